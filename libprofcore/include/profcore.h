@@ -1,0 +1,461 @@
+/*
+ * profcore.h - public API of libprofcore.
+ *
+ * libprofcore reads program-counter sample captures (histograms, raw PC
+ * dumps, call arcs) and symbol tables from many profilers and attributes the
+ * samples to symbols and address regions.
+ *
+ * Conventions
+ *  - Every public identifier starts with pc_ / PC_.
+ *  - Handles are opaque; each pc_X_new() has a pc_X_free() (NULL is fine).
+ *  - Functions that can fail return int: PC_OK (0) or a negative pc_status.
+ *    Details (message, file, byte offset) are kept on the handle and read
+ *    with pc_profile_error() / pc_registry_error().  The library never
+ *    prints and never exits.
+ *  - Strings returned by the library are owned by the handle they came from
+ *    and stay valid until it is freed (or, for error text, until the next
+ *    failing call on that handle).
+ *  - No global mutable state: two profiles may be used from two threads at
+ *    once.  A single handle must not be used from two threads at once.
+ */
+#ifndef PROFCORE_H
+#define PROFCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(PC_BUILDING_LIBRARY) && !defined(PC_STATIC)
+#define PC_API __declspec(dllexport)
+#elif defined(_WIN32) && !defined(PC_STATIC)
+#define PC_API
+#elif defined(__GNUC__)
+#define PC_API __attribute__((visibility("default")))
+#else
+#define PC_API
+#endif
+
+#if defined(__GNUC__)
+#define PC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PC_PRINTF(f, a)
+#endif
+
+#define PC_VERSION_MAJOR 0
+#define PC_VERSION_MINOR 1
+#define PC_VERSION_PATCH 0
+#define PC_VERSION_STRING "0.1.0"
+
+/** Version of the loader plugin ABI (pc_loader.abi_version). */
+#define PC_LOADER_ABI_VERSION 1
+
+PC_API const char *pc_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Status codes                                                        */
+
+typedef enum pc_status {
+	PC_OK = 0,
+	PC_EIO = -1,          /* the operating system failed a read/open      */
+	PC_EFORMAT = -2,      /* malformed input                              */
+	PC_ETRUNC = -3,       /* input ends before a structure is complete    */
+	PC_ENOMEM = -4,       /* out of memory                                */
+	PC_EUNSUPPORTED = -5, /* valid but unsupported variant                */
+	PC_EUSAGE = -6,       /* bad argument or option value                 */
+	PC_EUNKNOWN = -7,     /* no loader recognises the input               */
+	PC_ELIMIT = -8,       /* a documented resource limit was exceeded     */
+	PC_EAMBIGUOUS = -9,   /* several readings possible; an option decides */
+	PC_ENOTFOUND = -10    /* named thing (loader, symbol, ...) not found  */
+} pc_status;
+
+PC_API const char *pc_status_name(int status);
+
+/** An error as kept on a handle.  offset is -1 when no byte offset
+ *  applies, file is NULL when no file is involved. */
+typedef struct pc_error {
+	int code;
+	const char *file;
+	int64_t offset;
+	const char *message;
+} pc_error;
+
+/* ------------------------------------------------------------------ */
+/* Model vocabulary                                                    */
+
+/** "No segment": flat address spaces. */
+#define PC_NOSEG UINT32_MAX
+
+/** Where a PC fell when it is not in a symbol of the program. */
+typedef enum pc_region_class {
+	PC_REGION_APPLICATION = 0, /* the profiled program's code            */
+	PC_REGION_SYSTEM,          /* system / ROM (Atari "sys")             */
+	PC_REGION_DOS,             /* MS-DOS kernel                          */
+	PC_REGION_IO,              /* BIOS / I/O                             */
+	PC_REGION_HIGH,            /* above the program                      */
+	PC_REGION_LOW,             /* below the program (DDJ PA_BOT_MEM)     */
+	PC_REGION_LIBRARY,         /* shared library                         */
+	PC_REGION_KERNEL,          /* operating system kernel                */
+	PC_REGION_UNKNOWN,         /* none of the above                      */
+	PC_REGION_COUNT
+} pc_region_class;
+
+PC_API const char *pc_region_class_name(pc_region_class c);
+
+typedef enum pc_symkind {
+	PC_SYM_TEXT = 0, /* code: an attribution target                   */
+	PC_SYM_DATA,
+	PC_SYM_BSS,
+	PC_SYM_ABS, /* absolute value / equate: never looked up            */
+	PC_SYM_OTHER /* file names, markers, ...                           */
+} pc_symkind;
+
+PC_API const char *pc_symkind_name(pc_symkind k);
+
+typedef enum pc_binding {
+	PC_BIND_GLOBAL = 0,
+	PC_BIND_LOCAL,
+	PC_BIND_WEAK
+} pc_binding;
+
+/* pc_symbol.flags */
+#define PC_SYMF_FUNC 0x1u     /* typed as a function (ELF STT_FUNC)         */
+#define PC_SYMF_NOATTR 0x2u   /* listed, but never an attribution target    */
+#define PC_SYMF_EXCLUDED 0x4u /* target whose credit is removed from totals */
+#define PC_SYMF_TARGET 0x8u   /* force text-like target even if not TEXT    */
+
+/** A symbol as given to / read from a profile. */
+typedef struct pc_symbol {
+	const char *name;
+	const char *file;    /* source/object file, or NULL                 */
+	const char *section; /* section/segment name, or NULL               */
+	uint32_t segment;    /* PC_NOSEG for flat addresses                 */
+	uint64_t address;
+	uint64_t size; /* 0 = unknown: extends to the next symbol          */
+	pc_symkind kind;
+	pc_binding binding;
+	unsigned flags;
+} pc_symbol;
+
+/** An address range with a class ("TEXT of the program", "TOS ROM"). */
+typedef struct pc_region {
+	uint32_t segment;
+	uint64_t low, high; /* [low, high) */
+	pc_region_class cls;
+	const char *label;
+} pc_region;
+
+/** A profil-style histogram: [low, high) split into nbins equal buckets.
+ *  unit is the address granule used for proportional splitting (gprof
+ *  works in 2-byte UNITs; byte-granular captures use 1). */
+typedef struct pc_histogram {
+	uint32_t segment;
+	uint64_t low, high;
+	size_t nbins;
+	const uint64_t *counts;
+	unsigned unit;
+} pc_histogram;
+
+/** A call arc. Times are in the profile's time unit (0 when unknown). */
+typedef struct pc_arc {
+	uint32_t from_segment;
+	uint64_t from;
+	uint32_t to_segment;
+	uint64_t to;
+	uint64_t count;
+	double htime; /* hierarchical (inclusive) time, Proff */
+	double ftime; /* flat (self) time, Proff               */
+} pc_arc;
+
+typedef enum pc_endian {
+	PC_ENDIAN_UNKNOWN = 0,
+	PC_ENDIAN_LITTLE = 1,
+	PC_ENDIAN_BIG = 2
+} pc_endian;
+
+/* ------------------------------------------------------------------ */
+/* Options: a string key/value bag used by loaders and reports.        */
+
+typedef struct pc_options pc_options;
+
+PC_API pc_options *pc_options_new(void);
+PC_API void pc_options_free(pc_options *o);
+/** Sets (or replaces) key; value NULL removes it. */
+PC_API int pc_options_set(pc_options *o, const char *key, const char *value);
+/** Parses "key=value"; a bare "key" means "key=1". */
+PC_API int pc_options_parse(pc_options *o, const char *assignment);
+PC_API const char *pc_options_get(const pc_options *o, const char *key);
+/** Integer value of key (decimal, 0x hex, 0 octal) in *out; returns 1 if
+ *  present and valid, 0 if absent, PC_EUSAGE if malformed. */
+PC_API int pc_options_get_u64(const pc_options *o, const char *key,
+			      uint64_t *out);
+PC_API int pc_options_get_double(const pc_options *o, const char *key,
+				 double *out);
+PC_API size_t pc_options_count(const pc_options *o);
+PC_API const char *pc_options_key_at(const pc_options *o, size_t i);
+
+/* ------------------------------------------------------------------ */
+/* Input streams: plain file, memory, gzip (detected by magic bytes).  */
+
+typedef struct pc_stream pc_stream;
+
+/** Decompressed gzip input larger than this is an error (PC_ELIMIT),
+ *  unless the "gzip-limit" option says otherwise. */
+#define PC_GZIP_DEFAULT_LIMIT ((uint64_t)16 << 30)
+
+/** Opens path ("-" = standard input).  gzip content is inflated on the fly.
+ *  On failure returns NULL and fills *err (may be NULL) with a static
+ *  description of the status. */
+PC_API pc_stream *pc_stream_open_file(const char *path, int *status);
+/** Borrows buf (must outlive the stream). name is used in messages. */
+PC_API pc_stream *pc_stream_open_memory(const void *buf, size_t len,
+					const char *name, int *status);
+PC_API void pc_stream_free(pc_stream *s);
+
+PC_API const char *pc_stream_name(const pc_stream *s);
+/** Current offset in the (decompressed) content. */
+PC_API uint64_t pc_stream_offset(const pc_stream *s);
+/** Total content size if known without reading (plain files, memory),
+ *  else -1 (gzip, pipes). */
+PC_API int64_t pc_stream_size(const pc_stream *s);
+/** 1 if the content was gzip-compressed. */
+PC_API int pc_stream_is_compressed(const pc_stream *s);
+
+/** Reads exactly n bytes.  Short read: PC_ETRUNC with "expected <what>"
+ *  recorded as the stream's error. what may be NULL. */
+PC_API int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what);
+/** Reads up to n bytes; returns the count (0 at end), or negative status. */
+PC_API int64_t pc_stream_read_some(pc_stream *s, void *buf, size_t n);
+/** Skips n bytes (PC_ETRUNC if the content ends first). */
+PC_API int pc_stream_skip(pc_stream *s, uint64_t n, const char *what);
+/** 1 at end of content, 0 otherwise, negative on error. */
+PC_API int pc_stream_eof(pc_stream *s);
+/** Reads one line (without its LF / CRLF) into the stream's line buffer.
+ *  Returns 1 and sets *line / *len, 0 at end, negative on error (a line
+ *  longer than 1 MiB is PC_ELIMIT).  *line_start is the byte offset of the
+ *  line (may be NULL).  NUL bytes inside a line are an error. */
+PC_API int pc_stream_getline(pc_stream *s, const char **line, size_t *len,
+			     uint64_t *line_start);
+/** Line number (1-based) of the last line returned by pc_stream_getline. */
+PC_API uint64_t pc_stream_lineno(const pc_stream *s);
+
+/** Records an error on the stream (and returns code): offset is a byte
+ *  offset in the content, -1 for none.  Message: what was wrong/expected. */
+PC_API int pc_stream_fail(pc_stream *s, int code, int64_t offset,
+			  const char *fmt, ...) PC_PRINTF(4, 5);
+PC_API const pc_error *pc_stream_error(const pc_stream *s);
+
+/** Byte helpers for parsers: no host byte order is assumed. */
+PC_API uint16_t pc_get_u16(const void *p, pc_endian e);
+PC_API uint32_t pc_get_u32(const void *p, pc_endian e);
+PC_API uint64_t pc_get_u64(const void *p, pc_endian e);
+/** Unsigned integer of width 1..8 bytes. */
+PC_API uint64_t pc_get_uint(const void *p, unsigned width, pc_endian e);
+
+/* ------------------------------------------------------------------ */
+/* Profiles                                                            */
+
+typedef struct pc_profile pc_profile;
+typedef struct pc_registry pc_registry;
+
+/** A new, empty profile.  reg (may be NULL: built-in loaders only) must
+ *  outlive the profile. */
+PC_API pc_profile *pc_profile_new(const pc_registry *reg);
+PC_API void pc_profile_free(pc_profile *p);
+PC_API const pc_error *pc_profile_error(const pc_profile *p);
+/** Records an error on the profile and returns code. */
+PC_API int pc_profile_fail(pc_profile *p, int code, const char *fmt, ...)
+	PC_PRINTF(3, 4);
+/** Adds a warning (not an error) shown in verbose output and reports. */
+PC_API void pc_profile_warn(pc_profile *p, const char *fmt, ...)
+	PC_PRINTF(2, 3);
+PC_API size_t pc_profile_warning_count(const pc_profile *p);
+PC_API const char *pc_profile_warning(const pc_profile *p, size_t i);
+
+/** Loads a file: format NULL = detect from content.  opts may be NULL. */
+PC_API int pc_profile_load_file(pc_profile *p, const char *path,
+				const char *format, const pc_options *opts);
+PC_API int pc_profile_load_memory(pc_profile *p, const void *buf, size_t len,
+				  const char *name, const char *format,
+				  const pc_options *opts);
+PC_API int pc_profile_load_stream(pc_profile *p, pc_stream *s,
+				  const char *format, const pc_options *opts);
+
+/* Filling the model (used by loaders; also usable by tools). Every
+ * function copies what it is given. */
+PC_API int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym);
+PC_API int pc_profile_add_region(pc_profile *p, const pc_region *r);
+/** Identical ranges (same segment, low, high, nbins, unit) are summed;
+ *  a range overlapping an existing one otherwise is PC_EFORMAT. */
+PC_API int pc_profile_add_histogram(pc_profile *p, const pc_histogram *h);
+/** count samples at one address. */
+PC_API int pc_profile_add_sample(pc_profile *p, uint32_t segment,
+				 uint64_t address, uint64_t count);
+/** n samples (count 1 each) in one segment. */
+PC_API int pc_profile_add_samples(pc_profile *p, uint32_t segment,
+				  const uint64_t *addresses, size_t n);
+/** Samples known only by their region class (e.g. PROFIL's DOS counter). */
+PC_API int pc_profile_add_class_samples(pc_profile *p, pc_region_class cls,
+					uint64_t count);
+PC_API int pc_profile_add_arc(pc_profile *p, const pc_arc *a);
+
+/* Metadata. */
+PC_API void pc_profile_set_rate(pc_profile *p, double hz);
+PC_API double pc_profile_rate(const pc_profile *p); /* 0 = unknown */
+PC_API void pc_profile_set_duration(pc_profile *p, double seconds);
+PC_API double pc_profile_duration(const pc_profile *p); /* <0 unknown */
+/** Dimension of one sample (gprof: "seconds", 's'). */
+PC_API int pc_profile_set_dimension(pc_profile *p, const char *name,
+				    char abbrev);
+PC_API const char *pc_profile_dimension(const pc_profile *p);
+PC_API char pc_profile_dimension_abbrev(const pc_profile *p);
+PC_API int pc_profile_set_program(pc_profile *p, const char *name);
+PC_API const char *pc_profile_program(const pc_profile *p);
+/** Address width in bytes (2, 4, 8) and byte order of the profiled
+ *  program, when a loader knows them (ELF class/data, options). */
+PC_API void pc_profile_set_target(pc_profile *p, unsigned width, pc_endian e);
+PC_API unsigned pc_profile_target_width(const pc_profile *p);
+PC_API pc_endian pc_profile_target_endian(const pc_profile *p);
+/** Records that file was read as format (kept for report headers). */
+PC_API int pc_profile_add_source(pc_profile *p, const char *format,
+				 const char *file);
+PC_API size_t pc_profile_source_count(const pc_profile *p);
+PC_API const char *pc_profile_source_format(const pc_profile *p, size_t i);
+PC_API const char *pc_profile_source_file(const pc_profile *p, size_t i);
+
+/* Reading the model back. */
+PC_API size_t pc_profile_symbol_count(const pc_profile *p);
+/** Symbols in the order they were added. */
+PC_API int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out);
+PC_API size_t pc_profile_region_count(const pc_profile *p);
+PC_API int pc_profile_region_at(const pc_profile *p, size_t i, pc_region *out);
+PC_API size_t pc_profile_histogram_count(const pc_profile *p);
+PC_API int pc_profile_histogram_at(const pc_profile *p, size_t i,
+				   pc_histogram *out);
+PC_API size_t pc_profile_arc_count(const pc_profile *p);
+PC_API int pc_profile_arc_at(const pc_profile *p, size_t i, pc_arc *out);
+/** Distinct sampled addresses (aggregated raw samples). */
+PC_API size_t pc_profile_sample_count(const pc_profile *p);
+PC_API int pc_profile_sample_at(const pc_profile *p, size_t i,
+				uint32_t *segment, uint64_t *address,
+				uint64_t *count);
+PC_API uint64_t pc_profile_class_samples(const pc_profile *p,
+					 pc_region_class cls);
+
+/* ------------------------------------------------------------------ */
+/* Attribution (rules: README "Attribution rules").                    */
+
+/** One attributed row: a symbol that is an attribution target. */
+typedef struct pc_row {
+	size_t symbol;  /* index for pc_profile_symbol_at */
+	const char *name;
+	uint32_t segment;
+	uint64_t address;
+	uint64_t end;   /* extent used for attribution: [address, end) */
+	double count;   /* samples (fractional when buckets were split) */
+	uint64_t calls; /* calls from arcs, self-recursion excluded     */
+	uint64_t self_calls;
+} pc_row;
+
+typedef struct pc_totals {
+	double total;      /* every sample in the capture, less excluded  */
+	double in_program; /* samples inside the program's code           */
+	double attributed; /* of those, credited to symbols               */
+	double outside;    /* samples outside the program                 */
+	double excluded;   /* credit removed with PC_SYMF_EXCLUDED symbols */
+	double by_class[PC_REGION_COUNT]; /* outside samples by class;
+					     [APPLICATION] = in-program
+					     samples credited to no symbol */
+} pc_totals;
+
+/** Computes the attribution (cached until the profile changes).
+ *  opts keys: "attribution" = "proportional" (default, gprof) or
+ *  "bucket-start" (PROFIL/PROHST style); "use-sizes" = 1 to end symbols
+ *  at address+size when the size is known. */
+PC_API int pc_profile_attribute(pc_profile *p, const pc_options *opts);
+PC_API size_t pc_profile_row_count(pc_profile *p);
+/** Rows in symbol address order (use a report to sort). */
+PC_API int pc_profile_row_at(pc_profile *p, size_t i, pc_row *out);
+PC_API int pc_profile_totals(pc_profile *p, pc_totals *out);
+/** Index of the row whose extent holds (segment, address); -1 if none. */
+PC_API int64_t pc_profile_lookup(pc_profile *p, uint32_t segment,
+				 uint64_t address);
+
+/* ------------------------------------------------------------------ */
+/* Reports                                                             */
+
+/** Renders report (NULL or "flat" = the flat table; pc_report_names()
+ *  lists all) into a newly allocated NUL-terminated buffer *out (free
+ *  with pc_free).  opts keys: "output-format" (text, csv, json),
+ *  "style", ... (README "Reports"). */
+PC_API int pc_profile_render(pc_profile *p, const char *report,
+			     const pc_options *opts, char **out, size_t *len);
+/** Same, written to f.  Output is not atomic: profcat writes to a
+ *  temporary file and renames. */
+PC_API int pc_profile_render_file(pc_profile *p, const char *report,
+				  const pc_options *opts, FILE *f);
+/** NULL-terminated list of report names. */
+PC_API const char *const *pc_report_names(void);
+PC_API void pc_free(void *ptr);
+
+/* ------------------------------------------------------------------ */
+/* Loaders and the registry                                            */
+
+#define PC_ROLE_SYMBOLS 0x1u
+#define PC_ROLE_SAMPLES 0x2u
+#define PC_ROLE_ARCS 0x4u
+
+/** One loader.  Built-in loaders and plugins use the same struct.
+ *  probe: looks at the first len bytes of the content (head, len <= 4096)
+ *  and the file name (may be NULL), and returns a confidence: 0 = not
+ *  mine, else the number of bits it verified (libarchive's bid: 32 for a
+ *  4-byte magic, more when further fields check out).
+ *  load: fills p from s; on failure records the error on the stream
+ *  (pc_stream_fail) or on the profile and returns a negative status. */
+typedef struct pc_loader {
+	unsigned abi_version; /* PC_LOADER_ABI_VERSION */
+	const char *name;
+	const char *description;
+	unsigned roles;
+	const char *const *extensions; /* NULL-terminated, may be NULL */
+	int (*probe)(const unsigned char *head, size_t len,
+		     const char *filename);
+	int (*load)(pc_profile *p, pc_stream *s, const pc_options *opts);
+	/* Symbol loaders run before sample loaders when profcat is given
+	 * several files: lower runs first. */
+	int order;
+} pc_loader;
+
+/** A plugin shared object exports this function under the name
+ *  "pc_plugin_loaders"; it returns its loaders and the ABI version it was
+ *  built for in *abi_version. */
+typedef const pc_loader *const *(*pc_plugin_entry_fn)(unsigned *abi_version);
+#define PC_PLUGIN_ENTRY "pc_plugin_loaders"
+
+PC_API pc_registry *pc_registry_new(void); /* built-in loaders */
+PC_API void pc_registry_free(pc_registry *r);
+PC_API int pc_registry_add(pc_registry *r, const pc_loader *l);
+/** Loads every *.so in each directory of a ':'-separated list. */
+PC_API int pc_registry_load_plugins(pc_registry *r, const char *dirs);
+/** Loads one plugin shared object. */
+PC_API int pc_registry_load_plugin(pc_registry *r, const char *path);
+PC_API const pc_error *pc_registry_error(const pc_registry *r);
+PC_API size_t pc_registry_count(const pc_registry *r);
+PC_API const pc_loader *pc_registry_at(const pc_registry *r, size_t i);
+PC_API const pc_loader *pc_registry_find(const pc_registry *r,
+					 const char *name);
+/** Best loader for the stream's content; NULL if none. *confidence may
+ *  be NULL. The stream is not consumed. */
+PC_API const pc_loader *pc_registry_detect(const pc_registry *r, pc_stream *s,
+					   int *confidence);
+/** The first bytes of the stream, without consuming (up to 4096). */
+PC_API int pc_stream_peek(pc_stream *s, const unsigned char **head,
+			  size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROFCORE_H */

@@ -1,0 +1,102 @@
+/*
+ * internal.h - private structures and helpers shared by libprofcore,
+ * the built-in loaders and the report engines.  Not installed.
+ */
+#ifndef PC_INTERNAL_H
+#define PC_INTERNAL_H
+
+#include "profcore.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#define PC_INTERNAL __attribute__((visibility("hidden")))
+
+/* ---- checked arithmetic -------------------------------------------- */
+static inline bool pc_add_overflow(uint64_t a, uint64_t b, uint64_t *r)
+{
+	*r = a + b;
+	return *r < a;
+}
+static inline bool pc_mul_overflow(uint64_t a, uint64_t b, uint64_t *r)
+{
+	if (a != 0 && b > UINT64_MAX / a)
+		return true;
+	*r = a * b;
+	return false;
+}
+
+/* ---- allocation ----------------------------------------------------- */
+/** Grows *ptr (array of elem-sized items, capacity *cap) to hold need
+ *  items; returns PC_OK or PC_ENOMEM.  Overflow-safe. */
+PC_INTERNAL int pc_grow(void **ptr, size_t *cap, size_t need, size_t elem);
+PC_INTERNAL char *pc_strdup(const char *s);
+PC_INTERNAL char *pc_strndup(const char *s, size_t n);
+
+/* ---- error slots ---------------------------------------------------- */
+typedef struct pc_errslot {
+	pc_error pub;
+	char *file;
+	char *message;
+} pc_errslot;
+
+PC_INTERNAL void pc_errslot_set(pc_errslot *e, int code, const char *file,
+				int64_t offset, const char *fmt, va_list ap);
+PC_INTERNAL void pc_errslot_copy(pc_errslot *dst, const pc_errslot *src);
+PC_INTERNAL void pc_errslot_clear(pc_errslot *e);
+PC_INTERNAL void pc_errslot_fill_file(pc_errslot *e, const char *file);
+
+/* ---- string pool (strings live as long as their profile) ------------ */
+typedef struct pc_strpool {
+	struct pc_strchunk *head;
+} pc_strpool;
+PC_INTERNAL const char *pc_strpool_add(pc_strpool *sp, const char *s);
+PC_INTERNAL const char *pc_strpool_addn(pc_strpool *sp, const char *s,
+					size_t n);
+PC_INTERNAL void pc_strpool_free(pc_strpool *sp);
+
+/* ---- output sinks ---------------------------------------------------- */
+/** Growable output buffer; reports write only through this. */
+typedef struct pc_sink {
+	char *buf;
+	size_t len, cap;
+	int failed; /* PC_ENOMEM once an append failed */
+} pc_sink;
+
+PC_INTERNAL void pc_sink_init(pc_sink *k);
+PC_INTERNAL void pc_sink_dispose(pc_sink *k);
+PC_INTERNAL int pc_sink_write(pc_sink *k, const void *data, size_t n);
+PC_INTERNAL int pc_sink_puts(pc_sink *k, const char *s);
+PC_INTERNAL int pc_sink_putc(pc_sink *k, char c);
+PC_INTERNAL int pc_sink_printf(pc_sink *k, const char *fmt, ...)
+	PC_PRINTF(2, 3);
+PC_INTERNAL int pc_sink_vprintf(pc_sink *k, const char *fmt, va_list ap);
+/** n copies of c. */
+PC_INTERNAL int pc_sink_repeat(pc_sink *k, char c, size_t n);
+/** A JSON string literal (with quotes). */
+PC_INTERNAL int pc_sink_json_string(pc_sink *k, const char *s);
+/** A CSV field, quoted when needed (RFC 4180). */
+PC_INTERNAL int pc_sink_csv_field(pc_sink *k, const char *s);
+/** A count: integral values exactly, others with up to 6 decimals,
+ *  trailing zeros removed. */
+PC_INTERNAL int pc_sink_count(pc_sink *k, double v);
+
+/* ---- reports ----------------------------------------------------------- */
+typedef struct pc_report {
+	const char *name;
+	const char *description;
+	int (*render)(pc_profile *p, const pc_options *o, pc_sink *out);
+} pc_report;
+
+/** NULL-terminated table in formats/reports.c. */
+PC_INTERNAL extern const pc_report *const pc_reports[];
+PC_INTERNAL const pc_report *pc_report_find(const char *name);
+
+/** Rows sorted for a report: count desc, calls desc, name (gprof).
+ *  Returns a malloc'ed array of row indexes (caller frees) or NULL. */
+PC_INTERNAL size_t *pc_rows_sorted(pc_profile *p, size_t *n);
+
+/* Built-in loader table, generated from loaders/meson.build. */
+PC_INTERNAL extern const pc_loader *const pc_builtin_loaders[];
+
+#endif
