@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs every Debian package profcore's build and tests need (as root, or
+# through sudo).  Safe to run again: only missing packages are installed.
+set -e
+PKGS="build-essential meson ninja-build pkg-config libelf-dev zlib1g-dev
+libyaml-dev libcmocka-dev python3 binutils gcc-multilib"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
