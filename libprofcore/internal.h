@@ -96,6 +96,26 @@ PC_INTERNAL const pc_report *pc_report_find(const char *name);
  *  Returns a malloc'ed array of row indexes (caller frees) or NULL. */
 PC_INTERNAL size_t *pc_rows_sorted(pc_profile *p, size_t *n);
 
+/* ---- aggregated raw samples (samples.c) ------------------------------- */
+typedef struct pc_sample {
+	uint32_t segment;
+	uint64_t address;
+	uint64_t count;
+} pc_sample;
+
+typedef struct pc_samplestore pc_samplestore;
+PC_INTERNAL pc_samplestore *pc_samples_new(void);
+PC_INTERNAL void pc_samples_free(pc_samplestore *st);
+PC_INTERNAL int pc_samples_add(pc_samplestore *st, uint32_t seg, uint64_t addr,
+			       uint64_t count);
+PC_INTERNAL int pc_samples_add_many(pc_samplestore *st, uint32_t seg,
+				    const uint64_t *addrs, size_t n);
+/** Number of distinct (segment, address) pairs. */
+PC_INTERNAL size_t pc_samples_distinct(const pc_samplestore *st);
+/** The distinct samples sorted by (segment, address); valid until the
+ *  next add.  NULL on allocation failure (when distinct > 0). */
+PC_INTERNAL const pc_sample *pc_samples_sorted(pc_samplestore *st);
+
 /* Built-in loader table, generated from loaders/meson.build. */
 PC_INTERNAL extern const pc_loader *const pc_builtin_loaders[];
 

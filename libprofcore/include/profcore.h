@@ -231,6 +231,11 @@ PC_API int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what);
 PC_API int64_t pc_stream_read_some(pc_stream *s, void *buf, size_t n);
 /** Skips n bytes (PC_ETRUNC if the content ends first). */
 PC_API int pc_stream_skip(pc_stream *s, uint64_t n, const char *what);
+/** Reads the rest of the content into a new buffer (*buf, free with
+ *  pc_free; NUL-terminated for convenience, the NUL not counted in *len).
+ *  More than max bytes is PC_ELIMIT. */
+PC_API int pc_stream_read_all(pc_stream *s, uint64_t max, void **buf,
+			      size_t *len);
 /** 1 at end of content, 0 otherwise, negative on error. */
 PC_API int pc_stream_eof(pc_stream *s);
 /** Reads one line (without its LF / CRLF) into the stream's line buffer.
@@ -384,10 +389,78 @@ PC_API int pc_profile_totals(pc_profile *p, pc_totals *out);
 PC_API int64_t pc_profile_lookup(pc_profile *p, uint32_t segment,
 				 uint64_t address);
 
+/* ---- Call graph (README "Call graphs") ----------------------------- */
+
+/** pc_symbol.flags: a named code point (a source statement such as
+ *  "main.(51)"), used to name call sites; give it PC_SYMF_NOATTR and
+ *  kind PC_SYM_OTHER so that it is never an attribution target. */
+#define PC_SYMF_SITE 0x10u
+
+typedef struct pc_callgraph pc_callgraph;
+
+/** A node: one attribution row, or one cycle (mutual recursion) as a
+ *  whole.  Times are in the time unit of the profile (samples) or, when
+ *  the profile has no samples, the arcs' flat times (Proff). */
+typedef struct pc_cg_node {
+	int64_t row;         /* pc_profile_row_at index; -1 for a cycle     */
+	const char *name;    /* row name; NULL for a cycle                  */
+	unsigned cycle;      /* cycle number (gprof's <cycle N>), 0 = none  */
+	size_t index;        /* gprof's [index]: 1-based, by total time     */
+	int listed;          /* 1 if gprof -q prints an entry for it        */
+	uint64_t calls;      /* calls from outside itself / its cycle       */
+	uint64_t self_calls; /* self-recursive calls; cycle: calls inside   */
+	double time;         /* own time before propagation                 */
+	double self;         /* gprof "self": own time x propagation fract. */
+	double children;     /* gprof "children": time propagated from below */
+	double htime;        /* inclusive (hierarchical) time from the arcs
+				entering it (a cycle member: entering its
+				cycle) from outside; never double counted    */
+	double ftime;        /* flat time summed over every arc into it     */
+	size_t next_member;  /* next member of its cycle in gprof's order
+				(a cycle: its first member); (size_t)-1
+				at the end and for nodes in no cycle       */
+} pc_cg_node;
+
+/** An edge: all arcs from one row to another, merged. */
+typedef struct pc_cg_edge {
+	size_t parent, child; /* node indexes (= row indexes)            */
+	uint64_t count;
+	double self;          /* share of the child's self time propagated
+				 to the parent along this edge (gprof)    */
+	double children;      /* share of the child's children time       */
+	double htime, ftime;  /* sums of the merged arcs' Proff times      */
+} pc_cg_edge;
+
+/** Builds the call graph of the attributed profile (calls
+ *  pc_profile_attribute with opts).  Nodes 0 .. rows-1 are the rows,
+ *  then one node per cycle; edges are in the order their first arc was
+ *  added.  Arcs whose caller or callee is in no row are dropped (gprof).
+ *  Free *out with pc_callgraph_free. */
+PC_API int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
+				pc_callgraph **out);
+PC_API void pc_callgraph_free(pc_callgraph *g);
+PC_API size_t pc_callgraph_node_count(const pc_callgraph *g);
+PC_API int pc_callgraph_node_at(const pc_callgraph *g, size_t i,
+				pc_cg_node *out);
+PC_API size_t pc_callgraph_cycle_count(const pc_callgraph *g);
+/** Node index of cycle n (1-based). */
+PC_API size_t pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n);
+PC_API size_t pc_callgraph_edge_count(const pc_callgraph *g);
+PC_API int pc_callgraph_edge_at(const pc_callgraph *g, size_t i,
+				pc_cg_edge *out);
+/** gprof's total: the sum of every node's self time. */
+PC_API double pc_callgraph_total(const pc_callgraph *g);
+/** The run's hierarchical time: htime of the arcs leaving the roots
+ *  (rows that nothing calls, e.g. MPW's %_MAIN).  No node's htime
+ *  exceeds it. */
+PC_API double pc_callgraph_run_htime(const pc_callgraph *g);
+/** Number of arcs dropped because an end is in no row. */
+PC_API size_t pc_callgraph_dropped_arcs(const pc_callgraph *g);
+
 /* ------------------------------------------------------------------ */
 /* Reports                                                             */
 
-/** Renders report (NULL or "flat" = the flat table; pc_report_names()
+/** Renders report (NULL or "flat" = the flat table; pc_report_name_at()
  *  lists all) into a newly allocated NUL-terminated buffer *out (free
  *  with pc_free).  opts keys: "output-format" (text, csv, json),
  *  "style", ... (README "Reports"). */
@@ -397,9 +470,32 @@ PC_API int pc_profile_render(pc_profile *p, const char *report,
  *  temporary file and renames. */
 PC_API int pc_profile_render_file(pc_profile *p, const char *report,
 				  const pc_options *opts, FILE *f);
-/** NULL-terminated list of report names. */
-PC_API const char *const *pc_report_names(void);
+/** Name and one-line description of report i (0-based); NULL past the
+ *  last one. */
+PC_API const char *pc_report_name_at(size_t i);
+PC_API const char *pc_report_description_at(size_t i);
 PC_API void pc_free(void *ptr);
+
+/* ------------------------------------------------------------------ */
+/* Exports to other tools' formats (README "Exports")                  */
+
+/** Writes the attributed profile as format ("pprof", "speedscope",
+ *  "folded", "callgrind", "gmon"; pc_export_names() lists all) into a
+ *  newly allocated buffer *out of *len bytes (free with pc_free; binary
+ *  formats may hold NUL bytes; a NUL follows the last byte).  opts: the
+ *  attribution keys, "granularity" = "address" (default) or "symbol", and
+ *  per-format keys listed in the README. */
+PC_API int pc_profile_export(pc_profile *p, const char *format,
+			     const pc_options *opts, char **out, size_t *len);
+/** Same, written to f (not atomic). */
+PC_API int pc_profile_export_file(pc_profile *p, const char *format,
+				  const pc_options *opts, FILE *f);
+/** NULL-terminated list of export format names. */
+PC_API const char *const *pc_export_names(void);
+/** Usual file-name extension (".pb.gz") and a one-line description of
+ *  format; NULL if there is no such export. */
+PC_API const char *pc_export_extension(const char *format);
+PC_API const char *pc_export_description(const char *format);
 
 /* ------------------------------------------------------------------ */
 /* Loaders and the registry                                            */

@@ -1,0 +1,412 @@
+/* profcat - print a report from any capture format.
+ *
+ * Exit codes: 0 success; 1 bad input (malformed, truncated, unrecognised,
+ * ambiguous, over a limit); 2 usage error; 3 I/O error (cannot open, read
+ * or write a file); 4 out of memory or internal error.
+ */
+#include "profcore.h"
+#include "pc_config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_INTERNAL = 4 };
+
+/* Long options that set a report/attribution option key.  has_arg: 1 =
+ * takes a value, 0 = flag (sets "1"). */
+typedef struct optmap {
+	const char *name; /* without the leading "--" */
+	const char *key;
+	int has_arg;
+	const char *help;
+} optmap;
+
+static const optmap report_opts[] = {
+	{"output-format", "output-format", 1, "text (default), csv or json"},
+	{"style", "style", 1, "layout style of the report"},
+	{"zero", "zero", 0, "also list symbols that received no samples"},
+	{"attribution", "attribution", 1,
+	 "proportional (default, gprof) or bucket-start (PROFIL/PROHST)"},
+	{"use-sizes", "use-sizes", 0, "end symbols at address+size when the size is known"},
+	{NULL, NULL, 0, NULL},
+};
+
+static int status_exit(int st)
+{
+	switch (st) {
+	case PC_OK: return 0;
+	case PC_EIO: return EXIT_IO;
+	case PC_EUSAGE: case PC_ENOTFOUND: return EXIT_USAGE;
+	case PC_ENOMEM: return EXIT_INTERNAL;
+	default: return EXIT_INPUT;
+	}
+}
+
+static void print_error(const pc_error *e)
+{
+	if (!e) {
+		fprintf(stderr, "profcat: unknown error\n");
+		return;
+	}
+	if (e->file && e->offset >= 0)
+		fprintf(stderr, "profcat: %s:%lld: %s\n", e->file, (long long)e->offset,
+			e->message);
+	else if (e->file)
+		fprintf(stderr, "profcat: %s: %s\n", e->file, e->message);
+	else
+		fprintf(stderr, "profcat: %s\n", e->message);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: profcat [OPTION]... FILE...\n"
+		"Print a report from program-counter sample captures and symbol files.\n"
+		"FILEs may be any mix of captures (gmon.out, ...) and symbol sources\n"
+		"(ELF, maps, ...); formats are detected from content, gzip is read\n"
+		"transparently, '-' is standard input.\n\n"
+		"  -f, --format NAME       read the FILEs that follow as NAME ('auto' resets)\n"
+		"  -O, --option KEY=VALUE  loader option (e.g. width=4, endian=big)\n"
+		"  -r, --report NAME       report to print (default: flat)\n"
+		"  -F FMT                  same as --output-format FMT\n"
+		"  -o, --output FILE       write the report to FILE (atomically)\n"
+		"      --list-formats      list the loaders and exit\n"
+		"      --list-reports      list the reports and exit\n"
+		"      --list-symbols      print the loaded symbol table\n"
+		"  -v, --verbose           print warnings and what was detected\n"
+		"  -h, --help              print this help and exit\n"
+		"  -V, --version           print the version and exit\n");
+	for (const optmap *m = report_opts; m->name; m++)
+		fprintf(f, "      --%s%s%*s%s\n", m->name, m->has_arg ? " X" : "",
+			(int)(22 - strlen(m->name) - (m->has_arg ? 2 : 0)), "", m->help);
+	fprintf(f,
+		"\nExit status: 0 success, 1 bad input, 2 usage error, 3 I/O error,\n"
+		"4 out of memory or internal error.\n"
+		"Plugins: shared objects in $PROFCORE_PLUGIN_PATH (':'-separated) and\n"
+		"%s.\n",
+		PC_PLUGINDIR);
+}
+
+typedef struct input {
+	const char *path;
+	const char *format; /* NULL = detect */
+	pc_stream *s;
+	const pc_loader *l;
+	size_t pos;
+} input;
+
+static int cmp_input(const void *a, const void *b)
+{
+	const input *x = a, *y = b;
+	if (x->l->order != y->l->order)
+		return x->l->order < y->l->order ? -1 : 1;
+	return x->pos < y->pos ? -1 : (x->pos > y->pos);
+}
+
+static int list_formats(const pc_registry *reg)
+{
+	printf("%-12s %-22s %s\n", "name", "role", "description");
+	for (size_t i = 0; i < pc_registry_count(reg); i++) {
+		const pc_loader *l = pc_registry_at(reg, i);
+		char roles[64] = "";
+		if (l->roles & PC_ROLE_SYMBOLS)
+			strcat(roles, "symbols,");
+		if (l->roles & PC_ROLE_SAMPLES)
+			strcat(roles, "samples,");
+		if (l->roles & PC_ROLE_ARCS)
+			strcat(roles, "arcs,");
+		if (*roles)
+			roles[strlen(roles) - 1] = '\0';
+		printf("%-12s %-22s %s\n", l->name, roles, l->description);
+	}
+	return 0;
+}
+
+static int list_reports(void)
+{
+	for (size_t i = 0; pc_report_name_at(i); i++)
+		printf("%-12s %s\n", pc_report_name_at(i), pc_report_description_at(i));
+	return 0;
+}
+
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) || stat(b, &sb))
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Writes buf to path through a temporary file in the same directory. */
+static int write_atomic(const char *path, const char *buf, size_t len)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = malloc(n);
+	if (!tmp)
+		return EXIT_INTERNAL;
+	snprintf(tmp, n, "%s.XXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "profcat: %s: cannot create temporary file: %s\n", path,
+			strerror(errno));
+		free(tmp);
+		return EXIT_IO;
+	}
+	FILE *f = fdopen(fd, "wb");
+	int ok = f && fwrite(buf, 1, len, f) == len && fflush(f) == 0 &&
+		 fsync(fd) == 0;
+	if (f)
+		ok = (fclose(f) == 0) && ok;
+	else
+		close(fd);
+	if (ok) {
+		mode_t um = umask(0);
+		umask(um);
+		chmod(tmp, 0666 & ~um);
+		ok = rename(tmp, path) == 0;
+	}
+	if (!ok) {
+		fprintf(stderr, "profcat: %s: cannot write: %s\n", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return EXIT_IO;
+	}
+	free(tmp);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *out_path = NULL, *report = NULL, *format = NULL;
+	int list_f = 0, list_r = 0, list_syms = 0, verbose = 0;
+	pc_options *lopts = pc_options_new(), *ropts = pc_options_new();
+	input *in = calloc((size_t)argc + 1, sizeof *in);
+	size_t nin = 0;
+	int rc = 0, st;
+	pc_registry *reg = NULL;
+	pc_profile *p = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	if (!lopts || !ropts || !in) {
+		fprintf(stderr, "profcat: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	int only_files = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+#define NEEDARG(optname)                                                           \
+	do {                                                                       \
+		if (i + 1 >= argc) {                                               \
+			fprintf(stderr, "profcat: option %s needs a value\n", optname); \
+			rc = EXIT_USAGE;                                           \
+			goto done;                                                 \
+		}                                                                  \
+		val = argv[++i];                                                   \
+	} while (0)
+		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+			in[nin].path = a;
+			in[nin].format = format;
+			in[nin].pos = nin;
+			nin++;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_files = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			goto done;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf("profcat (profcore) %s\n", pc_version());
+			goto done;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			verbose = 1;
+		} else if (!strcmp(a, "--list-formats")) {
+			list_f = 1;
+		} else if (!strcmp(a, "--list-reports")) {
+			list_r = 1;
+		} else if (!strcmp(a, "--list-symbols")) {
+			list_syms = 1;
+		} else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
+			NEEDARG(a);
+			format = strcmp(val, "auto") ? val : NULL;
+		} else if (!strncmp(a, "--format=", 9)) {
+			format = strcmp(a + 9, "auto") ? a + 9 : NULL;
+		} else if (!strcmp(a, "-O") || !strcmp(a, "--option")) {
+			NEEDARG(a);
+			if (pc_options_parse(lopts, val)) {
+				fprintf(stderr, "profcat: bad option '%s' (expected KEY=VALUE)\n", val);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			NEEDARG(a);
+			out_path = val;
+		} else if (!strncmp(a, "--output=", 9)) {
+			out_path = a + 9;
+		} else if (!strcmp(a, "-r") || !strcmp(a, "--report")) {
+			NEEDARG(a);
+			report = val;
+		} else if (!strncmp(a, "--report=", 9)) {
+			report = a + 9;
+		} else if (!strcmp(a, "-F")) {
+			NEEDARG(a);
+			pc_options_set(ropts, "output-format", val);
+		} else {
+			const optmap *m = NULL;
+			const char *eq = NULL;
+			if (a[1] == '-') {
+				eq = strchr(a, '=');
+				size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+				for (const optmap *k = report_opts; k->name; k++)
+					if (strlen(k->name) == nl && !strncmp(k->name, a + 2, nl))
+						m = k;
+			}
+			if (!m) {
+				fprintf(stderr, "profcat: unknown option '%s' (see profcat --help)\n", a);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			if (m->has_arg) {
+				if (eq)
+					val = eq + 1;
+				else
+					NEEDARG(a);
+			} else {
+				if (eq) {
+					fprintf(stderr, "profcat: option --%s takes no value\n", m->name);
+					rc = EXIT_USAGE;
+					goto done;
+				}
+				val = "1";
+			}
+			pc_options_set(ropts, m->key, val);
+		}
+	}
+
+	reg = pc_registry_new();
+	if (!reg) {
+		fprintf(stderr, "profcat: out of memory\n");
+		rc = EXIT_INTERNAL;
+		goto done;
+	}
+	const char *pp = getenv("PROFCORE_PLUGIN_PATH");
+	if (pp && *pp && pc_registry_load_plugins(reg, pp) && pc_registry_error(reg)) {
+		fputs("profcat: warning: ", stderr);
+		print_error(pc_registry_error(reg));
+	}
+	if (pc_registry_load_plugins(reg, PC_PLUGINDIR) && verbose &&
+	    pc_registry_error(reg)) {
+		fputs("profcat: warning: ", stderr);
+		print_error(pc_registry_error(reg));
+	}
+	if (list_f) {
+		rc = list_formats(reg);
+		goto done;
+	}
+	if (list_r) {
+		rc = list_reports();
+		goto done;
+	}
+	if (nin == 0) {
+		fprintf(stderr, "profcat: no input files (see profcat --help)\n");
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	if (out_path) {
+		for (size_t i = 0; i < nin; i++)
+			if (!strcmp(in[i].path, out_path) || same_file(in[i].path, out_path)) {
+				fprintf(stderr, "profcat: %s: refusing to write the output over an input file\n",
+					out_path);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+	}
+	p = pc_profile_new(reg);
+	if (!p) {
+		fprintf(stderr, "profcat: out of memory\n");
+		rc = EXIT_INTERNAL;
+		goto done;
+	}
+	/* open and identify every input, then load symbol sources first */
+	for (size_t i = 0; i < nin; i++) {
+		in[i].s = pc_stream_open_file(in[i].path, &st);
+		if (!in[i].s) {
+			fprintf(stderr, "profcat: %s: %s\n", in[i].path,
+				st == PC_ENOTFOUND ? "no such file"
+				: st == PC_ENOMEM  ? "out of memory"
+						   : "cannot read file");
+			rc = st == PC_ENOMEM ? EXIT_INTERNAL : EXIT_IO;
+			goto done;
+		}
+		if (in[i].format) {
+			in[i].l = pc_registry_find(reg, in[i].format);
+			if (!in[i].l) {
+				fprintf(stderr, "profcat: no format named '%s' (see profcat --list-formats)\n",
+					in[i].format);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+		} else {
+			int conf = 0;
+			in[i].l = pc_registry_detect(reg, in[i].s, &conf);
+			if (!in[i].l) {
+				const unsigned char *h;
+				size_t hl;
+				pc_stream_peek(in[i].s, &h, &hl);
+				fprintf(stderr, "profcat: %s:0: %s\n", in[i].path,
+					hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
+					   : "empty file");
+				rc = EXIT_INPUT;
+				goto done;
+			}
+			if (verbose)
+				fprintf(stderr, "profcat: %s: detected as %s (confidence %d)\n",
+					in[i].path, in[i].l->name, conf);
+		}
+	}
+	qsort(in, nin, sizeof *in, cmp_input);
+	for (size_t i = 0; i < nin; i++) {
+		st = pc_profile_load_stream(p, in[i].s, in[i].l->name, lopts);
+		if (st) {
+			print_error(pc_profile_error(p));
+			rc = status_exit(st);
+			goto done;
+		}
+	}
+	size_t nw = pc_profile_warning_count(p);
+	for (size_t i = 0; i < nw && verbose; i++)
+		fprintf(stderr, "profcat: warning: %s\n", pc_profile_warning(p, i));
+
+	for (size_t i = 0; i < pc_options_count(lopts); i++) {
+		const char *k = pc_options_key_at(lopts, i);
+		if (!pc_options_get(ropts, k))
+			pc_options_set(ropts, k, pc_options_get(lopts, k));
+	}
+	st = pc_profile_render(p, list_syms ? "symbols" : report, ropts, &buf, &len);
+	if (st) {
+		print_error(pc_profile_error(p));
+		rc = status_exit(st);
+		goto done;
+	}
+	if (out_path) {
+		rc = write_atomic(out_path, buf, len);
+	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
+		fprintf(stderr, "profcat: cannot write to standard output: %s\n", strerror(errno));
+		rc = EXIT_IO;
+	}
+done:
+	pc_free(buf);
+	for (size_t i = 0; i < nin; i++)
+		pc_stream_free(in[i].s);
+	free(in);
+	pc_profile_free(p);
+	pc_registry_free(reg);
+	pc_options_free(lopts);
+	pc_options_free(ropts);
+	return rc;
+}

@@ -1,0 +1,83 @@
+/* reports.c - the report table and the rendering entry points. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const pc_report pc_report_flat;
+extern const pc_report pc_report_symbols;
+
+const pc_report *const pc_reports[] = {
+	&pc_report_flat,
+	&pc_report_symbols,
+	NULL,
+};
+
+const pc_report *pc_report_find(const char *name)
+{
+	for (size_t i = 0; pc_reports[i]; i++)
+		if (strcmp(pc_reports[i]->name, name) == 0)
+			return pc_reports[i];
+	return NULL;
+}
+
+const char *pc_report_name_at(size_t i)
+{
+	for (size_t k = 0; pc_reports[k]; k++)
+		if (k == i)
+			return pc_reports[k]->name;
+	return NULL;
+}
+
+const char *pc_report_description_at(size_t i)
+{
+	for (size_t k = 0; pc_reports[k]; k++)
+		if (k == i)
+			return pc_reports[k]->description;
+	return NULL;
+}
+
+int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
+		      char **out, size_t *len)
+{
+	const char *name = report && *report ? report : "flat";
+	const pc_report *r = pc_report_find(name);
+	if (!r)
+		return pc_profile_fail(p, PC_ENOTFOUND,
+				       "no report named '%s' (profcat --list-reports lists them)", name);
+	const char *of = pc_options_get(opts, "output-format");
+	if (of && strcmp(of, "text") && strcmp(of, "csv") && strcmp(of, "json"))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "output format must be text, csv or json, not '%s'", of);
+	pc_sink k;
+	pc_sink_init(&k);
+	int st = r->render(p, opts, &k);
+	if (!st && k.failed)
+		st = pc_profile_fail(p, PC_ENOMEM, "out of memory while rendering");
+	if (st) {
+		pc_sink_dispose(&k);
+		return st;
+	}
+	if (!k.buf && pc_sink_write(&k, "", 0)) {
+		pc_sink_dispose(&k);
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	*out = k.buf;
+	if (len)
+		*len = k.len;
+	return PC_OK;
+}
+
+int pc_profile_render_file(pc_profile *p, const char *report,
+			   const pc_options *opts, FILE *f)
+{
+	char *buf;
+	size_t len;
+	int st = pc_profile_render(p, report, opts, &buf, &len);
+	if (st)
+		return st;
+	if (fwrite(buf, 1, len, f) != len)
+		st = pc_profile_fail(p, PC_EIO, "write failed");
+	free(buf);
+	return st;
+}

@@ -1,0 +1,550 @@
+/* attrib.c - attribution of histogram buckets, raw samples, class samples
+ * and arcs to symbols and regions.  The rules are documented in README.md
+ * ("Attribution rules"); histogram splitting follows GNU gprof 2.40
+ * (hist.c hist_assign_samples) exactly.
+ */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- target table ------------------------------------------------------ */
+
+typedef struct cand {
+	size_t sym;
+	uint32_t seg;
+	uint64_t addr;
+	int func, global;
+} cand;
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const cand *x = a, *y = b;
+	if (x->seg != y->seg)
+		return x->seg < y->seg ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->func != y->func)
+		return x->func ? -1 : 1; /* FUNC first */
+	if (x->global != y->global)
+		return x->global ? -1 : 1; /* global first */
+	return x->sym < y->sym ? -1 : (x->sym > y->sym); /* stable */
+}
+
+static int is_target(const pc_symbol *s)
+{
+	if (s->flags & PC_SYMF_NOATTR)
+		return 0;
+	return s->kind == PC_SYM_TEXT || (s->flags & PC_SYMF_TARGET);
+}
+
+/* gprof symtab_finalize: does candidate c replace the kept one k? */
+static int prefer(const pc_profile *p, const cand *c, const cand *k)
+{
+	if (c->global && !k->global)
+		return 1;
+	if (c->global != k->global)
+		return 0;
+	if (c->func && !k->func)
+		return 1;
+	if (c->func != k->func)
+		return 0;
+	const char *cn = p->syms[c->sym].name, *kn = p->syms[k->sym].name;
+	if (cn[0] != '_' && kn[0] == '_')
+		return 1;
+	if (cn[0] == '_' && kn[0] == '_' && strncmp(kn, "__", 2) == 0 &&
+	    strncmp(cn, "__", 2) != 0)
+		return 1;
+	return 0;
+}
+
+static const pc_region *region_at(const pc_profile *p, uint32_t seg,
+				  uint64_t addr, int app_only)
+{
+	const pc_region *best = NULL;
+	for (size_t i = 0; i < p->nregions; i++) {
+		const pc_region *r = &p->regions[i];
+		if (r->segment != seg || addr < r->low || addr >= r->high)
+			continue;
+		if (app_only && r->cls != PC_REGION_APPLICATION)
+			continue;
+		/* the innermost (smallest) region wins */
+		if (!best || r->high - r->low < best->high - best->low)
+			best = r;
+	}
+	return best;
+}
+
+/* ---- lookup: O(1) first level over each segment's targets -------------- */
+
+typedef struct lgroup {
+	uint32_t seg;
+	size_t first, n; /* targets [first, first+n) */
+	uint64_t base;
+	unsigned shift;
+	size_t nb;
+	uint32_t *idx; /* nb+1 entries: first target (relative) with addr >= bucket start */
+} lgroup;
+
+struct pc_lookup {
+	lgroup *g;
+	size_t ng;
+};
+
+static void lookup_free(struct pc_lookup *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->ng; i++)
+		free(l->g[i].idx);
+	free(l->g);
+	free(l);
+}
+
+static struct pc_lookup *lookup_build(const pc_target *t, size_t n)
+{
+	struct pc_lookup *l = calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	size_t cap = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && t[j].segment == t[i].segment)
+			j++;
+		if (pc_grow((void **)&l->g, &cap, l->ng + 1, sizeof *l->g)) {
+			lookup_free(l);
+			return NULL;
+		}
+		lgroup *g = &l->g[l->ng++];
+		memset(g, 0, sizeof *g);
+		g->seg = t[i].segment;
+		g->first = i;
+		g->n = j - i;
+		g->base = t[i].address;
+		uint64_t span = t[j - 1].address - g->base;
+		/* about two buckets per target, at most 2^22 buckets */
+		size_t want = g->n * 2;
+		if (want > (1u << 22))
+			want = 1u << 22;
+		g->shift = 0;
+		while (g->shift < 63 && (span >> g->shift) >= want)
+			g->shift++;
+		g->nb = (size_t)(span >> g->shift) + 1;
+		g->idx = malloc((g->nb + 1) * sizeof *g->idx);
+		if (!g->idx) {
+			lookup_free(l);
+			return NULL;
+		}
+		size_t k = 0;
+		for (size_t b = 0; b <= g->nb; b++) {
+			uint64_t start = b >= g->nb ? UINT64_MAX
+						     : g->base + ((uint64_t)b << g->shift);
+			while (k < g->n && t[i + k].address < start)
+				k++;
+			g->idx[b] = (uint32_t)k;
+		}
+		i = j;
+	}
+	return l;
+}
+
+/* Index of the target holding (seg, addr), or -1. */
+static int64_t lookup_find(const pc_profile *p, uint32_t seg, uint64_t addr)
+{
+	const struct pc_lookup *l = p->lookup;
+	if (!l)
+		return -1;
+	const lgroup *g = NULL;
+	for (size_t i = 0; i < l->ng; i++)
+		if (l->g[i].seg == seg) {
+			g = &l->g[i];
+			break;
+		}
+	if (!g || addr < g->base)
+		return -1;
+	uint64_t b = (addr - g->base) >> g->shift;
+	size_t lo, hi; /* answer (relative) in [lo, hi) where candidates are */
+	if (b >= g->nb) {
+		lo = g->n - 1;
+		hi = g->n;
+	} else {
+		/* greatest k with address <= addr lies in [idx[b]-1, idx[b+1]) */
+		lo = g->idx[b] ? g->idx[b] - 1 : 0;
+		hi = g->idx[b + 1];
+		if (hi == 0)
+			return -1;
+		/* binary search for the last target with address <= addr */
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (p->targets[g->first + mid].address <= addr)
+				lo = mid;
+			else
+				hi = mid;
+		}
+	}
+	const pc_target *t = &p->targets[g->first + lo];
+	if (t->address <= addr && addr < t->end)
+		return (int64_t)(g->first + lo);
+	return -1;
+}
+
+void pc_attrib_free(pc_profile *p)
+{
+	free(p->targets);
+	p->targets = NULL;
+	p->ntargets = 0;
+	lookup_free(p->lookup);
+	p->lookup = NULL;
+	free(p->attr_key);
+	p->attr_key = NULL;
+	p->valid = 0;
+}
+
+static int build_targets(pc_profile *p, int use_sizes)
+{
+	size_t nc = 0;
+	for (size_t i = 0; i < p->nsyms; i++)
+		nc += is_target(&p->syms[i]);
+	cand *c = nc ? malloc(nc * sizeof *c) : NULL;
+	if (nc && !c)
+		return PC_ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const pc_symbol *s = &p->syms[i];
+		if (!is_target(s))
+			continue;
+		c[k].sym = i;
+		c[k].seg = s->segment;
+		c[k].addr = s->address;
+		c[k].func = (s->flags & PC_SYMF_FUNC) != 0;
+		c[k].global = s->binding != PC_BIND_LOCAL;
+		k++;
+	}
+	qsort(c, nc, sizeof *c, cmp_cand);
+	pc_target *t = nc ? calloc(nc, sizeof *t) : NULL;
+	if (nc && !t) {
+		free(c);
+		return PC_ENOMEM;
+	}
+	size_t nt = 0;
+	for (size_t i = 0; i < nc;) {
+		size_t keep = i, j = i + 1;
+		while (j < nc && c[j].seg == c[i].seg && c[j].addr == c[i].addr) {
+			if (prefer(p, &c[j], &c[keep]))
+				keep = j;
+			j++;
+		}
+		t[nt].symbol = c[keep].sym;
+		t[nt].segment = c[keep].seg;
+		t[nt].address = c[keep].addr;
+		t[nt].excluded = (p->syms[c[keep].sym].flags & PC_SYMF_EXCLUDED) != 0;
+		nt++;
+		i = j;
+	}
+	free(c);
+	for (size_t i = 0; i < nt; i++) {
+		const pc_symbol *s = &p->syms[t[i].symbol];
+		uint64_t end = UINT64_MAX;
+		int have_next = i + 1 < nt && t[i + 1].segment == t[i].segment;
+		if (have_next)
+			end = t[i + 1].address;
+		const pc_region *r = region_at(p, t[i].segment, t[i].address, 1);
+		if (r && r->high < end)
+			end = r->high;
+		uint64_t e;
+		if (!have_next && !r) /* nothing bounds it: trust its size */
+			end = pc_add_overflow(s->address, s->size, &e) ? UINT64_MAX : e;
+		else if (use_sizes && s->size &&
+			 !pc_add_overflow(s->address, s->size, &e) && e < end)
+			end = e;
+		t[i].end = end;
+	}
+	p->targets = t;
+	p->ntargets = nt;
+	p->lookup = lookup_build(t, nt);
+	if (nt && !p->lookup)
+		return PC_ENOMEM;
+	return PC_OK;
+}
+
+/* Where an unattributed address goes. */
+static void charge_outside(pc_profile *p, uint32_t seg, uint64_t addr,
+			   double c)
+{
+	const pc_region *r = region_at(p, seg, addr, 0);
+	pc_region_class cls = r ? r->cls : PC_REGION_UNKNOWN;
+	p->totals.by_class[cls] += c;
+	if (cls == PC_REGION_APPLICATION)
+		p->totals.in_program += c;
+	else
+		p->totals.outside += c;
+}
+
+static void credit(pc_profile *p, size_t j, double c)
+{
+	if (p->targets[j].excluded) {
+		p->totals.excluded += c;
+	} else {
+		p->targets[j].count += c;
+		p->totals.attributed += c;
+	}
+}
+
+/* First target of segment seg (index), or ntargets. */
+static size_t seg_first(const pc_profile *p, uint32_t seg)
+{
+	size_t lo = 0, hi = p->ntargets;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->targets[mid].segment < seg)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void hist_proportional(pc_profile *p, const pc_hist *hh)
+{
+	const pc_histogram *h = &hh->h;
+	const uint64_t u = h->unit;
+	const double scale = (double)((h->high - h->low) / u) / (double)h->nbins;
+	const uint64_t lo_u = h->low / u;
+	size_t cur = seg_first(p, h->segment);
+	const size_t n = p->ntargets;
+	for (size_t i = 0; i < h->nbins; i++) {
+		uint64_t c = hh->counts[i];
+		if (!c)
+			continue;
+		p->totals.total += (double)c;
+		uint64_t b_lo = lo_u + (uint64_t)(scale * (double)i);
+		uint64_t b_hi = lo_u + (uint64_t)(scale * (double)(i + 1));
+		while (cur < n && p->targets[cur].segment == h->segment &&
+		       p->targets[cur].end / u <= b_lo)
+			cur++;
+		int hit = 0;
+		for (size_t j = cur; j < n && p->targets[j].segment == h->segment; j++) {
+			uint64_t s_lo = p->targets[j].address / u;
+			uint64_t s_hi = p->targets[j].end == UINT64_MAX
+						? UINT64_MAX
+						: p->targets[j].end / u;
+			if (b_hi < s_lo)
+				break;
+			if (b_lo >= s_hi)
+				continue;
+			uint64_t ov_hi = b_hi < s_hi ? b_hi : s_hi;
+			uint64_t ov_lo = b_lo > s_lo ? b_lo : s_lo;
+			if (ov_hi > ov_lo) {
+				credit(p, j, (double)(ov_hi - ov_lo) * (double)c / scale);
+				hit = 1;
+			}
+		}
+		if (hit)
+			p->totals.in_program += (double)c;
+		else
+			charge_outside(p, h->segment, b_lo * u, (double)c);
+	}
+}
+
+static void hist_bucket_start(pc_profile *p, const pc_hist *hh)
+{
+	const pc_histogram *h = &hh->h;
+	long double width = (long double)(h->high - h->low) / (long double)h->nbins;
+	for (size_t i = 0; i < h->nbins; i++) {
+		uint64_t c = hh->counts[i];
+		if (!c)
+			continue;
+		p->totals.total += (double)c;
+		uint64_t a = h->low + (uint64_t)(width * (long double)i);
+		int64_t j = lookup_find(p, h->segment, a);
+		if (j >= 0) {
+			credit(p, (size_t)j, (double)c);
+			p->totals.in_program += (double)c;
+		} else {
+			charge_outside(p, h->segment, a, (double)c);
+		}
+	}
+}
+
+static char *attr_key(const pc_options *o)
+{
+	const char *m = pc_options_get(o, "attribution");
+	const char *u = pc_options_get(o, "use-sizes");
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s|%s", m ? m : "", u ? u : "");
+	return pc_strdup(buf);
+}
+
+int pc_profile_attribute(pc_profile *p, const pc_options *opts)
+{
+	const char *mode = pc_options_get(opts, "attribution");
+	int bucket_start = 0;
+	if (mode && strcmp(mode, "bucket-start") == 0)
+		bucket_start = 1;
+	else if (mode && strcmp(mode, "proportional") != 0)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "attribution must be proportional or bucket-start, not '%s'",
+				       mode);
+	uint64_t use_sizes = 0;
+	if (pc_options_get_u64(opts, "use-sizes", &use_sizes) < 0)
+		return pc_profile_fail(p, PC_EUSAGE, "use-sizes must be 0 or 1");
+	char *key = attr_key(opts);
+	if (!key)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	if (p->valid && p->attr_key && strcmp(key, p->attr_key) == 0) {
+		free(key);
+		return PC_OK;
+	}
+	pc_attrib_free(p);
+	p->attr_key = key;
+	memset(&p->totals, 0, sizeof p->totals);
+	if (build_targets(p, use_sizes != 0))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+
+	for (size_t i = 0; i < p->nhists; i++) {
+		if (bucket_start)
+			hist_bucket_start(p, &p->hists[i]);
+		else
+			hist_proportional(p, &p->hists[i]);
+	}
+
+	size_t ns = pc_samples_distinct(p->samples);
+	const pc_sample *s = pc_samples_sorted(p->samples);
+	if (ns && !s)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < ns; i++) {
+		double c = (double)s[i].count;
+		p->totals.total += c;
+		int64_t j = lookup_find(p, s[i].segment, s[i].address);
+		if (j >= 0) {
+			credit(p, (size_t)j, c);
+			p->totals.in_program += c;
+		} else {
+			charge_outside(p, s[i].segment, s[i].address, c);
+		}
+	}
+
+	for (int cls = 0; cls < PC_REGION_COUNT; cls++) {
+		double c = (double)p->class_samples[cls];
+		if (!c)
+			continue;
+		p->totals.total += c;
+		p->totals.by_class[cls] += c;
+		if (cls == PC_REGION_APPLICATION)
+			p->totals.in_program += c;
+		else
+			p->totals.outside += c;
+	}
+
+	/* gprof: excluded symbols' credit leaves the totals */
+	p->totals.total -= p->totals.excluded;
+	p->totals.in_program -= p->totals.excluded;
+
+	for (size_t i = 0; i < p->narcs; i++) {
+		const pc_arc *a = &p->arcs[i];
+		int64_t from = lookup_find(p, a->from_segment, a->from);
+		int64_t to = lookup_find(p, a->to_segment, a->to);
+		if (from < 0 || to < 0)
+			continue;
+		if (from == to)
+			p->targets[to].self_calls += a->count;
+		else
+			p->targets[to].calls += a->count;
+	}
+	p->valid = 1;
+	return PC_OK;
+}
+
+static int ensure(pc_profile *p)
+{
+	return p->valid ? PC_OK : pc_profile_attribute(p, NULL);
+}
+
+size_t pc_profile_row_count(pc_profile *p)
+{
+	return ensure(p) ? 0 : p->ntargets;
+}
+
+int pc_profile_row_at(pc_profile *p, size_t i, pc_row *out)
+{
+	int r = ensure(p);
+	if (r)
+		return r;
+	if (i >= p->ntargets)
+		return PC_ENOTFOUND;
+	const pc_target *t = &p->targets[i];
+	out->symbol = t->symbol;
+	out->name = p->syms[t->symbol].name;
+	out->segment = t->segment;
+	out->address = t->address;
+	out->end = t->end;
+	out->count = t->count;
+	out->calls = t->calls;
+	out->self_calls = t->self_calls;
+	return PC_OK;
+}
+
+int pc_profile_totals(pc_profile *p, pc_totals *out)
+{
+	int r = ensure(p);
+	if (r)
+		return r;
+	*out = p->totals;
+	return PC_OK;
+}
+
+int64_t pc_profile_lookup(pc_profile *p, uint32_t segment, uint64_t address)
+{
+	if (ensure(p))
+		return -1;
+	return lookup_find(p, segment, address);
+}
+
+/* ---- sorted rows for reports -------------------------------------------- */
+
+typedef struct sortkey {
+	double count;
+	uint64_t calls, address;
+	const char *name;
+	size_t idx;
+} sortkey;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const sortkey *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->address < y->address ? -1 : (x->address > y->address);
+}
+
+size_t *pc_rows_sorted(pc_profile *p, size_t *n)
+{
+	*n = 0;
+	if (ensure(p))
+		return NULL;
+	size_t nt = p->ntargets;
+	size_t *v = malloc((nt + 1) * sizeof *v);
+	sortkey *k = malloc((nt + 1) * sizeof *k);
+	if (!v || !k) {
+		free(v);
+		free(k);
+		return NULL;
+	}
+	for (size_t i = 0; i < nt; i++) {
+		const pc_target *t = &p->targets[i];
+		k[i] = (sortkey){t->count, t->calls, t->address,
+				 p->syms[t->symbol].name, i};
+	}
+	qsort(k, nt, sizeof *k, cmp_rows);
+	for (size_t i = 0; i < nt; i++)
+		v[i] = k[i].idx;
+	free(k);
+	*n = nt;
+	return v;
+}

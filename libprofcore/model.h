@@ -1,0 +1,63 @@
+/* model.h - the profile structure; private to the libprofcore sources. */
+#ifndef PC_MODEL_H
+#define PC_MODEL_H
+
+#include "internal.h"
+
+typedef struct pc_hist {
+	pc_histogram h; /* h.counts points at counts */
+	uint64_t *counts;
+} pc_hist;
+
+/* Attribution target (a row): sorted by (segment, address). */
+typedef struct pc_target {
+	size_t symbol;
+	uint32_t segment;
+	uint64_t address, end;
+	double count;
+	uint64_t calls, self_calls;
+	int excluded;
+} pc_target;
+
+struct pc_profile {
+	const pc_registry *reg;
+	pc_errslot err;
+	pc_strpool pool;
+
+	pc_symbol *syms;
+	size_t nsyms, capsyms;
+	pc_region *regions;
+	size_t nregions, capregions;
+	pc_hist *hists;
+	size_t nhists, caphists;
+	pc_arc *arcs;
+	size_t narcs, caparcs;
+	pc_samplestore *samples;
+	uint64_t class_samples[PC_REGION_COUNT];
+
+	double rate, duration;
+	const char *dimension;
+	char abbrev;
+	const char *program;
+	unsigned width;
+	pc_endian endian;
+	const char **src_format, **src_file;
+	size_t nsrc, capsrc, capsrc2;
+	const char **warnings;
+	size_t nwarn, capwarn;
+
+	/* attribution cache */
+	int valid;
+	char *attr_key; /* options the cache was computed with */
+	pc_target *targets;
+	size_t ntargets;
+	pc_totals totals;
+	/* lookup: per segment group, first-level table */
+	struct pc_lookup *lookup;
+};
+
+/* Marks the attribution cache stale. */
+void pc_profile_invalidate(pc_profile *p);
+void pc_attrib_free(pc_profile *p);
+
+#endif

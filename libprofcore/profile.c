@@ -1,0 +1,356 @@
+/* profile.c - the profile: what was loaded for one analysis. */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+pc_profile *pc_profile_new(const pc_registry *reg)
+{
+	pc_profile *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->reg = reg;
+	p->err.pub.offset = -1;
+	p->duration = -1;
+	p->samples = pc_samples_new();
+	p->dimension = pc_strpool_add(&p->pool, "seconds");
+	p->abbrev = 's';
+	if (!p->samples || !p->dimension) {
+		pc_profile_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void pc_profile_free(pc_profile *p)
+{
+	if (!p)
+		return;
+	pc_attrib_free(p);
+	for (size_t i = 0; i < p->nhists; i++)
+		free(p->hists[i].counts);
+	free(p->hists);
+	free(p->syms);
+	free(p->regions);
+	free(p->arcs);
+	free(p->src_format);
+	free(p->src_file);
+	free(p->warnings);
+	pc_samples_free(p->samples);
+	pc_errslot_clear(&p->err);
+	pc_strpool_free(&p->pool);
+	free(p);
+}
+
+void pc_profile_invalidate(pc_profile *p)
+{
+	p->valid = 0;
+}
+
+const pc_error *pc_profile_error(const pc_profile *p)
+{
+	return p->err.pub.code ? &p->err.pub : NULL;
+}
+
+int pc_profile_fail(pc_profile *p, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pc_errslot_set(&p->err, code, NULL, -1, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void pc_profile_warn(pc_profile *p, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	const char *w = pc_strpool_add(&p->pool, buf);
+	if (!w || pc_grow((void **)&p->warnings, &p->capwarn, p->nwarn + 1,
+			  sizeof *p->warnings))
+		return;
+	p->warnings[p->nwarn++] = w;
+}
+
+size_t pc_profile_warning_count(const pc_profile *p)
+{
+	return p->nwarn;
+}
+
+const char *pc_profile_warning(const pc_profile *p, size_t i)
+{
+	return i < p->nwarn ? p->warnings[i] : NULL;
+}
+
+#define POOL(s) ((s) ? pc_strpool_add(&p->pool, (s)) : NULL)
+
+int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
+{
+	if (!sym || !sym->name)
+		return pc_profile_fail(p, PC_EUSAGE, "symbol without a name");
+	if (pc_grow((void **)&p->syms, &p->capsyms, p->nsyms + 1, sizeof *p->syms))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	pc_symbol s = *sym;
+	s.name = POOL(sym->name);
+	s.file = POOL(sym->file);
+	s.section = POOL(sym->section);
+	if (!s.name || (sym->file && !s.file) || (sym->section && !s.section))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	p->syms[p->nsyms++] = s;
+	pc_profile_invalidate(p);
+	return PC_OK;
+}
+
+int pc_profile_add_region(pc_profile *p, const pc_region *r)
+{
+	if (!r || r->high < r->low || r->cls >= PC_REGION_COUNT)
+		return pc_profile_fail(p, PC_EUSAGE, "invalid region");
+	if (pc_grow((void **)&p->regions, &p->capregions, p->nregions + 1,
+		    sizeof *p->regions))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	pc_region c = *r;
+	c.label = POOL(r->label);
+	p->regions[p->nregions++] = c;
+	pc_profile_invalidate(p);
+	return PC_OK;
+}
+
+int pc_profile_add_histogram(pc_profile *p, const pc_histogram *h)
+{
+	if (!h || h->high < h->low || h->nbins == 0 || !h->counts)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "histogram needs low <= high and at least one bin");
+	unsigned unit = h->unit ? h->unit : 1;
+	for (size_t i = 0; i < p->nhists; i++) {
+		pc_hist *o = &p->hists[i];
+		if (o->h.segment != h->segment)
+			continue;
+		if (o->h.low == h->low && o->h.high == h->high &&
+		    o->h.nbins == h->nbins && o->h.unit == unit) {
+			for (size_t b = 0; b < h->nbins; b++) {
+				if (o->counts[b] + h->counts[b] < o->counts[b])
+					return pc_profile_fail(p, PC_ELIMIT,
+							       "histogram count overflow");
+				o->counts[b] += h->counts[b];
+			}
+			pc_profile_invalidate(p);
+			return PC_OK;
+		}
+		if (h->low < o->h.high && o->h.low < h->high)
+			return pc_profile_fail(p, PC_EFORMAT,
+					       "histogram [0x%llx, 0x%llx) overlaps [0x%llx, 0x%llx) without being identical",
+					       (unsigned long long)h->low, (unsigned long long)h->high,
+					       (unsigned long long)o->h.low, (unsigned long long)o->h.high);
+	}
+	if (h->nbins > SIZE_MAX / sizeof(uint64_t))
+		return pc_profile_fail(p, PC_ELIMIT, "histogram too large");
+	if (pc_grow((void **)&p->hists, &p->caphists, p->nhists + 1, sizeof *p->hists))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	uint64_t *c = malloc(h->nbins * sizeof *c);
+	if (!c)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	memcpy(c, h->counts, h->nbins * sizeof *c);
+	pc_hist *n = &p->hists[p->nhists++];
+	n->h = *h;
+	n->h.unit = unit;
+	n->counts = c;
+	n->h.counts = c;
+	pc_profile_invalidate(p);
+	return PC_OK;
+}
+
+int pc_profile_add_sample(pc_profile *p, uint32_t segment, uint64_t address,
+			  uint64_t count)
+{
+	int r = pc_samples_add(p->samples, segment, address, count);
+	if (r)
+		return pc_profile_fail(p, r, "cannot store sample");
+	pc_profile_invalidate(p);
+	return PC_OK;
+}
+
+int pc_profile_add_samples(pc_profile *p, uint32_t segment,
+			   const uint64_t *addresses, size_t n)
+{
+	int r = pc_samples_add_many(p->samples, segment, addresses, n);
+	if (r)
+		return pc_profile_fail(p, r, "cannot store samples");
+	pc_profile_invalidate(p);
+	return PC_OK;
+}
+
+int pc_profile_add_class_samples(pc_profile *p, pc_region_class cls,
+				 uint64_t count)
+{
+	if (cls >= PC_REGION_COUNT)
+		return pc_profile_fail(p, PC_EUSAGE, "invalid region class");
+	if (p->class_samples[cls] + count < count)
+		return pc_profile_fail(p, PC_ELIMIT, "sample count overflow");
+	p->class_samples[cls] += count;
+	pc_profile_invalidate(p);
+	return PC_OK;
+}
+
+int pc_profile_add_arc(pc_profile *p, const pc_arc *a)
+{
+	if (pc_grow((void **)&p->arcs, &p->caparcs, p->narcs + 1, sizeof *p->arcs))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	p->arcs[p->narcs++] = *a;
+	pc_profile_invalidate(p);
+	return PC_OK;
+}
+
+/* ---- metadata ---------------------------------------------------------- */
+
+void pc_profile_set_rate(pc_profile *p, double hz) { p->rate = hz > 0 ? hz : 0; }
+double pc_profile_rate(const pc_profile *p) { return p->rate; }
+void pc_profile_set_duration(pc_profile *p, double s) { p->duration = s; }
+double pc_profile_duration(const pc_profile *p) { return p->duration; }
+
+int pc_profile_set_dimension(pc_profile *p, const char *name, char abbrev)
+{
+	const char *d = POOL(name);
+	if (!d)
+		return PC_ENOMEM;
+	p->dimension = d;
+	p->abbrev = abbrev;
+	return PC_OK;
+}
+
+const char *pc_profile_dimension(const pc_profile *p) { return p->dimension; }
+char pc_profile_dimension_abbrev(const pc_profile *p) { return p->abbrev; }
+
+int pc_profile_set_program(pc_profile *p, const char *name)
+{
+	const char *d = POOL(name);
+	if (!d)
+		return PC_ENOMEM;
+	p->program = d;
+	return PC_OK;
+}
+
+const char *pc_profile_program(const pc_profile *p) { return p->program; }
+
+void pc_profile_set_target(pc_profile *p, unsigned width, pc_endian e)
+{
+	p->width = width;
+	p->endian = e;
+}
+
+unsigned pc_profile_target_width(const pc_profile *p) { return p->width; }
+pc_endian pc_profile_target_endian(const pc_profile *p) { return p->endian; }
+
+int pc_profile_add_source(pc_profile *p, const char *format, const char *file)
+{
+	const char *f = POOL(format), *n = POOL(file);
+	if (!f || !n ||
+	    pc_grow((void **)&p->src_format, &p->capsrc, p->nsrc + 1, sizeof(char *)) ||
+	    pc_grow((void **)&p->src_file, &p->capsrc2, p->nsrc + 1, sizeof(char *)))
+		return PC_ENOMEM;
+	p->src_format[p->nsrc] = f;
+	p->src_file[p->nsrc] = n;
+	p->nsrc++;
+	return PC_OK;
+}
+
+size_t pc_profile_source_count(const pc_profile *p) { return p->nsrc; }
+const char *pc_profile_source_format(const pc_profile *p, size_t i)
+{
+	return i < p->nsrc ? p->src_format[i] : NULL;
+}
+const char *pc_profile_source_file(const pc_profile *p, size_t i)
+{
+	return i < p->nsrc ? p->src_file[i] : NULL;
+}
+
+/* ---- reading back ------------------------------------------------------- */
+
+size_t pc_profile_symbol_count(const pc_profile *p) { return p->nsyms; }
+
+int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out)
+{
+	if (i >= p->nsyms)
+		return PC_ENOTFOUND;
+	*out = p->syms[i];
+	return PC_OK;
+}
+
+size_t pc_profile_region_count(const pc_profile *p) { return p->nregions; }
+
+int pc_profile_region_at(const pc_profile *p, size_t i, pc_region *out)
+{
+	if (i >= p->nregions)
+		return PC_ENOTFOUND;
+	*out = p->regions[i];
+	return PC_OK;
+}
+
+size_t pc_profile_histogram_count(const pc_profile *p) { return p->nhists; }
+
+int pc_profile_histogram_at(const pc_profile *p, size_t i, pc_histogram *out)
+{
+	if (i >= p->nhists)
+		return PC_ENOTFOUND;
+	*out = p->hists[i].h;
+	return PC_OK;
+}
+
+size_t pc_profile_arc_count(const pc_profile *p) { return p->narcs; }
+
+int pc_profile_arc_at(const pc_profile *p, size_t i, pc_arc *out)
+{
+	if (i >= p->narcs)
+		return PC_ENOTFOUND;
+	*out = p->arcs[i];
+	return PC_OK;
+}
+
+size_t pc_profile_sample_count(const pc_profile *p)
+{
+	return pc_samples_distinct(p->samples);
+}
+
+int pc_profile_sample_at(const pc_profile *p, size_t i, uint32_t *segment,
+			 uint64_t *address, uint64_t *count)
+{
+	if (i >= pc_samples_distinct(p->samples))
+		return PC_ENOTFOUND;
+	const pc_sample *s = pc_samples_sorted(p->samples);
+	if (!s)
+		return PC_ENOMEM;
+	if (segment)
+		*segment = s[i].segment;
+	if (address)
+		*address = s[i].address;
+	if (count)
+		*count = s[i].count;
+	return PC_OK;
+}
+
+uint64_t pc_profile_class_samples(const pc_profile *p, pc_region_class cls)
+{
+	return cls < PC_REGION_COUNT ? p->class_samples[cls] : 0;
+}
+
+const char *pc_region_class_name(pc_region_class c)
+{
+	static const char *const names[PC_REGION_COUNT] = {
+		"application", "system", "dos", "io", "high",
+		"low", "library", "kernel", "unknown"};
+	return (unsigned)c < PC_REGION_COUNT ? names[c] : "invalid";
+}
+
+const char *pc_symkind_name(pc_symkind k)
+{
+	switch (k) {
+	case PC_SYM_TEXT: return "text";
+	case PC_SYM_DATA: return "data";
+	case PC_SYM_BSS: return "bss";
+	case PC_SYM_ABS: return "abs";
+	case PC_SYM_OTHER: return "other";
+	}
+	return "invalid";
+}

@@ -1,0 +1,322 @@
+/* registry.c - built-in loaders, run-time plugins, detection, loading. */
+#include "model.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pc_registry {
+	const pc_loader **loaders;
+	size_t n, cap;
+	void **handles;
+	size_t nh, caph;
+	pc_errslot err;
+};
+
+static size_t builtin_count(void)
+{
+	size_t n = 0;
+	while (pc_builtin_loaders[n])
+		n++;
+	return n;
+}
+
+pc_registry *pc_registry_new(void)
+{
+	pc_registry *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->err.pub.offset = -1;
+	for (size_t i = 0; pc_builtin_loaders[i]; i++)
+		if (pc_registry_add(r, pc_builtin_loaders[i])) {
+			pc_registry_free(r);
+			return NULL;
+		}
+	return r;
+}
+
+void pc_registry_free(pc_registry *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nh; i++)
+		dlclose(r->handles[i]);
+	free(r->handles);
+	free(r->loaders);
+	pc_errslot_clear(&r->err);
+	free(r);
+}
+
+static int reg_fail(pc_registry *r, int code, const char *file, const char *fmt, ...)
+	PC_PRINTF(4, 5);
+static int reg_fail(pc_registry *r, int code, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pc_errslot_set(&r->err, code, file, -1, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int pc_registry_add(pc_registry *r, const pc_loader *l)
+{
+	if (!l || !l->name || !l->load)
+		return reg_fail(r, PC_EUSAGE, NULL, "loader without a name or load function");
+	if (l->abi_version != PC_LOADER_ABI_VERSION)
+		return reg_fail(r, PC_EUNSUPPORTED, NULL,
+				"loader '%s' was built for loader ABI %u, this libprofcore speaks %u",
+				l->name, l->abi_version, PC_LOADER_ABI_VERSION);
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->loaders[i]->name, l->name) == 0)
+			return reg_fail(r, PC_EUSAGE, NULL,
+					"a loader named '%s' is already registered", l->name);
+	if (pc_grow((void **)&r->loaders, &r->cap, r->n + 1, sizeof *r->loaders))
+		return reg_fail(r, PC_ENOMEM, NULL, "out of memory");
+	r->loaders[r->n++] = l;
+	return PC_OK;
+}
+
+int pc_registry_load_plugin(pc_registry *r, const char *path)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *e = dlerror();
+		return reg_fail(r, PC_EIO, path, "cannot load plugin: %s", e ? e : "dlopen failed");
+	}
+	pc_plugin_entry_fn entry;
+	void *sym = dlsym(h, PC_PLUGIN_ENTRY);
+	memcpy(&entry, &sym, sizeof entry);
+	if (!sym) {
+		dlclose(h);
+		return reg_fail(r, PC_EUNSUPPORTED, path,
+				"not a profcore plugin: no '%s' entry point", PC_PLUGIN_ENTRY);
+	}
+	unsigned abi = 0;
+	const pc_loader *const *ls = entry(&abi);
+	if (abi != PC_LOADER_ABI_VERSION) {
+		dlclose(h);
+		return reg_fail(r, PC_EUNSUPPORTED, path,
+				"plugin built for loader ABI %u, this libprofcore speaks %u",
+				abi, PC_LOADER_ABI_VERSION);
+	}
+	if (!ls || !ls[0]) {
+		dlclose(h);
+		return reg_fail(r, PC_EUNSUPPORTED, path, "plugin provides no loaders");
+	}
+	size_t before = r->n;
+	for (size_t i = 0; ls[i]; i++) {
+		int st = pc_registry_add(r, ls[i]);
+		if (st) {
+			r->n = before;
+			pc_errslot_fill_file(&r->err, path);
+			dlclose(h);
+			return st;
+		}
+	}
+	if (pc_grow((void **)&r->handles, &r->caph, r->nh + 1, sizeof *r->handles)) {
+		r->n = before;
+		dlclose(h);
+		return reg_fail(r, PC_ENOMEM, path, "out of memory");
+	}
+	r->handles[r->nh++] = h;
+	return PC_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int pc_registry_load_plugins(pc_registry *r, const char *dirs)
+{
+	int first_err = PC_OK;
+	if (!dirs)
+		return PC_OK;
+	char *copy = pc_strdup(dirs);
+	if (!copy)
+		return reg_fail(r, PC_ENOMEM, NULL, "out of memory");
+	for (char *save = NULL, *d = strtok_r(copy, ":", &save); d;
+	     d = strtok_r(NULL, ":", &save)) {
+		DIR *dir = opendir(d);
+		if (!dir)
+			continue; /* a missing directory is not an error */
+		char **names = NULL;
+		size_t n = 0, cap = 0;
+		struct dirent *e;
+		while ((e = readdir(dir))) {
+			size_t l = strlen(e->d_name);
+			if (l < 4 || strcmp(e->d_name + l - 3, ".so") != 0)
+				continue;
+			size_t pl = strlen(d) + l + 2;
+			char *full = malloc(pl);
+			if (!full || pc_grow((void **)&names, &cap, n + 1, sizeof *names)) {
+				free(full);
+				break;
+			}
+			snprintf(full, pl, "%s/%s", d, e->d_name);
+			names[n++] = full;
+		}
+		closedir(dir);
+		if (n)
+			qsort(names, n, sizeof *names, cmp_str);
+		for (size_t i = 0; i < n; i++) {
+			int st = pc_registry_load_plugin(r, names[i]);
+			if (st && first_err == PC_OK)
+				first_err = st;
+			free(names[i]);
+		}
+		free(names);
+	}
+	free(copy);
+	return first_err;
+}
+
+const pc_error *pc_registry_error(const pc_registry *r)
+{
+	return r->err.pub.code ? &r->err.pub : NULL;
+}
+
+size_t pc_registry_count(const pc_registry *r)
+{
+	return r ? r->n : builtin_count();
+}
+
+const pc_loader *pc_registry_at(const pc_registry *r, size_t i)
+{
+	if (!r)
+		return i < builtin_count() ? pc_builtin_loaders[i] : NULL;
+	return i < r->n ? r->loaders[i] : NULL;
+}
+
+const pc_loader *pc_registry_find(const pc_registry *r, const char *name)
+{
+	for (size_t i = 0, n = pc_registry_count(r); i < n; i++) {
+		const pc_loader *l = pc_registry_at(r, i);
+		if (strcmp(l->name, name) == 0)
+			return l;
+	}
+	return NULL;
+}
+
+const pc_loader *pc_registry_detect(const pc_registry *r, pc_stream *s,
+				    int *confidence)
+{
+	const unsigned char *head;
+	size_t len;
+	pc_stream_peek(s, &head, &len);
+	const char *name = pc_stream_name(s);
+	const pc_loader *best = NULL;
+	int bestc = 0;
+	for (size_t i = 0, n = pc_registry_count(r); i < n; i++) {
+		const pc_loader *l = pc_registry_at(r, i);
+		if (!l->probe)
+			continue;
+		int c = l->probe(head, len, name);
+		if (c > bestc) {
+			bestc = c;
+			best = l;
+		}
+	}
+	if (confidence)
+		*confidence = bestc;
+	return best;
+}
+
+static void set_error_v(pc_errslot *e, int code, const char *file,
+			int64_t off, const char *fmt, ...) PC_PRINTF(5, 6);
+static void set_error_v(pc_errslot *e, int code, const char *file,
+			int64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pc_errslot_set(e, code, file, off, fmt, ap);
+	va_end(ap);
+}
+
+static void set_error(pc_errslot *e, const pc_error *src)
+{
+	set_error_v(e, src->code, src->file, src->offset, "%s", src->message);
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
+			   const pc_options *opts)
+{
+	const pc_loader *l;
+	pc_errslot_clear(&p->err);
+	if (format && *format && strcmp(format, "auto") != 0) {
+		l = pc_registry_find(p->reg, format);
+		if (!l) {
+			pc_profile_fail(p, PC_ENOTFOUND,
+					"no loader named '%s' (see profcat --list-formats)", format);
+			pc_errslot_fill_file(&p->err, pc_stream_name(s));
+			return PC_ENOTFOUND;
+		}
+	} else {
+		l = pc_registry_detect(p->reg, s, NULL);
+		if (!l) {
+			const unsigned char *h;
+			size_t n;
+			pc_stream_peek(s, &h, &n);
+			pc_profile_fail(p, PC_EUNKNOWN,
+					n ? "unrecognised file format (use --format; profcat --list-formats lists them)"
+					  : "empty file");
+			p->err.pub.offset = 0;
+			pc_errslot_fill_file(&p->err, pc_stream_name(s));
+			return PC_EUNKNOWN;
+		}
+	}
+	int st = l->load(p, s, opts);
+	if (st < 0) {
+		const pc_error *se = pc_stream_error(s);
+		if (se && se->code) {
+			set_error(&p->err, se);
+		} else if (!p->err.pub.code) {
+			pc_profile_fail(p, st, "%s loader failed: %s", l->name,
+					pc_status_name(st));
+		}
+		if (!p->err.pub.code)
+			p->err.pub.code = st;
+		pc_errslot_fill_file(&p->err, pc_stream_name(s));
+		return st;
+	}
+	if (pc_profile_add_source(p, l->name, pc_stream_name(s)))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	return PC_OK;
+}
+
+int pc_profile_load_file(pc_profile *p, const char *path, const char *format,
+			 const pc_options *opts)
+{
+	int st;
+	pc_stream *s = pc_stream_open_file(path, &st);
+	if (!s) {
+		if (st == PC_ENOTFOUND)
+			pc_profile_fail(p, PC_EIO, "no such file");
+		else if (st == PC_EIO)
+			pc_profile_fail(p, PC_EIO, "cannot read file");
+		else
+			pc_profile_fail(p, st, "cannot open: %s", pc_status_name(st));
+		pc_errslot_fill_file(&p->err, path);
+		return p->err.pub.code;
+	}
+	st = pc_profile_load_stream(p, s, format, opts);
+	pc_stream_free(s);
+	return st;
+}
+
+int pc_profile_load_memory(pc_profile *p, const void *buf, size_t len,
+			   const char *name, const char *format,
+			   const pc_options *opts)
+{
+	int st;
+	pc_stream *s = pc_stream_open_memory(buf, len, name, &st);
+	if (!s)
+		return pc_profile_fail(p, st, "cannot open memory stream: %s",
+				       pc_status_name(st));
+	st = pc_profile_load_stream(p, s, format, opts);
+	pc_stream_free(s);
+	return st;
+}

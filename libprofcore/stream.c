@@ -1,0 +1,494 @@
+/* stream.c - bounded input streams: plain files, memory, gzip (zlib).
+ *
+ * Content is read through one buffer; gzip is recognised by its magic
+ * bytes (1f 8b), never by the file name, and inflated on the fly with a
+ * limit on the decompressed size.  Offsets are content offsets.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define PC_STREAM_BUF (64 * 1024)
+#define PC_MAX_LINE (1024 * 1024)
+#define PC_HEAD 4096
+
+struct pc_stream {
+	char *name;
+	/* raw source */
+	int fd; /* -1 for memory */
+	int own_fd;
+	const unsigned char *mem;
+	size_t memlen, mempos;
+	int raw_eof;
+	/* gzip */
+	int gz;
+	z_stream z;
+	int z_init;
+	unsigned char *zin;
+	uint64_t gz_limit;
+	/* content buffer: bytes [bpos, blen) are unread */
+	unsigned char *buf;
+	size_t bpos, blen, bcap;
+	uint64_t offset; /* content offset of buf[bpos] */
+	int64_t size;
+	int eof; /* content exhausted */
+	/* head (peek) */
+	unsigned char head[PC_HEAD];
+	size_t headlen;
+	uint64_t lineno;
+	pc_errslot err;
+};
+
+static int64_t raw_read(pc_stream *s, unsigned char *dst, size_t n)
+{
+	if (s->raw_eof)
+		return 0;
+	if (s->fd < 0) {
+		size_t k = s->memlen - s->mempos;
+		if (k > n)
+			k = n;
+		memcpy(dst, s->mem + s->mempos, k);
+		s->mempos += k;
+		if (k == 0)
+			s->raw_eof = 1;
+		return (int64_t)k;
+	}
+	for (;;) {
+		ssize_t r = read(s->fd, dst, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return pc_stream_fail(s, PC_EIO, (int64_t)s->offset,
+					      "read failed: %s", strerror(errno));
+		if (r == 0)
+			s->raw_eof = 1;
+		return r;
+	}
+}
+
+/* Produces up to n content bytes into dst. Returns count, 0 at end. */
+static int64_t content_read(pc_stream *s, unsigned char *dst, size_t n)
+{
+	if (!s->gz)
+		return raw_read(s, dst, n);
+	s->z.next_out = dst;
+	s->z.avail_out = (uInt)(n > (1u << 30) ? (1u << 30) : n);
+	uInt want = s->z.avail_out;
+	while (s->z.avail_out == want) {
+		if (s->z.avail_in == 0 && !s->raw_eof) {
+			int64_t r = raw_read(s, s->zin, PC_STREAM_BUF);
+			if (r < 0)
+				return r;
+			s->z.next_in = s->zin;
+			s->z.avail_in = (uInt)r;
+		}
+		if (s->z.avail_in == 0 && s->raw_eof) {
+			if (s->z_init == 2) /* clean end of the last member */
+				return 0;
+			return pc_stream_fail(s, PC_ETRUNC, (int64_t)s->offset,
+					      "gzip data ends before the end of the compressed stream");
+		}
+		int zr = inflate(&s->z, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END) {
+			s->z_init = 2;
+			/* concatenated members: continue if more input follows */
+			if (s->z.avail_in == 0) {
+				int64_t r = raw_read(s, s->zin, PC_STREAM_BUF);
+				if (r < 0)
+					return r;
+				s->z.next_in = s->zin;
+				s->z.avail_in = (uInt)r;
+			}
+			if (s->z.avail_in == 0)
+				break;
+			inflateReset(&s->z);
+			s->z_init = 1;
+		} else if (zr == Z_BUF_ERROR && s->z.avail_in == 0) {
+			continue;
+		} else if (zr != Z_OK) {
+			return pc_stream_fail(s, PC_EFORMAT, (int64_t)s->offset,
+					      "corrupt gzip data: %s",
+					      s->z.msg ? s->z.msg : "inflate failed");
+		} else {
+			s->z_init = 1;
+		}
+	}
+	size_t got = want - s->z.avail_out;
+	if (s->offset + (s->blen - s->bpos) + got > s->gz_limit)
+		return pc_stream_fail(s, PC_ELIMIT, (int64_t)s->gz_limit,
+				      "decompressed data exceeds the limit of %llu bytes",
+				      (unsigned long long)s->gz_limit);
+	return (int64_t)got;
+}
+
+/* Makes at least want unread bytes available if possible.
+ * Returns the number available (may be fewer at end), or negative. */
+static int64_t fill(pc_stream *s, size_t want)
+{
+	while (s->blen - s->bpos < want && !s->eof) {
+		if (s->bpos > 0) {
+			memmove(s->buf, s->buf + s->bpos, s->blen - s->bpos);
+			s->blen -= s->bpos;
+			s->bpos = 0;
+		}
+		size_t need = want > PC_STREAM_BUF ? want : PC_STREAM_BUF;
+		if (pc_grow((void **)&s->buf, &s->bcap, need, 1))
+			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+		int64_t r = content_read(s, s->buf + s->blen, s->bcap - s->blen);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			s->eof = 1;
+		s->blen += (size_t)r;
+	}
+	return (int64_t)(s->blen - s->bpos);
+}
+
+static pc_stream *stream_new(const char *name)
+{
+	pc_stream *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->fd = -1;
+	s->size = -1;
+	s->gz_limit = PC_GZIP_DEFAULT_LIMIT;
+	s->err.pub.offset = -1;
+	s->name = pc_strdup(name ? name : "<memory>");
+	if (!s->name) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Detects gzip, sets up inflation and the head buffer. */
+static int stream_start(pc_stream *s)
+{
+	unsigned char magic[2];
+	size_t got = 0;
+	/* Peek the raw magic without losing bytes: read into zin/buf. */
+	if (pc_grow((void **)&s->buf, &s->bcap, PC_STREAM_BUF, 1))
+		return PC_ENOMEM;
+	while (got < 2) {
+		int64_t r = raw_read(s, s->buf + got, PC_STREAM_BUF - got);
+		if (r < 0)
+			return (int)r;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	memcpy(magic, s->buf, got < 2 ? got : 2);
+	if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+		s->gz = 1;
+		s->zin = malloc(PC_STREAM_BUF);
+		if (!s->zin)
+			return PC_ENOMEM;
+		memcpy(s->zin, s->buf, got);
+		if (inflateInit2(&s->z, 15 + 16) != Z_OK)
+			return PC_ENOMEM;
+		s->z_init = 1;
+		s->z.next_in = s->zin;
+		s->z.avail_in = (uInt)got;
+		s->blen = 0;
+		s->size = -1;
+	} else {
+		s->blen = got;
+		if (got == 0)
+			s->eof = s->raw_eof;
+	}
+	int64_t r = fill(s, PC_HEAD);
+	if (r < 0)
+		return (int)r;
+	s->headlen = (size_t)r < PC_HEAD ? (size_t)r : PC_HEAD;
+	memcpy(s->head, s->buf + s->bpos, s->headlen);
+	return PC_OK;
+}
+
+pc_stream *pc_stream_open_file(const char *path, int *status)
+{
+	int st = PC_OK;
+	pc_stream *s = NULL;
+	int fd;
+	if (strcmp(path, "-") == 0) {
+		fd = 0;
+	} else {
+		fd = open(path, O_RDONLY);
+		if (fd < 0) {
+			st = errno == ENOENT ? PC_ENOTFOUND : PC_EIO;
+			goto out;
+		}
+	}
+	struct stat sb;
+	if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		if (fd != 0)
+			close(fd);
+		st = PC_EIO;
+		goto out;
+	}
+	s = stream_new(strcmp(path, "-") == 0 ? "<stdin>" : path);
+	if (!s) {
+		if (fd != 0)
+			close(fd);
+		st = PC_ENOMEM;
+		goto out;
+	}
+	s->fd = fd;
+	s->own_fd = fd != 0;
+	if (S_ISREG(sb.st_mode))
+		s->size = (int64_t)sb.st_size;
+	st = stream_start(s);
+	if (st != PC_OK) {
+		pc_stream_free(s);
+		s = NULL;
+	}
+out:
+	if (status)
+		*status = st;
+	return s;
+}
+
+pc_stream *pc_stream_open_memory(const void *buf, size_t len, const char *name,
+				 int *status)
+{
+	int st = PC_OK;
+	pc_stream *s = stream_new(name);
+	if (!s) {
+		st = PC_ENOMEM;
+		goto out;
+	}
+	s->mem = buf;
+	s->memlen = len;
+	s->size = (int64_t)len;
+	st = stream_start(s);
+	if (st != PC_OK) {
+		pc_stream_free(s);
+		s = NULL;
+	}
+out:
+	if (status)
+		*status = st;
+	return s;
+}
+
+void pc_stream_free(pc_stream *s)
+{
+	if (!s)
+		return;
+	if (s->own_fd && s->fd >= 0)
+		close(s->fd);
+	if (s->gz && s->z_init)
+		inflateEnd(&s->z);
+	free(s->zin);
+	free(s->buf);
+	free(s->name);
+	pc_errslot_clear(&s->err);
+	free(s);
+}
+
+const char *pc_stream_name(const pc_stream *s)
+{
+	return s->name;
+}
+
+uint64_t pc_stream_offset(const pc_stream *s)
+{
+	return s->offset;
+}
+
+int64_t pc_stream_size(const pc_stream *s)
+{
+	return s->gz ? -1 : s->size;
+}
+
+int pc_stream_is_compressed(const pc_stream *s)
+{
+	return s->gz;
+}
+
+int pc_stream_peek(pc_stream *s, const unsigned char **head, size_t *len)
+{
+	*head = s->head;
+	*len = s->headlen;
+	return PC_OK;
+}
+
+int64_t pc_stream_read_some(pc_stream *s, void *dst, size_t n)
+{
+	unsigned char *d = dst;
+	size_t done = 0;
+	while (done < n) {
+		size_t avail = s->blen - s->bpos;
+		if (avail == 0) {
+			if (s->eof)
+				break;
+			/* large reads bypass the buffer */
+			if (n - done >= PC_STREAM_BUF) {
+				int64_t r = content_read(s, d + done, n - done);
+				if (r < 0)
+					return r;
+				if (r == 0) {
+					s->eof = 1;
+					break;
+				}
+				done += (size_t)r;
+				s->offset += (uint64_t)r;
+				continue;
+			}
+			int64_t r = fill(s, 1);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		size_t k = avail < n - done ? avail : n - done;
+		memcpy(d + done, s->buf + s->bpos, k);
+		s->bpos += k;
+		s->offset += k;
+		done += k;
+	}
+	return (int64_t)done;
+}
+
+int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what)
+{
+	uint64_t start = s->offset;
+	int64_t r = pc_stream_read_some(s, buf, n);
+	if (r < 0)
+		return (int)r;
+	if ((size_t)r < n) {
+		if (what)
+			return pc_stream_fail(s, PC_ETRUNC, (int64_t)start,
+					      "file ends after %lld of %zu bytes of %s",
+					      (long long)r, n, what);
+		return pc_stream_fail(s, PC_ETRUNC, (int64_t)start,
+				      "file ends after %lld of %zu expected bytes",
+				      (long long)r, n);
+	}
+	return PC_OK;
+}
+
+int pc_stream_skip(pc_stream *s, uint64_t n, const char *what)
+{
+	unsigned char tmp[4096];
+	uint64_t start = s->offset;
+	while (n > 0) {
+		size_t k = n < sizeof tmp ? (size_t)n : sizeof tmp;
+		int64_t r = pc_stream_read_some(s, tmp, k);
+		if (r < 0)
+			return (int)r;
+		if (r == 0)
+			return pc_stream_fail(s, PC_ETRUNC, (int64_t)start,
+					      "file ends inside %s",
+					      what ? what : "skipped data");
+		n -= (uint64_t)r;
+	}
+	return PC_OK;
+}
+
+int pc_stream_eof(pc_stream *s)
+{
+	int64_t r = fill(s, 1);
+	if (r < 0)
+		return (int)r;
+	return r == 0;
+}
+
+int pc_stream_getline(pc_stream *s, const char **line, size_t *len,
+		      uint64_t *line_start)
+{
+	size_t scanned = 0;
+	for (;;) {
+		size_t avail = s->blen - s->bpos;
+		unsigned char *p = s->buf ? s->buf + s->bpos : NULL;
+		unsigned char *nl =
+			avail > scanned ? memchr(p + scanned, '\n', avail - scanned) : NULL;
+		if (nl || (s->eof && avail > 0)) {
+			size_t n = nl ? (size_t)(nl - p) : avail;
+			if (memchr(p, '\0', n))
+				return pc_stream_fail(s, PC_EFORMAT,
+						      (int64_t)(s->offset + (uint64_t)((unsigned char *)memchr(p, '\0', n) - p)),
+						      "NUL byte in a text line (binary file?)");
+			if (line_start)
+				*line_start = s->offset;
+			size_t consumed = nl ? n + 1 : n;
+			if (n > 0 && p[n - 1] == '\r')
+				n--;
+			*line = (const char *)p;
+			*len = n;
+			s->bpos += consumed;
+			s->offset += consumed;
+			s->lineno++;
+			return 1;
+		}
+		if (s->eof)
+			return 0;
+		scanned = avail;
+		if (avail >= PC_MAX_LINE)
+			return pc_stream_fail(s, PC_ELIMIT, (int64_t)s->offset,
+					      "line %llu is longer than %d bytes",
+					      (unsigned long long)s->lineno + 1, PC_MAX_LINE);
+		int64_t r = fill(s, avail + 1);
+		if (r < 0)
+			return (int)r;
+	}
+}
+
+uint64_t pc_stream_lineno(const pc_stream *s)
+{
+	return s->lineno;
+}
+
+int pc_stream_fail(pc_stream *s, int code, int64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pc_errslot_set(&s->err, code, s->name, offset, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+const pc_error *pc_stream_error(const pc_stream *s)
+{
+	return s->err.pub.code ? &s->err.pub : NULL;
+}
+
+int pc_stream_read_all(pc_stream *s, uint64_t max, void **out, size_t *outlen)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0, cap = 0;
+	uint64_t start = s->offset;
+	int64_t known = pc_stream_size(s);
+	if (known >= 0 && (uint64_t)known - s->offset > max)
+		return pc_stream_fail(s, PC_ELIMIT, (int64_t)start,
+				      "file is larger than the limit of %llu bytes",
+				      (unsigned long long)max);
+	for (;;) {
+		if (pc_grow((void **)&buf, &cap, len + PC_STREAM_BUF + 1, 1)) {
+			free(buf);
+			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+		}
+		int64_t r = pc_stream_read_some(s, buf + len, cap - len - 1);
+		if (r < 0) {
+			free(buf);
+			return (int)r;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		if (len > max) {
+			free(buf);
+			return pc_stream_fail(s, PC_ELIMIT, (int64_t)start,
+					      "file is larger than the limit of %llu bytes",
+					      (unsigned long long)max);
+		}
+	}
+	buf[len] = '\0';
+	*out = buf;
+	*outlen = len;
+	return PC_OK;
+}

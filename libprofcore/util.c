@@ -1,0 +1,197 @@
+/* util.c - allocation, strings, error slots, string pool, byte readers. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pc_grow(void **ptr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return PC_OK;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return PC_ENOMEM;
+		ncap *= 2;
+	}
+	if (elem && ncap > SIZE_MAX / elem)
+		return PC_ENOMEM;
+	void *n = realloc(*ptr, ncap * elem);
+	if (!n)
+		return PC_ENOMEM;
+	*ptr = n;
+	*cap = ncap;
+	return PC_OK;
+}
+
+char *pc_strndup(const char *s, size_t n)
+{
+	char *r = malloc(n + 1);
+	if (!r)
+		return NULL;
+	memcpy(r, s, n);
+	r[n] = '\0';
+	return r;
+}
+
+char *pc_strdup(const char *s)
+{
+	return s ? pc_strndup(s, strlen(s)) : NULL;
+}
+
+void pc_free(void *ptr)
+{
+	free(ptr);
+}
+
+const char *pc_version(void)
+{
+	return PC_VERSION_STRING;
+}
+
+const char *pc_status_name(int status)
+{
+	switch (status) {
+	case PC_OK: return "ok";
+	case PC_EIO: return "i/o error";
+	case PC_EFORMAT: return "malformed input";
+	case PC_ETRUNC: return "truncated input";
+	case PC_ENOMEM: return "out of memory";
+	case PC_EUNSUPPORTED: return "unsupported variant";
+	case PC_EUSAGE: return "bad argument";
+	case PC_EUNKNOWN: return "unrecognised format";
+	case PC_ELIMIT: return "resource limit exceeded";
+	case PC_EAMBIGUOUS: return "ambiguous input";
+	case PC_ENOTFOUND: return "not found";
+	default: return "unknown status";
+	}
+}
+
+/* ---- error slots ---------------------------------------------------- */
+
+void pc_errslot_clear(pc_errslot *e)
+{
+	free(e->file);
+	free(e->message);
+	memset(e, 0, sizeof *e);
+	e->pub.offset = -1;
+}
+
+void pc_errslot_set(pc_errslot *e, int code, const char *file, int64_t offset,
+		    const char *fmt, va_list ap)
+{
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	char *f = file ? pc_strdup(file) : NULL;
+	pc_errslot_clear(e);
+	e->file = f;
+	e->message = pc_strdup(buf);
+	e->pub.code = code;
+	e->pub.offset = offset;
+	e->pub.file = e->file;
+	e->pub.message = e->message ? e->message : "out of memory";
+}
+
+void pc_errslot_copy(pc_errslot *dst, const pc_errslot *src)
+{
+	if (dst == src)
+		return;
+	char *f = src->file ? pc_strdup(src->file) : NULL;
+	char *m = src->message ? pc_strdup(src->message) : NULL;
+	pc_errslot_clear(dst);
+	dst->file = f;
+	dst->message = m;
+	dst->pub.code = src->pub.code;
+	dst->pub.offset = src->pub.offset;
+	dst->pub.file = f;
+	dst->pub.message = m ? m : (src->pub.code ? "out of memory" : NULL);
+}
+
+void pc_errslot_fill_file(pc_errslot *e, const char *file)
+{
+	if (e->file || !file)
+		return;
+	e->file = pc_strdup(file);
+	e->pub.file = e->file;
+}
+
+/* ---- string pool ------------------------------------------------------ */
+
+struct pc_strchunk {
+	struct pc_strchunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+const char *pc_strpool_addn(pc_strpool *sp, const char *s, size_t n)
+{
+	struct pc_strchunk *c = sp->head;
+	if (n >= SIZE_MAX / 2)
+		return NULL;
+	if (!c || c->cap - c->used < n + 1) {
+		size_t cap = n + 1 > 65536 ? n + 1 : 65536;
+		struct pc_strchunk *nc = malloc(sizeof *nc + cap);
+		if (!nc)
+			return NULL;
+		nc->used = 0;
+		nc->cap = cap;
+		nc->next = sp->head;
+		sp->head = nc;
+		c = nc;
+	}
+	char *r = c->data + c->used;
+	memcpy(r, s, n);
+	r[n] = '\0';
+	c->used += n + 1;
+	return r;
+}
+
+const char *pc_strpool_add(pc_strpool *sp, const char *s)
+{
+	return s ? pc_strpool_addn(sp, s, strlen(s)) : NULL;
+}
+
+void pc_strpool_free(pc_strpool *sp)
+{
+	struct pc_strchunk *c = sp->head;
+	while (c) {
+		struct pc_strchunk *n = c->next;
+		free(c);
+		c = n;
+	}
+	sp->head = NULL;
+}
+
+/* ---- byte readers ------------------------------------------------------ */
+
+uint64_t pc_get_uint(const void *p, unsigned width, pc_endian e)
+{
+	const unsigned char *b = p;
+	uint64_t v = 0;
+	if (width > 8)
+		width = 8;
+	if (e == PC_ENDIAN_BIG) {
+		for (unsigned i = 0; i < width; i++)
+			v = (v << 8) | b[i];
+	} else {
+		for (unsigned i = width; i-- > 0;)
+			v = (v << 8) | b[i];
+	}
+	return v;
+}
+
+uint16_t pc_get_u16(const void *p, pc_endian e)
+{
+	return (uint16_t)pc_get_uint(p, 2, e);
+}
+
+uint32_t pc_get_u32(const void *p, pc_endian e)
+{
+	return (uint32_t)pc_get_uint(p, 4, e);
+}
+
+uint64_t pc_get_u64(const void *p, pc_endian e)
+{
+	return pc_get_uint(p, 8, e);
+}
