@@ -1,0 +1,11 @@
+#!/bin/sh
+# Installs what is missing (Debian 12), builds profcore, and prints the flat
+# profile of the bundled default capture: a gmon.out written by a gcc -pg
+# program (tests/unix/fixtures/x86_64-nopie) read together with its ELF.
+set -e
+cd "$(dirname "$0")/.."
+./scripts/deps.sh
+[ -f build/build.ninja ] || meson setup build >/dev/null
+ninja -C build >/dev/null
+demo=tests/unix/fixtures/x86_64-nopie
+exec ./build/cli/profcat "$demo/callgraph" "$demo/gmon.out"

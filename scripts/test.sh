@@ -1,0 +1,25 @@
+#!/bin/sh
+# Builds profcore and runs the whole test suite.
+#   scripts/test.sh            normal build in build/
+#   scripts/test.sh --sanitize ASan+UBSan build in build-asan/
+#   scripts/test.sh --valgrind the suite under valgrind memcheck (build-vg/)
+set -e
+cd "$(dirname "$0")/.."
+./scripts/deps.sh
+mode=${1:-normal}
+case "$mode" in
+normal)   dir=build; setup="" ;;
+--sanitize) dir=build-asan; setup="-Db_sanitize=address,undefined -Db_lundef=false" ;;
+--valgrind) dir=build-vg; setup="" ;;
+*) echo "usage: $0 [--sanitize|--valgrind]" >&2; exit 2 ;;
+esac
+if [ ! -f "$dir/build.ninja" ]; then
+	meson setup "$dir" $setup >/dev/null
+fi
+ninja -C "$dir" >/dev/null
+if [ "$mode" = "--valgrind" ]; then
+	exec meson test -C "$dir" --print-errorlogs --num-processes 2 \
+		--wrapper 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --quiet' \
+		--timeout-multiplier 10
+fi
+exec meson test -C "$dir" --print-errorlogs --num-processes 2
