@@ -6,10 +6,14 @@
 
 extern const pc_report pc_report_flat;
 extern const pc_report pc_report_symbols;
+extern const pc_report pc_report_callgraph;
+extern const pc_report pc_report_arcs;
 
 const pc_report *const pc_reports[] = {
 	&pc_report_flat,
 	&pc_report_symbols,
+	&pc_report_callgraph,
+	&pc_report_arcs,
 	NULL,
 };
 

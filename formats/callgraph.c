@@ -1,0 +1,1180 @@
+/* callgraph.c - call-graph reports over the model of libprofcore/callgraph.c.
+ *
+ *   callgraph --style gprof   GNU gprof's -q layout (cg_print.c): parents
+ *                             above, children below, <cycle N>, the index
+ *                             by function name; same sort orders.
+ *   callgraph --style proff   MPW PrintProff's layout: per procedure, by
+ *                             hierarchical time, its totals and callers
+ *                             by call site with segment transitions.
+ *   arcs                      every arc as loaded, one per line.
+ *
+ * Each has text, csv and json output ("output-format").
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE ((size_t)-1)
+
+enum { LT = -1, EQ = 0, GT = 1 };
+enum { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+typedef struct edge_t {
+	pc_cg_edge e;
+	size_t next_parent, next_child; /* gprof's prepended lists */
+} edge_t;
+
+typedef struct graph {
+	pc_profile *p;
+	pc_callgraph *g;
+	size_t nn, ne;
+	pc_cg_node *n;
+	edge_t *e;
+	size_t *parents, *children; /* list heads per node */
+	double hz;
+	int flat; /* times are Proff flat times */
+} graph;
+
+static int output_kind(const pc_options *o, pc_profile *p, int *kind)
+{
+	const char *f = pc_options_get(o, "output-format");
+	if (!f || !strcmp(f, "text"))
+		*kind = OUT_TEXT;
+	else if (!strcmp(f, "csv"))
+		*kind = OUT_CSV;
+	else if (!strcmp(f, "json"))
+		*kind = OUT_JSON;
+	else
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "output-format: expected text, csv or "
+				       "json, found '%s'", f);
+	return PC_OK;
+}
+
+static void graph_free(graph *G)
+{
+	pc_callgraph_free(G->g);
+	free(G->n);
+	free(G->e);
+	free(G->parents);
+	free(G->children);
+}
+
+static int profile_has_arc_times(pc_profile *p)
+{
+	size_t n = pc_profile_arc_count(p);
+	for (size_t i = 0; i < n; i++) {
+		pc_arc a;
+		pc_profile_arc_at(p, i, &a);
+		if (a.htime != 0 || a.ftime != 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int graph_build(graph *G, pc_profile *p, const pc_options *o)
+{
+	memset(G, 0, sizeof *G);
+	G->p = p;
+	int rc = pc_profile_callgraph(p, o, &G->g);
+	if (rc)
+		return rc;
+	G->nn = pc_callgraph_node_count(G->g);
+	G->ne = pc_callgraph_edge_count(G->g);
+	G->n = calloc(G->nn ? G->nn : 1, sizeof *G->n);
+	G->e = calloc(G->ne ? G->ne : 1, sizeof *G->e);
+	G->parents = malloc((G->nn ? G->nn : 1) * sizeof *G->parents);
+	G->children = malloc((G->nn ? G->nn : 1) * sizeof *G->children);
+	if (!G->n || !G->e || !G->parents || !G->children) {
+		graph_free(G);
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < G->nn; i++) {
+		pc_callgraph_node_at(G->g, i, &G->n[i]);
+		G->parents[i] = G->children[i] = NONE;
+	}
+	for (size_t i = 0; i < G->ne; i++) {
+		pc_callgraph_edge_at(G->g, i, &G->e[i].e);
+		G->e[i].next_parent = G->parents[G->e[i].e.child];
+		G->parents[G->e[i].e.child] = i;
+		G->e[i].next_child = G->children[G->e[i].e.parent];
+		G->children[G->e[i].e.parent] = i;
+	}
+	G->flat = pc_profile_histogram_count(p) == 0 &&
+		pc_profile_sample_count(p) == 0;
+	const char *tm = pc_options_get(o, "callgraph-time");
+	if (tm)
+		G->flat = !strcmp(tm, "flat");
+	if (G->flat) {
+		G->hz = 1e6; /* Proff times are microseconds (unverified) */
+	} else {
+		G->hz = pc_profile_rate(p);
+		if (G->hz <= 0)
+			G->hz = 1;
+	}
+	return PC_OK;
+}
+
+/* ---- gprof style ---------------------------------------------------------- */
+
+static int same_cycle(const graph *G, size_t a, size_t b)
+{
+	return G->n[a].cycle != 0 && G->n[a].cycle == G->n[b].cycle;
+}
+
+/* cg_print.c cmp_arc */
+static int cmp_arc(const graph *G, size_t l, size_t r)
+{
+	const pc_cg_edge *a = &G->e[l].e, *b = &G->e[r].e;
+	if (a->parent == a->child)
+		return LT;
+	if (b->parent == b->child)
+		return GT;
+	if (same_cycle(G, a->parent, a->child)) {
+		if (same_cycle(G, b->parent, b->child)) {
+			if (a->count < b->count)
+				return LT;
+			if (a->count > b->count)
+				return GT;
+			return EQ;
+		}
+		return LT;
+	}
+	if (same_cycle(G, b->parent, b->child))
+		return GT;
+	double lt = a->self + a->children, rt = b->self + b->children;
+	if (lt < rt)
+		return LT;
+	if (lt > rt)
+		return GT;
+	if (a->count < b->count)
+		return LT;
+	if (a->count > b->count)
+		return GT;
+	return EQ;
+}
+
+/* cg_print.c sort_parents / sort_children: insertion sorts of the
+ * prepended lists. */
+static void sort_list(graph *G, size_t *head, int parents)
+{
+	size_t sorted = NONE;
+	for (size_t a = *head, next; a != NONE; a = next) {
+		next = parents ? G->e[a].next_parent : G->e[a].next_child;
+		size_t *prev = &sorted;
+		while (*prev != NONE) {
+			int c = cmp_arc(G, a, *prev);
+			if (parents ? c != GT : c != LT)
+				break;
+			prev = parents ? &G->e[*prev].next_parent
+				       : &G->e[*prev].next_child;
+		}
+		if (parents) {
+			G->e[a].next_parent = *prev;
+		} else {
+			G->e[a].next_child = *prev;
+		}
+		*prev = a;
+	}
+	*head = sorted;
+}
+
+static int cmp_member(const graph *G, size_t l, size_t r)
+{
+	const pc_cg_node *a = &G->n[l], *b = &G->n[r];
+	double lt = a->self + a->children, rt = b->self + b->children;
+	uint64_t lc = a->calls + a->self_calls, rc = b->calls + b->self_calls;
+	if (lt > rt)
+		return GT;
+	if (lt < rt)
+		return LT;
+	if (lc > rc)
+		return GT;
+	if (lc < rc)
+		return LT;
+	return EQ;
+}
+
+/* Members of cycle node c in gprof's print order (cg_print.c
+ * sort_members); returns a malloc'ed array, *k entries. */
+static size_t *sorted_members(const graph *G, size_t c, size_t *k)
+{
+	size_t n = 0;
+	for (size_t m = G->n[c].next_member; m != NONE; m = G->n[m].next_member)
+		n++;
+	size_t *v = malloc((n ? n : 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	size_t len = 0;
+	for (size_t m = G->n[c].next_member; m != NONE;
+	     m = G->n[m].next_member) {
+		size_t pos = 0;
+		while (pos < len && cmp_member(G, m, v[pos]) != GT)
+			pos++;
+		memmove(v + pos + 1, v + pos, (len - pos) * sizeof *v);
+		v[pos] = m;
+		len++;
+	}
+	*k = n;
+	return v;
+}
+
+static void put_name(pc_sink *k, const graph *G, size_t i)
+{
+	const pc_cg_node *n = &G->n[i];
+	pc_sink_puts(k, n->name);
+	if (n->cycle)
+		pc_sink_printf(k, " <cycle %u>", n->cycle);
+	if (n->index)
+		pc_sink_printf(k, n->listed ? " [%zu]" : " (%zu)", n->index);
+}
+
+static int skipped(const graph *G, size_t i, int zeros)
+{
+	const pc_cg_node *n = &G->n[i];
+	if (!n->listed)
+		return 1;
+	return !zeros && n->calls == 0 && n->self_calls == 0 &&
+		n->self == 0 && n->children == 0;
+}
+
+static size_t *by_index(const graph *G)
+{
+	size_t *v = malloc((G->nn ? G->nn : 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < G->nn; i++)
+		v[G->n[i].index - 1] = i;
+	return v;
+}
+
+static void gprof_arc_line(pc_sink *k, const graph *G, size_t a, size_t other,
+			   uint64_t total, int inside)
+{
+	const pc_cg_edge *e = &G->e[a].e;
+	if (inside)
+		pc_sink_printf(k, "%6.6s %5.5s %7.7s %7.7s %7" PRIu64 " %7.7s     ",
+			       "", "", "", "", e->count, "");
+	else
+		pc_sink_printf(k, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64 "/%-7" PRIu64
+			       "     ", "", "", e->self / G->hz,
+			       e->children / G->hz, e->count, total);
+	put_name(k, G, other);
+	pc_sink_putc(k, '\n');
+}
+
+static size_t cycle_node_of(const graph *G, size_t i)
+{
+	if (!G->n[i].cycle)
+		return i;
+	return pc_callgraph_cycle_node(G->g, G->n[i].cycle);
+}
+
+static int cmp_name(const void *l, const void *r, const graph *G)
+{
+	return strcmp(G->n[*(const size_t *)l].name,
+		      G->n[*(const size_t *)r].name);
+}
+
+static void gprof_index(pc_sink *k, const graph *G, int zeros)
+{
+	size_t nrows = G->nn - pc_callgraph_cycle_count(G->g);
+	size_t *v = malloc((G->nn ? G->nn : 1) * sizeof *v);
+	if (!v) {
+		k->failed = PC_ENOMEM;
+		return;
+	}
+	size_t nn = 0;
+	for (size_t i = 0; i < nrows; i++) {
+		if (!zeros && G->n[i].calls == 0 && G->n[i].time == 0)
+			continue;
+		v[nn++] = i;
+	}
+	/* stable insertion sort by name */
+	for (size_t i = 1; i < nn; i++) {
+		size_t x = v[i], j = i;
+		while (j > 0 && cmp_name(&v[j - 1], &x, G) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+	size_t todo = nn;
+	for (unsigned c = 1; c <= pc_callgraph_cycle_count(G->g); c++)
+		v[todo++] = pc_callgraph_cycle_node(G->g, c);
+	pc_sink_puts(k, "\f\nIndex by function name\n\n");
+	size_t rows = (todo + 2) / 3;
+	const size_t column_width = (80 - 1) / 3;
+	for (size_t i = 0; i < rows; i++) {
+		size_t col = 0, starting_col = 0;
+		for (size_t j = i; j < todo; j += rows) {
+			const pc_cg_node *n = &G->n[v[j]];
+			char buf[32];
+			snprintf(buf, sizeof buf, n->listed ? "[%zu]" : "(%zu)",
+				 n->index);
+			col += strlen(buf);
+			for (; col < starting_col + 5; ++col)
+				pc_sink_putc(k, ' ');
+			pc_sink_printf(k, " %s ", buf);
+			if (j < nn) {
+				pc_sink_puts(k, n->name);
+				col += strlen(n->name);
+			} else {
+				snprintf(buf, sizeof buf, "<cycle %u>", n->cycle);
+				pc_sink_puts(k, buf);
+				col += strlen(buf);
+			}
+			starting_col += column_width;
+		}
+		pc_sink_putc(k, '\n');
+	}
+	free(v);
+}
+
+static void put_granularity(pc_sink *k, pc_profile *p, double print_time,
+			    double hz)
+{
+	pc_histogram h;
+	if (pc_profile_histogram_count(p) > 0 &&
+	    pc_profile_histogram_at(p, 0, &h) == PC_OK && h.nbins > 0) {
+		unsigned unit = h.unit ? h.unit : 1;
+		double scale = (double)((h.high - h.low) / unit) / (double)h.nbins;
+		pc_sink_printf(k, "\ngranularity: each sample hit covers %ld byte(s)",
+			       (long)scale * (long)unit);
+	} else {
+		pc_sink_puts(k, "\ngranularity: no histogram, flat arc times");
+	}
+	if (print_time > 0.0)
+		pc_sink_printf(k, " for %.2f%% of %.2f seconds\n\n",
+			       100.0 / print_time, print_time / hz);
+	else
+		pc_sink_puts(k, " no time propagated\n\n");
+}
+
+/* One entry's related lines for csv/json: kind, node, edge (or NONE). */
+typedef void (*rel_fn)(void *ctx, const graph *G, const char *kind,
+		       size_t node, size_t edge, uint64_t total);
+
+static void walk_entry(graph *G, size_t i, void *ctx, rel_fn fn)
+{
+	if (G->n[i].row < 0) {
+		size_t nm = 0;
+		size_t *mv = sorted_members(G, i, &nm);
+		for (size_t m = 0; mv && m < nm; m++)
+			fn(ctx, G, "member", mv[m], NONE, 0);
+		free(mv);
+		return;
+	}
+	sort_list(G, &G->parents[i], 1);
+	for (size_t a = G->parents[i]; a != NONE; a = G->e[a].next_parent)
+		fn(ctx, G, "parent", G->e[a].e.parent, a,
+		   G->n[cycle_node_of(G, i)].calls);
+	sort_list(G, &G->children[i], 0);
+	for (size_t a = G->children[i]; a != NONE; a = G->e[a].next_child)
+		fn(ctx, G, "child", G->e[a].e.child, a,
+		   G->n[cycle_node_of(G, G->e[a].e.child)].calls);
+}
+
+static int render_gprof_text(graph *G, pc_sink *k, int zeros)
+{
+	double print_time = pc_callgraph_total(G->g);
+	pc_sink_puts(k, "\t\t\tCall graph\n\n");
+	put_granularity(k, G->p, print_time, G->hz);
+	if (print_time <= 0.0)
+		print_time = 1.0;
+	pc_sink_puts(k, "index % time    self  children    called     name\n");
+	size_t *ord = by_index(G);
+	if (!ord)
+		return PC_ENOMEM;
+	for (size_t x = 0; x < G->nn; x++) {
+		size_t i = ord[x];
+		const pc_cg_node *n = &G->n[i];
+		if (skipped(G, i, zeros))
+			continue;
+		char buf[32];
+		snprintf(buf, sizeof buf, "[%zu]", n->index);
+		if (n->row < 0) {
+			pc_sink_printf(k, "%-6.6s %5.1f %7.2f %7.2f %7" PRIu64,
+				       buf, 100 * (n->self + n->children) / print_time,
+				       n->self / G->hz, n->children / G->hz,
+				       n->calls);
+			if (n->self_calls)
+				pc_sink_printf(k, "+%-7" PRIu64, n->self_calls);
+			else
+				pc_sink_printf(k, " %7.7s", "");
+			pc_sink_printf(k, " <cycle %u as a whole> [%zu]\n",
+				       n->cycle, n->index);
+			size_t nm = 0;
+			size_t *mv = sorted_members(G, i, &nm);
+			if (!mv) {
+				free(ord);
+				return PC_ENOMEM;
+			}
+			for (size_t m = 0; m < nm; m++) {
+				const pc_cg_node *mn = &G->n[mv[m]];
+				pc_sink_printf(k, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64,
+					       "", "", mn->self / G->hz,
+					       mn->children / G->hz, mn->calls);
+				if (mn->self_calls)
+					pc_sink_printf(k, "+%-7" PRIu64,
+						       mn->self_calls);
+				else
+					pc_sink_printf(k, " %7.7s", "");
+				pc_sink_puts(k, "     ");
+				put_name(k, G, mv[m]);
+				pc_sink_putc(k, '\n');
+			}
+			free(mv);
+		} else {
+			/* parents */
+			if (G->parents[i] == NONE)
+				pc_sink_printf(k, "%6.6s %5.5s %7.7s %7.7s %7.7s "
+					       "%7.7s     <spontaneous>\n",
+					       "", "", "", "", "", "");
+			sort_list(G, &G->parents[i], 1);
+			uint64_t total = G->n[cycle_node_of(G, i)].calls;
+			for (size_t a = G->parents[i]; a != NONE;
+			     a = G->e[a].next_parent) {
+				size_t par = G->e[a].e.parent;
+				gprof_arc_line(k, G, a, par, total,
+					       par == i || same_cycle(G, par, i));
+			}
+			/* the primary line */
+			pc_sink_printf(k, "%-6.6s %5.1f %7.2f %7.2f", buf,
+				       100 * (n->self + n->children) / print_time,
+				       n->self / G->hz, n->children / G->hz);
+			if (n->calls + n->self_calls != 0) {
+				pc_sink_printf(k, " %7" PRIu64, n->calls);
+				if (n->self_calls)
+					pc_sink_printf(k, "+%-7" PRIu64 " ",
+						       n->self_calls);
+				else
+					pc_sink_printf(k, " %7.7s ", "");
+			} else {
+				pc_sink_printf(k, " %7.7s %7.7s ", "", "");
+			}
+			put_name(k, G, i);
+			pc_sink_putc(k, '\n');
+			/* children */
+			sort_list(G, &G->children[i], 0);
+			for (size_t a = G->children[i]; a != NONE;
+			     a = G->e[a].next_child) {
+				size_t ch = G->e[a].e.child;
+				gprof_arc_line(k, G, a, ch,
+					       G->n[cycle_node_of(G, ch)].calls,
+					       ch == i || same_cycle(G, ch, i));
+			}
+		}
+		pc_sink_puts(k, "-----------------------------------------------\n");
+	}
+	free(ord);
+	gprof_index(k, G, zeros);
+	return PC_OK;
+}
+
+/* ---- csv / json of the gprof view ------------------------------------------ */
+
+typedef struct mctx {
+	pc_sink *k;
+	int kind;
+	int first;
+	size_t entry;
+} mctx;
+
+static void put_num(pc_sink *k, double v)
+{
+	pc_sink_count(k, v);
+}
+
+static void csv_rel(void *vctx, const graph *G, const char *kind, size_t node,
+		    size_t edge, uint64_t total)
+{
+	mctx *c = vctx;
+	pc_sink *k = c->k;
+	const pc_cg_node *n = &G->n[node];
+	pc_sink_printf(k, "%zu,%s,%zu,", G->n[c->entry].index, kind, n->index);
+	pc_sink_csv_field(k, n->name ? n->name : "");
+	pc_sink_printf(k, ",%u,", n->cycle);
+	if (edge == NONE) {
+		pc_sink_printf(k, "%" PRIu64 ",,%" PRIu64 ",", n->calls,
+			       n->self_calls);
+		put_num(k, n->self / G->hz);
+		pc_sink_putc(k, ',');
+		put_num(k, n->children / G->hz);
+		pc_sink_putc(k, ',');
+		put_num(k, n->htime);
+		pc_sink_putc(k, ',');
+		put_num(k, n->ftime);
+	} else {
+		const pc_cg_edge *e = &G->e[edge].e;
+		pc_sink_printf(k, "%" PRIu64 ",%" PRIu64 ",,", e->count, total);
+		put_num(k, e->self / G->hz);
+		pc_sink_putc(k, ',');
+		put_num(k, e->children / G->hz);
+		pc_sink_putc(k, ',');
+		put_num(k, e->htime);
+		pc_sink_putc(k, ',');
+		put_num(k, e->ftime);
+	}
+	pc_sink_putc(k, '\n');
+}
+
+static void json_rel(void *vctx, const graph *G, const char *kind, size_t node,
+		     size_t edge, uint64_t total)
+{
+	mctx *c = vctx;
+	pc_sink *k = c->k;
+	const pc_cg_node *n = &G->n[node];
+	pc_sink_puts(k, c->first ? "\n    {" : ",\n    {");
+	c->first = 0;
+	pc_sink_printf(k, "\"relation\": \"%s\", \"index\": %zu, \"name\": ",
+		       kind, n->index);
+	pc_sink_json_string(k, n->name ? n->name : "");
+	pc_sink_printf(k, ", \"cycle\": %u", n->cycle);
+	const pc_cg_edge *e = edge == NONE ? NULL : &G->e[edge].e;
+	if (e)
+		pc_sink_printf(k, ", \"count\": %" PRIu64 ", \"total\": %" PRIu64,
+			       e->count, total);
+	else
+		pc_sink_printf(k, ", \"calls\": %" PRIu64 ", \"self_calls\": %" PRIu64,
+			       n->calls, n->self_calls);
+	pc_sink_puts(k, ", \"self\": ");
+	put_num(k, (e ? e->self : n->self) / G->hz);
+	pc_sink_puts(k, ", \"children\": ");
+	put_num(k, (e ? e->children : n->children) / G->hz);
+	pc_sink_puts(k, ", \"htime\": ");
+	put_num(k, e ? e->htime : n->htime);
+	pc_sink_puts(k, ", \"ftime\": ");
+	put_num(k, e ? e->ftime : n->ftime);
+	pc_sink_putc(k, '}');
+}
+
+static int render_gprof_machine(graph *G, pc_sink *k, int kind, int zeros)
+{
+	size_t *ord = by_index(G);
+	if (!ord)
+		return PC_ENOMEM;
+	double total = pc_callgraph_total(G->g);
+	mctx c = { k, kind, 1, 0 };
+	if (kind == OUT_CSV)
+		pc_sink_puts(k, "entry,relation,index,name,cycle,count,total,"
+				"self_calls,self,children,htime,ftime\n");
+	else {
+		pc_sink_puts(k, "{\n  \"report\": \"callgraph\",\n  \"seconds\": ");
+		put_num(k, total / G->hz);
+		pc_sink_puts(k, ",\n  \"entries\": [");
+	}
+	int firstentry = 1;
+	for (size_t x = 0; x < G->nn; x++) {
+		size_t i = ord[x];
+		if (skipped(G, i, zeros))
+			continue;
+		c.entry = i;
+		const pc_cg_node *n = &G->n[i];
+		double pct = total > 0 ? 100 * (n->self + n->children) / total : 0;
+		if (kind == OUT_CSV) {
+			csv_rel(&c, G, n->row < 0 ? "cycle" : "primary", i, NONE, 0);
+			walk_entry(G, i, &c, csv_rel);
+			continue;
+		}
+		pc_sink_puts(k, firstentry ? "\n   {" : ",\n   {");
+		firstentry = 0;
+		pc_sink_printf(k, "\"index\": %zu, \"name\": ", n->index);
+		if (n->name)
+			pc_sink_json_string(k, n->name);
+		else
+			pc_sink_puts(k, "null");
+		pc_sink_printf(k, ", \"cycle\": %u, \"calls\": %" PRIu64
+			       ", \"self_calls\": %" PRIu64 ", \"percent\": ",
+			       n->cycle, n->calls, n->self_calls);
+		put_num(k, round(pct * 1e4) / 1e4);
+		pc_sink_puts(k, ", \"self\": ");
+		put_num(k, n->self / G->hz);
+		pc_sink_puts(k, ", \"children\": ");
+		put_num(k, n->children / G->hz);
+		pc_sink_puts(k, ", \"htime\": ");
+		put_num(k, n->htime);
+		pc_sink_puts(k, ", \"ftime\": ");
+		put_num(k, n->ftime);
+		pc_sink_puts(k, ", \"related\": [");
+		c.first = 1;
+		walk_entry(G, i, &c, json_rel);
+		pc_sink_puts(k, c.first ? "]}" : "\n   ]}");
+	}
+	if (kind == OUT_JSON)
+		pc_sink_puts(k, "\n  ]\n}\n");
+	free(ord);
+	return PC_OK;
+}
+
+/* ---- Proff style ------------------------------------------------------------- */
+
+typedef struct site {
+	uint32_t seg;
+	uint64_t addr;
+	const char *name;
+} site;
+
+typedef struct caller_t {
+	int64_t from_row; /* -1: none */
+	uint32_t from_seg;
+	uint64_t from;
+	size_t to_row;
+	uint32_t to_seg;
+	uint64_t count;
+	double htime, ftime;
+	char *name; /* call-site name */
+} caller_t;
+
+static int cmp_site(const void *l, const void *r)
+{
+	const site *a = l, *b = r;
+	if (a->seg != b->seg)
+		return a->seg < b->seg ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return 0;
+}
+
+static void put_thousands(pc_sink *k, double v)
+{
+	char buf[64];
+	double r = floor(v + 0.5);
+	if (r < 0)
+		r = 0;
+	snprintf(buf, sizeof buf, "%.0f", r);
+	size_t len = strlen(buf);
+	for (size_t i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			pc_sink_putc(k, ',');
+		pc_sink_putc(k, buf[i]);
+	}
+}
+
+static const char *segment_label(pc_profile *p, uint32_t seg)
+{
+	size_t n = pc_profile_region_count(p);
+	for (size_t i = 0; i < n; i++) {
+		pc_region r;
+		if (pc_profile_region_at(p, i, &r) == PC_OK &&
+		    r.segment == seg && r.label && *r.label)
+			return r.label;
+	}
+	return NULL;
+}
+
+static void put_segment(pc_sink *k, pc_profile *p, uint32_t seg)
+{
+	const char *l = segment_label(p, seg);
+	pc_sink_printf(k, "%" PRIu32, seg);
+	if (l)
+		pc_sink_printf(k, "/%s", l);
+}
+
+/* Name of the call site (seg, from) inside row r: the last statement
+ * marker at or before it within the row, else row+offset. */
+static char *site_name(pc_profile *p, const site *sv, size_t ns, size_t r,
+		       uint32_t seg, uint64_t from)
+{
+	pc_row row;
+	pc_profile_row_at(p, r, &row);
+	size_t lo = 0, hi = ns;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		site key = { seg, from, NULL };
+		if (cmp_site(&sv[mid], &key) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	char buf[64];
+	if (lo > 0 && sv[lo - 1].seg == seg && sv[lo - 1].addr >= row.address)
+		return pc_strdup(sv[lo - 1].name);
+	if (from == row.address)
+		return pc_strdup(row.name);
+	snprintf(buf, sizeof buf, "+0x%" PRIx64, from - row.address);
+	size_t ln = strlen(row.name);
+	char *s = malloc(ln + strlen(buf) + 1);
+	if (s) {
+		memcpy(s, row.name, ln);
+		strcpy(s + ln, buf);
+	}
+	return s;
+}
+
+static int cmp_caller(const caller_t *a, const caller_t *b)
+{
+	if (a->htime != b->htime)
+		return a->htime > b->htime ? -1 : 1;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+typedef struct proff {
+	graph *G;
+	site *sv;
+	size_t ns;
+	caller_t *cv;
+	size_t nc;
+	size_t *rank;   /* per row: 1-based rank, 0 = not ranked */
+	size_t *ranked; /* rows by rank */
+	size_t nranked;
+	double run;
+} proff;
+
+static void proff_free(proff *P)
+{
+	for (size_t i = 0; i < P->nc; i++)
+		free(P->cv[i].name);
+	free(P->cv);
+	free(P->sv);
+	free(P->rank);
+	free(P->ranked);
+}
+
+static int proff_build(proff *P, graph *G)
+{
+	pc_profile *p = G->p;
+	memset(P, 0, sizeof *P);
+	P->G = G;
+	size_t nsym = pc_profile_symbol_count(p), cap = 0;
+	for (size_t i = 0; i < nsym; i++) {
+		pc_symbol s;
+		if (pc_profile_symbol_at(p, i, &s) || !(s.flags & PC_SYMF_SITE))
+			continue;
+		if (pc_grow((void **)&P->sv, &cap, P->ns + 1, sizeof *P->sv))
+			return PC_ENOMEM;
+		P->sv[P->ns].seg = s.segment;
+		P->sv[P->ns].addr = s.address;
+		P->sv[P->ns].name = s.name;
+		P->ns++;
+	}
+	if (P->ns)
+		qsort(P->sv, P->ns, sizeof *P->sv, cmp_site);
+	/* call sites: raw arcs merged by (caller site, callee row) */
+	size_t na = pc_profile_arc_count(p);
+	cap = 0;
+	for (size_t i = 0; i < na; i++) {
+		pc_arc a;
+		pc_profile_arc_at(p, i, &a);
+		int64_t fr = pc_profile_lookup(p, a.from_segment, a.from);
+		int64_t to = pc_profile_lookup(p, a.to_segment, a.to);
+		if (fr < 0 || to < 0)
+			continue; /* dropped, as in the model */
+		size_t j;
+		for (j = 0; j < P->nc; j++)
+			if (P->cv[j].from_seg == a.from_segment &&
+			    P->cv[j].from == a.from &&
+			    P->cv[j].to_row == (size_t)to)
+				break;
+		if (j == P->nc) {
+			if (pc_grow((void **)&P->cv, &cap, P->nc + 1,
+				    sizeof *P->cv))
+				return PC_ENOMEM;
+			caller_t *c = &P->cv[P->nc];
+			memset(c, 0, sizeof *c);
+			c->from_row = fr;
+			c->from_seg = a.from_segment;
+			c->from = a.from;
+			c->to_row = (size_t)to;
+			c->to_seg = a.to_segment;
+			c->name = site_name(p, P->sv, P->ns, (size_t)fr,
+					    a.from_segment, a.from);
+			if (!c->name)
+				return PC_ENOMEM;
+			P->nc++;
+		}
+		P->cv[j].count += a.count;
+		P->cv[j].htime += a.htime;
+		P->cv[j].ftime += a.ftime;
+	}
+	size_t nrows = G->nn - pc_callgraph_cycle_count(G->g);
+	P->rank = calloc(nrows ? nrows : 1, sizeof *P->rank);
+	P->ranked = malloc((nrows ? nrows : 1) * sizeof *P->ranked);
+	if (!P->rank || !P->ranked)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < nrows; i++)
+		if (G->n[i].calls + G->n[i].self_calls > 0)
+			P->ranked[P->nranked++] = i;
+	/* insertion sort: htime desc, ftime desc, name */
+	for (size_t i = 1; i < P->nranked; i++) {
+		size_t x = P->ranked[i], j = i;
+		while (j > 0) {
+			const pc_cg_node *a = &G->n[P->ranked[j - 1]], *b = &G->n[x];
+			int after = a->htime < b->htime ||
+				(a->htime == b->htime &&
+				 (a->ftime < b->ftime ||
+				  (a->ftime == b->ftime &&
+				   strcmp(a->name, b->name) > 0)));
+			if (!after)
+				break;
+			P->ranked[j] = P->ranked[j - 1];
+			j--;
+		}
+		P->ranked[j] = x;
+	}
+	for (size_t i = 0; i < P->nranked; i++)
+		P->rank[P->ranked[i]] = i + 1;
+	P->run = pc_callgraph_run_htime(G->g);
+	return PC_OK;
+}
+
+static size_t *callers_of(const proff *P, size_t row, size_t *n)
+{
+	size_t *v = malloc((P->nc ? P->nc : 1) * sizeof *v), k = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < P->nc; i++) {
+		if (P->cv[i].to_row != row)
+			continue;
+		size_t j = k;
+		while (j > 0 && cmp_caller(&P->cv[v[j - 1]], &P->cv[i]) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = i;
+		k++;
+	}
+	*n = k;
+	return v;
+}
+
+static void put_calls(pc_sink *k, uint64_t n)
+{
+	pc_sink_puts(k, "/");
+	put_thousands(k, (double)n);
+	pc_sink_puts(k, n == 1 ? " call" : " calls");
+}
+
+static void put_hf(pc_sink *k, double h, double f)
+{
+	put_thousands(k, h);
+	pc_sink_puts(k, " H.\xc2\xb5secs. ");
+	put_thousands(k, f);
+	pc_sink_puts(k, " F.\xc2\xb5secs. ");
+}
+
+static int render_proff_text(proff *P, pc_sink *k)
+{
+	graph *G = P->G;
+	double run = P->run > 0 ? P->run : 1;
+	pc_sink_puts(k, "Call graph by hierarchical time (H: with callees, "
+			"F: flat), \xc2\xb5secs.\nRun: ");
+	put_thousands(k, P->run);
+	pc_sink_puts(k, " H.\xc2\xb5secs.\n");
+	for (size_t r = 0; r < P->nranked; r++) {
+		size_t i = P->ranked[r];
+		const pc_cg_node *n = &G->n[i];
+		pc_sink_printf(k, "\n%zu. %s\n    Total: ", r + 1, n->name);
+		put_hf(k, n->htime, n->ftime);
+		put_calls(k, n->calls);
+		pc_sink_printf(k, " (%6.3f %%H/%6.3f %%F)\n",
+			       100 * n->htime / run, 100 * n->ftime / run);
+		if (n->self_calls)
+			pc_sink_printf(k, "    Recursive: %" PRIu64 " call%s from "
+				       "itself, nested in the total above\n",
+				       n->self_calls, n->self_calls == 1 ? "" : "s");
+		if (n->cycle) {
+			size_t c = pc_callgraph_cycle_node(G->g, n->cycle);
+			pc_sink_printf(k, "    Cycle %u:", n->cycle);
+			for (size_t m = G->n[c].next_member; m != NONE;
+			     m = G->n[m].next_member)
+				pc_sink_printf(k, " %s", G->n[m].name);
+			pc_sink_puts(k, "; as a whole ");
+			put_hf(k, G->n[c].htime, G->n[c].ftime);
+			put_calls(k, G->n[c].calls);
+			pc_sink_puts(k, "\n");
+		}
+		pc_sink_puts(k, "    Callers:\n");
+		size_t nc = 0;
+		size_t *cv = callers_of(P, i, &nc);
+		if (!cv)
+			return PC_ENOMEM;
+		for (size_t j = 0; j < nc; j++) {
+			const caller_t *c = &P->cv[cv[j]];
+			size_t fr = (size_t)c->from_row;
+			int rec = fr == i || same_cycle(G, fr, i);
+			pc_sink_printf(k, "        %zu. %s%s\n            ",
+				       P->rank[fr], c->name,
+				       rec ? " (recursive)" : "");
+			put_hf(k, c->htime, c->ftime);
+			put_calls(k, c->count);
+			pc_sink_putc(k, '\n');
+			if (c->from_seg != c->to_seg) {
+				pc_sink_puts(k, "            ");
+				put_segment(k, G->p, c->from_seg);
+				pc_sink_puts(k, " -> ");
+				put_segment(k, G->p, c->to_seg);
+				pc_sink_putc(k, '\n');
+			}
+		}
+		free(cv);
+	}
+	return PC_OK;
+}
+
+static int render_proff_machine(proff *P, pc_sink *k, int kind)
+{
+	graph *G = P->G;
+	double run = P->run > 0 ? P->run : 1;
+	if (kind == OUT_CSV)
+		pc_sink_puts(k, "rank,name,caller_rank,call_site,calls,"
+				"self_calls,htime,ftime,percent_h,percent_f,"
+				"from_segment,to_segment\n");
+	else {
+		pc_sink_puts(k, "{\n  \"report\": \"callgraph\",\n  \"style\": "
+				"\"proff\",\n  \"run_htime\": ");
+		put_num(k, P->run);
+		pc_sink_puts(k, ",\n  \"procedures\": [");
+	}
+	for (size_t r = 0; r < P->nranked; r++) {
+		size_t i = P->ranked[r];
+		const pc_cg_node *n = &G->n[i];
+		double ph = round(1e3 * 100 * n->htime / run) / 1e3;
+		double pf = round(1e3 * 100 * n->ftime / run) / 1e3;
+		if (kind == OUT_CSV) {
+			pc_sink_printf(k, "%zu,", r + 1);
+			pc_sink_csv_field(k, n->name);
+			pc_sink_printf(k, ",,,%" PRIu64 ",%" PRIu64 ",", n->calls,
+				       n->self_calls);
+			put_num(k, n->htime);
+			pc_sink_putc(k, ',');
+			put_num(k, n->ftime);
+			pc_sink_putc(k, ',');
+			put_num(k, ph);
+			pc_sink_putc(k, ',');
+			put_num(k, pf);
+			pc_sink_puts(k, ",,\n");
+		} else {
+			pc_sink_puts(k, r ? ",\n   {" : "\n   {");
+			pc_sink_printf(k, "\"rank\": %zu, \"name\": ", r + 1);
+			pc_sink_json_string(k, n->name);
+			pc_sink_printf(k, ", \"cycle\": %u, \"calls\": %" PRIu64
+				       ", \"self_calls\": %" PRIu64 ", \"htime\": ",
+				       n->cycle, n->calls, n->self_calls);
+			put_num(k, n->htime);
+			pc_sink_puts(k, ", \"ftime\": ");
+			put_num(k, n->ftime);
+			pc_sink_puts(k, ", \"percent_h\": ");
+			put_num(k, ph);
+			pc_sink_puts(k, ", \"percent_f\": ");
+			put_num(k, pf);
+			pc_sink_puts(k, ", \"callers\": [");
+		}
+		size_t nc = 0;
+		size_t *cv = callers_of(P, i, &nc);
+		if (!cv)
+			return PC_ENOMEM;
+		for (size_t j = 0; j < nc; j++) {
+			const caller_t *c = &P->cv[cv[j]];
+			size_t fr = (size_t)c->from_row;
+			if (kind == OUT_CSV) {
+				pc_sink_printf(k, "%zu,", r + 1);
+				pc_sink_csv_field(k, n->name);
+				pc_sink_printf(k, ",%zu,", P->rank[fr]);
+				pc_sink_csv_field(k, c->name);
+				pc_sink_printf(k, ",%" PRIu64 ",,", c->count);
+				put_num(k, c->htime);
+				pc_sink_putc(k, ',');
+				put_num(k, c->ftime);
+				pc_sink_printf(k, ",,,%" PRIu32 ",%" PRIu32 "\n",
+					       c->from_seg, c->to_seg);
+			} else {
+				pc_sink_puts(k, j ? ",\n     {" : "\n     {");
+				pc_sink_printf(k, "\"rank\": %zu, \"site\": ",
+					       P->rank[fr]);
+				pc_sink_json_string(k, c->name);
+				pc_sink_printf(k, ", \"calls\": %" PRIu64
+					       ", \"htime\": ", c->count);
+				put_num(k, c->htime);
+				pc_sink_puts(k, ", \"ftime\": ");
+				put_num(k, c->ftime);
+				pc_sink_printf(k, ", \"from_segment\": %" PRIu32
+					       ", \"to_segment\": %" PRIu32 "}",
+					       c->from_seg, c->to_seg);
+			}
+		}
+		free(cv);
+		if (kind == OUT_JSON)
+			pc_sink_puts(k, nc ? "\n   ]}" : "]}");
+	}
+	if (kind == OUT_JSON)
+		pc_sink_puts(k, "\n  ]\n}\n");
+	return PC_OK;
+}
+
+/* ---- entry points ------------------------------------------------------------ */
+
+static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	int kind, rc;
+	if ((rc = output_kind(o, p, &kind)))
+		return rc;
+	const char *style = pc_options_get(o, "style");
+	int proff_style;
+	if (!style || !*style)
+		proff_style = profile_has_arc_times(p);
+	else if (!strcmp(style, "gprof"))
+		proff_style = 0;
+	else if (!strcmp(style, "proff"))
+		proff_style = 1;
+	else
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "style: expected gprof or proff for the "
+				       "callgraph report, found '%s'", style);
+	uint64_t z = 0;
+	rc = pc_options_get_u64(o, "zero", &z);
+	if (rc < 0)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "zero: expected 0 or 1, found '%s'",
+				       pc_options_get(o, "zero"));
+	graph G;
+	if ((rc = graph_build(&G, p, o)))
+		return rc;
+	if (proff_style) {
+		proff P;
+		rc = proff_build(&P, &G);
+		if (!rc)
+			rc = kind == OUT_TEXT ? render_proff_text(&P, k)
+					      : render_proff_machine(&P, k, kind);
+		proff_free(&P);
+	} else {
+		rc = kind == OUT_TEXT ? render_gprof_text(&G, k, z != 0)
+				      : render_gprof_machine(&G, k, kind, z != 0);
+	}
+	graph_free(&G);
+	if (rc == PC_ENOMEM || k->failed)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	return rc;
+}
+
+static void put_addr(pc_sink *k, uint32_t seg, uint64_t a)
+{
+	if (seg == PC_NOSEG)
+		pc_sink_printf(k, "0x%" PRIx64, a);
+	else
+		pc_sink_printf(k, "%" PRIu32 ":%" PRIx64, seg, a);
+}
+
+static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	int kind, rc;
+	if ((rc = output_kind(o, p, &kind)))
+		return rc;
+	if ((rc = pc_profile_attribute(p, o)))
+		return rc;
+	site *sv = NULL;
+	size_t ns = 0, cap = 0, nsym = pc_profile_symbol_count(p);
+	for (size_t i = 0; i < nsym; i++) {
+		pc_symbol s;
+		if (pc_profile_symbol_at(p, i, &s) || !(s.flags & PC_SYMF_SITE))
+			continue;
+		if (pc_grow((void **)&sv, &cap, ns + 1, sizeof *sv)) {
+			free(sv);
+			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+		sv[ns].seg = s.segment;
+		sv[ns].addr = s.address;
+		sv[ns].name = s.name;
+		ns++;
+	}
+	if (ns)
+		qsort(sv, ns, sizeof *sv, cmp_site);
+	size_t na = pc_profile_arc_count(p);
+	if (kind == OUT_TEXT)
+		pc_sink_printf(k, "%-14s %-22s %-14s %-22s %10s %12s %12s\n",
+			       "from", "caller", "to", "callee", "count",
+			       "htime", "ftime");
+	else if (kind == OUT_CSV)
+		pc_sink_puts(k, "from_segment,from,caller,to_segment,to,callee,"
+				"count,htime,ftime\n");
+	else
+		pc_sink_puts(k, "{\n  \"report\": \"arcs\",\n  \"arcs\": [");
+	for (size_t i = 0; i < na; i++) {
+		pc_arc a;
+		pc_profile_arc_at(p, i, &a);
+		int64_t fr = pc_profile_lookup(p, a.from_segment, a.from);
+		int64_t to = pc_profile_lookup(p, a.to_segment, a.to);
+		char *caller = fr < 0 ? pc_strdup("?")
+				      : site_name(p, sv, ns, (size_t)fr,
+						  a.from_segment, a.from);
+		pc_row trow;
+		const char *callee = "?";
+		if (to >= 0 && pc_profile_row_at(p, (size_t)to, &trow) == PC_OK)
+			callee = trow.name;
+		if (!caller) {
+			free(sv);
+			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+		if (kind == OUT_TEXT) {
+			pc_sink k2;
+			pc_sink_init(&k2);
+			put_addr(&k2, a.from_segment, a.from);
+			pc_sink_putc(&k2, '\0');
+			pc_sink k3;
+			pc_sink_init(&k3);
+			put_addr(&k3, a.to_segment, a.to);
+			pc_sink_putc(&k3, '\0');
+			pc_sink_printf(k, "%-14s %-22s %-14s %-22s %10" PRIu64
+				       " ", k2.failed ? "" : k2.buf, caller,
+				       k3.failed ? "" : k3.buf, callee, a.count);
+			pc_sink_dispose(&k2);
+			pc_sink_dispose(&k3);
+			pc_sink_printf(k, "%12.0f %12.0f\n", a.htime, a.ftime);
+		} else if (kind == OUT_CSV) {
+			pc_sink_printf(k, "%" PRIu32 ",%" PRIu64 ",",
+				       a.from_segment, a.from);
+			pc_sink_csv_field(k, caller);
+			pc_sink_printf(k, ",%" PRIu32 ",%" PRIu64 ",",
+				       a.to_segment, a.to);
+			pc_sink_csv_field(k, callee);
+			pc_sink_printf(k, ",%" PRIu64 ",", a.count);
+			put_num(k, a.htime);
+			pc_sink_putc(k, ',');
+			put_num(k, a.ftime);
+			pc_sink_putc(k, '\n');
+		} else {
+			pc_sink_puts(k, i ? ",\n    {" : "\n    {");
+			pc_sink_printf(k, "\"from_segment\": %" PRIu32
+				       ", \"from\": %" PRIu64 ", \"caller\": ",
+				       a.from_segment, a.from);
+			pc_sink_json_string(k, caller);
+			pc_sink_printf(k, ", \"to_segment\": %" PRIu32
+				       ", \"to\": %" PRIu64 ", \"callee\": ",
+				       a.to_segment, a.to);
+			pc_sink_json_string(k, callee);
+			pc_sink_printf(k, ", \"count\": %" PRIu64 ", \"htime\": ",
+				       a.count);
+			put_num(k, a.htime);
+			pc_sink_puts(k, ", \"ftime\": ");
+			put_num(k, a.ftime);
+			pc_sink_putc(k, '}');
+		}
+		free(caller);
+	}
+	if (kind == OUT_JSON)
+		pc_sink_puts(k, na ? "\n  ]\n}\n" : "]\n}\n");
+	free(sv);
+	if (k->failed)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	return PC_OK;
+}
+
+PC_INTERNAL extern const pc_report pc_report_callgraph;
+PC_INTERNAL extern const pc_report pc_report_arcs;
+
+const pc_report pc_report_callgraph = {
+	"callgraph",
+	"call graph: --style gprof (gprof -q layout) or proff (PrintProff)",
+	render_callgraph,
+};
+
+const pc_report pc_report_arcs = {
+	"arcs",
+	"every call arc as loaded: caller, callee, count, times",
+	render_arcs,
+};

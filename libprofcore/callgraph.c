@@ -1,0 +1,650 @@
+/* callgraph.c - the call-graph model: nodes are attribution rows, edges
+ * are the arcs between them.
+ *
+ * Cycle detection, numbering, the propagation fractions and the time
+ * propagation follow GNU gprof 2.40 (cg_arcs.c cg_assemble, cg_dfn.c)
+ * step for step, in the same order and with the same floating-point
+ * expressions, so that the numbers, the cycles and the [index] of every
+ * entry come out as gprof prints them for the same gmon.out.  Only the
+ * public API is used.
+ *
+ * Inclusive (hierarchical) times from Proff arcs: an arc that enters a
+ * strongly connected component (a routine with its self-recursion, or a
+ * cycle of mutually recursive routines) from outside can never run while
+ * a member of that component is active (its caller would otherwise be on
+ * a call path from the component back into it, i.e. in the component).
+ * So the hierarchical time of the arcs entering a component from outside
+ * adds up without overlap, while arcs inside the component (recursive
+ * calls) are nested in those and are left out.  That is the sum
+ * PrintProff got wrong for recursive routines.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE ((size_t)-1)
+#define DFN_NAN 0
+#define DFN_BUSY (-1)
+
+typedef struct cg_arc {
+	size_t parent, child;
+	uint64_t count;
+	double time, child_time;
+	double htime, ftime;
+	size_t next_child, next_parent; /* gprof's prepended lists */
+} cg_arc;
+
+typedef struct cg_sym {
+	const char *name;
+	uint64_t ncalls, self_calls;
+	double hist_time;
+	double child_time;
+	double fract, pself, pchild;
+	int print_flag;
+	int excluded;
+	long top_order;
+	unsigned cyc_num;
+	size_t cyc_head, cyc_next;
+	size_t children, parents; /* list heads */
+	size_t index;
+	double htime, ftime;
+} cg_sym;
+
+struct pc_callgraph {
+	size_t nrows, ncycles;
+	cg_sym *s;   /* nrows + ncycles */
+	cg_arc *a;
+	size_t na;
+	double print_time;
+	double run_htime;
+	size_t dropped;
+};
+
+/* ---- building the arcs (gprof cg_tally / arc_add) ---------------------- */
+
+static size_t arc_lookup(const pc_callgraph *g, size_t parent, size_t child)
+{
+	for (size_t i = g->s[parent].children; i != NONE; i = g->a[i].next_child)
+		if (g->a[i].child == child)
+			return i;
+	return NONE;
+}
+
+static int arc_add(pc_callgraph *g, size_t *cap, size_t parent, size_t child,
+		   const pc_arc *src)
+{
+	size_t i = arc_lookup(g, parent, child);
+	if (i == NONE) {
+		if (pc_grow((void **)&g->a, cap, g->na + 1, sizeof *g->a))
+			return PC_ENOMEM;
+		i = g->na++;
+		cg_arc *a = &g->a[i];
+		memset(a, 0, sizeof *a);
+		a->parent = parent;
+		a->child = child;
+		a->next_child = g->s[parent].children;
+		g->s[parent].children = i;
+		a->next_parent = g->s[child].parents;
+		g->s[child].parents = i;
+	}
+	g->a[i].count += src->count;
+	g->a[i].htime += src->htime;
+	g->a[i].ftime += src->ftime;
+	g->s[child].ncalls += src->count;
+	return PC_OK;
+}
+
+/* ---- depth-first numbering (gprof cg_dfn.c), with an explicit stack ---- */
+
+typedef struct dfn_frame {
+	size_t sym;
+	size_t arc; /* next child arc to visit */
+} dfn_frame;
+
+static int find_cycle(pc_callgraph *g, const dfn_frame *st, size_t depth,
+		      size_t child)
+{
+	cg_sym *s = g->s;
+	size_t cycle_top, head = NONE, tail;
+	for (cycle_top = depth; cycle_top > 0; --cycle_top) {
+		head = st[cycle_top].sym;
+		if (child == head)
+			break;
+		if (s[child].cyc_head != child && s[child].cyc_head == head)
+			break;
+	}
+	if (cycle_top == 0)
+		return PC_EFORMAT; /* gprof: "couldn't find head of cycle" */
+	if (cycle_top == depth)
+		return PC_OK; /* calls itself */
+	for (tail = head; s[tail].cyc_next != NONE; tail = s[tail].cyc_next)
+		;
+	if (s[head].cyc_head != head)
+		head = s[head].cyc_head;
+	for (size_t k = cycle_top + 1; k <= depth; ++k) {
+		size_t c = st[k].sym;
+		if (s[c].cyc_head == c) {
+			s[tail].cyc_next = c;
+			s[c].cyc_head = head;
+			for (tail = c; s[tail].cyc_next != NONE;
+			     tail = s[tail].cyc_next)
+				s[s[tail].cyc_next].cyc_head = head;
+		} else if (s[c].cyc_head != head) {
+			return PC_EFORMAT; /* gprof: "glommed, but not to head" */
+		}
+	}
+	return PC_OK;
+}
+
+static void post_visit(pc_callgraph *g, size_t sym, long *counter)
+{
+	cg_sym *s = g->s;
+	if (s[sym].cyc_head == sym) {
+		++*counter;
+		for (size_t m = sym; m != NONE; m = s[m].cyc_next)
+			s[m].top_order = *counter;
+	}
+}
+
+static int dfn(pc_callgraph *g, size_t root, dfn_frame **stp, size_t *capp,
+	       long *counter)
+{
+	cg_sym *s = g->s;
+	if (s[root].top_order != DFN_NAN)
+		return PC_OK;
+	/* st[0] is unused: gprof's stack is 1-based */
+	size_t depth = 1;
+	if (pc_grow((void **)stp, capp, 2, sizeof **stp))
+		return PC_ENOMEM;
+	(*stp)[1].sym = root;
+	(*stp)[1].arc = s[root].children;
+	s[root].top_order = DFN_BUSY;
+	while (depth > 0) {
+		dfn_frame *f = &(*stp)[depth];
+		if (f->arc == NONE) {
+			post_visit(g, f->sym, counter);
+			depth--;
+			continue;
+		}
+		size_t child = g->a[f->arc].child;
+		f->arc = g->a[f->arc].next_child;
+		if (s[child].top_order != DFN_NAN &&
+		    s[child].top_order != DFN_BUSY)
+			continue; /* numbered */
+		if (s[child].top_order == DFN_BUSY) {
+			int rc = find_cycle(g, *stp, depth, child);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (pc_grow((void **)stp, capp, depth + 2, sizeof **stp))
+			return PC_ENOMEM;
+		depth++;
+		(*stp)[depth].sym = child;
+		(*stp)[depth].arc = s[child].children;
+		s[child].top_order = DFN_BUSY;
+	}
+	return PC_OK;
+}
+
+/* ---- cycles, flags, propagation (gprof cg_arcs.c) ---------------------- */
+
+static int cycle_link(pc_callgraph *g)
+{
+	size_t n = g->nrows, num = 0;
+	for (size_t i = 0; i < n; i++)
+		if (g->s[i].cyc_head == i && g->s[i].cyc_next != NONE)
+			num++;
+	if (num) {
+		cg_sym *ns = realloc(g->s, (n + num) * sizeof *ns);
+		if (!ns)
+			return PC_ENOMEM;
+		g->s = ns;
+	}
+	g->ncycles = num;
+	cg_sym *s = g->s;
+	num = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!(s[i].cyc_head == i && s[i].cyc_next != NONE))
+			continue;
+		++num;
+		size_t c = n + num - 1;
+		memset(&s[c], 0, sizeof s[c]);
+		s[c].print_flag = 1;
+		s[c].top_order = DFN_NAN;
+		s[c].cyc_num = (unsigned)num;
+		s[c].cyc_head = c;
+		s[c].cyc_next = i;
+		s[c].children = s[c].parents = NONE;
+		for (size_t m = i; m != NONE; m = s[m].cyc_next) {
+			s[m].cyc_num = (unsigned)num;
+			s[m].cyc_head = c;
+		}
+		for (size_t m = i; m != NONE; m = s[m].cyc_next)
+			for (size_t a = s[m].parents; a != NONE;
+			     a = g->a[a].next_parent) {
+				size_t par = g->a[a].parent;
+				if (par == m)
+					continue;
+				if (s[par].cyc_num == num)
+					s[c].self_calls += g->a[a].count;
+				else
+					s[c].ncalls += g->a[a].count;
+			}
+	}
+	return PC_OK;
+}
+
+static void inherit_flags(pc_callgraph *g, size_t child)
+{
+	cg_sym *s = g->s;
+	size_t head = s[child].cyc_head;
+	if (child == head) {
+		s[child].print_flag = 0;
+		s[child].fract = 0.0;
+		for (size_t a = s[child].parents; a != NONE;
+		     a = g->a[a].next_parent) {
+			size_t par = g->a[a].parent;
+			if (par == child)
+				continue;
+			s[child].print_flag |= s[par].print_flag;
+			if (s[child].ncalls != 0)
+				s[child].fract += s[par].fract *
+					(((double)g->a[a].count) /
+					 ((double)s[child].ncalls));
+		}
+	} else {
+		s[head].print_flag = 0;
+		s[head].fract = 0.0;
+		for (size_t m = s[head].cyc_next; m != NONE; m = s[m].cyc_next)
+			for (size_t a = s[m].parents; a != NONE;
+			     a = g->a[a].next_parent) {
+				size_t par = g->a[a].parent;
+				if (s[par].cyc_head == head)
+					continue;
+				s[head].print_flag |= s[par].print_flag;
+				if (s[head].ncalls != 0)
+					s[head].fract += s[par].fract *
+						(((double)g->a[a].count) /
+						 ((double)s[head].ncalls));
+			}
+		for (size_t m = head; m != NONE; m = s[m].cyc_next) {
+			s[m].print_flag = s[head].print_flag;
+			s[m].fract = s[head].fract;
+		}
+	}
+}
+
+static void propagate_flags(pc_callgraph *g, const size_t *top)
+{
+	cg_sym *s = g->s;
+	size_t old_head = NONE;
+	for (size_t k = g->nrows; k-- > 0;) {
+		size_t c = top[k];
+		if (s[c].cyc_head != old_head) {
+			old_head = s[c].cyc_head;
+			inherit_flags(g, c);
+		}
+		/* gprof's EXCL_GRAPH / EXCL_TIME tables hold its default
+		 * excluded symbols (mcount & co): our PC_SYMF_EXCLUDED. */
+		if (!s[c].print_flag) {
+			if (!s[c].excluded)
+				s[c].print_flag = 1;
+		} else if (s[c].excluded) {
+			s[c].print_flag = 0;
+		}
+		if (s[c].fract == 0.0) {
+			if (!s[c].excluded)
+				s[c].fract = 1.0;
+		} else if (s[c].excluded) {
+			s[c].fract = 0.0;
+		}
+		s[c].pself = s[c].hist_time * s[c].fract;
+		g->print_time += s[c].pself;
+	}
+}
+
+static void cycle_time(pc_callgraph *g)
+{
+	cg_sym *s = g->s;
+	for (size_t c = g->nrows; c < g->nrows + g->ncycles; c++) {
+		for (size_t m = s[c].cyc_next; m != NONE; m = s[m].cyc_next) {
+			if (s[m].fract == 0.0)
+				continue;
+			s[c].hist_time += s[m].hist_time;
+		}
+		s[c].pself = s[c].fract * s[c].hist_time;
+	}
+}
+
+static void propagate_time(pc_callgraph *g, size_t parent)
+{
+	cg_sym *s = g->s;
+	if (s[parent].fract == 0.0)
+		return;
+	for (size_t ai = s[parent].children; ai != NONE;
+	     ai = g->a[ai].next_child) {
+		cg_arc *a = &g->a[ai];
+		size_t child = a->child;
+		if (a->count == 0 || child == parent || s[child].fract == 0)
+			continue;
+		if (s[child].cyc_head != child) {
+			if (s[parent].cyc_num == s[child].cyc_num)
+				continue;
+			child = s[child].cyc_head;
+		} else if (s[parent].top_order <= s[child].top_order) {
+			continue; /* gprof: "toporder botches" */
+		}
+		if (s[child].ncalls == 0)
+			continue;
+		a->time = s[child].hist_time *
+			(((double)a->count) / ((double)s[child].ncalls));
+		a->child_time = s[child].child_time *
+			(((double)a->count) / ((double)s[child].ncalls));
+		double share = a->time + a->child_time;
+		s[parent].child_time += share;
+		double prop_share = s[parent].fract * share;
+		s[parent].pchild += prop_share;
+		a->time *= s[parent].fract;
+		a->child_time *= s[parent].fract;
+		if (s[parent].cyc_head != parent) {
+			s[s[parent].cyc_head].child_time += share;
+			s[s[parent].cyc_head].pchild += prop_share;
+		}
+	}
+}
+
+static int cmp_topo(const cg_sym *base, size_t a, size_t b)
+{
+	long d = base[a].top_order - base[b].top_order;
+	if (d)
+		return d < 0 ? -1 : 1;
+	return a < b ? -1 : (a > b); /* glibc's qsort is a stable merge sort */
+}
+
+static int cmp_total(const cg_sym *base, size_t ia, size_t ib)
+{
+	const cg_sym *a = &base[ia], *b = &base[ib];
+	double diff = (a->pself + a->pchild) - (b->pself + b->pchild);
+	if (diff < 0.0)
+		return 1;
+	if (diff > 0.0)
+		return -1;
+	if (!a->name && a->cyc_num != 0)
+		return -1;
+	if (!b->name && b->cyc_num != 0)
+		return 1;
+	if (!a->name)
+		return -1;
+	if (!b->name)
+		return 1;
+	if (a->name[0] != '_' && b->name[0] == '_')
+		return -1;
+	if (a->name[0] == '_' && b->name[0] != '_')
+		return 1;
+	if (a->ncalls > b->ncalls)
+		return -1;
+	if (a->ncalls < b->ncalls)
+		return 1;
+	int c = strcmp(a->name, b->name);
+	if (c)
+		return c;
+	return ia < ib ? -1 : (ia > ib);
+}
+
+/* A stable merge sort of node indexes (glibc's qsort is one too, and the
+ * comparison needs the table without global state). */
+static void msort_idx(const cg_sym *base, size_t *v, size_t n, size_t *tmp,
+		      int (*cmp)(const cg_sym *, size_t, size_t))
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	msort_idx(base, v, h, tmp, cmp);
+	msort_idx(base, v + h, n - h, tmp, cmp);
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = cmp(base, v[j], v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof *v);
+}
+
+/* ---- Proff hierarchical times ------------------------------------------ */
+
+static void proff_times(pc_callgraph *g)
+{
+	cg_sym *s = g->s;
+	for (size_t i = 0; i < g->na; i++) {
+		const cg_arc *a = &g->a[i];
+		s[a->child].ftime += a->ftime;
+		int inside = a->parent == a->child ||
+			(s[a->child].cyc_num != 0 &&
+			 s[a->parent].cyc_num == s[a->child].cyc_num);
+		if (inside)
+			continue;
+		s[a->child].htime += a->htime;
+		if (s[a->child].cyc_num)
+			s[s[a->child].cyc_head].htime += a->htime;
+	}
+	for (size_t c = g->nrows; c < g->nrows + g->ncycles; c++)
+		for (size_t m = s[c].cyc_next; m != NONE; m = s[m].cyc_next)
+			s[c].ftime += s[m].ftime;
+	/* the run: arcs leaving rows that nothing else calls */
+	double run = 0, most = 0;
+	for (size_t i = 0; i < g->na; i++) {
+		const cg_arc *a = &g->a[i];
+		if (a->parent != a->child && s[a->parent].ncalls == 0 &&
+		    s[a->parent].cyc_num == 0)
+			run += a->htime;
+	}
+	for (size_t i = 0; i < g->nrows + g->ncycles; i++)
+		if (s[i].htime > most)
+			most = s[i].htime;
+	g->run_htime = run > most ? run : most;
+}
+
+/* ---- public entry points ------------------------------------------------ */
+
+int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
+			 pc_callgraph **out)
+{
+	if (!p || !out)
+		return PC_EUSAGE;
+	*out = NULL;
+	int rc = pc_profile_attribute(p, opts);
+	if (rc)
+		return rc;
+	pc_callgraph *g = calloc(1, sizeof *g);
+	if (!g)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	size_t n = pc_profile_row_count(p);
+	g->nrows = n;
+	g->s = calloc(n ? n : 1, sizeof *g->s);
+	size_t *top = malloc((n ? n : 1) * 2 * sizeof *top);
+	dfn_frame *st = NULL;
+	size_t stcap = 0, acap = 0;
+	if (!g->s || !top) {
+		rc = PC_ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		pc_row r;
+		pc_symbol sym;
+		pc_profile_row_at(p, i, &r);
+		g->s[i].name = r.name;
+		g->s[i].hist_time = r.count;
+		g->s[i].children = g->s[i].parents = NONE;
+		g->s[i].cyc_head = i;
+		g->s[i].cyc_next = NONE;
+		if (pc_profile_symbol_at(p, r.symbol, &sym) == PC_OK &&
+		    (sym.flags & PC_SYMF_EXCLUDED))
+			g->s[i].excluded = 1;
+	}
+	/* own time: samples when the capture has any, else flat arc time */
+	int flat = pc_profile_histogram_count(p) == 0 &&
+		pc_profile_sample_count(p) == 0;
+	const char *tm = pc_options_get(opts, "callgraph-time");
+	if (tm && !strcmp(tm, "samples"))
+		flat = 0;
+	else if (tm && !strcmp(tm, "flat"))
+		flat = 1;
+	else if (tm) {
+		rc = pc_profile_fail(p, PC_EUSAGE,
+				     "callgraph-time: expected samples or flat, "
+				     "found '%s'", tm);
+		goto fail;
+	}
+
+	size_t narcs = pc_profile_arc_count(p);
+	for (size_t i = 0; i < narcs; i++) {
+		pc_arc a;
+		pc_profile_arc_at(p, i, &a);
+		int64_t par = pc_profile_lookup(p, a.from_segment, a.from);
+		int64_t chi = pc_profile_lookup(p, a.to_segment, a.to);
+		if (par < 0 || chi < 0) {
+			g->dropped++;
+			continue;
+		}
+		if ((rc = arc_add(g, &acap, (size_t)par, (size_t)chi, &a)))
+			goto fail;
+	}
+	if (flat) {
+		for (size_t i = 0; i < n; i++)
+			g->s[i].hist_time = 0;
+		for (size_t i = 0; i < g->na; i++)
+			g->s[g->a[i].child].hist_time += g->a[i].ftime;
+	}
+	/* cg_assemble */
+	for (size_t i = 0; i < n; i++) {
+		size_t a = arc_lookup(g, i, i);
+		if (a != NONE) {
+			g->s[i].ncalls -= g->a[a].count;
+			g->s[i].self_calls = g->a[a].count;
+		}
+	}
+	long counter = DFN_NAN;
+	for (size_t i = 0; i < n; i++)
+		if (g->s[i].top_order == DFN_NAN &&
+		    (rc = dfn(g, i, &st, &stcap, &counter)))
+			goto fail;
+	if ((rc = cycle_link(g)))
+		goto fail;
+	size_t total = n + g->ncycles;
+	size_t *ord = malloc((total ? total : 1) * 2 * sizeof *ord);
+	if (!ord) {
+		rc = PC_ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++)
+		top[i] = i;
+	msort_idx(g->s, top, n, top + n, cmp_topo);
+	propagate_flags(g, top);
+	cycle_time(g);
+	for (size_t i = 0; i < n; i++)
+		propagate_time(g, top[i]);
+	for (size_t i = 0; i < total; i++)
+		ord[i] = i;
+	msort_idx(g->s, ord, total, ord + total, cmp_total);
+	for (size_t i = 0; i < total; i++)
+		g->s[ord[i]].index = i + 1;
+	free(ord);
+	proff_times(g);
+	free(top);
+	free(st);
+	*out = g;
+	return PC_OK;
+fail:
+	free(top);
+	free(st);
+	pc_callgraph_free(g);
+	if (rc == PC_ENOMEM)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	if (rc == PC_EFORMAT)
+		return pc_profile_fail(p, PC_EFORMAT,
+				       "call graph: cycle bookkeeping failed");
+	return rc;
+}
+
+void pc_callgraph_free(pc_callgraph *g)
+{
+	if (!g)
+		return;
+	free(g->s);
+	free(g->a);
+	free(g);
+}
+
+size_t pc_callgraph_node_count(const pc_callgraph *g)
+{
+	return g ? g->nrows + g->ncycles : 0;
+}
+
+size_t pc_callgraph_cycle_count(const pc_callgraph *g)
+{
+	return g ? g->ncycles : 0;
+}
+
+size_t pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n)
+{
+	return g->nrows + (size_t)n - 1;
+}
+
+int pc_callgraph_node_at(const pc_callgraph *g, size_t i, pc_cg_node *out)
+{
+	if (!g || !out || i >= g->nrows + g->ncycles)
+		return PC_EUSAGE;
+	const cg_sym *s = &g->s[i];
+	out->row = i < g->nrows ? (int64_t)i : -1;
+	out->name = s->name;
+	out->cycle = s->cyc_num;
+	out->index = s->index;
+	out->listed = s->print_flag;
+	out->calls = s->ncalls;
+	out->self_calls = s->self_calls;
+	out->time = s->hist_time;
+	out->self = s->pself;
+	out->children = s->pchild;
+	out->htime = s->htime;
+	out->ftime = s->ftime;
+	out->next_member = s->cyc_num ? s->cyc_next : NONE;
+	return PC_OK;
+}
+
+size_t pc_callgraph_edge_count(const pc_callgraph *g)
+{
+	return g ? g->na : 0;
+}
+
+int pc_callgraph_edge_at(const pc_callgraph *g, size_t i, pc_cg_edge *out)
+{
+	if (!g || !out || i >= g->na)
+		return PC_EUSAGE;
+	const cg_arc *a = &g->a[i];
+	out->parent = a->parent;
+	out->child = a->child;
+	out->count = a->count;
+	out->self = a->time;
+	out->children = a->child_time;
+	out->htime = a->htime;
+	out->ftime = a->ftime;
+	return PC_OK;
+}
+
+double pc_callgraph_total(const pc_callgraph *g)
+{
+	return g ? g->print_time : 0;
+}
+
+double pc_callgraph_run_htime(const pc_callgraph *g)
+{
+	return g ? g->run_htime : 0;
+}
+
+size_t pc_callgraph_dropped_arcs(const pc_callgraph *g)
+{
+	return g ? g->dropped : 0;
+}
