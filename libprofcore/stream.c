@@ -202,9 +202,14 @@ static int stream_start(pc_stream *s)
 		if (got == 0)
 			s->eof = s->raw_eof;
 	}
+	/* A content error (corrupt gzip) is kept on the stream and reported
+	 * again by the first read that reaches it; the head holds what came
+	 * before it. */
 	int64_t r = fill(s, PC_HEAD);
-	if (r < 0)
+	if (r == PC_ENOMEM || r == PC_EIO)
 		return (int)r;
+	if (r < 0)
+		r = (int64_t)(s->blen - s->bpos);
 	s->headlen = (size_t)r < PC_HEAD ? (size_t)r : PC_HEAD;
 	memcpy(s->head, s->buf + s->bpos, s->headlen);
 	return PC_OK;

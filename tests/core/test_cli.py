@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""profcat end to end: reports, machine outputs, errors, exit codes, -o."""
+import csv
+import gzip
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+PROFCAT = os.environ["PROFCAT"]
+ROOT = os.environ["PC_SOURCE_ROOT"]
+FIX = os.path.join(ROOT, "tests", "unix", "fixtures", "x86_64-nopie")
+ELF = os.path.join(FIX, "callgraph")
+GMON = os.path.join(FIX, "gmon.out")
+
+
+def run(*args, env=None):
+    e = dict(os.environ)
+    e.pop("PROFCORE_PLUGIN_PATH", None)
+    if env:
+        e.update(env)
+    p = subprocess.run([PROFCAT, *args], capture_output=True, text=True, env=e)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Cli(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_flat_matches_gprof_seconds(self):
+        rc, out, err = run("-F", "csv", GMON, ELF)  # order does not matter
+        self.assertEqual(rc, 0, err)
+        rows = {r["symbol"]: r for r in csv.DictReader(io.StringIO(out))}
+        with open(os.path.join(FIX, "gprof-p.txt")) as f:
+            lines = f.read().splitlines()[5:]
+        n = 0
+        for line in lines:
+            parts = line.split()
+            if not parts:
+                continue
+            name, self_s = parts[-1], parts[2]
+            self.assertEqual("%.2f" % (float(rows[name]["count"]) / 100), self_s, name)
+            n += 1
+        self.assertGreater(n, 5)
+
+    def test_text_csv_json_agree(self):
+        rc, text, _ = run(ELF, GMON)
+        self.assertEqual(rc, 0)
+        rc, c, _ = run("--output-format", "csv", ELF, GMON)
+        rc, j, _ = run("--output-format=json", ELF, GMON)
+        data = json.loads(j)
+        rows = [r for r in csv.DictReader(io.StringIO(c)) if r["rank"]]
+        self.assertEqual(len(rows), len(data["rows"]))
+        body = [l.split() for l in text.splitlines()[5:]]
+        for r, jr, t in zip(rows, data["rows"], body):
+            self.assertEqual(r["symbol"], jr["symbol"])
+            self.assertEqual(t[1], jr["symbol"])
+            self.assertEqual(t[2], "%.2f" % jr["count"])
+            self.assertEqual(t[3], "%.2f" % jr["percent"])
+            self.assertAlmostEqual(float(r["count"]), jr["count"], places=6)
+        total = [r for r in csv.DictReader(io.StringIO(c)) if r["symbol"] == "[total]"]
+        self.assertEqual(float(total[0]["count"]), data["totals"]["total"])
+        self.assertIn("Samples: %d total" % data["totals"]["total"], text)
+
+    def test_gzip_input(self):
+        gz = os.path.join(self.tmp, "gmon.out.gz")
+        with open(GMON, "rb") as f, gzip.open(gz, "wb") as g:
+            g.write(f.read())
+        a = run("-F", "csv", ELF, GMON)[1]
+        b = run("-F", "csv", ELF, gz)[1]
+        self.assertEqual(a, b)
+
+    def test_truncated_capture(self):
+        cut = os.path.join(self.tmp, "cut.out")
+        with open(GMON, "rb") as f:
+            data = f.read()
+        with open(cut, "wb") as f:
+            f.write(data[:100])
+        rc, out, err = run(ELF, cut)
+        self.assertEqual(rc, 1)
+        self.assertEqual(out, "")
+        self.assertEqual(err.count("\n"), 1)
+        self.assertRegex(err, r"^profcat: %s:37: histogram claims \d+ bins \(\d+ bytes\) but only 39 bytes follow\n$" % cut)
+
+    def test_wrong_format(self):
+        rc, out, err = run(os.path.join(FIX, "gprof-p.txt"))
+        self.assertEqual(rc, 1)
+        self.assertTrue(err.startswith("profcat: %s:0: unrecognised file format" % os.path.join(FIX, "gprof-p.txt")), err)
+        rc, out, err = run("--format", "gmon", os.path.join(FIX, "gprof-p.txt"))
+        self.assertEqual(rc, 1)
+        self.assertIn("gprof-p.txt:4: gmon.out version 1869770784 (expected 0 or 1)", err)
+        rc, _, err = run("--format", "nosuch", GMON)
+        self.assertEqual(rc, 2)
+
+    def test_usage_and_io_errors(self):
+        self.assertEqual(run()[0], 2)
+        self.assertEqual(run("--bogus", GMON)[0], 2)
+        rc, _, err = run(os.path.join(self.tmp, "missing"))
+        self.assertEqual(rc, 3)
+        self.assertEqual(err, "profcat: %s: no such file\n" % os.path.join(self.tmp, "missing"))
+        rc, out, _ = run("--help")
+        self.assertEqual(rc, 0)
+        self.assertIn("Exit status", out)
+        rc, out, _ = run("--version")
+        self.assertRegex(out, r"^profcat \(profcore\) \d+\.\d+\.\d+\n$")
+
+    def test_output_file_atomic(self):
+        dest = os.path.join(self.tmp, "report.txt")
+        rc, out, err = run("-o", dest, ELF, GMON)
+        self.assertEqual((rc, out), (0, ""), err)
+        with open(dest) as f:
+            self.assertEqual(f.read(), run(ELF, GMON)[1])
+        # a failing run leaves the old file alone and no temporary behind
+        rc, _, _ = run("-o", dest, ELF, os.path.join(FIX, "gprof-p.txt"))
+        self.assertEqual(rc, 1)
+        with open(dest) as f:
+            self.assertIn("Flat profile", f.read())
+        self.assertEqual(os.listdir(self.tmp), ["report.txt"])
+        # never over an input
+        copy = os.path.join(self.tmp, "gmon.out")
+        shutil.copy(GMON, copy)
+        rc, _, err = run("-o", copy, ELF, copy)
+        self.assertEqual(rc, 2)
+        self.assertIn("refusing to write the output over an input file", err)
+        with open(copy, "rb") as a, open(GMON, "rb") as b:
+            self.assertEqual(a.read(), b.read())
+
+    def test_list_formats(self):
+        rc, out, _ = run("--list-formats")
+        self.assertEqual(rc, 0)
+        lines = {l.split()[0]: l.split()[1] for l in out.splitlines()[1:]}
+        self.assertEqual(lines["elf"], "symbols")
+        self.assertEqual(lines["gmon"], "samples,arcs")
+
+    def test_list_symbols_csv(self):
+        rc, out, _ = run("--list-symbols", "-F", "csv", ELF)
+        self.assertEqual(rc, 0)
+        rows = list(csv.DictReader(io.StringIO(out)))
+        self.assertEqual(list(rows[0].keys()), ["name", "segment", "address", "size", "kind"])
+        hot = [r for r in rows if r["name"] == "hot"][0]
+        self.assertEqual(hot["kind"], "text")
+        nm = subprocess.run(["nm", ELF], capture_output=True, text=True).stdout if shutil.which("nm") else ""
+        for line in nm.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[2] == "hot":
+                self.assertEqual(int(parts[0], 16), int(hot["address"], 16))
+
+    def test_plugin_through_cli(self):
+        plug_dir = os.path.dirname(os.environ["TOY_PLUGIN"])
+        toy = os.path.join(self.tmp, "s.toy")
+        with open(toy, "w") as f:
+            f.write("TOY1\n401000 5\n")
+        rc, out, err = run("--list-formats", env={"PROFCORE_PLUGIN_PATH": plug_dir})
+        self.assertIn("toy ", out)
+        # the bad-ABI plugin in the same directory is reported, not loaded
+        self.assertIn("plugin built for loader ABI 99", err)
+        rc, out, err = run("-F", "csv", ELF, toy, env={"PROFCORE_PLUGIN_PATH": plug_dir})
+        self.assertEqual(rc, 0, err)
+        rows = [r for r in csv.DictReader(io.StringIO(out)) if r["rank"]]
+        self.assertEqual(rows[0]["count"], "5")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,44 @@
+/* Options bag. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "profcore.h"
+
+static void set_get_parse(void **state)
+{
+	(void)state;
+	pc_options *o = pc_options_new();
+	assert_int_equal(pc_options_parse(o, "width=4"), PC_OK);
+	assert_int_equal(pc_options_parse(o, "zero"), PC_OK);
+	assert_int_equal(pc_options_parse(o, "=x"), PC_EUSAGE);
+	assert_string_equal(pc_options_get(o, "width"), "4");
+	assert_string_equal(pc_options_get(o, "zero"), "1");
+	assert_int_equal(pc_options_set(o, "width", "0x10"), PC_OK);
+	uint64_t v = 0;
+	assert_int_equal(pc_options_get_u64(o, "width", &v), 1);
+	assert_int_equal(v, 16);
+	assert_int_equal(pc_options_get_u64(o, "absent", &v), 0);
+	pc_options_set(o, "bad", "12x");
+	assert_int_equal(pc_options_get_u64(o, "bad", &v), PC_EUSAGE);
+	pc_options_set(o, "neg", "-1");
+	assert_int_equal(pc_options_get_u64(o, "neg", &v), PC_EUSAGE);
+	double d;
+	pc_options_set(o, "rate", "99.5");
+	assert_int_equal(pc_options_get_double(o, "rate", &d), 1);
+	assert_true(d == 99.5);
+	assert_int_equal(pc_options_count(o), 5);
+	pc_options_set(o, "bad", NULL);
+	assert_null(pc_options_get(o, "bad"));
+	assert_int_equal(pc_options_count(o), 4);
+	assert_string_equal(pc_options_key_at(o, 3), "rate");
+	pc_options_free(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {cmocka_unit_test(set_get_parse)};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

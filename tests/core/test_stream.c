@@ -1,0 +1,174 @@
+/* Streams: memory, files, gzip by magic, bounded reads, lines, errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "profcore.h"
+
+static size_t gzip_bytes(const void *in, size_t n, unsigned char *out, size_t cap)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	size_t len = cap - z.avail_out;
+	deflateEnd(&z);
+	return len;
+}
+
+static void memory_read_and_truncation(void **state)
+{
+	(void)state;
+	static const unsigned char data[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+	int st;
+	pc_stream *s = pc_stream_open_memory(data, sizeof data, "m.bin", &st);
+	assert_non_null(s);
+	assert_int_equal(pc_stream_size(s), 10);
+	unsigned char b[8];
+	assert_int_equal(pc_stream_read(s, b, 4, "header"), PC_OK);
+	assert_int_equal(pc_get_u32(b, PC_ENDIAN_LITTLE), 0x04030201u);
+	assert_int_equal(pc_get_u32(b, PC_ENDIAN_BIG), 0x01020304u);
+	assert_int_equal(pc_stream_offset(s), 4);
+	assert_int_equal(pc_stream_read(s, b, 8, "counter table"), PC_ETRUNC);
+	const pc_error *e = pc_stream_error(s);
+	assert_non_null(e);
+	assert_string_equal(e->file, "m.bin");
+	assert_int_equal(e->offset, 4);
+	assert_string_equal(e->message, "file ends after 6 of 8 bytes of counter table");
+	pc_stream_free(s);
+}
+
+static void gzip_detected_by_magic(void **state)
+{
+	(void)state;
+	static const char text[] = "first line\nsecond\r\n\nlast without newline";
+	unsigned char gz[256];
+	size_t n = gzip_bytes(text, sizeof text - 1, gz, sizeof gz);
+	pc_stream *s = pc_stream_open_memory(gz, n, "t.txt.gz", NULL);
+	assert_non_null(s);
+	assert_int_equal(pc_stream_is_compressed(s), 1);
+	assert_int_equal(pc_stream_size(s), -1);
+	const unsigned char *h;
+	size_t hl;
+	pc_stream_peek(s, &h, &hl);
+	assert_int_equal(hl, sizeof text - 1);
+	assert_memory_equal(h, "first line", 10);
+	const char *line;
+	size_t len;
+	uint64_t off;
+	assert_int_equal(pc_stream_getline(s, &line, &len, &off), 1);
+	assert_int_equal(len, 10);
+	assert_int_equal(off, 0);
+	assert_int_equal(pc_stream_getline(s, &line, &len, &off), 1);
+	assert_int_equal(len, 6); /* CR stripped */
+	assert_memory_equal(line, "second", 6);
+	assert_int_equal(off, 11);
+	assert_int_equal(pc_stream_getline(s, &line, &len, &off), 1);
+	assert_int_equal(len, 0);
+	assert_int_equal(pc_stream_getline(s, &line, &len, &off), 1);
+	assert_int_equal(len, 20);
+	assert_int_equal(pc_stream_lineno(s), 4);
+	assert_int_equal(pc_stream_getline(s, &line, &len, &off), 0);
+	assert_int_equal(pc_stream_eof(s), 1);
+	pc_stream_free(s);
+}
+
+static void corrupt_gzip_is_an_error(void **state)
+{
+	(void)state;
+	static const char text[] = "0123456789012345678901234567890123456789";
+	unsigned char gz[256];
+	size_t n = gzip_bytes(text, sizeof text - 1, gz, sizeof gz);
+	/* cut the compressed stream short */
+	pc_stream *s = pc_stream_open_memory(gz, n - 12, "cut.gz", NULL);
+	assert_non_null(s);
+	void *all;
+	size_t len;
+	int st = pc_stream_read_all(s, 1000, &all, &len);
+	assert_int_equal(st, PC_ETRUNC);
+	assert_string_equal(pc_stream_error(s)->message,
+			    "gzip data ends before the end of the compressed stream");
+	pc_stream_free(s);
+}
+
+static void read_all_respects_limit(void **state)
+{
+	(void)state;
+	static const char data[100] = {0};
+	pc_stream *s = pc_stream_open_memory(data, sizeof data, "big", NULL);
+	void *all;
+	size_t len;
+	assert_int_equal(pc_stream_read_all(s, 50, &all, &len), PC_ELIMIT);
+	assert_string_equal(pc_stream_error(s)->message,
+			    "file is larger than the limit of 50 bytes");
+	pc_stream_free(s);
+	s = pc_stream_open_memory(data, sizeof data, "big", NULL);
+	assert_int_equal(pc_stream_read_all(s, 100, &all, &len), PC_OK);
+	assert_int_equal(len, 100);
+	pc_free(all);
+	pc_stream_free(s);
+}
+
+static void nul_in_text_line(void **state)
+{
+	(void)state;
+	static const char data[] = "ok\nbad\0line\n";
+	pc_stream *s = pc_stream_open_memory(data, sizeof data - 1, "n.txt", NULL);
+	const char *line;
+	size_t len;
+	assert_int_equal(pc_stream_getline(s, &line, &len, NULL), 1);
+	assert_int_equal(pc_stream_getline(s, &line, &len, NULL), PC_EFORMAT);
+	assert_int_equal(pc_stream_error(s)->offset, 6);
+	pc_stream_free(s);
+}
+
+static void file_stream(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/pc_stream_testXXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "wb");
+	for (int i = 0; i < 100000; i++)
+		fputc(i & 0xff, f);
+	fclose(f);
+	int st;
+	pc_stream *s = pc_stream_open_file(path, &st);
+	assert_non_null(s);
+	assert_int_equal(pc_stream_size(s), 100000);
+	unsigned char *b = malloc(100000);
+	assert_int_equal(pc_stream_read(s, b, 70000, NULL), PC_OK); /* > buffer */
+	assert_int_equal(b[69999], 69999 & 0xff);
+	assert_int_equal(pc_stream_skip(s, 29999, "padding"), PC_OK);
+	assert_int_equal(pc_stream_read(s, b, 1, NULL), PC_OK);
+	assert_int_equal(b[0], 99999 & 0xff);
+	assert_int_equal(pc_stream_eof(s), 1);
+	free(b);
+	pc_stream_free(s);
+	remove(path);
+	assert_null(pc_stream_open_file("/nonexistent/file", &st));
+	assert_int_equal(st, PC_ENOTFOUND);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(memory_read_and_truncation),
+		cmocka_unit_test(gzip_detected_by_magic),
+		cmocka_unit_test(corrupt_gzip_is_an_error),
+		cmocka_unit_test(read_all_respects_limit),
+		cmocka_unit_test(nul_in_text_line),
+		cmocka_unit_test(file_stream),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
