@@ -381,6 +381,8 @@ int main(int argc, char **argv)
 	size_t nw = pc_profile_warning_count(p);
 	for (size_t i = 0; i < nw && verbose; i++)
 		fprintf(stderr, "profcat: warning: %s\n", pc_profile_warning(p, i));
+	for (size_t i = 0; verbose && i < pc_profile_note_count(p); i++)
+		fprintf(stderr, "profcat: note: %s\n", pc_profile_note_at(p, i));
 
 	for (size_t i = 0; i < pc_options_count(lopts); i++) {
 		const char *k = pc_options_key_at(lopts, i);

@@ -45,6 +45,8 @@ struct pc_profile {
 	size_t nsrc, capsrc, capsrc2;
 	const char **warnings;
 	size_t nwarn, capwarn;
+	const char **notes;
+	size_t nnote, capnote;
 
 	/* attribution cache */
 	int valid;

@@ -36,6 +36,7 @@ void pc_profile_free(pc_profile *p)
 	free(p->src_format);
 	free(p->src_file);
 	free(p->warnings);
+	free(p->notes);
 	pc_samples_free(p->samples);
 	pc_errslot_clear(&p->err);
 	pc_strpool_free(&p->pool);
@@ -83,6 +84,30 @@ size_t pc_profile_warning_count(const pc_profile *p)
 const char *pc_profile_warning(const pc_profile *p, size_t i)
 {
 	return i < p->nwarn ? p->warnings[i] : NULL;
+}
+
+void pc_profile_note(pc_profile *p, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	const char *w = pc_strpool_add(&p->pool, buf);
+	if (!w || pc_grow((void **)&p->notes, &p->capnote, p->nnote + 1,
+			  sizeof *p->notes))
+		return;
+	p->notes[p->nnote++] = w;
+}
+
+size_t pc_profile_note_count(const pc_profile *p)
+{
+	return p->nnote;
+}
+
+const char *pc_profile_note_at(const pc_profile *p, size_t i)
+{
+	return i < p->nnote ? p->notes[i] : NULL;
 }
 
 #define POOL(s) ((s) ? pc_strpool_add(&p->pool, (s)) : NULL)

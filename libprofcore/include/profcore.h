@@ -279,6 +279,13 @@ PC_API void pc_profile_warn(pc_profile *p, const char *fmt, ...)
 	PC_PRINTF(2, 3);
 PC_API size_t pc_profile_warning_count(const pc_profile *p);
 PC_API const char *pc_profile_warning(const pc_profile *p, size_t i);
+/** Adds an informational note: what a loader detected or decided (a
+ *  format variant, a vote).  profcat prints notes with --verbose;
+ *  unlike warnings, reports do not show them. */
+PC_API void pc_profile_note(pc_profile *p, const char *fmt, ...)
+	PC_PRINTF(2, 3);
+PC_API size_t pc_profile_note_count(const pc_profile *p);
+PC_API const char *pc_profile_note_at(const pc_profile *p, size_t i);
 
 /** Loads a file: format NULL = detect from content.  opts may be NULL. */
 PC_API int pc_profile_load_file(pc_profile *p, const char *path,
