@@ -1,0 +1,596 @@
+/*
+ * hatari.c - Hatari's saved CPU profile ("profile save FILE" in the Hatari
+ * debugger) as a capture.
+ *
+ * Hatari counts every executed instruction per address (not sampling), so
+ * each disassembly line "ADDR ... PCT% (count, cycles, i-misses, d-hits)"
+ * becomes count samples at ADDR (an absolute Atari address).  The file is
+ * self-describing: its "Field regexp:" line gives the regular expression
+ * (group 1 = hex address, group 2 = comma-separated counters) that matches
+ * the disassembly lines of that Hatari version; it is used when it compiles
+ * as a POSIX extended regular expression, else a built-in equivalent.
+ *
+ * Also read: "Cycles/second:" (the CPU clock), the memory areas
+ * ("ST_RAM:", "ROM_TOS:", "CARTRIDGE:", "PROGRAM_TEXT:", "TT_RAM:") as
+ * regions (PROGRAM_TEXT = application, the rest "sys") unless a symbol file
+ * already placed regions, symbol labels ("name:" before their first
+ * address) as text symbols when no symbol file was loaded, and the caller
+ * lines ("0xCALLEE: 0xCALLER = N TYPES, ...") as call arcs (subroutine
+ * calls only when call types are recorded).
+ *
+ * Format facts: shared/research/atari-formats.md section 6.
+ *
+ * Options:
+ *   hatari-field=instructions|cycles|i-misses|d-hits|N
+ *        which counter becomes the sample count (default instructions;
+ *        with cycles the clock rate turns counts into seconds)
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct hat_area {
+	char name[32];
+	uint64_t lo, hi;
+} hat_area;
+
+typedef struct hat_ctx {
+	pc_profile *p;
+	pc_stream *s;
+	unsigned field;
+	int have_re;
+	regex_t re;
+	hat_area areas[16];
+	size_t nareas;
+	int add_labels;    /* no symbols were loaded before this file */
+	char *pending;     /* label waiting for its address */
+	uint64_t pending_off;
+	uint64_t samples, lines;
+	double hz;
+} hat_ctx;
+
+static int is_blank(const char *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isspace((unsigned char)l[i]))
+			return 0;
+	return 1;
+}
+
+/* Parses a hex number of at most 16 digits at *p (optional 0x when
+ * allow0x); advances *p. */
+static int parse_hex(const char **p, const char *end, uint64_t *out, int allow0x)
+{
+	const char *q = *p;
+	uint64_t v = 0;
+	int n = 0;
+	if (allow0x && end - q >= 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+		q += 2;
+	while (q < end && isxdigit((unsigned char)*q)) {
+		int d = isdigit((unsigned char)*q) ? *q - '0' : (tolower((unsigned char)*q) - 'a' + 10);
+		if (++n > 16)
+			return 0;
+		v = v * 16 + (uint64_t)d;
+		q++;
+	}
+	if (!n)
+		return 0;
+	*p = q;
+	*out = v;
+	return 1;
+}
+
+static int parse_dec(const char **p, const char *end, uint64_t *out)
+{
+	const char *q = *p;
+	uint64_t v = 0;
+	int n = 0;
+	while (q < end && isdigit((unsigned char)*q)) {
+		unsigned d = (unsigned)(*q - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return 0;
+		v = v * 10 + d;
+		q++;
+		n++;
+	}
+	if (!n)
+		return 0;
+	*p = q;
+	*out = v;
+	return 1;
+}
+
+/* Built-in form of Hatari's regexp: ^\$?([0-9A-Fa-f]+) .*% \(([^)]*)\)$ */
+static int builtin_match(const char *l, size_t n, size_t *a0, size_t *a1,
+			 size_t *f0, size_t *f1)
+{
+	size_t i = 0, j;
+	if (i < n && l[i] == '$')
+		i++;
+	*a0 = i;
+	while (i < n && isxdigit((unsigned char)l[i]))
+		i++;
+	if (i == *a0 || i >= n || l[i] != ' ')
+		return 0;
+	*a1 = i;
+	if (n < 2 || l[n - 1] != ')')
+		return 0;
+	for (j = n - 1; j > i; j--)
+		if (l[j - 1] == '(')
+			break;
+	if (j <= i + 3 || l[j - 2] != ' ' || l[j - 3] != '%')
+		return 0;
+	*f0 = j;
+	*f1 = n - 1;
+	for (size_t k = j; k < n - 1; k++)
+		if (l[k] == ')')
+			return 0;
+	return 1;
+}
+
+static int match_line(hat_ctx *c, const char *l, size_t n, size_t *a0,
+		      size_t *a1, size_t *f0, size_t *f1)
+{
+	if (c->have_re) {
+		regmatch_t m[3];
+		char stackbuf[512], *z = stackbuf;
+		int r;
+		if (n + 1 > sizeof stackbuf) {
+			z = malloc(n + 1);
+			if (!z)
+				return -1;
+		}
+		memcpy(z, l, n);
+		z[n] = '\0';
+		r = regexec(&c->re, z, 3, m, 0);
+		if (z != stackbuf)
+			free(z);
+		if (r != 0 || m[1].rm_so < 0 || m[2].rm_so < 0)
+			return 0;
+		*a0 = (size_t)m[1].rm_so;
+		*a1 = (size_t)m[1].rm_eo;
+		*f0 = (size_t)m[2].rm_so;
+		*f1 = (size_t)m[2].rm_eo;
+		return 1;
+	}
+	return builtin_match(l, n, a0, a1, f0, f1);
+}
+
+static int add_pending_label(hat_ctx *c, uint64_t addr)
+{
+	pc_symbol sym;
+	int st;
+	if (!c->pending)
+		return PC_OK;
+	memset(&sym, 0, sizeof sym);
+	sym.name = c->pending;
+	sym.section = "TEXT";
+	sym.segment = PC_NOSEG;
+	sym.address = addr;
+	sym.kind = PC_SYM_TEXT;
+	sym.binding = PC_BIND_GLOBAL;
+	st = pc_profile_add_symbol(c->p, &sym);
+	free(c->pending);
+	c->pending = NULL;
+	return st;
+}
+
+/* "0xCALLEE: 0xCALLER = N [TYPES [INCL [EXCL]]], ..., NAME" */
+static int parse_callers(hat_ctx *c, const char *l, size_t n, uint64_t off)
+{
+	const char *p = l, *end = l + n;
+	uint64_t callee;
+	if (!parse_hex(&p, end, &callee, 1) || p >= end || *p != ':')
+		return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)off,
+				      "expected a caller line \"0xADDR: 0xCALLER = COUNT ...\"");
+	p++;
+	while (p < end) {
+		uint64_t caller, count;
+		const char *item_end;
+		int subroutine = 1;
+		while (p < end && *p == ' ')
+			p++;
+		item_end = p;
+		while (item_end < end && *item_end != ',')
+			item_end++;
+		if (item_end - p >= 2 && p[0] == '0' && p[1] == 'x') {
+			const char *q = p;
+			if (!parse_hex(&q, item_end, &caller, 1) || item_end - q < 3 ||
+			    q[0] != ' ' || q[1] != '=' || q[2] != ' ')
+				return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)(off + (uint64_t)(p - l)),
+						      "expected \"0xCALLER = COUNT\" in a caller line");
+			q += 3;
+			if (!parse_dec(&q, item_end, &count))
+				return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
+						      "expected a call count in a caller line");
+			if (q < item_end && *q == ' ') {
+				/* call types: letters up to the next space */
+				const char *t = q + 1;
+				subroutine = 0;
+				while (t < item_end && *t != ' ') {
+					if (*t == 's')
+						subroutine = 1;
+					t++;
+				}
+			}
+			if (subroutine && count) {
+				pc_arc a;
+				int st;
+				memset(&a, 0, sizeof a);
+				a.from_segment = PC_NOSEG;
+				a.to_segment = PC_NOSEG;
+				a.from = caller;
+				a.to = callee;
+				a.count = count;
+				st = pc_profile_add_arc(c->p, &a);
+				if (st != PC_OK)
+					return st;
+			}
+		}
+		p = item_end < end ? item_end + 1 : end;
+	}
+	return PC_OK;
+}
+
+static int add_areas(hat_ctx *c)
+{
+	const hat_area *text = NULL;
+	int st;
+	if (pc_profile_region_count(c->p) > 0)
+		return PC_OK;
+	for (size_t i = 0; i < c->nareas; i++)
+		if (strcmp(c->areas[i].name, "PROGRAM_TEXT") == 0)
+			text = &c->areas[i];
+	for (size_t i = 0; i < c->nareas; i++) {
+		const hat_area *a = &c->areas[i];
+		pc_region r;
+		memset(&r, 0, sizeof r);
+		r.segment = PC_NOSEG;
+		r.label = a->name;
+		if (a == text) {
+			r.low = a->lo;
+			r.high = a->hi;
+			r.cls = PC_REGION_APPLICATION;
+			st = pc_profile_add_region(c->p, &r);
+			if (st != PC_OK)
+				return st;
+			continue;
+		}
+		r.cls = PC_REGION_SYSTEM;
+		/* keep regions disjoint: cut the program out of RAM areas */
+		if (text && text->lo < a->hi && text->hi > a->lo) {
+			if (text->lo > a->lo) {
+				r.low = a->lo;
+				r.high = text->lo;
+				if ((st = pc_profile_add_region(c->p, &r)) != PC_OK)
+					return st;
+			}
+			if (text->hi < a->hi) {
+				r.low = text->hi;
+				r.high = a->hi;
+				if ((st = pc_profile_add_region(c->p, &r)) != PC_OK)
+					return st;
+			}
+			continue;
+		}
+		r.low = a->lo;
+		r.high = a->hi;
+		if (r.high > r.low && (st = pc_profile_add_region(c->p, &r)) != PC_OK)
+			return st;
+	}
+	return PC_OK;
+}
+
+static int field_option(pc_stream *s, const pc_options *opts, unsigned *field)
+{
+	static const char *const names[] = {"instructions", "cycles", "i-misses",
+					    "d-hits"};
+	const char *v = pc_options_get(opts, "hatari-field");
+	*field = 0;
+	if (!v)
+		return PC_OK;
+	for (unsigned i = 0; i < 4; i++)
+		if (strcmp(v, names[i]) == 0) {
+			*field = i;
+			return PC_OK;
+		}
+	if (v[0] >= '0' && v[0] <= '9' && v[1] == '\0') {
+		*field = (unsigned)(v[0] - '0');
+		return PC_OK;
+	}
+	return pc_stream_fail(s, PC_EUSAGE, -1,
+			      "option hatari-field=%s; expected instructions, cycles, i-misses, d-hits or a field number",
+			      v);
+}
+
+static int hatari_probe(const unsigned char *head, size_t len,
+			const char *filename)
+{
+	static const char magic[] = "Hatari CPU profile";
+	static const char dsp[] = "Hatari DSP profile";
+	(void)filename;
+	if (len >= sizeof magic - 1 && memcmp(head, magic, sizeof magic - 1) == 0)
+		return 8 * (int)(sizeof magic - 1);
+	if (len >= sizeof dsp - 1 && memcmp(head, dsp, sizeof dsp - 1) == 0)
+		return 8 * (int)(sizeof dsp - 1);
+	return 0;
+}
+
+static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
+{
+	hat_ctx c;
+	const char *l;
+	size_t n;
+	uint64_t off;
+	int st, r, in_callers = 0, have_field_line = 0;
+	memset(&c, 0, sizeof c);
+	c.p = p;
+	c.s = s;
+	st = field_option(s, opts, &c.field);
+	if (st != PC_OK)
+		return st;
+	c.add_labels = pc_profile_symbol_count(p) == 0;
+
+	r = pc_stream_getline(s, &l, &n, &off);
+	if (r < 0)
+		return r;
+	if (r == 0 || n < 18 || memcmp(l, "Hatari ", 7) != 0)
+		return pc_stream_fail(s, PC_EFORMAT, 0,
+				      "expected \"Hatari CPU profile\" on the first line");
+	if (memcmp(l, "Hatari DSP profile", 18) == 0)
+		return pc_stream_fail(s, PC_EUNSUPPORTED, 0,
+				      "Hatari DSP (56001) profiles are not supported; expected a CPU profile");
+	if (memcmp(l, "Hatari CPU profile", 18) != 0)
+		return pc_stream_fail(s, PC_EFORMAT, 0,
+				      "expected \"Hatari CPU profile\" on the first line");
+
+	while ((r = pc_stream_getline(s, &l, &n, &off)) > 0) {
+		size_t a0, a1, f0, f1;
+		int m;
+		c.lines++;
+		if (n == 0 || is_blank(l, n))
+			continue;
+		if (l[0] == '#') {
+			/* the call-type legend starts the caller section */
+			if (n > 6 && memcmp(l, "# u = ", 6) == 0)
+				in_callers = 1;
+			continue;
+		}
+		if (n >= 14 && memcmp(l, "Cycles/second:", 14) == 0) {
+			const char *q = l + 14, *e = l + n;
+			uint64_t hz;
+			while (q < e && (*q == '\t' || *q == ' '))
+				q++;
+			if (!parse_dec(&q, e, &hz))
+				return pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
+						      "expected the CPU clock in Hz after \"Cycles/second:\"");
+			c.hz = (double)hz;
+			continue;
+		}
+		if (n >= 12 && memcmp(l, "Field names:", 12) == 0) {
+			have_field_line = 1;
+			continue;
+		}
+		if (n >= 8 && memcmp(l, "Machine:", 8) == 0)
+			continue;
+		if (n >= 13 && memcmp(l, "Field regexp:", 13) == 0) {
+			const char *q = l + 13;
+			size_t rest;
+			char *pat;
+			while ((size_t)(q - l) < n && (*q == '\t' || *q == ' '))
+				q++;
+			rest = n - (size_t)(q - l);
+			pat = pc_strndup(q, rest);
+			if (!pat)
+				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+			if (c.have_re) {
+				regfree(&c.re);
+				c.have_re = 0;
+			}
+			if (regcomp(&c.re, pat, REG_EXTENDED) == 0) {
+				if (c.re.re_nsub >= 2)
+					c.have_re = 1;
+				else
+					regfree(&c.re);
+			}
+			if (!c.have_re) {
+				pc_profile_warn(p, "%s:%llu: field regexp is not a POSIX extended regular expression with two groups; using the built-in address-line pattern",
+						pc_stream_name(s), (unsigned long long)off);
+			}
+			free(pat);
+			continue;
+		}
+		if (!in_callers && n >= 3 && l[0] == '[' && memcmp(l, "[...]", 5 <= n ? 5 : n) == 0)
+			continue;
+		if (n > 2 && l[0] == '0' && l[1] == 'x' && (in_callers || memchr(l, '=', n))) {
+			in_callers = 1;
+			st = parse_callers(&c, l, n, off);
+			if (st != PC_OK)
+				goto fail;
+			continue;
+		}
+		m = match_line(&c, l, n, &a0, &a1, &f0, &f1);
+		if (m < 0) {
+			st = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+			goto fail;
+		}
+		if (m) {
+			const char *q = l + a0, *e;
+			uint64_t addr, cnt = 0;
+			unsigned k = 0;
+			if (!parse_hex(&q, l + a1, &addr, 0) || q != l + a1) {
+				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + a0),
+						    "expected a hexadecimal address");
+				goto fail;
+			}
+			if (addr > 0xFFFFFFFFull) {
+				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + a0),
+						    "address 0x%llx is beyond the 32-bit Atari address space",
+						    (unsigned long long)addr);
+				goto fail;
+			}
+			/* areas are complete once the disassembly starts */
+			if (c.samples == 0 && !c.pending) {
+				st = add_areas(&c);
+				if (st != PC_OK)
+					goto fail;
+			}
+			q = l + f0;
+			e = l + f1;
+			for (;;) {
+				uint64_t v;
+				while (q < e && *q == ' ')
+					q++;
+				if (!parse_dec(&q, e, &v)) {
+					st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
+							    "expected a decimal counter in the profile fields");
+					goto fail;
+				}
+				if (k == c.field)
+					cnt = v;
+				k++;
+				while (q < e && *q == ' ')
+					q++;
+				if (q >= e)
+					break;
+				if (*q != ',') {
+					st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
+							    "expected ',' between profile counters");
+					goto fail;
+				}
+				q++;
+			}
+			if (c.field >= k) {
+				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + f0),
+						    "line has %u counters; option hatari-field asks for field %u",
+						    k, c.field);
+				goto fail;
+			}
+			if (c.add_labels) {
+				st = add_pending_label(&c, addr);
+				if (st != PC_OK)
+					goto fail;
+			} else {
+				free(c.pending);
+				c.pending = NULL;
+			}
+			if (cnt) {
+				st = pc_profile_add_sample(p, PC_NOSEG, addr, cnt);
+				if (st != PC_OK)
+					goto fail;
+			}
+			c.samples++;
+			continue;
+		}
+		/* "name:" symbol label before its first address */
+		if (l[n - 1] == ':' && !in_callers) {
+			free(c.pending);
+			c.pending = pc_strndup(l, n - 1);
+			c.pending_off = off;
+			if (!c.pending) {
+				st = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+				goto fail;
+			}
+			continue;
+		}
+		/* memory area "NAME:<tabs>0xLO-0xHI" (only before the code) */
+		if (c.samples == 0 && !in_callers) {
+			const char *colon = memchr(l, ':', n);
+			if (colon && colon > l && (size_t)(colon - l) < sizeof c.areas[0].name) {
+				const char *q = colon + 1, *e = l + n;
+				uint64_t lo, hi;
+				while (q < e && (*q == '\t' || *q == ' '))
+					q++;
+				if (parse_hex(&q, e, &lo, 1) && q < e && *q == '-' &&
+				    (q++, parse_hex(&q, e, &hi, 1)) && q == e) {
+					if (hi < lo) {
+						st = pc_stream_fail(s, PC_EFORMAT, (int64_t)off,
+								    "memory area ends (0x%llx) before it starts (0x%llx)",
+								    (unsigned long long)hi,
+								    (unsigned long long)lo);
+						goto fail;
+					}
+					if (c.nareas < sizeof c.areas / sizeof c.areas[0]) {
+						hat_area *a = &c.areas[c.nareas++];
+						memcpy(a->name, l, (size_t)(colon - l));
+						a->name[colon - l] = '\0';
+						a->lo = lo;
+						a->hi = hi;
+					}
+					continue;
+				}
+			}
+		}
+		st = pc_stream_fail(s, PC_EFORMAT, (int64_t)off,
+				    "unrecognised line %llu in Hatari profile; expected an address line matching the field regexp, a symbol label or a caller line",
+				    (unsigned long long)pc_stream_lineno(s));
+		goto fail;
+	}
+	if (r < 0) {
+		st = r;
+		goto fail;
+	}
+	if (!have_field_line && c.samples == 0) {
+		st = pc_stream_fail(s, PC_EFORMAT, (int64_t)pc_stream_offset(s),
+				    "Hatari profile has no \"Field names:\" line and no address lines");
+		goto fail;
+	}
+	if (c.samples == 0) {
+		st = add_areas(&c);
+		if (st != PC_OK)
+			goto fail;
+	}
+	if (c.field == 1) {
+		pc_profile_set_dimension(p, "cycles", 'c');
+		if (c.hz > 0)
+			pc_profile_set_rate(p, c.hz);
+	} else if (c.field == 0) {
+		pc_profile_set_dimension(p, "instructions", 'i');
+	} else {
+		pc_profile_set_dimension(p, c.field == 2 ? "i-cache misses" : c.field == 3 ? "d-cache hits" : "events", 'n');
+	}
+	/* Symbols from a symbol file must sit at absolute addresses: if
+	 * none lies inside PROGRAM_TEXT, say which load address fits. */
+	if (!c.add_labels) {
+		for (size_t i = 0; i < c.nareas; i++) {
+			size_t k, nsym = pc_profile_symbol_count(p), inside = 0;
+			if (strcmp(c.areas[i].name, "PROGRAM_TEXT") != 0)
+				continue;
+			for (k = 0; k < nsym; k++) {
+				pc_symbol sym;
+				if (pc_profile_symbol_at(p, k, &sym) == PC_OK &&
+				    sym.kind == PC_SYM_TEXT && sym.address >= c.areas[i].lo &&
+				    sym.address < c.areas[i].hi)
+					inside++;
+			}
+			if (!inside)
+				pc_profile_warn(p, "%s: no text symbol lies in PROGRAM_TEXT 0x%llx-0x%llx; load the executable with load-address=0x%llx",
+						pc_stream_name(s),
+						(unsigned long long)c.areas[i].lo,
+						(unsigned long long)c.areas[i].hi,
+						(unsigned long long)c.areas[i].lo);
+		}
+	}
+	st = PC_OK;
+fail:
+	free(c.pending);
+	if (c.have_re)
+		regfree(&c.re);
+	return st;
+}
+
+static const char *const hatari_ext[] = {"txt", "prof", NULL};
+
+const pc_loader pc_loader_hatari = {
+	.abi_version = PC_LOADER_ABI_VERSION,
+	.name = "hatari",
+	.description = "Hatari emulator saved CPU profile (per-address instruction/cycle counts)",
+	.roles = PC_ROLE_SAMPLES | PC_ROLE_ARCS,
+	.extensions = hatari_ext,
+	.probe = hatari_probe,
+	.load = hatari_load,
+	.order = 50,
+};
