@@ -32,6 +32,7 @@ static const optmap report_opts[] = {
 	{"attribution", "attribution", 1,
 	 "proportional (default, gprof) or bucket-start (PROFIL/PROHST)"},
 	{"use-sizes", "use-sizes", 0, "end symbols at address+size when the size is known"},
+	{"granularity", "granularity", 1, "export locations per address (default) or symbol"},
 	{NULL, NULL, 0, NULL},
 };
 
@@ -76,6 +77,9 @@ static void usage(FILE *f)
 		"  -o, --output FILE       write the report to FILE (atomically)\n"
 		"      --list-formats      list the loaders and exit\n"
 		"      --list-reports      list the reports and exit\n"
+		"  -e, --export FORMAT     write FORMAT (pprof, speedscope, folded, callgrind,\n"
+		"                          gmon) instead of a report\n"
+		"      --list-exports      list the export formats and exit\n"
 		"      --list-symbols      print the loaded symbol table\n"
 		"  -v, --verbose           print warnings and what was detected\n"
 		"  -h, --help              print this help and exit\n"
@@ -133,6 +137,14 @@ static int list_reports(void)
 	return 0;
 }
 
+static int list_exports(void)
+{
+	for (size_t i = 0; pc_export_name_at(i); i++)
+		printf("%-12s %-17s %s\n", pc_export_name_at(i),
+		       pc_export_extension_at(i), pc_export_description_at(i));
+	return 0;
+}
+
 static int same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -182,6 +194,8 @@ static int write_atomic(const char *path, const char *buf, size_t len)
 int main(int argc, char **argv)
 {
 	const char *out_path = NULL, *report = NULL, *format = NULL;
+	const char *export_fmt = NULL;
+	int list_e = 0;
 	int list_f = 0, list_r = 0, list_syms = 0, verbose = 0;
 	pc_options *lopts = pc_options_new(), *ropts = pc_options_new();
 	input *in = calloc((size_t)argc + 1, sizeof *in);
@@ -229,6 +243,13 @@ int main(int argc, char **argv)
 			list_f = 1;
 		} else if (!strcmp(a, "--list-reports")) {
 			list_r = 1;
+		} else if (!strcmp(a, "--list-exports")) {
+			list_e = 1;
+		} else if (!strcmp(a, "-e") || !strcmp(a, "--export")) {
+			NEEDARG(a);
+			export_fmt = val;
+		} else if (!strncmp(a, "--export=", 9)) {
+			export_fmt = a + 9;
 		} else if (!strcmp(a, "--list-symbols")) {
 			list_syms = 1;
 		} else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
@@ -312,6 +333,10 @@ int main(int argc, char **argv)
 		rc = list_reports();
 		goto done;
 	}
+	if (list_e) {
+		rc = list_exports();
+		goto done;
+	}
 	if (nin == 0) {
 		fprintf(stderr, "profcat: no input files (see profcat --help)\n");
 		rc = EXIT_USAGE;
@@ -389,7 +414,10 @@ int main(int argc, char **argv)
 		if (!pc_options_get(ropts, k))
 			pc_options_set(ropts, k, pc_options_get(lopts, k));
 	}
-	st = pc_profile_render(p, list_syms ? "symbols" : report, ropts, &buf, &len);
+	if (export_fmt && !list_syms)
+		st = pc_profile_export(p, export_fmt, ropts, &buf, &len);
+	else
+		st = pc_profile_render(p, list_syms ? "symbols" : report, ropts, &buf, &len);
 	if (st) {
 		print_error(pc_profile_error(p));
 		rc = status_exit(st);

@@ -487,7 +487,7 @@ PC_API void pc_free(void *ptr);
 /* Exports to other tools' formats (README "Exports")                  */
 
 /** Writes the attributed profile as format ("pprof", "speedscope",
- *  "folded", "callgrind", "gmon"; pc_export_names() lists all) into a
+ *  "folded", "callgrind", "gmon"; pc_export_name_at() lists all) into a
  *  newly allocated buffer *out of *len bytes (free with pc_free; binary
  *  formats may hold NUL bytes; a NUL follows the last byte).  opts: the
  *  attribution keys, "granularity" = "address" (default) or "symbol", and
@@ -497,12 +497,11 @@ PC_API int pc_profile_export(pc_profile *p, const char *format,
 /** Same, written to f (not atomic). */
 PC_API int pc_profile_export_file(pc_profile *p, const char *format,
 				  const pc_options *opts, FILE *f);
-/** NULL-terminated list of export format names. */
-PC_API const char *const *pc_export_names(void);
-/** Usual file-name extension (".pb.gz") and a one-line description of
- *  format; NULL if there is no such export. */
-PC_API const char *pc_export_extension(const char *format);
-PC_API const char *pc_export_description(const char *format);
+/** Name, usual file-name extension (".pb.gz") and one-line description
+ *  of export i (0-based); NULL past the last one. */
+PC_API const char *pc_export_name_at(size_t i);
+PC_API const char *pc_export_extension_at(size_t i);
+PC_API const char *pc_export_description_at(size_t i);
 
 /* ------------------------------------------------------------------ */
 /* Loaders and the registry                                            */

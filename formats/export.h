@@ -1,0 +1,147 @@
+/*
+ * export.h - private interface of the exporters (formats/export_*.c).
+ *
+ * Every exporter reads the same view of an attributed profile, built once
+ * by pc_xmodel_build() in exports.c from the public attribution API:
+ *
+ *  - frames: one per attributed symbol that has samples or takes part in
+ *    a call arc, plus one pseudo-frame per region class holding samples
+ *    outside the program ("[system]", "[dos]", ...; "[application]" for
+ *    samples in the program's code that no symbol covers);
+ *  - sites: the per-address detail of each frame's self count (raw
+ *    samples and histogram buckets), scaled so that the sites of a frame
+ *    add up exactly to its attributed count;
+ *  - arcs: call arcs resolved to frames and merged per (caller, callee);
+ *  - chains: for each frame with self samples, the caller chains gprof's
+ *    assumption gives it (self time is split among callers in proportion
+ *    to call counts, recursively, cycles cut), as (path, fraction).
+ */
+#ifndef PC_EXPORT_H
+#define PC_EXPORT_H
+
+#include "internal.h"
+
+/* One exporter.  write() appends the whole file to out. */
+typedef struct pc_exporter {
+	const char *name;
+	const char *extension;
+	const char *description;
+	int (*write)(pc_profile *p, const pc_options *o, pc_sink *out);
+} pc_exporter;
+
+PC_INTERNAL extern const pc_exporter pc_export_pprof;
+PC_INTERNAL extern const pc_exporter pc_export_speedscope;
+PC_INTERNAL extern const pc_exporter pc_export_folded;
+PC_INTERNAL extern const pc_exporter pc_export_callgrind;
+PC_INTERNAL extern const pc_exporter pc_export_gmon;
+
+/** NULL-terminated table in exports.c. */
+PC_INTERNAL extern const pc_exporter *const pc_exporters[];
+PC_INTERNAL const pc_exporter *pc_exporter_find(const char *name);
+
+/* ---- the shared view ------------------------------------------------ */
+
+#define PC_XNONE ((size_t)-1)
+
+typedef struct pc_xframe {
+	const char *name;
+	const char *file;  /* NULL if unknown */
+	uint32_t segment;  /* PC_NOSEG for flat */
+	uint64_t address;  /* symbol start (0 for pseudo-frames) */
+	uint64_t end;
+	int64_t row;       /* attribution row, -1 for a pseudo-frame */
+	int cls;           /* region class of a pseudo-frame, -1 for rows */
+	double self;       /* self samples */
+	size_t first_site, nsites;
+	size_t first_chain, nchains;
+} pc_xframe;
+
+typedef struct pc_xsite {
+	size_t frame;
+	uint32_t segment;
+	uint64_t address;
+	double count;
+	int has_address; /* 0 for pseudo-frames and frames without detail */
+} pc_xsite;
+
+typedef struct pc_xarc {
+	size_t caller, callee; /* frame indexes */
+	uint32_t from_segment; /* lowest call site seen for the pair */
+	uint64_t from;
+	uint64_t count;
+	double inclusive; /* samples flowing through this arc (from chains) */
+} pc_xarc;
+
+/** A caller chain of a leaf frame: path[0] is the root, the last entry is
+ *  the leaf itself. */
+typedef struct pc_xchain {
+	size_t leaf;
+	size_t first, depth; /* into pc_xmodel.pathpool */
+	double fraction;     /* share of the leaf's self samples */
+} pc_xchain;
+
+typedef struct pc_xmodel {
+	pc_profile *p;
+	pc_totals totals;
+	double rate;        /* Hz, 0 = unknown */
+	int segmented;      /* some frame or site has a segment */
+	int by_symbol;      /* option granularity=symbol */
+	pc_xframe *frames;
+	size_t nframes;
+	pc_xsite *sites; /* sorted by (frame, segment, address) */
+	size_t nsites;
+	pc_xarc *arcs; /* sorted by (caller, callee); self arcs included */
+	size_t narcs;
+	pc_xchain *chains; /* grouped by leaf frame */
+	size_t nchains;
+	size_t *pathpool;
+	size_t npath;
+	uint64_t self_arc_calls; /* recursive calls left out of chains */
+	char *namebuf;           /* storage of pseudo-frame names */
+} pc_xmodel;
+
+/** Attributes p with opts and builds the view.  On failure the error is
+ *  recorded on the profile. */
+PC_INTERNAL int pc_xmodel_build(pc_xmodel *m, pc_profile *p,
+				const pc_options *opts);
+PC_INTERNAL void pc_xmodel_free(pc_xmodel *m);
+
+/** Rounds a sequence of non-negative values to integers so that every
+ *  prefix sum is the rounded exact prefix sum ("cumulative rounding"):
+ *  the rounded values of a group add up to the rounded group total. */
+typedef struct pc_xround {
+	double exact;
+	int64_t emitted;
+} pc_xround;
+static inline void pc_xround_reset(pc_xround *r)
+{
+	r->exact = 0;
+	r->emitted = 0;
+}
+PC_INTERNAL int64_t pc_xround_next(pc_xround *r, double v);
+
+/** A number for a text format: integers exactly, others with up to 9
+ *  significant digits (no exponent for ordinary magnitudes). */
+PC_INTERNAL int pc_sink_xnumber(pc_sink *k, double v);
+
+/** Frame name made safe for folded stacks: ';' and control characters
+ *  become '_' (spaces are kept). */
+PC_INTERNAL int pc_sink_folded_name(pc_sink *k, const char *s);
+
+/* ---- protobuf wire encoding (export_pb.c) ---------------------------- */
+PC_INTERNAL int pc_pb_varint(pc_sink *k, uint64_t v);
+/** Field with a varint value; zero values are omitted (proto3). */
+PC_INTERNAL int pc_pb_uint(pc_sink *k, unsigned field, uint64_t v);
+PC_INTERNAL int pc_pb_int(pc_sink *k, unsigned field, int64_t v);
+/** Length-delimited field (string, bytes, embedded message). */
+PC_INTERNAL int pc_pb_bytes(pc_sink *k, unsigned field, const void *data,
+			    size_t n);
+/** Packed repeated varints; nothing is written when n == 0. */
+PC_INTERNAL int pc_pb_packed(pc_sink *k, unsigned field, const uint64_t *v,
+			     size_t n);
+
+/** gzip-compresses in[0..n) and appends the result to out (zlib,
+ *  deterministic header: no name, mtime 0). */
+PC_INTERNAL int pc_gzip_append(pc_sink *out, const void *in, size_t n);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * export_callgrind.c - callgrind format version 1, for KCachegrind,
+ * QCachegrind and callgrind_annotate.
+ *
+ * One event, "Samples".  With granularity "address" (default) positions
+ * are instruction addresses ("positions: instr"): one cost line per
+ * sampled address (bucket start for histograms; segment << 32 | offset
+ * for segmented captures); with "symbol" every cost sits at position 0.
+ * Costs are whole samples rounded so that each function's lines add up to
+ * its rounded attributed count.  Call arcs become cfn=/calls= lines whose
+ * cost is the samples that flow through the arc under gprof's assumption
+ * (callee time split among callers by call counts); self-recursive arcs
+ * are left out.  Pseudo-frames ("[system]", ...) sit at position 0.
+ */
+#include "export.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cg {
+	pc_sink *k;
+	const char **files; /* distinct file names, id = index + 1 */
+	size_t nfiles, capfiles;
+	unsigned char *fn_named;
+	unsigned char *fl_named;
+	int instr;
+} cg;
+
+static void cg_name(pc_sink *k, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		pc_sink_putc(k, c < 0x20 || c == 0x7f ? '_' : (char)c);
+	}
+}
+
+static size_t file_id(cg *c, const char *file)
+{
+	if (!file || !*file)
+		file = "???";
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], file) == 0)
+			return i;
+	unsigned char *named = realloc(c->fl_named, c->nfiles + 1);
+	if (named)
+		c->fl_named = named;
+	if (!named || pc_grow((void **)&c->files, &c->capfiles, c->nfiles + 1,
+			      sizeof *c->files)) {
+		c->k->failed = PC_ENOMEM;
+		return 0;
+	}
+	c->fl_named[c->nfiles] = 0;
+	c->files[c->nfiles] = file;
+	return c->nfiles++;
+}
+
+static void ref_file(cg *c, const char *key, const char *file)
+{
+	size_t id = file_id(c, file);
+	if (c->k->failed)
+		return;
+	pc_sink_printf(c->k, "%s=(%zu)", key, id + 1);
+	if (!c->fl_named[id]) {
+		c->fl_named[id] = 1;
+		pc_sink_putc(c->k, ' ');
+		cg_name(c->k, c->files[id]);
+	}
+	pc_sink_putc(c->k, '\n');
+}
+
+static void ref_fn(cg *c, const pc_xmodel *m, const char *key, size_t f)
+{
+	pc_sink_printf(c->k, "%s=(%zu)", key, f + 1);
+	if (!c->fn_named[f]) {
+		c->fn_named[f] = 1;
+		pc_sink_putc(c->k, ' ');
+		cg_name(c->k, m->frames[f].name);
+	}
+	pc_sink_putc(c->k, '\n');
+}
+
+static void position(cg *c, int has_address, uint32_t seg, uint64_t addr)
+{
+	if (!c->instr || !has_address)
+		pc_sink_putc(c->k, '0');
+	else
+		pc_sink_printf(c->k, "0x%llx",
+			       (unsigned long long)(seg == PC_NOSEG
+				       ? addr : ((uint64_t)seg << 32 | addr)));
+}
+
+static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_xmodel m;
+	int rc = pc_xmodel_build(&m, p, o);
+	if (rc)
+		return rc;
+	cg c;
+	memset(&c, 0, sizeof c);
+	c.k = k;
+	c.instr = !m.by_symbol;
+	c.fn_named = calloc(m.nframes ? m.nframes : 1, 1);
+	int64_t *self = calloc(m.nframes ? m.nframes : 1, sizeof *self);
+	if (!c.fn_named || !self) {
+		rc = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		goto out;
+	}
+	int64_t summary = 0;
+	for (size_t f = 0; f < m.nframes; f++) {
+		self[f] = (int64_t)llround(m.frames[f].self);
+		summary += self[f];
+	}
+	const char *prog = pc_profile_program(p);
+	pc_sink_puts(k, "# callgrind format\nversion: 1\n"
+			"creator: profcore " PC_VERSION_STRING "\n");
+	if (prog && *prog) {
+		pc_sink_puts(k, "cmd: ");
+		cg_name(k, prog);
+		pc_sink_putc(k, '\n');
+	}
+	for (size_t i = 0; i < pc_profile_source_count(p); i++) {
+		pc_sink_printf(k, "# source: %s ", pc_profile_source_format(p, i));
+		cg_name(k, pc_profile_source_file(p, i));
+		pc_sink_putc(k, '\n');
+	}
+	if (m.rate > 0)
+		pc_sink_printf(k, "# rate: %g Hz\n", m.rate);
+	pc_sink_printf(k, "positions: %s\nevents: Samples\nsummary: %lld\n",
+		       c.instr ? "instr" : "line", (long long)summary);
+	if (prog && *prog) {
+		pc_sink_puts(k, "\nob=(1) ");
+		cg_name(k, prog);
+		pc_sink_putc(k, '\n');
+	}
+	for (size_t f = 0; f < m.nframes; f++) {
+		const pc_xframe *fr = &m.frames[f];
+		pc_sink_putc(k, '\n');
+		ref_file(&c, "fl", fr->file);
+		ref_fn(&c, &m, "fn", f);
+		pc_xround r;
+		pc_xround_reset(&r);
+		size_t ns = m.by_symbol ? (fr->self > 0) : fr->nsites;
+		for (size_t s = 0; s < ns; s++) {
+			int64_t v;
+			if (m.by_symbol) {
+				v = self[f];
+				if (v == 0)
+					continue;
+				position(&c, 0, 0, 0);
+			} else {
+				const pc_xsite *si = &m.sites[fr->first_site + s];
+				v = pc_xround_next(&r, si->count);
+				if (v == 0)
+					continue;
+				position(&c, si->has_address, si->segment,
+					 si->address);
+			}
+			pc_sink_printf(k, " %lld\n", (long long)v);
+		}
+		/* calls made by f: arcs are sorted by caller */
+		for (size_t a = 0; a < m.narcs; a++) {
+			const pc_xarc *arc = &m.arcs[a];
+			if (arc->caller != f || arc->callee == f)
+				continue;
+			const pc_xframe *to = &m.frames[arc->callee];
+			ref_file(&c, "cfl", to->file);
+			ref_fn(&c, &m, "cfn", arc->callee);
+			pc_sink_printf(k, "calls=%llu ",
+				       (unsigned long long)arc->count);
+			position(&c, to->row >= 0, to->segment, to->address);
+			pc_sink_putc(k, '\n');
+			position(&c, 1, arc->from_segment, arc->from);
+			pc_sink_printf(k, " %lld\n",
+				       (long long)llround(arc->inclusive));
+		}
+	}
+	rc = k->failed;
+out:
+	free(c.files);
+	free(c.fn_named);
+	free(c.fl_named);
+	free(self);
+	pc_xmodel_free(&m);
+	return rc;
+}
+
+const pc_exporter pc_export_callgrind = {
+	.name = "callgrind",
+	.extension = ".callgrind",
+	.description = "callgrind format (KCachegrind, callgrind_annotate)",
+	.write = write_callgrind,
+};

@@ -1,0 +1,51 @@
+/*
+ * export_folded.c - folded stacks ("root;caller;leaf count" per line), the
+ * input of FlameGraph's flamegraph.pl, inferno and speedscope.
+ *
+ * One line per caller chain of every frame with self samples, in frame
+ * order.  Counts are whole samples, rounded so that each leaf's lines add
+ * up to its rounded attributed count; lines that round to 0 are left out.
+ * ';' and control characters in names become '_'.  A profile without
+ * samples is the single line "[no samples] 0".
+ */
+#include "export.h"
+
+static int write_folded(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_xmodel m;
+	int rc = pc_xmodel_build(&m, p, o);
+	if (rc)
+		return rc;
+	size_t start = k->len;
+	for (size_t f = 0; f < m.nframes; f++) {
+		const pc_xframe *fr = &m.frames[f];
+		pc_xround r;
+		pc_xround_reset(&r);
+		for (size_t c = 0; c < fr->nchains; c++) {
+			const pc_xchain *ch = &m.chains[fr->first_chain + c];
+			int64_t n = pc_xround_next(&r, fr->self * ch->fraction);
+			if (n <= 0)
+				continue;
+			for (size_t i = 0; i < ch->depth; i++) {
+				if (i)
+					pc_sink_putc(k, ';');
+				pc_sink_folded_name(
+					k, m.frames[m.pathpool[ch->first + i]].name);
+			}
+			pc_sink_printf(k, " %lld\n", (long long)n);
+		}
+	}
+	/* no stack at all: one empty stack keeps the file loadable by
+	 * readers that refuse an empty input (speedscope) */
+	if (k->len == start)
+		pc_sink_puts(k, "[no samples] 0\n");
+	pc_xmodel_free(&m);
+	return k->failed;
+}
+
+const pc_exporter pc_export_folded = {
+	.name = "folded",
+	.extension = ".folded",
+	.description = "folded stacks (FlameGraph, inferno, speedscope)",
+	.write = write_folded,
+};

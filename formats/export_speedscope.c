@@ -1,0 +1,75 @@
+/*
+ * export_speedscope.c - speedscope's own JSON file format: shared frames
+ * and one "sampled" profile whose samples are the caller chains of every
+ * frame with self samples (root first), weighted by samples ("none") or,
+ * when the rate is known and a sample counts in seconds, by seconds.
+ */
+#include "export.h"
+
+#include <string.h>
+
+static int write_speedscope(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_xmodel m;
+	int rc = pc_xmodel_build(&m, p, o);
+	if (rc)
+		return rc;
+	const char *dim = pc_profile_dimension(p);
+	int secs = m.rate > 0 && (!dim || !*dim || strcmp(dim, "seconds") == 0);
+	double scale = secs ? 1.0 / m.rate : 1.0;
+	const char *name = pc_profile_program(p);
+	if (!name || !*name)
+		name = pc_profile_source_count(p) ? pc_profile_source_file(p, 0)
+						   : "profile";
+
+	pc_sink_puts(k, "{\"$schema\":\"https://www.speedscope.app/"
+			"file-format-schema.json\",\n\"shared\":{\"frames\":[");
+	for (size_t f = 0; f < m.nframes; f++) {
+		const pc_xframe *fr = &m.frames[f];
+		pc_sink_puts(k, f ? ",\n{\"name\":" : "\n{\"name\":");
+		pc_sink_json_string(k, fr->name);
+		if (fr->file) {
+			pc_sink_puts(k, ",\"file\":");
+			pc_sink_json_string(k, fr->file);
+		}
+		pc_sink_putc(k, '}');
+	}
+	pc_sink_puts(k, "]},\n\"profiles\":[{\"type\":\"sampled\",\"name\":");
+	pc_sink_json_string(k, name);
+	pc_sink_printf(k, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":",
+		       secs ? "seconds" : "none");
+	double total = 0;
+	for (size_t f = 0; f < m.nframes; f++)
+		total += m.frames[f].self * scale;
+	pc_sink_xnumber(k, total);
+	pc_sink_puts(k, ",\n\"samples\":[");
+	size_t n = 0;
+	for (size_t c = 0; c < m.nchains; c++) {
+		const pc_xchain *ch = &m.chains[c];
+		pc_sink_puts(k, n++ ? ",\n[" : "\n[");
+		for (size_t i = 0; i < ch->depth; i++)
+			pc_sink_printf(k, i ? ",%zu" : "%zu",
+				       m.pathpool[ch->first + i]);
+		pc_sink_putc(k, ']');
+	}
+	pc_sink_puts(k, "],\n\"weights\":[");
+	for (size_t c = 0; c < m.nchains; c++) {
+		const pc_xchain *ch = &m.chains[c];
+		if (c)
+			pc_sink_putc(k, ',');
+		pc_sink_xnumber(k, m.frames[ch->leaf].self * ch->fraction * scale);
+	}
+	pc_sink_puts(k, "]}],\n\"name\":");
+	pc_sink_json_string(k, name);
+	pc_sink_puts(k, ",\"activeProfileIndex\":0,\"exporter\":\"profcore " PC_VERSION_STRING
+			"\"}\n");
+	pc_xmodel_free(&m);
+	return k->failed;
+}
+
+const pc_exporter pc_export_speedscope = {
+	.name = "speedscope",
+	.extension = ".speedscope.json",
+	.description = "speedscope JSON (sampled profile with shared frames)",
+	.write = write_speedscope,
+};

@@ -1,0 +1,632 @@
+/*
+ * exports.c - the export table, the public export API and the view of an
+ * attributed profile that every exporter writes from (see export.h).
+ */
+#include "export.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const pc_exporter *const pc_exporters[] = {
+	&pc_export_pprof,
+	&pc_export_speedscope,
+	&pc_export_folded,
+	&pc_export_callgrind,
+	&pc_export_gmon,
+	NULL,
+};
+
+const pc_exporter *pc_exporter_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; pc_exporters[i]; i++)
+		if (strcmp(pc_exporters[i]->name, name) == 0)
+			return pc_exporters[i];
+	return NULL;
+}
+
+static const pc_exporter *exporter_at(size_t i)
+{
+	for (size_t k = 0; pc_exporters[k]; k++)
+		if (k == i)
+			return pc_exporters[k];
+	return NULL;
+}
+
+const char *pc_export_name_at(size_t i)
+{
+	const pc_exporter *e = exporter_at(i);
+	return e ? e->name : NULL;
+}
+
+const char *pc_export_extension_at(size_t i)
+{
+	const pc_exporter *e = exporter_at(i);
+	return e ? e->extension : NULL;
+}
+
+const char *pc_export_description_at(size_t i)
+{
+	const pc_exporter *e = exporter_at(i);
+	return e ? e->description : NULL;
+}
+
+static int export_to_sink(pc_profile *p, const char *format,
+			  const pc_options *opts, pc_sink *k)
+{
+	if (!p)
+		return PC_EUSAGE;
+	const pc_exporter *e = pc_exporter_find(format);
+	if (!e)
+		return pc_profile_fail(p, PC_ENOTFOUND,
+				       "no export named '%s' (profcat "
+				       "--list-exports lists them)",
+				       format ? format : "(none)");
+	int rc = e->write(p, opts, k);
+	if (rc == PC_OK && k->failed)
+		rc = pc_profile_fail(p, k->failed,
+				     "out of memory writing %s export",
+				     e->name);
+	return rc;
+}
+
+int pc_profile_export(pc_profile *p, const char *format,
+		      const pc_options *opts, char **out, size_t *len)
+{
+	if (out)
+		*out = NULL;
+	if (len)
+		*len = 0;
+	if (!out)
+		return p ? pc_profile_fail(p, PC_EUSAGE, "no output buffer given")
+			 : PC_EUSAGE;
+	pc_sink k;
+	pc_sink_init(&k);
+	int rc = export_to_sink(p, format, opts, &k);
+	if (rc == PC_OK && !k.buf) {
+		k.buf = calloc(1, 1);
+		if (!k.buf)
+			rc = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	if (rc != PC_OK) {
+		pc_sink_dispose(&k);
+		return rc;
+	}
+	*out = k.buf;
+	if (len)
+		*len = k.len;
+	return PC_OK;
+}
+
+int pc_profile_export_file(pc_profile *p, const char *format,
+			   const pc_options *opts, FILE *f)
+{
+	if (!f)
+		return p ? pc_profile_fail(p, PC_EUSAGE, "no output file given")
+			 : PC_EUSAGE;
+	pc_sink k;
+	pc_sink_init(&k);
+	int rc = export_to_sink(p, format, opts, &k);
+	if (rc == PC_OK && k.len && fwrite(k.buf, 1, k.len, f) != k.len)
+		rc = pc_profile_fail(p, PC_EIO, "cannot write the %s export",
+				     format);
+	pc_sink_dispose(&k);
+	return rc;
+}
+
+/* ---- small helpers --------------------------------------------------- */
+
+int64_t pc_xround_next(pc_xround *r, double v)
+{
+	r->exact += v;
+	int64_t target = (int64_t)llround(r->exact);
+	int64_t out = target - r->emitted;
+	r->emitted = target;
+	return out;
+}
+
+int pc_sink_xnumber(pc_sink *k, double v)
+{
+	if (!isfinite(v))
+		v = 0;
+	if (v == floor(v) && fabs(v) < 1e15)
+		return pc_sink_printf(k, "%.0f", v);
+	return pc_sink_printf(k, "%.9g", v);
+}
+
+int pc_sink_folded_name(pc_sink *k, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		pc_sink_putc(k, (c == ';' || c < 0x20 || c == 0x7f) ? '_'
+								     : (char)c);
+	}
+	return k->failed;
+}
+
+/* ---- building the view ----------------------------------------------- */
+
+#define MAX_CHAIN_DEPTH 64
+#define MAX_CHAINS ((size_t)1 << 16)
+
+typedef struct rowext {
+	uint32_t segment;
+	uint64_t address, end;
+	size_t frame;
+} rowext;
+
+typedef struct build {
+	pc_xmodel *m;
+	size_t cap_frames, cap_sites, cap_arcs, cap_chains, cap_path;
+	size_t *in_first; /* per frame: first index in in_arcs */
+	size_t *in_arcs;  /* arc indexes sorted by callee, self arcs left out */
+	size_t path[MAX_CHAIN_DEPTH];
+	int oom;
+} build;
+
+static int push_site(build *b, size_t frame, uint32_t seg, uint64_t addr,
+		     double count, int has_address)
+{
+	pc_xmodel *m = b->m;
+	if (pc_grow((void **)&m->sites, &b->cap_sites, m->nsites + 1,
+		    sizeof *m->sites))
+		return PC_ENOMEM;
+	m->sites[m->nsites++] = (pc_xsite){frame, seg, addr, count,
+					   has_address};
+	return PC_OK;
+}
+
+static int cmp_rowext(const void *a, const void *b)
+{
+	const rowext *x = a, *y = b;
+	if (x->segment != y->segment)
+		return x->segment < y->segment ? -1 : 1;
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	return 0;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const pc_xsite *x = a, *y = b;
+	if (x->frame != y->frame)
+		return x->frame < y->frame ? -1 : 1;
+	if (x->has_address != y->has_address)
+		return x->has_address < y->has_address ? -1 : 1;
+	if (x->segment != y->segment)
+		return x->segment < y->segment ? -1 : 1;
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	return 0;
+}
+
+static int cmp_arc(const void *a, const void *b)
+{
+	const pc_xarc *x = a, *y = b;
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	if (x->from_segment != y->from_segment)
+		return x->from_segment < y->from_segment ? -1 : 1;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return 0;
+}
+
+/* Bucket i's start address: low + floor(span * i / nbins), computed
+ * without overflowing 64 bits. */
+static uint64_t bin_edge(uint64_t low, uint64_t span, uint64_t nbins,
+			 uint64_t i)
+{
+	uint64_t q = span / nbins, r = span % nbins;
+#if defined(__SIZEOF_INT128__)
+	return low + q * i + (uint64_t)(((unsigned __int128)r * i) / nbins);
+#else
+	return low + q * i + (uint64_t)((double)r * (double)i / (double)nbins);
+#endif
+}
+
+/* Per-address detail of the histograms: each bucket's count goes to the
+ * rows it overlaps, in proportion to the overlap (bucket-start rule: all
+ * of it to the row holding the bucket's first address). */
+static int histogram_sites(build *b, const rowext *ext, size_t next,
+			   int bucket_start)
+{
+	pc_xmodel *m = b->m;
+	size_t nh = pc_profile_histogram_count(m->p);
+	for (size_t h = 0; h < nh; h++) {
+		pc_histogram hg;
+		if (pc_profile_histogram_at(m->p, h, &hg) != PC_OK ||
+		    hg.nbins == 0 || hg.high <= hg.low)
+			continue;
+		uint64_t span = hg.high - hg.low;
+		/* first row of the segment that ends after low */
+		size_t lo = 0, hi = next;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (ext[mid].segment < hg.segment ||
+			    (ext[mid].segment == hg.segment &&
+			     ext[mid].end <= hg.low))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		size_t j = lo;
+		for (size_t i = 0; i < hg.nbins; i++) {
+			uint64_t c = hg.counts[i];
+			uint64_t blo = bin_edge(hg.low, span, hg.nbins, i);
+			uint64_t bhi = bin_edge(hg.low, span, hg.nbins, i + 1);
+			if (c == 0 || bhi <= blo)
+				continue;
+			while (j < next && ext[j].segment == hg.segment &&
+			       ext[j].end <= blo)
+				j++;
+			for (size_t k = j; k < next &&
+			     ext[k].segment == hg.segment &&
+			     ext[k].address < bhi; k++) {
+				uint64_t s = ext[k].address > blo ? ext[k].address
+								  : blo;
+				uint64_t e = ext[k].end < bhi ? ext[k].end : bhi;
+				if (e <= s)
+					continue;
+				double w;
+				if (bucket_start)
+					w = (ext[k].address <= blo) ? (double)c : 0;
+				else
+					w = (double)c * (double)(e - s) /
+					    (double)(bhi - blo);
+				if (w > 0 &&
+				    push_site(b, ext[k].frame, hg.segment, s, w, 1))
+					return PC_ENOMEM;
+			}
+		}
+	}
+	return PC_OK;
+}
+
+static size_t find_arc(const pc_xmodel *m, size_t caller, size_t callee)
+{
+	size_t lo = 0, hi = m->narcs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const pc_xarc *a = &m->arcs[mid];
+		if (a->caller < caller ||
+		    (a->caller == caller && a->callee < callee))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < m->narcs && m->arcs[lo].caller == caller &&
+	    m->arcs[lo].callee == callee)
+		return lo;
+	return PC_XNONE;
+}
+
+static int emit_chain(build *b, size_t leaf, size_t depth, double fraction)
+{
+	pc_xmodel *m = b->m;
+	if (pc_grow((void **)&m->chains, &b->cap_chains, m->nchains + 1,
+		    sizeof *m->chains) ||
+	    pc_grow((void **)&m->pathpool, &b->cap_path, m->npath + depth,
+		    sizeof *m->pathpool))
+		return PC_ENOMEM;
+	pc_xchain *c = &m->chains[m->nchains++];
+	c->leaf = leaf;
+	c->first = m->npath;
+	c->depth = depth;
+	c->fraction = fraction;
+	for (size_t i = 0; i < depth; i++)
+		m->pathpool[m->npath++] = b->path[depth - 1 - i];
+	return PC_OK;
+}
+
+static int on_path(const build *b, size_t depth, size_t f)
+{
+	for (size_t i = 0; i < depth; i++)
+		if (b->path[i] == f)
+			return 1;
+	return 0;
+}
+
+/* b->path[0..depth) = leaf .. current node (callee first). */
+static int expand(build *b, size_t leaf, size_t depth, double fraction)
+{
+	pc_xmodel *m = b->m;
+	size_t node = b->path[depth - 1];
+	size_t first = b->in_first[node], last = b->in_first[node + 1];
+	uint64_t total = 0;
+	if (depth < MAX_CHAIN_DEPTH && m->nchains < MAX_CHAINS)
+		for (size_t i = first; i < last; i++) {
+			const pc_xarc *a = &m->arcs[b->in_arcs[i]];
+			if (!on_path(b, depth, a->caller))
+				total += a->count;
+		}
+	if (total == 0)
+		return emit_chain(b, leaf, depth, fraction);
+	for (size_t i = first; i < last; i++) {
+		const pc_xarc *a = &m->arcs[b->in_arcs[i]];
+		if (on_path(b, depth, a->caller) || a->count == 0)
+			continue;
+		b->path[depth] = a->caller;
+		int rc = expand(b, leaf, depth + 1,
+				fraction * (double)a->count / (double)total);
+		if (rc)
+			return rc;
+	}
+	return PC_OK;
+}
+
+static int build_chains(build *b)
+{
+	pc_xmodel *m = b->m;
+	size_t nf = m->nframes;
+	b->in_first = calloc(nf + 1, sizeof *b->in_first);
+	b->in_arcs = malloc((m->narcs ? m->narcs : 1) * sizeof *b->in_arcs);
+	if (!b->in_first || !b->in_arcs)
+		return PC_ENOMEM;
+	/* counting sort of the non-self arcs by callee */
+	for (size_t i = 0; i < m->narcs; i++)
+		if (m->arcs[i].caller != m->arcs[i].callee)
+			b->in_first[m->arcs[i].callee + 1]++;
+	for (size_t f = 0; f < nf; f++)
+		b->in_first[f + 1] += b->in_first[f];
+	size_t *fill = calloc(nf + 1, sizeof *fill);
+	if (!fill)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < m->narcs; i++) {
+		const pc_xarc *a = &m->arcs[i];
+		if (a->caller != a->callee)
+			b->in_arcs[b->in_first[a->callee] + fill[a->callee]++] = i;
+	}
+	free(fill);
+
+	for (size_t f = 0; f < nf; f++) {
+		pc_xframe *fr = &m->frames[f];
+		fr->first_chain = m->nchains;
+		if (fr->self > 0) {
+			b->path[0] = f;
+			int rc = expand(b, f, 1, 1.0);
+			if (rc)
+				return rc;
+		}
+		fr->nchains = m->nchains - fr->first_chain;
+		/* the samples of these chains flow through their arcs */
+		for (size_t c = fr->first_chain; c < m->nchains; c++) {
+			const pc_xchain *ch = &m->chains[c];
+			double v = fr->self * ch->fraction;
+			for (size_t k = 0; k + 1 < ch->depth; k++) {
+				size_t a = find_arc(m, m->pathpool[ch->first + k],
+						    m->pathpool[ch->first + k + 1]);
+				if (a != PC_XNONE)
+					m->arcs[a].inclusive += v;
+			}
+		}
+	}
+	return PC_OK;
+}
+
+typedef struct rawarc {
+	size_t ri, rj;
+	pc_arc a;
+} rawarc;
+
+int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
+{
+	memset(m, 0, sizeof *m);
+	m->p = p;
+	const char *gran = pc_options_get(opts, "granularity");
+	if (gran && strcmp(gran, "symbol") == 0)
+		m->by_symbol = 1;
+	else if (gran && strcmp(gran, "address") != 0)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "granularity '%s': expected 'address' or "
+				       "'symbol'", gran);
+	const char *attr = pc_options_get(opts, "attribution");
+	int bucket_start = attr && strcmp(attr, "bucket-start") == 0;
+
+	int rc = pc_profile_attribute(p, opts);
+	if (rc)
+		return rc;
+	rc = pc_profile_totals(p, &m->totals);
+	if (rc)
+		return rc;
+	m->rate = pc_profile_rate(p);
+	if (!(m->rate > 0) || !isfinite(m->rate))
+		m->rate = 0;
+
+	build b;
+	memset(&b, 0, sizeof b);
+	b.m = m;
+	size_t nrows = pc_profile_row_count(p);
+	size_t narcs_in = pc_profile_arc_count(p);
+	size_t *rowframe = malloc((nrows ? nrows : 1) * sizeof *rowframe);
+	unsigned char *used = calloc(nrows ? nrows : 1, 1);
+	rawarc *ra = malloc((narcs_in ? narcs_in : 1) * sizeof *ra);
+	rowext *ext = malloc((nrows ? nrows : 1) * sizeof *ext);
+	size_t nra = 0, next = 0;
+	rc = PC_ENOMEM;
+	if (!rowframe || !used || !ra || !ext)
+		goto out;
+
+	/* arcs whose both ends fall in rows (gprof drops the others) */
+	for (size_t i = 0; i < narcs_in; i++) {
+		pc_arc a;
+		if (pc_profile_arc_at(p, i, &a) != PC_OK)
+			continue;
+		int64_t ri = pc_profile_lookup(p, a.from_segment, a.from);
+		int64_t rj = pc_profile_lookup(p, a.to_segment, a.to);
+		if (ri < 0 || rj < 0 || a.count == 0)
+			continue;
+		ra[nra++] = (rawarc){(size_t)ri, (size_t)rj, a};
+		used[ri] = used[rj] = 1;
+	}
+
+	/* frames: rows with samples or arcs, then pseudo-frames */
+	for (size_t r = 0; r < nrows; r++) {
+		pc_row row;
+		rowframe[r] = PC_XNONE;
+		if (pc_profile_row_at(p, r, &row) != PC_OK)
+			continue;
+		if (!(row.count > 0) && !used[r])
+			continue;
+		if (pc_grow((void **)&m->frames, &b.cap_frames, m->nframes + 1,
+			    sizeof *m->frames))
+			goto out;
+		pc_symbol sym;
+		const char *file = NULL;
+		if (pc_profile_symbol_at(p, row.symbol, &sym) == PC_OK)
+			file = sym.file;
+		rowframe[r] = m->nframes;
+		m->frames[m->nframes++] = (pc_xframe){
+			.name = row.name ? row.name : "?",
+			.file = file,
+			.segment = row.segment,
+			.address = row.address,
+			.end = row.end,
+			.row = (int64_t)r,
+			.cls = -1,
+			.self = row.count > 0 ? row.count : 0,
+		};
+		ext[next++] = (rowext){row.segment, row.address, row.end,
+				       m->nframes - 1};
+		if (row.segment != PC_NOSEG)
+			m->segmented = 1;
+	}
+	size_t namelen = 0;
+	for (int c = 0; c < PC_REGION_COUNT; c++)
+		namelen += strlen(pc_region_class_name((pc_region_class)c)) + 3;
+	m->namebuf = malloc(namelen);
+	if (!m->namebuf)
+		goto out;
+	char *nb = m->namebuf;
+	for (int c = 0; c < PC_REGION_COUNT; c++) {
+		if (!(m->totals.by_class[c] > 0))
+			continue;
+		if (pc_grow((void **)&m->frames, &b.cap_frames, m->nframes + 1,
+			    sizeof *m->frames))
+			goto out;
+		size_t n = (size_t)sprintf(nb, "[%s]",
+					   pc_region_class_name((pc_region_class)c));
+		m->frames[m->nframes++] = (pc_xframe){
+			.name = nb,
+			.segment = PC_NOSEG,
+			.row = -1,
+			.cls = c,
+			.self = m->totals.by_class[c],
+		};
+		nb += n + 1;
+	}
+
+	/* arcs on frames, merged per (caller, callee) */
+	m->arcs = malloc((nra ? nra : 1) * sizeof *m->arcs);
+	if (!m->arcs)
+		goto out;
+	for (size_t i = 0; i < nra; i++)
+		m->arcs[i] = (pc_xarc){rowframe[ra[i].ri], rowframe[ra[i].rj],
+				       ra[i].a.from_segment, ra[i].a.from,
+				       ra[i].a.count, 0};
+	qsort(m->arcs, nra, sizeof *m->arcs, cmp_arc);
+	for (size_t i = 0; i < nra; i++) {
+		pc_xarc *a = &m->arcs[i];
+		if (m->narcs && m->arcs[m->narcs - 1].caller == a->caller &&
+		    m->arcs[m->narcs - 1].callee == a->callee) {
+			pc_xarc *d = &m->arcs[m->narcs - 1];
+			d->count = d->count + a->count < d->count
+					   ? UINT64_MAX : d->count + a->count;
+			continue;
+		}
+		m->arcs[m->narcs++] = *a;
+		if (a->caller == a->callee)
+			m->self_arc_calls += a->count;
+	}
+
+	/* sites: raw samples, histogram buckets, fallbacks */
+	size_t ns = pc_profile_sample_count(p);
+	for (size_t i = 0; i < ns; i++) {
+		uint32_t seg;
+		uint64_t addr, cnt;
+		if (pc_profile_sample_at(p, i, &seg, &addr, &cnt) != PC_OK ||
+		    cnt == 0)
+			continue;
+		int64_t r = pc_profile_lookup(p, seg, addr);
+		if (r < 0 || (size_t)r >= nrows || rowframe[r] == PC_XNONE)
+			continue;
+		if (push_site(&b, rowframe[r], seg, addr, (double)cnt, 1))
+			goto out;
+	}
+	qsort(ext, next, sizeof *ext, cmp_rowext);
+	if (histogram_sites(&b, ext, next, bucket_start))
+		goto out;
+	qsort(m->sites, m->nsites, sizeof *m->sites, cmp_site);
+	{
+		/* merge equal sites, then scale every frame's sites to its
+		 * attributed count */
+		size_t w = 0;
+		for (size_t i = 0; i < m->nsites; i++) {
+			if (w && cmp_site(&m->sites[w - 1], &m->sites[i]) == 0)
+				m->sites[w - 1].count += m->sites[i].count;
+			else
+				m->sites[w++] = m->sites[i];
+		}
+		m->nsites = w;
+		size_t i = 0, old = m->nsites;
+		for (size_t f = 0; f < m->nframes; f++) {
+			double sum = 0;
+			size_t j = i;
+			while (j < old && m->sites[j].frame == f)
+				sum += m->sites[j++].count;
+			double self = m->frames[f].self;
+			for (size_t k = i; k < j; k++)
+				m->sites[k].count = sum > 0
+					? m->sites[k].count * (self / sum) : 0;
+			if (!(sum > 0) && self > 0 &&
+			    push_site(&b, f, m->frames[f].segment,
+				      m->frames[f].address, self,
+				      m->frames[f].row >= 0))
+				goto out;
+			i = j;
+		}
+		qsort(m->sites, m->nsites, sizeof *m->sites, cmp_site);
+		/* drop empty sites, index the rest per frame */
+		w = 0;
+		for (size_t k = 0; k < m->nsites; k++)
+			if (m->sites[k].count > 0)
+				m->sites[w++] = m->sites[k];
+		m->nsites = w;
+		i = 0;
+		for (size_t f = 0; f < m->nframes; f++) {
+			m->frames[f].first_site = i;
+			while (i < m->nsites && m->sites[i].frame == f)
+				i++;
+			m->frames[f].nsites = i - m->frames[f].first_site;
+		}
+	}
+
+	rc = build_chains(&b);
+out:
+	if (rc == PC_ENOMEM)
+		pc_profile_fail(p, PC_ENOMEM, "out of memory building the export");
+	free(b.in_first);
+	free(b.in_arcs);
+	free(rowframe);
+	free(used);
+	free(ra);
+	free(ext);
+	if (rc)
+		pc_xmodel_free(m);
+	return rc;
+}
+
+void pc_xmodel_free(pc_xmodel *m)
+{
+	free(m->frames);
+	free(m->sites);
+	free(m->arcs);
+	free(m->chains);
+	free(m->pathpool);
+	free(m->namebuf);
+	memset(m, 0, sizeof *m);
+}
