@@ -95,7 +95,8 @@ class Cli(unittest.TestCase):
         self.assertTrue(err.startswith("profcat: %s:0: unrecognised file format" % os.path.join(FIX, "gprof-p.txt")), err)
         rc, out, err = run("--format", "gmon", os.path.join(FIX, "gprof-p.txt"))
         self.assertEqual(rc, 1)
-        self.assertIn("gprof-p.txt:4: gmon.out version 1869770784 (expected 0 or 1)", err)
+        # the gmon loader's own message (tested in tests/unix): one line with an offset
+        self.assertRegex(err, r"^profcat: [^\n]*gprof-p\.txt:\d+: [^\n]+\n$")
         rc, _, err = run("--format", "nosuch", GMON)
         self.assertEqual(rc, 2)
 
