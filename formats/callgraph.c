@@ -345,7 +345,10 @@ static void put_granularity(pc_sink *k, pc_profile *p, double print_time,
 		pc_sink_printf(k, "\ngranularity: each sample hit covers %ld byte(s)",
 			       (long)scale * (long)unit);
 	} else {
-		pc_sink_puts(k, "\ngranularity: no histogram, flat arc times");
+		/* no histogram: own times are the arcs' flat times */
+		pc_sink_printf(k, "\ngranularity: flat arc times, %.2f seconds\n\n",
+			       print_time / hz);
+		return;
 	}
 	if (print_time > 0.0)
 		pc_sink_printf(k, " for %.2f%% of %.2f seconds\n\n",
@@ -675,7 +678,7 @@ static void put_segment(pc_sink *k, pc_profile *p, uint32_t seg)
 }
 
 /* Name of the call site (seg, from) inside row r: the last statement
- * marker at or before it within the row, else row+offset. */
+ * marker at or before it within the row, else the row's name. */
 static char *site_name(pc_profile *p, const site *sv, size_t ns, size_t r,
 		       uint32_t seg, uint64_t from)
 {
@@ -690,19 +693,9 @@ static char *site_name(pc_profile *p, const site *sv, size_t ns, size_t r,
 		else
 			hi = mid;
 	}
-	char buf[64];
 	if (lo > 0 && sv[lo - 1].seg == seg && sv[lo - 1].addr >= row.address)
 		return pc_strdup(sv[lo - 1].name);
-	if (from == row.address)
-		return pc_strdup(row.name);
-	snprintf(buf, sizeof buf, "+0x%" PRIx64, from - row.address);
-	size_t ln = strlen(row.name);
-	char *s = malloc(ln + strlen(buf) + 1);
-	if (s) {
-		memcpy(s, row.name, ln);
-		strcpy(s + ln, buf);
-	}
-	return s;
+	return pc_strdup(row.name);
 }
 
 static int cmp_caller(const caller_t *a, const caller_t *b)
@@ -1087,7 +1080,7 @@ static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
 	size_t na = pc_profile_arc_count(p);
 	if (kind == OUT_TEXT)
 		pc_sink_printf(k, "%-14s %-22s %-14s %-22s %10s %12s %12s\n",
-			       "from", "caller", "to", "callee", "count",
+			       "from (hex)", "caller", "to (hex)", "callee", "count",
 			       "htime", "ftime");
 	else if (kind == OUT_CSV)
 		pc_sink_puts(k, "from_segment,from,caller,to_segment,to,callee,"
