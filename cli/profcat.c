@@ -72,6 +72,8 @@ static void usage(FILE *f)
 		"transparently, '-' is standard input.\n\n"
 		"  -f, --format NAME       read the FILEs that follow as NAME ('auto' resets)\n"
 		"  -O, --option KEY=VALUE  loader option (e.g. width=4, endian=big)\n"
+		"      --load-address ADDR where the program's code was loaded (same as\n"
+		"                          -O load-address=ADDR; Atari: basepage + 0x100)\n"
 		"  -r, --report NAME       report to print (default: flat)\n"
 		"  -F FMT                  same as --output-format FMT\n"
 		"  -o, --output FILE       write the report to FILE (atomically)\n"
@@ -264,6 +266,12 @@ int main(int argc, char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
+		} else if (!strcmp(a, "--load-address") || !strncmp(a, "--load-address=", 15)) {
+			if (a[14] == '=')
+				val = a + 15;
+			else
+				NEEDARG(a);
+			pc_options_set(lopts, "load-address", val);
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			NEEDARG(a);
 			out_path = val;

@@ -115,6 +115,16 @@ PC_INTERNAL size_t pc_samples_distinct(const pc_samplestore *st);
 /** The distinct samples sorted by (segment, address); valid until the
  *  next add.  NULL on allocation failure (when distinct > 0). */
 PC_INTERNAL const pc_sample *pc_samples_sorted(pc_samplestore *st);
+/** The profile whose symbols and regions bound the store's cells: above
+ *  PC_SAMPLES_EXACT_MAX distinct addresses, samples are counted per
+ *  interval between symbol/region boundaries (exact per symbol and region,
+ *  not per address), found with lookup.c's O(1) table (lookup.h). */
+PC_INTERNAL void pc_samples_set_owner(pc_samplestore *st, pc_profile *owner);
+/** 1 once samples are counted per cell rather than per address. */
+PC_INTERNAL int pc_samples_binned(const pc_samplestore *st);
+/** Samples whose cell was cut by a boundary added after they were counted
+ *  (they stay at the cell start; the profile carries a warning). */
+PC_INTERNAL uint64_t pc_samples_displaced(const pc_samplestore *st);
 
 /* Built-in loader table, generated from loaders/meson.build. */
 PC_INTERNAL extern const pc_loader *const pc_builtin_loaders[];

@@ -13,6 +13,8 @@ pc_profile *pc_profile_new(const pc_registry *reg)
 	p->err.pub.offset = -1;
 	p->duration = -1;
 	p->samples = pc_samples_new();
+	if (p->samples)
+		pc_samples_set_owner(p->samples, p);
 	p->dimension = pc_strpool_add(&p->pool, "seconds");
 	p->abbrev = 's';
 	if (!p->samples || !p->dimension) {

@@ -1,16 +1,78 @@
 /* samples.c - aggregation of raw samples by (segment, address).
  *
- * An open-addressing hash table; memory grows with the number of distinct
- * addresses, never with the number of samples.
+ * Two representations; memory grows with the number of distinct addresses
+ * or of symbols, never with the number of samples:
+ *
+ *  exact   an open-addressing hash table (segment, address) -> count.  Used
+ *          while there are at most PC_SAMPLES_EXACT_MAX distinct addresses,
+ *          and always when the profile has no symbols or regions yet.
+ *
+ *  binned  above that, when the owning profile has symbols or regions,
+ *          samples are counted per *cell*: the interval between two
+ *          consecutive boundaries, where the boundaries are every symbol
+ *          address, every symbol end (address + size) and every region
+ *          bound.  Each attribution target and each region is a union of
+ *          cells, so per-symbol and per-region totals stay exact under every
+ *          attribution option; only the address inside a cell is lost
+ *          (pc_samples_sorted() then lists cells by their start address).
+ *          Cells are found with lookup.c's O(1) table, and large batches are
+ *          split across threads with private counters (PROFCORE_THREADS
+ *          limits the thread count; default: online cores, at most 8).
+ *
+ * Symbols or regions added after samples were binned refine the cells; a
+ * sample whose cell is cut by a new boundary cannot be placed exactly and
+ * stays at its cell's start: the profile then carries a warning.
  */
-#include "internal.h"
+#include "model.h"
+#include "lookup.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#ifndef PC_SAMPLES_EXACT_MAX
+#define PC_SAMPLES_EXACT_MAX ((size_t)1 << 18)
+#endif
+/* Batches smaller than this are not worth a thread. */
+#define PAR_MIN ((size_t)1 << 16)
+#define MAX_THREADS 8
+/* Private u32 counters are folded into the u64 totals before this many
+ * samples could overflow them. */
+#define PENDING_MAX ((uint64_t)1 << 31)
+
+typedef struct slot {
+	uint64_t address;
+	uint64_t count; /* 0 = empty */
+	uint32_t segment;
+} slot;
+
+/* The cells of one segment. */
+typedef struct cellgroup {
+	uint32_t seg;
+	size_t ncell;
+	uint64_t *start; /* ncell starts, start[0] == 0, increasing */
+	uint64_t *count; /* ncell totals */
+	pc_lookup_table tab;
+	/* private per-thread counters (tab.fast only), pending samples */
+	uint32_t *priv[MAX_THREADS];
+	uint64_t pending[MAX_THREADS];
+} cellgroup;
 
 struct pc_samplestore {
-	pc_sample *slots; /* count == 0 marks an empty slot */
+	pc_profile *owner;
+	/* exact */
+	slot *slots;
 	size_t cap, used;
+	/* binned */
+	int binned;
+	cellgroup *g;
+	size_t ng;
+	size_t seen_syms, seen_regions; /* boundaries the cells were built from */
+	uint64_t displaced;             /* samples whose cell was cut later */
+	int warned;
+	unsigned nthreads;
+	/* sorted view */
 	pc_sample *sorted;
 	size_t nsorted;
 	int dirty;
@@ -18,7 +80,38 @@ struct pc_samplestore {
 
 pc_samplestore *pc_samples_new(void)
 {
-	return calloc(1, sizeof(pc_samplestore));
+	pc_samplestore *st = calloc(1, sizeof(pc_samplestore));
+	if (!st)
+		return NULL;
+	const char *e = getenv("PROFCORE_THREADS");
+	long n = e && *e ? strtol(e, NULL, 10) : 0;
+	if (n <= 0) {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		if (n <= 0)
+			n = 1;
+	}
+	st->nthreads = n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+	return st;
+}
+
+void pc_samples_set_owner(pc_samplestore *st, pc_profile *owner)
+{
+	st->owner = owner;
+}
+
+static void groups_free(pc_samplestore *st)
+{
+	for (size_t i = 0; i < st->ng; i++) {
+		cellgroup *g = &st->g[i];
+		free(g->start);
+		free(g->count);
+		pc_lookup_dispose(&g->tab);
+		for (int t = 0; t < MAX_THREADS; t++)
+			free(g->priv[t]);
+	}
+	free(st->g);
+	st->g = NULL;
+	st->ng = 0;
 }
 
 void pc_samples_free(pc_samplestore *st)
@@ -26,9 +119,12 @@ void pc_samples_free(pc_samplestore *st)
 	if (!st)
 		return;
 	free(st->slots);
+	groups_free(st);
 	free(st->sorted);
 	free(st);
 }
+
+/* ---- exact ------------------------------------------------------------- */
 
 static inline size_t hash(uint32_t seg, uint64_t a)
 {
@@ -38,11 +134,11 @@ static inline size_t hash(uint32_t seg, uint64_t a)
 
 static int rehash(pc_samplestore *st, size_t ncap)
 {
-	pc_sample *n = calloc(ncap, sizeof *n);
+	slot *n = calloc(ncap, sizeof *n);
 	if (!n)
 		return PC_ENOMEM;
 	for (size_t i = 0; i < st->cap; i++) {
-		pc_sample *e = &st->slots[i];
+		slot *e = &st->slots[i];
 		if (!e->count)
 			continue;
 		size_t j = hash(e->segment, e->address) & (ncap - 1);
@@ -56,11 +152,9 @@ static int rehash(pc_samplestore *st, size_t ncap)
 	return PC_OK;
 }
 
-int pc_samples_add(pc_samplestore *st, uint32_t seg, uint64_t addr,
-		   uint64_t count)
+static int exact_add(pc_samplestore *st, uint32_t seg, uint64_t addr,
+		     uint64_t count)
 {
-	if (count == 0)
-		return PC_OK;
 	if ((st->used + 1) * 4 >= st->cap * 3) {
 		size_t ncap = st->cap ? st->cap * 2 : 1024;
 		if (ncap < st->cap || rehash(st, ncap))
@@ -68,40 +162,430 @@ int pc_samples_add(pc_samplestore *st, uint32_t seg, uint64_t addr,
 	}
 	size_t j = hash(seg, addr) & (st->cap - 1);
 	for (;;) {
-		pc_sample *e = &st->slots[j];
+		slot *e = &st->slots[j];
 		if (!e->count) {
 			e->segment = seg;
 			e->address = addr;
 			e->count = count;
 			st->used++;
-			st->dirty = 1;
 			return PC_OK;
 		}
 		if (e->address == addr && e->segment == seg) {
 			if (e->count + count < e->count)
 				return PC_ELIMIT;
 			e->count += count;
-			st->dirty = 1;
 			return PC_OK;
 		}
 		j = (j + 1) & (st->cap - 1);
 	}
 }
 
-int pc_samples_add_many(pc_samplestore *st, uint32_t seg, const uint64_t *a,
+/* ---- cells --------------------------------------------------------------- */
+
+typedef struct bound {
+	uint32_t seg;
+	uint64_t a;
+} bound;
+
+static int cmp_bound(const void *x, const void *y)
+{
+	const bound *a = x, *b = y;
+	if (a->seg != b->seg)
+		return a->seg < b->seg ? -1 : 1;
+	return a->a < b->a ? -1 : (a->a > b->a);
+}
+
+static cellgroup *group_of(pc_samplestore *st, uint32_t seg)
+{
+	/* groups are sorted by segment; there are few */
+	size_t lo = 0, hi = st->ng;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->g[mid].seg < seg)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < st->ng && st->g[lo].seg == seg ? &st->g[lo] : NULL;
+}
+
+/* Builds groups from the owner's symbols and regions (plus the segments
+ * in extra_segs so every stored sample has a group).  Replaces st->g. */
+static int build_groups(pc_samplestore *st, const uint32_t *extra_segs,
+			size_t nextra)
+{
+	const pc_profile *p = st->owner;
+	size_t nb = 0, cap = p->nsyms * 2 + p->nregions * 2 + nextra;
+	bound *b = cap ? malloc(cap * sizeof *b) : NULL;
+	if (cap && !b)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const pc_symbol *s = &p->syms[i];
+		uint64_t e;
+		b[nb++] = (bound){s->segment, s->address};
+		if (s->size && !pc_add_overflow(s->address, s->size, &e))
+			b[nb++] = (bound){s->segment, e};
+	}
+	for (size_t i = 0; i < p->nregions; i++) {
+		b[nb++] = (bound){p->regions[i].segment, p->regions[i].low};
+		b[nb++] = (bound){p->regions[i].segment, p->regions[i].high};
+	}
+	for (size_t i = 0; i < nextra; i++)
+		b[nb++] = (bound){extra_segs[i], 0};
+	qsort(b, nb, sizeof *b, cmp_bound);
+
+	size_t ng = 0;
+	for (size_t i = 0; i < nb; i++)
+		ng += i == 0 || b[i].seg != b[i - 1].seg;
+	cellgroup *g = ng ? calloc(ng, sizeof *g) : NULL;
+	if (ng && !g) {
+		free(b);
+		return PC_ENOMEM;
+	}
+	int rc = PC_OK;
+	size_t gi = 0;
+	for (size_t i = 0; i < nb && rc == PC_OK;) {
+		size_t j = i;
+		while (j < nb && b[j].seg == b[i].seg)
+			j++;
+		cellgroup *c = &g[gi++];
+		c->seg = b[i].seg;
+		/* cell 0 starts at 0; then every distinct nonzero boundary */
+		size_t n = 1;
+		for (size_t k = i; k < j; k++)
+			n += b[k].a != 0 && (k == i || b[k].a != b[k - 1].a);
+		c->start = malloc(n * sizeof *c->start);
+		c->count = calloc(n, sizeof *c->count);
+		if (!c->start || !c->count) {
+			rc = PC_ENOMEM;
+			break;
+		}
+		c->start[0] = 0;
+		n = 1;
+		for (size_t k = i; k < j; k++)
+			if (b[k].a != 0 && (k == i || b[k].a != b[k - 1].a))
+				c->start[n++] = b[k].a;
+		c->ncell = n;
+		rc = pc_lookup_build(&c->tab, c->start, n);
+		i = j;
+	}
+	free(b);
+	if (rc) {
+		for (size_t i = 0; i < ng; i++) {
+			free(g[i].start);
+			free(g[i].count);
+			pc_lookup_dispose(&g[i].tab);
+		}
+		free(g);
+		return rc;
+	}
+	groups_free(st);
+	st->g = g;
+	st->ng = ng;
+	st->seen_syms = p->nsyms;
+	st->seen_regions = p->nregions;
+	return PC_OK;
+}
+
+/* Folds private counters into the totals. */
+static void fold(cellgroup *g)
+{
+	for (int t = 0; t < MAX_THREADS; t++) {
+		if (!g->priv[t] || !g->pending[t])
+			continue;
+		uint32_t *c = g->priv[t];
+		for (size_t k = 0; k < g->ncell; k++) {
+			g->count[k] += c[k];
+			c[k] = 0;
+		}
+		g->pending[t] = 0;
+	}
+}
+
+static void fold_all(pc_samplestore *st)
+{
+	for (size_t i = 0; i < st->ng; i++)
+		fold(&st->g[i]);
+}
+
+/* Moves the counts of the old groups into freshly built ones. */
+static int rebin(pc_samplestore *st)
+{
+	fold_all(st);
+	cellgroup *old = st->g;
+	size_t nold = st->ng;
+	uint32_t *segs = nold ? malloc(nold * sizeof *segs) : NULL;
+	if (nold && !segs)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < nold; i++)
+		segs[i] = old[i].seg;
+	st->g = NULL;
+	st->ng = 0;
+	int rc = build_groups(st, segs, nold);
+	free(segs);
+	if (rc) {
+		st->g = old;
+		st->ng = nold;
+		return rc;
+	}
+	for (size_t i = 0; i < nold; i++) {
+		cellgroup *o = &old[i], *n = group_of(st, o->seg);
+		for (size_t k = 0; k < o->ncell; k++) {
+			if (!o->count[k])
+				continue;
+			size_t c = pc_lookup_find(&n->tab, n->start, o->start[k]);
+			n->count[c] += o->count[k];
+			/* was the old cell cut by a new boundary? */
+			uint64_t end = k + 1 < o->ncell ? o->start[k + 1] : UINT64_MAX;
+			if (c + 1 < n->ncell && n->start[c + 1] < end)
+				st->displaced += o->count[k];
+		}
+		free(o->start);
+		free(o->count);
+		pc_lookup_dispose(&o->tab);
+		for (int t = 0; t < MAX_THREADS; t++)
+			free(o->priv[t]);
+	}
+	free(old);
+	return PC_OK;
+}
+
+static int has_bounds(const pc_samplestore *st)
+{
+	return st->owner && (st->owner->nsyms || st->owner->nregions);
+}
+
+/* Switches from exact to binned. */
+static int go_binned(pc_samplestore *st)
+{
+	/* every segment present in the exact table gets a group */
+	uint32_t *segs = NULL;
+	size_t nseg = 0, capseg = 0;
+	for (size_t i = 0; i < st->cap; i++) {
+		const slot *e = &st->slots[i];
+		if (!e->count)
+			continue;
+		size_t k = 0;
+		while (k < nseg && segs[k] != e->segment)
+			k++;
+		if (k == nseg) {
+			if (pc_grow((void **)&segs, &capseg, nseg + 1, sizeof *segs)) {
+				free(segs);
+				return PC_ENOMEM;
+			}
+			segs[nseg++] = e->segment;
+		}
+	}
+	int rc = build_groups(st, segs, nseg);
+	free(segs);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < st->cap; i++) {
+		const slot *e = &st->slots[i];
+		if (!e->count)
+			continue;
+		cellgroup *g = group_of(st, e->segment);
+		g->count[pc_lookup_find(&g->tab, g->start, e->address)] += e->count;
+	}
+	free(st->slots);
+	st->slots = NULL;
+	st->cap = st->used = 0;
+	st->binned = 1;
+	return PC_OK;
+}
+
+/* A group for seg, created (by a rebuild) if the segment is new. */
+static cellgroup *need_group(pc_samplestore *st, uint32_t seg)
+{
+	cellgroup *g = group_of(st, seg);
+	if (g)
+		return g;
+	fold_all(st);
+	cellgroup *old = st->g;
+	size_t nold = st->ng;
+	cellgroup *n = realloc(NULL, (nold + 1) * sizeof *n);
+	if (!n)
+		return NULL;
+	size_t k = 0, j = 0;
+	while (k < nold && old[k].seg < seg)
+		n[j++] = old[k++];
+	cellgroup *c = &n[j++];
+	memset(c, 0, sizeof *c);
+	c->seg = seg;
+	c->ncell = 1;
+	c->start = calloc(1, sizeof *c->start);
+	c->count = calloc(1, sizeof *c->count);
+	if (!c->start || !c->count || pc_lookup_build(&c->tab, c->start, 1)) {
+		free(c->start);
+		free(c->count);
+		free(n);
+		return NULL;
+	}
+	while (k < nold)
+		n[j++] = old[k++];
+	free(old);
+	st->g = n;
+	st->ng = nold + 1;
+	return group_of(st, seg);
+}
+
+/* Keeps the cells in step with the owner's symbols and regions. */
+static int refresh(pc_samplestore *st)
+{
+	if (!st->binned)
+		return PC_OK;
+	if (st->owner->nsyms == st->seen_syms &&
+	    st->owner->nregions == st->seen_regions)
+		return PC_OK;
+	return rebin(st);
+}
+
+/* ---- counting -------------------------------------------------------------- */
+
+typedef struct job {
+	const cellgroup *g;
+	uint32_t *priv;
+	const uint64_t *a;
+	size_t n;
+} job;
+
+static void count_slice(const cellgroup *g, uint32_t *priv, const uint64_t *a,
 			size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		int r = pc_samples_add(st, seg, a[i], 1);
-		if (r)
-			return r;
+	const pc_lookup_table *t = &g->tab;
+	for (size_t i = 0; i < n; i++)
+		priv[pc_lookup_find_fast(t, a[i])]++;
+}
+
+static void *job_run(void *arg)
+{
+	job *j = arg;
+	count_slice(j->g, j->priv, j->a, j->n);
+	return NULL;
+}
+
+static int binned_add_many(pc_samplestore *st, uint32_t seg,
+			   const uint64_t *a, size_t n)
+{
+	cellgroup *g = need_group(st, seg);
+	if (!g)
+		return PC_ENOMEM;
+	if (!g->tab.fast) {
+		for (size_t i = 0; i < n; i++)
+			g->count[pc_lookup_find(&g->tab, g->start, a[i])]++;
+		return PC_OK;
+	}
+	unsigned nt = st->nthreads;
+	if (n < PAR_MIN * 2)
+		nt = 1;
+	else if (n / PAR_MIN < nt)
+		nt = (unsigned)(n / PAR_MIN);
+	for (unsigned t = 0; t < nt; t++) {
+		if (!g->priv[t]) {
+			g->priv[t] = calloc(g->ncell, sizeof *g->priv[t]);
+			if (!g->priv[t])
+				return PC_ENOMEM;
+		}
+		if (g->pending[t] + n > PENDING_MAX)
+			fold(g);
+	}
+	if (nt == 1) {
+		count_slice(g, g->priv[0], a, n);
+		g->pending[0] += n;
+		return PC_OK;
+	}
+	job jobs[MAX_THREADS];
+	pthread_t tid[MAX_THREADS];
+	int started[MAX_THREADS] = {0};
+	size_t per = n / nt;
+	for (unsigned t = 0; t < nt; t++) {
+		jobs[t].g = g;
+		jobs[t].priv = g->priv[t];
+		jobs[t].a = a + per * t;
+		jobs[t].n = t + 1 == nt ? n - per * t : per;
+		g->pending[t] += jobs[t].n;
+	}
+	for (unsigned t = 1; t < nt; t++)
+		started[t] = pthread_create(&tid[t], NULL, job_run, &jobs[t]) == 0;
+	job_run(&jobs[0]);
+	for (unsigned t = 1; t < nt; t++) {
+		if (started[t])
+			pthread_join(tid[t], NULL);
+		else
+			job_run(&jobs[t]); /* no thread: do it here */
 	}
 	return PC_OK;
 }
 
-size_t pc_samples_distinct(const pc_samplestore *st)
+int pc_samples_add(pc_samplestore *st, uint32_t seg, uint64_t addr,
+		   uint64_t count)
 {
-	return st->used;
+	if (count == 0)
+		return PC_OK;
+	st->dirty = 1;
+	if (st->binned) {
+		int r = refresh(st);
+		if (r)
+			return r;
+		cellgroup *g = need_group(st, seg);
+		if (!g)
+			return PC_ENOMEM;
+		uint64_t *c = &g->count[pc_lookup_find(&g->tab, g->start, addr)];
+		if (*c + count < *c)
+			return PC_ELIMIT;
+		*c += count;
+		return PC_OK;
+	}
+	int r = exact_add(st, seg, addr, count);
+	if (r == PC_OK && st->used > PC_SAMPLES_EXACT_MAX && has_bounds(st))
+		r = go_binned(st);
+	return r;
+}
+
+int pc_samples_add_many(pc_samplestore *st, uint32_t seg, const uint64_t *a,
+			size_t n)
+{
+	if (n == 0)
+		return PC_OK;
+	st->dirty = 1;
+	size_t i = 0;
+	while (!st->binned && i < n) {
+		int r = exact_add(st, seg, a[i++], 1);
+		if (r)
+			return r;
+		if (st->used > PC_SAMPLES_EXACT_MAX && has_bounds(st)) {
+			r = go_binned(st);
+			if (r)
+				return r;
+		}
+	}
+	if (i == n)
+		return PC_OK;
+	int r = refresh(st);
+	if (r)
+		return r;
+	return binned_add_many(st, seg, a + i, n - i);
+}
+
+size_t pc_samples_distinct(const pc_samplestore *cst)
+{
+	if (!cst->binned)
+		return cst->used;
+	/* the nonzero cells, counted by the sorted view (a cache) */
+	pc_samplestore *st = (pc_samplestore *)cst;
+	if (!pc_samples_sorted(st))
+		return 0;
+	return st->nsorted;
+}
+
+uint64_t pc_samples_displaced(const pc_samplestore *st)
+{
+	return st->displaced;
+}
+
+int pc_samples_binned(const pc_samplestore *st)
+{
+	return st->binned;
 }
 
 static int cmp_sample(const void *a, const void *b)
@@ -114,26 +598,66 @@ static int cmp_sample(const void *a, const void *b)
 	return 0;
 }
 
-const pc_sample *pc_samples_sorted(pc_samplestore *st)
+static const pc_sample *sorted_exact(pc_samplestore *st)
 {
-	if (!st->dirty && (st->sorted || st->used == 0))
-		return st->sorted;
-	free(st->sorted);
-	st->sorted = NULL;
-	st->nsorted = 0;
-	if (st->used == 0) {
-		st->dirty = 0;
-		return NULL;
-	}
 	st->sorted = malloc(st->used * sizeof *st->sorted);
 	if (!st->sorted)
 		return NULL;
 	size_t k = 0;
 	for (size_t i = 0; i < st->cap; i++)
 		if (st->slots[i].count)
-			st->sorted[k++] = st->slots[i];
+			st->sorted[k++] = (pc_sample){st->slots[i].segment,
+						      st->slots[i].address,
+						      st->slots[i].count};
 	qsort(st->sorted, k, sizeof *st->sorted, cmp_sample);
 	st->nsorted = k;
-	st->dirty = 0;
 	return st->sorted;
+}
+
+static const pc_sample *sorted_binned(pc_samplestore *st)
+{
+	if (refresh(st))
+		return NULL;
+	fold_all(st);
+	size_t n = 0;
+	for (size_t i = 0; i < st->ng; i++)
+		for (size_t k = 0; k < st->g[i].ncell; k++)
+			n += st->g[i].count[k] != 0;
+	st->sorted = malloc((n ? n : 1) * sizeof *st->sorted);
+	if (!st->sorted)
+		return NULL;
+	n = 0;
+	for (size_t i = 0; i < st->ng; i++)
+		for (size_t k = 0; k < st->g[i].ncell; k++)
+			if (st->g[i].count[k])
+				st->sorted[n++] = (pc_sample){st->g[i].seg,
+							      st->g[i].start[k],
+							      st->g[i].count[k]};
+	st->nsorted = n;
+	if (st->displaced && !st->warned && st->owner) {
+		st->warned = 1;
+		pc_profile_warn(st->owner,
+				"%llu raw samples were counted before symbols or regions inside their interval were loaded; they are credited at the interval start (load symbol files before large dumps)",
+				(unsigned long long)st->displaced);
+	}
+	return st->sorted;
+}
+
+const pc_sample *pc_samples_sorted(pc_samplestore *st)
+{
+	if (st->binned && st->owner &&
+	    (st->owner->nsyms != st->seen_syms ||
+	     st->owner->nregions != st->seen_regions))
+		st->dirty = 1;
+	if (!st->dirty && st->sorted)
+		return st->sorted;
+	free(st->sorted);
+	st->sorted = NULL;
+	st->nsorted = 0;
+	st->dirty = 0;
+	const pc_sample *r = st->binned ? sorted_binned(st)
+					: (st->used ? sorted_exact(st) : NULL);
+	if (!r && (st->binned || st->used))
+		st->dirty = 1;
+	return r;
 }

@@ -181,6 +181,11 @@ def t_synth():
     want = [(n, k, a if k == "A" else a + 0x13F00)
             for n, k, a in SYNTH["alcyon.prg"]]
     check(got == want, "alcyon.prg with load-address:\n  got  %r" % got)
+    # --load-address is the same as -O load-address
+    got2 = symbols(os.path.join(SYN, "alcyon.prg"), "--load-address", "0x13f00")
+    check(got2 == want, "--load-address: %r" % got2)
+    got2 = symbols(os.path.join(SYN, "alcyon.prg"), "--load-address=0x13f00")
+    check(got2 == want, "--load-address=: %r" % got2)
     # the basis can be forced
     got = symbols(os.path.join(SYN, "section.prg"), "-O", "gemdos-basis=text")
     check(("msg", "D", 0x0) in got and ("buffer", "B", 0x0) in got,
@@ -307,7 +312,7 @@ def t_e2e():
     if not re.search(r"^raw\s", out, re.M):
         print("SKIP: no raw loader in this build")
         return 77
-    out = flat(["-O", "load-address=0x13f00", alc, "-f", "raw", "-O",
+    out = flat(["--load-address", "0x13f00", alc, "-f", "raw", "-O",
                 "encoding=binary", "-O", "width=32", "-O", "endian=big", pcs])
     check("Samples: 105 total, 95 in the program, 10 outside (system 10)\n"
           in out, "raw e2e header:\n%s" % out)

@@ -1,0 +1,95 @@
+/* lookup.c - the O(1) address -> cell table described in lookup.h. */
+#include "lookup.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_GRANULES ((uint64_t)1 << 22)
+
+void pc_lookup_dispose(pc_lookup_table *t)
+{
+	free(t->page);
+	free(t->delta);
+	free(t->rel);
+	memset(t, 0, sizeof *t);
+}
+
+int pc_lookup_build(pc_lookup_table *t, const uint64_t *start, size_t n)
+{
+	memset(t, 0, sizeof *t);
+	t->ncell = n;
+	if (n == 1) {
+		/* every address is cell 0 */
+		t->fast = 1;
+		t->base = UINT64_MAX;
+		t->span = 0;
+		return PC_OK;
+	}
+	uint64_t base = start[1], last = start[n - 1] - base;
+	if (last >= UINT32_MAX - 1 || n >= ((size_t)1 << 31))
+		return PC_OK; /* binary search only */
+	uint64_t span = last + 1;
+	unsigned s = 2;
+	while ((span >> s) > 4 * (uint64_t)n || (span >> s) >= MAX_GRANULES)
+		s++;
+	size_t ngran = (size_t)((span + ((uint64_t)1 << s) - 1) >> s);
+	size_t npage = (ngran + 255) / 256;
+	t->page = malloc(npage * sizeof *t->page);
+	t->delta = malloc(ngran);
+	t->rel = malloc((n + 1) * sizeof *t->rel);
+	if (!t->page || !t->delta || !t->rel) {
+		pc_lookup_dispose(t);
+		return PC_ENOMEM;
+	}
+	t->rel[0] = 0;
+	for (size_t k = 1; k < n; k++)
+		t->rel[k] = (uint32_t)(start[k] - base);
+	t->rel[n] = UINT32_MAX;
+	size_t k = 1; /* cell of the current granule's first byte */
+	for (size_t g = 0; g < ngran; g++) {
+		uint64_t off = (uint64_t)g << s;
+		while (k + 1 < n && t->rel[k + 1] <= off)
+			k++;
+		if ((g & 255) == 0)
+			t->page[g >> 8] = (uint32_t)k;
+		size_t d = k - t->page[g >> 8];
+		t->delta[g] = d > 255 ? 255 : (uint8_t)d;
+		if (d > 255) /* saturated: search from the 255th cell on */
+			t->delta[g] = 255;
+	}
+	t->base = base;
+	t->span = span;
+	t->gshift = s;
+	t->fast = 1;
+	return PC_OK;
+}
+
+size_t pc_lookup_search_rel(const pc_lookup_table *t, size_t lo, uint64_t off)
+{
+	/* greatest k >= lo with rel[k] <= off; rel[lo] <= off holds */
+	size_t hi = t->ncell; /* rel[hi] > off (sentinel or beyond) */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->rel[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t pc_lookup_find(const pc_lookup_table *t, const uint64_t *start,
+		      uint64_t a)
+{
+	if (t->fast)
+		return pc_lookup_find_fast(t, a);
+	size_t lo = 0, hi = t->ncell;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (start[mid] <= a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}

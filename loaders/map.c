@@ -1,0 +1,1826 @@
+/*
+ * map.c - the linker map engine.
+ *
+ * One engine reads every text symbol listing (MS LINK, Borland TLINK, Open
+ * Watcom WLINK, GNU ld -Map, nm) as directed by a YAML "dialect" (libyaml):
+ * how the format is recognised, where its sections begin and end, how a
+ * line splits into fields (POSIX extended regular expressions with named
+ * groups, and/or fixed columns), how an address is formed and how symbols
+ * are classified.  The built-in dialects live in dialects/ (one YAML file each) and are
+ * compiled into the library (dialects/embed.py); a user names their own
+ * with the option dialect=FILE.yaml.  The schema is documented in README.md
+ * ("Map dialects").
+ *
+ * Addresses: real-mode "SSSS:OOOO" becomes the linear image address
+ * SSSS*16+OOOO in the flat address space (segment PC_NOSEG), which is what
+ * PRF histograms and raw DOS PC dumps use; protected-mode "object:offset"
+ * keeps the object number as the segment.
+ */
+#include "internal.h"
+#include "pc_config.h"
+
+#include <ctype.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+/* Built-in dialects, generated from the dialects/ YAML files by dialects/embed.py. */
+typedef struct pc_map_builtin {
+	const char *name;
+	const char *text;
+	size_t len;
+} pc_map_builtin;
+PC_INTERNAL extern const pc_map_builtin pc_map_builtins[];
+
+/* ---- limits --------------------------------------------------------- */
+#define Y_MAX_BYTES ((size_t)1 << 20) /* dialect file size            */
+#define Y_MAX_DEPTH 16                /* YAML nesting                  */
+#define Y_MAX_NODES 20000             /* YAML nodes                    */
+#define Y_MAX_SCALAR 4096             /* one scalar (a regex)          */
+#define RX_MAX_GROUPS 40              /* capture groups per expression */
+
+/* ====================================================================== */
+/* A small YAML tree built from libyaml events, with limits.              */
+
+enum { YN_SCALAR, YN_SEQ, YN_MAP };
+
+typedef struct ynode {
+	int type;
+	char *s; /* scalar text */
+	size_t slen;
+	struct ynode **kids; /* seq: items; map: key, value, key, value... */
+	size_t n, cap;
+	unsigned long line, col; /* 1-based */
+} ynode;
+
+static void yfree(ynode *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->n; i++)
+		yfree(n->kids[i]);
+	free(n->kids);
+	free(n->s);
+	free(n);
+}
+
+static int yerr(char *err, size_t errlen, const char *file, unsigned long line,
+		unsigned long col, const char *fmt, ...) PC_PRINTF(6, 7);
+static int yerr(char *err, size_t errlen, const char *file, unsigned long line,
+		unsigned long col, const char *fmt, ...)
+{
+	int k = snprintf(err, errlen, "dialect %s:%lu:%lu: ", file, line, col);
+	if (k < 0)
+		k = 0;
+	if ((size_t)k < errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+		va_end(ap);
+	}
+	return PC_EFORMAT;
+}
+
+static int yparse(const char *text, size_t len, const char *file, ynode **root,
+		  char *err, size_t errlen)
+{
+	yaml_parser_t ps;
+	yaml_event_t ev;
+	ynode *stack[Y_MAX_DEPTH + 1];
+	size_t depth = 0, nodes = 0;
+	int docs = 0, rc = PC_OK, done = 0;
+
+	*root = NULL;
+	if (len > Y_MAX_BYTES)
+		return yerr(err, errlen, file, 1, 1, "file larger than %zu bytes",
+			    Y_MAX_BYTES);
+	if (!yaml_parser_initialize(&ps))
+		return PC_ENOMEM;
+	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
+	while (!done) {
+		if (!yaml_parser_parse(&ps, &ev)) {
+			rc = yerr(err, errlen, file, (unsigned long)ps.problem_mark.line + 1,
+				  (unsigned long)ps.problem_mark.column + 1, "%s%s%s",
+				  ps.problem ? ps.problem : "invalid YAML",
+				  ps.context ? " " : "", ps.context ? ps.context : "");
+			break;
+		}
+		unsigned long line = (unsigned long)ev.start_mark.line + 1;
+		unsigned long col = (unsigned long)ev.start_mark.column + 1;
+		ynode *nn = NULL;
+		switch (ev.type) {
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > 1)
+				rc = yerr(err, errlen, file, line, col,
+					  "only one YAML document is allowed");
+			break;
+		case YAML_ALIAS_EVENT:
+			rc = yerr(err, errlen, file, line, col,
+				  "aliases are not allowed in a dialect");
+			break;
+		case YAML_SCALAR_EVENT:
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++nodes > Y_MAX_NODES) {
+				rc = yerr(err, errlen, file, line, col,
+					  "more than %d nodes", Y_MAX_NODES);
+				break;
+			}
+			if (ev.type == YAML_SCALAR_EVENT &&
+			    ev.data.scalar.length > Y_MAX_SCALAR) {
+				rc = yerr(err, errlen, file, line, col,
+					  "value longer than %d bytes", Y_MAX_SCALAR);
+				break;
+			}
+			nn = calloc(1, sizeof *nn);
+			if (!nn) {
+				rc = PC_ENOMEM;
+				break;
+			}
+			nn->line = line;
+			nn->col = col;
+			if (ev.type == YAML_SCALAR_EVENT) {
+				nn->type = YN_SCALAR;
+				nn->slen = ev.data.scalar.length;
+				nn->s = pc_strndup((const char *)ev.data.scalar.value,
+						   nn->slen);
+				if (!nn->s) {
+					free(nn);
+					rc = PC_ENOMEM;
+					break;
+				}
+			} else {
+				nn->type = ev.type == YAML_SEQUENCE_START_EVENT ? YN_SEQ
+										 : YN_MAP;
+			}
+			if (depth == 0) {
+				if (*root) {
+					yfree(nn);
+					rc = yerr(err, errlen, file, line, col,
+						  "only one top-level value is allowed");
+					break;
+				}
+				*root = nn;
+			} else {
+				ynode *par = stack[depth - 1];
+				if (pc_grow((void **)&par->kids, &par->cap, par->n + 1,
+					    sizeof *par->kids)) {
+					yfree(nn);
+					rc = PC_ENOMEM;
+					break;
+				}
+				par->kids[par->n++] = nn;
+			}
+			if (nn->type != YN_SCALAR) {
+				if (depth >= Y_MAX_DEPTH) {
+					rc = yerr(err, errlen, file, line, col,
+						  "nested deeper than %d levels", Y_MAX_DEPTH);
+					break;
+				}
+				stack[depth++] = nn;
+			}
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			if (depth)
+				depth--;
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+		if (rc)
+			break;
+	}
+	yaml_parser_delete(&ps);
+	if (rc) {
+		yfree(*root);
+		*root = NULL;
+		if (rc == PC_ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		return rc;
+	}
+	if (!*root)
+		return yerr(err, errlen, file, 1, 1, "empty dialect");
+	return PC_OK;
+}
+
+/* ====================================================================== */
+/* Regular expressions: POSIX ERE plus named groups and a few escapes.     */
+
+enum field {
+	F_NAME,
+	F_ADDRESS,
+	F_SEGMENT,
+	F_OFFSET,
+	F_START,
+	F_STOP,
+	F_END,
+	F_SIZE,
+	F_CLASS,
+	F_TYPE,
+	F_MARKER,
+	F_FILE,
+	F_SECTION,
+	F_COUNT
+};
+
+static const char *const field_names[F_COUNT] = {
+	"name", "address", "segment", "offset", "start", "stop", "end",
+	"size", "class", "type", "marker", "file", "section"};
+
+static int field_lookup(const char *s, size_t n)
+{
+	for (int i = 0; i < F_COUNT; i++)
+		if (strlen(field_names[i]) == n && memcmp(field_names[i], s, n) == 0)
+			return i;
+	if (n == 6 && memcmp(s, "length", 6) == 0)
+		return F_SIZE;
+	if (n == 6 && memcmp(s, "module", 6) == 0)
+		return F_FILE;
+	return -1;
+}
+
+typedef struct rx {
+	regex_t re;
+	int ok;
+	size_t nsub;
+	int group[F_COUNT]; /* capture index, 0 = none */
+} rx;
+
+static void rx_free(rx *r)
+{
+	if (r && r->ok) {
+		regfree(&r->re);
+		r->ok = 0;
+	}
+}
+
+/* Translates the dialect's regex syntax to POSIX ERE: (?P<name>...) and
+ * (?<name>...) become numbered groups recorded in group[], (?:...) becomes
+ * a plain group, and \d \D \s \S \w \W outside brackets become bracket
+ * expressions.  Returns NULL with *why set on error. */
+static char *rx_translate(const char *in, int group[F_COUNT], size_t *ngroups,
+			  const char **why)
+{
+	size_t len = strlen(in);
+	char *out = malloc(len * 6 + 1);
+	if (!out) {
+		*why = "out of memory";
+		return NULL;
+	}
+	size_t o = 0, g = 0;
+	for (size_t i = 0; i < len;) {
+		char c = in[i];
+		if (c == '\\') {
+			if (i + 1 >= len) {
+				*why = "trailing backslash";
+				goto fail;
+			}
+			const char *rep = NULL;
+			switch (in[i + 1]) {
+			case 'd': rep = "[0-9]"; break;
+			case 'D': rep = "[^0-9]"; break;
+			case 's': rep = "[[:space:]]"; break;
+			case 'S': rep = "[^[:space:]]"; break;
+			case 'w': rep = "[[:alnum:]_]"; break;
+			case 'W': rep = "[^[:alnum:]_]"; break;
+			default: break;
+			}
+			if (rep) {
+				memcpy(out + o, rep, strlen(rep));
+				o += strlen(rep);
+			} else {
+				out[o++] = c;
+				out[o++] = in[i + 1];
+			}
+			i += 2;
+		} else if (c == '[') {
+			out[o++] = in[i++];
+			if (i < len && in[i] == '^')
+				out[o++] = in[i++];
+			if (i < len && in[i] == ']')
+				out[o++] = in[i++];
+			for (;;) {
+				if (i >= len) {
+					*why = "unterminated bracket expression";
+					goto fail;
+				}
+				if (in[i] == '[' && i + 1 < len &&
+				    (in[i + 1] == ':' || in[i + 1] == '.' || in[i + 1] == '=')) {
+					char close = in[i + 1];
+					out[o++] = in[i++];
+					out[o++] = in[i++];
+					while (i + 1 < len && !(in[i] == close && in[i + 1] == ']'))
+						out[o++] = in[i++];
+					if (i + 1 >= len) {
+						*why = "unterminated character class";
+						goto fail;
+					}
+					out[o++] = in[i++];
+					out[o++] = in[i++];
+					continue;
+				}
+				if (in[i] == ']') {
+					out[o++] = in[i++];
+					break;
+				}
+				out[o++] = in[i++];
+			}
+		} else if (c == '(') {
+			g++;
+			if (g > RX_MAX_GROUPS) {
+				*why = "too many groups";
+				goto fail;
+			}
+			out[o++] = c;
+			i++;
+			if (i < len && in[i] == '?') {
+				if (i + 1 < len && in[i + 1] == ':') {
+					i += 2;
+				} else if ((i + 2 < len && in[i + 1] == 'P' && in[i + 2] == '<') ||
+					   (i + 1 < len && in[i + 1] == '<')) {
+					i += in[i + 1] == 'P' ? 3 : 2;
+					size_t s = i;
+					while (i < len && in[i] != '>')
+						i++;
+					if (i >= len) {
+						*why = "unterminated group name";
+						goto fail;
+					}
+					int f = field_lookup(in + s, i - s);
+					if (f < 0) {
+						*why = "unknown group name (known: name address segment offset start stop end size length class type marker file module section)";
+						goto fail;
+					}
+					if (group[f]) {
+						*why = "group name used twice";
+						goto fail;
+					}
+					group[f] = (int)g;
+					i++;
+				} else {
+					*why = "unsupported (? construct (only (?:...) and (?P<name>...))";
+					goto fail;
+				}
+			}
+		} else {
+			out[o++] = in[i++];
+		}
+	}
+	out[o] = 0;
+	*ngroups = g;
+	return out;
+fail:
+	free(out);
+	return NULL;
+}
+
+/* ====================================================================== */
+/* Dialects                                                                */
+
+enum addr_mode { AM_SEGOFF, AM_OBJOFF, AM_HEX, AM_DECIMAL };
+enum emit { EM_SYMBOL, EM_REGION, EM_CONTEXT, EM_SKIP };
+enum other { OT_END, OT_SKIP, OT_ERROR };
+
+typedef struct row {
+	rx match;
+	int has_match;
+	int col_start[F_COUNT], col_end[F_COUNT]; /* end -1 = end of line */
+	unsigned has_col;
+	int emit;
+	int addr_mode;
+	int base;
+	pc_symkind kind;
+	pc_binding binding;
+	pc_region_class rclass;
+} row;
+
+typedef struct section {
+	char *name;
+	rx begin, end;
+	int end_blank;
+	rx *skip;
+	size_t nskip;
+	row *rows;
+	size_t nrows;
+	int other;
+} section;
+
+typedef struct rule {
+	rx cond[F_COUNT];
+	unsigned has; /* bit per field */
+	int drop;
+	int kind;    /* -1 = keep the row's */
+	int binding; /* -1 = keep the row's */
+} rule;
+
+typedef struct dialect {
+	char *name;
+	int addr_mode, base;
+	uint64_t load_unit;
+	rx *any, *all, *none;
+	size_t nany, nall, nnone;
+	rx every;
+	unsigned min_lines;
+	int confidence;
+	rx join_line, join_next;
+	section top;
+	section *secs;
+	size_t nsecs;
+	rule *rules;
+	size_t nrules;
+} dialect;
+
+static void section_free(section *s)
+{
+	free(s->name);
+	rx_free(&s->begin);
+	rx_free(&s->end);
+	for (size_t i = 0; i < s->nskip; i++)
+		rx_free(&s->skip[i]);
+	free(s->skip);
+	for (size_t i = 0; i < s->nrows; i++)
+		rx_free(&s->rows[i].match);
+	free(s->rows);
+}
+
+static void dialect_free(dialect *d)
+{
+	if (!d)
+		return;
+	free(d->name);
+	for (size_t i = 0; i < d->nany; i++)
+		rx_free(&d->any[i]);
+	for (size_t i = 0; i < d->nall; i++)
+		rx_free(&d->all[i]);
+	for (size_t i = 0; i < d->nnone; i++)
+		rx_free(&d->none[i]);
+	free(d->any);
+	free(d->all);
+	free(d->none);
+	rx_free(&d->every);
+	rx_free(&d->join_line);
+	rx_free(&d->join_next);
+	section_free(&d->top);
+	for (size_t i = 0; i < d->nsecs; i++)
+		section_free(&d->secs[i]);
+	free(d->secs);
+	for (size_t i = 0; i < d->nrules; i++)
+		for (int f = 0; f < F_COUNT; f++)
+			rx_free(&d->rules[i].cond[f]);
+	free(d->rules);
+	free(d);
+}
+
+/* ---- compiling a dialect from its YAML tree ---------------------------- */
+
+typedef struct dctx {
+	const char *file;
+	char *err;
+	size_t errlen;
+} dctx;
+
+static int derr(dctx *c, const ynode *n, const char *key, const char *fmt, ...)
+	PC_PRINTF(4, 5);
+static int derr(dctx *c, const ynode *n, const char *key, const char *fmt, ...)
+{
+	int k = snprintf(c->err, c->errlen, "dialect %s:%lu:%lu: key '%s': ",
+			 c->file, n ? n->line : 1ul, n ? n->col : 1ul, key);
+	if (k < 0)
+		k = 0;
+	if ((size_t)k < c->errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(c->err + k, c->errlen - (size_t)k, fmt, ap);
+		va_end(ap);
+	}
+	return PC_EFORMAT;
+}
+
+/* Builds a key path for messages (truncation is harmless). */
+static void kpath(char *buf, size_t n, const char *fmt, ...) PC_PRINTF(3, 4);
+static void kpath(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+}
+
+static const ynode *yget(const ynode *m, const char *key)
+{
+	for (size_t i = 0; i + 1 < m->n; i += 2)
+		if (m->kids[i]->type == YN_SCALAR && strcmp(m->kids[i]->s, key) == 0)
+			return m->kids[i + 1];
+	return NULL;
+}
+
+/* m must be a mapping whose keys are all in allowed[] (NULL-terminated). */
+static int ycheck_map(dctx *c, const ynode *m, const char *path,
+		      const char *const *allowed)
+{
+	if (m->type != YN_MAP)
+		return derr(c, m, path, "expected a mapping");
+	for (size_t i = 0; i + 1 < m->n; i += 2) {
+		const ynode *k = m->kids[i];
+		if (k->type != YN_SCALAR)
+			return derr(c, k, path, "keys must be plain strings");
+		int ok = 0;
+		for (size_t a = 0; allowed[a]; a++)
+			if (strcmp(k->s, allowed[a]) == 0)
+				ok = 1;
+		char kp[600];
+		kpath(kp, sizeof kp, "%s%s%s", path, *path ? "." : "", k->s);
+		if (!ok)
+			return derr(c, k, kp, "unknown key");
+		for (size_t j = 0; j < i; j += 2)
+			if (strcmp(m->kids[j]->s, k->s) == 0)
+				return derr(c, k, kp, "key given twice");
+	}
+	return PC_OK;
+}
+
+static int yscalar(dctx *c, const ynode *n, const char *path, const char **out)
+{
+	if (n->type != YN_SCALAR)
+		return derr(c, n, path, "expected a single value");
+	*out = n->s;
+	return PC_OK;
+}
+
+static int yenum(dctx *c, const ynode *n, const char *path,
+		 const char *const *names, int *out)
+{
+	const char *s = "";
+	int r = yscalar(c, n, path, &s);
+	if (r)
+		return r;
+	for (int i = 0; names[i]; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return PC_OK;
+		}
+	char list[256] = "";
+	for (int i = 0; names[i]; i++) {
+		strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+		strncat(list, names[i], sizeof list - strlen(list) - 1);
+	}
+	return derr(c, n, path, "'%s' is not one of: %s", s, list);
+}
+
+static int yuint(dctx *c, const ynode *n, const char *path, unsigned long min,
+		 unsigned long max, unsigned long *out)
+{
+	const char *s = "";
+	int r = yscalar(c, n, path, &s);
+	if (r)
+		return r;
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+	if (!*s || *end || s[0] == '-' || v < min || v > max)
+		return derr(c, n, path, "expected a number from %lu to %lu, found '%s'",
+			    min, max, s);
+	*out = v;
+	return PC_OK;
+}
+
+static int ybool(dctx *c, const ynode *n, const char *path, int *out)
+{
+	static const char *const names[] = {"false", "true", "no", "yes", NULL};
+	int v;
+	int r = yenum(c, n, path, names, &v);
+	if (!r)
+		*out = v & 1;
+	return r;
+}
+
+static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
+		      rx *out)
+{
+	const char *s = "";
+	int r = yscalar(c, n, path, &s);
+	if (r)
+		return r;
+	memset(out, 0, sizeof *out);
+	const char *why = NULL;
+	size_t ng = 0;
+	char *t = rx_translate(s, out->group, &ng, &why);
+	if (!t)
+		return derr(c, n, path, "invalid regular expression: %s", why);
+	if (!groups)
+		for (int f = 0; f < F_COUNT; f++)
+			if (out->group[f]) {
+				free(t);
+				return derr(c, n, path,
+					    "named groups are only meaningful in a row's 'match'");
+			}
+	int e = regcomp(&out->re, t, REG_EXTENDED | (groups ? 0 : REG_NOSUB));
+	free(t);
+	if (e) {
+		char buf[128];
+		regerror(e, &out->re, buf, sizeof buf);
+		return derr(c, n, path, "invalid regular expression: %s", buf);
+	}
+	out->ok = 1;
+	out->nsub = ng;
+	return PC_OK;
+}
+
+/* A regex or a list of them. */
+static int rx_list(dctx *c, const ynode *n, const char *path, rx **out,
+		   size_t *count)
+{
+	size_t k = n->type == YN_SEQ ? n->n : 1;
+	*out = calloc(k ? k : 1, sizeof **out);
+	if (!*out)
+		return PC_ENOMEM;
+	*count = 0;
+	for (size_t i = 0; i < k; i++) {
+		char kp[256];
+		kpath(kp, sizeof kp, "%s[%zu]", path, i);
+		int r = rx_compile(c, n->type == YN_SEQ ? n->kids[i] : n,
+				   n->type == YN_SEQ ? kp : path, 0, &(*out)[i]);
+		if (r)
+			return r;
+		(*count)++;
+	}
+	return PC_OK;
+}
+
+static const char *const addr_names[] = {"segoff", "objoff", "hex", "decimal", NULL};
+static const char *const base_names[] = {"hex", "decimal", NULL};
+static const char *const emit_names[] = {"symbol", "region", "context", "skip", NULL};
+static const char *const other_names[] = {"end", "skip", "error", NULL};
+static const char *const kind_names[] = {"text", "data", "bss", "abs", "other", NULL};
+static const char *const bind_names[] = {"global", "local", "weak", NULL};
+static const char *const rclass_names[] = {"application", "system", "dos", "io",
+					   "high", "low", "library", "kernel",
+					   "unknown", NULL};
+
+static int row_compile(dctx *c, const dialect *d, const ynode *n,
+		       const char *path, row *rw)
+{
+	static const char *const keys[] = {"match", "columns", "emit", "address",
+					   "numbers", "kind", "binding",
+					   "region-class", NULL};
+	int r = ycheck_map(c, n, path, keys);
+	if (r)
+		return r;
+	char kp[512];
+	rw->addr_mode = d->addr_mode;
+	rw->base = d->base;
+	rw->kind = PC_SYM_TEXT;
+	rw->binding = PC_BIND_GLOBAL;
+	rw->rclass = PC_REGION_APPLICATION;
+	rw->emit = EM_SYMBOL;
+	const ynode *v;
+	if ((v = yget(n, "match"))) {
+		kpath(kp, sizeof kp, "%s.match", path);
+		if ((r = rx_compile(c, v, kp, 1, &rw->match)))
+			return r;
+		rw->has_match = 1;
+	}
+	if ((v = yget(n, "columns"))) {
+		kpath(kp, sizeof kp, "%s.columns", path);
+		if (v->type != YN_MAP)
+			return derr(c, v, kp, "expected a mapping of field: [start, end]");
+		for (size_t i = 0; i + 1 < v->n; i += 2) {
+			const ynode *k = v->kids[i], *val = v->kids[i + 1];
+			char fp[600];
+			kpath(fp, sizeof fp, "%s.%s", kp, k->type == YN_SCALAR ? k->s : "?");
+			int f = k->type == YN_SCALAR ? field_lookup(k->s, k->slen) : -1;
+			if (f < 0)
+				return derr(c, k, fp, "unknown field");
+			if (val->type != YN_SEQ || val->n < 1 || val->n > 2)
+				return derr(c, val, fp,
+					    "expected [start] or [start, end] (0-based columns, end exclusive)");
+			unsigned long a, b = 0;
+			if ((r = yuint(c, val->kids[0], fp, 0, 65535, &a)))
+				return r;
+			if (val->n == 2) {
+				if ((r = yuint(c, val->kids[1], fp, a + 1, 65536, &b)))
+					return r;
+			}
+			rw->col_start[f] = (int)a;
+			rw->col_end[f] = val->n == 2 ? (int)b : -1;
+			rw->has_col |= 1u << f;
+		}
+	}
+	int e;
+	if ((v = yget(n, "emit"))) {
+		kpath(kp, sizeof kp, "%s.emit", path);
+		if ((r = yenum(c, v, kp, emit_names, &rw->emit)))
+			return r;
+	}
+	if ((v = yget(n, "address"))) {
+		kpath(kp, sizeof kp, "%s.address", path);
+		if ((r = yenum(c, v, kp, addr_names, &rw->addr_mode)))
+			return r;
+	}
+	if ((v = yget(n, "numbers"))) {
+		kpath(kp, sizeof kp, "%s.numbers", path);
+		if ((r = yenum(c, v, kp, base_names, &e)))
+			return r;
+		rw->base = e ? 10 : 16;
+	}
+	if ((v = yget(n, "kind"))) {
+		kpath(kp, sizeof kp, "%s.kind", path);
+		if ((r = yenum(c, v, kp, kind_names, &e)))
+			return r;
+		rw->kind = (pc_symkind)e;
+	}
+	if ((v = yget(n, "binding"))) {
+		kpath(kp, sizeof kp, "%s.binding", path);
+		if ((r = yenum(c, v, kp, bind_names, &e)))
+			return r;
+		rw->binding = (pc_binding)e;
+	}
+	if ((v = yget(n, "region-class"))) {
+		kpath(kp, sizeof kp, "%s.region-class", path);
+		if ((r = yenum(c, v, kp, rclass_names, &e)))
+			return r;
+		rw->rclass = (pc_region_class)e;
+	}
+	if (!rw->has_match && !rw->has_col)
+		return derr(c, n, path, "a row needs 'match' or 'columns'");
+	unsigned have = rw->has_col;
+	for (int f = 0; f < F_COUNT; f++)
+		if (rw->match.group[f])
+			have |= 1u << f;
+#define HAVE(f) (have & (1u << (f)))
+	if (rw->emit == EM_SYMBOL) {
+		if (!HAVE(F_NAME))
+			return derr(c, n, path, "a symbol row needs a 'name' field");
+		if (!HAVE(F_ADDRESS) && !(HAVE(F_SEGMENT) && HAVE(F_OFFSET)))
+			return derr(c, n, path,
+				    "a symbol row needs an 'address' field (or 'segment' and 'offset')");
+	} else if (rw->emit == EM_REGION) {
+		if (!HAVE(F_START) && !HAVE(F_ADDRESS) && !(HAVE(F_SEGMENT) && HAVE(F_OFFSET)))
+			return derr(c, n, path, "a region row needs a 'start' or 'address' field");
+		if (!HAVE(F_SIZE) && !HAVE(F_STOP) && !HAVE(F_END))
+			return derr(c, n, path,
+				    "a region row needs a 'size', 'stop' or 'end' field");
+	} else if (rw->emit == EM_CONTEXT) {
+		if (!HAVE(F_FILE) && !HAVE(F_SECTION))
+			return derr(c, n, path,
+				    "a context row needs a 'file' or 'section' field");
+	}
+#undef HAVE
+	return PC_OK;
+}
+
+static int section_compile(dctx *c, const dialect *d, const ynode *n,
+			   const char *path, section *s, int top)
+{
+	static const char *const keys[] = {"name", "begin", "end", "end-at-blank",
+					   "skip", "rows", "other", NULL};
+	int r;
+	char kp[512];
+	const ynode *v;
+	s->other = top ? OT_SKIP : OT_END;
+	if (!top) {
+		if ((r = ycheck_map(c, n, path, keys)))
+			return r;
+		const char *nm = "";
+		if ((v = yget(n, "name"))) {
+			kpath(kp, sizeof kp, "%s.name", path);
+			if ((r = yscalar(c, v, kp, &nm)))
+				return r;
+		}
+		s->name = pc_strdup(nm);
+		if (!s->name)
+			return PC_ENOMEM;
+		if (!(v = yget(n, "begin")))
+			return derr(c, n, path, "a section needs 'begin'");
+		kpath(kp, sizeof kp, "%s.begin", path);
+		if ((r = rx_compile(c, v, kp, 0, &s->begin)))
+			return r;
+		if ((v = yget(n, "end"))) {
+			kpath(kp, sizeof kp, "%s.end", path);
+			if ((r = rx_compile(c, v, kp, 0, &s->end)))
+				return r;
+		}
+		if ((v = yget(n, "end-at-blank"))) {
+			kpath(kp, sizeof kp, "%s.end-at-blank", path);
+			if ((r = ybool(c, v, kp, &s->end_blank)))
+				return r;
+		}
+	}
+	if ((v = yget(n, "skip"))) {
+		kpath(kp, sizeof kp, "%s%sskip", path, top ? "" : ".");
+		if ((r = rx_list(c, v, kp, &s->skip, &s->nskip)))
+			return r;
+	}
+	if ((v = yget(n, "other"))) {
+		kpath(kp, sizeof kp, "%s%sother", path, top ? "" : ".");
+		if ((r = yenum(c, v, kp, other_names, &s->other)))
+			return r;
+		if (top && s->other == OT_END)
+			return derr(c, v, kp, "outside sections 'other' is skip or error");
+	}
+	if ((v = yget(n, "rows"))) {
+		kpath(kp, sizeof kp, "%s%srows", path, top ? "" : ".");
+		if (v->type != YN_SEQ)
+			return derr(c, v, kp, "expected a list of rows");
+		s->rows = calloc(v->n ? v->n : 1, sizeof *s->rows);
+		if (!s->rows)
+			return PC_ENOMEM;
+		for (size_t i = 0; i < v->n; i++) {
+			char rp[400];
+			kpath(rp, sizeof rp, "%s[%zu]", kp, i);
+			s->nrows = i + 1;
+			if ((r = row_compile(c, d, v->kids[i], rp, &s->rows[i])))
+				return r;
+		}
+	}
+	return PC_OK;
+}
+
+static int rule_compile(dctx *c, const ynode *n, const char *path, rule *ru)
+{
+	static const char *const keys[] = {"name", "marker", "type", "class",
+					   "section", "file", "kind", "binding",
+					   "drop", NULL};
+	int r = ycheck_map(c, n, path, keys);
+	if (r)
+		return r;
+	char kp[512];
+	const ynode *v;
+	ru->kind = -1;
+	ru->binding = -1;
+	static const int conds[] = {F_NAME, F_MARKER, F_TYPE, F_CLASS, F_SECTION, F_FILE};
+	for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++) {
+		int f = conds[i];
+		if ((v = yget(n, field_names[f]))) {
+			kpath(kp, sizeof kp, "%s.%s", path, field_names[f]);
+			if ((r = rx_compile(c, v, kp, 0, &ru->cond[f])))
+				return r;
+			ru->has |= 1u << f;
+		}
+	}
+	if ((v = yget(n, "kind"))) {
+		kpath(kp, sizeof kp, "%s.kind", path);
+		if ((r = yenum(c, v, kp, kind_names, &ru->kind)))
+			return r;
+	}
+	if ((v = yget(n, "binding"))) {
+		kpath(kp, sizeof kp, "%s.binding", path);
+		if ((r = yenum(c, v, kp, bind_names, &ru->binding)))
+			return r;
+	}
+	if ((v = yget(n, "drop"))) {
+		kpath(kp, sizeof kp, "%s.drop", path);
+		if ((r = ybool(c, v, kp, &ru->drop)))
+			return r;
+	}
+	if (!ru->has)
+		return derr(c, n, path,
+			    "a rule needs a condition (name, marker, type, class, section or file)");
+	if (ru->kind < 0 && ru->binding < 0 && !ru->drop)
+		return derr(c, n, path, "a rule needs 'kind', 'binding' or 'drop'");
+	return PC_OK;
+}
+
+static int dialect_build(dctx *c, const ynode *root, dialect *d)
+{
+	static const char *const keys[] = {
+		"profcore-dialect", "name", "description", "address", "numbers",
+		"load-unit", "detect", "join", "skip", "rows", "other", "sections",
+		"symbols", NULL};
+	int r = ycheck_map(c, root, "", keys);
+	if (r)
+		return r;
+	const ynode *v;
+	unsigned long ul;
+	if (!(v = yget(root, "profcore-dialect")))
+		return derr(c, root, "profcore-dialect",
+			    "missing (the schema version, 1, must be given first)");
+	if ((r = yuint(c, v, "profcore-dialect", 1, 1, &ul)))
+		return r;
+	const char *nm = "";
+	if (!(v = yget(root, "name")))
+		return derr(c, root, "name", "missing");
+	if ((r = yscalar(c, v, "name", &nm)))
+		return r;
+	if (!*nm)
+		return derr(c, v, "name", "empty");
+	if (!(d->name = pc_strdup(nm)))
+		return PC_ENOMEM;
+	if ((v = yget(root, "description")) && (r = yscalar(c, v, "description", &nm)))
+		return r;
+	d->addr_mode = AM_HEX;
+	d->base = 16;
+	if ((v = yget(root, "address")) &&
+	    (r = yenum(c, v, "address", addr_names, &d->addr_mode)))
+		return r;
+	int e;
+	if ((v = yget(root, "numbers"))) {
+		if ((r = yenum(c, v, "numbers", base_names, &e)))
+			return r;
+		d->base = e ? 10 : 16;
+	}
+	d->load_unit = d->addr_mode == AM_SEGOFF ? 16 : 1;
+	if ((v = yget(root, "load-unit"))) {
+		if ((r = yuint(c, v, "load-unit", 1, 65536, &ul)))
+			return r;
+		d->load_unit = ul;
+	}
+	d->confidence = 32;
+	d->min_lines = 3;
+	if ((v = yget(root, "detect"))) {
+		static const char *const dk[] = {"any", "all", "none", "every-line",
+						 "min-lines", "confidence", NULL};
+		if ((r = ycheck_map(c, v, "detect", dk)))
+			return r;
+		const ynode *w;
+		if ((w = yget(v, "any")) && (r = rx_list(c, w, "detect.any", &d->any, &d->nany)))
+			return r;
+		if ((w = yget(v, "all")) && (r = rx_list(c, w, "detect.all", &d->all, &d->nall)))
+			return r;
+		if ((w = yget(v, "none")) &&
+		    (r = rx_list(c, w, "detect.none", &d->none, &d->nnone)))
+			return r;
+		if ((w = yget(v, "every-line")) &&
+		    (r = rx_compile(c, w, "detect.every-line", 0, &d->every)))
+			return r;
+		if ((w = yget(v, "min-lines"))) {
+			if ((r = yuint(c, w, "detect.min-lines", 1, 1000, &ul)))
+				return r;
+			d->min_lines = (unsigned)ul;
+		}
+		if ((w = yget(v, "confidence"))) {
+			if ((r = yuint(c, w, "detect.confidence", 1, 64, &ul)))
+				return r;
+			d->confidence = (int)ul;
+		}
+		if (!d->nany && !d->nall && !d->every.ok)
+			return derr(c, v, "detect", "needs 'any', 'all' or 'every-line'");
+	}
+	if ((v = yget(root, "join"))) {
+		static const char *const jk[] = {"line", "next", NULL};
+		if ((r = ycheck_map(c, v, "join", jk)))
+			return r;
+		const ynode *a = yget(v, "line"), *b = yget(v, "next");
+		if (!a || !b)
+			return derr(c, v, "join", "needs both 'line' and 'next'");
+		if ((r = rx_compile(c, a, "join.line", 0, &d->join_line)) ||
+		    (r = rx_compile(c, b, "join.next", 0, &d->join_next)))
+			return r;
+	}
+	if ((r = section_compile(c, d, root, "", &d->top, 1)))
+		return r;
+	if ((v = yget(root, "sections"))) {
+		if (v->type != YN_SEQ)
+			return derr(c, v, "sections", "expected a list of sections");
+		d->secs = calloc(v->n ? v->n : 1, sizeof *d->secs);
+		if (!d->secs)
+			return PC_ENOMEM;
+		for (size_t i = 0; i < v->n; i++) {
+			char kp[64];
+			kpath(kp, sizeof kp, "sections[%zu]", i);
+			d->nsecs = i + 1;
+			if ((r = section_compile(c, d, v->kids[i], kp, &d->secs[i], 0)))
+				return r;
+		}
+	}
+	size_t nrows = d->top.nrows;
+	for (size_t i = 0; i < d->nsecs; i++)
+		nrows += d->secs[i].nrows;
+	if (!nrows)
+		return derr(c, root, "rows", "the dialect has no rows (top-level or in a section)");
+	if ((v = yget(root, "symbols"))) {
+		if (v->type != YN_SEQ)
+			return derr(c, v, "symbols", "expected a list of rules");
+		d->rules = calloc(v->n ? v->n : 1, sizeof *d->rules);
+		if (!d->rules)
+			return PC_ENOMEM;
+		for (size_t i = 0; i < v->n; i++) {
+			char kp[64];
+			kpath(kp, sizeof kp, "symbols[%zu]", i);
+			d->nrules = i + 1;
+			if ((r = rule_compile(c, v->kids[i], kp, &d->rules[i])))
+				return r;
+		}
+	}
+	return PC_OK;
+}
+
+/* Compiles the YAML text of a dialect.  On error *out is NULL and err
+ * holds "dialect FILE:LINE:COL: key 'K': what". */
+static int dialect_compile(const char *text, size_t len, const char *file,
+			   dialect **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	err[0] = 0;
+	ynode *root;
+	int r = yparse(text, len, file, &root, err, errlen);
+	if (r)
+		return r;
+	dialect *d = calloc(1, sizeof *d);
+	if (!d) {
+		yfree(root);
+		return PC_ENOMEM;
+	}
+	dctx c = {file, err, errlen};
+	r = dialect_build(&c, root, d);
+	yfree(root);
+	if (r) {
+		if (r == PC_ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		dialect_free(d);
+		return r;
+	}
+	*out = d;
+	return PC_OK;
+}
+
+static int dialect_builtin(const char *name, dialect **out, char *err,
+			   size_t errlen)
+{
+	for (const pc_map_builtin *b = pc_map_builtins; b->name; b++)
+		if (strcmp(b->name, name) == 0) {
+			char file[128];
+			snprintf(file, sizeof file, "%s.yaml", b->name);
+			return dialect_compile(b->text, b->len, file, out, err, errlen);
+		}
+	return PC_ENOTFOUND;
+}
+
+static int dialect_file(const char *path, dialect **out, char *err, size_t errlen)
+{
+	int st;
+	*out = NULL;
+	pc_stream *s = pc_stream_open_file(path, &st);
+	if (!s) {
+		snprintf(err, errlen, "dialect %s: cannot open", path);
+		return st == PC_ENOTFOUND ? PC_ENOTFOUND : PC_EIO;
+	}
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (pc_grow((void **)&buf, &cap, len + 4096, 1)) {
+			st = PC_ENOMEM;
+			break;
+		}
+		int64_t k = pc_stream_read_some(s, buf + len, 4096);
+		if (k < 0) {
+			st = (int)k;
+			snprintf(err, errlen, "dialect %s: read error", path);
+			break;
+		}
+		if (k == 0) {
+			st = PC_OK;
+			break;
+		}
+		len += (size_t)k;
+		if (len > Y_MAX_BYTES) {
+			st = yerr(err, errlen, path, 1, 1, "file larger than %zu bytes",
+				  Y_MAX_BYTES);
+			break;
+		}
+	}
+	pc_stream_free(s);
+	if (!st)
+		st = dialect_compile(buf ? buf : "", len, path, out, err, errlen);
+	free(buf);
+	return st;
+}
+
+/* ---- detection ---------------------------------------------------------- */
+
+static int rx_test(const rx *r, const char *s)
+{
+	return r->ok && regexec(&r->re, s, 0, NULL, 0) == 0;
+}
+
+static int is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* Score of dialect d for the head of a file: its confidence or 0. */
+static int dialect_detect(const dialect *d, const unsigned char *head, size_t len,
+			  int whole)
+{
+	if (!d->nany && !d->nall && !d->every.ok)
+		return 0;
+	char line[1024];
+	int any = d->nany == 0, none_hit = 0;
+	unsigned all_hit = 0, lines = 0, every_fail = 0;
+	unsigned char all_seen[64] = {0};
+	size_t i = 0;
+	while (i < len) {
+		size_t j = i;
+		while (j < len && head[j] != '\n')
+			j++;
+		if (j >= len && !whole)
+			break; /* partial last line */
+		size_t n = j - i;
+		if (n && head[i + n - 1] == '\r')
+			n--;
+		if (n >= sizeof line)
+			n = sizeof line - 1;
+		memcpy(line, head + i, n);
+		line[n] = 0;
+		i = j + 1;
+		if (memchr(line, 0, n))
+			return 0;
+		for (size_t k = 0; !any && k < d->nany; k++)
+			if (rx_test(&d->any[k], line))
+				any = 1;
+		for (size_t k = 0; k < d->nall && k < 64; k++)
+			if (!all_seen[k] && rx_test(&d->all[k], line)) {
+				all_seen[k] = 1;
+				all_hit++;
+			}
+		for (size_t k = 0; k < d->nnone; k++)
+			if (rx_test(&d->none[k], line))
+				none_hit = 1;
+		if (d->every.ok && !is_blank(line, n)) {
+			lines++;
+			if (!rx_test(&d->every, line))
+				every_fail++;
+		}
+	}
+	if (!any || none_hit || all_hit < d->nall)
+		return 0;
+	if (d->every.ok && (every_fail || lines < d->min_lines))
+		return 0;
+	return d->confidence;
+}
+
+/* Best built-in dialect for head; *name gets its name (static storage). */
+static int detect_builtin(const unsigned char *head, size_t len, int whole,
+			  const char **name)
+{
+	int best = 0;
+	*name = NULL;
+	for (const pc_map_builtin *b = pc_map_builtins; b->name; b++) {
+		dialect *d;
+		char err[256];
+		if (dialect_compile(b->text, b->len, b->name, &d, err, sizeof err))
+			continue; /* built-ins are tested; never happens */
+		int sc = dialect_detect(d, head, len, whole);
+		if (sc > best) {
+			best = sc;
+			*name = b->name;
+		}
+		dialect_free(d);
+	}
+	return best;
+}
+
+/* ====================================================================== */
+/* The engine                                                              */
+
+typedef struct arena {
+	char *buf;
+	size_t len, cap;
+} arena;
+
+#define NONE ((size_t)-1)
+
+static size_t arena_add(arena *a, const char *s, size_t n)
+{
+	if (pc_grow((void **)&a->buf, &a->cap, a->len + n + 1, 1))
+		return NONE;
+	size_t at = a->len;
+	memcpy(a->buf + at, s, n);
+	a->buf[at + n] = 0;
+	a->len += n + 1;
+	return at;
+}
+
+typedef struct msym {
+	size_t name, file, section, cls, marker, type;
+	uint32_t seg;
+	uint64_t addr, size;
+	pc_symkind kind;
+	pc_binding binding;
+} msym;
+
+typedef struct mreg {
+	size_t name, cls;
+	uint32_t seg;
+	uint64_t low, high;
+	pc_region_class rclass;
+} mreg;
+
+typedef struct engine {
+	const dialect *d;
+	pc_stream *s;
+	arena str;
+	msym *syms;
+	size_t nsyms, capsyms;
+	mreg *regs;
+	size_t nregs, capregs;
+	size_t ctx_file, ctx_section;
+	regmatch_t pm[RX_MAX_GROUPS + 1];
+} engine;
+
+typedef struct fields {
+	const char *p[F_COUNT];
+	size_t n[F_COUNT];
+	unsigned have;
+} fields;
+
+static void fset(fields *f, int k, const char *p, size_t n)
+{
+	while (n && isspace((unsigned char)*p)) {
+		p++;
+		n--;
+	}
+	while (n && isspace((unsigned char)p[n - 1]))
+		n--;
+	f->p[k] = p;
+	f->n[k] = n;
+	f->have |= 1u << k;
+}
+
+#define HAS(f, k) ((f)->have & (1u << (k)))
+
+static int parse_num(const char *p, size_t n, int base, uint64_t *out)
+{
+	if (base == 16 && n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		n -= 2;
+	} else if (base == 16 && n > 1 && (p[n - 1] == 'H' || p[n - 1] == 'h')) {
+		n--;
+	}
+	if (!n)
+		return 0;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		int dgt;
+		char c = p[i];
+		if (c >= '0' && c <= '9')
+			dgt = c - '0';
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			dgt = c - 'a' + 10;
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			dgt = c - 'A' + 10;
+		else
+			return 0;
+		if (v > (UINT64_MAX - (uint64_t)dgt) / (uint64_t)base)
+			return 0;
+		v = v * (uint64_t)base + (uint64_t)dgt;
+	}
+	*out = v;
+	return 1;
+}
+
+/* Address from fields: address ("SSSS:OOOO" or a number) or segment and
+ * offset. */
+static int parse_addr(const fields *f, int mode, int base, uint32_t *seg,
+		      uint64_t *addr)
+{
+	int nb = mode == AM_DECIMAL ? 10 : 16;
+	uint64_t sv, ov;
+	int have_seg = 0;
+	if (HAS(f, F_ADDRESS)) {
+		const char *p = f->p[F_ADDRESS];
+		size_t n = f->n[F_ADDRESS];
+		const char *colon = memchr(p, ':', n);
+		if (colon) {
+			if (!parse_num(p, (size_t)(colon - p), 16, &sv) ||
+			    !parse_num(colon + 1, n - (size_t)(colon - p) - 1, 16, &ov))
+				return 0;
+			have_seg = 1;
+		} else if (!parse_num(p, n, nb, &ov)) {
+			return 0;
+		}
+	} else {
+		if (!parse_num(f->p[F_SEGMENT], f->n[F_SEGMENT], 16, &sv) ||
+		    !parse_num(f->p[F_OFFSET], f->n[F_OFFSET], nb, &ov))
+			return 0;
+		have_seg = 1;
+	}
+	(void)base;
+	if (!have_seg) {
+		*seg = PC_NOSEG;
+		*addr = ov;
+		return 1;
+	}
+	if (sv > 0xFFFFFFFEu)
+		return 0;
+	if (mode == AM_SEGOFF) {
+		if (sv > UINT64_MAX / 16 || sv * 16 > UINT64_MAX - ov)
+			return 0;
+		*seg = PC_NOSEG;
+		*addr = sv * 16 + ov;
+	} else if (mode == AM_OBJOFF) {
+		*seg = (uint32_t)sv;
+		*addr = ov;
+	} else {
+		/* flat dialect with a segment: keep it as a namespace */
+		*seg = (uint32_t)sv;
+		*addr = ov;
+	}
+	return 1;
+}
+
+static size_t fstr(engine *e, const fields *f, int k)
+{
+	if (!HAS(f, k))
+		return NONE;
+	return arena_add(&e->str, f->p[k], f->n[k]);
+}
+
+/* 1 if the row took the line, 0 if not, negative status on failure. */
+static int row_apply(engine *e, const row *rw, const char *line, size_t len)
+{
+	fields f;
+	memset(&f, 0, sizeof f);
+	if (rw->has_match) {
+		size_t nm = rw->match.nsub + 1;
+		if (regexec(&rw->match.re, line, nm, e->pm, 0) != 0)
+			return 0;
+		for (int k = 0; k < F_COUNT; k++) {
+			int g = rw->match.group[k];
+			if (g && e->pm[g].rm_so >= 0)
+				fset(&f, k, line + e->pm[g].rm_so,
+				     (size_t)(e->pm[g].rm_eo - e->pm[g].rm_so));
+		}
+	}
+	for (int k = 0; k < F_COUNT; k++) {
+		if (!(rw->has_col & (1u << k)))
+			continue;
+		size_t a = (size_t)rw->col_start[k];
+		size_t b = rw->col_end[k] < 0 ? len : (size_t)rw->col_end[k];
+		if (a > len)
+			a = len;
+		if (b > len)
+			b = len;
+		fset(&f, k, line + a, b > a ? b - a : 0);
+	}
+	switch (rw->emit) {
+	case EM_SKIP:
+		return 1;
+	case EM_CONTEXT:
+		if (HAS(&f, F_FILE))
+			e->ctx_file = f.n[F_FILE] ? fstr(e, &f, F_FILE) : NONE;
+		if (HAS(&f, F_SECTION))
+			e->ctx_section = f.n[F_SECTION] ? fstr(e, &f, F_SECTION) : NONE;
+		return 1;
+	case EM_SYMBOL: {
+		msym m;
+		memset(&m, 0, sizeof m);
+		if (!HAS(&f, F_NAME) || !f.n[F_NAME])
+			return 0;
+		if (!parse_addr(&f, rw->addr_mode, rw->base, &m.seg, &m.addr))
+			return 0;
+		if (HAS(&f, F_SIZE) && f.n[F_SIZE] &&
+		    !parse_num(f.p[F_SIZE], f.n[F_SIZE], rw->base, &m.size))
+			return 0;
+		if (pc_grow((void **)&e->syms, &e->capsyms, e->nsyms + 1, sizeof *e->syms))
+			return PC_ENOMEM;
+		m.name = fstr(e, &f, F_NAME);
+		m.file = HAS(&f, F_FILE) && f.n[F_FILE] ? fstr(e, &f, F_FILE) : e->ctx_file;
+		m.section = HAS(&f, F_SECTION) && f.n[F_SECTION] ? fstr(e, &f, F_SECTION)
+								  : e->ctx_section;
+		m.cls = HAS(&f, F_CLASS) && f.n[F_CLASS] ? fstr(e, &f, F_CLASS) : NONE;
+		m.marker = fstr(e, &f, F_MARKER);
+		m.type = fstr(e, &f, F_TYPE);
+		m.kind = rw->kind;
+		m.binding = rw->binding;
+		if (m.name == NONE)
+			return PC_ENOMEM;
+		e->syms[e->nsyms++] = m;
+		return 1;
+	}
+	case EM_REGION: {
+		mreg g;
+		memset(&g, 0, sizeof g);
+		if (HAS(&f, F_START)) {
+			g.seg = PC_NOSEG;
+			if (!parse_num(f.p[F_START], f.n[F_START], rw->base, &g.low))
+				return 0;
+		} else if (!parse_addr(&f, rw->addr_mode, rw->base, &g.seg, &g.low)) {
+			return 0;
+		}
+		uint64_t v;
+		if (HAS(&f, F_SIZE)) {
+			if (!parse_num(f.p[F_SIZE], f.n[F_SIZE], rw->base, &v) ||
+			    pc_add_overflow(g.low, v, &g.high))
+				return 0;
+		} else if (HAS(&f, F_STOP)) {
+			if (!parse_num(f.p[F_STOP], f.n[F_STOP], rw->base, &v) || v < g.low ||
+			    v == UINT64_MAX)
+				return 0;
+			g.high = v + 1;
+		} else {
+			if (!parse_num(f.p[F_END], f.n[F_END], rw->base, &v) || v < g.low)
+				return 0;
+			g.high = v;
+		}
+		if (pc_grow((void **)&e->regs, &e->capregs, e->nregs + 1, sizeof *e->regs))
+			return PC_ENOMEM;
+		if (HAS(&f, F_NAME) && f.n[F_NAME])
+			g.name = fstr(e, &f, F_NAME);
+		else if (HAS(&f, F_SECTION) && f.n[F_SECTION])
+			g.name = fstr(e, &f, F_SECTION);
+		else
+			g.name = NONE;
+		/* a region row naming a section or file also sets the context */
+		if (HAS(&f, F_SECTION))
+			e->ctx_section = f.n[F_SECTION] ? fstr(e, &f, F_SECTION) : NONE;
+		if (HAS(&f, F_FILE))
+			e->ctx_file = f.n[F_FILE] ? fstr(e, &f, F_FILE) : NONE;
+		g.cls = HAS(&f, F_CLASS) && f.n[F_CLASS] ? fstr(e, &f, F_CLASS) : NONE;
+		g.rclass = rw->rclass;
+		e->regs[e->nregs++] = g;
+		return 1;
+	}
+	}
+	return 0;
+}
+
+/* Tries skip patterns and rows of sec: 1 a row took the line, 2 skipped,
+ * 0 neither, <0 error. */
+static int section_line(engine *e, const section *sec, const char *line,
+			size_t len)
+{
+	for (size_t i = 0; i < sec->nskip; i++)
+		if (rx_test(&sec->skip[i], line))
+			return 2; /* skipped: not a row */
+	for (size_t i = 0; i < sec->nrows; i++) {
+		int r = row_apply(e, &sec->rows[i], line, len);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int unmatched(engine *e, const char *where, const char *line, size_t len,
+		     uint64_t off)
+{
+	return pc_stream_fail(e->s, PC_EFORMAT, (int64_t)off,
+			      "expected a row of %s (dialect %s), found \"%.*s%s\"",
+			      where, e->d->name, len > 60 ? 60 : (int)len, line,
+			      len > 60 ? "..." : "");
+}
+
+static int engine_run(engine *e)
+{
+	const dialect *d = e->d;
+	const section *cur = NULL;
+	size_t cur_rows = 0;
+	char *buf = NULL, *pend = NULL;
+	size_t bcap = 0, pcap = 0, plen = 0;
+	uint64_t poff = 0;
+	int have_pend = 0, r = PC_OK;
+
+	for (;;) {
+		const char *l;
+		size_t n;
+		uint64_t off;
+		if (have_pend) {
+			if (pc_grow((void **)&buf, &bcap, plen + 1, 1)) {
+				r = PC_ENOMEM;
+				break;
+			}
+			memcpy(buf, pend, plen + 1);
+			n = plen;
+			off = poff;
+			have_pend = 0;
+		} else {
+			int g = pc_stream_getline(e->s, &l, &n, &off);
+			if (g < 0) {
+				r = g;
+				break;
+			}
+			if (g == 0)
+				break;
+			if (pc_grow((void **)&buf, &bcap, n + 1, 1)) {
+				r = PC_ENOMEM;
+				break;
+			}
+			memcpy(buf, l, n);
+			buf[n] = 0;
+		}
+		/* wrapped lines */
+		if (d->join_line.ok && rx_test(&d->join_line, buf)) {
+			uint64_t noff;
+			int g = pc_stream_getline(e->s, &l, &plen, &noff);
+			if (g < 0) {
+				r = g;
+				break;
+			}
+			if (g > 0) {
+				if (pc_grow((void **)&pend, &pcap, plen + 1, 1)) {
+					r = PC_ENOMEM;
+					break;
+				}
+				memcpy(pend, l, plen);
+				pend[plen] = 0;
+				poff = noff;
+				if (rx_test(&d->join_next, pend)) {
+					if (pc_grow((void **)&buf, &bcap, n + plen + 2, 1)) {
+						r = PC_ENOMEM;
+						break;
+					}
+					buf[n] = ' ';
+					memcpy(buf + n + 1, pend, plen + 1);
+					n += plen + 1;
+				} else {
+					have_pend = 1;
+				}
+			}
+		}
+		int blank = is_blank(buf, n);
+		if (cur) {
+			if (cur->end.ok && rx_test(&cur->end, buf)) {
+				cur = NULL;
+				continue;
+			}
+			if (blank) {
+				if (cur->end_blank && cur_rows)
+					cur = NULL;
+				continue;
+			}
+		}
+		if (blank)
+			continue;
+		int entered = 0;
+		for (size_t i = 0; i < d->nsecs; i++)
+			if (rx_test(&d->secs[i].begin, buf)) {
+				cur = &d->secs[i];
+				cur_rows = 0;
+				entered = 1;
+				break;
+			}
+		if (entered)
+			continue;
+		if (cur) {
+			int t = section_line(e, cur, buf, n);
+			if (t < 0) {
+				r = t;
+				break;
+			}
+			if (t) {
+				cur_rows += t == 1;
+				continue;
+			}
+			if (cur->other == OT_SKIP)
+				continue;
+			if (cur->other == OT_ERROR) {
+				char where[160];
+				snprintf(where, sizeof where, "section '%s'", cur->name);
+				r = unmatched(e, where, buf, n, off);
+				break;
+			}
+			cur = NULL; /* OT_END: the line is read at top level */
+		}
+		int t = section_line(e, &d->top, buf, n);
+		if (t < 0) {
+			r = t;
+			break;
+		}
+		if (!t && d->top.other == OT_ERROR) {
+			r = unmatched(e, "the file", buf, n, off);
+			break;
+		}
+	}
+	free(buf);
+	free(pend);
+	return r;
+}
+
+/* ---- classification and output ----------------------------------------- */
+
+typedef struct regsort {
+	const mreg *r;
+} regsort;
+
+static int cmp_reg(const void *a, const void *b)
+{
+	const mreg *x = ((const regsort *)a)->r, *y = ((const regsort *)b)->r;
+	if (x->seg != y->seg)
+		return x->seg < y->seg ? -1 : 1;
+	if (x->low != y->low)
+		return x->low < y->low ? -1 : 1;
+	return 0;
+}
+
+/* Innermost non-empty region holding (seg, addr). */
+static const mreg *region_of(const regsort *rs, size_t n, uint32_t seg,
+			     uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) { /* first region with (seg, low) > (seg, addr) */
+		size_t mid = lo + (hi - lo) / 2;
+		const mreg *m = rs[mid].r;
+		if (m->seg < seg || (m->seg == seg && m->low <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const mreg *best = NULL;
+	for (size_t i = lo; i-- > 0;) {
+		const mreg *m = rs[i].r;
+		if (m->seg != seg)
+			break;
+		if (addr < m->high && (!best || m->high - m->low < best->high - best->low))
+			best = m;
+		if (best && addr - m->low >= best->high - best->low)
+			break; /* regions further back cannot be smaller */
+	}
+	return best;
+}
+
+static const char *astr(const engine *e, size_t at)
+{
+	return at == NONE ? NULL : e->str.buf + at;
+}
+
+static int cond_ok(const rx *r, const char *v)
+{
+	return regexec(&r->re, v ? v : "", 0, NULL, 0) == 0;
+}
+
+static int engine_emit(engine *e, pc_profile *p, uint64_t load)
+{
+	const dialect *d = e->d;
+	regsort *rs = NULL;
+	if (e->nregs) {
+		rs = malloc(e->nregs * sizeof *rs);
+		if (!rs)
+			return PC_ENOMEM;
+		for (size_t i = 0; i < e->nregs; i++)
+			rs[i].r = &e->regs[i];
+		qsort(rs, e->nregs, sizeof *rs, cmp_reg);
+	}
+	uint64_t shift = 0;
+	if (load && pc_mul_overflow(load, d->load_unit, &shift)) {
+		free(rs);
+		return pc_stream_fail(e->s, PC_EUSAGE, -1, "load-address too large");
+	}
+	int r = PC_OK;
+	for (size_t i = 0; i < e->nregs && !r; i++) {
+		const mreg *g = &e->regs[i];
+		pc_region pr = {g->seg, g->low, g->high, g->rclass, astr(e, g->name)};
+		if (g->seg == PC_NOSEG &&
+		    (pc_add_overflow(pr.low, shift, &pr.low) ||
+		     pc_add_overflow(pr.high, shift, &pr.high))) {
+			r = pc_stream_fail(e->s, PC_EUSAGE, -1, "load-address too large");
+			break;
+		}
+		r = pc_profile_add_region(p, &pr);
+	}
+	for (size_t i = 0; i < e->nsyms && !r; i++) {
+		const msym *m = &e->syms[i];
+		const mreg *g = rs ? region_of(rs, e->nregs, m->seg, m->addr) : NULL;
+		const char *vals[F_COUNT] = {0};
+		vals[F_NAME] = astr(e, m->name);
+		vals[F_MARKER] = astr(e, m->marker);
+		vals[F_TYPE] = astr(e, m->type);
+		vals[F_FILE] = astr(e, m->file);
+		vals[F_CLASS] = m->cls != NONE ? astr(e, m->cls) : g ? astr(e, g->cls) : NULL;
+		vals[F_SECTION] = m->section != NONE ? astr(e, m->section)
+						     : g ? astr(e, g->name) : NULL;
+		pc_symkind kind = m->kind;
+		pc_binding bind = m->binding;
+		int drop = 0;
+		for (size_t k = 0; k < d->nrules; k++) {
+			const rule *ru = &d->rules[k];
+			int ok = 1;
+			for (int f = 0; f < F_COUNT && ok; f++)
+				if (ru->has & (1u << f))
+					ok = cond_ok(&ru->cond[f], vals[f]);
+			if (!ok)
+				continue;
+			drop = ru->drop;
+			if (ru->kind >= 0)
+				kind = (pc_symkind)ru->kind;
+			if (ru->binding >= 0)
+				bind = (pc_binding)ru->binding;
+			break;
+		}
+		if (drop)
+			continue;
+		pc_symbol s;
+		memset(&s, 0, sizeof s);
+		s.name = vals[F_NAME];
+		s.file = vals[F_FILE];
+		s.section = vals[F_SECTION];
+		s.segment = m->seg;
+		s.address = m->addr;
+		s.size = m->size;
+		s.kind = kind;
+		s.binding = bind;
+		if (m->seg == PC_NOSEG && kind != PC_SYM_ABS &&
+		    pc_add_overflow(s.address, shift, &s.address)) {
+			r = pc_stream_fail(e->s, PC_EUSAGE, -1, "load-address too large");
+			break;
+		}
+		r = pc_profile_add_symbol(p, &s);
+	}
+	free(rs);
+	return r;
+}
+
+/* ====================================================================== */
+/* The loader                                                              */
+
+static int map_probe(const unsigned char *head, size_t len, const char *filename)
+{
+	(void)filename;
+	if (!len || memchr(head, 0, len))
+		return 0;
+	const char *name;
+	return detect_builtin(head, len, len < 4096, &name);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
+{
+	char err[512];
+	dialect *d = NULL;
+	int r;
+	const char *want = pc_options_get(opts, "dialect");
+	if (want && *want) {
+		if (strchr(want, '/') || ends_with(want, ".yaml") || ends_with(want, ".yml")) {
+			r = dialect_file(want, &d, err, sizeof err);
+		} else {
+			r = dialect_builtin(want, &d, err, sizeof err);
+			if (r == PC_ENOTFOUND) {
+				char path[1024];
+				snprintf(path, sizeof path, "%s/dialects/%s.yaml", PC_DATADIR, want);
+				r = dialect_file(path, &d, err, sizeof err);
+				if (r == PC_ENOTFOUND || (r == PC_EIO && !d)) {
+					char list[512] = "";
+					for (const pc_map_builtin *b = pc_map_builtins; b->name; b++) {
+						strncat(list, b == pc_map_builtins ? "" : ", ",
+							sizeof list - strlen(list) - 1);
+						strncat(list, b->name, sizeof list - strlen(list) - 1);
+					}
+					return pc_profile_fail(p, PC_ENOTFOUND,
+							       "no map dialect '%s' (built-in: %s; or give FILE.yaml)",
+							       want, list);
+				}
+			}
+		}
+		if (r)
+			return pc_profile_fail(p, r == PC_ENOMEM ? PC_ENOMEM : PC_EUSAGE,
+					       "%s", err[0] ? err : "cannot read dialect");
+	} else {
+		const unsigned char *head;
+		size_t len;
+		if ((r = pc_stream_peek(s, &head, &len)) < 0)
+			return r;
+		int64_t size = pc_stream_size(s);
+		const char *name;
+		if (!detect_builtin(head, len, size >= 0 && (uint64_t)size == len, &name))
+			return pc_stream_fail(s, PC_EUNKNOWN, 0,
+					      "no built-in map dialect recognises this file; name one with -O dialect=NAME or -O dialect=FILE.yaml");
+		if ((r = dialect_builtin(name, &d, err, sizeof err)))
+			return pc_profile_fail(p, r, "%s", err);
+	}
+	uint64_t load = 0;
+	if (pc_options_get_u64(opts, "load-address", &load) < 0) {
+		dialect_free(d);
+		return pc_profile_fail(p, PC_EUSAGE, "load-address must be a number");
+	}
+	engine e;
+	memset(&e, 0, sizeof e);
+	e.d = d;
+	e.s = s;
+	e.ctx_file = e.ctx_section = NONE;
+	r = engine_run(&e);
+	if (!r && !e.nsyms && !e.nregs)
+		r = pc_stream_fail(s, PC_EFORMAT, 0,
+				   "no symbols or segments found (dialect %s)", d->name);
+	if (!r)
+		r = engine_emit(&e, p, load);
+	free(e.syms);
+	free(e.regs);
+	free(e.str.buf);
+	dialect_free(d);
+	return r;
+}
+
+static const char *const map_ext[] = {"map", "MAP", "nm", NULL};
+
+const pc_loader pc_loader_map = {
+	.abi_version = PC_LOADER_ABI_VERSION,
+	.name = "map",
+	.description = "linker maps and symbol listings via YAML dialects (MS LINK, TLINK, WLINK, GNU ld, nm)",
+	.roles = PC_ROLE_SYMBOLS,
+	.extensions = map_ext,
+	.probe = map_probe,
+	.load = map_load,
+	.order = 0,
+};

@@ -1,0 +1,774 @@
+/*
+ * raw.c - raw program-counter dumps: a plain list of PC values, as written
+ * by in-circuit emulators (Applied Microsystems ES 1800), the Dr. Dobb's
+ * pamsdos CS:IP grabber, debug probes and emulators.
+ *
+ * No such file carries a header, so the layout is described by options
+ * (-O key=value) and/or a YAML layout file (-O layout=FILE.yaml) holding
+ * the same keys; options given on the command line win over the file.
+ *
+ *   encoding  binary | text            (default: text if the first 4 KiB
+ *                                       are lines of numbers, else binary)
+ *   width     16 | 24 | 32 | 64        bits of the PC field (binary; 32);
+ *                                      2, 3, 4, 8 are taken as bytes, as
+ *                                      the gmon loader's width=4|8
+ *   endian    little | big             byte order (binary; little)
+ *   pair      ip:cs | cs:ip            x86 real-mode pairs of 16-bit words,
+ *                                      converted to seg * 16 + off
+ *   mask      N                        AND-ed to every PC (0xffffff: 68000)
+ *   stride    N                        bytes per record (default: field size)
+ *   offset    N                        byte offset of the PC in a record
+ *   skip      N                        header bytes before the first record
+ *   radix     16 | 10                  text: plain numbers; 0x / $ are
+ *                                      always hex, seg:off is always hex;
+ *                                      without it the first 4 KiB must show
+ *                                      hex (0x, $, seg:off, a digit a-f),
+ *                                      else the load fails as ambiguous
+ *   origin    ADDR                     start of the program: samples below
+ *                                      it are class "low" (DDJ PA_BOT_MEM)
+ *   program-end ADDR                   end of the program: samples at or
+ *                                      above it are class "high"
+ *   regions   LOW-HIGH:CLASS[:LABEL],...  further address ranges by class
+ *
+ * The file is streamed in large sequential reads and handed to the core in
+ * batches (pc_profile_add_samples), so memory does not grow with its size.
+ * Auto-detection only claims text whose every line in the first 4 KiB is a
+ * comment or a hex address, at least two of them unmistakably hex (0x..,
+ * $.., seg:off, or holding a digit a-f); binary dumps are never guessed.
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+enum { ENC_AUTO = 0, ENC_BINARY, ENC_TEXT };
+enum { PAIR_NONE = 0, PAIR_IPCS, PAIR_CSIP };
+
+/* Largest read handed to pc_stream_read_some, and samples per batch. */
+#define RAW_CHUNK_BYTES ((size_t)4 << 20)
+#define RAW_BATCH ((size_t)1 << 20)
+/* A stride or header larger than this is surely a mistake. */
+#define RAW_MAX_STRIDE 65536u
+
+typedef struct raw_layout {
+	int encoding;
+	unsigned width; /* bytes of the PC field */
+	pc_endian endian;
+	int pair;
+	uint64_t mask;
+	uint64_t stride, offset, skip;
+	unsigned radix;
+	int have_origin, have_end;
+	uint64_t origin, program_end;
+	const char *regions; /* owned by the options bag it came from */
+} raw_layout;
+
+/* The keys this loader understands (all optional). */
+static const char *const raw_keys[] = {
+	"encoding", "width", "endian", "pair", "mask", "stride", "offset",
+	"skip", "radix", "origin", "program-end", "regions", NULL};
+
+static int is_raw_key(const char *k)
+{
+	for (size_t i = 0; raw_keys[i]; i++)
+		if (strcmp(raw_keys[i], k) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+static int digit_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/* Parses s[0..n) as an unsigned number in radix; 0 on success, -1 if a
+ * character is not a digit (or n == 0), -2 on overflow. */
+static int parse_num(const char *s, size_t n, unsigned radix, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int d = digit_value((unsigned char)s[i]);
+		if (d >= (int)radix)
+			return -1;
+		if (v > (UINT64_MAX - (uint64_t)d) / radix)
+			return -2;
+		v = v * radix + (uint64_t)d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* ---- the layout: defaults, YAML file, options --------------------------- */
+
+static int layout_fail(pc_profile *p, pc_stream *s, const char *where,
+		       const char *fmt, const char *key, const char *val)
+{
+	char msg[512];
+	snprintf(msg, sizeof msg, fmt, key, val);
+	if (where)
+		return pc_stream_fail(s, PC_EUSAGE, -1, "%s: %s", where, msg);
+	(void)p;
+	return pc_stream_fail(s, PC_EUSAGE, -1, "%s", msg);
+}
+
+/* Applies one key=value to L.  where names the layout file position for
+ * messages (NULL for command-line options). */
+static int layout_set(raw_layout *L, pc_profile *p, pc_stream *s,
+		      const char *where, const char *key, const char *val)
+{
+	uint64_t v = 0;
+	int numeric = strcmp(key, "encoding") && strcmp(key, "endian") &&
+		      strcmp(key, "pair") && strcmp(key, "regions");
+	if (numeric) {
+		pc_options *tmp = pc_options_new();
+		int r = tmp ? pc_options_set(tmp, "v", val) : PC_ENOMEM;
+		if (r == PC_OK)
+			r = pc_options_get_u64(tmp, "v", &v);
+		pc_options_free(tmp);
+		if (r == PC_ENOMEM)
+			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+		if (r != 1)
+			return layout_fail(p, s, where,
+					   "%s must be a number, not '%s'", key, val);
+	}
+	if (strcmp(key, "encoding") == 0) {
+		if (strcmp(val, "binary") == 0)
+			L->encoding = ENC_BINARY;
+		else if (strcmp(val, "text") == 0)
+			L->encoding = ENC_TEXT;
+		else
+			return layout_fail(p, s, where,
+					   "%s must be binary or text, not '%s'", key, val);
+	} else if (strcmp(key, "width") == 0) {
+		if (v == 2 || v == 3 || v == 4 || v == 8)
+			v *= 8; /* bytes, as gmon's width=4|8 */
+		if (v != 16 && v != 24 && v != 32 && v != 64)
+			return layout_fail(p, s, where,
+					   "%s must be 16, 24, 32 or 64 (bits), not '%s'",
+					   key, val);
+		L->width = (unsigned)(v / 8);
+	} else if (strcmp(key, "endian") == 0) {
+		if (strcmp(val, "little") == 0 || strcmp(val, "le") == 0)
+			L->endian = PC_ENDIAN_LITTLE;
+		else if (strcmp(val, "big") == 0 || strcmp(val, "be") == 0)
+			L->endian = PC_ENDIAN_BIG;
+		else
+			return layout_fail(p, s, where,
+					   "%s must be little or big, not '%s'", key, val);
+	} else if (strcmp(key, "pair") == 0) {
+		if (strcmp(val, "ip:cs") == 0)
+			L->pair = PAIR_IPCS;
+		else if (strcmp(val, "cs:ip") == 0)
+			L->pair = PAIR_CSIP;
+		else if (strcmp(val, "none") == 0)
+			L->pair = PAIR_NONE;
+		else
+			return layout_fail(p, s, where,
+					   "%s must be ip:cs, cs:ip or none, not '%s'",
+					   key, val);
+	} else if (strcmp(key, "mask") == 0) {
+		if (v == 0)
+			return layout_fail(p, s, where,
+					   "%s must not be zero%s", key, "");
+		L->mask = v;
+	} else if (strcmp(key, "stride") == 0) {
+		if (v == 0 || v > RAW_MAX_STRIDE)
+			return layout_fail(p, s, where,
+					   "%s must be 1..65536 bytes, not '%s'", key, val);
+		L->stride = v;
+	} else if (strcmp(key, "offset") == 0) {
+		if (v >= RAW_MAX_STRIDE)
+			return layout_fail(p, s, where,
+					   "%s must be below 65536 bytes, not '%s'", key, val);
+		L->offset = v;
+	} else if (strcmp(key, "skip") == 0) {
+		L->skip = v;
+	} else if (strcmp(key, "radix") == 0) {
+		if (v != 10 && v != 16)
+			return layout_fail(p, s, where,
+					   "%s must be 16 or 10, not '%s'", key, val);
+		L->radix = (unsigned)v;
+	} else if (strcmp(key, "origin") == 0) {
+		L->have_origin = 1;
+		L->origin = v;
+	} else if (strcmp(key, "program-end") == 0) {
+		L->have_end = 1;
+		L->program_end = v;
+	} else if (strcmp(key, "regions") == 0) {
+		L->regions = val;
+	}
+	return PC_OK;
+}
+
+/* Reads a layout file: one YAML mapping of the keys above to scalars.
+ * The values are copied into *bag (which must outlive L). */
+static int layout_read_yaml(raw_layout *L, pc_profile *p, pc_stream *s,
+			    const char *path, pc_options *bag)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return pc_stream_fail(s, PC_EIO, -1, "cannot open layout %s: %s",
+				      path, strerror(errno));
+	yaml_parser_t yp;
+	if (!yaml_parser_initialize(&yp)) {
+		fclose(f);
+		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+	}
+	yaml_parser_set_input_file(&yp, f);
+	int rc = PC_OK, depth = 0, done = 0;
+	char *key = NULL;
+	char where[600];
+	while (!done && rc == PC_OK) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&yp, &ev)) {
+			rc = pc_stream_fail(s, PC_EFORMAT, -1,
+					    "layout %s:%zu: %s", path,
+					    (size_t)yp.problem_mark.line + 1,
+					    yp.problem ? yp.problem : "invalid YAML");
+			break;
+		}
+		snprintf(where, sizeof where, "layout %s:%zu", path,
+			 (size_t)ev.start_mark.line + 1);
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > 1)
+				rc = pc_stream_fail(s, PC_EFORMAT, -1,
+						    "%s: values must be plain scalars", where);
+			break;
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_ALIAS_EVENT:
+			rc = pc_stream_fail(s, PC_EFORMAT, -1,
+					    "%s: expected a mapping of key: value", where);
+			break;
+		case YAML_SCALAR_EVENT: {
+			const char *text = (const char *)ev.data.scalar.value;
+			if (depth != 1) {
+				rc = pc_stream_fail(s, PC_EFORMAT, -1,
+						    "%s: expected a mapping of key: value", where);
+			} else if (!key) {
+				if (!is_raw_key(text))
+					rc = pc_stream_fail(s, PC_EFORMAT, -1,
+							    "%s: unknown layout key '%s'",
+							    where, text);
+				else if (!(key = pc_strdup(text)))
+					rc = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+			} else {
+				rc = pc_options_set(bag, key, text);
+				if (rc)
+					rc = pc_stream_fail(s, rc, -1, "out of memory");
+				else
+					rc = layout_set(L, p, s, where, key,
+							pc_options_get(bag, key));
+				free(key);
+				key = NULL;
+			}
+			break;
+		}
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	free(key);
+	yaml_parser_delete(&yp);
+	fclose(f);
+	return rc;
+}
+
+static int layout_build(raw_layout *L, pc_profile *p, pc_stream *s,
+			const pc_options *opts, pc_options *bag)
+{
+	memset(L, 0, sizeof *L);
+	L->endian = PC_ENDIAN_LITTLE;
+	L->mask = UINT64_MAX;
+	const char *path = pc_options_get(opts, "layout");
+	if (path) {
+		int r = layout_read_yaml(L, p, s, path, bag);
+		if (r)
+			return r;
+	}
+	for (size_t i = 0; raw_keys[i]; i++) {
+		const char *v = pc_options_get(opts, raw_keys[i]);
+		if (v) {
+			int r = layout_set(L, p, s, NULL, raw_keys[i], v);
+			if (r)
+				return r;
+		}
+	}
+	if (L->radix)
+		L->encoding = L->encoding ? L->encoding : ENC_TEXT;
+	unsigned field = L->pair ? 4 : (L->width ? L->width : 4);
+	if (L->pair && L->width && L->width != 2)
+		return pc_stream_fail(s, PC_EUSAGE, -1,
+				      "pair takes two 16-bit words; width %u does not fit",
+				      L->width * 8);
+	if (!L->width)
+		L->width = L->pair ? 2 : 4;
+	if (!L->stride)
+		L->stride = L->offset + field;
+	if (L->offset + field > L->stride)
+		return pc_stream_fail(s, PC_EUSAGE, -1,
+				      "a %u-byte PC at offset %llu does not fit a %llu-byte record",
+				      field, (unsigned long long)L->offset,
+				      (unsigned long long)L->stride);
+	if (L->have_origin && L->have_end && L->program_end <= L->origin)
+		return pc_stream_fail(s, PC_EUSAGE, -1,
+				      "program-end 0x%llx is not above origin 0x%llx",
+				      (unsigned long long)L->program_end,
+				      (unsigned long long)L->origin);
+	return PC_OK;
+}
+
+/* ---- regions ------------------------------------------------------------- */
+
+static int class_by_name(const char *s, size_t n, pc_region_class *out)
+{
+	for (int c = 0; c < PC_REGION_COUNT; c++) {
+		const char *name = pc_region_class_name((pc_region_class)c);
+		if (strlen(name) == n && strncmp(name, s, n) == 0) {
+			*out = (pc_region_class)c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* "LOW-HIGH:CLASS[:LABEL]" items separated by commas; numbers are hex with
+ * or without 0x, HIGH is exclusive. */
+static int add_regions(pc_profile *p, pc_stream *s, const char *spec)
+{
+	const char *q = spec;
+	while (*q) {
+		const char *end = strchr(q, ',');
+		size_t n = end ? (size_t)(end - q) : strlen(q);
+		const char *dash = memchr(q, '-', n);
+		const char *c1 = memchr(q, ':', n);
+		if (!dash || !c1 || c1 < dash)
+			return pc_stream_fail(s, PC_EUSAGE, -1,
+					      "regions: expected LOW-HIGH:CLASS[:LABEL], found '%.*s'",
+					      (int)n, q);
+		const char *c2 = memchr(c1 + 1, ':', (size_t)(q + n - c1 - 1));
+		const char *lo_s = q, *hi_s = dash + 1;
+		size_t lo_n = (size_t)(dash - q), hi_n = (size_t)(c1 - dash - 1);
+		if (lo_n > 2 && lo_s[0] == '0' && (lo_s[1] | 0x20) == 'x')
+			lo_s += 2, lo_n -= 2;
+		if (hi_n > 2 && hi_s[0] == '0' && (hi_s[1] | 0x20) == 'x')
+			hi_s += 2, hi_n -= 2;
+		uint64_t lo, hi;
+		pc_region_class cls;
+		size_t cn = (size_t)((c2 ? c2 : q + n) - c1 - 1);
+		if (parse_num(lo_s, lo_n, 16, &lo) || parse_num(hi_s, hi_n, 16, &hi) ||
+		    hi <= lo)
+			return pc_stream_fail(s, PC_EUSAGE, -1,
+					      "regions: bad address range in '%.*s'", (int)n, q);
+		if (!class_by_name(c1 + 1, cn, &cls))
+			return pc_stream_fail(s, PC_EUSAGE, -1,
+					      "regions: unknown class '%.*s' (application, system, dos, io, high, low, library, kernel, unknown)",
+					      (int)cn, c1 + 1);
+		char label[128];
+		if (c2)
+			snprintf(label, sizeof label, "%.*s", (int)(q + n - c2 - 1), c2 + 1);
+		else
+			snprintf(label, sizeof label, "%s", pc_region_class_name(cls));
+		pc_region r = {PC_NOSEG, lo, hi, cls, label};
+		int rc = pc_profile_add_region(p, &r);
+		if (rc)
+			return rc;
+		q += n;
+		if (*q == ',')
+			q++;
+	}
+	return PC_OK;
+}
+
+static int add_layout_regions(pc_profile *p, pc_stream *s, const raw_layout *L)
+{
+	if (L->have_origin && L->origin > 0) {
+		pc_region r = {PC_NOSEG, 0, L->origin, PC_REGION_LOW, "PA_BOT_MEM"};
+		int rc = pc_profile_add_region(p, &r);
+		if (rc)
+			return rc;
+	}
+	if (L->have_end && L->program_end < UINT64_MAX) {
+		pc_region r = {PC_NOSEG, L->program_end, UINT64_MAX, PC_REGION_HIGH,
+			       "PA_TOP_MEM"};
+		int rc = pc_profile_add_region(p, &r);
+		if (rc)
+			return rc;
+	}
+	if (L->have_origin && L->have_end) {
+		pc_region r = {PC_NOSEG, L->origin, L->program_end,
+			       PC_REGION_APPLICATION, "program"};
+		int rc = pc_profile_add_region(p, &r);
+		if (rc)
+			return rc;
+	}
+	if (L->regions)
+		return add_regions(p, s, L->regions);
+	return PC_OK;
+}
+
+/* ---- binary records ------------------------------------------------------ */
+
+/* Decodes n records starting at b into out[]. */
+static void decode_records(const raw_layout *L, const unsigned char *b,
+			   size_t n, uint64_t *out)
+{
+	const size_t st = (size_t)L->stride;
+	const unsigned char *f = b + L->offset;
+	const uint64_t mask = L->mask;
+	if (L->pair) {
+		const int ipcs = L->pair == PAIR_IPCS;
+		for (size_t i = 0; i < n; i++, f += st) {
+			uint64_t w0 = pc_get_u16(f, L->endian);
+			uint64_t w1 = pc_get_u16(f + 2, L->endian);
+			uint64_t seg = ipcs ? w1 : w0, off = ipcs ? w0 : w1;
+			out[i] = ((seg << 4) + off) & mask;
+		}
+		return;
+	}
+	/* The common layouts get loops the compiler can unroll. */
+	if (L->endian == PC_ENDIAN_LITTLE && L->width == 4) {
+		for (size_t i = 0; i < n; i++, f += st)
+			out[i] = ((uint64_t)f[0] | (uint64_t)f[1] << 8 |
+				  (uint64_t)f[2] << 16 | (uint64_t)f[3] << 24) & mask;
+		return;
+	}
+	if (L->endian == PC_ENDIAN_BIG && L->width == 4) {
+		for (size_t i = 0; i < n; i++, f += st)
+			out[i] = ((uint64_t)f[3] | (uint64_t)f[2] << 8 |
+				  (uint64_t)f[1] << 16 | (uint64_t)f[0] << 24) & mask;
+		return;
+	}
+	for (size_t i = 0; i < n; i++, f += st)
+		out[i] = pc_get_uint(f, L->width, L->endian) & mask;
+}
+
+static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
+{
+	const size_t stride = (size_t)L->stride;
+	int64_t size = pc_stream_size(s);
+	if (size >= 0) {
+		if ((uint64_t)size < L->skip)
+			return pc_stream_fail(s, PC_ETRUNC, size,
+					      "file ends inside the %llu-byte header (skip)",
+					      (unsigned long long)L->skip);
+		uint64_t body = (uint64_t)size - L->skip;
+		if (body % stride)
+			return pc_stream_fail(s, PC_ETRUNC,
+					      (int64_t)(L->skip + body - body % stride),
+					      "trailing partial record: %llu bytes left after %llu records of %zu bytes",
+					      (unsigned long long)(body % stride),
+					      (unsigned long long)(body / stride), stride);
+	}
+	if (L->skip) {
+		int r = pc_stream_skip(s, L->skip, "the header (skip)");
+		if (r)
+			return r;
+	}
+	size_t per = RAW_CHUNK_BYTES / stride;
+	if (per > RAW_BATCH)
+		per = RAW_BATCH;
+	if (per == 0)
+		per = 1;
+	unsigned char *buf = malloc(per * stride);
+	uint64_t *pcs = malloc(per * sizeof *pcs);
+	int rc = PC_OK;
+	if (!buf || !pcs) {
+		rc = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+		goto out;
+	}
+	size_t have = 0; /* bytes in buf */
+	uint64_t records = 0;
+	for (;;) {
+		int64_t r = pc_stream_read_some(s, buf + have, per * stride - have);
+		if (r < 0) {
+			rc = (int)r;
+			goto out;
+		}
+		have += (size_t)r;
+		size_t n = have / stride;
+		if (r == 0 || n == per) {
+			if (n) {
+				decode_records(L, buf, n, pcs);
+				rc = pc_profile_add_samples(p, PC_NOSEG, pcs, n);
+				if (rc)
+					goto out;
+				records += n;
+				size_t rest = have - n * stride;
+				memmove(buf, buf + n * stride, rest);
+				have = rest;
+			}
+			if (r == 0)
+				break;
+		}
+	}
+	if (have) {
+		rc = pc_stream_fail(s, PC_ETRUNC,
+				    (int64_t)(L->skip + records * stride),
+				    "trailing partial record: %zu bytes left after %llu records of %zu bytes",
+				    have, (unsigned long long)records, stride);
+	}
+out:
+	free(buf);
+	free(pcs);
+	return rc;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* One address token: 0xHEX, $HEX, SEG:OFF (hex), or a plain number in
+ * radix.  Returns 0, or -1 with *why set. */
+static int parse_token(const char *t, size_t n, unsigned radix, uint64_t *out,
+		       const char **why)
+{
+	const char *colon = memchr(t, ':', n);
+	if (colon) {
+		uint64_t seg, off;
+		size_t sn = (size_t)(colon - t), on = n - sn - 1;
+		if (parse_num(t, sn, 16, &seg) || parse_num(colon + 1, on, 16, &off)) {
+			*why = "expected seg:off in hex";
+			return -1;
+		}
+		if (seg > 0xffff || off > 0xffff) {
+			*why = "seg:off parts must fit 16 bits";
+			return -1;
+		}
+		*out = (seg << 4) + off;
+		return 0;
+	}
+	if (n > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+		t += 2, n -= 2, radix = 16;
+	else if (n > 1 && t[0] == '$')
+		t += 1, n -= 1, radix = 16;
+	int r = parse_num(t, n, radix, out);
+	if (r == -2) {
+		*why = "address does not fit 64 bits";
+		return -1;
+	}
+	if (r) {
+		*why = radix == 16 ? "expected a hex address or seg:off"
+				   : "expected a decimal address or seg:off";
+		return -1;
+	}
+	return 0;
+}
+
+/* Splits a line into its one token: returns 1 with [*t, *t + *n), 0 for a
+ * blank or comment line, -1 when there is more than one token. */
+static int line_token(const char *line, size_t len, const char **t, size_t *n)
+{
+	size_t i = 0;
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	size_t b = i;
+	while (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '#' &&
+	       line[i] != ';')
+		i++;
+	size_t e = i;
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (i < len && line[i] != '#' && line[i] != ';') {
+		*t = line + b;
+		*n = len - b;
+		return -1;
+	}
+	*t = line + b;
+	*n = e - b;
+	return e > b;
+}
+
+static int load_text(pc_profile *p, pc_stream *s, const raw_layout *L)
+{
+	uint64_t *pcs = malloc(65536 * sizeof *pcs);
+	if (!pcs)
+		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+	size_t n = 0;
+	int rc = PC_OK;
+	for (;;) {
+		const char *line, *t, *why = NULL;
+		size_t len, tn;
+		uint64_t start, a;
+		int r = pc_stream_getline(s, &line, &len, &start);
+		if (r < 0) {
+			rc = r;
+			break;
+		}
+		if (r == 0)
+			break;
+		int k = line_token(line, len, &t, &tn);
+		if (k == 0)
+			continue;
+		if (k < 0)
+			why = "expected one address per line";
+		else if (parse_token(t, tn, L->radix, &a, &why) == 0)
+			why = NULL;
+		if (why) {
+			size_t show = tn > 40 ? 40 : tn;
+			rc = pc_stream_fail(s, PC_EFORMAT, (int64_t)(start + (uint64_t)(t - line)),
+					    "line %llu: %s, found '%.*s'",
+					    (unsigned long long)pc_stream_lineno(s), why,
+					    (int)show, t);
+			break;
+		}
+		pcs[n++] = a & L->mask;
+		if (n == 65536) {
+			rc = pc_profile_add_samples(p, PC_NOSEG, pcs, n);
+			n = 0;
+			if (rc)
+				break;
+		}
+	}
+	if (rc == PC_OK && n)
+		rc = pc_profile_add_samples(p, PC_NOSEG, pcs, n);
+	free(pcs);
+	return rc;
+}
+
+/* ---- detection ----------------------------------------------------------- */
+
+/* Looks at the complete lines of head.  strict (what auto-detection
+ * accepts): besides comments, only hex numbers, at least two of them
+ * unmistakably hex (0x.., $.., seg:off or with a digit a-f).
+ * Returns the number of sample lines, or -1 if a line is not a sample or
+ * a comment. */
+static int scan_text(const unsigned char *head, size_t len, int strict)
+{
+	size_t i = 0;
+	int samples = 0, unmistakable = 0;
+	/* drop the last, possibly cut, line unless the head is the whole file */
+	size_t lim = len;
+	if (len == 4096) {
+		while (lim > 0 && head[lim - 1] != '\n')
+			lim--;
+	}
+	while (i < lim) {
+		size_t e = i;
+		while (e < lim && head[e] != '\n')
+			e++;
+		size_t le = e;
+		if (le > i && head[le - 1] == '\r')
+			le--;
+		for (size_t j = i; j < le; j++)
+			if (head[j] < 0x20 && head[j] != '\t')
+				return -1;
+			else if (head[j] >= 0x7f)
+				return -1;
+		const char *t;
+		size_t tn;
+		int k = line_token((const char *)head + i, le - i, &t, &tn);
+		if (k < 0)
+			return -1;
+		if (k > 0) {
+			uint64_t a;
+			const char *why;
+			if (parse_token(t, tn, 16, &a, &why))
+				return -1;
+			int hexish = memchr(t, ':', tn) || t[0] == '$' ||
+				     (tn > 2 && t[0] == '0' && (t[1] | 0x20) == 'x');
+			for (size_t j = 0; j < tn && !hexish; j++)
+				hexish = isxdigit((unsigned char)t[j]) &&
+					 !isdigit((unsigned char)t[j]);
+			samples++;
+			unmistakable += hexish;
+		}
+		i = e + 1;
+	}
+	/* strict: plain digit strings could be decimal or hex; at least two
+	 * tokens must show the file is hex */
+	if (strict && unmistakable < 2)
+		return -1;
+	return samples;
+}
+
+/* Text rather than a binary dump: printable ASCII lines only. */
+static int looks_textual(const unsigned char *head, size_t len)
+{
+	int nl = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = head[i];
+		if (c == '\n')
+			nl = 1;
+		else if ((c < 0x20 && c != '\t' && c != '\r') || c >= 0x7f)
+			return 0;
+	}
+	return len > 0 && (nl || len < 4096);
+}
+
+static int raw_probe(const unsigned char *head, size_t len, const char *name)
+{
+	(void)name;
+	int n = scan_text(head, len, 1);
+	/* a few unmistakable hex lines and nothing else */
+	if (n >= 2)
+		return 8 + (n > 8 ? 8 : n);
+	return 0;
+}
+
+static int raw_load(pc_profile *p, pc_stream *s, const pc_options *opts)
+{
+	raw_layout L;
+	pc_options *bag = pc_options_new();
+	if (!bag)
+		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+	int rc = layout_build(&L, p, s, opts, bag);
+	if (rc)
+		goto out;
+	const unsigned char *head;
+	size_t hl;
+	pc_stream_peek(s, &head, &hl);
+	if (L.encoding == ENC_AUTO)
+		L.encoding = looks_textual(head, hl) ? ENC_TEXT : ENC_BINARY;
+	if (L.encoding == ENC_TEXT && !L.radix) {
+		/* plain digit strings are hex or decimal: the head must say */
+		if (scan_text(head, hl, 1) < 0 && scan_text(head, hl, 0) > 0) {
+			rc = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
+					    "the addresses could be decimal or hex (none has 0x, $, seg:off or a digit a-f in the first 4 KiB): give -O radix=10 or -O radix=16");
+			goto out;
+		}
+		L.radix = 16;
+	}
+	rc = add_layout_regions(p, s, &L);
+	if (rc)
+		goto out;
+	if (L.encoding == ENC_TEXT)
+		rc = load_text(p, s, &L);
+	else
+		rc = load_binary(p, s, &L);
+out:
+	pc_options_free(bag);
+	return rc;
+}
+
+static const char *const raw_ext[] = {NULL};
+
+const pc_loader pc_loader_raw = {
+	.abi_version = PC_LOADER_ABI_VERSION,
+	.name = "raw",
+	.description = "raw PC dump: fixed-width binary records or text, one PC each (ES 1800, pamsdos, probes)",
+	.roles = PC_ROLE_SAMPLES,
+	.extensions = raw_ext,
+	.probe = raw_probe,
+	.load = raw_load,
+	.order = 50,
+};

@@ -1,0 +1,621 @@
+/* The YAML-driven map engine: the real DOS maps of fixtures/dosmap (facts
+ * from fixtures/SOURCES.md), GNU ld map and nm listings against libelf,
+ * a user-written dialect, and dialect errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "profcore.h"
+
+static char *fixture(const char *rel)
+{
+	const char *root = getenv("PC_SOURCE_ROOT");
+	assert_non_null(root);
+	size_t n = strlen(root) + strlen(rel) + 32;
+	char *s = malloc(n);
+	snprintf(s, n, "%s/tests/dos/fixtures/%s", root, rel);
+	return s;
+}
+
+/* Loads one fixture (format NULL = detect) with "k=v" options. */
+static pc_profile *load(const char *rel, const char *format, ...)
+{
+	pc_profile *p = pc_profile_new(NULL);
+	pc_options *o = pc_options_new();
+	va_list ap;
+	va_start(ap, format);
+	for (const char *a; (a = va_arg(ap, const char *));)
+		assert_int_equal(pc_options_parse(o, a), PC_OK);
+	va_end(ap);
+	char *path = fixture(rel);
+	int r = pc_profile_load_file(p, path, format, o);
+	if (r) {
+		const pc_error *e = pc_profile_error(p);
+		fail_msg("%s: %s", path, e ? e->message : "?");
+	}
+	free(path);
+	pc_options_free(o);
+	return p;
+}
+
+static int find(const pc_profile *p, const char *name, pc_symbol *out)
+{
+	for (size_t i = 0; i < pc_profile_symbol_count(p); i++) {
+		pc_profile_symbol_at(p, i, out);
+		if (strcmp(out->name, name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static size_t count_kind(const pc_profile *p, pc_symkind k)
+{
+	size_t n = 0;
+	pc_symbol s;
+	for (size_t i = 0; i < pc_profile_symbol_count(p); i++) {
+		pc_profile_symbol_at(p, i, &s);
+		n += s.kind == k;
+	}
+	return n;
+}
+
+static void assert_region(const pc_profile *p, size_t i, const char *label,
+			  uint64_t low, uint64_t high)
+{
+	pc_region r;
+	assert_int_equal(pc_profile_region_at(p, i, &r), PC_OK);
+	assert_string_equal(r.label, label);
+	assert_int_equal(r.segment, PC_NOSEG);
+	assert_int_equal(r.low, low);
+	assert_int_equal(r.high, high);
+	assert_int_equal(r.cls, PC_REGION_APPLICATION);
+}
+
+static void assert_sym(const pc_profile *p, const char *name, uint64_t addr,
+		       pc_symkind kind)
+{
+	pc_symbol s;
+	if (!find(p, name, &s))
+		fail_msg("no symbol %s", name);
+	assert_int_equal(s.segment, PC_NOSEG);
+	assert_int_equal(s.address, addr);
+	assert_int_equal(s.kind, kind);
+}
+
+static const char *row_name(pc_profile *p, uint64_t addr)
+{
+	int64_t i = pc_profile_lookup(p, PC_NOSEG, addr);
+	if (i < 0)
+		return NULL;
+	pc_row r;
+	assert_int_equal(pc_profile_row_at(p, (size_t)i, &r), PC_OK);
+	return r.name;
+}
+
+/* ---- real DOS maps -------------------------------------------------------- */
+
+static void mslink_clkdev(void **state)
+{
+	(void)state;
+	pc_profile *p = load("dosmap/mslink_basicdos_CLKDEV.MAP", NULL, NULL);
+	assert_int_equal(pc_profile_source_count(p), 1);
+	assert_string_equal(pc_profile_source_format(p, 0), "map");
+	assert_int_equal(pc_profile_region_count(p), 2);
+	assert_region(p, 0, "CODE", 0x0, 0x342);
+	assert_region(p, 1, "DATA", 0x350, 0x360);
+	assert_int_equal(pc_profile_symbol_count(p), 17);
+	assert_int_equal(count_kind(p, PC_SYM_ABS), 1);
+	assert_sym(p, "CMDTBL_SIZE", 0xF, PC_SYM_ABS);
+	assert_sym(p, "CLOCK", 0x0, PC_SYM_TEXT);
+	assert_sym(p, "DDCLK_INIT", 0x30D, PC_SYM_TEXT);
+	pc_symbol s;
+	find(p, "CLOCK", &s);
+	assert_string_equal(s.section, "CODE");
+	/* the Abs constant 0x000F is never a lookup target: CLOCK holds it */
+	assert_string_equal(row_name(p, 0xF), "CLOCK");
+	assert_string_equal(row_name(p, 0x12), "CMDTBL");
+	/* the last public ends with the CODE segment */
+	assert_string_equal(row_name(p, 0x341), "DDCLK_INIT");
+	assert_null(row_name(p, 0x342));
+	pc_profile_free(p);
+}
+
+static void mslink_primes_com(void **state)
+{
+	(void)state;
+	pc_profile *p = load("dosmap/mslink_basicdos_PRIMES.MAP", NULL, NULL);
+	assert_int_equal(pc_profile_region_count(p), 1);
+	assert_region(p, 0, "CODE", 0x0, 0x1A1);
+	assert_int_equal(pc_profile_symbol_count(p), 2);
+	assert_sym(p, "MAIN", 0x100, PC_SYM_TEXT);
+	assert_sym(p, "CTRLC", 0x177, PC_SYM_TEXT);
+	assert_string_equal(row_name(p, 0x176), "MAIN");
+	assert_string_equal(row_name(p, 0x177), "CTRLC");
+	pc_profile_free(p);
+}
+
+static void mslink_gwbasic_old_layout(void **state)
+{
+	(void)state;
+	pc_profile *p = load("dosmap/mslink_basicdos_GWBASIC.MAP", NULL, NULL);
+	assert_int_equal(pc_profile_region_count(p), 2);
+	assert_region(p, 0, "CSEG", 0x0, 0xC5D5);
+	assert_region(p, 1, "DSEG", 0xC5E0, 0xCEA0);
+	assert_int_equal(pc_profile_symbol_count(p), 1329);
+	assert_int_equal(count_kind(p, PC_SYM_ABS), 310);
+	/* $ARG at 0C5E:05F9 = linear 0xCBD9, inside DSEG: data */
+	assert_sym(p, "$ARG", 0xCBD9, PC_SYM_DATA);
+	pc_symbol s;
+	find(p, "$ARG", &s);
+	assert_string_equal(s.section, "DSEG");
+	assert_sym(p, "$CATTY", 0x8953, PC_SYM_TEXT);
+	assert_sym(p, "$ABS", 0x86, PC_SYM_ABS);
+	assert_int_equal(count_kind(p, PC_SYM_TEXT) + count_kind(p, PC_SYM_DATA), 1019);
+	pc_profile_free(p);
+}
+
+static void tlink_segment_only(void **state)
+{
+	(void)state;
+	pc_profile *p = load("dosmap/tlink_smallc_MTEST.MAP", NULL, NULL);
+	assert_int_equal(pc_profile_region_count(p), 9);
+	assert_int_equal(pc_profile_symbol_count(p), 0);
+	assert_region(p, 0, "_TEXT", 0x0, 0x3B2B);
+	assert_region(p, 4, "_CVTSEG", 0x4308, 0x4308);
+	assert_region(p, 8, "_STACK", 0x4450, 0x44D0);
+	pc_profile_free(p);
+
+	p = load("dosmap/tlink_proboard_TEST.MAP", NULL, NULL);
+	assert_int_equal(pc_profile_region_count(p), 27);
+	assert_int_equal(pc_profile_symbol_count(p), 0);
+	/* byte-aligned code segment */
+	assert_region(p, 1, "TEST_TEXT", 0x1AF3, 0x1B31);
+	assert_region(p, 14, "_OVERLAY_", 0x4C70, 0x4C70);
+	pc_profile_free(p);
+}
+
+static void wlink_dos16(void **state)
+{
+	(void)state;
+	pc_profile *p = load("dosmap/wlink_ifknot_test.map", NULL, NULL);
+	assert_int_equal(pc_profile_region_count(p), 195);
+	assert_region(p, 4, "main_TEXT", 0xA00, 0xE5B);
+	assert_int_equal(pc_profile_symbol_count(p), 373);
+	assert_sym(p, "main_", 0xA00, PC_SYM_TEXT);
+	/* unmarked 8087 emulator constants are absolute */
+	assert_int_equal(count_kind(p, PC_SYM_ABS), 9);
+	assert_sym(p, "FIERQQ", 0x1632, PC_SYM_ABS);
+	assert_sym(p, "FJARQQ", 0x4000, PC_SYM_ABS);
+	/* names with spaces, after the one-character marker */
+	assert_sym(p, "void __far mode4::plot( short unsigned, short unsigned, cga::colour_t )",
+		   0x330, PC_SYM_TEXT);
+	/* a DGROUP symbol: 0da1:21da lies in _BSS (0f83:0000, 0x3bc bytes) */
+	assert_sym(p, "__doserrno", 0xDA10 + 0x21DA, PC_SYM_BSS);
+	pc_symbol s;
+	find(p, "__doserrno", &s);
+	assert_string_equal(s.section, "_BSS");
+	assert_string_equal(s.file, "C:\\WATCOM\\lib286\\dos\\clibl.lib(doserrno.c)");
+	find(p, "main_", &s);
+	assert_string_equal(s.file, "main.obj(C:\\Users\\ifkno\\DOSBOX\\DOS16\\CODE\\main.cpp)");
+	assert_string_equal(s.section, "main_TEXT");
+	/* 0000:1632 lies inside _TEXT but FIERQQ is never the answer */
+	const char *n = row_name(p, 0x1632);
+	assert_non_null(n);
+	assert_string_not_equal(n, "FIERQQ");
+	pc_profile_free(p);
+}
+
+static void load_address(void **state)
+{
+	(void)state;
+	pc_profile *p = load("dosmap/mslink_basicdos_CLKDEV.MAP", NULL,
+			     "load-address=0x1000", NULL);
+	assert_region(p, 0, "CODE", 0x10000, 0x10342);
+	assert_sym(p, "CLOCK", 0x10000, PC_SYM_TEXT);
+	assert_sym(p, "DDCLK_INIT", 0x1030D, PC_SYM_TEXT);
+	/* a constant is not moved */
+	assert_sym(p, "CMDTBL_SIZE", 0xF, PC_SYM_ABS);
+	pc_profile_free(p);
+}
+
+/* TLINK with /s /m: the excerpt of WOLF3D.MAP quoted in the research notes
+ * (the file itself may not be redistributed). */
+static void tlink_publics(void **state)
+{
+	(void)state;
+	static const char map[] =
+		"\r\n Start  Stop   Length Name               Class\r\n\r\n"
+		" 00000H 044BBH 044BCH _TEXT              CODE\r\n"
+		" 048FBH 060ABH 017B1H WL_MAIN_TEXT       CODE\r\n"
+		" 3A390H 3A390H 00000H _OVERLAY_          OVRINFO\r\n\r\n"
+		"Detailed map of segments\r\n\r\n"
+		" 0000:0000 02B2 C=CODE   S=_TEXT          G=(none)  M=C0.ASM     ACBP=28\r\n"
+		" 048F:000B 17B1 C=CODE   S=WL_MAIN_TEXT   G=(none)  M=WL_MAIN.C  ACBP=28\r\n\r\n"
+		"  Address         Publics by Name\r\n\r\n"
+		" 3A39:0000 idle  DATASEG@\r\n"
+		" 0000:5C32  Abs  FIDRQQ\r\n"
+		" 048F:179C       _main\r\n\r\n"
+		"Program entry point at 0000:0000\r\n";
+	pc_profile *p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "WOLF.MAP", NULL, NULL),
+			 PC_OK);
+	assert_int_equal(pc_profile_region_count(p), 3);
+	assert_region(p, 1, "WL_MAIN_TEXT", 0x48FB, 0x60AC);
+	assert_int_equal(pc_profile_symbol_count(p), 3);
+	assert_sym(p, "DATASEG@", 0x3A390, PC_SYM_TEXT);
+	assert_sym(p, "FIDRQQ", 0x5C32, PC_SYM_ABS);
+	assert_sym(p, "_main", 0x608C, PC_SYM_TEXT);
+	pc_symbol s;
+	find(p, "_main", &s);
+	assert_string_equal(s.section, "WL_MAIN_TEXT");
+	pc_profile_free(p);
+}
+
+/* ---- GNU ld map, nm, nm -S and libelf agree ------------------------------- */
+
+static void gnu_three_way(void **state)
+{
+	(void)state;
+	pc_profile *elf = load("gnumap/prog", "elf", NULL);
+	pc_profile *map = load("gnumap/prog.map", NULL, NULL);
+	pc_profile *nm = load("gnumap/prog.nm.txt", NULL, NULL);
+	pc_profile *nms = load("gnumap/prog.nm-S.txt", NULL, NULL);
+
+	static const struct {
+		const char *name;
+		uint64_t addr, size;
+	} fn[] = {{"fill_table", 0x118c, 0x4c}, {"sum_table", 0x11d8, 0x44},
+		  {"hot_loop", 0x121c, 0x51},   {"fib", 0x126d, 0x3d},
+		  {"hash_many", 0x12aa, 0x4d},  {"sort_small", 0x12f7, 0xca},
+		  {"sorted_median", 0x13c1, 0x63}, {"cold_path", 0x1424, 0x39},
+		  {"main", 0x145d, 0x101},      {"_start", 0x1070, 0x22}};
+	pc_symbol a, b, c, d;
+	for (size_t i = 0; i < sizeof fn / sizeof fn[0]; i++) {
+		assert_true(find(elf, fn[i].name, &a));
+		assert_true(find(map, fn[i].name, &b));
+		assert_true(find(nm, fn[i].name, &c));
+		assert_true(find(nms, fn[i].name, &d));
+		assert_int_equal(a.address, fn[i].addr);
+		assert_int_equal(b.address, fn[i].addr);
+		assert_int_equal(c.address, fn[i].addr);
+		assert_int_equal(d.address, fn[i].addr);
+		assert_int_equal(b.kind, PC_SYM_TEXT);
+		assert_int_equal(c.kind, PC_SYM_TEXT);
+		assert_int_equal(a.size, fn[i].size);
+		assert_int_equal(d.size, fn[i].size);
+	}
+	/* every text symbol of one source that the other lists has the same
+	 * address there */
+	size_t agree_map = 0, agree_nm = 0;
+	for (size_t i = 0; i < pc_profile_symbol_count(elf); i++) {
+		pc_profile_symbol_at(elf, i, &a);
+		if (a.kind != PC_SYM_TEXT)
+			continue;
+		if (find(map, a.name, &b)) {
+			assert_int_equal(b.address, a.address);
+			assert_int_equal(b.kind, PC_SYM_TEXT);
+			agree_map++;
+		}
+		assert_true(find(nm, a.name, &c)); /* nm lists statics too */
+		assert_int_equal(c.address, a.address);
+		assert_int_equal(c.kind, PC_SYM_TEXT);
+		agree_nm++;
+	}
+	assert_int_equal(agree_map, 12); /* _init, _start, the 9, _fini */
+	assert_int_equal(agree_nm, 17);
+	/* the static function is in nm (local) but not in the map */
+	assert_true(find(nm, "mix", &c));
+	assert_int_equal(c.binding, PC_BIND_LOCAL);
+	assert_false(find(map, "mix", &b));
+	/* map: symbols take their output section; code sections are regions */
+	assert_true(find(map, "hot_loop", &b));
+	assert_string_equal(b.section, ".text");
+	assert_string_equal(b.file, "prog.o");
+	assert_true(find(map, "g_table", &b));
+	assert_int_equal(b.kind, PC_SYM_BSS);
+	assert_true(find(map, "g_iterations", &b));
+	assert_int_equal(b.kind, PC_SYM_DATA);
+	assert_int_equal(pc_profile_region_count(map), 5);
+	pc_region r;
+	pc_profile_region_at(map, 3, &r);
+	assert_string_equal(r.label, ".text");
+	assert_int_equal(r.low, 0x1070);
+	assert_int_equal(r.high, 0x1070 + 0x4ee);
+	assert_int_equal(pc_profile_symbol_count(map), 26);
+	assert_int_equal(pc_profile_symbol_count(nm), 37);
+	pc_profile_free(elf);
+	pc_profile_free(map);
+	pc_profile_free(nm);
+	pc_profile_free(nms);
+}
+
+static void gnu_nopie_and_load_base(void **state)
+{
+	(void)state;
+	pc_profile *map = load("gnumap/prog-nopie.map", NULL, NULL);
+	pc_profile *nm = load("gnumap/prog-nopie.nm.txt", NULL, NULL);
+	pc_profile *elf = load("gnumap/prog-nopie", "elf", NULL);
+	pc_symbol a, b, c;
+	assert_true(find(map, "hot_loop", &a));
+	assert_true(find(nm, "hot_loop", &b));
+	assert_true(find(elf, "hot_loop", &c));
+	assert_int_equal(a.address, 0x401209);
+	assert_int_equal(b.address, 0x401209);
+	assert_int_equal(c.address, 0x401209);
+	assert_true(find(map, "printf@@GLIBC_2.2.5", &a));
+	assert_int_equal(a.address, 0x401030);
+	assert_int_equal(a.kind, PC_SYM_TEXT);
+	pc_profile_free(map);
+	pc_profile_free(nm);
+	pc_profile_free(elf);
+	/* a PIE map plus the run-time load base (flat dialects: bytes) */
+	map = load("gnumap/prog.map", NULL, "load-address=0x555555554000", NULL);
+	assert_true(find(map, "hot_loop", &a));
+	assert_int_equal(a.address, 0x555555554000 + 0x121c);
+	pc_profile_free(map);
+}
+
+/* ---- user dialects ---------------------------------------------------------- */
+
+static char *write_temp(const char *suffix, const char *text)
+{
+	char *path = malloc(64);
+	snprintf(path, 64, "/tmp/pcdosXXXXXX%s", suffix);
+	int fd = mkstemps(path, (int)strlen(suffix));
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+/* An invented linker ("ACME LINK-86") read with no C change. */
+static const char acme_dialect[] =
+	"# ACME LINK-86 symbol listings\n"
+	"profcore-dialect: 1\n"
+	"name: acme\n"
+	"description: ACME LINK-86 map\n"
+	"address: decimal\n"
+	"numbers: decimal\n"
+	"load-unit: 16\n"
+	"detect:\n"
+	"  any: ['^\\*\\*\\* ACME LINK-86']\n"
+	"sections:\n"
+	"  - name: segments\n"
+	"    begin: '^SEGMENTS$'\n"
+	"    end-at-blank: true\n"
+	"    rows:\n"
+	"      - match: '^(?P<name>\\w+) +(?P<class>\\w+) +(?P<start>\\d+)-(?P<stop>\\d+)$'\n"
+	"        emit: region\n"
+	"  - name: symbols\n"
+	"    begin: '^NAME +ADDR +T$'\n"
+	"    end: '^END OF TABLE'\n"
+	"    other: error\n"
+	"    skip: ['^-+$']\n"
+	"    rows:\n"
+	"      - match: '^MODULE (?P<module>.+)$'\n"
+	"        emit: context\n"
+	"      - columns: {name: [0, 16], address: [16, 23], type: [23, 24]}\n"
+	"symbols:\n"
+	"  - type: '^E$'\n"
+	"    kind: abs\n"
+	"  - class: '^DATA$'\n"
+	"    kind: data\n"
+	"  - type: '^L$'\n"
+	"    kind: text\n"
+	"    binding: local\n";
+
+static const char acme_map[] =
+	"*** ACME LINK-86 v2.1 ***\n"
+	"\n"
+	"SEGMENTS\n"
+	"CODE   CODE   0-1023\n"
+	"DATA   DATA   1024-1279\n"
+	"\n"
+	"NAME            ADDR   T\n"
+	"----------------------\n"
+	"MODULE main.obj\n"
+	"start           00016  G\n"
+	"compute         00256  L\n"
+	"MODULE tables.obj\n"
+	"table           01028  G\n"
+	"LIMIT           00255  E\n"
+	"END OF TABLE\n";
+
+static void user_dialect(void **state)
+{
+	(void)state;
+	char *yaml = write_temp(".yaml", acme_dialect);
+	char *mapf = write_temp(".map", acme_map);
+	char opt[128];
+	snprintf(opt, sizeof opt, "dialect=%s", yaml);
+	pc_options *o = pc_options_new();
+	pc_options_parse(o, opt);
+	pc_options_parse(o, "load-address=0x10");
+	/* a user dialect is used by the map loader, named with --format map */
+	pc_profile *p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_file(p, mapf, "map", o), PC_OK);
+	assert_int_equal(pc_profile_region_count(p), 2);
+	assert_region(p, 0, "CODE", 256, 256 + 1024);
+	assert_region(p, 1, "DATA", 256 + 1024, 256 + 1280);
+	assert_int_equal(pc_profile_symbol_count(p), 4);
+	assert_sym(p, "start", 256 + 16, PC_SYM_TEXT);
+	assert_sym(p, "compute", 256 + 256, PC_SYM_TEXT);
+	assert_sym(p, "table", 256 + 1028, PC_SYM_DATA);
+	assert_sym(p, "LIMIT", 255, PC_SYM_ABS);
+	pc_symbol s;
+	find(p, "compute", &s);
+	assert_int_equal(s.binding, PC_BIND_LOCAL);
+	assert_string_equal(s.file, "main.obj");
+	assert_string_equal(s.section, "CODE");
+	find(p, "table", &s);
+	assert_string_equal(s.file, "tables.obj");
+	pc_profile_free(p);
+
+	/* user dialects are not used for detection */
+	p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_file(p, mapf, NULL, NULL), PC_EUNKNOWN);
+	pc_profile_free(p);
+	/* but the map loader named explicitly says why */
+	p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_file(p, mapf, "map", NULL), PC_EUNKNOWN);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "no built-in map dialect recognises this file; name one with -O dialect=NAME or -O dialect=FILE.yaml");
+	pc_profile_free(p);
+
+	/* a line the section cannot read: other: error */
+	unlink(mapf);
+	free(mapf);
+	mapf = write_temp(".map", "*** ACME LINK-86\n"
+				  "NAME            ADDR   T\n"
+				  "start           00016  G\n"
+				  "start?          0x010  G\n");
+	p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_file(p, mapf, "map", o), PC_EFORMAT);
+	const pc_error *e = pc_profile_error(p);
+	assert_int_equal(e->offset, 67);
+	assert_string_equal(e->message,
+			    "expected a row of section 'symbols' (dialect acme), found \"start?          0x010  G\"");
+	pc_profile_free(p);
+	pc_options_free(o);
+	unlink(mapf);
+	unlink(yaml);
+	free(mapf);
+	free(yaml);
+}
+
+/* Loads CLKDEV.MAP with a dialect made of text; returns the message. */
+static char *dialect_error(const char *text, int want)
+{
+	char *yaml = write_temp(".yaml", text);
+	char opt[128];
+	snprintf(opt, sizeof opt, "dialect=%s", yaml);
+	pc_options *o = pc_options_new();
+	pc_options_parse(o, opt);
+	pc_profile *p = pc_profile_new(NULL);
+	char *map = fixture("dosmap/mslink_basicdos_CLKDEV.MAP");
+	assert_int_equal(pc_profile_load_file(p, map, NULL, o), want);
+	const pc_error *e = pc_profile_error(p);
+	/* strip the temporary name: "dialect /tmp/pcdosXXXXXX.yaml:" */
+	const char *m = e->message;
+	const char *colon = strstr(m, ".yaml:");
+	size_t keep = strlen("dialect ");
+	char *out = malloc(strlen(m) + 16);
+	if (strncmp(m, "dialect ", keep) == 0 && colon)
+		snprintf(out, strlen(m) + 16, "dialect D.yaml:%s", colon + 6);
+	else
+		snprintf(out, strlen(m) + 16, "%s", m);
+	assert_string_equal(e->file, map);
+	free(map);
+	pc_profile_free(p);
+	pc_options_free(o);
+	unlink(yaml);
+	free(yaml);
+	return out;
+}
+
+#define ERR_IS(text, msg)                                                 \
+	do {                                                              \
+		char *m_ = dialect_error(text, PC_EUSAGE);                \
+		assert_string_equal(m_, msg);                             \
+		free(m_);                                                 \
+	} while (0)
+
+static void dialect_errors(void **state)
+{
+	(void)state;
+	ERR_IS("profcore-dialect: 1\nname: x\nsectoins: []\n",
+	       "dialect D.yaml:3:1: key 'sectoins': unknown key");
+	ERR_IS("name: x\nrows: []\n",
+	       "dialect D.yaml:1:1: key 'profcore-dialect': missing (the schema version, 1, must be given first)");
+	ERR_IS("profcore-dialect: 2\nname: x\n",
+	       "dialect D.yaml:1:19: key 'profcore-dialect': expected a number from 1 to 1, found '2'");
+	ERR_IS("profcore-dialect: 1\nname: x\nsections:\n  - begin: '(['\n    rows: []\n",
+	       "dialect D.yaml:4:12: key 'sections[0].begin': invalid regular expression: unterminated bracket expression");
+	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: '(?P<nmae>.*)'\n",
+	       "dialect D.yaml:4:12: key 'rows[0].match': invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section)");
+	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: '^(?P<name>.*)$'\n",
+	       "dialect D.yaml:4:5: key 'rows[0]': a symbol row needs an 'address' field (or 'segment' and 'offset')");
+	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: 'x'\n    emit: symbols\n",
+	       "dialect D.yaml:5:11: key 'rows[0].emit': 'symbols' is not one of: symbol, region, context, skip");
+	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - columns: {name: [5, 2]}\n",
+	       "dialect D.yaml:4:25: key 'rows[0].columns.name': expected a number from 6 to 65536, found '2'");
+	ERR_IS("profcore-dialect: 1\nname: x\nrows: []\n",
+	       "dialect D.yaml:1:1: key 'rows': the dialect has no rows (top-level or in a section)");
+	ERR_IS("profcore-dialect: 1\nname: x\nrows: [{match: x, emit: skip}]\nsymbols:\n  - kind: abs\n",
+	       "dialect D.yaml:5:5: key 'symbols[0]': a rule needs a condition (name, marker, type, class, section or file)");
+	ERR_IS("profcore-dialect: 1\nname: x\nname: y\n",
+	       "dialect D.yaml:3:1: key 'name': key given twice");
+	/* YAML-level protections: aliases (billion laughs), depth, syntax */
+	ERR_IS("profcore-dialect: 1\nname: x\na: &a [1, 2]\nb: [*a, *a]\n",
+	       "dialect D.yaml:4:5: aliases are not allowed in a dialect");
+	ERR_IS("profcore-dialect: 1\nname: [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]\n",
+	       "dialect D.yaml:2:22: nested deeper than 16 levels");
+	ERR_IS("profcore-dialect: 1\nname: 'x\n",
+	       "dialect D.yaml:3:1: found unexpected end of stream while scanning a quoted scalar");
+	ERR_IS("profcore-dialect: 1\n---\nname: x\n",
+	       "dialect D.yaml:2:1: only one YAML document is allowed");
+}
+
+static void dialect_names(void **state)
+{
+	(void)state;
+	/* a built-in dialect by name overrides detection */
+	pc_profile *p = load("dosmap/mslink_basicdos_CLKDEV.MAP", "map", "dialect=tlink", NULL);
+	assert_int_equal(pc_profile_symbol_count(p), 17);
+	pc_profile_free(p);
+	p = pc_profile_new(NULL);
+	pc_options *o = pc_options_new();
+	pc_options_parse(o, "dialect=lattice");
+	char *map = fixture("dosmap/mslink_basicdos_CLKDEV.MAP");
+	assert_int_equal(pc_profile_load_file(p, map, NULL, o), PC_ENOTFOUND);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "no map dialect 'lattice' (built-in: gnu-ld, mslink, nm, tlink, wlink; or give FILE.yaml)");
+	pc_profile_free(p);
+	pc_options_free(o);
+	free(map);
+}
+
+static void detection(void **state)
+{
+	(void)state;
+	/* neither text that is no map nor an empty "map" is claimed */
+	static const char notmap[] = "hello\nworld\nthis is text\n";
+	pc_profile *p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_memory(p, notmap, sizeof notmap - 1, "x.map", NULL, NULL),
+			 PC_EUNKNOWN);
+	pc_profile_free(p);
+	/* a header and nothing else: found no symbols or segments */
+	static const char empty[] = "\n Start  Stop   Length Name                   Class\n\n";
+	p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_memory(p, empty, sizeof empty - 1, "E.MAP", NULL, NULL),
+			 PC_EFORMAT);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "no symbols or segments found (dialect mslink)");
+	pc_profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(mslink_clkdev),
+		cmocka_unit_test(mslink_primes_com),
+		cmocka_unit_test(mslink_gwbasic_old_layout),
+		cmocka_unit_test(tlink_segment_only),
+		cmocka_unit_test(wlink_dos16),
+		cmocka_unit_test(load_address),
+		cmocka_unit_test(tlink_publics),
+		cmocka_unit_test(gnu_three_way),
+		cmocka_unit_test(gnu_nopie_and_load_base),
+		cmocka_unit_test(user_dialect),
+		cmocka_unit_test(dialect_errors),
+		cmocka_unit_test(dialect_names),
+		cmocka_unit_test(detection),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

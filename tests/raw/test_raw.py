@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Raw PC dumps end to end: every layout gives the exact same counts, the
+DDJ Figure 2 shape (weights 1..15, PA_BOT_MEM), exact error messages."""
+import csv
+import gzip
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+PROFCAT = os.environ["PROFCAT"]
+ROOT = os.environ["PC_SOURCE_ROOT"]
+HERE = os.path.join(ROOT, "tests", "raw")
+ELF = "ddj68k.elf"
+sys.path.insert(0, HERE)
+import gen_fixtures  # noqa: E402  (the truth the fixtures were made from)
+
+EXPECTED = gen_fixtures.expected()
+REGIONS = ["-O", "origin=0x1000", "-O", "program-end=0x1400"]
+
+
+def run(*args, stdin=None):
+    # relative names, so that messages and report headers are stable
+    p = subprocess.run([PROFCAT, *args], capture_output=True, input=stdin, cwd=HERE)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def fx(name):
+    """A fixture as named on profcat's command line (run in HERE)."""
+    return name
+
+
+def path(name):
+    return os.path.join(HERE, name)
+
+
+class Layouts(unittest.TestCase):
+    def counts(self, *args, stdin=None):
+        rc, out, err = run("-F", "csv", ELF, *args, stdin=stdin)
+        self.assertEqual(rc, 0, err)
+        rows = list(csv.DictReader(io.StringIO(out)))
+        # symbol rows only; "[total]" and the like are summary rows
+        return {r["symbol"]: float(r["count"]) for r in rows
+                if not r["symbol"].startswith("[")}
+
+    def check(self, *args, stdin=None):
+        self.assertEqual(self.counts(*args, stdin=stdin), EXPECTED)
+
+    def test_w16_little(self):
+        self.check("-f", "raw", "-O", "width=16", fx("w16le.pcs"))
+
+    def test_w16_big(self):
+        self.check("-f", "raw", "-O", "width=16", "-O", "endian=big", fx("w16be.pcs"))
+
+    def test_w24_little(self):
+        self.check("-f", "raw", "-O", "width=24", fx("w24le.pcs"))
+
+    def test_w24_big(self):
+        self.check("-f", "raw", "-O", "width=24", "-O", "endian=big", fx("w24be.pcs"))
+
+    def test_w32_little_is_the_default(self):
+        self.check("-f", "raw", fx("w32le.pcs"))
+
+    def test_w32_big(self):
+        self.check("-f", "raw", "-O", "endian=big", fx("w32be.pcs"))
+
+    def test_width_in_bytes_as_for_gmon(self):
+        self.check("-f", "raw", "-O", "width=4", "-O", "endian=big", fx("w32be.pcs"))
+
+    def test_w64_little(self):
+        self.check("-f", "raw", "-O", "width=64", fx("w64le.pcs"))
+
+    def test_w64_big(self):
+        self.check("-f", "raw", "-O", "width=64", "-O", "endian=big", fx("w64be.pcs"))
+
+    def test_mask_24_bit_bus(self):
+        self.check("-f", "raw", "-O", "endian=big", "-O", "mask=0xffffff",
+                   fx("mask24.pcs"))
+
+    def test_without_mask_the_high_byte_misses(self):
+        c = self.counts("-f", "raw", "-O", "endian=big", fx("mask24.pcs"))
+        self.assertEqual(c, {})  # 0xa5xxxxxx lies above every symbol
+
+    def test_ip_cs_pairs(self):
+        self.check("-f", "raw", "-O", "pair=ip:cs", fx("ipcs.pcs"))
+
+    def test_cs_ip_pairs(self):
+        self.check("-f", "raw", "-O", "pair=cs:ip", fx("csip.pcs"))
+
+    def test_pairs_in_the_wrong_order_differ(self):
+        self.assertNotEqual(self.counts("-f", "raw", "-O", "pair=cs:ip", fx("ipcs.pcs")),
+                            EXPECTED)
+
+    def test_stride_offset_skip(self):
+        self.check("-f", "raw", "-O", "skip=16", "-O", "stride=12", "-O", "offset=4",
+                   "-O", "endian=big", fx("stride.pcs"))
+
+    def test_yaml_layout(self):
+        self.check("-f", "raw", "-O", "layout=" + fx("stride.yaml"), fx("stride.pcs"))
+
+    def test_option_overrides_yaml(self):
+        # stride.yaml says big endian; -O endian=little must win
+        c = self.counts("-f", "raw", "-O", "layout=" + fx("stride.yaml"),
+                        "-O", "endian=little", fx("stride.pcs"))
+        self.assertNotEqual(c, EXPECTED)
+
+    def test_hex_text_detected(self):
+        self.check(fx("hex.txt"))
+
+    def test_decimal_text(self):
+        self.check("-f", "raw", "-O", "radix=10", fx("dec.txt"))
+
+    def test_gzip(self):
+        with open(path("w32le.pcs"), "rb") as f:
+            data = gzip.compress(f.read(), mtime=0)
+        tmp = tempfile.mkdtemp()
+        try:
+            gz = os.path.join(tmp, "w32le.pcs.gz")  # absolute: cwd is HERE
+            with open(gz, "wb") as f:
+                f.write(data)
+            self.check("-f", "raw", gz)
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_stdin_pipe(self):
+        with open(path("w32be.pcs"), "rb") as f:
+            self.check("-f", "raw", "-O", "endian=big", "-", stdin=f.read())
+
+
+class Regions(unittest.TestCase):
+    def test_totals_line(self):
+        rc, out, err = run(ELF, "-f", "raw", "-O", "endian=big", *REGIONS, fx("w32be.pcs"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Samples: 1004 total, 976 in the program, 28 outside (high 4, low 24)\n",
+                      out)
+
+    def test_named_regions(self):
+        rc, out, err = run(ELF, "-f", "raw", "-O", "endian=big",
+                           "-O", "regions=0-1000:io:BIOS,1400-2000:system:ROM",
+                           fx("w32be.pcs"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Samples: 1004 total, 976 in the program, 28 outside (system 4, io 24)\n",
+                      out)
+
+    def test_ddj_figure2_flat_golden(self):
+        rc, out, err = run(ELF, "-f", "raw", "-O", "endian=big", *REGIONS, fx("w32be.pcs"))
+        self.assertEqual(rc, 0, err)
+        with open(path("ddj_fig2.flat.txt")) as f:
+            self.assertEqual(out, f.read())
+
+
+class Errors(unittest.TestCase):
+    def fails(self, args, code, message, stdin=None):
+        rc, out, err = run(*args, stdin=stdin)
+        self.assertEqual((rc, err), (code, message))
+        self.assertEqual(out, "")
+
+    def test_partial_record(self):
+        p = fx("partial.pcs")
+        self.fails([ELF, "-f", "raw", p], 1,
+                   "profcat: %s:400: trailing partial record: 3 bytes left after "
+                   "100 records of 4 bytes\n" % p)
+
+    def test_partial_record_through_a_pipe(self):
+        with open(path("partial.pcs"), "rb") as f:
+            data = f.read()
+        self.fails([ELF, "-f", "raw", "-"], 1,
+                   "profcat: <stdin>:400: trailing partial record: 3 bytes left after "
+                   "100 records of 4 bytes\n", stdin=data)
+
+    def test_partial_stride_record(self):
+        p = fx("stride.pcs")
+        self.fails([ELF, "-f", "raw", "-O", "skip=16", "-O", "stride=10", p], 1,
+                   "profcat: %s:12056: trailing partial record: 8 bytes left after "
+                   "1204 records of 10 bytes\n" % p)
+
+    def test_bad_text_line(self):
+        p = fx("badline.txt")
+        self.fails([ELF, "-f", "raw", p], 1,
+                   "profcat: %s:137: line 9: expected one address per line, "
+                   "found '0x1040 0x1044'\n" % p)
+
+    def test_bad_hex_digit(self):
+        p = fx("badhex.txt")
+        self.fails([ELF, "-f", "raw", p], 1,
+                   "profcat: %s:103: line 6: expected a hex address or seg:off, "
+                   "found '0x10zz'\n" % p)
+
+    def test_bad_lines_are_not_detected_as_raw(self):
+        rc, out, err = run(ELF, fx("badline.txt"))
+        self.assertEqual(rc, 1)
+        self.assertIn("unrecognised file format", err)
+
+    def test_decimal_or_hex_is_ambiguous(self):
+        p = fx("dec.txt")
+        self.fails([ELF, "-f", "raw", p], 1,
+                   "profcat: %s:0: the addresses could be decimal or hex (none has 0x, $, "
+                   "seg:off or a digit a-f in the first 4 KiB): give -O radix=10 or "
+                   "-O radix=16\n" % p)
+
+    def test_binary_dumps_are_never_guessed(self):
+        rc, out, err = run(ELF, fx("w32le.pcs"))
+        self.assertEqual(rc, 1)
+        self.assertIn("unrecognised file format", err)
+
+    def test_unknown_yaml_key(self):
+        p = fx("w32le.pcs")
+        self.fails([ELF, "-f", "raw", "-O", "layout=" + fx("badkey.yaml"), p], 1,
+                   "profcat: %s: layout %s:2: unknown layout key 'segment'\n"
+                   % (p, fx("badkey.yaml")))
+
+    def test_bad_width(self):
+        p = fx("w32le.pcs")
+        self.fails([ELF, "-f", "raw", "-O", "width=12", p], 2,
+                   "profcat: %s: width must be 16, 24, 32 or 64 (bits), not '12'\n" % p)
+
+    def test_field_outside_record(self):
+        p = fx("w32le.pcs")
+        self.fails([ELF, "-f", "raw", "-O", "stride=4", "-O", "offset=2", p], 2,
+                   "profcat: %s: a 4-byte PC at offset 2 does not fit a 4-byte record\n" % p)
+
+    def test_bad_region(self):
+        p = fx("w32le.pcs")
+        self.fails([ELF, "-f", "raw", "-O", "regions=0-1000:rom", p], 2,
+                   "profcat: %s: regions: unknown class 'rom' (application, system, dos, "
+                   "io, high, low, library, kernel, unknown)\n" % p)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)

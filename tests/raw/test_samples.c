@@ -1,0 +1,280 @@
+/* The sample store's binned mode and the O(1) lookup table: the same
+ * per-symbol and per-region counts as exact per-address counting, with
+ * one thread or several, and honest about samples binned too early. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lookup.h"
+#include "model.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static size_t brute(const uint64_t *start, size_t n, uint64_t a)
+{
+	size_t k = 0;
+	while (k + 1 < n && start[k + 1] <= a)
+		k++;
+	return k;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : (a > b);
+}
+
+/* starts: 0, then n-1 distinct sorted values from gen */
+static void check_table(uint64_t *start, size_t n)
+{
+	pc_lookup_table t;
+	assert_int_equal(pc_lookup_build(&t, start, n), PC_OK);
+	uint64_t lo = start[n > 1 ? 1 : 0], hi = start[n - 1];
+	for (size_t i = 0; i < 200000; i++) {
+		uint64_t a;
+		switch (i % 4) {
+		case 0: a = lo + next() % (hi - lo + 64); break;
+		case 1: a = start[next() % n] + (next() % 3) - 1; break;
+		case 2: a = next(); break;
+		default: a = lo ? lo - 1 - next() % lo : 0; break;
+		}
+		assert_int_equal(pc_lookup_find(&t, start, a), brute(start, n, a));
+	}
+	for (size_t k = 0; k < n; k++)
+		assert_int_equal(pc_lookup_find(&t, start, start[k]), k);
+	assert_int_equal(pc_lookup_find(&t, start, UINT64_MAX), n - 1);
+	pc_lookup_dispose(&t);
+}
+
+static void table_random(void **state)
+{
+	(void)state;
+	size_t n = 5001;
+	uint64_t *s = malloc(n * sizeof *s);
+	s[0] = 0;
+	for (size_t i = 1; i < n; i++)
+		s[i] = 0x400000 + next() % (1u << 20);
+	qsort(s, n, sizeof *s, cmp_u64);
+	size_t m = 1;
+	for (size_t i = 1; i < n; i++)
+		if (s[i] != s[m - 1])
+			s[m++] = s[i];
+	check_table(s, m);
+	free(s);
+}
+
+static void table_dense_pages(void **state)
+{
+	/* 4000 one-byte cells in a row (saturated second level), then a
+	 * sparse tail: the fix-up must stay exact */
+	(void)state;
+	size_t n = 4200;
+	uint64_t *s = malloc(n * sizeof *s);
+	s[0] = 0;
+	for (size_t i = 1; i < 4001; i++)
+		s[i] = 0x1000 + i;
+	for (size_t i = 4001; i < n; i++)
+		s[i] = s[i - 1] + 1 + next() % 5000;
+	check_table(s, n);
+	free(s);
+}
+
+static void table_wide_span(void **state)
+{
+	/* more than 4 GiB between the first and last start: binary search */
+	(void)state;
+	uint64_t s[] = {0, 0x1000, 0x2000, 0x7f0000000000ull, 0x7f0000001000ull};
+	check_table(s, 5);
+	pc_lookup_table t;
+	assert_int_equal(pc_lookup_build(&t, s, 5), PC_OK);
+	assert_int_equal(t.fast, 0);
+	pc_lookup_dispose(&t);
+	uint64_t one[] = {0};
+	check_table(one, 1);
+}
+
+/* A profile with nsym text symbols (sizes on some), two regions. */
+static pc_profile *program(size_t nsym, uint64_t seed)
+{
+	pc_profile *p = pc_profile_new(NULL);
+	rng = seed;
+	char name[32];
+	uint64_t a = 0x10000;
+	for (size_t i = 0; i < nsym; i++) {
+		snprintf(name, sizeof name, "f%zu", i);
+		uint64_t len = 16 + next() % 200;
+		pc_symbol s = {name, NULL, NULL, PC_NOSEG, a, i % 3 ? 0 : len / 2,
+			       PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC};
+		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+		a += len;
+	}
+	pc_region lowr = {PC_NOSEG, 0, 0x10000, PC_REGION_LOW, "PA_BOT_MEM"};
+	pc_region rom = {PC_NOSEG, a + 0x100, a + 0x8000, PC_REGION_SYSTEM, "ROM"};
+	assert_int_equal(pc_profile_add_region(p, &lowr), PC_OK);
+	assert_int_equal(pc_profile_add_region(p, &rom), PC_OK);
+	return p;
+}
+
+static void same_attribution(pc_profile *a, pc_profile *b, const char *use_sizes)
+{
+	pc_options *o = pc_options_new();
+	pc_options_set(o, "use-sizes", use_sizes);
+	assert_int_equal(pc_profile_attribute(a, o), PC_OK);
+	assert_int_equal(pc_profile_attribute(b, o), PC_OK);
+	pc_options_free(o);
+	size_t n = pc_profile_row_count(a);
+	assert_int_equal(n, pc_profile_row_count(b));
+	for (size_t i = 0; i < n; i++) {
+		pc_row x, y;
+		pc_profile_row_at(a, i, &x);
+		pc_profile_row_at(b, i, &y);
+		assert_string_equal(x.name, y.name);
+		assert_true(x.count == y.count);
+	}
+	pc_totals ta, tb;
+	pc_profile_totals(a, &ta);
+	pc_profile_totals(b, &tb);
+	assert_true(ta.total == tb.total);
+	assert_true(ta.attributed == tb.attributed);
+	for (int c = 0; c < PC_REGION_COUNT; c++)
+		assert_true(ta.by_class[c] == tb.by_class[c]);
+}
+
+/* 2^21 samples over ~2 MiB: far above the exact limit. */
+static uint64_t *dump(size_t n, uint64_t span)
+{
+	uint64_t *v = malloc(n * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = next() % span;
+	return v;
+}
+
+static void binned_equals_exact(const char *threads)
+{
+	setenv("PROFCORE_THREADS", threads, 1);
+	size_t n = (size_t)1 << 21;
+	uint64_t *v = dump(n, 0x240000);
+	/* binned: symbols first */
+	pc_profile *b = program(10000, 7);
+	for (size_t i = 0; i < n; i += 300000)
+		assert_int_equal(pc_profile_add_samples(b, PC_NOSEG, v + i,
+							n - i < 300000 ? n - i : 300000),
+				 PC_OK);
+	assert_true(pc_samples_binned(b->samples));
+	/* exact: samples first, so no cells can be built */
+	pc_profile *e = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_add_samples(e, PC_NOSEG, v, n), PC_OK);
+	assert_false(pc_samples_binned(e->samples));
+	pc_profile *tmp = program(10000, 7); /* the same symbols */
+	for (size_t i = 0; i < tmp->nsyms; i++)
+		pc_profile_add_symbol(e, &tmp->syms[i]);
+	for (size_t i = 0; i < tmp->nregions; i++)
+		pc_profile_add_region(e, &tmp->regions[i]);
+	pc_profile_free(tmp);
+	same_attribution(b, e, "0");
+	same_attribution(b, e, "1");
+	assert_int_equal(pc_samples_displaced(b->samples), 0);
+	assert_int_equal(pc_profile_warning_count(b), 0);
+	pc_profile_free(b);
+	pc_profile_free(e);
+	free(v);
+	unsetenv("PROFCORE_THREADS");
+}
+
+static void binned_one_thread(void **state)
+{
+	(void)state;
+	rng = 0x9E3779B97F4A7C15ull;
+	binned_equals_exact("1");
+}
+
+static void binned_two_threads(void **state)
+{
+	(void)state;
+	rng = 0x9E3779B97F4A7C15ull;
+	binned_equals_exact("2");
+}
+
+static void late_symbol_is_reported(void **state)
+{
+	(void)state;
+	pc_profile *p = pc_profile_new(NULL);
+	pc_symbol s = {"big", NULL, NULL, PC_NOSEG, 0x1000, 0, PC_SYM_TEXT,
+		       PC_BIND_GLOBAL, PC_SYMF_FUNC};
+	pc_symbol e = {"end", NULL, NULL, PC_NOSEG, 0x101000, 0, PC_SYM_TEXT,
+		       PC_BIND_GLOBAL, PC_SYMF_FUNC};
+	pc_profile_add_symbol(p, &s);
+	pc_profile_add_symbol(p, &e);
+	size_t n = 400000;
+	uint64_t *v = malloc(n * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = 0x1000 + i * 2; /* 0x1000 .. 0xc4e00: all in "big" */
+	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, v, n), PC_OK);
+	assert_true(pc_samples_binned(p->samples));
+	/* a symbol cutting the populated cell: cannot be split any more */
+	pc_symbol late = {"late", NULL, NULL, PC_NOSEG, 0x80000, 0, PC_SYM_TEXT,
+			  PC_BIND_GLOBAL, PC_SYMF_FUNC};
+	pc_profile_add_symbol(p, &late);
+	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
+	pc_row r;
+	pc_profile_row_at(p, 0, &r);
+	assert_string_equal(r.name, "big");
+	assert_true(r.count == 400000);
+	assert_int_equal(pc_samples_displaced(p->samples), 400000);
+	assert_int_equal(pc_profile_warning_count(p), 1);
+	assert_string_equal(pc_profile_warning(p, 0),
+			    "400000 raw samples were counted before symbols or regions inside their interval were loaded; they are credited at the interval start (load symbol files before large dumps)");
+	/* the cells were refined: new samples land exactly */
+	uint64_t a[2] = {0x80010, 0x7fff0};
+	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, a, 2), PC_OK);
+	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
+	pc_profile_row_at(p, 1, &r);
+	assert_string_equal(r.name, "late");
+	assert_true(r.count == 1);
+	pc_profile_row_at(p, 0, &r);
+	assert_true(r.count == 400001);
+	free(v);
+	pc_profile_free(p);
+}
+
+static void small_dumps_stay_exact(void **state)
+{
+	(void)state;
+	pc_profile *p = program(10, 7);
+	uint64_t a[5] = {0x10005, 0x10005, 0x10007, 5, 0x10005};
+	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, a, 5), PC_OK);
+	assert_false(pc_samples_binned(p->samples));
+	assert_int_equal(pc_profile_sample_count(p), 3);
+	uint32_t seg;
+	uint64_t addr, count;
+	pc_profile_sample_at(p, 1, &seg, &addr, &count);
+	assert_int_equal(addr, 0x10005);
+	assert_int_equal(count, 3);
+	pc_profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(table_random),
+		cmocka_unit_test(table_dense_pages),
+		cmocka_unit_test(table_wide_span),
+		cmocka_unit_test(small_dumps_stay_exact),
+		cmocka_unit_test(binned_one_thread),
+		cmocka_unit_test(binned_two_threads),
+		cmocka_unit_test(late_symbol_is_reported),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
