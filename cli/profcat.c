@@ -17,7 +17,7 @@
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_INTERNAL = 4 };
 
 /* Long options that set a report/attribution option key.  has_arg: 1 =
- * takes a value, 0 = flag (sets "1"). */
+ * takes a value, 0 = flag (sets "1"), 2 = negative flag (sets "0"). */
 typedef struct optmap {
 	const char *name; /* without the leading "--" */
 	const char *key;
@@ -27,14 +27,50 @@ typedef struct optmap {
 
 static const optmap report_opts[] = {
 	{"output-format", "output-format", 1, "text (default), csv or json"},
-	{"style", "style", 1, "layout style of the report"},
-	{"zero", "zero", 0, "also list symbols that received no samples"},
+	{"style", "style", 1, "default, atari, ddj or prohst (README \"Reports\")"},
+	{"zero", "zero", 0, "also list symbols that received no samples (Atari +z)"},
+	{"no-zero", "zero", 2, "list only symbols with samples (default; Atari -z)"},
+	{"cutoff", "cutoff", 1, "list symbols until N percent is covered (Atari p=N)"},
+	{"barchart", "barchart", 0, "bar column in the table (default; Atari +b)"},
+	{"no-barchart", "barchart", 2, "no bar column (Atari -b)"},
+	{"interval", "interval", 1,
+	 "split SYM (or LOW-HIGH, LOW+SIZE) into sub-ranges (Atari x=SYM)"},
+	{"intervals", "intervals", 1, "number of sub-ranges, default 25 (Atari i=N)"},
+	{"percent-of", "percent-of", 1, "program or total: what percents are of"},
 	{"attribution", "attribution", 1,
 	 "proportional (default, gprof) or bucket-start (PROFIL/PROHST)"},
 	{"use-sizes", "use-sizes", 0, "end symbols at address+size when the size is known"},
 	{"granularity", "granularity", 1, "export locations per address (default) or symbol"},
 	{NULL, NULL, 0, NULL},
 };
+
+/* The Atari ST Profiler's spellings p=N +z -z +b -b x=SYM i=N o=FILE,
+ * aliases of the long options; 1 if a was one (name a file that looks
+ * like one as ./p=1 or after "--"). */
+static int atari_alias(const char *a, pc_options *ropts, const char **out_path)
+{
+	static const struct {
+		const char *word, *key, *value;
+	} flags[] = {{"+z", "zero", "1"}, {"-z", "zero", "0"},
+		     {"+b", "barchart", "1"}, {"-b", "barchart", "0"}};
+	static const struct {
+		char letter;
+		const char *key;
+	} kv[] = {{'p', "cutoff"}, {'x', "interval"}, {'i', "intervals"}};
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+		if (!strcmp(a, flags[i].word))
+			return pc_options_set(ropts, flags[i].key, flags[i].value) == PC_OK;
+	if (a[0] && a[1] == '=' && a[2]) {
+		if (a[0] == 'o') {
+			*out_path = a + 2;
+			return 1;
+		}
+		for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+			if (a[0] == kv[i].letter)
+				return pc_options_set(ropts, kv[i].key, a + 2) == PC_OK;
+	}
+	return 0;
+}
 
 static int status_exit(int st)
 {
@@ -87,8 +123,9 @@ static void usage(FILE *f)
 		"  -h, --help              print this help and exit\n"
 		"  -V, --version           print the version and exit\n");
 	for (const optmap *m = report_opts; m->name; m++)
-		fprintf(f, "      --%s%s%*s%s\n", m->name, m->has_arg ? " X" : "",
-			(int)(22 - strlen(m->name) - (m->has_arg ? 2 : 0)), "", m->help);
+		fprintf(f, "      --%s%s%*s%s\n", m->name, m->has_arg == 1 ? " X" : "",
+			(int)(22 - strlen(m->name) - (m->has_arg == 1 ? 2 : 0)), "", m->help);
+	fprintf(f, "The Atari ST Profiler's p=N +z -z +b -b x=SYM i=N o=FILE are accepted too.\n");
 	fprintf(f,
 		"\nExit status: 0 success, 1 bad input, 2 usage error, 3 I/O error,\n"
 		"4 out of memory or internal error.\n"
@@ -224,6 +261,8 @@ int main(int argc, char **argv)
 		}                                                                  \
 		val = argv[++i];                                                   \
 	} while (0)
+		if (!only_files && atari_alias(a, ropts, &out_path))
+			continue;
 		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
 			in[nin].path = a;
 			in[nin].format = format;
@@ -300,7 +339,7 @@ int main(int argc, char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
-			if (m->has_arg) {
+			if (m->has_arg == 1) {
 				if (eq)
 					val = eq + 1;
 				else
@@ -311,7 +350,7 @@ int main(int argc, char **argv)
 					rc = EXIT_USAGE;
 					goto done;
 				}
-				val = "1";
+				val = m->has_arg == 2 ? "0" : "1";
 			}
 			pc_options_set(ropts, m->key, val);
 		}

@@ -6,12 +6,18 @@
 
 extern const pc_report pc_report_flat;
 extern const pc_report pc_report_symbols;
+extern const pc_report pc_report_barchart;
+extern const pc_report pc_report_intervals;
+extern const pc_report pc_report_regions;
 extern const pc_report pc_report_callgraph;
 extern const pc_report pc_report_arcs;
 
 const pc_report *const pc_reports[] = {
 	&pc_report_flat,
 	&pc_report_symbols,
+	&pc_report_barchart,
+	&pc_report_intervals,
+	&pc_report_regions,
 	&pc_report_callgraph,
 	&pc_report_arcs,
 	NULL,

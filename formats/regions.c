@@ -1,0 +1,114 @@
+/* regions.c - the region summary: samples in the program (credited to
+ * symbols or to none) against samples outside it, by region class.  The
+ * Atari profiler's "Samples in appl / sys", PROFIL's I/O / DOS / high
+ * counters and DDJ's PA_BOT_MEM are all rows of this table.
+ *
+ *   region             samples  percent
+ *   program               2621    98.02
+ *     symbols             2619    97.94
+ *     no symbol              2     0.07
+ *   outside                 53     1.98
+ *     system                53     1.98
+ *   total                 2674   100.00
+ *
+ * Percents are of every sample; rows with no samples below "program" and
+ * "outside" are left out.
+ */
+#include "styles.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct rrow {
+	const char *key;   /* csv/json name                         */
+	const char *label; /* text label (indented for sub-rows)    */
+	double count;
+} rrow;
+
+static size_t collect(const pc_totals *t, rrow *v)
+{
+	size_t n = 0;
+	v[n++] = (rrow){"program", "program", t->in_program};
+	if (t->attributed > 0)
+		v[n++] = (rrow){"symbols", "  symbols", t->attributed};
+	if (t->by_class[PC_REGION_APPLICATION] > 0)
+		v[n++] = (rrow){"no-symbol", "  no symbol",
+				t->by_class[PC_REGION_APPLICATION]};
+	v[n++] = (rrow){"outside", "outside", t->outside};
+	for (int c = 1; c < PC_REGION_COUNT; c++)
+		if (t->by_class[c] > 0)
+			v[n++] = (rrow){pc_region_class_name((pc_region_class)c), NULL,
+					t->by_class[c]};
+	v[n++] = (rrow){"total", "total", t->total};
+	return n;
+}
+
+static int render(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_outfmt fmt;
+	pc_totals t;
+	int r;
+	if ((r = pc_rs_outfmt(p, o, &fmt)) || (r = pc_profile_attribute(p, o)) ||
+	    (r = pc_profile_totals(p, &t)))
+		return r;
+	rrow v[PC_REGION_COUNT + 5];
+	size_t n = collect(&t, v);
+	char lab[64], cnt[48];
+	size_t wl = strlen("region"), wc = strlen("samples");
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].label) {
+			snprintf(lab, sizeof lab, "  %s", v[i].key);
+			wl = strlen(lab) > wl ? strlen(lab) : wl;
+		} else if (strlen(v[i].label) > wl) {
+			wl = strlen(v[i].label);
+		}
+		size_t l = strlen(pc_fmt_count(v[i].count, cnt, sizeof cnt));
+		wc = l > wc ? l : wc;
+	}
+	switch (fmt) {
+	case PC_OUT_TEXT:
+		pc_sink_pad(k, "region", wl, -1);
+		pc_sink_puts(k, "  ");
+		pc_sink_pad(k, "samples", wc, 1);
+		pc_sink_puts(k, "  percent\n");
+		for (size_t i = 0; i < n; i++) {
+			if (v[i].label)
+				snprintf(lab, sizeof lab, "%s", v[i].label);
+			else
+				snprintf(lab, sizeof lab, "  %s", v[i].key);
+			pc_sink_pad(k, lab, wl, -1);
+			pc_sink_puts(k, "  ");
+			pc_sink_pad(k, pc_fmt_count(v[i].count, cnt, sizeof cnt), wc, 1);
+			pc_sink_printf(k, "  %7.2f\n",
+				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
+		}
+		break;
+	case PC_OUT_CSV:
+		pc_sink_puts(k, "region,samples,percent\n");
+		for (size_t i = 0; i < n; i++) {
+			pc_sink_printf(k, "%s,", v[i].key);
+			pc_sink_count(k, v[i].count);
+			pc_sink_printf(k, ",%.6f\n",
+				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
+		}
+		break;
+	case PC_OUT_JSON:
+		pc_sink_puts(k, "{\"report\":\"regions\",\"regions\":[");
+		for (size_t i = 0; i < n; i++) {
+			pc_sink_printf(k, "%s{\"region\":\"%s\",\"samples\":", i ? "," : "",
+				       v[i].key);
+			pc_sink_count(k, v[i].count);
+			pc_sink_printf(k, ",\"percent\":%.6f}",
+				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
+		}
+		pc_sink_puts(k, "]}\n");
+		break;
+	}
+	return k->failed;
+}
+
+const pc_report pc_report_regions = {
+	"regions",
+	"samples in the program against samples outside it, by region class",
+	render,
+};

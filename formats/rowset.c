@@ -1,0 +1,435 @@
+/* rowset.c - the rows a table report lists, and the text helpers the
+ * layouts share.  See rowset.h. */
+#include "rowset.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int pc_rs_outfmt(pc_profile *p, const pc_options *o, pc_outfmt *fmt)
+{
+	const char *v = pc_options_get(o, "output-format");
+	if (!v || strcmp(v, "text") == 0)
+		*fmt = PC_OUT_TEXT;
+	else if (strcmp(v, "csv") == 0)
+		*fmt = PC_OUT_CSV;
+	else if (strcmp(v, "json") == 0)
+		*fmt = PC_OUT_JSON;
+	else
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "output format must be text, csv or json, not '%s'",
+				       v);
+	return PC_OK;
+}
+
+int pc_rs_bool(pc_profile *p, const pc_options *o, const char *key, int def,
+	       int *out)
+{
+	const char *v = pc_options_get(o, key);
+	*out = def;
+	if (!v)
+		return PC_OK;
+	static const char *const yes[] = {"1", "yes", "on", "true"};
+	static const char *const no[] = {"0", "no", "off", "false"};
+	for (size_t i = 0; i < 4; i++) {
+		if (strcasecmp(v, yes[i]) == 0) {
+			*out = 1;
+			return PC_OK;
+		}
+		if (strcasecmp(v, no[i]) == 0) {
+			*out = 0;
+			return PC_OK;
+		}
+	}
+	return pc_profile_fail(p, PC_EUSAGE, "%s must be 0 or 1, not '%s'", key,
+			       v);
+}
+
+const char *pc_rs_region_label(int cls)
+{
+	switch (cls) {
+	case PC_REGION_APPLICATION: return "(no symbol)";
+	case PC_REGION_SYSTEM: return "(system)";
+	case PC_REGION_DOS: return "(dos)";
+	case PC_REGION_IO: return "(i/o)";
+	case PC_REGION_HIGH: return "(high)";
+	case PC_REGION_LOW: return "PA_BOT_MEM";
+	case PC_REGION_LIBRARY: return "(library)";
+	case PC_REGION_KERNEL: return "(kernel)";
+	default: return "(unknown)";
+	}
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const pc_rs_row *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	if ((x->region < 0) != (y->region < 0))
+		return x->region < 0 ? -1 : 1; /* symbols before regions */
+	int c = strcmp(x->label, y->label);
+	if (c)
+		return c;
+	if (x->segment != y->segment)
+		return x->segment < y->segment ? -1 : 1;
+	return x->address < y->address ? -1 : (x->address > y->address);
+}
+
+static int cmp_address(const void *a, const void *b)
+{
+	const pc_rs_row *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if ((x->region < 0) != (y->region < 0))
+		return x->region < 0 ? -1 : 1;
+	if (x->region >= 0)
+		return x->region - y->region;
+	if (x->segment != y->segment)
+		return x->segment < y->segment ? -1 : 1;
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+static int get_cutoff(pc_profile *p, const pc_options *o, pc_rowset *rs)
+{
+	const char *v = pc_options_get(o, "cutoff");
+	if (!v)
+		return PC_OK;
+	double c = 0;
+	int r = pc_options_get_double(o, "cutoff", &c);
+	if (r < 0 || !(c >= 0 && c <= 100))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "cutoff must be a percentage from 0 to 100, not '%s'",
+				       v);
+	rs->has_cutoff = 1;
+	rs->cutoff = c;
+	rs->cutoff_text = v;
+	return PC_OK;
+}
+
+static int get_base(pc_profile *p, const pc_options *o, pc_base def,
+		    pc_base *out)
+{
+	const char *v = pc_options_get(o, "percent-of");
+	*out = def;
+	if (!v)
+		return PC_OK;
+	if (strcmp(v, "program") == 0)
+		*out = PC_BASE_PROGRAM;
+	else if (strcmp(v, "total") == 0)
+		*out = PC_BASE_TOTAL;
+	else
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "percent-of must be program or total, not '%s'",
+				       v);
+	return PC_OK;
+}
+
+void pc_rowset_dispose(pc_rowset *rs)
+{
+	free(rs->rows);
+	memset(rs, 0, sizeof *rs);
+}
+
+int pc_rowset_build(pc_profile *p, const pc_options *o,
+		    const pc_rowset_spec *spec, pc_rowset *rs)
+{
+	memset(rs, 0, sizeof *rs);
+	int r;
+	if ((r = pc_rs_outfmt(p, o, &rs->fmt)) ||
+	    (r = pc_rs_bool(p, o, "zero", 0, &rs->zero)) ||
+	    (r = pc_rs_bool(p, o, "barchart", 1, &rs->barchart)) ||
+	    (r = get_cutoff(p, o, rs)) || (r = get_base(p, o, spec->base, &rs->base)))
+		return r;
+	if ((r = pc_profile_attribute(p, o)) || (r = pc_profile_totals(p, &rs->t)))
+		return r;
+	rs->denom = rs->base == PC_BASE_PROGRAM ? rs->t.in_program : rs->t.total;
+	rs->rate = pc_profile_rate(p);
+
+	size_t nt = pc_profile_row_count(p);
+	size_t cap = nt + (spec->region_rows ? PC_REGION_COUNT : 0);
+	pc_rs_row *all = calloc(cap ? cap : 1, sizeof *all);
+	if (!all)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	size_t n = 0;
+	for (size_t i = 0; i < nt; i++) {
+		pc_row row;
+		pc_symbol sym;
+		if ((r = pc_profile_row_at(p, i, &row)) ||
+		    (r = pc_profile_symbol_at(p, row.symbol, &sym))) {
+			free(all);
+			return r;
+		}
+		if (sym.flags & PC_SYMF_EXCLUDED)
+			continue;
+		rs->targets++;
+		all[n++] = (pc_rs_row){.label = row.name, .region = -1, .row = i,
+				       .segment = row.segment,
+				       .address = row.address, .end = row.end,
+				       .count = row.count, .calls = row.calls,
+				       .self_calls = row.self_calls};
+	}
+	if (spec->region_rows) {
+		for (int c = 0; c < PC_REGION_COUNT; c++) {
+			/* [APPLICATION]: program samples credited to no symbol */
+			double v = rs->t.by_class[c];
+			if (v > 0)
+				all[n++] = (pc_rs_row){.label = pc_rs_region_label(c),
+						       .region = c,
+						       .segment = PC_NOSEG,
+						       .count = v};
+		}
+	}
+	qsort(all, n, sizeof *all,
+	      spec->tie == PC_TIE_ADDRESS ? cmp_address : cmp_name);
+
+	/* Selection: hit rows in order while the rows above cover less than
+	 * the cutoff; rows without samples (listed when they have calls, or
+	 * with "zero") only when no cutoff below 100 is in force: they add
+	 * nothing to the coverage. */
+	size_t keep = 0;
+	double cum = 0;
+	for (size_t i = 0; i < n; i++) {
+		pc_rs_row *x = &all[i];
+		if (x->count > 0) {
+			if (rs->has_cutoff &&
+			    (rs->denom <= 0 ||
+			     cum * 100.0 >= rs->cutoff * rs->denom * (1 - 1e-12)))
+				continue;
+		} else if (!(rs->zero || x->calls || x->self_calls) ||
+			   (rs->has_cutoff && rs->cutoff < 100)) {
+			continue;
+		}
+		if (x->count != floor(x->count))
+			rs->fractional = 1;
+		if (x->calls || x->self_calls)
+			rs->has_calls = 1;
+		cum += x->count;
+		all[keep] = *x;
+		all[keep].rank = keep + 1;
+		all[keep].percent = rs->denom > 0 ? x->count * 100.0 / rs->denom : 0;
+		all[keep].cum_percent = rs->denom > 0 ? cum * 100.0 / rs->denom : 0;
+		if (x->count > rs->max_count)
+			rs->max_count = x->count;
+		keep++;
+	}
+	rs->rows = all;
+	rs->n = keep;
+	rs->listed = cum;
+	return PC_OK;
+}
+
+/* ---- machine output ------------------------------------------------ */
+
+static double pct(double c, double of)
+{
+	return of > 0 ? 100.0 * c / of : 0.0;
+}
+
+static void csv_total(pc_sink *k, const char *label, double v, double total)
+{
+	pc_sink_printf(k, ",%s,", label);
+	pc_sink_count(k, v);
+	pc_sink_printf(k, ",%.4f,,,,,\n", pct(v, total));
+}
+
+int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
+{
+	(void)p;
+	pc_sink_puts(k, "rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address\n");
+	for (size_t i = 0; i < rs->n; i++) {
+		const pc_rs_row *x = &rs->rows[i];
+		pc_sink_printf(k, "%zu,", x->rank);
+		pc_sink_csv_field(k, x->label);
+		pc_sink_putc(k, ',');
+		pc_sink_count(k, x->count);
+		pc_sink_printf(k, ",%.4f,%.4f,", x->percent, x->cum_percent);
+		if (rs->rate > 0)
+			pc_sink_printf(k, "%.6f", x->count / rs->rate);
+		pc_sink_printf(k, ",%llu,%llu,", (unsigned long long)x->calls,
+			       (unsigned long long)x->self_calls);
+		if (x->region < 0) {
+			if (x->segment != PC_NOSEG)
+				pc_sink_printf(k, "%04x:", (unsigned)x->segment);
+			pc_sink_printf(k, "0x%llx", (unsigned long long)x->address);
+		}
+		pc_sink_putc(k, '\n');
+	}
+	const pc_totals *t = &rs->t;
+	csv_total(k, "[total]", t->total, t->total);
+	csv_total(k, "[in program]", t->in_program, t->total);
+	csv_total(k, "[unattributed]", t->by_class[PC_REGION_APPLICATION], t->total);
+	csv_total(k, "[outside]", t->outside, t->total);
+	for (int c = 1; c < PC_REGION_COUNT; c++)
+		if (t->by_class[c] > 0) {
+			char lab[64];
+			snprintf(lab, sizeof lab, "[outside:%s]",
+				 pc_region_class_name((pc_region_class)c));
+			csv_total(k, lab, t->by_class[c], t->total);
+		}
+	return k->failed;
+}
+
+int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
+		   const char *style, void (*extra)(pc_sink *k, const void *arg),
+		   const void *arg, pc_sink *k)
+{
+	const pc_totals *t = &rs->t;
+	pc_sink_puts(k, "{\n  \"report\": ");
+	pc_sink_json_string(k, report);
+	if (style) {
+		pc_sink_puts(k, ",\n  \"style\": ");
+		pc_sink_json_string(k, style);
+	}
+	pc_sink_puts(k, ",\n  \"program\": ");
+	if (pc_profile_program(p))
+		pc_sink_json_string(k, pc_profile_program(p));
+	else
+		pc_sink_puts(k, "null");
+	pc_sink_puts(k, ",\n  \"sources\": [");
+	for (size_t i = 0; i < pc_profile_source_count(p); i++) {
+		pc_sink_puts(k, i ? ", {\"format\": " : "{\"format\": ");
+		pc_sink_json_string(k, pc_profile_source_format(p, i));
+		pc_sink_puts(k, ", \"file\": ");
+		pc_sink_json_string(k, pc_profile_source_file(p, i));
+		pc_sink_puts(k, "}");
+	}
+	pc_sink_puts(k, "],\n  \"rate_hz\": ");
+	if (rs->rate > 0)
+		pc_sink_printf(k, "%.17g", rs->rate);
+	else
+		pc_sink_puts(k, "null");
+	pc_sink_puts(k, ",\n  \"dimension\": ");
+	pc_sink_json_string(k, pc_profile_dimension(p));
+	pc_sink_puts(k, ",\n  \"totals\": {\"total\": ");
+	pc_sink_count(k, t->total);
+	pc_sink_puts(k, ", \"in_program\": ");
+	pc_sink_count(k, t->in_program);
+	pc_sink_puts(k, ", \"attributed\": ");
+	pc_sink_count(k, t->attributed);
+	pc_sink_puts(k, ", \"unattributed\": ");
+	pc_sink_count(k, t->by_class[PC_REGION_APPLICATION]);
+	pc_sink_puts(k, ", \"outside\": ");
+	pc_sink_count(k, t->outside);
+	pc_sink_puts(k, ", \"by_class\": {");
+	for (int c = 1; c < PC_REGION_COUNT; c++) {
+		pc_sink_printf(k, "%s\"%s\": ", c > 1 ? ", " : "",
+			       pc_region_class_name((pc_region_class)c));
+		pc_sink_count(k, t->by_class[c]);
+	}
+	pc_sink_puts(k, "}},\n  \"symbols\": ");
+	pc_sink_printf(k, "%zu", rs->targets);
+	pc_sink_printf(k, ",\n  \"percent_of\": \"%s\"",
+		       rs->base == PC_BASE_PROGRAM ? "program" : "total");
+	pc_sink_puts(k, ",\n  \"cutoff\": ");
+	if (rs->has_cutoff)
+		pc_sink_printf(k, "%.17g", rs->cutoff);
+	else
+		pc_sink_puts(k, "null");
+	pc_sink_puts(k, ",\n  \"rows\": [");
+	for (size_t i = 0; i < rs->n; i++) {
+		const pc_rs_row *x = &rs->rows[i];
+		pc_sink_printf(k, "%s\n    {\"rank\": %zu, \"symbol\": ", i ? "," : "",
+			       x->rank);
+		pc_sink_json_string(k, x->label);
+		if (x->region < 0) {
+			if (x->segment != PC_NOSEG)
+				pc_sink_printf(k, ", \"segment\": %u", (unsigned)x->segment);
+			pc_sink_printf(k, ", \"address\": %llu",
+				       (unsigned long long)x->address);
+		} else {
+			pc_sink_printf(k, ", \"region\": \"%s\"",
+				       pc_region_class_name((pc_region_class)x->region));
+		}
+		pc_sink_puts(k, ", \"count\": ");
+		pc_sink_count(k, x->count);
+		pc_sink_printf(k, ", \"percent\": %.4f, \"cum_percent\": %.4f",
+			       x->percent, x->cum_percent);
+		if (rs->rate > 0)
+			pc_sink_printf(k, ", \"self_seconds\": %.6f", x->count / rs->rate);
+		pc_sink_printf(k, ", \"calls\": %llu, \"self_calls\": %llu}",
+			       (unsigned long long)x->calls,
+			       (unsigned long long)x->self_calls);
+	}
+	pc_sink_puts(k, rs->n ? "\n  ]" : "]");
+	if (extra)
+		extra(k, arg);
+	pc_sink_puts(k, ",\n  \"warnings\": [");
+	for (size_t i = 0; i < pc_profile_warning_count(p); i++) {
+		if (i)
+			pc_sink_puts(k, ", ");
+		pc_sink_json_string(k, pc_profile_warning(p, i));
+	}
+	pc_sink_puts(k, "]\n}\n");
+	return k->failed;
+}
+
+/* ---- text helpers ---------------------------------------------------- */
+
+const char *pc_fmt_count(double v, char *buf, size_t n)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.2f", v);
+	return buf;
+}
+
+int pc_sink_pad(pc_sink *k, const char *s, size_t w, int align)
+{
+	size_t len = strlen(s);
+	size_t pad = len < w ? w - len : 0;
+	size_t left = align > 0 ? pad : align == 0 ? pad / 2 : 0;
+	pc_sink_repeat(k, ' ', left);
+	pc_sink_write(k, s, len);
+	return pc_sink_repeat(k, ' ', pad - left);
+}
+
+size_t pc_bar_len(double count, double max, size_t width)
+{
+	if (!(max > 0) || !(count > 0))
+		return 0;
+	if (count >= max)
+		return width;
+	double v = floor(count * (double)width / max);
+	return v < 0 ? 0 : (size_t)v;
+}
+
+long pc_round_percent(double pct)
+{
+	return (long)floor(pct + 0.5);
+}
+
+unsigned pc_axis_step(double max_percent)
+{
+	static const unsigned steps[] = {1, 2, 5, 10};
+	for (size_t i = 0; i < 4; i++)
+		if (max_percent <= (double)(steps[i] * PC_AXIS_TICKS))
+			return steps[i];
+	return 10;
+}
+
+int pc_axis_write(pc_sink *k, unsigned step)
+{
+	char lab[16];
+	for (unsigned i = 0; i <= PC_AXIS_TICKS; i++) {
+		snprintf(lab, sizeof lab, "%u", i * step);
+		if (i == PC_AXIS_TICKS)
+			pc_sink_puts(k, lab);
+		else
+			pc_sink_pad(k, lab, PC_AXIS_TICK_COLS, -1);
+	}
+	return k->failed;
+}
+
+size_t pc_axis_stars(double percent, unsigned step)
+{
+	if (!(percent > 0))
+		return 0;
+	double v = floor(percent * PC_AXIS_TICK_COLS / step + 1e-9);
+	return (size_t)v;
+}

@@ -1,0 +1,132 @@
+/*
+ * rowset.h - what a table report lists, chosen once for every engine and
+ * style: the attributed rows in report order, the cutoff and zero-hit
+ * selection, ranks, percents and the helpers the text layouts share
+ * (padding, bars, the percent axis, count strings).  Private to formats/.
+ *
+ * Option keys read here (README "Reports"):
+ *   output-format  text | csv | json                    (default text)
+ *   cutoff         N: list rows until N percent of the samples is covered
+ *   zero           1: also list code symbols never hit (rows with calls
+ *                  but no samples are always listed)
+ *   barchart       0 | 1: bar column in the table styles (default 1)
+ *   percent-of     program | total: what percents are of (style default)
+ */
+#ifndef PC_ROWSET_H
+#define PC_ROWSET_H
+
+#include "internal.h"
+
+typedef enum pc_outfmt { PC_OUT_TEXT, PC_OUT_CSV, PC_OUT_JSON } pc_outfmt;
+
+/** What percents are of. */
+typedef enum pc_base {
+	PC_BASE_PROGRAM, /* samples inside the program (Atari)          */
+	PC_BASE_TOTAL    /* every sample collected (DDJ, gprof)          */
+} pc_base;
+
+/** Order of rows with equal counts. */
+typedef enum pc_tie {
+	PC_TIE_NAME,   /* calls desc, then name (gprof, Atari)             */
+	PC_TIE_ADDRESS /* address: the module table's own order (DDJ)      */
+} pc_tie;
+
+/** How a style wants its rows. */
+typedef struct pc_rowset_spec {
+	pc_base base;     /* default when "percent-of" is absent           */
+	pc_tie tie;
+	int region_rows;  /* samples outside every symbol listed as rows,
+			     one per region class (DDJ's PA_BOT_MEM)       */
+} pc_rowset_spec;
+
+typedef struct pc_rs_row {
+	const char *label;  /* symbol name, or region row label           */
+	int region;         /* -1: a symbol; else its pc_region_class     */
+	size_t row;         /* index for pc_profile_row_at (symbols)       */
+	uint32_t segment;
+	uint64_t address, end;
+	double count;
+	uint64_t calls, self_calls;
+	size_t rank;        /* 1-based position in the listing             */
+	double percent;     /* count / denom * 100 (0 when denom is 0)     */
+	double cum_percent; /* of this row and every row above it          */
+} pc_rs_row;
+
+typedef struct pc_rowset {
+	pc_totals t;
+	pc_base base;
+	double denom;       /* samples the percents are of                 */
+	size_t targets;     /* code symbols (attribution targets)          */
+	pc_outfmt fmt;
+	int has_cutoff;
+	double cutoff;      /* percent, 0..100                              */
+	const char *cutoff_text; /* as the user wrote it                  */
+	int zero;
+	int barchart;
+	pc_rs_row *rows;    /* listed rows, in report order                */
+	size_t n;
+	double max_count;   /* largest listed count (the first row)        */
+	double listed;      /* sum of the listed counts                    */
+	int fractional;     /* some listed count is not an integer         */
+	int has_calls;      /* some listed row has calls                   */
+	double rate;        /* samples per second, 0 = unknown             */
+} pc_rowset;
+
+/** Parses "output-format"; PC_EUSAGE (recorded on p) when unknown. */
+PC_INTERNAL int pc_rs_outfmt(pc_profile *p, const pc_options *o,
+			     pc_outfmt *fmt);
+/** Reads a boolean option (1/0, yes/no, on/off, true/false); def when
+ *  absent. */
+PC_INTERNAL int pc_rs_bool(pc_profile *p, const pc_options *o,
+			   const char *key, int def, int *out);
+
+/** Attributes p (with o's attribution keys) and fills rs. */
+PC_INTERNAL int pc_rowset_build(pc_profile *p, const pc_options *o,
+				const pc_rowset_spec *spec, pc_rowset *rs);
+PC_INTERNAL void pc_rowset_dispose(pc_rowset *rs);
+
+/** The label of a region row: DDJ's PA_BOT_MEM for samples below the
+ *  program, "(class)" otherwise, "(no symbol)" for program samples
+ *  credited to no symbol. */
+PC_INTERNAL const char *pc_rs_region_label(int cls);
+
+/* ---- machine output shared by every table engine ------------------ */
+
+/** CSV as README "Machine-readable output" documents it for the flat
+ *  report: "rank,symbol,count,percent,cum_percent,self_seconds,calls,
+ *  self_calls,address", one line per listed row (region rows: empty
+ *  address), then the bracketed total rows. */
+PC_INTERNAL int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k);
+/** JSON object of that section: report, style, program, sources,
+ *  rate_hz, dimension, totals, percent_of, cutoff, rows, warnings, and
+ *  extra members (extra(k, arg) writes ",\n  \"key\": value..."). */
+PC_INTERNAL int pc_rowset_json(pc_profile *p, const pc_rowset *rs,
+			       const char *report, const char *style,
+			       void (*extra)(pc_sink *k, const void *arg),
+			       const void *arg, pc_sink *k);
+
+/* ---- text helpers --------------------------------------------------- */
+
+/** A count as text tables print it, into buf (at least 40 bytes):
+ *  integers exactly, split-bucket fractions with two decimals (csv and
+ *  json carry them exactly). */
+PC_INTERNAL const char *pc_fmt_count(double v, char *buf, size_t n);
+/** s padded with spaces to width w: align < 0 left, 0 centred (extra
+ *  space on the right), > 0 right.  Longer strings are not cut. */
+PC_INTERNAL int pc_sink_pad(pc_sink *k, const char *s, size_t w, int align);
+/** floor(count / max * width), exact at count == max; 0 when max <= 0. */
+PC_INTERNAL size_t pc_bar_len(double count, double max, size_t width);
+/** Percent rounded half up to an integer (DDJ). */
+PC_INTERNAL long pc_round_percent(double pct);
+
+/** Percent axis of the bar charts (DDJ layout): ten ticks, four columns
+ *  apart, labelled 0, step, ..., 10*step, where step is the smallest of
+ *  1, 2, 5, 10 with 10*step >= the largest percent.  A bar is
+ *  floor(percent * 4 / step) stars. */
+#define PC_AXIS_TICKS 10
+#define PC_AXIS_TICK_COLS 4
+PC_INTERNAL unsigned pc_axis_step(double max_percent);
+PC_INTERNAL int pc_axis_write(pc_sink *k, unsigned step);
+PC_INTERNAL size_t pc_axis_stars(double percent, unsigned step);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * styles.h - report layouts beside the default one, and the engines the
+ * styles share.  Private to formats/.
+ *
+ *   default  the clean modern table (flat.c)
+ *   atari    David Rowley's Atari ST Profiler report (style_atari.c)
+ *   ddj      the Dr. Dobb's module table (style_ddj.c)
+ *   prohst   MS-DOS PROHST's bucket listing (style_prohst.c)
+ */
+#ifndef PC_STYLES_H
+#define PC_STYLES_H
+
+#include "rowset.h"
+
+typedef enum pc_style {
+	PC_STYLE_DEFAULT,
+	PC_STYLE_ATARI,
+	PC_STYLE_DDJ,
+	PC_STYLE_PROHST
+} pc_style;
+
+/** Parses the "style" option (absent = default). */
+PC_INTERNAL int pc_style_get(pc_profile *p, const pc_options *o,
+			     pc_style *out);
+
+/** The flat report in each style (text, csv and json). */
+PC_INTERNAL int pc_style_atari(pc_profile *p, const pc_options *o,
+			       pc_sink *k);
+PC_INTERNAL int pc_style_ddj(pc_profile *p, const pc_options *o, pc_sink *k);
+PC_INTERNAL int pc_style_prohst(pc_profile *p, const pc_options *o,
+				pc_sink *k);
+
+/* ---- report engines beside flat (each one entry in reports.c) ---------- */
+PC_INTERNAL extern const pc_report pc_report_intervals;
+PC_INTERNAL extern const pc_report pc_report_barchart;
+PC_INTERNAL extern const pc_report pc_report_regions;
+
+/* ---- intervals (intervals.c) ------------------------------------------ */
+
+typedef struct pc_interval {
+	uint64_t low, high; /* [low, high) */
+	double count;
+	double percent;     /* of the samples in the whole range */
+} pc_interval;
+
+typedef struct pc_intervals {
+	const char *what;   /* the symbol name, or the range as given       */
+	uint32_t segment;
+	uint64_t low, high; /* the range that was split                     */
+	size_t asked;       /* intervals asked for ("intervals", def. 25)   */
+	size_t n;           /* intervals made: asked, or fewer when the
+			       range has fewer addresses than asked         */
+	pc_interval *iv;
+	double total;       /* samples in [low, high)                       */
+	double max_count;
+} pc_intervals;
+
+/** Splits the range named by the "interval" option (a symbol name, or
+ *  LOW-HIGH / LOW+SIZE with optional SEG: prefix) into "intervals" equal
+ *  parts and counts the samples in each.  Returns PC_ENOTFOUND (recorded
+ *  on p) for an unknown symbol. */
+PC_INTERNAL int pc_intervals_build(pc_profile *p, const pc_options *o,
+				   pc_intervals *iv);
+PC_INTERNAL void pc_intervals_dispose(pc_intervals *iv);
+/** Address of an interval row as text: "0x1a0-0x1b0" or with "seg:". */
+PC_INTERNAL const char *pc_interval_range(const pc_intervals *iv, size_t i,
+					  char *buf, size_t n);
+/** The default text layout of an intervals result. */
+PC_INTERNAL void pc_intervals_text(const pc_intervals *iv, int barchart,
+				   pc_sink *k);
+/** JSON members for an intervals result, written after the JSON object
+ *  of a table report as its "interval" member. */
+PC_INTERNAL void pc_intervals_json_extra(pc_sink *k, const void *iv);
+/** CSV / JSON members for an intervals result (shared by every style). */
+PC_INTERNAL int pc_intervals_csv(const pc_intervals *iv, pc_sink *k);
+PC_INTERNAL int pc_intervals_json_members(const pc_intervals *iv,
+					  pc_sink *k);
+
+#endif
