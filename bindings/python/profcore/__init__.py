@@ -1,0 +1,730 @@
+"""Python bindings for libprofcore (ctypes, standard library only).
+
+libprofcore reads program-counter sample captures (gmon.out, mon.out,
+MS-DOS PROFIL .PRF, raw PC dumps, ...) and symbol tables (ELF, linker map
+files, ...), attributes the samples to symbols and renders reports.
+
+Example::
+
+    import profcore
+
+    with profcore.Profile() as prof:
+        prof.load("a.out")                 # symbols (format detected)
+        prof.load("gmon.out")              # samples and arcs
+        for row in prof.top(5):
+            print(f"{row.percent:6.2f}% {row.count:10g} {row.name}")
+        print(prof.render("flat"))
+
+Every failure of the C library is raised as :class:`ProfcoreError`, which
+carries the file and byte offset of the offending input.
+
+The shared library is found through ``$PROFCORE_LIBRARY``, next to this
+package, or installed (see :func:`profcore._lib.candidates`).
+
+Thread safety: distinct :class:`Profile` objects may be used from
+different threads at once.  Calls on one Profile are serialised by a lock
+it holds; a :class:`Registry` must not be changed (plugins loaded) while a
+profile that uses it is loading a file.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import os
+import threading
+from dataclasses import dataclass
+from typing import (Any, Dict, Iterator, List, Mapping, Optional, Tuple,
+                    Union)
+
+from . import _lib as _c
+
+__all__ = [
+    "ProfcoreError", "STATUS", "RegionClass", "SymbolKind", "Binding", "SymbolFlags",
+    "Role", "Symbol", "Region", "Histogram", "Arc", "Row", "Totals",
+    "Loader", "Registry", "Profile", "load", "report_names", "reports",
+    "export_names", "version",
+    "library_path",
+]
+
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+Options = Optional[Mapping[str, Any]]
+
+
+# --------------------------------------------------------------------------
+# Vocabulary
+
+class RegionClass(enum.IntEnum):
+    """Where a PC fell when it is not in a symbol of the program."""
+    APPLICATION = 0
+    SYSTEM = 1
+    DOS = 2
+    IO = 3
+    HIGH = 4
+    LOW = 5
+    LIBRARY = 6
+    KERNEL = 7
+    UNKNOWN = 8
+
+
+class SymbolKind(enum.IntEnum):
+    TEXT = 0
+    DATA = 1
+    BSS = 2
+    ABS = 3
+    OTHER = 4
+
+
+class Binding(enum.IntEnum):
+    GLOBAL = 0
+    LOCAL = 1
+    WEAK = 2
+
+
+class SymbolFlags(enum.IntFlag):
+    NONE = 0
+    FUNC = 0x1
+    NOATTR = 0x2
+    EXCLUDED = 0x4
+    TARGET = 0x8
+
+
+class Role(enum.IntFlag):
+    """What a loader reads (``pc_loader.roles``)."""
+    NONE = 0
+    SYMBOLS = 0x1
+    SAMPLES = 0x2
+    ARCS = 0x4
+
+
+def _s(b: Optional[bytes]) -> Optional[str]:
+    """C string (owned by the library) to a Python copy."""
+    return None if b is None else b.decode("utf-8", "replace")
+
+
+def _seg(v: int) -> Optional[int]:
+    return None if v == _c.PC_NOSEG else v
+
+
+# --------------------------------------------------------------------------
+# Errors
+
+#: pc_status values by name (profcore.h).
+STATUS = {
+    "PC_OK": 0, "PC_EIO": -1, "PC_EFORMAT": -2, "PC_ETRUNC": -3,
+    "PC_ENOMEM": -4, "PC_EUNSUPPORTED": -5, "PC_EUSAGE": -6,
+    "PC_EUNKNOWN": -7, "PC_ELIMIT": -8, "PC_EAMBIGUOUS": -9,
+    "PC_ENOTFOUND": -10,
+}
+_STATUS_NAME = {v: k for k, v in STATUS.items()}
+
+
+class ProfcoreError(Exception):
+    """A libprofcore failure.
+
+    Attributes:
+        code: the negative ``pc_status`` value (e.g. -2 for PC_EFORMAT).
+        status: its name (``"PC_EFORMAT"``...), see :data:`STATUS`.
+        description: the library's words for the status ("malformed
+            input").
+        file: the input file involved, or None.
+        offset: byte offset in that file's content, or None.
+        message: the library's message ("expected ...").
+
+    ``str(error)`` reads like profcat's diagnostics: ``FILE:OFFSET: message``.
+    """
+
+    def __init__(self, code: int, message: str, file: Optional[str] = None,
+                 offset: Optional[int] = None) -> None:
+        self.code = code
+        self.status = _STATUS_NAME.get(code, str(code))
+        self.description = _s(_c.lib().pc_status_name(code)) or ""
+        self.message = message
+        self.file = file
+        self.offset = offset
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file is not None:
+            where = self.file + ":"
+            if self.offset is not None:
+                where += "%d:" % self.offset
+            where += " "
+        return where + self.message
+
+    def __repr__(self) -> str:
+        return "ProfcoreError(%s, %r, file=%r, offset=%r)" % (
+            self.status, self.message, self.file, self.offset)
+
+
+def _raise(code: int, err: "Optional[ctypes._Pointer[_c.PcError]]") -> None:
+    # The handle's error describes this failure only if the codes agree
+    # (a few calls fail without recording, e.g. an index out of range).
+    if err and err.contents.code == code:
+        e = err.contents
+        raise ProfcoreError(
+            e.code or code, _s(e.message) or "",
+            None if e.file is None else os.fsdecode(e.file),
+            None if e.offset < 0 else e.offset)
+    raise ProfcoreError(code, _s(_c.lib().pc_status_name(code)) or "error")
+
+
+class _COptions:
+    """A pc_options built from a mapping, freed on exit."""
+
+    def __init__(self, options: Options) -> None:
+        self.ptr = None
+        if not options:
+            return
+        L = _c.lib()
+        self.ptr = L.pc_options_new()
+        if not self.ptr:
+            raise MemoryError("pc_options_new")
+        for key, value in options.items():
+            if value is None:
+                continue
+            if value is True:
+                value = "1"
+            elif value is False:
+                value = "0"
+            rc = L.pc_options_set(self.ptr, str(key).encode(),
+                                  str(value).encode())
+            if rc != 0:
+                self.close()
+                raise ProfcoreError(rc, "bad option %s=%s" % (key, value))
+
+    def close(self) -> None:
+        if self.ptr:
+            _c.lib().pc_options_free(self.ptr)
+            self.ptr = None
+
+    def __enter__(self) -> "_COptions":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------
+# Model records (plain copies; they stay valid after the profile is closed)
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    address: int
+    size: int                 # 0 = unknown: extends to the next symbol
+    segment: Optional[int]    # None for flat address spaces
+    kind: SymbolKind
+    binding: Binding
+    flags: SymbolFlags
+    file: Optional[str]
+    section: Optional[str]
+
+
+@dataclass(frozen=True)
+class Region:
+    segment: Optional[int]
+    low: int
+    high: int                 # [low, high)
+    cls: RegionClass
+    label: Optional[str]
+
+
+@dataclass(frozen=True)
+class Histogram:
+    segment: Optional[int]
+    low: int
+    high: int
+    unit: int
+    counts: Tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Arc:
+    from_segment: Optional[int]
+    from_address: int
+    to_segment: Optional[int]
+    to_address: int
+    count: int
+    htime: float
+    ftime: float
+
+
+@dataclass(frozen=True)
+class Row:
+    """One attributed symbol.  percent is count / Totals.total * 100."""
+    symbol: int               # index into Profile.symbols()
+    name: str
+    segment: Optional[int]
+    address: int
+    end: int                  # attribution extent: [address, end)
+    count: float
+    calls: int
+    self_calls: int
+    percent: float
+
+
+@dataclass(frozen=True)
+class Totals:
+    total: float
+    in_program: float
+    attributed: float
+    outside: float
+    excluded: float
+    by_class: Dict[RegionClass, float]
+
+
+@dataclass(frozen=True)
+class Loader:
+    name: str
+    description: str
+    roles: Role
+    abi_version: int
+
+
+# --------------------------------------------------------------------------
+# Registry
+
+class Registry:
+    """The set of loaders a profile may use: the built-in ones plus plugins.
+
+    ``Registry(plugins="dir1:dir2")`` also loads every plugin found in
+    those directories.  A registry must stay open while profiles using it
+    are open (each Profile keeps a reference to it).
+    """
+
+    def __init__(self, plugins: Optional[str] = None) -> None:
+        L = _c.lib()
+        self._ptr = L.pc_registry_new()
+        if not self._ptr:
+            raise MemoryError("pc_registry_new")
+        if plugins:
+            try:
+                self.load_plugins(plugins)
+            except BaseException:
+                self.close()
+                raise
+
+    def _check(self, rc: int) -> None:
+        if rc < 0:
+            _raise(rc, _c.lib().pc_registry_error(self._handle()))
+
+    def _handle(self) -> int:
+        if not self._ptr:
+            raise ValueError("registry is closed")
+        return self._ptr
+
+    def load_plugins(self, dirs: str) -> None:
+        """Loads every plugin in a ':'-separated list of directories."""
+        self._check(_c.lib().pc_registry_load_plugins(
+            self._handle(), os.fsencode(dirs)))
+
+    def load_plugin(self, path: PathLike) -> None:
+        """Loads one plugin shared object."""
+        self._check(_c.lib().pc_registry_load_plugin(
+            self._handle(), os.fsencode(path)))
+
+    def loaders(self) -> List[Loader]:
+        """The loaders, built-in first, in detection order."""
+        L = _c.lib()
+        h = self._handle()
+        out = []
+        for i in range(L.pc_registry_count(h)):
+            p = L.pc_registry_at(h, i)
+            if not p:
+                continue
+            ld = ctypes.cast(p, ctypes.POINTER(_c.PcLoader)).contents
+            out.append(Loader(_s(ld.name) or "", _s(ld.description) or "",
+                              Role(ld.roles & 0x7), ld.abi_version))
+        return out
+
+    def close(self) -> None:
+        """Frees the registry.  Closing twice is harmless."""
+        if getattr(self, "_ptr", None):
+            _c.lib().pc_registry_free(self._ptr)
+            self._ptr = None
+
+    def __enter__(self) -> "Registry":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------
+# Profile
+
+class Profile:
+    """Everything loaded for one analysis: symbols, samples, arcs, regions.
+
+    Use it as a context manager (or call :meth:`close`) to free the C
+    profile deterministically.  Records returned by its methods are Python
+    copies and outlive it.
+    """
+
+    def __init__(self, registry: Optional[Registry] = None) -> None:
+        L = _c.lib()
+        self._lock = threading.RLock()
+        self._registry = registry  # keeps it alive as long as we are
+        self._attr_options: Dict[str, Any] = {}
+        self._ptr = L.pc_profile_new(registry._handle() if registry else None)
+        if not self._ptr:
+            raise MemoryError("pc_profile_new")
+
+    # -- lifetime --
+    def close(self) -> None:
+        """Frees the profile.  Closing twice is harmless."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return
+        with lock:
+            if self._ptr:
+                _c.lib().pc_profile_free(self._ptr)
+                self._ptr = None
+
+    @property
+    def closed(self) -> bool:
+        return not self._ptr
+
+    def __enter__(self) -> "Profile":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _handle(self) -> int:
+        if not self._ptr:
+            raise ValueError("profile is closed")
+        return self._ptr
+
+    def _check(self, rc: int) -> int:
+        if rc < 0:
+            _raise(rc, _c.lib().pc_profile_error(self._ptr))
+        return rc
+
+    # -- loading --
+    def load(self, path: PathLike, format: Optional[str] = None,
+             options: Options = None) -> "Profile":
+        """Loads one file (capture or symbol table); ``"-"`` is stdin.
+
+        format: a loader name (see :meth:`Registry.loaders`) to override
+        detection.  options: loader options, e.g. ``{"rate": 100}``.
+        Returns self, so that loads can be chained.
+        """
+        with self._lock, _COptions(options) as o:
+            self._check(_c.lib().pc_profile_load_file(
+                self._handle(), os.fsencode(path),
+                format.encode() if format else None, o.ptr))
+        return self
+
+    def load_bytes(self, data: bytes, name: str = "<memory>",
+                   format: Optional[str] = None,
+                   options: Options = None) -> "Profile":
+        """Loads a capture held in memory; name is used in error messages."""
+        buf = bytes(data)
+        with self._lock, _COptions(options) as o:
+            self._check(_c.lib().pc_profile_load_memory(
+                self._handle(), buf, len(buf), name.encode(),
+                format.encode() if format else None, o.ptr))
+        return self
+
+    # -- metadata --
+    def _str(self, fn: str) -> Optional[str]:
+        with self._lock:
+            return _s(getattr(_c.lib(), fn)(self._handle()))
+
+    @property
+    def program(self) -> Optional[str]:
+        return self._str("pc_profile_program")
+
+    @property
+    def dimension(self) -> Optional[str]:
+        """Dimension of one sample, e.g. "seconds"."""
+        return self._str("pc_profile_dimension")
+
+    @property
+    def rate(self) -> Optional[float]:
+        """Sampling rate in Hz, None when unknown."""
+        with self._lock:
+            r = _c.lib().pc_profile_rate(self._handle())
+        return r if r > 0 else None
+
+    @property
+    def duration(self) -> Optional[float]:
+        """Run duration in seconds, None when unknown."""
+        with self._lock:
+            d = _c.lib().pc_profile_duration(self._handle())
+        return d if d >= 0 else None
+
+    @property
+    def target_width(self) -> int:
+        """Address width of the profiled program in bytes (0 = unknown)."""
+        with self._lock:
+            return _c.lib().pc_profile_target_width(self._handle())
+
+    @property
+    def sources(self) -> List[Tuple[str, str]]:
+        """(format, file) for every file loaded, in order."""
+        L = _c.lib()
+        with self._lock:
+            h = self._handle()
+            return [(_s(L.pc_profile_source_format(h, i)) or "",
+                     _s(L.pc_profile_source_file(h, i)) or "")
+                    for i in range(L.pc_profile_source_count(h))]
+
+    @property
+    def warnings(self) -> List[str]:
+        L = _c.lib()
+        with self._lock:
+            h = self._handle()
+            return [_s(L.pc_profile_warning(h, i)) or ""
+                    for i in range(L.pc_profile_warning_count(h))]
+
+    # -- the model --
+    def symbols(self) -> List[Symbol]:
+        """Every symbol, in the order loaded."""
+        L = _c.lib()
+        out = []
+        with self._lock:
+            h = self._handle()
+            s = _c.PcSymbol()
+            for i in range(L.pc_profile_symbol_count(h)):
+                self._check(L.pc_profile_symbol_at(h, i, ctypes.byref(s)))
+                out.append(Symbol(_s(s.name) or "", s.address, s.size,
+                                  _seg(s.segment), SymbolKind(s.kind),
+                                  Binding(s.binding), SymbolFlags(s.flags),
+                                  _s(s.file), _s(s.section)))
+        return out
+
+    def regions(self) -> List[Region]:
+        L = _c.lib()
+        out = []
+        with self._lock:
+            h = self._handle()
+            r = _c.PcRegion()
+            for i in range(L.pc_profile_region_count(h)):
+                self._check(L.pc_profile_region_at(h, i, ctypes.byref(r)))
+                out.append(Region(_seg(r.segment), r.low, r.high,
+                                  RegionClass(r.cls), _s(r.label)))
+        return out
+
+    def histograms(self) -> List[Histogram]:
+        L = _c.lib()
+        out = []
+        with self._lock:
+            h = self._handle()
+            g = _c.PcHistogram()
+            for i in range(L.pc_profile_histogram_count(h)):
+                self._check(L.pc_profile_histogram_at(h, i, ctypes.byref(g)))
+                counts = tuple(g.counts[:g.nbins]) if g.nbins else ()
+                out.append(Histogram(_seg(g.segment), g.low, g.high, g.unit,
+                                     counts))
+        return out
+
+    def arcs(self) -> List[Arc]:
+        L = _c.lib()
+        out = []
+        with self._lock:
+            h = self._handle()
+            a = _c.PcArc()
+            for i in range(L.pc_profile_arc_count(h)):
+                self._check(L.pc_profile_arc_at(h, i, ctypes.byref(a)))
+                out.append(Arc(_seg(a.from_segment), a.from_,
+                               _seg(a.to_segment), a.to, a.count, a.htime,
+                               a.ftime))
+        return out
+
+    def samples(self) -> List[Tuple[Optional[int], int, int]]:
+        """Raw samples aggregated by address: (segment, address, count)."""
+        L = _c.lib()
+        out = []
+        seg, addr, cnt = ctypes.c_uint32(), ctypes.c_uint64(), ctypes.c_uint64()
+        with self._lock:
+            h = self._handle()
+            for i in range(L.pc_profile_sample_count(h)):
+                self._check(L.pc_profile_sample_at(
+                    h, i, ctypes.byref(seg), ctypes.byref(addr),
+                    ctypes.byref(cnt)))
+                out.append((_seg(seg.value), addr.value, cnt.value))
+        return out
+
+    def class_samples(self, cls: RegionClass) -> int:
+        """Samples known only by their region class (e.g. PROFIL's DOS)."""
+        with self._lock:
+            return _c.lib().pc_profile_class_samples(self._handle(), int(cls))
+
+    # -- attribution --
+    def attribute(self, options: Options = None) -> "Profile":
+        """Sets the attribution options used by rows(), totals() and
+        render(), e.g. ``{"attribution": "bucket-start"}``, and computes
+        the attribution now (so that errors surface here)."""
+        self._attr_options = dict(options or {})
+        with self._lock:
+            self._attribute()
+        return self
+
+    def _attribute(self) -> None:
+        with _COptions(self._attr_options) as o:
+            self._check(_c.lib().pc_profile_attribute(self._handle(), o.ptr))
+
+    def totals(self) -> Totals:
+        t = _c.PcTotals()
+        with self._lock:
+            self._attribute()
+            self._check(_c.lib().pc_profile_totals(self._handle(),
+                                                   ctypes.byref(t)))
+        return Totals(t.total, t.in_program, t.attributed, t.outside,
+                      t.excluded,
+                      {RegionClass(i): t.by_class[i]
+                       for i in range(_c.PC_REGION_COUNT)})
+
+    def rows(self) -> List[Row]:
+        """Attributed symbols in address order (see :meth:`top`)."""
+        L = _c.lib()
+        out = []
+        r = _c.PcRow()
+        with self._lock:
+            total = self.totals().total
+            h = self._handle()
+            for i in range(L.pc_profile_row_count(h)):
+                self._check(L.pc_profile_row_at(h, i, ctypes.byref(r)))
+                out.append(self._row(r, total))
+        return out
+
+    @staticmethod
+    def _row(r: _c.PcRow, total: float) -> Row:
+        return Row(r.symbol, _s(r.name) or "", _seg(r.segment), r.address,
+                   r.end, r.count, r.calls, r.self_calls,
+                   r.count * 100.0 / total if total > 0 else 0.0)
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows())
+
+    def top(self, n: Optional[int] = None) -> List[Row]:
+        """Rows sorted as gprof sorts its flat profile (count descending,
+        then calls descending, then name), the first n of them."""
+        rows = sorted(self.rows(), key=lambda r: (-r.count, -r.calls, r.name))
+        return rows if n is None else rows[:n]
+
+    def lookup(self, address: int,
+               segment: Optional[int] = None) -> Optional[Row]:
+        """The row whose extent holds the address, or None."""
+        L = _c.lib()
+        r = _c.PcRow()
+        with self._lock:
+            self._attribute()
+            h = self._handle()
+            i = L.pc_profile_lookup(h, _c.PC_NOSEG if segment is None
+                                    else segment, address)
+            if i < 0:
+                return None
+            self._check(L.pc_profile_row_at(h, i, ctypes.byref(r)))
+            return self._row(r, self.totals().total)
+
+    # -- reports --
+    def render(self, report: Optional[str] = None,
+               options: Options = None) -> str:
+        """Renders a report (default "flat"; see :func:`report_names`) to a
+        string.  options: report options, e.g. ``{"output-format": "csv"}``;
+        the attribution options set with :meth:`attribute` apply too unless
+        overridden here."""
+        L = _c.lib()
+        merged = dict(self._attr_options)
+        merged.update(options or {})
+        out = ctypes.c_void_p()
+        n = ctypes.c_size_t()
+        with self._lock, _COptions(merged) as o:
+            self._check(L.pc_profile_render(
+                self._handle(), report.encode() if report else None, o.ptr,
+                ctypes.byref(out), ctypes.byref(n)))
+            try:
+                data = ctypes.string_at(out, n.value) if out.value else b""
+            finally:
+                L.pc_free(out)
+        return data.decode("utf-8", "replace")
+
+    def export(self, format: str, options: Options = None) -> bytes:
+        """The attributed profile in another tool's format (see
+        :func:`export_names`: "pprof", "speedscope", "folded", ...), as
+        bytes since some formats are binary."""
+        L = _c.lib()
+        merged = dict(self._attr_options)
+        merged.update(options or {})
+        out = ctypes.c_void_p()
+        n = ctypes.c_size_t()
+        with self._lock, _COptions(merged) as o:
+            self._check(L.pc_profile_export(
+                self._handle(), format.encode(), o.ptr, ctypes.byref(out),
+                ctypes.byref(n)))
+            try:
+                return ctypes.string_at(out, n.value) if out.value else b""
+            finally:
+                L.pc_free(out)
+
+
+# --------------------------------------------------------------------------
+# Module functions
+
+def load(*paths: PathLike, format: Optional[str] = None,
+         options: Options = None,
+         registry: Optional[Registry] = None) -> Profile:
+    """A new Profile with every path loaded (format/options apply to all).
+
+    On failure the partly built profile is closed and the error raised.
+    """
+    prof = Profile(registry)
+    try:
+        for path in paths:
+            prof.load(path, format, options)
+    except BaseException:
+        prof.close()
+        raise
+    return prof
+
+
+def report_names() -> List[str]:
+    """Names accepted by :meth:`Profile.render`, "flat" first."""
+    return list(reports())
+
+
+def reports() -> Dict[str, str]:
+    """Report names with their one-line descriptions, in library order."""
+    L = _c.lib()
+    out: Dict[str, str] = {}
+    i = 0
+    while True:
+        name = L.pc_report_name_at(i)
+        if name is None:
+            return out
+        out[name.decode()] = _s(L.pc_report_description_at(i)) or ""
+        i += 1
+
+
+def export_names() -> List[str]:
+    """Formats accepted by :meth:`Profile.export` ("pprof", ...)."""
+    L = _c.lib()
+    out = []
+    i = 0
+    while True:
+        name = L.pc_export_name_at(i)
+        if name is None:
+            return out
+        out.append(name.decode())
+        i += 1
+
+
+def version() -> str:
+    """Version of the loaded libprofcore, e.g. "0.1.0"."""
+    return _c.lib().pc_version().decode()
+
+
+def library_path() -> str:
+    """File name of the shared library in use."""
+    return _c.lib().path

@@ -1,0 +1,225 @@
+"""Low-level ctypes declarations for libprofcore (private module).
+
+Everything here mirrors ``profcore.h``; the public, Pythonic layer lives in
+``profcore/__init__.py``.  The structures must match the C header field for
+field: C enums are ``int`` on every ABI profcore supports.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import glob
+import os
+from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int,
+                    c_int64, c_size_t, c_uint, c_uint32, c_uint64, c_void_p)
+from typing import Any, List, Optional
+
+#: Major version of the C library these bindings were written for.  The
+#: shared object's SONAME carries the same number (libprofcore.so.0).
+ABI_MAJOR = 0
+SONAME = "libprofcore.so.%d" % ABI_MAJOR
+
+PC_REGION_COUNT = 9
+PC_NOSEG = 0xFFFFFFFF
+
+
+class PcError(Structure):
+    _fields_ = [("code", c_int), ("file", c_char_p), ("offset", c_int64),
+                ("message", c_char_p)]
+
+
+class PcSymbol(Structure):
+    _fields_ = [("name", c_char_p), ("file", c_char_p),
+                ("section", c_char_p), ("segment", c_uint32),
+                ("address", c_uint64), ("size", c_uint64), ("kind", c_int),
+                ("binding", c_int), ("flags", c_uint)]
+
+
+class PcRegion(Structure):
+    _fields_ = [("segment", c_uint32), ("low", c_uint64), ("high", c_uint64),
+                ("cls", c_int), ("label", c_char_p)]
+
+
+class PcHistogram(Structure):
+    _fields_ = [("segment", c_uint32), ("low", c_uint64), ("high", c_uint64),
+                ("nbins", c_size_t), ("counts", POINTER(c_uint64)),
+                ("unit", c_uint)]
+
+
+class PcArc(Structure):
+    _fields_ = [("from_segment", c_uint32), ("from_", c_uint64),
+                ("to_segment", c_uint32), ("to", c_uint64),
+                ("count", c_uint64), ("htime", c_double),
+                ("ftime", c_double)]
+
+
+class PcRow(Structure):
+    _fields_ = [("symbol", c_size_t), ("name", c_char_p),
+                ("segment", c_uint32), ("address", c_uint64),
+                ("end", c_uint64), ("count", c_double), ("calls", c_uint64),
+                ("self_calls", c_uint64)]
+
+
+class PcTotals(Structure):
+    _fields_ = [("total", c_double), ("in_program", c_double),
+                ("attributed", c_double), ("outside", c_double),
+                ("excluded", c_double),
+                ("by_class", c_double * PC_REGION_COUNT)]
+
+
+P = c_void_p  # every opaque handle
+
+# name: (restype, argtypes)
+_PROTOTYPES = {
+    "pc_version": (c_char_p, []),
+    "pc_status_name": (c_char_p, [c_int]),
+    "pc_region_class_name": (c_char_p, [c_int]),
+    "pc_symkind_name": (c_char_p, [c_int]),
+    "pc_options_new": (P, []),
+    "pc_options_free": (None, [P]),
+    "pc_options_set": (c_int, [P, c_char_p, c_char_p]),
+    "pc_profile_new": (P, [P]),
+    "pc_profile_free": (None, [P]),
+    "pc_profile_error": (POINTER(PcError), [P]),
+    "pc_profile_warning_count": (c_size_t, [P]),
+    "pc_profile_warning": (c_char_p, [P, c_size_t]),
+    "pc_profile_load_file": (c_int, [P, c_char_p, c_char_p, P]),
+    "pc_profile_load_memory": (c_int, [P, c_void_p, c_size_t, c_char_p,
+                                       c_char_p, P]),
+    "pc_profile_rate": (c_double, [P]),
+    "pc_profile_duration": (c_double, [P]),
+    "pc_profile_dimension": (c_char_p, [P]),
+    "pc_profile_dimension_abbrev": (c_char, [P]),
+    "pc_profile_program": (c_char_p, [P]),
+    "pc_profile_target_width": (c_uint, [P]),
+    "pc_profile_target_endian": (c_int, [P]),
+    "pc_profile_source_count": (c_size_t, [P]),
+    "pc_profile_source_format": (c_char_p, [P, c_size_t]),
+    "pc_profile_source_file": (c_char_p, [P, c_size_t]),
+    "pc_profile_symbol_count": (c_size_t, [P]),
+    "pc_profile_symbol_at": (c_int, [P, c_size_t, POINTER(PcSymbol)]),
+    "pc_profile_region_count": (c_size_t, [P]),
+    "pc_profile_region_at": (c_int, [P, c_size_t, POINTER(PcRegion)]),
+    "pc_profile_histogram_count": (c_size_t, [P]),
+    "pc_profile_histogram_at": (c_int, [P, c_size_t, POINTER(PcHistogram)]),
+    "pc_profile_arc_count": (c_size_t, [P]),
+    "pc_profile_arc_at": (c_int, [P, c_size_t, POINTER(PcArc)]),
+    "pc_profile_sample_count": (c_size_t, [P]),
+    "pc_profile_sample_at": (c_int, [P, c_size_t, POINTER(c_uint32),
+                                     POINTER(c_uint64), POINTER(c_uint64)]),
+    "pc_profile_class_samples": (c_uint64, [P, c_int]),
+    "pc_profile_attribute": (c_int, [P, P]),
+    "pc_profile_row_count": (c_size_t, [P]),
+    "pc_profile_row_at": (c_int, [P, c_size_t, POINTER(PcRow)]),
+    "pc_profile_totals": (c_int, [P, POINTER(PcTotals)]),
+    "pc_profile_lookup": (c_int64, [P, c_uint32, c_uint64]),
+    "pc_profile_render": (c_int, [P, c_char_p, P, POINTER(c_void_p),
+                                  POINTER(c_size_t)]),
+    "pc_report_name_at": (c_char_p, [c_size_t]),
+    "pc_report_description_at": (c_char_p, [c_size_t]),
+    "pc_profile_export": (c_int, [P, c_char_p, P, POINTER(c_void_p),
+                                  POINTER(c_size_t)]),
+    "pc_export_name_at": (c_char_p, [c_size_t]),
+    "pc_export_description_at": (c_char_p, [c_size_t]),
+    "pc_free": (None, [c_void_p]),
+    "pc_registry_new": (P, []),
+    "pc_registry_free": (None, [P]),
+    "pc_registry_load_plugins": (c_int, [P, c_char_p]),
+    "pc_registry_load_plugin": (c_int, [P, c_char_p]),
+    "pc_registry_error": (POINTER(PcError), [P]),
+    "pc_registry_count": (c_size_t, [P]),
+    "pc_registry_at": (c_void_p, [P, c_size_t]),
+}
+
+
+class PcLoader(Structure):
+    """Leading fields of ``pc_loader`` (only these are read)."""
+    _fields_ = [("abi_version", c_uint), ("name", c_char_p),
+                ("description", c_char_p), ("roles", c_uint)]
+
+
+def candidates() -> List[str]:
+    """Where the shared library is looked for, in order.
+
+    1. ``$PROFCORE_LIBRARY`` (a path to the shared object);
+    2. next to the package (``libprofcore.so*`` in the package directory,
+       e.g. when a build or a bundle copies the library there);
+    3. the installed library, by SONAME through the dynamic loader's usual
+       search (``LD_LIBRARY_PATH``, ``ld.so.cache``), then
+       ``ctypes.util.find_library("profcore")``.
+    """
+    out: List[str] = []
+    env = os.environ.get("PROFCORE_LIBRARY")
+    if env:
+        out.append(env)
+    here = os.path.dirname(os.path.abspath(__file__))
+    for pattern in (SONAME, "libprofcore.so", "libprofcore.so.*",
+                    "libprofcore.*.dylib", "libprofcore.dylib"):
+        out.extend(sorted(glob.glob(os.path.join(here, pattern))))
+    out.append(SONAME)
+    found = ctypes.util.find_library("profcore")
+    if found:
+        out.append(found)
+    return out
+
+
+class Library:
+    """libprofcore with prototypes declared on first use of each function.
+
+    A function this library build lacks raises AttributeError naming it
+    when (and only when) it is used.
+    """
+
+    def __init__(self, handle: ctypes.CDLL) -> None:
+        self._handle = handle
+        self.path: str = handle._name
+
+    def __getattr__(self, name: str) -> Any:
+        proto = _PROTOTYPES.get(name)
+        if proto is None:
+            raise AttributeError(name)
+        try:
+            fn = getattr(self._handle, name)
+        except AttributeError:
+            raise AttributeError("%s has no %s (libprofcore too old?)"
+                                 % (self.path, name)) from None
+        fn.restype, fn.argtypes = proto
+        setattr(self, name, fn)  # next time: no __getattr__
+        return fn
+
+
+_lib: Optional[Library] = None
+
+
+def lib() -> Library:
+    """Loads (once) and returns libprofcore.
+
+    Raises ``OSError`` naming every place tried when none works.
+    """
+    global _lib
+    if _lib is not None:
+        return _lib
+    tried = []
+    handle = None
+    env = os.environ.get("PROFCORE_LIBRARY")
+    for path in candidates():
+        try:
+            handle = ctypes.CDLL(path)
+            break
+        except OSError as e:
+            tried.append("%s (%s)" % (path, e))
+            if env and path == env:
+                # An explicit choice that fails is an error, not a hint.
+                raise OSError("PROFCORE_LIBRARY=%s cannot be loaded: %s"
+                              % (env, e)) from None
+    if handle is None:
+        raise OSError("libprofcore not found; tried: " + "; ".join(tried)
+                      + ". Set PROFCORE_LIBRARY to the shared object.")
+    L = Library(handle)
+    version = L.pc_version().decode()
+    if int(version.split(".")[0]) != ABI_MAJOR:
+        raise OSError("%s is libprofcore %s; these bindings need %d.x"
+                      % (L.path, version, ABI_MAJOR))
+    _lib = L
+    return L

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Checks what libprofcore exports against what the public headers declare.
+
+Usage: exports_test.py LIBRARY HEADER...
+
+- every defined dynamic symbol (nm -D --defined-only) starts with pc_;
+- every exported symbol is declared PC_API in a public header, and every
+  PC_API function of the headers is exported (no leaks, no stubs missing);
+- the SONAME is libprofcore.so.<PC_VERSION_MAJOR> (the ABI version).
+"""
+import re
+import shutil
+import subprocess
+import sys
+
+PREFIX = "pc_"
+
+
+def run(cmd):
+    return subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
+                          universal_newlines=True).stdout
+
+
+def declared(headers):
+    names, major = set(), None
+    for h in headers:
+        text = open(h).read()
+        m = re.search(r"#define\s+PC_VERSION_MAJOR\s+(\d+)", text)
+        if m:
+            major = int(m.group(1))
+        text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+        # Drop preprocessor lines (with continuations): #define PC_API ...
+        text = re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", " ", text, flags=re.M)
+        for m in re.finditer(r"\bPC_API\b[^;{]*?\b(\w+)\s*\(", text):
+            names.add(m.group(1))
+    return names, major
+
+
+def main():
+    lib, headers = sys.argv[1], sys.argv[2:]
+    for tool in ("nm", "readelf"):
+        if not shutil.which(tool):
+            print("%s not found (binutils)" % tool)
+            return 77
+    exported = set()
+    bad = []
+    for line in run(["nm", "-D", "--defined-only", lib]).splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        name = parts[-1].split("@")[0]
+        exported.add(name)
+        if not name.startswith(PREFIX):
+            bad.append(line)
+    api, major = declared(headers)
+    ok = True
+    if bad:
+        ok = False
+        print("exported without the %s prefix:" % PREFIX)
+        print("\n".join("  " + b for b in bad))
+    leaked = sorted(exported - api - set(b.split()[-1] for b in bad))
+    if leaked:
+        ok = False
+        print("exported but not declared PC_API in a public header:")
+        print("\n".join("  " + n for n in leaked))
+    missing = sorted(api - exported)
+    if missing:
+        ok = False
+        print("declared PC_API but not exported:")
+        print("\n".join("  " + n for n in missing))
+    soname = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]",
+                       run(["readelf", "-d", lib]))
+    want = "libprofcore.so.%d" % major
+    if not soname or soname.group(1) != want:
+        ok = False
+        print("SONAME is %s, expected %s"
+              % (soname.group(1) if soname else "missing", want))
+    print("%d symbols exported, %d declared, SONAME %s"
+          % (len(exported), len(api), soname.group(1) if soname else "-"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

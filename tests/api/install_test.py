@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Installs profcore into a temporary DESTDIR and uses it from outside.
+
+- `meson install --destdir` puts every file under the prefix (library and
+  its SONAME links, headers, pkg-config file, profcat, profcat(1), the
+  plugin directory, the Python package);
+- examples/linking and examples/plugin are copied out of the source tree
+  and built with their Makefiles, seeing only pkg-config and the installed
+  headers; both are run and their output is checked exactly;
+- plugins with a wrong ABI version or without an entry point are refused;
+- `man -l` renders the installed page without warnings;
+- the installed Python package finds the installed library.
+
+Environment: PC_BUILD_ROOT, PC_SOURCE_ROOT, MESON (command), CC.
+"""
+import glob
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BUILD = os.environ["PC_BUILD_ROOT"]
+SOURCE = os.environ["PC_SOURCE_ROOT"]
+MESON = shlex.split(os.environ.get("MESON", "meson"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(cmd, env=None, cwd=None, check=True):
+    r = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    if check and r.returncode != 0:
+        raise AssertionError("%s exited %d\nstdout:\n%s\nstderr:\n%s"
+                             % (" ".join(cmd), r.returncode, r.stdout,
+                                r.stderr))
+    return r
+
+
+class Installed(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="pc-install-")
+        cls.destdir = os.path.join(cls.tmp, "dest")
+        run(MESON + ["install", "-C", BUILD, "--no-rebuild", "--quiet",
+                     "--destdir", cls.destdir])
+        opts = {o["name"]: o["value"] for o in json.loads(run(
+            MESON + ["introspect", "--buildoptions", BUILD]).stdout)}
+        cls.prefix = opts["prefix"]
+
+        def under(d):
+            return os.path.join(cls.prefix, d)
+
+        cls.libdir = under(opts["libdir"])
+        cls.includedir = under(opts["includedir"])
+        cls.bindir = under(opts["bindir"])
+        cls.mandir = under(opts["mandir"])
+        cls.installed = json.loads(run(
+            MESON + ["introspect", "--installed", BUILD]).stdout)
+        cls.env = dict(os.environ)
+        for k in ("PROFCORE_PLUGIN_PATH", "PROFCORE_LIBRARY", "PYTHONPATH",
+                  "PKG_CONFIG_LIBDIR", "CPATH", "C_INCLUDE_PATH",
+                  "LIBRARY_PATH"):
+            cls.env.pop(k, None)
+        cls.env.update({
+            # pkg-config: the .pc file says prefix=/usr/local (or the
+            # configured prefix); the sysroot maps it into DESTDIR.
+            "PKG_CONFIG_PATH": cls.d(os.path.join(cls.libdir, "pkgconfig")),
+            "PKG_CONFIG_SYSROOT_DIR": cls.destdir,
+            "LD_LIBRARY_PATH": cls.d(cls.libdir),
+            "LC_ALL": "C",
+        })
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    @classmethod
+    def d(cls, path):
+        """An installed path inside DESTDIR."""
+        return cls.destdir + path
+
+    def copy_example(self, name):
+        dst = os.path.join(self.tmp, name)
+        if not os.path.isdir(dst):
+            shutil.copytree(os.path.join(SOURCE, "examples", name), dst)
+        return dst
+
+    def make(self, directory, *args):
+        return run(["make", "-s", "-C", directory] + list(args),
+                   env=self.env)
+
+    # ------------------------------------------------------------------
+    def test_layout(self):
+        """Every file lands under DESTDIR + prefix, in its standard place."""
+        for dest in self.installed.values():
+            self.assertTrue(dest.startswith(self.prefix + os.sep), dest)
+        lib = os.path.join(self.libdir, "libprofcore.so")
+        self.assertEqual(os.readlink(self.d(lib)), "libprofcore.so.0")
+        self.assertEqual(os.readlink(self.d(lib + ".0")),
+                         "libprofcore.so.0.1.0")
+        for path in (lib + ".0.1.0",
+                     os.path.join(self.includedir, "profcore.h"),
+                     os.path.join(self.includedir, "profcore_plugin.h"),
+                     os.path.join(self.libdir, "pkgconfig", "profcore.pc"),
+                     os.path.join(self.bindir, "profcat"),
+                     os.path.join(self.mandir, "man1", "profcat.1")):
+            self.assertTrue(os.path.isfile(self.d(path)), path)
+        self.assertTrue(os.path.isdir(self.d(os.path.join(
+            self.libdir, "profcore", "plugins"))))
+        self.assertTrue(any(p.endswith("/profcore/__init__.py")
+                            for p in self.installed.values()))
+        # Private headers stay private.
+        self.assertEqual(glob.glob(self.d(os.path.join(
+            self.includedir, "internal.h"))), [])
+
+    def test_pkg_config(self):
+        r = run(["pkg-config", "--modversion", "profcore"], env=self.env)
+        self.assertEqual(r.stdout, "0.1.0\n")
+        r = run(["pkg-config", "--libs", "profcore"], env=self.env)
+        self.assertEqual(r.stdout.split(),
+                         ["-L" + self.d(self.libdir), "-lprofcore"])
+        # The installed headers come first (then Requires.private's own
+        # flags, mapped into the sysroot like every -I).
+        r = run(["pkg-config", "--cflags", "profcore"], env=self.env)
+        self.assertEqual(r.stdout.split()[0], "-I" + self.d(self.includedir))
+
+    def test_linking_example(self):
+        src = self.copy_example("linking")
+        self.make(src)
+        top = os.path.join(src, "pc-top")
+        r = run([top, "-n", "3", os.path.join(
+            SOURCE, "examples", "plugin", "sample.ticks")],
+            env=dict(self.env, PROFCORE_PLUGIN_PATH=self.plugin_dir()),
+            cwd=src)
+        self.assertEqual(r.stdout,
+                         "36.00 samples, 36.00 attributed\n"
+                         " 69.44%      25.00  parse\n"
+                         " 22.22%       8.00  main\n"
+                         "  8.33%       3.00  emit\n")
+        self.assertEqual(r.stderr, "")
+        # The library, not the example, found where the error is.
+        bad = os.path.join(self.tmp, "bad.ticks")
+        with open(bad, "w") as f:
+            f.write("TICKS 1\nrate 100\npc 0x10 many\n")
+        r = run([top, bad], check=False,
+                env=dict(self.env, PROFCORE_PLUGIN_PATH=self.plugin_dir()))
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr, "pc-top: %s:25: expected a sample count, "
+                         "found 'many'\n" % bad)
+
+    def plugin_dir(self):
+        src = self.copy_example("plugin")
+        if not os.path.exists(os.path.join(src, "ticks.so")):
+            self.make(src)
+        return src
+
+    def test_plugin_example(self):
+        """profcat reads the invented format through the plugin."""
+        profcat = self.d(os.path.join(self.bindir, "profcat"))
+        sample = os.path.join(SOURCE, "examples", "plugin", "sample.ticks")
+        sample = os.path.join("examples", "plugin", "sample.ticks")
+        r = run([profcat, sample], check=False, env=self.env, cwd=SOURCE)
+        self.assertEqual(r.returncode, 1, "no plugin, no loader")
+        self.assertEqual(r.stderr, "profcat: %s:0: unrecognised file format "
+                         "(use --format NAME; --list-formats lists them)\n"
+                         % sample)
+        r = run([profcat, sample], cwd=SOURCE,
+                env=dict(self.env, PROFCORE_PLUGIN_PATH=self.plugin_dir()))
+        with open(os.path.join(HERE, "expected", "ticks-flat.txt")) as f:
+            self.assertEqual(r.stdout, f.read())
+        self.assertEqual(r.stderr, "")
+
+    def build_bad_plugin(self, variant):
+        out = os.path.join(self.tmp, "bad-" + variant)
+        os.makedirs(out, exist_ok=True)
+        flags = run(["pkg-config", "--cflags", "--libs", "profcore"],
+                    env=self.env).stdout.split()
+        cc = shlex.split(os.environ.get("CC", "cc"))
+        run(cc + ["-std=c11", "-shared", "-fPIC",
+                  "-DBAD_" + variant.upper().replace("-", "_"),
+                  "-o", os.path.join(out, variant + ".so"),
+                  os.path.join(HERE, "bad_plugin.c")] + flags, env=self.env)
+        return out
+
+    def test_bad_plugins_refused(self):
+        profcat = self.d(os.path.join(self.bindir, "profcat"))
+        sample = os.path.join(SOURCE, "examples", "plugin", "sample.ticks")
+        with open(os.path.join(HERE, "expected", "bad-plugins.txt")) as f:
+            expected = dict(l.rstrip("\n").split(": ", 1) for l in f
+                            if l.strip())
+        for variant, message in sorted(expected.items()):
+            with self.subTest(variant=variant):
+                d = self.build_bad_plugin(variant)
+                so = os.path.join(d, variant + ".so")
+                r = run([profcat, sample], check=False,
+                        env=dict(self.env, PROFCORE_PLUGIN_PATH=d))
+                # Refused: the plugin's loader is not there, so the sample
+                # is not recognised (exit 1), after a warning naming it.
+                self.assertEqual(r.returncode, 1)
+                warning = [l for l in r.stderr.splitlines()
+                           if l.startswith("profcat: warning:")]
+                self.assertEqual(len(warning), 1, r.stderr)
+                self.assertTrue(warning[0].endswith(
+                    " %s: %s" % (so, message)), warning[0])
+
+    def test_man_page(self):
+        if not shutil.which("man"):
+            self.skipTest("man not installed (man-db)")
+        page = self.d(os.path.join(self.mandir, "man1", "profcat.1"))
+        r = run(["man", "--warnings=w", "-l", page],
+                env=dict(self.env, MANWIDTH="80", MANPAGER="cat",
+                         PAGER="cat", MAN_KEEP_FORMATTING="0"))
+        self.assertEqual(r.stderr, "")
+        text = re.sub(".\b", "", r.stdout)  # overstrike bold/underline
+        self.assertTrue(text.startswith("PROFCAT(1)"), text[:200])
+        self.assertIn("\nENVIRONMENT\n       PROFCORE_PLUGIN_PATH\n", text)
+        # groff itself, every warning category on
+        r = run(["groff", "-man", "-Tutf8", "-ww", "-z", page], env=self.env)
+        self.assertEqual(r.stderr, "")
+
+    def test_man_page_documents_every_option(self):
+        """Each long option of profcat --help appears in profcat(1)."""
+        profcat = self.d(os.path.join(self.bindir, "profcat"))
+        usage = run([profcat, "--help"], env=self.env).stdout
+        options = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", usage)))
+        self.assertGreater(len(options), 10)
+        with open(self.d(os.path.join(self.mandir, "man1", "profcat.1"))) as f:
+            page = f.read().replace("\\-", "-")
+        missing = [o for o in options
+                   if not re.search(re.escape(o) + r"(?![a-z-])", page)]
+        self.assertEqual(missing, [])
+
+    def test_python_package(self):
+        """The installed package finds the installed library by SONAME."""
+        init = [p for p in self.installed.values()
+                if p.endswith("/profcore/__init__.py")]
+        pkgroot = os.path.dirname(os.path.dirname(self.d(init[0])))
+        r = run([sys.executable, "-c",
+                 "import profcore; print(profcore.version(), "
+                 "profcore.library_path())"],
+                env=dict(self.env, PYTHONPATH=pkgroot), cwd=self.tmp)
+        self.assertEqual(r.stdout, "0.1.0 libprofcore.so.0\n")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
