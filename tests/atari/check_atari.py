@@ -305,15 +305,47 @@ def t_hatari():
 
 def t_e2e():
     """Raw PC dump + executable + load address: the Atari profiler's
-    appl/sys split and per-routine counts."""
+    appl/sys split and per-routine counts (the run is RUN in
+    gen_fixtures.py: 95 PCs in the program's routines, 10 in ROM, the
+    cartridge and the RAM below the program)."""
     alc = os.path.join(SYN, "alcyon.prg")
     pcs = os.path.join(SYN, "dwarfs.pcs")
     rc, out, err = run(["--list-formats"])
     if not re.search(r"^raw\s", out, re.M):
         print("SKIP: no raw loader in this build")
         return 77
-    out = flat(["--load-address", "0x13f00", alc, "-f", "raw", "-O",
-                "encoding=binary", "-O", "width=32", "-O", "endian=big", pcs])
+    args = ["--load-address", "0x13f00", alc, "-f", "raw", "-O",
+            "encoding=binary", "-O", "width=32", "-O", "endian=big", pcs]
+    out = flat(args + ["--style", "atari"])
+    want = """Profile of 'alcyon.prg'
+
+There are 11 symbols
+
+Samples in appl:       95  (90.48 %)
+Samples in sys :       10  ( 9.52 %)
+
+Num. of samples:      105
+
++-----+------------+---------+---------+-----------------------------------+
+|   # |   Symbol   |  Count  | Percent |             Barchart              |
++-----+------------+---------+---------+-----------------------------------+
+|   1 |    _sleepy |      28 |   29.47 |***********************************|
+|   2 |     _happy |      14 |   14.74 |*****************                  |
+|   3 |    _grumpy |      12 |   12.63 |***************                    |
+|   4 |    _sneezy |       9 |    9.47 |***********                        |
+|   5 |   _bashful |       8 |    8.42 |**********                         |
+|   6 |     _dopey |       8 |    8.42 |**********                         |
+|   7 |       _doc |       6 |    6.32 |*******                            |
+|   8 |      _main |       5 |    5.26 |******                             |
+|   9 |      _exit |       3 |    3.16 |***                                |
+|  10 |   _hide_mo |       2 |    2.11 |**                                 |
++-----+------------+---------+---------+-----------------------------------+
+
+
+End of profile
+"""
+    check(out == want, "raw e2e, atari style:\n%s\nwant\n%s" % (out, want))
+    out = flat(args)
     check("Samples: 105 total, 95 in the program, 10 outside (system 10)\n"
           in out, "raw e2e header:\n%s" % out)
     rows = re.findall(r"^\s+\d+\s+(\S+)\s+(\d+)\s", out, re.M)
