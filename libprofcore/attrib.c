@@ -452,6 +452,12 @@ int pc_profile_attribute(pc_profile *p, const pc_options *opts)
 		else
 			p->targets[to].calls += a->count;
 	}
+	for (size_t i = 0; i < p->ncalls; i++) {
+		const pc_sample *c = &p->calls[i];
+		int64_t to = lookup_find(p, c->segment, c->address);
+		if (to >= 0)
+			p->targets[to].calls += c->count;
+	}
 	p->valid = 1;
 	return PC_OK;
 }

@@ -32,6 +32,8 @@ struct pc_profile {
 	size_t nhists, caphists;
 	pc_arc *arcs;
 	size_t narcs, caparcs;
+	pc_sample *calls; /* pc_profile_add_calls: callee address, count */
+	size_t ncalls, capcalls;
 	pc_samplestore *samples;
 	uint64_t class_samples[PC_REGION_COUNT];
 

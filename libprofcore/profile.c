@@ -35,6 +35,7 @@ void pc_profile_free(pc_profile *p)
 	free(p->syms);
 	free(p->regions);
 	free(p->arcs);
+	free(p->calls);
 	free(p->src_format);
 	free(p->src_file);
 	free(p->warnings);
@@ -226,6 +227,16 @@ int pc_profile_add_arc(pc_profile *p, const pc_arc *a)
 	if (pc_grow((void **)&p->arcs, &p->caparcs, p->narcs + 1, sizeof *p->arcs))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	p->arcs[p->narcs++] = *a;
+	pc_profile_invalidate(p);
+	return PC_OK;
+}
+
+int pc_profile_add_calls(pc_profile *p, uint32_t segment, uint64_t address,
+			 uint64_t count)
+{
+	if (pc_grow((void **)&p->calls, &p->capcalls, p->ncalls + 1, sizeof *p->calls))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	p->calls[p->ncalls++] = (pc_sample){segment, address, count};
 	pc_profile_invalidate(p);
 	return PC_OK;
 }

@@ -1,13 +1,35 @@
-/* gmon.c - GNU tagged gmon.out (glibc, newlib, RTOS runtimes, OpenOCD).
+/*
+ * gmon.c - gmon.out in all its layouts (research/unix-formats.md §4-§7).
  *
- * Layout (research/unix-formats.md §5): "gmon", u32 version, 12 spare
- * bytes, then records: tag 0 TIME_HIST (uW low, uW high, u32 nbins,
- * u32 rate, char dimen[15], char abbrev, nbins x u16), tag 1 CG_ARC
+ * GNU tagged (glibc, newlib, RTOS runtimes, OpenOCD): "gmon", u32 version,
+ * 12 spare bytes, then records: tag 0 TIME_HIST (uW low, uW high, u32
+ * nbins, u32 rate, char dimen[15], char abbrev, nbins x u16), tag 1 CG_ARC
  * (uW from, uW self, u32 count), tag 2 BB_COUNT (u32 n, n x (uW, uW)).
- * The address width W and the byte order are not in the file: they come
- * from the paired executable (the ELF loader runs first), from the options
- * width=2|4|8 and endian=little|big, or are guessed when exactly one
- * reading parses the whole file (a warning says so).
+ *
+ * BSD layouts have no magic:
+ *   4.2BSD "oldbsd": uW lowpc, uW highpc, u32 ncnt (bytes of header +
+ *     histogram), u16 counters[(ncnt - (2W+4)) / 2], then raw arcs
+ *     (uW from, uW self, sW count) until the end of the file.
+ *   Alpha OSF/1 oldbsd: the same with 4 pad bytes after ncnt (only with
+ *     -O gmon-layout=alpha, as gprof applies it only on that host).
+ *   4.4BSD "bsd44": uW lpc, uW hpc, u32 ncnt, u32 version 0x00051879, u32
+ *     profrate, u32 spare[3], counters, raw arcs.  A non-zero spare[0] is
+ *     FreeBSD's histcounter_type: |type| bits per counter, negative signed.
+ *   A file is 4.4BSD when the word after ncnt is 0x00051879 (as gprof
+ *   decides); -O gmon-layout=tagged|bsd44|oldbsd|alpha forces a layout.
+ *
+ * The address width W and the byte order are not in any of them: they
+ * come from the options width=4|8 and endian=little|big, else from the
+ * paired executable (the ELF loader runs first), else every reading is
+ * tried and the one that parses the whole file is used with a warning;
+ * several give PC_EAMBIGUOUS naming them.
+ *
+ * OpenOCD quirks: its histogram records carry 4-byte low/high words even
+ * for 64-bit targets (read so, with a warning, when the W-byte reading
+ * fails and the 4-byte one fits, or with -O hist-width=4), and its
+ * counters are little-endian even on big-endian targets (a big-endian file
+ * without arcs whose counters read smaller little-endian is read so, with
+ * a warning; -O counter-endian=little|big decides).
  */
 #include "internal.h"
 
@@ -15,26 +37,88 @@
 #include <string.h>
 
 #define GMON_MAX_SIZE ((uint64_t)1 << 30)
+#define GMONVERSION 0x00051879u
+
+typedef enum glayout {
+	L_AUTO = 0,
+	L_TAGGED,
+	L_BSD44,
+	L_OLDBSD,
+	L_ALPHA
+} glayout;
+
+static const char *layout_name(glayout l)
+{
+	switch (l) {
+	case L_TAGGED: return "GNU tagged";
+	case L_BSD44: return "4.4BSD";
+	case L_OLDBSD: return "old BSD";
+	case L_ALPHA: return "old BSD (Alpha)";
+	default: return "?";
+	}
+}
+
+/* Is this the name of a gmon.out (for the BSD layouts, which have no
+ * magic)? */
+static int gmon_name(const char *name)
+{
+	if (!name)
+		return 0;
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	size_t n = strlen(b);
+	return strncmp(b, "gmon.out", 8) == 0 || strncmp(b, "gmon.sum", 8) == 0 ||
+	       (n > 5 && strcmp(b + n - 5, ".gmon") == 0);
+}
 
 static int gmon_probe(const unsigned char *h, size_t n, const char *name)
 {
-	if (n < 8 || memcmp(h, "gmon", 4) != 0)
-		return 0;
-	uint32_t le = pc_get_u32(h + 4, PC_ENDIAN_LITTLE);
-	uint32_t be = pc_get_u32(h + 4, PC_ENDIAN_BIG);
-	if (le <= 1 || be <= 1)
-		return 64;
-	return 32;
+	if (n >= 8 && memcmp(h, "gmon", 4) == 0) {
+		uint32_t le = pc_get_u32(h + 4, PC_ENDIAN_LITTLE);
+		uint32_t be = pc_get_u32(h + 4, PC_ENDIAN_BIG);
+		if (le <= 1 || be <= 1)
+			return 64;
+		return 32;
+	}
+	static const unsigned widths[] = {4, 8};
+	static const pc_endian ends[] = {PC_ENDIAN_LITTLE, PC_ENDIAN_BIG};
+	int best = 0;
+	for (int i = 0; i < 2; i++) {
+		for (int j = 0; j < 2; j++) {
+			unsigned w = widths[i];
+			pc_endian e = ends[j];
+			if (n < 2 * w + 8)
+				continue;
+			uint64_t lo = pc_get_uint(h, w, e), hi = pc_get_uint(h + w, w, e);
+			uint32_t ncnt = pc_get_u32(h + 2 * w, e);
+			if (lo >= hi)
+				continue;
+			/* 4.4BSD: a 32-bit version magic */
+			if (pc_get_u32(h + 2 * w + 4, e) == GMONVERSION && ncnt >= 2 * w + 24)
+				return 48;
+			/* old BSD: no magic; only when the name says gmon.out */
+			if (gmon_name(name) && ncnt >= 2 * w + 4 && (ncnt - 2 * w - 4) % 2 == 0)
+				best = 16;
+		}
+	}
+	return best;
 }
 
 typedef struct gctx {
 	const unsigned char *b;
 	size_t len;
-	unsigned w;
-	pc_endian e;
-	pc_profile *p; /* NULL: dry run */
+	unsigned w;     /* address width of arcs (and of histograms)          */
+	unsigned hw;    /* address width of histogram records (OpenOCD: 4)    */
+	pc_endian e;    /* byte order of every header field                   */
+	pc_endian ce;   /* byte order of histogram counters                   */
+	glayout layout; /* L_TAGGED, L_BSD44, L_OLDBSD or L_ALPHA              */
+	pc_profile *p;  /* NULL: dry run                                      */
 	pc_stream *s;
 	int rate_set;
+	int strict;     /* dry run of a guess: arcs must fit exactly and lie
+			   in the histogram range                           */
+	size_t nhist, narcs;
+	uint64_t sum_as_read, sum_swapped; /* counter sums (OpenOCD check) */
 } gctx;
 
 /* Records an error unless this is a dry run. */
@@ -51,16 +135,66 @@ static int bad(gctx *g, int code, size_t off, const char *fmt, ...)
 	return pc_stream_fail(g->s, code, (int64_t)off, "%s", msg);
 }
 
+static pc_endian other(pc_endian e)
+{
+	return e == PC_ENDIAN_BIG ? PC_ENDIAN_LITTLE : PC_ENDIAN_BIG;
+}
+
+/* Counters [cb, cb + n*size) into the profile as one histogram. */
+static int add_counters(gctx *g, size_t at, uint64_t low, uint64_t high,
+			const unsigned char *cb, size_t n, unsigned size,
+			int is_signed)
+{
+	for (size_t i = 0; i < n; i++) {
+		g->sum_as_read += pc_get_uint(cb + size * i, size, g->ce);
+		g->sum_swapped += pc_get_uint(cb + size * i, size, other(g->ce));
+	}
+	if (!g->p || n == 0)
+		return PC_OK;
+	uint64_t *c = malloc(n * sizeof *c);
+	if (!c)
+		return bad(g, PC_ENOMEM, at, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = pc_get_uint(cb + size * i, size, g->ce);
+		if (is_signed && size < 8 && (v >> (8 * size - 1)))
+			v = 0; /* negative count in a signed histcounter */
+		else if (is_signed && size == 8 && (v >> 63))
+			v = 0;
+		c[i] = v;
+	}
+	pc_histogram h = {PC_NOSEG, low, high, n, c, 2};
+	int st = pc_profile_add_histogram(g->p, &h);
+	free(c);
+	if (st) {
+		const pc_error *pe = pc_profile_error(g->p);
+		return bad(g, st, at, "%s", pe ? pe->message : "bad histogram");
+	}
+	return PC_OK;
+}
+
+static void set_rate(gctx *g, uint32_t rate, const char *dimen, char abbrev)
+{
+	if (!g->p || g->rate_set)
+		return;
+	g->rate_set = 1;
+	if (!pc_profile_rate(g->p))
+		pc_profile_set_rate(g->p, rate);
+	if (dimen && dimen[0])
+		pc_profile_set_dimension(g->p, dimen, abbrev);
+}
+
+/* ---- GNU tagged ---------------------------------------------------------- */
+
 static int parse_hist(gctx *g, size_t *pos)
 {
-	size_t at = *pos, w = g->w;
+	size_t at = *pos, w = g->hw;
 	size_t hdr = 2 * w + 4 + 4 + 16;
 	if (g->len - at < hdr)
 		return bad(g, PC_ETRUNC, at, "histogram record header needs %zu bytes, only %zu left",
 			   hdr, g->len - at);
 	const unsigned char *r = g->b + at;
-	uint64_t low = pc_get_uint(r, g->w, g->e);
-	uint64_t high = pc_get_uint(r + w, g->w, g->e);
+	uint64_t low = pc_get_uint(r, g->hw, g->e);
+	uint64_t high = pc_get_uint(r + w, g->hw, g->e);
 	uint32_t nbins = pc_get_u32(r + 2 * w, g->e);
 	uint32_t rate = pc_get_u32(r + 2 * w + 4, g->e);
 	if (low > high)
@@ -72,32 +206,14 @@ static int parse_hist(gctx *g, size_t *pos)
 		return bad(g, PC_ETRUNC, at + 2 * w,
 			   "histogram claims %u bins (%llu bytes) but only %zu bytes follow",
 			   nbins, (unsigned long long)nbins * 2, g->len - at - hdr);
-	if (g->p) {
-		char dimen[16];
-		memcpy(dimen, r + 2 * w + 8, 15);
-		dimen[15] = '\0';
-		char abbrev = (char)r[2 * w + 8 + 15];
-		uint64_t *c = malloc((size_t)nbins * sizeof *c);
-		if (!c)
-			return bad(g, PC_ENOMEM, at, "out of memory");
-		const unsigned char *cb = r + hdr;
-		for (uint32_t i = 0; i < nbins; i++)
-			c[i] = pc_get_u16(cb + 2 * (size_t)i, g->e);
-		pc_histogram h = {PC_NOSEG, low, high, nbins, c, 2};
-		int st = pc_profile_add_histogram(g->p, &h);
-		free(c);
-		if (st) {
-			const pc_error *pe = pc_profile_error(g->p);
-			return bad(g, st, at, "%s", pe ? pe->message : "bad histogram");
-		}
-		if (!g->rate_set) {
-			g->rate_set = 1;
-			if (!pc_profile_rate(g->p))
-				pc_profile_set_rate(g->p, rate);
-			if (dimen[0])
-				pc_profile_set_dimension(g->p, dimen, abbrev);
-		}
-	}
+	int st = add_counters(g, at, low, high, r + hdr, nbins, 2, 0);
+	if (st)
+		return st;
+	char dimen[16];
+	memcpy(dimen, r + 2 * w + 8, 15);
+	dimen[15] = '\0';
+	set_rate(g, rate, dimen, (char)r[2 * w + 8 + 15]);
+	g->nhist++;
 	*pos = at + hdr + (size_t)nbins * 2;
 	return PC_OK;
 }
@@ -119,6 +235,7 @@ static int parse_arc(gctx *g, size_t *pos)
 		if (st)
 			return st;
 	}
+	g->narcs++;
 	*pos = at + need;
 	return PC_OK;
 }
@@ -137,7 +254,7 @@ static int parse_bb(gctx *g, size_t *pos)
 	return PC_OK;
 }
 
-static int parse(gctx *g)
+static int parse_tagged(gctx *g)
 {
 	if (g->len < 20)
 		return bad(g, PC_ETRUNC, 0, "gmon.out header needs 20 bytes, file has %zu", g->len);
@@ -171,6 +288,99 @@ static int parse(gctx *g)
 	return PC_OK;
 }
 
+/* ---- BSD ------------------------------------------------------------------ */
+
+static int parse_bsd(gctx *g)
+{
+	const size_t w = g->w;
+	size_t hdr = g->layout == L_BSD44   ? 2 * w + 24
+		     : g->layout == L_ALPHA ? 2 * w + 8
+					    : 2 * w + 4;
+	if (g->len < hdr)
+		return bad(g, PC_ETRUNC, 0, "%s gmon.out header needs %zu bytes, file has %zu",
+			   layout_name(g->layout), hdr, g->len);
+	const unsigned char *b = g->b;
+	uint64_t low = pc_get_uint(b, g->w, g->e);
+	uint64_t high = pc_get_uint(b + w, g->w, g->e);
+	uint32_t ncnt = pc_get_u32(b + 2 * w, g->e);
+	unsigned csize = 2;
+	int csigned = 0;
+	uint32_t rate = 0;
+	if (g->layout == L_BSD44) {
+		uint32_t version = pc_get_u32(b + 2 * w + 4, g->e);
+		if (version != GMONVERSION)
+			return bad(g, PC_EFORMAT, 2 * w + 4,
+				   "4.4BSD gmon.out version 0x%x (expected 0x%x)",
+				   (unsigned)version, GMONVERSION);
+		rate = pc_get_u32(b + 2 * w + 8, g->e);
+		int32_t type = (int32_t)pc_get_u32(b + 2 * w + 12, g->e);
+		if (type != 0) {
+			uint32_t bits = type < 0 ? 0u - (uint32_t)type : (uint32_t)type;
+			if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+				return bad(g, PC_EFORMAT, 2 * w + 12,
+					   "histogram counter type %d (expected 0 or +-8, 16, 32, 64 bits)",
+					   (int)type);
+			csize = bits / 8;
+			csigned = type < 0;
+		}
+	} else if (g->layout == L_ALPHA && pc_get_u32(b + 2 * w + 4, g->e) != 0) {
+		return bad(g, PC_EFORMAT, 2 * w + 4, "Alpha gmon.out header pad is not zero");
+	}
+	if (low > high)
+		return bad(g, PC_EFORMAT, 0, "lowpc 0x%llx is above highpc 0x%llx",
+			   (unsigned long long)low, (unsigned long long)high);
+	if (ncnt < hdr)
+		return bad(g, PC_EFORMAT, 2 * w,
+			   "header and histogram size %u is smaller than the %zu-byte header",
+			   (unsigned)ncnt, hdr);
+	size_t nbins = (ncnt - hdr) / csize;
+	if (g->strict && (ncnt - hdr) % csize)
+		return PC_EFORMAT;
+	if (ncnt > g->len)
+		return bad(g, PC_ETRUNC, 2 * w,
+			   "header and histogram claim %u bytes but the file has %zu",
+			   (unsigned)ncnt, g->len);
+	int st = add_counters(g, hdr, low, high, b + hdr, nbins, csize, csigned);
+	if (st)
+		return st;
+	if (nbins)
+		g->nhist++;
+	set_rate(g, rate, NULL, 0);
+
+	/* raw arcs until the end; gprof ignores a partial last one */
+	size_t pos = hdr + nbins * csize, asz = 3 * w;
+	size_t narcs = (g->len - pos) / asz, tail = (g->len - pos) % asz;
+	if (tail && g->strict)
+		return PC_EFORMAT;
+	for (size_t i = 0; i < narcs; i++, pos += asz) {
+		pc_arc a = {0};
+		a.from_segment = a.to_segment = PC_NOSEG;
+		a.from = pc_get_uint(b + pos, g->w, g->e);
+		a.to = pc_get_uint(b + pos + w, g->w, g->e);
+		a.count = pc_get_uint(b + pos + 2 * w, g->w, g->e);
+		if (a.count >> (8 * w - 1))
+			return bad(g, PC_EFORMAT, pos + 2 * w, "negative arc count");
+		if (g->strict && (a.from < low || a.from > high || a.to < low || a.to > high))
+			return PC_EFORMAT;
+		if (g->p && (st = pc_profile_add_arc(g->p, &a)))
+			return st;
+		g->narcs++;
+	}
+	if (tail && g->p)
+		pc_profile_warn(g->p, "%s: %zu bytes after the last whole arc ignored (as gprof does)",
+				pc_stream_name(g->s), tail);
+	return PC_OK;
+}
+
+static int parse(gctx *g)
+{
+	g->nhist = g->narcs = 0;
+	g->sum_as_read = g->sum_swapped = 0;
+	return g->layout == L_TAGGED ? parse_tagged(g) : parse_bsd(g);
+}
+
+/* ---- choosing a reading ---------------------------------------------------- */
+
 static int parse_width(const char *v, unsigned *w)
 {
 	if (!strcmp(v, "2") || !strcmp(v, "16"))
@@ -195,6 +405,62 @@ static int parse_endian(const char *v, pc_endian *e)
 	return PC_OK;
 }
 
+static int parse_layout(const char *v, glayout *l)
+{
+	if (!strcmp(v, "tagged") || !strcmp(v, "gnu"))
+		*l = L_TAGGED;
+	else if (!strcmp(v, "bsd44") || !strcmp(v, "4.4bsd"))
+		*l = L_BSD44;
+	else if (!strcmp(v, "oldbsd") || !strcmp(v, "bsd"))
+		*l = L_OLDBSD;
+	else if (!strcmp(v, "alpha"))
+		*l = L_ALPHA;
+	else
+		return PC_EUSAGE;
+	return PC_OK;
+}
+
+/* The BSD layout a header reads as: 4.4BSD when the version word matches
+ * (gprof's rule), else old BSD. */
+static glayout bsd_layout(const gctx *g)
+{
+	size_t at = 2 * (size_t)g->w + 4;
+	if (g->len >= at + 4 && pc_get_u32(g->b + at, g->e) == GMONVERSION)
+		return L_BSD44;
+	return L_OLDBSD;
+}
+
+/* Does the start of the file read as a BSD header (lowpc < highpc, a
+ * histogram size at least the header's) in a reading the facts allow? */
+static int bsd_plausible(const gctx *g)
+{
+	static const unsigned widths[] = {4, 8};
+	static const pc_endian ends[] = {PC_ENDIAN_LITTLE, PC_ENDIAN_BIG};
+	for (int i = 0; i < 2; i++) {
+		for (int j = 0; j < 2; j++) {
+			unsigned w = g->w ? g->w : widths[i];
+			pc_endian e = g->e ? g->e : ends[j];
+			if (g->len < 2 * (size_t)w + 4 || w == 2)
+				continue;
+			uint64_t lo = pc_get_uint(g->b, w, e), hi = pc_get_uint(g->b + w, w, e);
+			uint32_t ncnt = pc_get_u32(g->b + 2 * w, e);
+			if (lo < hi && ncnt >= 2 * w + 4)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static void describe(const gctx *t, int bsd, char *out, size_t n)
+{
+	if (bsd)
+		snprintf(out, n, "%s %u-bit %s-endian", layout_name(t->layout),
+			 t->w * 8, t->e == PC_ENDIAN_BIG ? "big" : "little");
+	else
+		snprintf(out, n, "%u-bit %s-endian", t->w * 8,
+			 t->e == PC_ENDIAN_BIG ? "big" : "little");
+}
+
 static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 {
 	void *buf;
@@ -202,8 +468,13 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	int r = pc_stream_read_all(s, GMON_MAX_SIZE, &buf, &len);
 	if (r)
 		return r;
-	gctx g = {buf, len, 0, PC_ENDIAN_UNKNOWN, NULL, s, 0};
+	gctx g = {.b = buf, .len = len, .s = s};
+	unsigned hw_opt = 0;
+	pc_endian ce_opt = PC_ENDIAN_UNKNOWN;
 	const char *ow = pc_options_get(o, "width"), *oe = pc_options_get(o, "endian");
+	const char *ol = pc_options_get(o, "gmon-layout");
+	const char *ohw = pc_options_get(o, "hist-width");
+	const char *oce = pc_options_get(o, "counter-endian");
 	if (ow && parse_width(ow, &g.w)) {
 		r = pc_stream_fail(s, PC_EUSAGE, -1, "width must be 2, 4 or 8, not '%s'", ow);
 		goto out;
@@ -212,53 +483,124 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		r = pc_stream_fail(s, PC_EUSAGE, -1, "endian must be little or big, not '%s'", oe);
 		goto out;
 	}
+	if (ol && parse_layout(ol, &g.layout)) {
+		r = pc_stream_fail(s, PC_EUSAGE, -1,
+				   "gmon-layout must be tagged, bsd44, oldbsd or alpha, not '%s'", ol);
+		goto out;
+	}
+	if (ohw && (parse_width(ohw, &hw_opt) || hw_opt == 2)) {
+		r = pc_stream_fail(s, PC_EUSAGE, -1, "hist-width must be 4 or 8, not '%s'", ohw);
+		goto out;
+	}
+	if (oce && parse_endian(oce, &ce_opt)) {
+		r = pc_stream_fail(s, PC_EUSAGE, -1,
+				   "counter-endian must be little or big, not '%s'", oce);
+		goto out;
+	}
+	int tagged = len >= 4 && memcmp(buf, "gmon", 4) == 0;
 	if (!g.w)
 		g.w = pc_profile_target_width(p);
 	if (!g.e)
 		g.e = pc_profile_target_endian(p);
+	/* without the magic, a BSD layout when some reading of the header
+	 * is plausible; else the tagged reading explains what is wrong */
+	if (!g.layout)
+		g.layout = tagged || !bsd_plausible(&g) ? L_TAGGED : L_AUTO;
+	else if (g.layout == L_TAGGED && !tagged) {
+		r = pc_stream_fail(s, PC_EFORMAT, 0, "expected the GNU gmon.out magic \"gmon\"");
+		goto out;
+	}
+	int bsd = g.layout != L_TAGGED;
+	int auto_layout = g.layout == L_AUTO;
+	if (g.w == 2 && bsd) {
+		r = pc_stream_fail(s, PC_EUSAGE, -1, "BSD gmon.out layouts have 4- or 8-byte addresses");
+		goto out;
+	}
+
 	if (!g.w || !g.e) {
 		/* try every reading the known facts allow */
 		static const unsigned widths[] = {4, 8};
 		static const pc_endian ends[] = {PC_ENDIAN_LITTLE, PC_ENDIAN_BIG};
-		unsigned fw = 0, nfit = 0;
-		pc_endian fe = PC_ENDIAN_UNKNOWN;
-		char cands[128] = "";
+		unsigned nfit = 0;
+		gctx fit = g;
+		char cands[256] = "";
 		for (int i = 0; i < 2; i++) {
 			for (int j = 0; j < 2; j++) {
+				if ((g.w && i) || (g.e && j))
+					continue;
 				gctx t = g;
 				t.w = g.w ? g.w : widths[i];
 				t.e = g.e ? g.e : ends[j];
-				if ((g.w && i) || (g.e && j))
-					continue;
+				t.hw = hw_opt ? hw_opt : t.w;
+				t.ce = ce_opt ? ce_opt : t.e;
+				t.strict = bsd;
+				if (auto_layout)
+					t.layout = bsd_layout(&t);
 				if (parse(&t) == PC_OK) {
 					nfit++;
-					fw = t.w;
-					fe = t.e;
+					fit = t;
 					size_t l = strlen(cands);
-					snprintf(cands + l, sizeof cands - l, "%s%u-bit %s-endian",
-						 l ? ", " : "", t.w * 8,
-						 t.e == PC_ENDIAN_BIG ? "big" : "little");
+					describe(&t, bsd, cands + l, sizeof cands - l);
+					l = strlen(cands);
+					snprintf(cands + l, sizeof cands - l, ", ");
 				}
 			}
 		}
+		if (strlen(cands) >= 2)
+			cands[strlen(cands) - 2] = '\0';
 		if (nfit == 0) {
 			/* report the error of the most likely reading */
 			g.w = g.w ? g.w : 8;
 			g.e = g.e ? g.e : PC_ENDIAN_LITTLE;
 		} else if (nfit > 1) {
-			r = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
-					   "address width and byte order are not recorded in gmon.out and several readings fit (%s): give the executable, or -O width=4|8 and -O endian=little|big",
-					   cands);
+			if (bsd)
+				r = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
+						   "BSD gmon.out records neither address width nor byte order and several readings fit (%s): give the executable, or -O width=4|8 and -O endian=little|big",
+						   cands);
+			else
+				r = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
+						   "address width and byte order are not recorded in gmon.out and several readings fit (%s): give the executable, or -O width=4|8 and -O endian=little|big",
+						   cands);
 			goto out;
 		} else {
-			g.w = fw;
-			g.e = fe;
-			pc_profile_warn(p, "%s: no executable given; read as %u-bit %s-endian (the only reading that fits)",
-					pc_stream_name(s), fw * 8,
-					fe == PC_ENDIAN_BIG ? "big" : "little");
+			g.w = fit.w;
+			g.e = fit.e;
+			char d[96];
+			describe(&fit, bsd, d, sizeof d);
+			pc_profile_warn(p, "%s: no executable given; read as %s (the only reading that fits)",
+					pc_stream_name(s), d);
+		}
+	}
+	if (auto_layout)
+		g.layout = bsd_layout(&g);
+	g.hw = hw_opt ? hw_opt : g.w;
+	g.ce = ce_opt ? ce_opt : g.e;
+
+	/* OpenOCD: 4-byte histogram words with a 64-bit executable */
+	if (!bsd && !hw_opt && g.w == 8) {
+		gctx t = g;
+		if (parse(&t) != PC_OK) {
+			t = g;
+			t.hw = 4;
+			if (parse(&t) == PC_OK && t.narcs == 0) {
+				g.hw = 4;
+				pc_profile_warn(p, "%s: histogram records read with 4-byte addresses, as OpenOCD writes them for 64-bit targets (-O hist-width=8 to refuse)",
+						pc_stream_name(s));
+			}
+		}
+	}
+	/* OpenOCD: little-endian counters with a big-endian target */
+	if (!bsd && !ce_opt && g.e == PC_ENDIAN_BIG) {
+		gctx t = g;
+		if (parse(&t) == PC_OK && t.narcs == 0 && t.nhist > 0 &&
+		    t.sum_swapped < t.sum_as_read) {
+			g.ce = PC_ENDIAN_LITTLE;
+			pc_profile_warn(p, "%s: histogram counters read as little-endian, as OpenOCD writes them (-O counter-endian=big to refuse)",
+					pc_stream_name(s));
 		}
 	}
 	g.p = p;
+	g.strict = 0;
 	r = parse(&g);
 out:
 	pc_free(buf);
@@ -270,7 +612,7 @@ static const char *const gmon_ext[] = {".out", ".gmon", NULL};
 const pc_loader pc_loader_gmon = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "gmon",
-	.description = "GNU tagged gmon.out: histograms, call arcs (gcc -pg, OpenOCD)",
+	.description = "gmon.out: GNU tagged, 4.4BSD and old BSD layouts, OpenOCD; histograms, call arcs",
 	.roles = PC_ROLE_SAMPLES | PC_ROLE_ARCS,
 	.extensions = gmon_ext,
 	.probe = gmon_probe,

@@ -313,6 +313,11 @@ PC_API int pc_profile_add_samples(pc_profile *p, uint32_t segment,
 PC_API int pc_profile_add_class_samples(pc_profile *p, pc_region_class cls,
 					uint64_t count);
 PC_API int pc_profile_add_arc(pc_profile *p, const pc_arc *a);
+/** count calls of the function holding (segment, address) whose callers
+ *  were not recorded (V7 mon.out call-count slots).  They add to the
+ *  row's calls (pc_row.calls); the call graph has no edge for them. */
+PC_API int pc_profile_add_calls(pc_profile *p, uint32_t segment,
+				uint64_t address, uint64_t count);
 
 /* Metadata. */
 PC_API void pc_profile_set_rate(pc_profile *p, double hz);

@@ -1,0 +1,369 @@
+/*
+ * monout.c - V6/V7-era mon.out, written by monitor(3) and read by prof(1).
+ *
+ * Layout (research/unix-formats.md section 3); no magic, no version:
+ *
+ *   P bytes   lowpc            P = 2 (PDP-11) or 4 (VAX, i386, 68k ports)
+ *   P bytes   highpc
+ *   P bytes   ncnt             number of call-count slots
+ *   ncnt x    { pc (P bytes); long ncall (4 bytes) }   slot = P + 4 bytes
+ *                              (SVR3-derived monitor(): 12-byte slots)
+ *   rest      16-bit histogram counters until the end of the file
+ *
+ * PDP-11 words are little-endian and a PDP-11 long is two words, high word
+ * first ("pdp" order).  A file moved to a big-endian machine byte-swapped
+ * (endian=big) has plain big-endian words and longs.
+ *
+ * Width, byte order and slot size are not in the file.  They come from
+ * options (width=2|4, endian=little|big, slot=6|8|12), else from the paired
+ * executable (pc_profile_target_width/endian), else every reading that is
+ * consistent with the file is tried; one reading is used with a warning,
+ * several give PC_EAMBIGUOUS naming them.
+ *
+ * Counters to addresses: by default as prof(1) (and gprof) did it, the
+ * range [lowpc, highpc) split into nbins equal buckets.  profil=pdp11|vax|
+ * ultrix|bsd|glibc instead applies that kernel's exact pc -> counter
+ * arithmetic with the scale monitor() chose (or scale=N), see profil_map.h.
+ *
+ * Call counts: each used slot counts calls of the function holding its pc
+ * (callers unknown: pc_profile_add_calls).
+ */
+#include "internal.h"
+#include "profil_map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest mon.out read: 32-bit monitor() buffers were sized in ints. */
+#define MONOUT_MAX_BYTES ((uint64_t)1 << 31)
+
+typedef struct layout {
+	unsigned width;  /* 2 or 4 */
+	pc_endian endian;
+	unsigned slot;   /* 6, 8 or 12 */
+} layout;
+
+typedef struct reading {
+	layout l;
+	uint64_t lowpc, highpc, ncnt, nbins;
+	size_t hdr, used; /* header bytes; used call slots */
+} reading;
+
+static uint64_t get_word(const unsigned char *b, unsigned width, pc_endian e)
+{
+	return pc_get_uint(b, width, e);
+}
+
+/* A PDP-11 long: high word first, each word in the file's word order. */
+static uint64_t get_long(const unsigned char *b, unsigned width, pc_endian e)
+{
+	if (width == 2 && e == PC_ENDIAN_LITTLE)
+		return ((uint64_t)pc_get_u16(b, e) << 16) | pc_get_u16(b + 2, e);
+	return pc_get_u32(b, e);
+}
+
+static const char *layout_name(const layout *l, char *buf, size_t n)
+{
+	snprintf(buf, n, "%u-bit %s%s, %u-byte slots", l->width * 8,
+		 l->width == 2 && l->endian == PC_ENDIAN_LITTLE ? "pdp-endian"
+		 : l->endian == PC_ENDIAN_LITTLE		? "little-endian"
+								: "big-endian",
+		 l->width == 2 ? " (PDP-11)" : "", l->slot);
+	return buf;
+}
+
+/* Does the file read consistently with layout l?  Checks: lowpc < highpc,
+ * the slots fit and leave an even number of counter bytes, used slots come
+ * first (monitor fills them in order) and hold pcs in [lowpc, highpc). */
+static int try_layout(const unsigned char *b, uint64_t size, const layout *l,
+		      reading *out)
+{
+	unsigned w = l->width;
+	uint64_t hdr = 3 * (uint64_t)w;
+	if (size < hdr)
+		return 0;
+	reading r = {.l = *l, .hdr = (size_t)hdr};
+	r.lowpc = get_word(b, w, l->endian);
+	r.highpc = get_word(b + w, w, l->endian);
+	r.ncnt = get_word(b + 2 * w, w, l->endian);
+	if (r.lowpc >= r.highpc)
+		return 0;
+	if (r.ncnt > (size - hdr) / l->slot)
+		return 0;
+	uint64_t rest = size - hdr - r.ncnt * l->slot;
+	if (rest % 2)
+		return 0;
+	r.nbins = rest / 2;
+	int seen_free = 0;
+	for (uint64_t i = 0; i < r.ncnt; i++) {
+		const unsigned char *s = b + hdr + i * l->slot;
+		uint64_t pc = get_word(s, w, l->endian);
+		uint64_t n = get_long(s + w, w, l->endian);
+		if (pc == 0) {
+			if (n != 0)
+				return 0;
+			seen_free = 1;
+			continue;
+		}
+		if (seen_free || pc < r.lowpc || pc > r.highpc)
+			return 0;
+		r.used++;
+	}
+	*out = r;
+	return 1;
+}
+
+static int read_all(pc_stream *s, unsigned char **buf, uint64_t *len)
+{
+	int64_t sz = pc_stream_size(s);
+	if (sz > (int64_t)MONOUT_MAX_BYTES)
+		return pc_stream_fail(s, PC_ELIMIT, 0,
+				      "file is %lld bytes, more than the %llu a mon.out can hold",
+				      (long long)sz, (unsigned long long)MONOUT_MAX_BYTES);
+	size_t cap = sz > 0 ? (size_t)sz : 65536, n = 0;
+	unsigned char *b = malloc(cap ? cap : 1);
+	if (!b)
+		return PC_ENOMEM;
+	for (;;) {
+		if (n == cap) {
+			if (n >= MONOUT_MAX_BYTES) {
+				free(b);
+				return pc_stream_fail(s, PC_ELIMIT, (int64_t)n,
+						      "more than %llu bytes: too large for a mon.out",
+						      (unsigned long long)MONOUT_MAX_BYTES);
+			}
+			if (pc_grow((void **)&b, &cap, n + 1, 1)) {
+				free(b);
+				return PC_ENOMEM;
+			}
+		}
+		int64_t got = pc_stream_read_some(s, b + n, cap - n);
+		if (got < 0) {
+			free(b);
+			return (int)got;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	*buf = b;
+	*len = n;
+	return PC_OK;
+}
+
+static int parse_endian(const char *v, pc_endian *e)
+{
+	if (strcmp(v, "little") == 0 || strcmp(v, "le") == 0 ||
+	    strcmp(v, "pdp") == 0)
+		*e = PC_ENDIAN_LITTLE;
+	else if (strcmp(v, "big") == 0 || strcmp(v, "be") == 0)
+		*e = PC_ENDIAN_BIG;
+	else
+		return -1;
+	return 0;
+}
+
+static int monout_probe(const unsigned char *head, size_t len,
+			const char *filename)
+{
+	/* No magic: claim only files named like mon.out (not gmon.out) whose
+	 * header reads consistently in some layout. */
+	if (!filename)
+		return 0;
+	const char *base = strrchr(filename, '/');
+	base = base ? base + 1 : filename;
+	size_t bl = strlen(base);
+	int named = strcmp(base, "mon.out") == 0 ||
+		    (bl > 4 && strcmp(base + bl - 4, ".mon") == 0) ||
+		    strncmp(base, "mon.out.", 8) == 0;
+	if (!named || len < 6)
+		return 0;
+	static const layout cands[] = {
+		{2, PC_ENDIAN_LITTLE, 6}, {2, PC_ENDIAN_BIG, 6},
+		{4, PC_ENDIAN_LITTLE, 8}, {4, PC_ENDIAN_BIG, 8},
+	};
+	for (size_t i = 0; i < sizeof cands / sizeof *cands; i++) {
+		unsigned w = cands[i].width;
+		if (len < 3 * w)
+			continue;
+		uint64_t lo = get_word(head, w, cands[i].endian);
+		uint64_t hi = get_word(head + w, w, cands[i].endian);
+		if (lo < hi)
+			return 12;
+	}
+	return 0;
+}
+
+static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
+{
+	/* ---- what the options and the executable fix ---- */
+	uint64_t ow = 0, oslot = 0, scale_opt = 0;
+	int have_w = pc_options_get_u64(opts, "width", &ow);
+	int have_slot = pc_options_get_u64(opts, "slot", &oslot);
+	int have_scale = pc_options_get_u64(opts, "scale", &scale_opt);
+	if (have_w < 0 || (have_w && ow != 2 && ow != 4))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "option width must be 2 or 4 for a mon.out");
+	if (have_slot < 0 || (have_slot && oslot != 6 && oslot != 8 && oslot != 12))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "option slot must be 6, 8 or 12");
+	if (have_scale < 0 || (have_scale && (scale_opt == 0 || scale_opt > 0x10000)))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "option scale must be 1..0x10000");
+	pc_endian oe = PC_ENDIAN_UNKNOWN;
+	const char *ev = pc_options_get(opts, "endian");
+	if (ev && parse_endian(ev, &oe))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "option endian must be little, big or pdp, not '%s'", ev);
+	pc_profil_rule rule = PC_PROFIL_UNIFORM;
+	const char *rv = pc_options_get(opts, "profil");
+	if (rv && pc_profil_rule_parse(rv, &rule))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "option profil must be one of " PC_PROFIL_RULE_NAMES ", not '%s'",
+				       rv);
+	double rate = 0;
+	if (pc_options_get_double(opts, "rate", &rate) < 0 || rate < 0)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "option rate must be a number of ticks per second");
+	unsigned tw = pc_profile_target_width(p);
+	pc_endian te = pc_profile_target_endian(p);
+	unsigned want_w = have_w ? (unsigned)ow : (tw == 2 || tw == 4) ? tw : 0;
+	pc_endian want_e = oe != PC_ENDIAN_UNKNOWN ? oe : te;
+
+	unsigned char *b = NULL;
+	uint64_t size = 0;
+	int st = read_all(s, &b, &size);
+	if (st)
+		return st;
+
+	/* ---- candidate readings ---- */
+	static const layout all[] = {
+		{2, PC_ENDIAN_LITTLE, 6}, {2, PC_ENDIAN_BIG, 6},
+		{4, PC_ENDIAN_LITTLE, 8}, {4, PC_ENDIAN_BIG, 8},
+		{4, PC_ENDIAN_LITTLE, 12}, {4, PC_ENDIAN_BIG, 12},
+	};
+	reading ok[sizeof all / sizeof *all];
+	size_t nok = 0, nconsidered = 0;
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		const layout *l = &all[i];
+		if (want_w && l->width != want_w)
+			continue;
+		if (want_e != PC_ENDIAN_UNKNOWN && l->endian != want_e)
+			continue;
+		if (have_slot && l->slot != oslot)
+			continue;
+		nconsidered++;
+		reading r;
+		if (!try_layout(b, size, l, &r))
+			continue;
+		/* with no used slot, slot sizes read the same: keep one */
+		int dup = 0;
+		for (size_t k = 0; k < nok; k++)
+			if (ok[k].l.width == l->width && ok[k].l.endian == l->endian &&
+			    ok[k].ncnt == 0 && r.ncnt == 0)
+				dup = 1;
+		if (!dup)
+			ok[nok++] = r;
+	}
+	if (nconsidered == 0) {
+		free(b);
+		return pc_stream_fail(s, PC_EUSAGE, -1,
+				      "no mon.out layout has %u-byte words (use -O width=2 or 4)",
+				      want_w ? want_w : tw);
+	}
+	if (nok == 0) {
+		free(b);
+		return pc_stream_fail(s, PC_EFORMAT, 0,
+				      "not a mon.out: in no %slayout do lowpc < highpc, the call slots and an even number of counter bytes fit the %llu-byte file",
+				      want_w || want_e || have_slot ? "allowed " : "",
+				      (unsigned long long)size);
+	}
+	if (nok > 1) {
+		char list[512] = "", one[96];
+		for (size_t k = 0; k < nok; k++) {
+			size_t n = strlen(list);
+			snprintf(list + n, sizeof list - n, "%s%s", k ? "; " : "",
+				 layout_name(&ok[k].l, one, sizeof one));
+		}
+		free(b);
+		return pc_stream_fail(s, PC_EAMBIGUOUS, 0,
+				      "mon.out layout is ambiguous: it reads as %s; choose with -O width=2|4, -O endian=little|big%s",
+				      list, have_slot ? "" : " or -O slot=6|8|12");
+	}
+	reading r = ok[0];
+	if (nconsidered > 1) {
+		char one[96];
+		pc_profile_warn(p, "%s: read as %s mon.out, the only layout that fits (-O width, endian, slot to force one)",
+				pc_stream_name(s), layout_name(&r.l, one, sizeof one));
+	}
+
+	/* ---- call counts ---- */
+	for (uint64_t i = 0; i < r.ncnt && st == PC_OK; i++) {
+		const unsigned char *sl = b + r.hdr + i * r.l.slot;
+		uint64_t pc = get_word(sl, r.l.width, r.l.endian);
+		uint64_t n = get_long(sl + r.l.width, r.l.width, r.l.endian);
+		if (pc == 0)
+			break;
+		st = pc_profile_add_calls(p, PC_NOSEG, pc, n);
+	}
+
+	/* ---- histogram ---- */
+	uint64_t cstart = r.hdr + r.ncnt * r.l.slot;
+	uint64_t *counts = NULL;
+	if (st == PC_OK && r.nbins) {
+		counts = malloc((size_t)r.nbins * sizeof *counts);
+		if (!counts)
+			st = PC_ENOMEM;
+	}
+	if (st == PC_OK && r.nbins) {
+		for (uint64_t i = 0; i < r.nbins; i++)
+			counts[i] = pc_get_u16(b + cstart + 2 * i, r.l.endian);
+		if (rule == PC_PROFIL_UNIFORM) {
+			pc_histogram h = {
+				.segment = PC_NOSEG,
+				.low = r.lowpc,
+				.high = r.highpc,
+				.nbins = (size_t)r.nbins,
+				.counts = counts,
+				.unit = 2,
+			};
+			st = pc_profile_add_histogram(p, &h);
+		} else {
+			uint32_t scale = have_scale ? (uint32_t)scale_opt
+					 : pc_profil_monitor_scale(rule, r.lowpc, r.highpc, r.nbins);
+			size_t bad = 0;
+			st = pc_profil_add_exact(p, PC_NOSEG, rule, r.lowpc, scale,
+						 r.l.width, counts, (size_t)r.nbins, &bad);
+			if (st == PC_EFORMAT)
+				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(cstart + 2 * bad),
+						    "counter %zu holds %llu ticks but no pc maps to it with profil=%s scale=0x%x (wrong -O profil or -O scale?)",
+						    bad, (unsigned long long)counts[bad],
+						    pc_profil_rule_name(rule), (unsigned)scale);
+		}
+	}
+	free(counts);
+	free(b);
+	if (st)
+		return st;
+
+	if (rate > 0)
+		pc_profile_set_rate(p, rate);
+	else if (pc_profile_rate(p) == 0 && r.l.width == 2)
+		pc_profile_set_rate(p, 60); /* PDP-11 line clock, as V7 prof */
+	if (pc_profile_target_width(p) == 0)
+		pc_profile_set_target(p, r.l.width, r.l.endian);
+	return PC_OK;
+}
+
+static const char *const monout_ext[] = {"mon.out", ".mon", NULL};
+
+const pc_loader pc_loader_monout = {
+	.abi_version = PC_LOADER_ABI_VERSION,
+	.name = "monout",
+	.description = "V6/V7-era mon.out (monitor(3), prof(1)): PDP-11 and 32-bit, either byte order",
+	.roles = PC_ROLE_SAMPLES | PC_ROLE_ARCS,
+	.extensions = monout_ext,
+	.probe = monout_probe,
+	.load = monout_load,
+	.order = 50,
+};
