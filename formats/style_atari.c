@@ -103,8 +103,12 @@ static void summary_line(pc_sink *k, const char *what, double v, double of)
 static void header(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 {
 	const char *prog = pc_profile_program(p);
-	if (!prog && pc_profile_source_count(p) > 0)
-		prog = pc_profile_source_file(p, 0);
+	if (!prog && pc_profile_source_count(p) > 0) {
+		prog = pc_profile_source_file(p, 0); /* its base name */
+		for (const char *c = prog; c && *c; c++)
+			if (*c == '/' || *c == '\\')
+				prog = c + 1;
+	}
 	pc_sink_printf(k, "Profile of '%s'\n\n", prog ? prog : "");
 	pc_sink_printf(k, "There are %zu symbols\n\n", rs->targets);
 	summary_line(k, "Samples in appl:", rs->t.in_program, rs->t.total);
