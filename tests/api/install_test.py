@@ -142,6 +142,17 @@ class Installed(unittest.TestCase):
                          " 22.22%       8.00  main\n"
                          "  8.33%       3.00  emit\n")
         self.assertEqual(r.stderr, "")
+        # Built-in loaders: a gcc -pg program, as gprof -p counts it.
+        unix = os.path.join(SOURCE, "tests", "unix", "fixtures",
+                            "x86_64-nopie")
+        r = run([top, "-n", "4", os.path.join(unix, "callgraph"),
+                 os.path.join(unix, "gmon.out")], env=self.env)
+        self.assertEqual(r.stdout,
+                         "365.00 samples, 365.57 attributed\n"
+                         " 72.44%     264.41  hot\n"
+                         "  9.74%      35.56  tiny_b\n"
+                         "  9.06%      33.05  tiny_a\n"
+                         "  7.82%      28.54  tiny_c\n")
         # The library, not the example, found where the error is.
         bad = os.path.join(self.tmp, "bad.ticks")
         with open(bad, "w") as f:

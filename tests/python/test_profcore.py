@@ -24,6 +24,7 @@ UNIX = os.path.join(SOURCE, "tests", "unix", "fixtures", "x86_64-nopie")
 ELF = os.path.join(UNIX, "callgraph")
 GMON = os.path.join(UNIX, "gmon.out")
 TICKS = os.path.join(SOURCE, "examples", "plugin", "sample.ticks")
+DOS = os.path.join(SOURCE, "tests", "dos", "fixtures")
 
 
 def profcat(*args):
@@ -44,6 +45,33 @@ def gprof_flat(path):
         elif len(f) == 4:
             out[f[3]] = (float(f[0]), float(f[2]), None)
     return out
+
+
+def check_against_csv(test, prof, *args):
+    """Every number of profcat's CSV flat report for args, from prof."""
+    rc, out, err = profcat("--output-format=csv", *args)
+    test.assertEqual((rc, err), (0, ""))
+    c_rows = list(csv.DictReader(io.StringIO(out)))
+    listed = [r for r in c_rows if r["rank"]]
+    totals = {r["symbol"]: r for r in c_rows if not r["rank"]}
+    # profcat lists the rows with samples or calls, most samples first.
+    expect = [r for r in prof.top() if r.count or r.calls or r.self_calls]
+    test.assertEqual([r["symbol"] for r in listed], [r.name for r in expect])
+    for c, row in zip(listed, expect):
+        with test.subTest(name=row.name):
+            test.assertEqual(float(c["count"]), round(row.count, 6))
+            test.assertEqual(float(c["percent"]), round(row.percent, 4))
+            test.assertEqual(int(c["calls"]), row.calls)
+            test.assertEqual(int(c["self_calls"]), row.self_calls)
+            test.assertEqual(int(c["address"], 16), row.address)
+    t = prof.totals()
+    test.assertEqual(float(totals["[total]"]["count"]), t.total)
+    test.assertEqual(float(totals["[in program]"]["count"]), t.in_program)
+    test.assertEqual(float(totals["[outside]"]["count"]), t.outside)
+    for cls, n in t.by_class.items():
+        if cls != RegionClass.APPLICATION and n:
+            test.assertEqual(
+                float(totals["[outside:%s]" % cls.name.lower()]["count"]), n)
 
 
 class Basics(unittest.TestCase):
@@ -134,29 +162,7 @@ class Unix(unittest.TestCase):
                     self.assertEqual(row.calls, calls)
 
     def test_counts_agree_with_profcat(self):
-        """Every number of profcat's CSV flat report, from the bindings."""
-        rc, out, err = profcat("--output-format=csv", ELF, GMON)
-        self.assertEqual((rc, err), (0, ""))
-        c_rows = list(csv.DictReader(io.StringIO(out)))
-        listed = [r for r in c_rows if r["rank"]]
-        totals = {r["symbol"]: r for r in c_rows if not r["rank"]}
-        # profcat lists the rows with samples or calls, most samples first.
-        expect = [r for r in self.prof.top()
-                  if r.count or r.calls or r.self_calls]
-        self.assertEqual([r["symbol"] for r in listed],
-                         [r.name for r in expect])
-        for c, row in zip(listed, expect):
-            with self.subTest(name=row.name):
-                self.assertEqual(float(c["count"]), round(row.count, 6))
-                self.assertEqual(float(c["percent"]), round(row.percent, 4))
-                self.assertEqual(int(c["calls"]), row.calls)
-                self.assertEqual(int(c["self_calls"]), row.self_calls)
-                self.assertEqual(int(c["address"], 16), row.address)
-        self.assertEqual(float(totals["[total]"]["count"]), self.totals.total)
-        self.assertEqual(float(totals["[in program]"]["count"]),
-                         self.totals.in_program)
-        self.assertEqual(float(totals["[outside]"]["count"]),
-                         self.totals.outside)
+        check_against_csv(self, self.prof, ELF, GMON)
 
     def test_render_is_the_c_report(self):
         rc, out, err = profcat(ELF, GMON)
@@ -211,6 +217,76 @@ class Unix(unittest.TestCase):
     def test_top(self):
         self.assertEqual([r.name for r in self.prof.top(4)],
                          ["hot", "tiny_b", "tiny_a", "tiny_c"])
+
+
+class Dos(unittest.TestCase):
+    """An MS LINK-style map + an MS-DOS PROFIL .PRF (tests/dos fixtures)."""
+
+    def setUp(self):
+        self.cwd = os.getcwd()
+        os.chdir(DOS)  # the C reports name the files as given
+
+    def tearDown(self):
+        os.chdir(self.cwd)
+
+    def test_demo_exe(self):
+        with profcore.load("prf/DEMO.MAP", "prf/DEMO.PRF") as prof:
+            self.assertEqual(prof.sources, [("map", "prf/DEMO.MAP"),
+                                            ("prf", "prf/DEMO.PRF")])
+            self.assertEqual(prof.rate, 1000.0)
+            self.assertEqual([(r.name, r.address, r.end, r.count)
+                              for r in prof.top()],
+                             [("_work", 0x100, 0x1d0, 82.0),
+                              ("_main", 0x0, 0x100, 26.0),
+                              ("_idle", 0x1d0, 0x280, 8.0)])
+            self.assertEqual([round(r.percent, 4) for r in prof.top()],
+                             [64.0625, 20.3125, 6.25])
+            t = prof.totals()
+            self.assertEqual((t.total, t.in_program, t.attributed,
+                              t.outside), (128.0, 117.0, 116.0, 11.0))
+            self.assertEqual({c.name: n for c, n in t.by_class.items() if n},
+                             {"APPLICATION": 1.0, "DOS": 3.0, "IO": 7.0,
+                              "HIGH": 1.0})
+            # PROFIL counts DOS, I/O and high hits without an address.
+            self.assertEqual([prof.class_samples(c) for c in
+                              (RegionClass.DOS, RegionClass.IO,
+                               RegionClass.HIGH)], [3, 7, 1])
+            self.assertEqual([(r.label, r.low, r.high, r.cls)
+                              for r in prof.regions()],
+                             [("_TEXT", 0, 640, RegionClass.APPLICATION),
+                              ("_DATA", 640, 896, RegionClass.APPLICATION),
+                              ("program", 0, 1536, RegionClass.APPLICATION)])
+            (h,) = prof.histograms()
+            self.assertEqual((h.low, h.high, h.unit, len(h.counts),
+                              sum(h.counts)), (0, 1600, 1, 25, 117))
+            data = [s for s in prof.symbols() if s.name == "_table"]
+            self.assertEqual(data[0].kind, profcore.SymbolKind.DATA)
+            self.assertEqual(data[0].section, "_DATA")
+            check_against_csv(self, prof, "prf/DEMO.MAP", "prf/DEMO.PRF")
+            rc, out, err = profcat("prf/DEMO.MAP", "prf/DEMO.PRF")
+            self.assertEqual(prof.render(), out)
+
+    def test_com_option_and_bucket_start(self):
+        with profcore.Profile() as prof:
+            prof.load("dosmap/mslink_basicdos_PRIMES.MAP")
+            prof.load("prf/PRIMES.PRF", options={"com": True})
+            self.assertEqual([(r.name, r.count) for r in prof.top(2)],
+                             [("MAIN", 87.0), ("CTRLC", 12.0)])
+            prof.attribute({"attribution": "bucket-start"})
+            with open(os.path.join(SOURCE, "tests", "dos", "expected",
+                                   "primes_bucket_start.out")) as f:
+                self.assertEqual(prof.render(), f.read())
+
+    def test_truncated_prf(self):
+        with self.assertRaises(ProfcoreError) as cm:
+            profcore.load("prf/DEMO.MAP", "prf/TRUNC.PRF")
+        e = cm.exception
+        self.assertEqual((e.status, e.file, e.offset, e.message),
+                         ("PC_ETRUNC", "prf/TRUNC.PRF", 30,
+                          "file ends after 30 bytes; 25 buckets need 68"))
+        with open(os.path.join(SOURCE, "tests", "dos", "expected",
+                               "trunc.err")) as f:
+            self.assertEqual("profcat: %s\n" % e, f.read())
 
 
 class Errors(unittest.TestCase):
