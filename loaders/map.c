@@ -1799,6 +1799,7 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	e.d = d;
 	e.s = s;
 	e.ctx_file = e.ctx_section = NONE;
+	pc_profile_note(p, "map: dialect %s%s", d->name, want && *want ? "" : " (detected)");
 	r = engine_run(&e);
 	if (!r && !e.nsyms && !e.nregs)
 		r = pc_stream_fail(s, PC_EFORMAT, 0,

@@ -23,6 +23,10 @@
  * is image address 0 for an .EXE (the origin of MS LINK map addresses) and
  * 0x100 for a .COM program (linked with ORG 100h).  Nothing in the file says
  * which; the option "com" selects the .COM origin, "origin=ADDR" any other.
+ * With "absolute" the buckets stay at their physical addresses
+ * (prog_low_pa * 16) and the I/O system, DOS and above-program memory
+ * become regions too; a map then needs load-address=prog_low_pa (.EXE) or
+ * prog_low_pa - 0x10 (.COM), which the loader's note states.
  */
 #include "internal.h"
 
@@ -88,13 +92,17 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	prf_header h;
 	prf_decode(hb, &h);
 
-	uint64_t origin = 0, com = 0;
+	uint64_t origin = 0, com = 0, absolute = 0;
 	if ((r = pc_options_get_u64(opts, "com", &com)) < 0 || com > 1)
 		return pc_profile_fail(p, PC_EUSAGE, "com must be 0 or 1");
+	if ((r = pc_options_get_u64(opts, "absolute", &absolute)) < 0 || absolute > 1)
+		return pc_profile_fail(p, PC_EUSAGE, "absolute must be 0 or 1");
 	if (com)
 		origin = 0x100;
 	if ((r = pc_options_get_u64(opts, "origin", &origin)) < 0)
 		return pc_profile_fail(p, PC_EUSAGE, "origin must be an address");
+	if (r == 1 && absolute)
+		return pc_profile_fail(p, PC_EUSAGE, "origin and absolute exclude each other");
 	if (origin > UINT64_MAX / 2)
 		return pc_profile_fail(p, PC_EUSAGE, "origin too large");
 
@@ -160,6 +168,8 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		counts[i] = pc_get_u16(raw + 2 * i, PC_ENDIAN_LITTLE);
 	free(raw);
 
+	if (absolute)
+		origin = (uint64_t)h.low * 16;
 	uint64_t bucket_bytes = (uint64_t)h.siz * 16;
 	pc_histogram hist = {
 		.segment = PC_NOSEG,
@@ -176,11 +186,39 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	/* PROFIL's program area: what it counted as neither DOS, I/O nor high */
 	pc_region area = {PC_NOSEG, origin, origin + (uint64_t)(h.high - h.low) * 16,
 			  PC_REGION_APPLICATION, "program"};
-	if ((r = pc_profile_add_region(p, &area)) ||
-	    (r = pc_profile_add_class_samples(p, PC_REGION_IO, h.io_hits)) ||
+	if ((r = pc_profile_add_region(p, &area)))
+		return r;
+	if (absolute) {
+		/* 1 MiB of real-mode memory as PROFIL divided it */
+		const pc_region mem[] = {
+			{PC_NOSEG, 0, (uint64_t)h.dos * 16, PC_REGION_IO, "I/O system"},
+			{PC_NOSEG, (uint64_t)h.dos * 16, (uint64_t)h.low * 16, PC_REGION_DOS, "DOS"},
+			{PC_NOSEG, (uint64_t)h.high * 16, 0x100000, PC_REGION_HIGH, "above the program"},
+		};
+		for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++)
+			if ((r = pc_profile_add_region(p, &mem[i])))
+				return r;
+	}
+	if ((r = pc_profile_add_class_samples(p, PC_REGION_IO, h.io_hits)) ||
 	    (r = pc_profile_add_class_samples(p, PC_REGION_DOS, h.dos_hits)) ||
 	    (r = pc_profile_add_class_samples(p, PC_REGION_HIGH, h.high_hits)))
 		return r;
+	pc_profile_note(p,
+			"PROFIL: %u-microsecond clock, %u buckets of %u paragraph%s, program paragraphs 0x%04x-0x%04x, DOS from paragraph 0x%04x",
+			h.grain, h.num, h.siz, h.siz == 1 ? "" : "s", h.low, h.high, h.dos);
+	if (absolute)
+		pc_profile_note(p,
+				"PROFIL: buckets at physical addresses 0x%05llx-0x%05llx; give a map -O load-address=0x%04x (.EXE) or 0x%04x (.COM)",
+				(unsigned long long)origin,
+				(unsigned long long)(origin + bucket_bytes * h.num), h.low,
+				h.low - 0x10);
+	else
+		pc_profile_note(p,
+				"PROFIL: buckets at image addresses 0x%llx-0x%llx (%s)",
+				(unsigned long long)origin,
+				(unsigned long long)(origin + bucket_bytes * h.num),
+				com ? ".COM origin 0x100" : origin ? "origin option"
+							       : ".EXE origin; -O com for a .COM program");
 	pc_profile_set_rate(p, 1e6 / h.grain);
 	pc_profile_set_target(p, 2, PC_ENDIAN_LITTLE);
 	return PC_OK;

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""profcat on the DOS fixtures: exact reports, notes and errors.
+
+Run from meson (PROFCAT, PC_SOURCE_ROOT).  `test_dos_cli.py --regen`
+rewrites expected/ from the current output (review the diff by hand: the
+numbers are derived in gen_fixtures.py).
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.environ.get('PC_SOURCE_ROOT', os.path.join(os.path.dirname(__file__), '..', '..'))
+PROFCAT = os.environ.get('PROFCAT', 'profcat')
+HERE = os.path.join(ROOT, 'tests', 'dos')
+FIX = os.path.join(HERE, 'fixtures')
+EXPECTED = os.path.join(HERE, 'expected')
+
+PRIMES = ['dosmap/mslink_basicdos_PRIMES.MAP', '-O', 'com', 'prf/PRIMES.PRF']
+DEMO = ['prf/DEMO.MAP', 'prf/DEMO.PRF']
+
+# name: (arguments, exit status); expected/<name>.out and .err
+CASES = {
+    'primes_com': (PRIMES, 0),
+    'primes_bucket_start': (['--attribution', 'bucket-start'] + PRIMES, 0),
+    'demo_exe': (DEMO, 0),
+    'demo_bucket_start': (['--attribution', 'bucket-start'] + DEMO, 0),
+    'demo_gzip': (['prf/DEMO.MAP', 'prf/DEMO.PRF.gz'], 0),
+    'demo_absolute': (['-v', '-O', 'absolute', 'prf/DEMO.PRF',
+                       '-O', 'load-address=0x0a50', 'prf/DEMO.MAP'], 0),
+    'demo_csv': (['-F', 'csv'] + DEMO, 0),
+    'wrap': (['prf/DEMO.MAP', 'prf/WRAP.PRF'], 0),
+    'verbose_notes': (['-v'] + PRIMES, 0),
+    'symbols_clkdev': (['--list-symbols', 'dosmap/mslink_basicdos_CLKDEV.MAP'], 0),
+    'symbols_acme': (['--list-symbols', '-f', 'map', '-O', 'dialect=dialects/acme.yaml',
+                      'dialects/acme.map'], 0),
+    'trunc': (['prf/DEMO.MAP', 'prf/TRUNC.PRF'], 1),
+    'trailing': (['prf/DEMO.MAP', 'prf/TRAILING.PRF'], 1),
+    'trailing_gzip': (['prf/DEMO.MAP', '-f', 'prf', 'prf/TRAILING.PRF.gz'], 1),
+    'badcount': (['-f', 'prf', 'prf/BADCOUNT.PRF'], 1),
+    'badorder': (['-f', 'prf', 'prf/BADORDER.PRF'], 1),
+    'dialect_bad_key': (['-f', 'map', '-O', 'dialect=dialects/bad-key.yaml',
+                         'dosmap/mslink_basicdos_CLKDEV.MAP'], 2),
+    'dialect_unknown': (['-f', 'map', '-O', 'dialect=lattice',
+                         'dosmap/mslink_basicdos_CLKDEV.MAP'], 2),
+}
+
+
+def run(args):
+    p = subprocess.run([PROFCAT] + args, cwd=FIX, capture_output=True)
+    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+
+
+def main():
+    regen = '--regen' in sys.argv
+    failed = 0
+    for name, (args, status) in sorted(CASES.items()):
+        rc, out, err = run(args)
+        files = {'.out': out, '.err': err}
+        if regen:
+            for ext, text in files.items():
+                path = os.path.join(EXPECTED, name + ext)
+                if text:
+                    with open(path, 'w') as f:
+                        f.write(text)
+                elif os.path.exists(path):
+                    os.remove(path)
+            print('regenerated', name, 'exit', rc)
+            continue
+        problems = []
+        if rc != status:
+            problems.append('exit status %d, expected %d' % (rc, status))
+        for ext, text in files.items():
+            path = os.path.join(EXPECTED, name + ext)
+            want = open(path).read() if os.path.exists(path) else ''
+            if text != want:
+                problems.append('%s differs:\n--- expected\n%s--- got\n%s' % (ext, want, text))
+        if problems:
+            failed += 1
+            print('FAIL', name, ' '.join(args))
+            for pr in problems:
+                print(pr)
+        else:
+            print('ok', name)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
