@@ -3,7 +3,8 @@
 # through sudo).  Safe to run again: only missing packages are installed.
 set -e
 PKGS="build-essential meson ninja-build pkg-config libelf-dev zlib1g-dev
-libyaml-dev libcmocka-dev python3 binutils gcc-multilib hatari"
+libyaml-dev libcmocka-dev python3 binutils gcc-multilib hatari
+valgrind clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"

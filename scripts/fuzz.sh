@@ -1,0 +1,39 @@
+#!/bin/sh
+# Builds the libFuzzer harnesses (clang, ASan+UBSan) and runs each for a
+# bounded time.  Usage: scripts/fuzz.sh [SECONDS_PER_FUZZER] [NAME...]
+# Seeds: every file under tests/*/fixtures; findings go to build-fuzz/crashes.
+# Exit status: 0 when no fuzzer found anything, 1 otherwise.
+set -e
+cd "$(dirname "$0")/.."
+secs=${1:-60}
+[ $# -gt 0 ] && shift
+if [ ! -f build-fuzz/build.ninja ]; then
+	CC=clang meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined \
+		-Db_lundef=false -Ddefault_library=static >/dev/null
+fi
+ninja -C build-fuzz >/dev/null
+mkdir -p build-fuzz/crashes build-fuzz/seeds
+# one flat seed directory (libFuzzer reads directories, not trees)
+find tests -path '*/fixtures/*' -type f -size -1M | while read -r f; do
+	cp "$f" "build-fuzz/seeds/$(echo "$f" | tr '/' '_')"
+done
+names="$*"
+[ -n "$names" ] || names=$(cd build-fuzz/fuzz && ls fuzz_* | grep -v '\.p$' | sed 's/^fuzz_//')
+status=0
+for n in $names; do
+	mkdir -p "build-fuzz/corpus/$n"
+	log="build-fuzz/fuzz_$n.log"
+	if ./build-fuzz/fuzz/"fuzz_$n" -max_total_time="$secs" -timeout=1 -rss_limit_mb=512 \
+		-malloc_limit_mb=512 -artifact_prefix="build-fuzz/crashes/$n-" \
+		-print_final_stats=1 "build-fuzz/corpus/$n" build-fuzz/seeds >"$log" 2>&1; then
+		execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+		rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
+		cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+		echo "fuzz_$n: ok, $execs runs, $rate/s, $cov"
+	else
+		echo "fuzz_$n: FAILED (see $log; reproducer in build-fuzz/crashes/)"
+		tail -n 30 "$log"
+		status=1
+	fi
+done
+exit $status
