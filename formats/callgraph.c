@@ -698,6 +698,19 @@ static char *site_name(pc_profile *p, const site *sv, size_t ns, size_t r,
 	return pc_strdup(row.name);
 }
 
+static int cmp_site_key(const void *l, const void *r)
+{
+	const caller_t *a = l, *b = r;
+	if (a->to_row != b->to_row)
+		return a->to_row < b->to_row ? -1 : 1;
+	if (a->from_row != b->from_row)
+		return a->from_row < b->from_row ? -1 : 1;
+	int c = strcmp(a->name, b->name);
+	if (c)
+		return c;
+	return 0;
+}
+
 static int cmp_caller(const caller_t *a, const caller_t *b)
 {
 	if (a->htime != b->htime)
@@ -748,7 +761,8 @@ static int proff_build(proff *P, graph *G)
 	}
 	if (P->ns)
 		qsort(P->sv, P->ns, sizeof *P->sv, cmp_site);
-	/* call sites: raw arcs merged by (caller site, callee row) */
+	/* call sites: raw arcs merged by (callee row, caller row, site name),
+	 * sorted so that each callee's callers are contiguous */
 	size_t na = pc_profile_arc_count(p);
 	cap = 0;
 	for (size_t i = 0; i < na; i++) {
@@ -758,32 +772,61 @@ static int proff_build(proff *P, graph *G)
 		int64_t to = pc_profile_lookup(p, a.to_segment, a.to);
 		if (fr < 0 || to < 0)
 			continue; /* dropped, as in the model */
-		size_t j;
-		for (j = 0; j < P->nc; j++)
-			if (P->cv[j].from_seg == a.from_segment &&
-			    P->cv[j].from == a.from &&
-			    P->cv[j].to_row == (size_t)to)
-				break;
-		if (j == P->nc) {
-			if (pc_grow((void **)&P->cv, &cap, P->nc + 1,
-				    sizeof *P->cv))
-				return PC_ENOMEM;
-			caller_t *c = &P->cv[P->nc];
-			memset(c, 0, sizeof *c);
-			c->from_row = fr;
-			c->from_seg = a.from_segment;
-			c->from = a.from;
-			c->to_row = (size_t)to;
-			c->to_seg = a.to_segment;
-			c->name = site_name(p, P->sv, P->ns, (size_t)fr,
-					    a.from_segment, a.from);
-			if (!c->name)
-				return PC_ENOMEM;
-			P->nc++;
+		if (pc_grow((void **)&P->cv, &cap, P->nc + 1, sizeof *P->cv))
+			return PC_ENOMEM;
+		caller_t *c = &P->cv[P->nc];
+		memset(c, 0, sizeof *c);
+		c->name = site_name(p, P->sv, P->ns, (size_t)fr, a.from_segment,
+				    a.from);
+		if (!c->name)
+			return PC_ENOMEM;
+		c->from_row = fr;
+		c->from_seg = a.from_segment;
+		c->from = a.from;
+		c->to_row = (size_t)to;
+		c->to_seg = a.to_segment;
+		c->count = a.count;
+		c->htime = a.htime;
+		c->ftime = a.ftime;
+		P->nc++;
+	}
+	if (P->nc)
+		qsort(P->cv, P->nc, sizeof *P->cv, cmp_site_key);
+	size_t w = 0;
+	for (size_t i = 0; i < P->nc; i++) {
+		if (w > 0 && cmp_site_key(&P->cv[w - 1], &P->cv[i]) == 0) {
+			P->cv[w - 1].count += P->cv[i].count;
+			P->cv[w - 1].htime += P->cv[i].htime;
+			P->cv[w - 1].ftime += P->cv[i].ftime;
+			free(P->cv[i].name);
+			continue;
 		}
-		P->cv[j].count += a.count;
-		P->cv[j].htime += a.htime;
-		P->cv[j].ftime += a.ftime;
+		P->cv[w++] = P->cv[i];
+	}
+	P->nc = w;
+	P->run = pc_callgraph_run_htime(G->g);
+	if (!G->flat && !profile_has_arc_times(p)) {
+		/* gmon.out: no Proff times; H and F are gprof's propagated
+		 * times (self + children, self) in microseconds, a call site's
+		 * share of its edge in proportion to its calls */
+		double us = 1e6 / G->hz;
+		for (size_t i = 0; i < G->nn; i++) {
+			G->n[i].htime = (G->n[i].self + G->n[i].children) * us;
+			G->n[i].ftime = G->n[i].self * us;
+		}
+		for (size_t j = 0; j < P->nc; j++) {
+			caller_t *c = &P->cv[j];
+			for (size_t a = G->parents[c->to_row]; a != NONE;
+			     a = G->e[a].next_parent) {
+				const pc_cg_edge *e = &G->e[a].e;
+				if (e->parent != (size_t)c->from_row || !e->count)
+					continue;
+				double share = (double)c->count / (double)e->count;
+				c->htime = (e->self + e->children) * share * us;
+				c->ftime = e->self * share * us;
+			}
+		}
+		P->run = pc_callgraph_total(G->g) * us;
 	}
 	size_t nrows = G->nn - pc_callgraph_cycle_count(G->g);
 	P->rank = calloc(nrows ? nrows : 1, sizeof *P->rank);
@@ -812,18 +855,28 @@ static int proff_build(proff *P, graph *G)
 	}
 	for (size_t i = 0; i < P->nranked; i++)
 		P->rank[P->ranked[i]] = i + 1;
-	P->run = pc_callgraph_run_htime(G->g);
 	return PC_OK;
 }
 
+/* The callers of row, best first (binary search: cv is sorted by
+ * callee row). */
 static size_t *callers_of(const proff *P, size_t row, size_t *n)
 {
-	size_t *v = malloc((P->nc ? P->nc : 1) * sizeof *v), k = 0;
+	size_t lo = 0, hi = P->nc;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (P->cv[mid].to_row < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < P->nc && P->cv[end].to_row == row)
+		end++;
+	size_t *v = malloc((end - lo ? end - lo : 1) * sizeof *v), k = 0;
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < P->nc; i++) {
-		if (P->cv[i].to_row != row)
-			continue;
+	for (size_t i = lo; i < end; i++) {
 		size_t j = k;
 		while (j > 0 && cmp_caller(&P->cv[v[j - 1]], &P->cv[i]) > 0) {
 			v[j] = v[j - 1];
@@ -867,10 +920,13 @@ static int render_proff_text(proff *P, pc_sink *k)
 		put_calls(k, n->calls);
 		pc_sink_printf(k, " (%6.3f %%H/%6.3f %%F)\n",
 			       100 * n->htime / run, 100 * n->ftime / run);
-		if (n->self_calls)
-			pc_sink_printf(k, "    Recursive: %" PRIu64 " call%s from "
-				       "itself, nested in the total above\n",
-				       n->self_calls, n->self_calls == 1 ? "" : "s");
+		if (n->self_calls) {
+			pc_sink_puts(k, "    Recursive: ");
+			put_thousands(k, (double)n->self_calls);
+			pc_sink_printf(k, " call%s from itself, nested in the "
+				       "total above\n",
+				       n->self_calls == 1 ? "" : "s");
+		}
 		if (n->cycle) {
 			size_t c = pc_callgraph_cycle_node(G->g, n->cycle);
 			pc_sink_printf(k, "    Cycle %u:", n->cycle);

@@ -57,4 +57,53 @@ for d in DIRS:
                 run([gprof, "-b", "-q", "-z", exe, gmon]))
 if not gprof:
     print("gprof not installed: compared with the committed outputs only")
+
+# The machine outputs carry the text's numbers, and the PrintProff-style
+# view of a gmon.out shows gprof's propagated times (%H = gprof's % time).
+import json
+import re
+
+PRIMARY = re.compile(r"^\[(\d+)\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)?"
+                     r"(?:\+(\d+))?\s+(\S.*?)(?: <cycle \d+>)? \[\d+\]$")
+CYCLE = re.compile(r"^\[(\d+)\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)"
+                   r"(?:\+(\d+))?\s+<cycle (\d+) as a whole>")
+for d in DIRS:
+    exe = os.path.join(FIX, d, "callgraph")
+    gmon = os.path.join(FIX, d, "gmon.out")
+    with open(os.path.join(FIX, d, "gprof-q.txt")) as f:
+        text = f.read()
+    want = {}
+    for line in text.splitlines():
+        m = PRIMARY.match(line) or CYCLE.match(line)
+        if m:
+            idx, pct, slf, ch, calls, selfc, name = m.groups()
+            want[int(idx)] = (pct, slf, ch, int(calls or 0), int(selfc or 0))
+    js = json.loads(run([PROFCAT, "--report", "callgraph", "--style",
+                         "gprof", "-F", "json", exe, gmon]))
+    got = {e["index"]: ("%.1f" % e["percent"], "%.2f" % e["self"],
+                        "%.2f" % e["children"], e["calls"], e["self_calls"])
+           for e in js["entries"]}
+    compare(d + " json entries == gprof primary lines",
+            json.dumps(got, sort_keys=True), json.dumps(want, sort_keys=True))
+    csv = run([PROFCAT, "--report", "callgraph", "--style", "gprof", "-F",
+               "csv", exe, gmon]).splitlines()
+    rows = [r.split(",") for r in csv[1:]]
+    got = {int(r[2]): ("%.2f" % float(r[8]), "%.2f" % float(r[9]),
+                       int(r[5]), int(r[7]))
+           for r in rows if r[1] in ("primary", "cycle")}
+    compare(d + " csv entries == gprof primary lines",
+            json.dumps(got, sort_keys=True),
+            json.dumps({k: v[1:] for k, v in want.items()}, sort_keys=True))
+    pj = json.loads(run([PROFCAT, "--report", "callgraph", "--style",
+                         "proff", "-F", "json", exe, gmon]))
+    byname = {}
+    for line in text.splitlines():
+        m = PRIMARY.match(line)
+        if m:
+            byname[m.group(7)] = m.group(2)
+    got = {p["name"]: "%.1f" % p["percent_h"] for p in pj["procedures"]}
+    compare(d + " proff style %H == gprof % time",
+            json.dumps(got, sort_keys=True),
+            json.dumps({k: v for k, v in byname.items() if k in got},
+                       sort_keys=True))
 sys.exit(1 if failures else 0)
