@@ -47,6 +47,13 @@ typedef struct slot {
 	uint32_t segment;
 } slot;
 
+/* A thread's counter for one cell, beside the cell's relative start so
+ * that the lookup's fix-up and the increment touch one cache line. */
+typedef struct pc_cellctr {
+	uint32_t rel; /* tab.rel[k] */
+	uint32_t n;
+} pc_cellctr;
+
 /* The cells of one segment. */
 typedef struct cellgroup {
 	uint32_t seg;
@@ -55,7 +62,7 @@ typedef struct cellgroup {
 	uint64_t *count; /* ncell totals */
 	pc_lookup_table tab;
 	/* private per-thread counters (tab.fast only), pending samples */
-	uint32_t *priv[MAX_THREADS];
+	pc_cellctr *priv[MAX_THREADS];
 	uint64_t pending[MAX_THREADS];
 } cellgroup;
 
@@ -293,10 +300,10 @@ static void fold(cellgroup *g)
 	for (int t = 0; t < MAX_THREADS; t++) {
 		if (!g->priv[t] || !g->pending[t])
 			continue;
-		uint32_t *c = g->priv[t];
+		pc_cellctr *c = g->priv[t];
 		for (size_t k = 0; k < g->ncell; k++) {
-			g->count[k] += c[k];
-			c[k] = 0;
+			g->count[k] += c[k].n;
+			c[k].n = 0;
 		}
 		g->pending[t] = 0;
 	}
@@ -444,17 +451,43 @@ static int refresh(pc_samplestore *st)
 
 typedef struct job {
 	const cellgroup *g;
-	uint32_t *priv;
+	pc_cellctr *priv;
 	const uint64_t *a;
 	size_t n;
 } job;
 
-static void count_slice(const cellgroup *g, uint32_t *priv, const uint64_t *a,
-			size_t n)
+/* The hot loop: pc_lookup_find_fast() with the fix-up reading the fused
+ * counters (priv[k].rel == tab.rel[k]; priv has ncell + 1 entries). */
+static void count_slice(const cellgroup *g, pc_cellctr *priv,
+			const uint64_t *a, size_t n)
 {
 	const pc_lookup_table *t = &g->tab;
-	for (size_t i = 0; i < n; i++)
-		priv[pc_lookup_find_fast(t, a[i])]++;
+	const uint64_t base = t->base, span = t->span;
+	const unsigned gs = t->gshift;
+	const uint32_t *page = t->page;
+	const uint8_t *delta = t->delta;
+	const size_t last = t->ncell - 1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = a[i] - base;
+		size_t k;
+		if (__builtin_expect(a[i] < base, 0)) {
+			k = 0;
+		} else if (__builtin_expect(off >= span, 0)) {
+			k = last;
+		} else {
+			size_t gi = (size_t)(off >> gs);
+			uint32_t d = delta[gi];
+			k = (size_t)page[gi >> 8] + d;
+			if (__builtin_expect(d == 255, 0)) {
+				k = pc_lookup_search_rel(t, k, off);
+			} else {
+				k += priv[k + 1].rel <= off;
+				while (__builtin_expect(priv[k + 1].rel <= off, 0))
+					k++;
+			}
+		}
+		priv[k].n++;
+	}
 }
 
 static void *job_run(void *arg)
@@ -482,9 +515,12 @@ static int binned_add_many(pc_samplestore *st, uint32_t seg,
 		nt = (unsigned)(n / PAR_MIN);
 	for (unsigned t = 0; t < nt; t++) {
 		if (!g->priv[t]) {
-			g->priv[t] = calloc(g->ncell, sizeof *g->priv[t]);
+			g->priv[t] = calloc(g->ncell + 1, sizeof *g->priv[t]);
 			if (!g->priv[t])
 				return PC_ENOMEM;
+			for (size_t k = 0; k <= g->ncell; k++)
+				g->priv[t][k].rel = g->tab.rel ? g->tab.rel[k]
+							       : UINT32_MAX;
 		}
 		if (g->pending[t] + n > PENDING_MAX)
 			fold(g);

@@ -22,12 +22,18 @@ static uint64_t next(void)
 	return rng;
 }
 
+/* the reference: plain binary search for the greatest start <= a */
 static size_t brute(const uint64_t *start, size_t n, uint64_t a)
 {
-	size_t k = 0;
-	while (k + 1 < n && start[k + 1] <= a)
-		k++;
-	return k;
+	size_t lo = 0, hi = n;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (start[mid] <= a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 static int cmp_u64(const void *x, const void *y)

@@ -1,0 +1,269 @@
+/*
+ * pcbench - profcore's raw-dump benchmark driver (see bench/README.md).
+ *
+ *   pcbench gen-dump OUT N [SEED]      N random 32-bit LE PCs over the code
+ *                                      span (OUT "-" = standard output)
+ *   pcbench gen-elf OUT M [SEED]       an ELF64 with M functions over the span
+ *   pcbench read FILE                  plain sequential read + sum: the floor
+ *   pcbench attrib ELF DUMP            load ELF, then DUMP (format raw) and
+ *                                      attribute, in this process; prints
+ *                                      ns/sample, a checksum of the
+ *                                      per-symbol counts and peak RSS
+ *
+ * Every line of output is "key value" so bench/run.py can parse it.  The
+ * code span is 16 MiB at 0x400000; PROFCORE_THREADS picks the threads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "profcore.h"
+
+#define BASE 0x400000u
+#define SPAN (16u << 20)
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static long peak_rss_kib(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+static uint64_t xs(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int gen_dump(const char *out, uint64_t n, uint64_t seed)
+{
+	int fd = strcmp(out, "-") == 0 ? 1 : open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		perror(out);
+		return 1;
+	}
+	enum { CH = 1 << 20 };
+	unsigned char *buf = malloc(CH * 4);
+	uint64_t s = seed ? seed : 88172645463325252ull;
+	while (n) {
+		size_t k = n < CH ? (size_t)n : CH;
+		for (size_t i = 0; i < k; i++) {
+			uint32_t pc = BASE + (uint32_t)(((xs(&s) >> 32) * SPAN) >> 32);
+			buf[4 * i] = (unsigned char)pc;
+			buf[4 * i + 1] = (unsigned char)(pc >> 8);
+			buf[4 * i + 2] = (unsigned char)(pc >> 16);
+			buf[4 * i + 3] = (unsigned char)(pc >> 24);
+		}
+		if (write_all(fd, buf, k * 4)) {
+			perror("write");
+			return 1;
+		}
+		n -= k;
+	}
+	free(buf);
+	if (fd != 1)
+		close(fd);
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : (x > y);
+}
+
+static void put(unsigned char **p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		*(*p)++ = (unsigned char)(v >> (8 * i));
+}
+
+/* ELF64 LE x86-64: .text (NOBITS, AX, the span), .symtab, .strtab, .shstrtab. */
+static int gen_elf(const char *out, size_t m, uint64_t seed)
+{
+	uint64_t s = seed ? seed : 0x2545F4914F6CDD1Dull;
+	uint32_t *a = malloc(m * sizeof *a);
+	size_t k = 0;
+	a[k++] = 0;
+	while (k < m) {
+		for (size_t i = k; i < m; i++)
+			a[i] = (uint32_t)(xs(&s) % SPAN);
+		qsort(a, m, sizeof *a, cmp_u32);
+		size_t j = 1;
+		for (size_t i = 1; i < m; i++)
+			if (a[i] != a[j - 1])
+				a[j++] = a[i];
+		k = j;
+	}
+	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
+	size_t strsz = 1 + m * 12, symsz = (m + 1) * 24;
+	size_t off_sym = 64, off_str = off_sym + symsz, off_shs = off_str + strsz;
+	size_t off_sh = (off_shs + sizeof shstr + 7) & ~(size_t)7;
+	size_t total = off_sh + 5 * 64;
+	unsigned char *img = calloc(1, total), *p;
+	memcpy(img, "\177ELF\2\1\1", 7);
+	p = img + 16;
+	put(&p, 2, 2);       /* ET_EXEC */
+	put(&p, 62, 2);      /* EM_X86_64 */
+	put(&p, 1, 4);
+	put(&p, BASE, 8);    /* entry */
+	put(&p, 0, 8);       /* phoff */
+	put(&p, off_sh, 8);
+	put(&p, 0, 4);
+	put(&p, 64, 2);
+	put(&p, 0, 2);
+	put(&p, 0, 2);
+	put(&p, 64, 2);
+	put(&p, 5, 2);
+	put(&p, 4, 2);
+	char *str = (char *)img + off_str;
+	size_t so = 1;
+	p = img + off_sym + 24;
+	for (size_t i = 0; i < m; i++) {
+		int l = snprintf(str + so, 12, "f%zu", i);
+		put(&p, so, 4);
+		*p++ = 0x12; /* GLOBAL FUNC */
+		*p++ = 0;
+		put(&p, 1, 2);
+		put(&p, BASE + a[i], 8);
+		put(&p, 0, 8);
+		so += (size_t)l + 1;
+	}
+	memcpy(img + off_shs, shstr, sizeof shstr);
+	p = img + off_sh + 64;
+	/* name type flags addr off size link info align entsize */
+	uint64_t sh[4][10] = {
+		{1, 8, 6, BASE, 0, SPAN, 0, 0, 16, 0},
+		{7, 2, 0, 0, off_sym, symsz, 3, 1, 8, 24},
+		{15, 3, 0, 0, off_str, so, 0, 0, 1, 0},
+		{23, 3, 0, 0, off_shs, sizeof shstr, 0, 0, 1, 0}};
+	for (int i = 0; i < 4; i++) {
+		put(&p, sh[i][0], 4);
+		put(&p, sh[i][1], 4);
+		put(&p, sh[i][2], 8);
+		put(&p, sh[i][3], 8);
+		put(&p, sh[i][4], 8);
+		put(&p, sh[i][5], 8);
+		put(&p, sh[i][6], 4);
+		put(&p, sh[i][7], 4);
+		put(&p, sh[i][8], 8);
+		put(&p, sh[i][9], 8);
+	}
+	FILE *f = fopen(out, "wb");
+	if (!f || fwrite(img, 1, total, f) != total || fclose(f)) {
+		perror(out);
+		return 1;
+	}
+	free(img);
+	free(a);
+	return 0;
+}
+
+static int read_floor(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	enum { CH = 4 << 20 };
+	unsigned char *buf = malloc(CH);
+	uint64_t sum = 0, n = 0;
+	double t = now();
+	for (;;) {
+		ssize_t r = read(fd, buf, CH);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		for (ssize_t i = 0; i + 4 <= r; i += 4)
+			sum += (uint32_t)buf[i] | (uint32_t)buf[i + 1] << 8 |
+			       (uint32_t)buf[i + 2] << 16 | (uint32_t)buf[i + 3] << 24;
+		n += (uint64_t)r / 4;
+	}
+	t = now() - t;
+	close(fd);
+	free(buf);
+	printf("samples %" PRIu64 "\nchecksum %" PRIu64 "\nseconds %.4f\nns_per_sample %.3f\npeak_rss_kib %ld\n",
+	       n, sum, t, t * 1e9 / (double)n, peak_rss_kib());
+	return 0;
+}
+
+static int attrib(const char *elf, const char *dump)
+{
+	pc_profile *p = pc_profile_new(NULL);
+	pc_options *o = pc_options_new();
+	if (pc_profile_load_file(p, elf, "elf", NULL)) {
+		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
+		return 1;
+	}
+	double t = now();
+	if (pc_profile_load_file(p, dump, "raw", o)) {
+		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
+		return 1;
+	}
+	double tl = now() - t;
+	if (pc_profile_attribute(p, NULL))
+		return 1;
+	t = now() - t;
+	pc_totals tot;
+	pc_profile_totals(p, &tot);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < pc_profile_row_count(p); i++) {
+		pc_row r;
+		pc_profile_row_at(p, i, &r);
+		sum = sum * 1000003u + (uint64_t)r.count;
+	}
+	printf("samples %.0f\nrows %zu\nchecksum %" PRIu64 "\nload_seconds %.4f\nseconds %.4f\nns_per_sample %.3f\npeak_rss_kib %ld\n",
+	       tot.total, pc_profile_row_count(p), sum, tl, t, t * 1e9 / tot.total,
+	       peak_rss_kib());
+	pc_options_free(o);
+	pc_profile_free(p);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 4 && strcmp(argv[1], "gen-dump") == 0)
+		return gen_dump(argv[2], strtoull(argv[3], NULL, 0),
+				argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
+	if (argc >= 4 && strcmp(argv[1], "gen-elf") == 0)
+		return gen_elf(argv[2], strtoull(argv[3], NULL, 0),
+			       argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
+	if (argc == 3 && strcmp(argv[1], "read") == 0)
+		return read_floor(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "attrib") == 0)
+		return attrib(argv[2], argv[3]);
+	fprintf(stderr, "usage: pcbench gen-dump OUT N [SEED] | gen-elf OUT M [SEED] | read FILE | attrib ELF DUMP\n");
+	return 2;
+}
