@@ -543,10 +543,12 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		if (st != PC_OK)
 			goto fail;
 	}
-	if (c.field == 1) {
+	if (c.field == 1 && c.hz > 0) {
+		/* one sample = one CPU cycle = 1/clock seconds */
+		pc_profile_set_dimension(p, "seconds", 's');
+		pc_profile_set_rate(p, c.hz);
+	} else if (c.field == 1) {
 		pc_profile_set_dimension(p, "cycles", 'c');
-		if (c.hz > 0)
-			pc_profile_set_rate(p, c.hz);
 	} else if (c.field == 0) {
 		pc_profile_set_dimension(p, "instructions", 'i');
 	} else {

@@ -389,6 +389,62 @@ def hatari_profile():
     return ("\n".join(lines) + "\n").encode()
 
 
+def hatari_variants():
+    """Other Hatari versions' layouts of the same run (RUN)."""
+    total = sum(c for _, c in RUN)
+    out = {}
+    # newer Hatari: Machine line, WinUAE core disassembly ("addr opcode"),
+    # TT-RAM area, caller lines with call types and cost totals
+    lines = [
+        "Hatari CPU profile (Hatari v2.5.0)",
+        "Machine:\tTT, 32MHz",
+        "Cycles/second:\t32084988",
+        "Field names:\tExecuted instructions, Used cycles, Instruction cache misses, Data cache hits",
+        "Field regexp:\t^\\$?([0-9A-Fa-f]+) .*% \\(([^)]*)\\)$",
+        "ST_RAM:\t\t0x000000-0x400000",
+        "ROM_TOS:\t0xe00000-0xe80000",
+        "CARTRIDGE:\t0xfa0000-0xfc0000",
+        "PROGRAM_TEXT:\t0x%06x-0x%06x" % (LOAD, LOAD + ALCYON_TLEN),
+        "TT_RAM:\t\t0x01000000-0x01400000",
+        "# disassembly with profile data: ...",
+    ]
+    for addr, cnt in sorted(RUN):
+        lines.append("%08x 4e71                     nop                  %5.2f%% (%d, %d, %d, 0)"
+                     % (addr, 100.0 * cnt / total, cnt, 4 * cnt, cnt // 4))
+    lines.append("# u = unknown PC change, n = PC moved to next instruction, ...")
+    lines.append("0x%x: 0x%x = 7 s 7/56/56 8/64/64, _dopey" % (LOAD + 0x40, LOAD + 0x24))
+    lines.append("0x%x: 0x%x = 3 e, 0x%x = 2 u, _sleepy" % (LOAD + 0xA0, 0xFC1234, LOAD + 0x22))
+    out["new.hatari"] = "\n".join(lines) + "\n"
+    # old Hatari (1.x): three counters, "$addr :" lines, untyped callers
+    lines = [
+        "Hatari CPU profile",
+        "Cycles/second:\t8012800",
+        "Field names:\tExecuted instructions, Used cycles, Instruction cache misses",
+        "Field regexp:\t^\\$([0-9a-f]+) :.*% \\((.*)\\)$",
+        "ROM_TOS:\t0xfc0000-0xff0000",
+        "PROGRAM_TEXT:\t0x%06x-0x%06x" % (LOAD, LOAD + ALCYON_TLEN),
+        "CARTRIDGE:\t0xfa0000-0xfc0000",
+        "# disassembly with profile data: ...",
+    ]
+    for addr, cnt in sorted(RUN):
+        lines.append("$%06x :  nop                      %5.2f%% (%d, %d, 0)"
+                     % (addr, 100.0 * cnt / total, cnt, 4 * cnt))
+    lines.append("# u = unknown PC change, n = PC moved to next instruction, ")
+    lines.append("0x%x: 0x%x = 7, (_dopey)" % (LOAD + 0x40, LOAD + 0x24))
+    out["old.hatari"] = "\n".join(lines) + "\n"
+    # a field regexp POSIX cannot compile: the built-in pattern is used
+    out["pyre.hatari"] = out["new.hatari"].replace(
+        "^\\$?([0-9A-Fa-f]+) .*% \\(([^)]*)\\)$",
+        "^\\$?(?P<addr>[0-9A-Fa-f]+) .*% \\((?P<fields>[^)]*)\\)$")
+    out["dsp.hatari"] = ("Hatari DSP profile\n"
+                         "Field names:\tExecuted instructions, Used cycles, Largest cycle differences\n")
+    out["bad_counter.hatari"] = out["old.hatari"].replace("(7, 28, 0)", "(7, 2x8, 0)")
+    out["bad_line.hatari"] = out["old.hatari"].replace(
+        "# disassembly with profile data: ...\n",
+        "# disassembly with profile data: ...\nthis is not a profile line\n")
+    return out
+
+
 def raw_dump():
     out = b""
     for addr, cnt in RUN:
@@ -408,6 +464,8 @@ def main():
         write(name, data)
     write("dwarfs.hatari", hatari_profile())
     write("dwarfs.pcs", raw_dump())
+    for name, text in hatari_variants().items():
+        write(name, text.encode())
     return 0
 
 
