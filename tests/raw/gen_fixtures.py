@@ -9,6 +9,9 @@ ELF holding only its symbol table (main at 0x1000, delay_one..delay_fifteen
 holds SAMPLES: 8*k PCs spread over delay_k, 16 in main, 24 below the program
 (DDJ PA_BOT_MEM) and 4 above it; every layout below encodes the same PCs in
 the same order, so every loader option must give the same counts.
+
+ddj_fig2.flat.txt and ddj_fig2.ddj.txt are profcat's reports of w32be.pcs
+(commands in test_raw.py), checked by hand against the counts above.
 """
 import os
 import struct

@@ -152,6 +152,16 @@ class Regions(unittest.TestCase):
             self.assertEqual(out, f.read())
 
 
+    def test_ddj_figure2_module_table_golden(self):
+        # weights 1..15 and the PA_BOT_MEM row, in pamsdos's layout
+        rc, out, err = run("--style", "ddj", ELF, "-f", "raw", "-O", "endian=big", *REGIONS,
+                           fx("w32be.pcs"))
+        self.assertEqual(rc, 0, err)
+        with open(path("ddj_fig2.ddj.txt")) as f:
+            self.assertEqual(out, f.read())
+        self.assertIn("\nPA_BOT_MEM       24       2  ****\n", out)
+
+
 class Errors(unittest.TestCase):
     def fails(self, args, code, message, stdin=None):
         rc, out, err = run(*args, stdin=stdin)
