@@ -327,7 +327,7 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 		       rs->base == PC_BASE_PROGRAM ? "program" : "total");
 	pc_sink_puts(k, ",\n  \"cutoff\": ");
 	if (rs->has_cutoff)
-		pc_sink_printf(k, "%.17g", rs->cutoff);
+		pc_sink_count(k, rs->cutoff);
 	else
 		pc_sink_puts(k, "null");
 	pc_sink_puts(k, ",\n  \"rows\": [");

@@ -68,6 +68,10 @@ GOLDENS = {
     "longnames_atari": ("longnames", "-", ["style=atari"]),
     "longnames_ddj": ("longnames", "-", ["style=ddj"]),
     "longnames_barchart": ("longnames", "barchart", []),
+    "intervals_empty_range": ("empty", "intervals", ["interval=0x100-0x110"]),
+    "intervals_outside_unhit": ("outside", "intervals", ["interval=alpha", "intervals=4"]),
+    "atari_outside_p50": ("outside", "-", ["style=atari", "cutoff=50", "zero=1"]),
+    "ddj_outside_p100_zero": ("outside", "-", ["style=ddj", "cutoff=100", "zero=1"]),
     # errors: exact messages
     "error_cutoff": ("dwarfs", "-", ["cutoff=101"]),
     "error_cutoff_word": ("dwarfs", "-", ["style=atari", "cutoff=most"]),
@@ -241,7 +245,8 @@ class MachineOutputs(unittest.TestCase):
 
     def test_intervals(self):
         for name in ("intervals_sleepy", "intervals_range", "intervals_tiny", "intervals_hist",
-                     "intervals_hist_bucket_start"):
+                     "intervals_hist_bucket_start", "intervals_empty_range",
+                     "intervals_outside_unhit"):
             case, report, opts = GOLDENS[name]
             with self.subTest(name=name):
                 text = render(case, report, opts).splitlines()
