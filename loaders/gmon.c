@@ -430,27 +430,6 @@ static glayout bsd_layout(const gctx *g)
 	return L_OLDBSD;
 }
 
-/* Does the start of the file read as a BSD header (lowpc < highpc, a
- * histogram size at least the header's) in a reading the facts allow? */
-static int bsd_plausible(const gctx *g)
-{
-	static const unsigned widths[] = {4, 8};
-	static const pc_endian ends[] = {PC_ENDIAN_LITTLE, PC_ENDIAN_BIG};
-	for (int i = 0; i < 2; i++) {
-		for (int j = 0; j < 2; j++) {
-			unsigned w = g->w ? g->w : widths[i];
-			pc_endian e = g->e ? g->e : ends[j];
-			if (g->len < 2 * (size_t)w + 4 || w == 2)
-				continue;
-			uint64_t lo = pc_get_uint(g->b, w, e), hi = pc_get_uint(g->b + w, w, e);
-			uint32_t ncnt = pc_get_u32(g->b + 2 * w, e);
-			if (lo < hi && ncnt >= 2 * w + 4)
-				return 1;
-		}
-	}
-	return 0;
-}
-
 static void describe(const gctx *t, int bsd, char *out, size_t n)
 {
 	if (bsd)
@@ -502,10 +481,8 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		g.w = pc_profile_target_width(p);
 	if (!g.e)
 		g.e = pc_profile_target_endian(p);
-	/* without the magic, a BSD layout when some reading of the header
-	 * is plausible; else the tagged reading explains what is wrong */
 	if (!g.layout)
-		g.layout = tagged || !bsd_plausible(&g) ? L_TAGGED : L_AUTO;
+		g.layout = tagged ? L_TAGGED : L_AUTO; /* no magic: BSD */
 	else if (g.layout == L_TAGGED && !tagged) {
 		r = pc_stream_fail(s, PC_EFORMAT, 0, "expected the GNU gmon.out magic \"gmon\"");
 		goto out;
