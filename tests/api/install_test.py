@@ -28,6 +28,12 @@ BUILD = os.environ["PC_BUILD_ROOT"]
 SOURCE = os.environ["PC_SOURCE_ROOT"]
 MESON = shlex.split(os.environ.get("MESON", "meson"))
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Sanitizer builds: what links the instrumented library is instrumented
+# too, and Python gets the ASan runtime preloaded.
+SANITIZE = os.environ.get("PC_SANITIZE")
+SAN_FLAGS = ["-fsanitize=" + SANITIZE] if SANITIZE else []
+SAN_MAKE = (["CFLAGS=-O1 -g -Wall -Wextra " + SAN_FLAGS[0],
+             "LDFLAGS=" + SAN_FLAGS[0]] if SANITIZE else [])
 
 
 def run(cmd, env=None, cwd=None, check=True):
@@ -90,7 +96,7 @@ class Installed(unittest.TestCase):
         return dst
 
     def make(self, directory, *args):
-        return run(["make", "-s", "-C", directory] + list(args),
+        return run(["make", "-s", "-C", directory] + SAN_MAKE + list(args),
                    env=self.env)
 
     # ------------------------------------------------------------------
@@ -191,7 +197,7 @@ class Installed(unittest.TestCase):
         flags = run(["pkg-config", "--cflags", "--libs", "profcore"],
                     env=self.env).stdout.split()
         cc = shlex.split(os.environ.get("CC", "cc"))
-        run(cc + ["-std=c11", "-shared", "-fPIC",
+        run(cc + SAN_FLAGS + ["-std=c11", "-shared", "-fPIC",
                   "-DBAD_" + variant.upper().replace("-", "_"),
                   "-o", os.path.join(out, variant + ".so"),
                   os.path.join(HERE, "bad_plugin.c")] + flags, env=self.env)
@@ -245,6 +251,13 @@ class Installed(unittest.TestCase):
                    if not re.search(re.escape(o) + r"(?![a-z-])", page)]
         self.assertEqual(missing, [])
 
+    def python_env(self, **extra):
+        env = dict(self.env, **extra)
+        if os.environ.get("PC_ASAN_RUNTIME"):
+            env["LD_PRELOAD"] = os.environ["PC_ASAN_RUNTIME"]
+            env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+        return env
+
     def test_python_package(self):
         """The installed package finds the installed library by SONAME."""
         init = [p for p in self.installed.values()
@@ -253,7 +266,7 @@ class Installed(unittest.TestCase):
         r = run([sys.executable, "-c",
                  "import profcore; print(profcore.version(), "
                  "profcore.library_path())"],
-                env=dict(self.env, PYTHONPATH=pkgroot), cwd=self.tmp)
+                env=self.python_env(PYTHONPATH=pkgroot), cwd=self.tmp)
         self.assertEqual(r.stdout, "0.1.0 libprofcore.so.0\n")
 
 

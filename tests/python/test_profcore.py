@@ -15,8 +15,22 @@ import sys
 import tempfile
 import unittest
 
-import profcore
-from profcore import ProfcoreError, RegionClass
+
+def _preload_asan():
+    """Sanitizer builds: re-run this script with the ASan runtime preloaded
+    (it must come first when ctypes loads an instrumented libprofcore).
+    Python's own allocations are not leak-checked."""
+    rt = os.environ.get("PC_ASAN_RUNTIME")
+    if rt and rt not in os.environ.get("LD_PRELOAD", ""):
+        env = dict(os.environ, LD_PRELOAD=rt,
+                   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1")
+        os.execve(sys.executable, [sys.executable] + sys.argv, env)
+
+
+_preload_asan()
+
+import profcore  # noqa: E402
+from profcore import ProfcoreError, RegionClass  # noqa: E402
 
 SOURCE = os.environ["PC_SOURCE_ROOT"]
 PROFCAT = os.environ["PROFCAT"]
