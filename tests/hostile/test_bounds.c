@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <cmocka.h>
@@ -79,7 +80,10 @@ static void huge_claims(void **state)
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	printf("peak RSS %ld KiB\n", ru.ru_maxrss);
-	assert_true(ru.ru_maxrss < 50 * 1024);
+	/* under valgrind the RSS is valgrind's own: only memcheck judges */
+	const char *pre = getenv("LD_PRELOAD");
+	if (!pre || !strstr(pre, "vgpreload"))
+		assert_true(ru.ru_maxrss < 50 * 1024);
 }
 
 int main(void)
