@@ -364,9 +364,11 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			uint64_t hz;
 			while (q < e && (*q == '\t' || *q == ' '))
 				q++;
-			if (!parse_dec(&q, e, &hz))
-				return pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
-						      "expected the CPU clock in Hz after \"Cycles/second:\"");
+			if (!parse_dec(&q, e, &hz) || (q < e && *q != ' ' && *q != '\t')) {
+				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
+						    "expected the CPU clock in Hz after \"Cycles/second:\"");
+				goto fail;
+			}
 			c.hz = (double)hz;
 			continue;
 		}
@@ -384,8 +386,10 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				q++;
 			rest = n - (size_t)(q - l);
 			pat = pc_strndup(q, rest);
-			if (!pat)
-				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+			if (!pat) {
+				st = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+				goto fail;
+			}
 			if (c.have_re) {
 				regfree(&c.re);
 				c.have_re = 0;
