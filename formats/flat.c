@@ -131,46 +131,56 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 
 static int flat_render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
+	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 0};
 	pc_style style;
+	pc_intervals iv;
+	const pc_intervals *ivp = NULL;
 	int st = pc_style_get(p, o, &style);
 	if (st)
 		return st;
+	if (pc_options_get(o, "interval")) {
+		if ((st = pc_intervals_build(p, o, &iv)))
+			return st;
+		ivp = &iv;
+	}
 	switch (style) {
-	case PC_STYLE_ATARI: return pc_style_atari(p, o, k);
-	case PC_STYLE_DDJ: return pc_style_ddj(p, o, k);
-	case PC_STYLE_PROHST: return pc_style_prohst(p, o, k);
-	case PC_STYLE_DEFAULT: break;
-	}
-	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 0};
-	pc_rowset rs;
-	pc_intervals iv;
-	if ((st = pc_rowset_build(p, o, &spec, &rs)))
-		return st;
-	int want_iv = pc_options_get(o, "interval") != NULL;
-	if (want_iv && (st = pc_intervals_build(p, o, &iv))) {
-		pc_rowset_dispose(&rs);
-		return st;
-	}
-	switch (rs.fmt) {
-	case PC_OUT_TEXT:
-		render_text(k, p, &rs);
-		if (want_iv) {
-			pc_sink_putc(k, '\n');
-			pc_intervals_text(&iv, rs.barchart, k);
+	case PC_STYLE_ATARI:
+		st = pc_style_atari(p, o, ivp, k);
+		break;
+	case PC_STYLE_DDJ:
+		st = pc_style_ddj(p, o, ivp, k);
+		break;
+	case PC_STYLE_PROHST:
+		st = pc_style_prohst(p, o, ivp, k);
+		break;
+	case PC_STYLE_DEFAULT: {
+		pc_rowset rs;
+		if ((st = pc_rowset_build(p, o, &spec, &rs)))
+			break;
+		switch (rs.fmt) {
+		case PC_OUT_TEXT:
+			render_text(k, p, &rs);
+			if (ivp) {
+				pc_sink_putc(k, '\n');
+				pc_intervals_text(ivp, rs.barchart, k);
+			}
+			break;
+		case PC_OUT_CSV:
+			pc_rowset_csv(p, &rs, k);
+			break;
+		case PC_OUT_JSON:
+			pc_rowset_json(p, &rs, "flat", NULL,
+				       ivp ? pc_intervals_json_extra : NULL, ivp, k);
+			break;
 		}
-		break;
-	case PC_OUT_CSV:
-		pc_rowset_csv(p, &rs, k);
-		break;
-	case PC_OUT_JSON:
-		pc_rowset_json(p, &rs, "flat", NULL,
-			       want_iv ? pc_intervals_json_extra : NULL, &iv, k);
+		pc_rowset_dispose(&rs);
+		st = k->failed;
 		break;
 	}
-	if (want_iv)
+	}
+	if (ivp)
 		pc_intervals_dispose(&iv);
-	pc_rowset_dispose(&rs);
-	return k->failed;
+	return st;
 }
 
 const pc_report pc_report_flat = {

@@ -194,25 +194,20 @@ static void detail(const pc_intervals *iv, int barchart, pc_sink *k)
 	rule(k, c, nc);
 }
 
-int pc_style_atari(pc_profile *p, const pc_options *o, pc_sink *k)
+int pc_style_atari(pc_profile *p, const pc_options *o, const pc_intervals *iv,
+		   pc_sink *k)
 {
 	static const pc_rowset_spec spec = {PC_BASE_PROGRAM, PC_TIE_NAME, 0};
 	pc_rowset rs;
-	pc_intervals iv;
 	int r = pc_rowset_build(p, o, &spec, &rs);
 	if (r)
 		return r;
-	int want_iv = pc_options_get(o, "interval") != NULL;
-	if (want_iv && (r = pc_intervals_build(p, o, &iv))) {
-		pc_rowset_dispose(&rs);
-		return r;
-	}
 	switch (rs.fmt) {
 	case PC_OUT_TEXT:
 		header(p, &rs, k);
 		table(&rs, k);
-		if (want_iv)
-			detail(&iv, rs.barchart, k);
+		if (iv)
+			detail(iv, rs.barchart, k);
 		pc_sink_puts(k, "\n\nEnd of profile\n");
 		break;
 	case PC_OUT_CSV:
@@ -220,11 +215,9 @@ int pc_style_atari(pc_profile *p, const pc_options *o, pc_sink *k)
 		break;
 	case PC_OUT_JSON:
 		pc_rowset_json(p, &rs, "flat", "atari",
-			       want_iv ? pc_intervals_json_extra : NULL, &iv, k);
+			       iv ? pc_intervals_json_extra : NULL, iv, k);
 		break;
 	}
-	if (want_iv)
-		pc_intervals_dispose(&iv);
 	pc_rowset_dispose(&rs);
 	return k->failed;
 }

@@ -72,7 +72,8 @@ static void text(const pc_rowset *rs, pc_sink *k)
 	}
 }
 
-int pc_style_ddj(pc_profile *p, const pc_options *o, pc_sink *k)
+int pc_style_ddj(pc_profile *p, const pc_options *o, const pc_intervals *iv,
+		 pc_sink *k)
 {
 	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_ADDRESS, 1};
 	pc_rowset rs;
@@ -82,12 +83,17 @@ int pc_style_ddj(pc_profile *p, const pc_options *o, pc_sink *k)
 	switch (rs.fmt) {
 	case PC_OUT_TEXT:
 		text(&rs, k);
+		if (iv) {
+			pc_sink_putc(k, '\n');
+			pc_intervals_text(iv, rs.barchart, k);
+		}
 		break;
 	case PC_OUT_CSV:
 		pc_rowset_csv(p, &rs, k);
 		break;
 	case PC_OUT_JSON:
-		pc_rowset_json(p, &rs, "flat", "ddj", NULL, NULL, k);
+		pc_rowset_json(p, &rs, "flat", "ddj",
+			       iv ? pc_intervals_json_extra : NULL, iv, k);
 		break;
 	}
 	pc_rowset_dispose(&rs);

@@ -137,7 +137,8 @@ static void one_hist(pc_profile *p, const pc_histogram *h, const pc_totals *t,
 	pc_sink_putc(k, '\n');
 }
 
-int pc_style_prohst(pc_profile *p, const pc_options *o, pc_sink *k)
+int pc_style_prohst(pc_profile *p, const pc_options *o, const pc_intervals *iv,
+		    pc_sink *k)
 {
 	pc_outfmt fmt;
 	pc_totals t;
@@ -153,7 +154,8 @@ int pc_style_prohst(pc_profile *p, const pc_options *o, pc_sink *k)
 		if (fmt == PC_OUT_CSV)
 			pc_rowset_csv(p, &rs, k);
 		else
-			pc_rowset_json(p, &rs, "flat", "prohst", NULL, NULL, k);
+			pc_rowset_json(p, &rs, "flat", "prohst",
+				       iv ? pc_intervals_json_extra : NULL, iv, k);
 		pc_rowset_dispose(&rs);
 		return k->failed;
 	}
@@ -170,6 +172,10 @@ int pc_style_prohst(pc_profile *p, const pc_options *o, pc_sink *k)
 		if (i)
 			pc_sink_putc(k, '\n');
 		one_hist(p, &h, &t, k);
+	}
+	if (iv) {
+		pc_sink_putc(k, '\n');
+		pc_intervals_text(iv, 1, k);
 	}
 	return k->failed;
 }

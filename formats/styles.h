@@ -23,12 +23,17 @@ typedef enum pc_style {
 PC_INTERNAL int pc_style_get(pc_profile *p, const pc_options *o,
 			     pc_style *out);
 
-/** The flat report in each style (text, csv and json). */
+typedef struct pc_intervals pc_intervals;
+
+/** The flat report in each style (text, csv and json); iv, when not
+ *  NULL, is the "interval" detail to show with it (json: the "interval"
+ *  member; csv: the table only, the intervals report has its own csv). */
 PC_INTERNAL int pc_style_atari(pc_profile *p, const pc_options *o,
-			       pc_sink *k);
-PC_INTERNAL int pc_style_ddj(pc_profile *p, const pc_options *o, pc_sink *k);
+			       const pc_intervals *iv, pc_sink *k);
+PC_INTERNAL int pc_style_ddj(pc_profile *p, const pc_options *o,
+			     const pc_intervals *iv, pc_sink *k);
 PC_INTERNAL int pc_style_prohst(pc_profile *p, const pc_options *o,
-				pc_sink *k);
+				const pc_intervals *iv, pc_sink *k);
 
 /* ---- report engines beside flat (each one entry in reports.c) ---------- */
 PC_INTERNAL extern const pc_report pc_report_intervals;
@@ -43,7 +48,7 @@ typedef struct pc_interval {
 	double percent;     /* of the samples in the whole range */
 } pc_interval;
 
-typedef struct pc_intervals {
+struct pc_intervals {
 	const char *what;   /* the symbol name, or the range as given       */
 	uint32_t segment;
 	uint64_t low, high; /* the range that was split                     */
@@ -53,7 +58,7 @@ typedef struct pc_intervals {
 	pc_interval *iv;
 	double total;       /* samples in [low, high)                       */
 	double max_count;
-} pc_intervals;
+};
 
 /** Splits the range named by the "interval" option (a symbol name, or
  *  LOW-HIGH / LOW+SIZE with optional SEG: prefix) into "intervals" equal

@@ -68,6 +68,9 @@ GOLDENS = {
     "longnames_atari": ("longnames", "-", ["style=atari"]),
     "longnames_ddj": ("longnames", "-", ["style=ddj"]),
     "longnames_barchart": ("longnames", "barchart", []),
+    "ddj_fig4a_interval": ("ddj4a", "-", ["style=ddj", "cutoff=20", "interval=.main",
+                                          "intervals=4"]),
+    "prohst_hist_interval": ("hist", "-", ["style=prohst", "interval=second", "intervals=2"]),
     "intervals_empty_range": ("empty", "intervals", ["interval=0x100-0x110"]),
     "intervals_outside_unhit": ("outside", "intervals", ["interval=alpha", "intervals=4"]),
     "atari_outside_p50": ("outside", "-", ["style=atari", "cutoff=50", "zero=1"]),
@@ -288,6 +291,17 @@ class MachineOutputs(unittest.TestCase):
                     self.assertAlmostEqual(sum(r["count"] for r in iv["intervals"]), want, 9)
                     self.assertEqual(len(iv["intervals"]),
                                      min(int(n), iv["high"] - iv["low"]))
+
+    def test_interval_member(self):
+        """Every style's json carries the intervals report's numbers."""
+        want = json.loads(render("hist", "intervals", ["interval=second", "intervals=5",
+                                                       "output-format=json"]))
+        del want["report"]
+        for style in ("default", "atari", "ddj", "prohst"):
+            with self.subTest(style=style):
+                j = json.loads(render("hist", "-", ["style=" + style, "interval=second",
+                                                    "intervals=5", "output-format=json"]))
+                self.assertEqual(j["interval"], want)
 
     def test_regions(self):
         for name in ("regions_dwarfs", "regions_hist", "outside_regions", "empty_regions"):
