@@ -35,6 +35,14 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
 static long peak_rss_kib(void)
 {
 	struct rusage ru;
@@ -227,6 +235,7 @@ static int attrib(const char *elf, const char *dump)
 		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
 		return 1;
 	}
+	double c = cpu_seconds();
 	double t = now();
 	if (pc_profile_load_file(p, dump, "raw", o)) {
 		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
@@ -236,6 +245,7 @@ static int attrib(const char *elf, const char *dump)
 	if (pc_profile_attribute(p, NULL))
 		return 1;
 	t = now() - t;
+	c = cpu_seconds() - c;
 	pc_totals tot;
 	pc_profile_totals(p, &tot);
 	uint64_t sum = 0;
@@ -244,9 +254,9 @@ static int attrib(const char *elf, const char *dump)
 		pc_profile_row_at(p, i, &r);
 		sum = sum * 1000003u + (uint64_t)r.count;
 	}
-	printf("samples %.0f\nrows %zu\nchecksum %" PRIu64 "\nload_seconds %.4f\nseconds %.4f\nns_per_sample %.3f\npeak_rss_kib %ld\n",
+	printf("samples %.0f\nrows %zu\nchecksum %" PRIu64 "\nload_seconds %.4f\nseconds %.4f\nns_per_sample %.3f\ncpu_seconds %.4f\ncpu_ns_per_sample %.3f\npeak_rss_kib %ld\n",
 	       tot.total, pc_profile_row_count(p), sum, tl, t, t * 1e9 / tot.total,
-	       peak_rss_kib());
+	       c, c * 1e9 / tot.total, peak_rss_kib());
 	pc_options_free(o);
 	pc_profile_free(p);
 	return 0;

@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #ifndef PC_SAMPLES_EXACT_MAX
-#define PC_SAMPLES_EXACT_MAX ((size_t)1 << 18)
+#define PC_SAMPLES_EXACT_MAX ((size_t)1 << 17)
 #endif
 /* Batches smaller than this are not worth a thread. */
 #define PAR_MIN ((size_t)1 << 16)
@@ -398,6 +398,9 @@ static int go_binned(pc_samplestore *st)
 	st->slots = NULL;
 	st->cap = st->used = 0;
 	st->binned = 1;
+	pc_profile_warn(st->owner,
+			"raw samples: more than %zu distinct addresses, so from here on they are counted per interval between symbol and region boundaries (exact per symbol and region; no per-address detail)",
+			(size_t)PC_SAMPLES_EXACT_MAX);
 	return PC_OK;
 }
 
