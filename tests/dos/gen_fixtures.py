@@ -82,6 +82,17 @@ Program entry point at 0000:0000\r
 """
 
 
+# A raw CS:IP dump of DEMO.EXE loaded at paragraph 0x0A50 (text, one
+# SSSS:OOOO sample per line, as the raw loader reads them): linear
+# 0xA500 = _main, 0xA620 and 0xA6CF = _work, 0xA6D0 = _idle, and one sample
+# in DOS (0x1000).  With DEMO.MAP and --load-address 0x0a50: _main 3,
+# _work 3, _idle 1, and 1 below the program.
+DEMO_CSIP = (b"; CS:IP samples of DEMO.EXE, load segment 0A50\n"
+             b"0A50:0000\n0A50:0000\n0A50:0000\n"
+             b"0A50:0120\n0A62:0000\n"
+             b"0A6D:0000\n0A50:01CF\n0100:0000\n")
+
+
 def gz(data):
     buf = io.BytesIO()
     with gzip.GzipFile(filename='', mode='wb', fileobj=buf, mtime=0) as f:
@@ -97,6 +108,7 @@ def main():
         'PRIMES.PRF': PRIMES,
         'DEMO.PRF': DEMO,
         'DEMO.MAP': DEMO_MAP,
+        'DEMO-CSIP.TXT': DEMO_CSIP,
         'DEMO.PRF.gz': gz(DEMO),
         'WRAP.PRF': WRAP,
         # header + 6 of the 25 buckets

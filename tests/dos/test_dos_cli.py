@@ -29,6 +29,10 @@ CASES = {
                        '-O', 'load-address=0x0a50', 'prf/DEMO.MAP'], 0),
     'demo_csv': (['-F', 'csv'] + DEMO, 0),
     'wrap': (['prf/DEMO.MAP', 'prf/WRAP.PRF'], 0),
+    # the same map serves a raw CS:IP dump (absolute linear addresses)
+    'demo_csip_raw': (['--load-address', '0x0a50', 'prf/DEMO.MAP',
+                       '-O', 'origin=0xa500', '-O', 'program-end=0xab00',
+                       'prf/DEMO-CSIP.TXT'], 0),
     'verbose_notes': (['-v'] + PRIMES, 0),
     'symbols_clkdev': (['--list-symbols', 'dosmap/mslink_basicdos_CLKDEV.MAP'], 0),
     'symbols_acme': (['--list-symbols', '-f', 'map', '-O', 'dialect=dialects/acme.yaml',
