@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 int pc_rs_outfmt(pc_profile *p, const pc_options *o, pc_outfmt *fmt)
 {
@@ -23,6 +22,18 @@ int pc_rs_outfmt(pc_profile *p, const pc_options *o, pc_outfmt *fmt)
 	return PC_OK;
 }
 
+/* ASCII case-insensitive equality (no strcasecmp: not in C11/MSVC). */
+static int same_word(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char x = (char)(*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
+		char y = (char)(*b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b);
+		if (x != y)
+			return 0;
+	}
+	return *a == *b;
+}
+
 int pc_rs_bool(pc_profile *p, const pc_options *o, const char *key, int def,
 	       int *out)
 {
@@ -33,11 +44,11 @@ int pc_rs_bool(pc_profile *p, const pc_options *o, const char *key, int def,
 	static const char *const yes[] = {"1", "yes", "on", "true"};
 	static const char *const no[] = {"0", "no", "off", "false"};
 	for (size_t i = 0; i < 4; i++) {
-		if (strcasecmp(v, yes[i]) == 0) {
+		if (same_word(v, yes[i])) {
 			*out = 1;
 			return PC_OK;
 		}
-		if (strcasecmp(v, no[i]) == 0) {
+		if (same_word(v, no[i])) {
 			*out = 0;
 			return PC_OK;
 		}
