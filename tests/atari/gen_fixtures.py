@@ -302,6 +302,25 @@ def prgelf():
 
 
 # ---------------------------------------------------------------------------
+DUPS = [  # (name, type, value): several names per text address
+    (b"zeta", T_GLOBAL_TEXT, 0x00), (b"alpha", T_GLOBAL_TEXT, 0x00),
+    (b"_al", T_GLOBAL_TEXT, 0x00),
+    (b"~~foo", T_LOCAL_TEXT, 0x10), (b"foo", T_LOCAL_TEXT, 0x10),
+    (b"bar.o", T_LOCAL_TEXT, 0x20), (b".Lx", T_LOCAL_TEXT, 0x20),
+    (b"L1", T_LOCAL_TEXT, 0x20),
+    (b"short", T_LOCAL_TEXT, 0x30), (b"longer_nm", T_GLOBAL_TEXT, 0x30),
+    (b"\0loop", T_LOCAL_TEXT, 0x38),
+]
+
+
+def dups(reverse):
+    """Name preference must not depend on the slot order."""
+    order = list(reversed(DUPS)) if reverse else DUPS
+    syms = b"".join(gst(n, t, v) for n, t, v in order)
+    return prg(code(0x40), b"", 0, syms, fixups([]))
+
+
+# ---------------------------------------------------------------------------
 def malformed():
     good = [slot(b"_main", T_GLOBAL_TEXT, 0), slot(b"_f", T_GLOBAL_TEXT, 8)]
     t = code(0x10)
@@ -460,6 +479,8 @@ def main():
     write("purec.prg", purec())
     write("mint_aout.prg", mint_aout())
     write("prgelf.prg", prgelf())
+    write("dups.prg", dups(False))
+    write("dups_rev.prg", dups(True))
     for name, data in malformed().items():
         write(name, data)
     write("dwarfs.hatari", hatari_profile())

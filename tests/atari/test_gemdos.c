@@ -139,6 +139,40 @@ static void test_mint_aout(void **state)
 	pc_profile_free(p);
 }
 
+/* One target per address whatever the slot order: not a marker, not a
+ * local label, not "~", global, shortest, alphabetical. */
+static void targets(pc_profile *p, char *out, size_t n)
+{
+	out[0] = '\0';
+	for (size_t i = 0; i < pc_profile_symbol_count(p); i++) {
+		pc_symbol s;
+		assert_int_equal(pc_profile_symbol_at(p, i, &s), PC_OK);
+		if (s.kind != PC_SYM_TEXT || (s.flags & PC_SYMF_NOATTR))
+			continue;
+		snprintf(out + strlen(out), n - strlen(out), "%s%s@%llx",
+			 out[0] ? " " : "", s.name, (unsigned long long)s.address);
+	}
+}
+
+static void test_preferred_names(void **state)
+{
+	(void)state;
+	char buf[512];
+	pc_profile *p = load("dups.prg", NULL, NULL);
+	targets(p, buf, sizeof buf);
+	assert_string_equal(buf, "_al@0 foo@10 L1@20 longer_nm@30");
+	pc_profile_free(p);
+	p = load("dups_rev.prg", NULL, NULL);
+	targets(p, buf, sizeof buf);
+	assert_string_equal(buf, "longer_nm@30 L1@20 foo@10 _al@0");
+	pc_profile_free(p);
+	/* local labels as targets: .loop is one, .Lx still loses to L1 */
+	p = load("dups.prg", "gemdos-locals=1", NULL);
+	targets(p, buf, sizeof buf);
+	assert_string_equal(buf, "_al@0 foo@10 L1@20 longer_nm@30 .loop@38");
+	pc_profile_free(p);
+}
+
 /* The load address places the Atari memory map around the program:
  * everything that is not the program is "sys". */
 static void test_regions_with_load_address(void **state)
@@ -224,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_alcyon_flags),
 		cmocka_unit_test(test_devpac_locals),
 		cmocka_unit_test(test_mint_aout),
+		cmocka_unit_test(test_preferred_names),
 		cmocka_unit_test(test_regions_with_load_address),
 		cmocka_unit_test(test_appl_sys_split),
 	};
