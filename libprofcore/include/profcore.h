@@ -12,11 +12,25 @@
  *    Details (message, file, byte offset) are kept on the handle and read
  *    with pc_profile_error() / pc_registry_error().  The library never
  *    prints and never exits.
- *  - Strings returned by the library are owned by the handle they came from
- *    and stay valid until it is freed (or, for error text, until the next
- *    failing call on that handle).
- *  - No global mutable state: two profiles may be used from two threads at
- *    once.  A single handle must not be used from two threads at once.
+ *  - Ownership: the caller owns what a pc_X_new()/pc_X_open_*() returns
+ *    and frees it with pc_X_free(); buffers returned through a char **out
+ *    are freed with pc_free().  Everything else the library returns
+ *    (strings, pc_error, pc_loader, the pointers inside pc_symbol, pc_row,
+ *    ...) is borrowed from the handle it came from and stays valid until
+ *    that handle is freed, unless the function says otherwise (a line
+ *    from pc_stream_getline: until the next read); error details only
+ *    until the next call on that handle that can fail.  Inputs are copied unless a function says it
+ *    borrows them.
+ *  - Thread safety: no global mutable state, so separate handles may be
+ *    used from separate threads at once.  One handle must not be used by
+ *    two threads at once, with any function, including those taking a
+ *    const pointer (some reads fill caches: samples, rows, totals).
+ *    Exceptions are marked in place: "[any thread]" functions have no
+ *    handle and may be called at any time; a pc_registry may be shared
+ *    by profiles in several threads once it is built (see there).
+ *  - ABI: the shared library's SONAME is libprofcore.so.PC_VERSION_MAJOR
+ *    and only pc_ symbols are exported; loader plugins are versioned
+ *    separately (PC_LOADER_ABI_VERSION, profcore_plugin.h).
  */
 #ifndef PROFCORE_H
 #define PROFCORE_H
@@ -53,6 +67,7 @@ extern "C" {
 /** Version of the loader plugin ABI (pc_loader.abi_version). */
 #define PC_LOADER_ABI_VERSION 1
 
+/** The library's version string, e.g. "0.1.0".  [any thread] */
 PC_API const char *pc_version(void);
 
 /* ------------------------------------------------------------------ */
@@ -72,6 +87,7 @@ typedef enum pc_status {
 	PC_ENOTFOUND = -10    /* named thing (loader, symbol, ...) not found  */
 } pc_status;
 
+/** A short description of a status ("malformed input").  [any thread] */
 PC_API const char *pc_status_name(int status);
 
 /** An error as kept on a handle.  offset is -1 when no byte offset
@@ -103,6 +119,7 @@ typedef enum pc_region_class {
 	PC_REGION_COUNT
 } pc_region_class;
 
+/** [any thread] */
 PC_API const char *pc_region_class_name(pc_region_class c);
 
 typedef enum pc_symkind {
@@ -113,6 +130,7 @@ typedef enum pc_symkind {
 	PC_SYM_OTHER /* file names, markers, ...                           */
 } pc_symkind;
 
+/** [any thread] */
 PC_API const char *pc_symkind_name(pc_symkind k);
 
 typedef enum pc_binding {
@@ -207,8 +225,8 @@ typedef struct pc_stream pc_stream;
 #define PC_GZIP_DEFAULT_LIMIT ((uint64_t)16 << 30)
 
 /** Opens path ("-" = standard input).  gzip content is inflated on the fly.
- *  On failure returns NULL and fills *err (may be NULL) with a static
- *  description of the status. */
+ *  On failure returns NULL and stores the negative pc_status in *status
+ *  (may be NULL). */
 PC_API pc_stream *pc_stream_open_file(const char *path, int *status);
 /** Borrows buf (must outlive the stream). name is used in messages. */
 PC_API pc_stream *pc_stream_open_memory(const void *buf, size_t len,
@@ -253,7 +271,8 @@ PC_API int pc_stream_fail(pc_stream *s, int code, int64_t offset,
 			  const char *fmt, ...) PC_PRINTF(4, 5);
 PC_API const pc_error *pc_stream_error(const pc_stream *s);
 
-/** Byte helpers for parsers: no host byte order is assumed. */
+/** Byte helpers for parsers: no host byte order is assumed.
+ *  [any thread] */
 PC_API uint16_t pc_get_u16(const void *p, pc_endian e);
 PC_API uint32_t pc_get_u32(const void *p, pc_endian e);
 PC_API uint64_t pc_get_u64(const void *p, pc_endian e);
@@ -270,6 +289,7 @@ typedef struct pc_registry pc_registry;
  *  outlive the profile. */
 PC_API pc_profile *pc_profile_new(const pc_registry *reg);
 PC_API void pc_profile_free(pc_profile *p);
+/** The last error recorded on p, NULL if none. */
 PC_API const pc_error *pc_profile_error(const pc_profile *p);
 /** Records an error on the profile and returns code. */
 PC_API int pc_profile_fail(pc_profile *p, int code, const char *fmt, ...)
@@ -293,6 +313,7 @@ PC_API int pc_profile_load_file(pc_profile *p, const char *path,
 PC_API int pc_profile_load_memory(pc_profile *p, const void *buf, size_t len,
 				  const char *name, const char *format,
 				  const pc_options *opts);
+/** Reads from s, which stays the caller's (freed with pc_stream_free). */
 PC_API int pc_profile_load_stream(pc_profile *p, pc_stream *s,
 				  const char *format, const pc_options *opts);
 
@@ -483,9 +504,10 @@ PC_API int pc_profile_render(pc_profile *p, const char *report,
 PC_API int pc_profile_render_file(pc_profile *p, const char *report,
 				  const pc_options *opts, FILE *f);
 /** Name and one-line description of report i (0-based); NULL past the
- *  last one. */
+ *  last one.  Static strings.  [any thread] */
 PC_API const char *pc_report_name_at(size_t i);
 PC_API const char *pc_report_description_at(size_t i);
+/** Frees a buffer the library allocated for the caller.  [any thread] */
 PC_API void pc_free(void *ptr);
 
 /* ------------------------------------------------------------------ */
@@ -503,7 +525,8 @@ PC_API int pc_profile_export(pc_profile *p, const char *format,
 PC_API int pc_profile_export_file(pc_profile *p, const char *format,
 				  const pc_options *opts, FILE *f);
 /** Name, usual file-name extension (".pb.gz") and one-line description
- *  of export i (0-based); NULL past the last one. */
+ *  of export i (0-based); NULL past the last one.  Static strings.
+ *  [any thread] */
 PC_API const char *pc_export_name_at(size_t i);
 PC_API const char *pc_export_extension_at(size_t i);
 PC_API const char *pc_export_description_at(size_t i);
@@ -542,13 +565,27 @@ typedef struct pc_loader {
 typedef const pc_loader *const *(*pc_plugin_entry_fn)(unsigned *abi_version);
 #define PC_PLUGIN_ENTRY "pc_plugin_loaders"
 
-PC_API pc_registry *pc_registry_new(void); /* built-in loaders */
+/* A registry is built (new, add, load_plugin[s]) by one thread; once
+ * built, the functions taking a const pc_registry * only read it, so
+ * profiles in several threads may share it (pc_profile_new,
+ * pc_profile_load_*).  It must outlive those profiles: freeing it
+ * unloads its plugins.  Loaders are borrowed: a pc_loader given to
+ * pc_registry_add must outlive the registry. */
+
+/** A registry holding the built-in loaders. */
+PC_API pc_registry *pc_registry_new(void);
 PC_API void pc_registry_free(pc_registry *r);
 PC_API int pc_registry_add(pc_registry *r, const pc_loader *l);
-/** Loads every *.so in each directory of a ':'-separated list. */
+/** Loads every *.so in each directory of a ':'-separated list (sorted by
+ *  name; a missing directory is skipped).  A plugin that is refused does
+ *  not stop the others: the first failure's status is returned and
+ *  pc_registry_error() describes the last one. */
 PC_API int pc_registry_load_plugins(pc_registry *r, const char *dirs);
-/** Loads one plugin shared object. */
+/** Loads one plugin shared object (profcore_plugin.h).  One without the
+ *  entry point, or built for another PC_LOADER_ABI_VERSION, is refused
+ *  with PC_EUNSUPPORTED and nothing of it is registered. */
 PC_API int pc_registry_load_plugin(pc_registry *r, const char *path);
+/** The last error recorded on r, NULL if none. */
 PC_API const pc_error *pc_registry_error(const pc_registry *r);
 PC_API size_t pc_registry_count(const pc_registry *r);
 PC_API const pc_loader *pc_registry_at(const pc_registry *r, size_t i);
