@@ -207,6 +207,10 @@ ERRORS = [
     ("nosyms.prg", [], 1, "14: GEMDOS executable has no symbol table "
      "(ph_slen is 0); relink with symbols (e.g. Devpac opt x+, vlink -g, "
      "AHCC -g)"),
+    ("mint_stripped.prg", [], 1, "14: MiNT executable has no symbol table "
+     "(ph_slen is 0; stripped)"),
+    ("prgelf_stripped.prg", [], 1, "40: PRGELF executable has no .symtab "
+     "section (stripped); no symbols to read"),
     ("bad_slen.prg", [], 1, "14: symbol table size 29 is not a multiple of "
      "the 14-byte DRI slot (Mark Williams C tables are not supported)"),
     ("bad_longlast.prg", [], 1, "66: long-name flag (type 0xa248) on the "

@@ -211,7 +211,7 @@ def purec():
 
 
 # ---------------------------------------------------------------------------
-def mint_aout():
+def mint_aout(stripped=False):
     a_text, a_data, a_bss = 0x60, 0x10, 0x20
     tlen = a_text + 0xE4
     strtab = b""
@@ -235,6 +235,8 @@ def mint_aout():
                         ("gcc2_compiled.", 0x04, 0xE4),
                         ("_undef", 0x01, 0x0)]:
         nl += struct.pack(">IBBHI", noff[n], typ, 0, 0, val)
+    if stripped:
+        nl = strtab = b""
     a_syms = len(nl)
     slen = a_syms + len(strtab)
     sym_pos = 0x100 + a_text + a_data
@@ -250,7 +252,7 @@ def mint_aout():
 
 
 # ---------------------------------------------------------------------------
-def prgelf():
+def prgelf(stripped=False):
     tlen, dlen, blen = 0x100, 0x20, 0x40
     n = 0x28  # ELF header file offset, in ph_res1's low byte
     # layout: header 0x1c | text (holds the ELF header at 0x28) | data |
@@ -288,7 +290,9 @@ def prgelf():
     shdrs += sh(1, 6, 0x1C, tlen)                # .text  ALLOC|EXECINSTR
     shdrs += sh(1, 3, 0x1C + tlen, dlen)         # .data  WRITE|ALLOC
     shdrs += sh(8, 3, 0, blen)                   # .bss   NOBITS
-    shdrs += sh(2, 0, symtab_off, len(symtab), link=5, entsize=16)
+    # stripped: the symbol table's section is no SYMTAB any more
+    shdrs += sh(1 if stripped else 2, 0, symtab_off, len(symtab), link=5,
+                entsize=16)
     shdrs += sh(3, 0, strtab_off, len(strtab))
     area = symtab + strtab
     area = area.ljust(shoff - sym_area_off, b"\0") + shdrs
@@ -479,6 +483,8 @@ def main():
     write("purec.prg", purec())
     write("mint_aout.prg", mint_aout())
     write("prgelf.prg", prgelf())
+    write("mint_stripped.prg", mint_aout(stripped=True))
+    write("prgelf_stripped.prg", prgelf(stripped=True))
     write("dups.prg", dups(False))
     write("dups_rev.prg", dups(True))
     for name, data in malformed().items():
