@@ -1,0 +1,191 @@
+/* test_rowset.c - the shared report arithmetic (formats/rowset.c): bar
+ * lengths, the percent axis, DDJ rounding, count text, padding, and the
+ * row selection of cutoff and zero-hit on a small profile. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "rowset.h"
+
+static void bars(void **state)
+{
+	(void)state;
+	assert_int_equal(pc_bar_len(874, 874, 35), 35);
+	assert_int_equal(pc_bar_len(436, 874, 35), 17); /* 17.46 */
+	assert_int_equal(pc_bar_len(220, 874, 35), 8);  /* 8.81 */
+	assert_int_equal(pc_bar_len(0, 874, 35), 0);
+	assert_int_equal(pc_bar_len(5, 0, 35), 0);
+	/* count == max is full even when count/max*width rounds below */
+	assert_int_equal(pc_bar_len(0.1 + 0.2, 0.1 + 0.2, 35), 35);
+	assert_int_equal(pc_bar_len(1, 3, 3), 1);
+}
+
+static void axis(void **state)
+{
+	(void)state;
+	assert_int_equal(pc_axis_step(0), 1);
+	assert_int_equal(pc_axis_step(6.61), 1);
+	assert_int_equal(pc_axis_step(10), 1);
+	assert_int_equal(pc_axis_step(10.01), 2);
+	assert_int_equal(pc_axis_step(22.44), 5);
+	assert_int_equal(pc_axis_step(50.5), 10);
+	assert_int_equal(pc_axis_step(100), 10);
+	assert_int_equal(pc_axis_stars(6.608, 1), 26);
+	assert_int_equal(pc_axis_stars(6.25, 1), 25);
+	assert_int_equal(pc_axis_stars(22.44, 5), 17);
+	assert_int_equal(pc_axis_stars(0.49, 1), 1);
+	assert_int_equal(pc_axis_stars(0, 1), 0);
+	pc_sink k;
+	pc_sink_init(&k);
+	pc_axis_write(&k, 1);
+	assert_string_equal(k.buf, "0   1   2   3   4   5   6   7   8   9   10");
+	pc_sink_dispose(&k);
+	pc_sink_init(&k);
+	pc_axis_write(&k, 10);
+	assert_string_equal(k.buf, "0   10  20  30  40  50  60  70  80  90  100");
+	pc_sink_dispose(&k);
+}
+
+static void rounding_and_text(void **state)
+{
+	(void)state;
+	assert_int_equal(pc_round_percent(22.436), 22);
+	assert_int_equal(pc_round_percent(20.654), 21);
+	assert_int_equal(pc_round_percent(0.5), 1);
+	assert_int_equal(pc_round_percent(0.488), 0);
+	char buf[48];
+	assert_string_equal(pc_fmt_count(874, buf, sizeof buf), "874");
+	assert_string_equal(pc_fmt_count(264.410575, buf, sizeof buf), "264.41");
+	assert_string_equal(pc_fmt_count(0, buf, sizeof buf), "0");
+	pc_sink k;
+	pc_sink_init(&k);
+	pc_sink_pad(&k, "ab", 6, -1);
+	pc_sink_putc(&k, '|');
+	pc_sink_pad(&k, "ab", 6, 0);
+	pc_sink_putc(&k, '|');
+	pc_sink_pad(&k, "ab", 6, 1);
+	pc_sink_putc(&k, '|');
+	pc_sink_pad(&k, "abcdefgh", 6, 1);
+	assert_string_equal(k.buf, "ab    |  ab  |    ab|abcdefgh");
+	pc_sink_dispose(&k);
+}
+
+/* four symbols with 6, 3, 1 and 0 samples, 2 samples outside */
+static pc_profile *small(void)
+{
+	pc_profile *p = pc_profile_new(NULL);
+	static const char *names[] = {"a", "b", "c", "d"};
+	static const uint64_t counts[] = {3, 6, 1, 0};
+	for (unsigned i = 0; i < 4; i++) {
+		pc_symbol s = {0};
+		s.name = names[i];
+		s.segment = PC_NOSEG;
+		s.address = 0x100 + 0x10 * i;
+		s.kind = PC_SYM_TEXT;
+		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+		if (counts[i])
+			assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, s.address,
+							       counts[i]), PC_OK);
+	}
+	pc_region r = {PC_NOSEG, 0x100, 0x140, PC_REGION_APPLICATION, "program"};
+	assert_int_equal(pc_profile_add_region(p, &r), PC_OK);
+	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x10, 2), PC_OK);
+	return p;
+}
+
+static size_t listed(const char *const *kv, const pc_rowset_spec *spec,
+		     char *names, size_t n)
+{
+	pc_profile *p = small();
+	pc_options *o = pc_options_new();
+	for (; *kv; kv++)
+		assert_int_equal(pc_options_parse(o, *kv), PC_OK);
+	pc_rowset rs;
+	assert_int_equal(pc_rowset_build(p, o, spec, &rs), PC_OK);
+	size_t k = 0;
+	for (size_t i = 0; i < rs.n && k + 1 < n; i++)
+		names[k++] = rs.rows[i].label[0];
+	names[k] = '\0';
+	size_t got = rs.n;
+	pc_rowset_dispose(&rs);
+	pc_options_free(o);
+	pc_profile_free(p);
+	return got;
+}
+
+static void selection(void **state)
+{
+	(void)state;
+	static const pc_rowset_spec prog = {PC_BASE_PROGRAM, PC_TIE_NAME, 0};
+	static const pc_rowset_spec total = {PC_BASE_TOTAL, PC_TIE_NAME, 0};
+	static const pc_rowset_spec ddj = {PC_BASE_TOTAL, PC_TIE_ADDRESS, 1};
+	char s[16];
+	const char *none[] = {NULL};
+	listed(none, &prog, s, sizeof s);
+	assert_string_equal(s, "bac");
+	const char *zero[] = {"zero=1", NULL};
+	listed(zero, &prog, s, sizeof s);
+	assert_string_equal(s, "bacd");
+	/* 6 of 10 = 60 %: the first row covers 50 */
+	const char *c50[] = {"cutoff=50", NULL};
+	listed(c50, &prog, s, sizeof s);
+	assert_string_equal(s, "b");
+	const char *c60[] = {"cutoff=60", NULL};
+	listed(c60, &prog, s, sizeof s);
+	assert_string_equal(s, "b");
+	const char *c61[] = {"cutoff=60.1", NULL};
+	listed(c61, &prog, s, sizeof s);
+	assert_string_equal(s, "ba");
+	const char *c0[] = {"cutoff=0", "zero=1", NULL};
+	listed(c0, &prog, s, sizeof s);
+	assert_string_equal(s, "");
+	const char *c99z[] = {"cutoff=99", "zero=1", NULL};
+	listed(c99z, &prog, s, sizeof s);
+	assert_string_equal(s, "bac");
+	const char *c100z[] = {"cutoff=100", "zero=1", NULL};
+	listed(c100z, &prog, s, sizeof s);
+	assert_string_equal(s, "bacd");
+	/* of every sample (12), 90 % needs all three hit rows */
+	const char *c90[] = {"cutoff=90", NULL};
+	listed(c90, &total, s, sizeof s);
+	assert_string_equal(s, "bac");
+	/* DDJ: the 2 outside samples are a row of their own ("(unknown)") */
+	listed(none, &ddj, s, sizeof s);
+	assert_string_equal(s, "ba(c");
+}
+
+static void bad_options(void **state)
+{
+	(void)state;
+	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 0};
+	const char *bad[][2] = {{"cutoff=101", "cutoff must be a percentage from 0 to 100, not '101'"},
+				{"cutoff=x", "cutoff must be a percentage from 0 to 100, not 'x'"},
+				{"zero=2", "zero must be 0 or 1, not '2'"},
+				{"barchart=maybe", "barchart must be 0 or 1, not 'maybe'"},
+				{"output-format=xml", "output format must be text, csv or json, not 'xml'"}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		pc_profile *p = small();
+		pc_options *o = pc_options_new();
+		assert_int_equal(pc_options_parse(o, bad[i][0]), PC_OK);
+		pc_rowset rs;
+		assert_int_equal(pc_rowset_build(p, o, &spec, &rs), PC_EUSAGE);
+		assert_string_equal(pc_profile_error(p)->message, bad[i][1]);
+		pc_options_free(o);
+		pc_profile_free(p);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(bars),
+		cmocka_unit_test(axis),
+		cmocka_unit_test(rounding_and_text),
+		cmocka_unit_test(selection),
+		cmocka_unit_test(bad_options),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
