@@ -211,6 +211,69 @@ static void wlink_dos16(void **state)
 	pc_profile_free(p);
 }
 
+/* 32-bit DOS/4G WLINK: object:offset addresses keep the object number as
+ * the segment (rows in the style of WATCOM 10.0's ROTT.MAP, quoted in the
+ * research notes; the file itself is not redistributable). */
+static void wlink_dos4g(void **state)
+{
+	(void)state;
+	static const char map[] =
+		"WATCOM Linker Version 10.0\n"
+		"Copyright by WATCOM International Corp. 1985, 1994. All rights reserved.\n"
+		"\n"
+		"                        +--------------+\n"
+		"                        |   Segments   |\n"
+		"                        +--------------+\n"
+		"\n"
+		"Segment                Class          Group          Address         Size\n"
+		"=======                =====          =====          =======         ====\n"
+		"\n"
+		"BEGTEXT                CODE           AUTO           0001:00000000   00000010\n"
+		"_TEXT                  CODE           AUTO           0001:00000010   000655ac\n"
+		"_DATA                  DATA           DGROUP         0004:00000000   00050000\n"
+		"\n"
+		"                        +----------------+\n"
+		"                        |   Memory Map   |\n"
+		"                        +----------------+\n"
+		"\n"
+		"* = unreferenced symbol\n"
+		"+ = symbol only referenced locally\n"
+		"\n"
+		"Address        Symbol\n"
+		"=======        ======\n"
+		"\n"
+		"Module: rt_main.obj(rt_main.c)\n"
+		"0001:00000010  main_\n"
+		"0004:000459f0* _gametime\n"
+		"\n"
+		"Entry point address: 0001:000655bc\n";
+	pc_profile *p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "ROTT.MAP", NULL, NULL),
+			 PC_OK);
+	assert_int_equal(pc_profile_region_count(p), 3);
+	pc_region r;
+	pc_profile_region_at(p, 2, &r);
+	assert_int_equal(r.segment, 4);
+	assert_int_equal(r.low, 0);
+	assert_int_equal(r.high, 0x50000);
+	assert_int_equal(pc_profile_symbol_count(p), 2);
+	pc_symbol s;
+	assert_true(find(p, "main_", &s));
+	assert_int_equal(s.segment, 1);
+	assert_int_equal(s.address, 0x10);
+	assert_int_equal(s.kind, PC_SYM_TEXT);
+	assert_string_equal(s.section, "_TEXT");
+	assert_true(find(p, "_gametime", &s));
+	assert_int_equal(s.segment, 4);
+	assert_int_equal(s.address, 0x459f0);
+	assert_int_equal(s.kind, PC_SYM_DATA);
+	/* lookups are per object */
+	int64_t i = pc_profile_lookup(p, 1, 0x20);
+	assert_true(i >= 0);
+	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x20), -1);
+	pc_profile_free(p);
+}
+
 static void load_address(void **state)
 {
 	(void)state;
@@ -608,6 +671,7 @@ int main(void)
 		cmocka_unit_test(mslink_gwbasic_old_layout),
 		cmocka_unit_test(tlink_segment_only),
 		cmocka_unit_test(wlink_dos16),
+		cmocka_unit_test(wlink_dos4g),
 		cmocka_unit_test(load_address),
 		cmocka_unit_test(tlink_publics),
 		cmocka_unit_test(gnu_three_way),
