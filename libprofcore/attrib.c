@@ -221,7 +221,8 @@ static int build_targets(pc_profile *p, int use_sizes)
 		c[k].global = s->binding != PC_BIND_LOCAL;
 		k++;
 	}
-	qsort(c, nc, sizeof *c, cmp_cand);
+	if (nc)
+		qsort(c, nc, sizeof *c, cmp_cand);
 	pc_target *t = nc ? calloc(nc, sizeof *t) : NULL;
 	if (nc && !t) {
 		free(c);
