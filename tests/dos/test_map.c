@@ -644,6 +644,26 @@ static void dialect_names(void **state)
 	free(map);
 }
 
+/* Imported names (marker "Imp") are listed but never looked up. */
+static void mslink_imports(void **state)
+{
+	(void)state;
+	static const char map[] =
+		"\r\n Start  Stop   Length Name                   Class\r\n"
+		" 00000H 0003FH 00040H _TEXT                  CODE\r\n\r\n"
+		"  Address         Publics by Name\r\n\r\n"
+		" 0000:0000  Imp  MESSAGEBOX           (USER.1)\r\n"
+		" 0000:0010       WINMAIN\r\n\r\n";
+	pc_profile *p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "W.MAP", NULL, NULL),
+			 PC_OK);
+	assert_int_equal(pc_profile_symbol_count(p), 2);
+	assert_sym(p, "MESSAGEBOX           (USER.1)", 0, PC_SYM_OTHER);
+	assert_null(row_name(p, 0));
+	assert_string_equal(row_name(p, 0x10), "WINMAIN");
+	pc_profile_free(p);
+}
+
 static void detection(void **state)
 {
 	(void)state;
@@ -679,6 +699,7 @@ int main(void)
 		cmocka_unit_test(user_dialect),
 		cmocka_unit_test(dialect_errors),
 		cmocka_unit_test(dialect_names),
+		cmocka_unit_test(mslink_imports),
 		cmocka_unit_test(detection),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
