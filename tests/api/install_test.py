@@ -251,6 +251,64 @@ class Installed(unittest.TestCase):
                    if not re.search(re.escape(o) + r"(?![a-z-])", page)]
         self.assertEqual(missing, [])
 
+    @staticmethod
+    def readme_block(heading, lang):
+        """The first ```lang block of the README section heading."""
+        with open(os.path.join(SOURCE, "README.md")) as f:
+            text = f.read()
+        section = text.split("\n## " + heading + "\n", 1)[1]
+        section = section.split("\n## ", 1)[0]
+        return section.split("```" + lang + "\n", 1)[1].split("```", 1)[0]
+
+    def test_readme_c_example(self):
+        """The README's C example builds against the installed tree and
+        prints gprof's numbers."""
+        src = os.path.join(self.tmp, "readme-top.c")
+        with open(src, "w") as f:
+            f.write(self.readme_block("Using libprofcore from C", "c"))
+        exe = os.path.join(self.tmp, "readme-top")
+        flags = run(["pkg-config", "--cflags", "--libs", "profcore"],
+                    env=self.env).stdout.split()
+        cc = shlex.split(os.environ.get("CC", "cc"))
+        run(cc + SAN_FLAGS + ["-std=c11", "-Wall", "-Wextra", "-Werror",
+                              "-o", exe, src] + flags, env=self.env)
+        unix = os.path.join(SOURCE, "tests", "unix", "fixtures",
+                            "x86_64-nopie")
+        r = run([exe, "callgraph", "gmon.out"], env=self.env, cwd=unix)
+        self.assertEqual(r.stdout,
+                         "    2.00   0.55%  is_odd\n"
+                         "  264.41  72.44%  hot\n"
+                         "   33.05   9.06%  tiny_a\n"
+                         "   35.56   9.74%  tiny_b\n"
+                         "   28.54   7.82%  tiny_c\n"
+                         "    2.00   0.55%  tinies\n")
+        trunc = os.path.join(SOURCE, "tests", "dos", "fixtures", "prf",
+                             "TRUNC.PRF")
+        r = run([exe, trunc], env=self.env, check=False)
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (1, "", "%s:30: file ends after 30 bytes; 25 "
+                          "buckets need 68\n" % trunc))
+
+    def test_readme_python_example(self):
+        """The README's Python example runs with the installed package."""
+        code = self.readme_block("Python", "python")
+        code += "print(csv_text.splitlines()[1])\n"
+        init = [p for p in self.installed.values()
+                if p.endswith("/profcore/__init__.py")]
+        pkgroot = os.path.dirname(os.path.dirname(self.d(init[0])))
+        unix = os.path.join(SOURCE, "tests", "unix", "fixtures",
+                            "x86_64-nopie")
+        r = run([sys.executable, "-c", code], cwd=unix,
+                env=self.python_env(PYTHONPATH=pkgroot))
+        self.assertEqual(r.stdout,
+                         " 72.44%   264.41         1 hot\n"
+                         "  9.74%    35.56  24000000 tiny_b\n"
+                         "  9.06%    33.05  24000000 tiny_a\n"
+                         "  7.82%    28.54  24000000 tiny_c\n"
+                         "  0.55%     2.00    602054 is_odd\n"
+                         "1,hot,264.410575,72.4413,72.4413,2.644106,1,0,"
+                         "0x401225\n")
+
     def python_env(self, **extra):
         env = dict(self.env, **extra)
         if os.environ.get("PC_ASAN_RUNTIME"):
