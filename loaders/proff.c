@@ -19,10 +19,8 @@
  */
 #include "internal.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #define PROFF_MAX_SIZE ((uint64_t)1 << 30)
 #define PROFF_FIELDS 7
@@ -121,7 +119,12 @@ static int proff_probe(const unsigned char *h, size_t n, const char *name)
 	int conf = 8 + (int)(arcs > 4 ? 4 : arcs) * 2;
 	if (name) {
 		const char *dot = strrchr(name, '.');
-		if (dot && strcasecmp(dot, ".proff") == 0)
+		static const char ext[] = ".proff";
+		size_t k = 0;
+		while (dot && k < sizeof ext - 1 && dot[k] &&
+		       (dot[k] | 0x20) == ext[k])
+			k++;
+		if (dot && k == sizeof ext - 1 && dot[k] == '\0')
 			conf += 16;
 	}
 	return conf;

@@ -103,6 +103,20 @@ equal([(c["site"], c["rank"], c["from_segment"], c["to_segment"])
 equal([(c["site"], c["rank"]) for c in seed["main"]["callers"]],
       [("%_MAIN", 0)], "seed: main is called from %_MAIN (rank 0: not listed)")
 
+# ---- the same arcs with symbols from a map with segments -----------------
+# fixtures/seed.map lists the .SYM's procedures and segments in an invented
+# layout that the user dialect fixtures/mpwlist.yaml reads.  The report is
+# the same but for the call sites: a map has no statements, so a caller is
+# named by its procedure alone.
+import re  # noqa: E402
+rc, out, err = profcat("-f", "map", "-O", "dialect=" + fx("mpwlist.yaml"),
+                       fx("seed.map"), "-f", "auto", "--report", "callgraph",
+                       "--style", "proff", fx("seed.proff"))
+want = re.sub(r"^( +\d+\. \S+)\.\(\d+\)$", r"\1",
+              expected("seed-proff.txt"), flags=re.M)
+check((rc, out) == (0, want), "seed with a segment map: the report less "
+      "statement numbers")
+
 # ---- the seed's example arc file, verbatim (CR line ends) -----------------
 rc, out, err = profcat("--report", "arcs", fx("example.SYM"),
                        fx("example.proff"))
