@@ -113,44 +113,6 @@ static int try_layout(const unsigned char *b, uint64_t size, const layout *l,
 	return 1;
 }
 
-static int read_all(pc_stream *s, unsigned char **buf, uint64_t *len)
-{
-	int64_t sz = pc_stream_size(s);
-	if (sz > (int64_t)MONOUT_MAX_BYTES)
-		return pc_stream_fail(s, PC_ELIMIT, 0,
-				      "file is %lld bytes, more than the %llu a mon.out can hold",
-				      (long long)sz, (unsigned long long)MONOUT_MAX_BYTES);
-	size_t cap = sz > 0 ? (size_t)sz : 65536, n = 0;
-	unsigned char *b = malloc(cap ? cap : 1);
-	if (!b)
-		return PC_ENOMEM;
-	for (;;) {
-		if (n == cap) {
-			if (n >= MONOUT_MAX_BYTES) {
-				free(b);
-				return pc_stream_fail(s, PC_ELIMIT, (int64_t)n,
-						      "more than %llu bytes: too large for a mon.out",
-						      (unsigned long long)MONOUT_MAX_BYTES);
-			}
-			if (pc_grow((void **)&b, &cap, n + 1, 1)) {
-				free(b);
-				return PC_ENOMEM;
-			}
-		}
-		int64_t got = pc_stream_read_some(s, b + n, cap - n);
-		if (got < 0) {
-			free(b);
-			return (int)got;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	*buf = b;
-	*len = n;
-	return PC_OK;
-}
-
 static int parse_endian(const char *v, pc_endian *e)
 {
 	if (strcmp(v, "little") == 0 || strcmp(v, "le") == 0 ||
@@ -230,11 +192,12 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	unsigned want_w = have_w ? (unsigned)ow : (tw == 2 || tw == 4) ? tw : 0;
 	pc_endian want_e = oe != PC_ENDIAN_UNKNOWN ? oe : te;
 
-	unsigned char *b = NULL;
-	uint64_t size = 0;
-	int st = read_all(s, &b, &size);
+	void *data = NULL;
+	size_t size = 0;
+	int st = pc_stream_read_all(s, MONOUT_MAX_BYTES, &data, &size);
 	if (st)
 		return st;
+	unsigned char *b = data;
 
 	/* ---- candidate readings ---- */
 	static const layout all[] = {
@@ -266,13 +229,13 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			ok[nok++] = r;
 	}
 	if (nconsidered == 0) {
-		free(b);
+		pc_free(b);
 		return pc_stream_fail(s, PC_EUSAGE, -1,
 				      "no mon.out layout has %u-byte words (use -O width=2 or 4)",
 				      want_w ? want_w : tw);
 	}
 	if (nok == 0) {
-		free(b);
+		pc_free(b);
 		return pc_stream_fail(s, PC_EFORMAT, 0,
 				      "not a mon.out: in no %slayout do lowpc < highpc, the call slots and an even number of counter bytes fit the %llu-byte file",
 				      want_w || want_e || have_slot ? "allowed " : "",
@@ -285,7 +248,7 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			snprintf(list + n, sizeof list - n, "%s%s", k ? "; " : "",
 				 layout_name(&ok[k].l, one, sizeof one));
 		}
-		free(b);
+		pc_free(b);
 		return pc_stream_fail(s, PC_EAMBIGUOUS, 0,
 				      "mon.out layout is ambiguous: it reads as %s; choose with -O width=2|4, -O endian=little|big%s",
 				      list, have_slot ? "" : " or -O slot=6|8|12");
@@ -342,7 +305,7 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		}
 	}
 	free(counts);
-	free(b);
+	pc_free(b);
 	if (st)
 		return st;
 

@@ -47,6 +47,9 @@
 #define OSF_HDR 24u
 #define OSF_DESC 24u
 #define OSF_MAX_RANGES 64u
+/* 64 ranges of at most 2^32 - 1 counters could be 512 GiB: refuse more
+ * than this (a Tru64 process could not map more buffer either). */
+#define OSF_MAX_BYTES ((uint64_t)1 << 32)
 
 static const pc_profil_rule rule_codes[] = {
 	PC_PROFIL_BSD, PC_PROFIL_PDP11, PC_PROFIL_VAX,
@@ -71,24 +74,25 @@ typedef struct range {
 	uint64_t desc_off;
 } range;
 
-static int osf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
+static int osf_parse(pc_profile *p, pc_stream *s, const pc_options *opts,
+		     const unsigned char *b, size_t len)
 {
-	unsigned char hdr[OSF_HDR];
-	int st = pc_stream_read(s, hdr, sizeof hdr, "a 24-byte multi-range profil header");
-	if (st)
-		return st;
-	if (memcmp(hdr, OSF_MAGIC, 8) != 0)
+	if (len < OSF_HDR)
+		return pc_stream_fail(s, PC_ETRUNC, 0,
+				      "multi-range profil header needs %u bytes, file has %zu",
+				      OSF_HDR, len);
+	if (memcmp(b, OSF_MAGIC, 8) != 0)
 		return pc_stream_fail(s, PC_EFORMAT, 0, "expected magic \"PCMRPROF\"");
-	unsigned version = pc_get_u16(hdr + 8, PC_ENDIAN_LITTLE);
+	unsigned version = pc_get_u16(b + 8, PC_ENDIAN_LITTLE);
 	if (version != 1)
 		return pc_stream_fail(s, PC_EUNSUPPORTED, 8,
 				      "version %u, expected 1", version);
-	unsigned n = pc_get_u16(hdr + 10, PC_ENDIAN_LITTLE);
+	unsigned n = pc_get_u16(b + 10, PC_ENDIAN_LITTLE);
 	if (n < 1 || n > OSF_MAX_RANGES)
 		return pc_stream_fail(s, PC_EFORMAT, 10,
 				      "%u ranges, expected 1 to 64", n);
-	uint32_t rate = pc_get_u32(hdr + 12, PC_ENDIAN_LITTLE);
-	unsigned rcode = hdr[16];
+	uint32_t rate = pc_get_u32(b + 12, PC_ENDIAN_LITTLE);
+	unsigned rcode = b[16];
 	if (rcode >= sizeof rule_codes / sizeof *rule_codes)
 		return pc_stream_fail(s, PC_EFORMAT, 16,
 				      "pc rule %u, expected 0 to 5", rcode);
@@ -98,22 +102,22 @@ static int osf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "option profil must be one of pdp11, vax, ultrix, bsd, glibc for a multi-range profil, not '%s'",
 				       rv);
-	if (hdr[17] > 1)
+	if (b[17] > 1)
 		return pc_stream_fail(s, PC_EFORMAT, 17,
-				      "counter byte order %u, expected 0 (little) or 1 (big)", hdr[17]);
-	pc_endian ce = hdr[17] ? PC_ENDIAN_BIG : PC_ENDIAN_LITTLE;
-	if (hdr[18] || hdr[19])
+				      "counter byte order %u, expected 0 (little) or 1 (big)", b[17]);
+	pc_endian ce = b[17] ? PC_ENDIAN_BIG : PC_ENDIAN_LITTLE;
+	if (b[18] || b[19])
 		return pc_stream_fail(s, PC_EFORMAT, 18, "reserved bytes are not zero");
 
 	range r[OSF_MAX_RANGES];
-	int64_t size = pc_stream_size(s);
 	uint64_t need = OSF_HDR + (uint64_t)n * OSF_DESC;
+	if (len < need)
+		return pc_stream_fail(s, PC_ETRUNC, (int64_t)len,
+				      "file ends at %zu bytes, the %u range descriptors need %llu",
+				      len, n, (unsigned long long)need);
 	for (unsigned i = 0; i < n; i++) {
-		unsigned char d[OSF_DESC];
-		uint64_t off = OSF_HDR + (uint64_t)i * OSF_DESC;
-		st = pc_stream_read(s, d, sizeof d, "a 24-byte range descriptor");
-		if (st)
-			return st;
+		size_t off = OSF_HDR + (size_t)i * OSF_DESC;
+		const unsigned char *d = b + off;
 		r[i].desc_off = off;
 		r[i].offset = pc_get_u64(d, PC_ENDIAN_LITTLE);
 		r[i].scale = pc_get_u32(d + 8, PC_ENDIAN_LITTLE);
@@ -136,10 +140,13 @@ static int osf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 					      "range %u: reserved bytes are not zero", i);
 		need += r[i].namelen + 2 * (uint64_t)r[i].nbins;
 	}
-	if (size >= 0 && (uint64_t)size < need)
-		return pc_stream_fail(s, PC_ETRUNC, size,
-				      "file ends at %lld bytes, the %u ranges need %llu",
-				      (long long)size, n, (unsigned long long)need);
+	if (len < need)
+		return pc_stream_fail(s, PC_ETRUNC, (int64_t)len,
+				      "file ends at %zu bytes, the %u ranges need %llu",
+				      len, n, (unsigned long long)need);
+	if (len > need)
+		return pc_stream_fail(s, PC_EFORMAT, (int64_t)need,
+				      "unexpected data after the last range's counters");
 
 	/* Bounds of every range first, to refuse overlaps before adding. */
 	uint64_t lo[OSF_MAX_RANGES], hi[OSF_MAX_RANGES];
@@ -154,73 +161,63 @@ static int osf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 						      (unsigned long long)lo[k], (unsigned long long)hi[k]);
 	}
 
+	size_t pos = OSF_HDR + (size_t)n * OSF_DESC;
 	for (unsigned i = 0; i < n; i++) {
-		char *name = NULL;
-		if (r[i].namelen) {
-			name = malloc(r[i].namelen + 1u);
-			if (!name)
-				return PC_ENOMEM;
-			uint64_t at = pc_stream_offset(s);
-			st = pc_stream_read(s, name, r[i].namelen, "a range name");
-			if (st) {
-				free(name);
-				return st;
-			}
-			name[r[i].namelen] = '\0';
-			if (memchr(name, '\0', r[i].namelen)) {
-				free(name);
-				return pc_stream_fail(s, PC_EFORMAT, (int64_t)at,
-						      "range %u: NUL byte in the name", i);
-			}
-		}
-		uint64_t cstart = pc_stream_offset(s);
+		const char *name = (const char *)b + pos;
+		if (memchr(name, '\0', r[i].namelen))
+			return pc_stream_fail(s, PC_EFORMAT, (int64_t)pos,
+					      "range %u: NUL byte in the name", i);
+		char *label = r[i].namelen ? pc_strndup(name, r[i].namelen) : NULL;
+		if (r[i].namelen && !label)
+			return PC_ENOMEM;
+		pos += r[i].namelen;
 		size_t nb = r[i].nbins;
-		unsigned char *raw = malloc(2 * nb);
 		uint64_t *counts = malloc(nb * sizeof *counts);
-		if (!raw || !counts) {
-			free(raw);
-			free(counts);
-			free(name);
+		if (!counts) {
+			free(label);
 			return PC_ENOMEM;
 		}
-		st = pc_stream_read(s, raw, 2 * nb, "the range's counters");
-		if (st == PC_OK) {
-			for (size_t k = 0; k < nb; k++)
-				counts[k] = pc_get_u16(raw + 2 * k, ce);
-			pc_region reg = {
-				.segment = PC_NOSEG,
-				.low = lo[i],
-				.high = hi[i],
-				.cls = (pc_region_class)r[i].cls,
-				.label = name,
-			};
-			st = pc_profile_add_region(p, &reg);
-		}
+		for (size_t k = 0; k < nb; k++)
+			counts[k] = pc_get_u16(b + pos + 2 * k, ce);
+		pc_region reg = {
+			.segment = PC_NOSEG,
+			.low = lo[i],
+			.high = hi[i],
+			.cls = (pc_region_class)r[i].cls,
+			.label = label,
+		};
+		int st = pc_profile_add_region(p, &reg);
 		if (st == PC_OK) {
 			size_t bad = 0;
 			st = pc_profil_add_exact(p, PC_NOSEG, rule, r[i].offset,
 						 r[i].scale, 8, counts, nb, &bad);
 			if (st == PC_EFORMAT)
-				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(cstart + 2 * bad),
+				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(pos + 2 * bad),
 						    "range %u: counter %zu holds %llu ticks but no pc maps to it with rule %s",
 						    i, bad, (unsigned long long)counts[bad],
 						    pc_profil_rule_name(rule));
 		}
-		free(raw);
 		free(counts);
-		free(name);
+		free(label);
 		if (st)
 			return st;
+		pos += 2 * nb;
 	}
-	int e = pc_stream_eof(s);
-	if (e < 0)
-		return e;
-	if (!e)
-		return pc_stream_fail(s, PC_EFORMAT, (int64_t)pc_stream_offset(s),
-				      "unexpected data after the last range's counters");
 	if (rate)
 		pc_profile_set_rate(p, rate);
 	return PC_OK;
+}
+
+static int osf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
+{
+	void *data = NULL;
+	size_t len = 0;
+	int st = pc_stream_read_all(s, OSF_MAX_BYTES, &data, &len);
+	if (st)
+		return st;
+	st = osf_parse(p, s, opts, data, len);
+	pc_free(data);
+	return st;
 }
 
 static const char *const osf_ext[] = {".mprof", NULL};

@@ -425,7 +425,7 @@ static void osf_malformed(void **state)
 		int64_t off;
 		const char *msg;
 	} cases[] = {
-		{&good, 10, -1, 0, PC_ETRUNC, 0, "file ends after 10 of 24 bytes of a 24-byte multi-range profil header"},
+		{&good, 10, -1, 0, PC_ETRUNC, 0, "multi-range profil header needs 24 bytes, file has 10"},
 		{&good, good.n, 8, 2, PC_EUNSUPPORTED, 8, "version 2, expected 1"},
 		{&good, good.n, 10, 65, PC_EFORMAT, 10, "65 ranges, expected 1 to 64"},
 		{&good, good.n, 16, 9, PC_EFORMAT, 16, "pc rule 9, expected 0 to 5"},
