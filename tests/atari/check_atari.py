@@ -315,6 +315,14 @@ def t_hatari():
                     "address-line pattern" % path)
             w = w.replace("\n\nrank", "\nWarning: %s\n\nrank" % warn)
         check(rc == 0 and out == w, "%s:\n%s\nwant\n%s" % (name, out, w))
+    # the 1.x layout alone: no labels (so no symbols) and only ROM areas,
+    # so RAM and the TOS 2 ROM address are "unknown"
+    out = flat([os.path.join(SYN, "old.hatari")])
+    check(out.endswith("Samples: 105 total, 95 in the program, 10 outside "
+                       "(system 5, unknown 5)\nRate: unknown (counts are "
+                       "samples)\n\nrank  symbol     count  percent    cum %  "
+                       "bar\n(no symbol received samples)\n"),
+          "old.hatari alone:\n%r" % out)
     out = flat(["-O", "hatari-field=cycles", "--load-address", "0x13f00", alc,
                 os.path.join(SYN, "new.hatari")])
     check("Rate: 3.2085e+07 Hz, each sample counts as 3.11672e-08 seconds; "
