@@ -1646,14 +1646,62 @@ static int cond_ok(const rx *r, const char *v)
 	return regexec(&r->re, v ? v : "", 0, NULL, 0) == 0;
 }
 
+typedef struct symkey {
+	const char *name;
+	uint32_t seg;
+	uint64_t addr;
+	size_t idx;
+} symkey;
+
+static int cmp_symkey(const void *a, const void *b)
+{
+	const symkey *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	if (x->seg != y->seg)
+		return x->seg < y->seg ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->idx < y->idx ? -1 : (x->idx > y->idx);
+}
+
+/* Marks the repeats of (name, segment, address): maps list their publics
+ * twice (by name and by value); the first listing is kept. */
+static unsigned char *find_repeats(const engine *e)
+{
+	unsigned char *dup = calloc(e->nsyms ? e->nsyms : 1, 1);
+	symkey *k = malloc((e->nsyms ? e->nsyms : 1) * sizeof *k);
+	if (!dup || !k) {
+		free(dup);
+		free(k);
+		return NULL;
+	}
+	for (size_t i = 0; i < e->nsyms; i++)
+		k[i] = (symkey){e->str.buf + e->syms[i].name, e->syms[i].seg,
+				e->syms[i].addr, i};
+	qsort(k, e->nsyms, sizeof *k, cmp_symkey);
+	for (size_t i = 1; i < e->nsyms; i++)
+		if (strcmp(k[i].name, k[i - 1].name) == 0 && k[i].seg == k[i - 1].seg &&
+		    k[i].addr == k[i - 1].addr)
+			dup[k[i].idx] = 1;
+	free(k);
+	return dup;
+}
+
 static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 {
 	const dialect *d = e->d;
+	unsigned char *dup = find_repeats(e);
+	if (!dup)
+		return PC_ENOMEM;
 	regsort *rs = NULL;
 	if (e->nregs) {
 		rs = malloc(e->nregs * sizeof *rs);
-		if (!rs)
+		if (!rs) {
+			free(dup);
 			return PC_ENOMEM;
+		}
 		for (size_t i = 0; i < e->nregs; i++)
 			rs[i].r = &e->regs[i];
 		qsort(rs, e->nregs, sizeof *rs, cmp_reg);
@@ -1661,6 +1709,7 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 	uint64_t shift = 0;
 	if (load && pc_mul_overflow(load, d->load_unit, &shift)) {
 		free(rs);
+		free(dup);
 		return pc_stream_fail(e->s, PC_EUSAGE, -1, "load-address too large");
 	}
 	int r = PC_OK;
@@ -1677,6 +1726,8 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 	}
 	for (size_t i = 0; i < e->nsyms && !r; i++) {
 		const msym *m = &e->syms[i];
+		if (dup[i])
+			continue;
 		const mreg *g = rs ? region_of(rs, e->nregs, m->seg, m->addr) : NULL;
 		const char *vals[F_COUNT] = {0};
 		vals[F_NAME] = astr(e, m->name);
@@ -1724,6 +1775,7 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 		r = pc_profile_add_symbol(p, &s);
 	}
 	free(rs);
+	free(dup);
 	return r;
 }
 

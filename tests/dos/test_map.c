@@ -644,7 +644,8 @@ static void dialect_names(void **state)
 	free(map);
 }
 
-/* Imported names (marker "Imp") are listed but never looked up. */
+/* Imported names (marker "Imp") are listed but never looked up; the
+ * by-Value list repeats the by-Name one and adds nothing twice. */
 static void mslink_imports(void **state)
 {
 	(void)state;
@@ -653,12 +654,20 @@ static void mslink_imports(void **state)
 		" 00000H 0003FH 00040H _TEXT                  CODE\r\n\r\n"
 		"  Address         Publics by Name\r\n\r\n"
 		" 0000:0000  Imp  MESSAGEBOX           (USER.1)\r\n"
-		" 0000:0010       WINMAIN\r\n\r\n";
+		" 0000:0010       WINMAIN\r\n\r\n"
+		"  Address         Publics by Value\r\n\r\n"
+		" 0000:0000  Imp  MESSAGEBOX           (USER.1)\r\n"
+		" 0000:0010       WINMAIN\r\n"
+		" 0000:0020       ONLYHERE\r\n\r\n";
 	pc_profile *p = pc_profile_new(NULL);
 	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "W.MAP", NULL, NULL),
 			 PC_OK);
-	assert_int_equal(pc_profile_symbol_count(p), 2);
+	assert_int_equal(pc_profile_symbol_count(p), 3);
+	assert_sym(p, "ONLYHERE", 0x20, PC_SYM_TEXT);
 	assert_sym(p, "MESSAGEBOX           (USER.1)", 0, PC_SYM_OTHER);
+	pc_symbol s;
+	pc_profile_symbol_at(p, 1, &s);
+	assert_string_equal(s.name, "WINMAIN");
 	assert_null(row_name(p, 0));
 	assert_string_equal(row_name(p, 0x10), "WINMAIN");
 	pc_profile_free(p);
