@@ -64,6 +64,7 @@ class Installed(unittest.TestCase):
         cls.includedir = under(opts["includedir"])
         cls.bindir = under(opts["bindir"])
         cls.mandir = under(opts["mandir"])
+        cls.datadir = under(opts["datadir"])
         cls.installed = json.loads(run(
             MESON + ["introspect", "--installed", BUILD]).stdout)
         cls.env = dict(os.environ)
@@ -117,6 +118,12 @@ class Installed(unittest.TestCase):
             self.assertTrue(os.path.isfile(self.d(path)), path)
         self.assertTrue(os.path.isdir(self.d(os.path.join(
             self.libdir, "profcore", "plugins"))))
+        # The built-in map dialects, for users to copy and adapt.
+        dialects = sorted(os.path.basename(p) for p in glob.glob(
+            os.path.join(SOURCE, "dialects", "*.yaml")))
+        self.assertGreater(len(dialects), 0)
+        self.assertEqual(sorted(os.listdir(self.d(os.path.join(
+            self.datadir, "profcore", "dialects")))), dialects)
         self.assertTrue(any(p.endswith("/profcore/__init__.py")
                             for p in self.installed.values()))
         # Private headers stay private.

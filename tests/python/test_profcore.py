@@ -184,6 +184,43 @@ class Unix(unittest.TestCase):
         self.assertEqual(self.prof.render(), out)
         self.assertEqual(self.prof.render("flat"), out)
 
+    def test_every_report_and_export_is_the_c_output(self):
+        """render() and export() give profcat's bytes, for every report
+        and export the library lists."""
+        names = profcore.report_names()
+        self.assertEqual(names[0], "flat")
+        self.assertIn("callgraph", names)
+        for name in names:
+            if name == "intervals":
+                continue  # needs an interval option; covered by tests/reports
+            with self.subTest(report=name):
+                rc, out, err = profcat("-r", name, ELF, GMON)
+                self.assertEqual((rc, err), (0, ""))
+                self.assertEqual(self.prof.render(name), out)
+        with self.subTest(report="intervals"):
+            rc, out, err = profcat("-r", "intervals", "--interval", "hot",
+                                   "--intervals", "4", ELF, GMON)
+            self.assertEqual((rc, err), (0, ""))
+            self.assertEqual(self.prof.render(
+                "intervals", {"interval": "hot", "intervals": 4}), out)
+        exports = profcore.export_names()
+        self.assertIn("folded", exports)
+        for name in exports:
+            with self.subTest(export=name):
+                r = subprocess.run([PROFCAT, "-e", name, ELF, GMON],
+                                   stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
+                self.assertEqual((r.returncode, r.stderr), (0, b""))
+                self.assertEqual(self.prof.export(name), r.stdout)
+        folded = self.prof.export("folded").decode()
+        self.assertIn("main;hot 264\n", folded)
+
+    def test_unknown_report(self):
+        with self.assertRaises(ProfcoreError) as cm:
+            self.prof.render("no-such-report")
+        self.assertEqual(cm.exception.status, "PC_ENOTFOUND")
+        self.assertIsNone(cm.exception.file)
+
     def test_arcs(self):
         """Arcs merged per (caller, callee) are gprof -q's call counts."""
         arcs = self.prof.arcs()
