@@ -40,6 +40,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,50 +115,59 @@ static int parse_num(const char *s, size_t n, unsigned radix, uint64_t *out)
 
 /* ---- the layout: defaults, YAML file, options --------------------------- */
 
-static int layout_fail(pc_profile *p, pc_stream *s, const char *where,
-		       const char *fmt, const char *key, const char *val)
+static int layout_fail(pc_stream *s, const char *where, const char *fmt, ...)
+	PC_PRINTF(3, 4);
+
+static int layout_fail(pc_stream *s, const char *where, const char *fmt, ...)
 {
 	char msg[512];
-	snprintf(msg, sizeof msg, fmt, key, val);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	if (where)
 		return pc_stream_fail(s, PC_EUSAGE, -1, "%s: %s", where, msg);
-	(void)p;
 	return pc_stream_fail(s, PC_EUSAGE, -1, "%s", msg);
+}
+
+/* A number as options take them: decimal, 0x hex or 0 octal, nothing
+ * else on the line.  0 on success. */
+static int option_number(const char *val, uint64_t *out)
+{
+	if (!val || !isdigit((unsigned char)val[0]))
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(val, &end, 0);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 /* Applies one key=value to L.  where names the layout file position for
  * messages (NULL for command-line options). */
-static int layout_set(raw_layout *L, pc_profile *p, pc_stream *s,
-		      const char *where, const char *key, const char *val)
+static int layout_set(raw_layout *L, pc_stream *s, const char *where,
+		      const char *key, const char *val)
 {
 	uint64_t v = 0;
 	int numeric = strcmp(key, "encoding") && strcmp(key, "endian") &&
 		      strcmp(key, "pair") && strcmp(key, "regions");
-	if (numeric) {
-		pc_options *tmp = pc_options_new();
-		int r = tmp ? pc_options_set(tmp, "v", val) : PC_ENOMEM;
-		if (r == PC_OK)
-			r = pc_options_get_u64(tmp, "v", &v);
-		pc_options_free(tmp);
-		if (r == PC_ENOMEM)
-			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
-		if (r != 1)
-			return layout_fail(p, s, where,
-					   "%s must be a number, not '%s'", key, val);
-	}
+	if (numeric && option_number(val, &v))
+		return layout_fail(s, where, "%s must be a number, not '%s'", key, val);
 	if (strcmp(key, "encoding") == 0) {
 		if (strcmp(val, "binary") == 0)
 			L->encoding = ENC_BINARY;
 		else if (strcmp(val, "text") == 0)
 			L->encoding = ENC_TEXT;
 		else
-			return layout_fail(p, s, where,
+			return layout_fail(s, where,
 					   "%s must be binary or text, not '%s'", key, val);
 	} else if (strcmp(key, "width") == 0) {
 		if (v == 2 || v == 3 || v == 4 || v == 8)
 			v *= 8; /* bytes, as gmon's width=4|8 */
 		if (v != 16 && v != 24 && v != 32 && v != 64)
-			return layout_fail(p, s, where,
+			return layout_fail(s, where,
 					   "%s must be 16, 24, 32 or 64 (bits), not '%s'",
 					   key, val);
 		L->width = (unsigned)(v / 8);
@@ -167,7 +177,7 @@ static int layout_set(raw_layout *L, pc_profile *p, pc_stream *s,
 		else if (strcmp(val, "big") == 0 || strcmp(val, "be") == 0)
 			L->endian = PC_ENDIAN_BIG;
 		else
-			return layout_fail(p, s, where,
+			return layout_fail(s, where,
 					   "%s must be little or big, not '%s'", key, val);
 	} else if (strcmp(key, "pair") == 0) {
 		if (strcmp(val, "ip:cs") == 0)
@@ -177,29 +187,28 @@ static int layout_set(raw_layout *L, pc_profile *p, pc_stream *s,
 		else if (strcmp(val, "none") == 0)
 			L->pair = PAIR_NONE;
 		else
-			return layout_fail(p, s, where,
+			return layout_fail(s, where,
 					   "%s must be ip:cs, cs:ip or none, not '%s'",
 					   key, val);
 	} else if (strcmp(key, "mask") == 0) {
 		if (v == 0)
-			return layout_fail(p, s, where,
-					   "%s must not be zero%s", key, "");
+			return layout_fail(s, where, "%s must not be zero", key);
 		L->mask = v;
 	} else if (strcmp(key, "stride") == 0) {
 		if (v == 0 || v > RAW_MAX_STRIDE)
-			return layout_fail(p, s, where,
+			return layout_fail(s, where,
 					   "%s must be 1..65536 bytes, not '%s'", key, val);
 		L->stride = v;
 	} else if (strcmp(key, "offset") == 0) {
 		if (v >= RAW_MAX_STRIDE)
-			return layout_fail(p, s, where,
+			return layout_fail(s, where,
 					   "%s must be below 65536 bytes, not '%s'", key, val);
 		L->offset = v;
 	} else if (strcmp(key, "skip") == 0) {
 		L->skip = v;
 	} else if (strcmp(key, "radix") == 0) {
 		if (v != 10 && v != 16)
-			return layout_fail(p, s, where,
+			return layout_fail(s, where,
 					   "%s must be 16 or 10, not '%s'", key, val);
 		L->radix = (unsigned)v;
 	} else if (strcmp(key, "origin") == 0) {
@@ -216,8 +225,8 @@ static int layout_set(raw_layout *L, pc_profile *p, pc_stream *s,
 
 /* Reads a layout file: one YAML mapping of the keys above to scalars.
  * The values are copied into *bag (which must outlive L). */
-static int layout_read_yaml(raw_layout *L, pc_profile *p, pc_stream *s,
-			    const char *path, pc_options *bag)
+static int layout_read_yaml(raw_layout *L, pc_stream *s, const char *path,
+			    pc_options *bag)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -277,7 +286,7 @@ static int layout_read_yaml(raw_layout *L, pc_profile *p, pc_stream *s,
 				if (rc)
 					rc = pc_stream_fail(s, rc, -1, "out of memory");
 				else
-					rc = layout_set(L, p, s, where, key,
+					rc = layout_set(L, s, where, key,
 							pc_options_get(bag, key));
 				free(key);
 				key = NULL;
@@ -295,22 +304,22 @@ static int layout_read_yaml(raw_layout *L, pc_profile *p, pc_stream *s,
 	return rc;
 }
 
-static int layout_build(raw_layout *L, pc_profile *p, pc_stream *s,
-			const pc_options *opts, pc_options *bag)
+static int layout_build(raw_layout *L, pc_stream *s, const pc_options *opts,
+			pc_options *bag)
 {
 	memset(L, 0, sizeof *L);
 	L->endian = PC_ENDIAN_LITTLE;
 	L->mask = UINT64_MAX;
 	const char *path = pc_options_get(opts, "layout");
 	if (path) {
-		int r = layout_read_yaml(L, p, s, path, bag);
+		int r = layout_read_yaml(L, s, path, bag);
 		if (r)
 			return r;
 	}
 	for (size_t i = 0; raw_keys[i]; i++) {
 		const char *v = pc_options_get(opts, raw_keys[i]);
 		if (v) {
-			int r = layout_set(L, p, s, NULL, raw_keys[i], v);
+			int r = layout_set(L, s, NULL, raw_keys[i], v);
 			if (r)
 				return r;
 		}
@@ -731,7 +740,7 @@ static int raw_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	pc_options *bag = pc_options_new();
 	if (!bag)
 		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
-	int rc = layout_build(&L, p, s, opts, bag);
+	int rc = layout_build(&L, s, opts, bag);
 	if (rc)
 		goto out;
 	const unsigned char *head;
