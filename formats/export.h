@@ -6,7 +6,7 @@
  *
  *  - frames: one per attributed symbol that has samples or takes part in
  *    a call arc, plus one pseudo-frame per region class holding samples
- *    outside the program ("[system]", "[dos]", ...; "[application]" for
+ *    outside the program ("[system]", "[dos]", ...; "[unattributed]" for
  *    samples in the program's code that no symbol covers);
  *  - sites: the per-address detail of each frame's self count (raw
  *    samples and histogram buckets), scaled so that the sites of a frame
@@ -15,6 +15,11 @@
  *  - chains: for each frame with self samples, the caller chains gprof's
  *    assumption gives it (self time is split among callers in proportion
  *    to call counts, recursively, cycles cut), as (path, fraction).
+ *
+ *  A capture without any sample whose arcs carry flat times (MPW Proff)
+ *  is exported by those times instead ("arc time", microseconds): a
+ *  frame's self count is the flat time of its incoming arcs, and the
+ *  first caller of each chain is the arc's caller, as measured.
  */
 #ifndef PC_EXPORT_H
 #define PC_EXPORT_H
@@ -70,6 +75,7 @@ typedef struct pc_xarc {
 	uint64_t from;
 	uint64_t count;
 	double inclusive; /* samples flowing through this arc (from chains) */
+	double ftime;     /* flat time of the callee under this arc (Proff) */
 } pc_xarc;
 
 /** A caller chain of a leaf frame: path[0] is the root, the last entry is
@@ -86,6 +92,12 @@ typedef struct pc_xmodel {
 	double rate;        /* Hz, 0 = unknown */
 	int segmented;      /* some frame or site has a segment */
 	int by_symbol;      /* option granularity=symbol */
+	/* What the frame and site counts are: samples, or, for a capture
+	 * without samples whose arcs carry flat times (MPW Proff), those
+	 * times in microseconds ("arc time"). */
+	int arc_time;
+	const char *value_type, *value_unit; /* pprof names: samples/count,
+						time/microseconds */
 	pc_xframe *frames;
 	size_t nframes;
 	pc_xsite *sites; /* sorted by (frame, segment, address) */

@@ -2,7 +2,8 @@
  * export_callgrind.c - callgrind format version 1, for KCachegrind,
  * QCachegrind and callgrind_annotate.
  *
- * One event, "Samples".  With granularity "address" (default) positions
+ * One event, "Samples" ("Microseconds" for the arc times of a capture
+ * without samples, MPW Proff).  With granularity "address" (default) positions
  * are instruction addresses ("positions: instr"): one cost line per
  * sampled address (bucket start for histograms; segment << 32 | offset
  * for segmented captures); with "symbol" every cost sits at position 0.
@@ -126,8 +127,11 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 	}
 	if (m.rate > 0)
 		pc_sink_printf(k, "# rate: %g Hz\n", m.rate);
-	pc_sink_printf(k, "positions: %s\nevents: Samples\nsummary: %lld\n",
-		       c.instr ? "instr" : "line", (long long)summary);
+	if (m.arc_time)
+		pc_sink_puts(k, "# costs: flat times of the call arcs, microseconds\n");
+	pc_sink_printf(k, "positions: %s\nevents: %s\nsummary: %lld\n",
+		       c.instr ? "instr" : "line",
+		       m.arc_time ? "Microseconds" : "Samples", (long long)summary);
 	if (prog && *prog) {
 		pc_sink_puts(k, "\nob=(1) ");
 		cg_name(k, prog);

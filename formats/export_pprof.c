@@ -5,7 +5,8 @@
  * Layout written (field numbers of profile.proto; fields 1-14 only):
  *  sample_type  samples/count, then cpu/nanoseconds when the sampling
  *               rate is known and a sample counts in seconds (pprof shows
- *               the last type by default)
+ *               the last type by default); time/microseconds alone for
+ *               the arc times of a capture without samples (Proff)
  *  sample       one per (site, caller chain) of every frame with self
  *               samples: location ids leaf first, values rounded so that
  *               each function's values add up to its rounded total
@@ -216,13 +217,14 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 	}
 
 	const char *dim = pc_profile_dimension(p);
-	e.with_time = m.rate > 0 && (!dim || !*dim || strcmp(dim, "seconds") == 0);
+	e.with_time = !m.arc_time && m.rate > 0 &&
+		      (!dim || !*dim || strcmp(dim, "seconds") == 0);
 	e.ns_per_sample = e.with_time ? 1e9 / m.rate : 0;
 
 	S(&e, ""); /* string_table[0] must be "" */
 
 	/* 1: sample types */
-	value_type(&e, 1, "samples", "count");
+	value_type(&e, 1, m.value_type, m.value_unit);
 	if (e.with_time)
 		value_type(&e, 1, "cpu", "nanoseconds");
 
@@ -341,7 +343,10 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 	if (m.totals.excluded > 0)
 		comments[nc++] = (uint64_t)st_printf(
 			&e.st, "excluded: %.6g samples", m.totals.excluded);
-	if (m.narcs)
+	if (m.arc_time)
+		comments[nc++] = (uint64_t)st_printf(
+			&e.st, "values: flat times of the call arcs, microseconds");
+	else if (m.narcs)
 		comments[nc++] = (uint64_t)st_printf(
 			&e.st, "stacks: self samples split among callers in "
 			       "proportion to call counts");
@@ -371,8 +376,8 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 		pc_pb_int(&e.tmp, 1, S(&e, "cpu"));
 		pc_pb_int(&e.tmp, 2, S(&e, "nanoseconds"));
 	} else {
-		pc_pb_int(&e.tmp, 1, S(&e, "samples"));
-		pc_pb_int(&e.tmp, 2, S(&e, "count"));
+		pc_pb_int(&e.tmp, 1, S(&e, m.value_type));
+		pc_pb_int(&e.tmp, 2, S(&e, m.value_unit));
 	}
 	pc_pb_bytes(&prof, 11, e.tmp.buf, e.tmp.len);
 	pc_pb_int(&prof, 12, e.with_time ? (int64_t)llround(e.ns_per_sample) : 1);

@@ -2,7 +2,8 @@
  * export_speedscope.c - speedscope's own JSON file format: shared frames
  * and one "sampled" profile whose samples are the caller chains of every
  * frame with self samples (root first), weighted by samples ("none") or,
- * when the rate is known and a sample counts in seconds, by seconds.
+ * when the rate is known and a sample counts in seconds, by seconds
+ * (arc times of a capture without samples: "microseconds").
  */
 #include "export.h"
 
@@ -15,7 +16,8 @@ static int write_speedscope(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (rc)
 		return rc;
 	const char *dim = pc_profile_dimension(p);
-	int secs = m.rate > 0 && (!dim || !*dim || strcmp(dim, "seconds") == 0);
+	int secs = !m.arc_time && m.rate > 0 &&
+		   (!dim || !*dim || strcmp(dim, "seconds") == 0);
 	double scale = secs ? 1.0 / m.rate : 1.0;
 	const char *name = pc_profile_program(p);
 	if (!name || !*name)
@@ -37,7 +39,7 @@ static int write_speedscope(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_sink_puts(k, "]},\n\"profiles\":[{\"type\":\"sampled\",\"name\":");
 	pc_sink_json_string(k, name);
 	pc_sink_printf(k, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":",
-		       secs ? "seconds" : "none");
+		       m.arc_time ? "microseconds" : secs ? "seconds" : "none");
 	double total = 0;
 	for (size_t f = 0; f < m.nframes; f++)
 		total += m.frames[f].self * scale;

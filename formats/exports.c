@@ -359,6 +359,36 @@ static int expand(build *b, size_t leaf, size_t depth, double fraction)
 	return PC_OK;
 }
 
+/* Chains [first, nchains) of one leaf with the same path are merged
+ * (arc times: a measured caller and the split of the remainder may give
+ * the same path); they are the last chains and paths made. */
+static void merge_chains(pc_xmodel *m, size_t first)
+{
+	size_t w = first;
+	size_t wpath = first < m->nchains ? m->chains[first].first : m->npath;
+	for (size_t c = first; c < m->nchains; c++) {
+		pc_xchain ch = m->chains[c];
+		size_t k;
+		for (k = first; k < w; k++)
+			if (m->chains[k].depth == ch.depth &&
+			    memcmp(&m->pathpool[m->chains[k].first],
+				   &m->pathpool[ch.first],
+				   ch.depth * sizeof *m->pathpool) == 0)
+				break;
+		if (k < w) {
+			m->chains[k].fraction += ch.fraction;
+			continue;
+		}
+		memmove(&m->pathpool[wpath], &m->pathpool[ch.first],
+			ch.depth * sizeof *m->pathpool);
+		ch.first = wpath;
+		wpath += ch.depth;
+		m->chains[w++] = ch;
+	}
+	m->nchains = w;
+	m->npath = wpath;
+}
+
 static int build_chains(build *b)
 {
 	pc_xmodel *m = b->m;
@@ -386,12 +416,34 @@ static int build_chains(build *b)
 	for (size_t f = 0; f < nf; f++) {
 		pc_xframe *fr = &m->frames[f];
 		fr->first_chain = m->nchains;
-		if (fr->self > 0) {
+		if (fr->self > 0 && m->arc_time) {
+			/* the measured callers first, then the rest (time in
+			 * self-recursive calls) by the usual assumption */
+			double rest = fr->self;
+			for (size_t i = b->in_first[f]; i < b->in_first[f + 1]; i++) {
+				const pc_xarc *a = &m->arcs[b->in_arcs[i]];
+				if (!(a->ftime > 0) || !isfinite(a->ftime))
+					continue;
+				b->path[0] = f;
+				b->path[1] = a->caller;
+				int rc = expand(b, f, 2, a->ftime / fr->self);
+				if (rc)
+					return rc;
+				rest -= a->ftime;
+			}
+			if (rest > fr->self * 1e-12) {
+				b->path[0] = f;
+				int rc = expand(b, f, 1, rest / fr->self);
+				if (rc)
+					return rc;
+			}
+		} else if (fr->self > 0) {
 			b->path[0] = f;
 			int rc = expand(b, f, 1, 1.0);
 			if (rc)
 				return rc;
 		}
+		merge_chains(m, fr->first_chain);
 		fr->nchains = m->nchains - fr->first_chain;
 		/* the samples of these chains flow through their arcs */
 		for (size_t c = fr->first_chain; c < m->nchains; c++) {
@@ -498,6 +550,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	size_t namelen = 0;
 	for (int c = 0; c < PC_REGION_COUNT; c++)
 		namelen += strlen(pc_region_class_name((pc_region_class)c)) + 3;
+	namelen += sizeof "unattributed";
 	m->namebuf = malloc(namelen);
 	if (!m->namebuf)
 		goto out;
@@ -508,8 +561,12 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 		if (pc_grow((void **)&m->frames, &b.cap_frames, m->nframes + 1,
 			    sizeof *m->frames))
 			goto out;
+		/* in the program's code but in no symbol: "[unattributed]",
+		 * as the reports call it */
 		size_t n = (size_t)sprintf(nb, "[%s]",
-					   pc_region_class_name((pc_region_class)c));
+					   c == PC_REGION_APPLICATION
+						   ? "unattributed"
+						   : pc_region_class_name((pc_region_class)c));
 		m->frames[m->nframes++] = (pc_xframe){
 			.name = nb,
 			.segment = PC_NOSEG,
@@ -527,7 +584,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	for (size_t i = 0; i < nra; i++)
 		m->arcs[i] = (pc_xarc){rowframe[ra[i].ri], rowframe[ra[i].rj],
 				       ra[i].a.from_segment, ra[i].a.from,
-				       ra[i].a.count, 0};
+				       ra[i].a.count, 0, ra[i].a.ftime};
 	qsort(m->arcs, nra, sizeof *m->arcs, cmp_arc);
 	for (size_t i = 0; i < nra; i++) {
 		pc_xarc *a = &m->arcs[i];
@@ -536,11 +593,30 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 			pc_xarc *d = &m->arcs[m->narcs - 1];
 			d->count = d->count + a->count < d->count
 					   ? UINT64_MAX : d->count + a->count;
+			d->ftime += a->ftime;
 			continue;
 		}
 		m->arcs[m->narcs++] = *a;
 		if (a->caller == a->callee)
 			m->self_arc_calls += a->count;
+	}
+
+	/* no sample at all but timed arcs: export the arcs' flat times */
+	m->value_type = "samples";
+	m->value_unit = "count";
+	if (!(m->totals.total > 0)) {
+		for (size_t i = 0; i < m->narcs; i++)
+			if (m->arcs[i].ftime > 0 && isfinite(m->arcs[i].ftime))
+				m->arc_time = 1;
+		if (m->arc_time) {
+			m->value_type = "time";
+			m->value_unit = "microseconds";
+			for (size_t i = 0; i < m->narcs; i++)
+				if (m->arcs[i].ftime > 0 &&
+				    isfinite(m->arcs[i].ftime))
+					m->frames[m->arcs[i].callee].self +=
+						m->arcs[i].ftime;
+		}
 	}
 
 	/* sites: raw samples, histogram buckets, fallbacks */

@@ -4,11 +4,14 @@
 set -e
 PKGS="build-essential meson ninja-build pkg-config libelf-dev zlib1g-dev
 libyaml-dev libcmocka-dev python3 binutils gcc-multilib hatari
-valgrind clang libclang-rt-14-dev"
+valgrind clang libclang-rt-14-dev
+golang-go chromium"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"
 done
+# npm checkers for the export tests (speedscope schema, headless import)
+"$(dirname "$0")/../tests/exports/setup-checkers.sh" || true
 [ -z "$missing" ] && exit 0
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -495,6 +495,47 @@ static void test_segmented(void **state)
 	pc_profile_free(p);
 }
 
+/* No samples, arcs with flat times (MPW Proff): the exports carry the
+ * times.  A->B x2 30 us, C->B x1 10 us, B->B x4 5 us, A->C x1 7 us.
+ * B (45 us): 30 measured under A, 10 under C (itself called by A), and
+ * the 5 of the recursion split by calls 2:1 -> A;B 30 + 3.33 = 33.33 and
+ * A;C;B 10 + 1.67 = 11.67, rounded cumulatively: 33, then 45 - 33 = 12.
+ * C (7 us): A;C 7. */
+static void test_arc_times(void **state)
+{
+	(void)state;
+	pc_profile *p = pc_profile_new(NULL);
+	sym(p, "A", PC_NOSEG, 0x100, 0x10);
+	sym(p, "B", PC_NOSEG, 0x110, 0x10);
+	sym(p, "C", PC_NOSEG, 0x120, 0x10);
+	pc_arc arcs[] = {{PC_NOSEG, 0x104, PC_NOSEG, 0x110, 2, 0, 30},
+			 {PC_NOSEG, 0x124, PC_NOSEG, 0x110, 1, 0, 10},
+			 {PC_NOSEG, 0x114, PC_NOSEG, 0x110, 4, 0, 5},
+			 {PC_NOSEG, 0x108, PC_NOSEG, 0x120, 1, 0, 7}};
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(pc_profile_add_arc(p, &arcs[i]), PC_OK);
+	expect_text(p, "folded", "A;B 33\nA;C;B 12\nA;C 7\n");
+	/* inclusive arc costs: A->B 33.33, A->C 11.67 + 7, C->B 11.67 */
+	expect_text(p, "callgrind",
+		    "# callgrind format\nversion: 1\n"
+		    "creator: profcore " PC_VERSION_STRING "\n"
+		    "# costs: flat times of the call arcs, microseconds\n"
+		    "positions: instr\nevents: Microseconds\nsummary: 52\n"
+		    "\nfl=(1) ???\nfn=(1) A\n"
+		    "cfl=(1)\ncfn=(2) B\ncalls=2 0x110\n0x104 33\n"
+		    "cfl=(1)\ncfn=(3) C\ncalls=1 0x120\n0x108 19\n"
+		    "\nfl=(1)\nfn=(2)\n0x110 45\n"
+		    "\nfl=(1)\nfn=(3)\n0x120 7\n"
+		    "cfl=(1)\ncfn=(2)\ncalls=1 0x110\n0x124 12\n");
+	size_t len;
+	char *s = export(p, "speedscope", NULL, NULL, &len);
+	assert_non_null(strstr(s, "\"unit\":\"microseconds\",\"startValue\":0,"
+				  "\"endValue\":52,\n\"samples\":[\n[0,1],\n[0,2,1],"
+				  "\n[0,2]],\n\"weights\":[33.3333333,11.6666667,7]"));
+	pc_free(s);
+	pc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_gmon_known_answer),
 		cmocka_unit_test(test_gmon_raw_samples),
 		cmocka_unit_test(test_segmented),
+		cmocka_unit_test(test_arc_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
