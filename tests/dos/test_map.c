@@ -329,6 +329,7 @@ static void gnu_three_way(void **state)
 	pc_profile *map = load("gnumap/prog.map", NULL, NULL);
 	pc_profile *nm = load("gnumap/prog.nm.txt", NULL, NULL);
 	pc_profile *nms = load("gnumap/prog.nm-S.txt", NULL, NULL);
+	pc_profile *nmp = load("gnumap/prog.nm-P.txt", NULL, NULL);
 
 	static const struct {
 		const char *name;
@@ -344,6 +345,11 @@ static void gnu_three_way(void **state)
 		assert_true(find(map, fn[i].name, &b));
 		assert_true(find(nm, fn[i].name, &c));
 		assert_true(find(nms, fn[i].name, &d));
+		pc_symbol e;
+		assert_true(find(nmp, fn[i].name, &e));
+		assert_int_equal(e.address, fn[i].addr);
+		assert_int_equal(e.size, fn[i].size);
+		assert_int_equal(e.kind, PC_SYM_TEXT);
 		assert_int_equal(a.address, fn[i].addr);
 		assert_int_equal(b.address, fn[i].addr);
 		assert_int_equal(c.address, fn[i].addr);
@@ -396,6 +402,10 @@ static void gnu_three_way(void **state)
 	pc_profile_free(map);
 	pc_profile_free(nm);
 	pc_profile_free(nms);
+	assert_int_equal(pc_profile_symbol_count(nmp), 37);
+	assert_true(find(nmp, "mix", &c));
+	assert_int_equal(c.binding, PC_BIND_LOCAL);
+	pc_profile_free(nmp);
 }
 
 static void gnu_nopie_and_load_base(void **state)
@@ -638,7 +648,7 @@ static void dialect_names(void **state)
 	char *map = fixture("dosmap/mslink_basicdos_CLKDEV.MAP");
 	assert_int_equal(pc_profile_load_file(p, map, NULL, o), PC_ENOTFOUND);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "no map dialect 'lattice' (built-in: gnu-ld, mslink, nm, tlink, wlink; or give FILE.yaml)");
+			    "no map dialect 'lattice' (built-in: gnu-ld, mslink, nm-posix, nm, tlink, wlink; or give FILE.yaml)");
 	pc_profile_free(p);
 	pc_options_free(o);
 	free(map);
