@@ -240,6 +240,49 @@ class Unix(unittest.TestCase):
         self.assertEqual(self.rows["fib"].calls, 1)
         self.assertEqual(self.rows["fib"].self_calls, 392834)
 
+    def test_callgraph_is_gprof_q(self):
+        """Indexes, self/children seconds and calls of gprof-q.txt."""
+        g = self.prof.callgraph()
+        self.assertEqual(g.dropped_arcs, 0)
+
+        def secs(v):
+            return round(v / 100.0, 2)
+
+        want = {  # name: [index], self s, children s, calls, self calls
+            "main": (1, 0.00, 3.66, 0, 0), "hot": (2, 2.64, 0.00, 1, 0),
+            "tinies": (3, 0.02, 0.97, 1, 0),
+            "tiny_b": (4, 0.36, 0.00, 24000000, 0),
+            "tiny_a": (5, 0.33, 0.00, 24000000, 0),
+            "tiny_c": (6, 0.29, 0.00, 24000000, 0),
+            "is_odd": (8, 0.02, 0.00, 602054, 0),
+            "is_even": (9, 0.00, 0.00, 602740, 0),
+            "fib": (10, 0.00, 0.00, 1, 392834)}
+        for name, (index, self_s, children_s, calls, self_calls) in \
+                want.items():
+            with self.subTest(name=name):
+                n = g.node(name)
+                self.assertEqual((n.index, secs(n.self_time),
+                                  secs(n.children), n.calls, n.self_calls),
+                                 (index, self_s, children_s, calls,
+                                  self_calls))
+        (cycle,) = [n for n in g.nodes if n.row is None]
+        self.assertEqual((cycle.cycle, cycle.index, cycle.calls,
+                          cycle.self_calls, secs(cycle.self_time)),
+                         (1, 7, 1200, 1203594, 0.02))
+        members = []
+        m = cycle.next_member
+        while m is not None:
+            members.append(g.nodes[m].name)
+            m = g.nodes[m].next_member
+        self.assertEqual(members, ["is_odd", "is_even"])
+        edges = {(g.nodes[e.parent].name, g.nodes[e.child].name):
+                 (e.count, secs(e.self_time), secs(e.children))
+                 for e in g.edges}
+        self.assertEqual(edges[("main", "tinies")], (1, 0.02, 0.97))
+        self.assertEqual(edges[("tinies", "tiny_b")], (24000000, 0.36, 0.0))
+        self.assertEqual(edges[("main", "is_even")], (1200, 0.02, 0.0))
+        self.assertEqual(len(edges), 10)
+
     def test_symbols_and_lookup(self):
         syms = {s.name: s for s in self.prof.symbols()}
         hot = syms["hot"]

@@ -42,6 +42,7 @@ from . import _lib as _c
 __all__ = [
     "ProfcoreError", "STATUS", "RegionClass", "SymbolKind", "Binding", "SymbolFlags",
     "Role", "Symbol", "Region", "Histogram", "Arc", "Row", "Totals",
+    "CallNode", "CallEdge", "CallGraph",
     "Loader", "Registry", "Profile", "load", "report_names", "reports",
     "export_names", "version",
     "library_path",
@@ -273,6 +274,53 @@ class Totals:
     outside: float
     excluded: float
     by_class: Dict[RegionClass, float]
+
+
+@dataclass(frozen=True)
+class CallNode:
+    """A call-graph node: one row, or one cycle as a whole (row None).
+    Times are in samples (or, without samples, the arcs' flat times)."""
+    row: Optional[int]        # index into Profile.rows(); None for a cycle
+    name: Optional[str]       # None for a cycle
+    cycle: int                # gprof's <cycle N>, 0 = in no cycle
+    index: int                # gprof's [index], 1-based
+    listed: bool              # gprof -q prints an entry for it
+    calls: int                # calls from outside itself / its cycle
+    self_calls: int           # self-recursive calls; cycle: calls inside
+    time: float               # own time before propagation
+    self_time: float          # gprof "self"
+    children: float           # gprof "children"
+    htime: float              # inclusive (hierarchical) time, Proff
+    ftime: float              # flat time, Proff
+    next_member: Optional[int]  # next node of its cycle, None at the end
+
+
+@dataclass(frozen=True)
+class CallEdge:
+    """All arcs from one node to another, merged."""
+    parent: int
+    child: int
+    count: int
+    self_time: float          # child's self time propagated to parent
+    children: float           # child's children time propagated
+    htime: float
+    ftime: float
+
+
+@dataclass(frozen=True)
+class CallGraph:
+    nodes: Tuple[CallNode, ...]
+    edges: Tuple[CallEdge, ...]
+    total: float              # gprof's total: sum of the nodes' self time
+    run_htime: float          # the run's hierarchical time (Proff)
+    dropped_arcs: int         # arcs with an end in no row
+
+    def node(self, name: str) -> CallNode:
+        """The node of the row called name (KeyError if none)."""
+        for n in self.nodes:
+            if n.name == name:
+                return n
+        raise KeyError(name)
 
 
 @dataclass(frozen=True)
@@ -627,6 +675,43 @@ class Profile:
                 return None
             self._check(L.pc_profile_row_at(h, i, ctypes.byref(r)))
             return self._row(r, self.totals().total)
+
+    def callgraph(self, options: Options = None) -> CallGraph:
+        """The call graph (gprof's cycles and propagation, Proff's
+        inclusive times) as a plain copy.  options: attribution keys."""
+        L = _c.lib()
+        merged = dict(self._attr_options)
+        merged.update(options or {})
+        g = ctypes.c_void_p()
+        nodes, edges = [], []
+        with self._lock, _COptions(merged) as o:
+            self._check(L.pc_profile_callgraph(self._handle(), o.ptr,
+                                               ctypes.byref(g)))
+            try:
+                n = _c.PcCgNode()
+                for i in range(L.pc_callgraph_node_count(g)):
+                    if L.pc_callgraph_node_at(g, i, ctypes.byref(n)) < 0:
+                        raise ProfcoreError(STATUS["PC_ENOTFOUND"],
+                                            "call-graph node %d" % i)
+                    nodes.append(CallNode(
+                        None if n.row < 0 else n.row, _s(n.name), n.cycle,
+                        n.index, bool(n.listed), n.calls, n.self_calls,
+                        n.time, n.self, n.children, n.htime, n.ftime,
+                        None if n.next_member == ctypes.c_size_t(-1).value
+                        else n.next_member))
+                e = _c.PcCgEdge()
+                for i in range(L.pc_callgraph_edge_count(g)):
+                    if L.pc_callgraph_edge_at(g, i, ctypes.byref(e)) < 0:
+                        raise ProfcoreError(STATUS["PC_ENOTFOUND"],
+                                            "call-graph edge %d" % i)
+                    edges.append(CallEdge(e.parent, e.child, e.count, e.self,
+                                          e.children, e.htime, e.ftime))
+                return CallGraph(tuple(nodes), tuple(edges),
+                                 L.pc_callgraph_total(g),
+                                 L.pc_callgraph_run_htime(g),
+                                 L.pc_callgraph_dropped_arcs(g))
+            finally:
+                L.pc_callgraph_free(g)
 
     # -- reports --
     def render(self, report: Optional[str] = None,

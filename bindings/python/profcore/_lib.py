@@ -68,6 +68,22 @@ class PcTotals(Structure):
                 ("by_class", c_double * PC_REGION_COUNT)]
 
 
+class PcCgNode(Structure):
+    _fields_ = [("row", c_int64), ("name", c_char_p), ("cycle", c_uint),
+                ("index", c_size_t), ("listed", c_int), ("calls", c_uint64),
+                ("self_calls", c_uint64), ("time", c_double),
+                ("self", c_double), ("children", c_double),
+                ("htime", c_double), ("ftime", c_double),
+                ("next_member", c_size_t)]
+
+
+class PcCgEdge(Structure):
+    _fields_ = [("parent", c_size_t), ("child", c_size_t),
+                ("count", c_uint64), ("self", c_double),
+                ("children", c_double), ("htime", c_double),
+                ("ftime", c_double)]
+
+
 P = c_void_p  # every opaque handle
 
 # name: (restype, argtypes)
@@ -123,6 +139,15 @@ _PROTOTYPES = {
     "pc_export_name_at": (c_char_p, [c_size_t]),
     "pc_export_description_at": (c_char_p, [c_size_t]),
     "pc_free": (None, [c_void_p]),
+    "pc_profile_callgraph": (c_int, [P, P, POINTER(c_void_p)]),
+    "pc_callgraph_free": (None, [P]),
+    "pc_callgraph_node_count": (c_size_t, [P]),
+    "pc_callgraph_node_at": (c_int, [P, c_size_t, POINTER(PcCgNode)]),
+    "pc_callgraph_edge_count": (c_size_t, [P]),
+    "pc_callgraph_edge_at": (c_int, [P, c_size_t, POINTER(PcCgEdge)]),
+    "pc_callgraph_total": (c_double, [P]),
+    "pc_callgraph_run_htime": (c_double, [P]),
+    "pc_callgraph_dropped_arcs": (c_size_t, [P]),
     "pc_registry_new": (P, []),
     "pc_registry_free": (None, [P]),
     "pc_registry_load_plugins": (c_int, [P, c_char_p]),
