@@ -24,6 +24,8 @@
  * tried and the one that parses the whole file is used with a warning;
  * several give PC_EAMBIGUOUS naming them.
  *
+ * Option rate=HZ sets the tick rate (old BSD files do not record it).
+ *
  * OpenOCD quirks: its histogram records carry 4-byte low/high words even
  * for 64-bit targets (read so, with a warning, when the W-byte reading
  * fails and the 4-byte one fits, or with -O hist-width=4), and its
@@ -476,6 +478,11 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 				   "counter-endian must be little or big, not '%s'", oce);
 		goto out;
 	}
+	double rate = 0;
+	if (pc_options_get_double(o, "rate", &rate) < 0 || rate < 0) {
+		r = pc_stream_fail(s, PC_EUSAGE, -1, "rate must be a number of ticks per second");
+		goto out;
+	}
 	int tagged = len >= 4 && memcmp(buf, "gmon", 4) == 0;
 	if (!g.w)
 		g.w = pc_profile_target_width(p);
@@ -579,6 +586,8 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	g.p = p;
 	g.strict = 0;
 	r = parse(&g);
+	if (r == PC_OK && rate > 0)
+		pc_profile_set_rate(p, rate);
 out:
 	pc_free(buf);
 	return r;

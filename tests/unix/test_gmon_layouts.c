@@ -166,8 +166,9 @@ static void width_undecidable(void **state)
 			    "BSD gmon.out records neither address width nor byte order and several readings fit (old BSD 32-bit little-endian, old BSD 64-bit little-endian): give the executable, or -O width=4|8 and -O endian=little|big");
 	pc_profile_free(p);
 	p = pc_profile_new(NULL);
-	pc_options *o = opts("width=4", NULL);
+	pc_options *o = opts("width=4", "rate=100"); /* old BSD: no rate in the file */
 	assert_int_equal(pc_profile_load_memory(p, b.b, b.n, "gmon.out", NULL, o), PC_OK);
+	assert_true(pc_profile_rate(p) == 100);
 	pc_histogram h;
 	pc_profile_histogram_at(p, 0, &h);
 	assert_int_equal(h.low, 0x100);
