@@ -204,6 +204,41 @@ static void freebsd_counter_type(void **state)
 	pc_profile_free(p);
 }
 
+/* DEC OSF/1 old BSD header: 4 pad bytes after ncnt (24-byte header with
+ * 8-byte addresses), only with -O gmon-layout=alpha. */
+static void alpha_pad(void **state)
+{
+	(void)state;
+	buf b = {.n = 0};
+	pc_endian e = PC_ENDIAN_LITTLE;
+	put(&b, 0x1000, 8, e);
+	put(&b, 0x1020, 8, e);
+	put(&b, 24 + 8, 4, e);
+	put(&b, 0, 4, e); /* pad */
+	uint16_t c[4] = {9, 0, 0, 11}; /* 8-byte bins */
+	for (int i = 0; i < 4; i++)
+		put(&b, c[i], 2, e);
+	put(&b, 0x1008, 8, e);
+	put(&b, 0x1014, 8, e);
+	put(&b, 3, 8, e);
+	pc_profile *p = fgh(8, e);
+	pc_options *o = opts("gmon-layout=alpha", NULL);
+	assert_int_equal(pc_profile_load_memory(p, b.b, b.n, "gmon.out", NULL, o), PC_OK);
+	uint64_t calls = 0;
+	assert_true(count_of(p, "f", NULL) == 9);
+	assert_true(count_of(p, "g", &calls) == 11);
+	assert_int_equal(calls, 3);
+	pc_profile_free(p);
+	/* a non-zero pad is not this layout */
+	b.b[20] = 1;
+	p = fgh(8, e);
+	assert_int_equal(pc_profile_load_memory(p, b.b, b.n, "gmon.out", NULL, o), PC_EFORMAT);
+	assert_int_equal(pc_profile_error(p)->offset, 20);
+	assert_string_equal(pc_profile_error(p)->message, "Alpha gmon.out header pad is not zero");
+	pc_options_free(o);
+	pc_profile_free(p);
+}
+
 static void bsd_malformed(void **state)
 {
 	(void)state;
@@ -461,6 +496,7 @@ int main(void)
 		cmocka_unit_test(bsd_layouts),
 		cmocka_unit_test(width_undecidable),
 		cmocka_unit_test(freebsd_counter_type),
+		cmocka_unit_test(alpha_pad),
 		cmocka_unit_test(bsd_malformed),
 		cmocka_unit_test(openocd_shapes),
 		cmocka_unit_test(osf_ranges),
