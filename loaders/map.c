@@ -483,6 +483,7 @@ typedef struct dctx {
 	const char *file;
 	char *err;
 	size_t errlen;
+	int detect_only; /* compile only what detection needs */
 } dctx;
 
 static int derr(dctx *c, const ynode *n, const char *key, const char *fmt, ...)
@@ -961,6 +962,8 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 		if (!d->nany && !d->nall && !d->every.ok)
 			return derr(c, v, "detect", "needs 'any', 'all' or 'every-line'");
 	}
+	if (c->detect_only)
+		return PC_OK;
 	if ((v = yget(root, "join"))) {
 		static const char *const jk[] = {"line", "next", NULL};
 		if ((r = ycheck_map(c, v, "join", jk)))
@@ -1012,8 +1015,9 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 
 /* Compiles the YAML text of a dialect.  On error *out is NULL and err
  * holds "dialect FILE:LINE:COL: key 'K': what". */
-static int dialect_compile(const char *text, size_t len, const char *file,
-			   dialect **out, char *err, size_t errlen)
+static int dialect_compile_mode(const char *text, size_t len, const char *file,
+				dialect **out, char *err, size_t errlen,
+				int detect_only)
 {
 	*out = NULL;
 	err[0] = 0;
@@ -1026,7 +1030,7 @@ static int dialect_compile(const char *text, size_t len, const char *file,
 		yfree(root);
 		return PC_ENOMEM;
 	}
-	dctx c = {file, err, errlen};
+	dctx c = {file, err, errlen, detect_only};
 	r = dialect_build(&c, root, d);
 	yfree(root);
 	if (r) {
@@ -1037,6 +1041,12 @@ static int dialect_compile(const char *text, size_t len, const char *file,
 	}
 	*out = d;
 	return PC_OK;
+}
+
+static int dialect_compile(const char *text, size_t len, const char *file,
+			   dialect **out, char *err, size_t errlen)
+{
+	return dialect_compile_mode(text, len, file, out, err, errlen, 0);
 }
 
 static int dialect_builtin(const char *name, dialect **out, char *err,
@@ -1166,7 +1176,7 @@ static int detect_builtin(const unsigned char *head, size_t len, int whole,
 	for (const pc_map_builtin *b = pc_map_builtins; b->name; b++) {
 		dialect *d;
 		char err[256];
-		if (dialect_compile(b->text, b->len, b->name, &d, err, sizeof err))
+		if (dialect_compile_mode(b->text, b->len, b->name, &d, err, sizeof err, 1))
 			continue; /* built-ins are tested; never happens */
 		int sc = dialect_detect(d, head, len, whole);
 		if (sc > best) {
