@@ -167,6 +167,36 @@ class SevenDwarfsEndToEnd(unittest.TestCase):
                          (2621, 53, 82))
 
 
+class DrDobbsEndToEnd(unittest.TestCase):
+    """Figures 3 and 4(a) as files (gen_ddj.py): nm symbols and a hex
+    text PC dump, read by the map and raw loaders, print the same module
+    tables as the API-built captures (whose rows the Seeds tests of
+    test_reports.py hold against the article)."""
+    FIX = os.path.join(ROOT, "tests", "reports", "fixtures")
+    RUNS = [("fmtest", "0x12100", "ddj_fig3.txt"), ("patest", "0x11000", "ddj_fig4a.txt")]
+
+    def test_fixtures_are_the_generators(self):
+        with tempfile.TemporaryDirectory() as d:
+            subprocess.run(["python3", os.path.join(ROOT, "tests", "reports", "gen_ddj.py"), d],
+                           check=True)
+            for stem, _, _ in self.RUNS:
+                for ext in (".nm", ".pcs"):
+                    with open(os.path.join(d, stem + ext), "rb") as a, \
+                            open(os.path.join(self.FIX, stem + ext), "rb") as b:
+                        self.assertEqual(a.read(), b.read(), stem + ext)
+
+    def test_module_tables(self):
+        for stem, end, want in self.RUNS:
+            with self.subTest(stem=stem):
+                rc, out, err = profcat(stem + ".nm", "-f", "raw", "-O", "origin=0x10000",
+                                       "-O", "program-end=" + end, stem + ".pcs",
+                                       "--style", "ddj", cwd=self.FIX)
+                if rc == 2 and "no format named 'raw'" in err:
+                    self.skipTest("no raw loader in this build")
+                self.assertEqual((rc, err), (0, ""))
+                self.assertEqual(out, golden(want))
+
+
 class Errors(unittest.TestCase):
     def test_usage_errors(self):
         cases = [
