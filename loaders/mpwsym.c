@@ -219,6 +219,22 @@ static int sym_load(pc_profile *p, pc_stream *s, const pc_options *o)
 			goto out;
 		}
 	}
+	/* counts must fit the tables' pages (that bounds every loop and
+	 * allocation below by the file's size) */
+	static const struct { int t; size_t size; } sized[] = {
+		{T_RTE, RTE_SIZE}, {T_MTE, MTE_SIZE}, {T_CSNTE, CSNTE_SIZE}};
+	for (size_t i = 0; i < sizeof sized / sizeof *sized; i++) {
+		const table *tb = &f.t[sized[i].t];
+		uint64_t cap = (uint64_t)tb->pages * (f.page / sized[i].size);
+		if (tb->count > 0 && tb->count >= cap) {
+			rc = pc_stream_fail(s, PC_EFORMAT, 42 + 8 * sized[i].t + 4,
+					    "%s table claims %u entries, its %u pages "
+					    "hold %llu", table_names[sized[i].t],
+					    tb->count, tb->pages,
+					    (unsigned long long)(cap ? cap - 1 : 0));
+			goto out;
+		}
+	}
 	/* resources */
 	uint32_t nres = f.t[T_RTE].count;
 	seg = calloc((size_t)nres + 1, sizeof *seg);

@@ -222,6 +222,8 @@ SYM_ERRORS = [
      "byte 2560, the file has 2304 bytes" % (len(good) - mpwgen.PAGE)),
     (patched(good, 11, b"4"), 1,
      "11: .SYM version 3.4 is not supported (3.2 and 3.3 are)"),
+    (patched(good, 54, b"\x00\x01\x00\x00"), 1,
+     "54: RTE table claims 65536 entries, its 1 pages hold 13"),
     (patched(good, 32, b"\x00\x40"), 1,
      "32: page size 64 is smaller than the 154-byte header block"),
     # main (module 2) grows past the end of segment 1 (0x200 bytes)
