@@ -65,18 +65,24 @@ int pc_profile_fail(pc_profile *p, int code, const char *fmt, ...)
 	return code;
 }
 
-void pc_profile_warn(pc_profile *p, const char *fmt, ...)
+/* Appends a formatted line (kept in the profile's pool) to a list. */
+static void add_line(pc_profile *p, const char ***v, size_t *n, size_t *cap,
+		     const char *fmt, va_list ap)
 {
 	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	const char *w = pc_strpool_add(&p->pool, buf);
+	if (!w || pc_grow((void **)v, cap, *n + 1, sizeof **v))
+		return;
+	(*v)[(*n)++] = w;
+}
+
+void pc_profile_warn(pc_profile *p, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	add_line(p, &p->warnings, &p->nwarn, &p->capwarn, fmt, ap);
 	va_end(ap);
-	const char *w = pc_strpool_add(&p->pool, buf);
-	if (!w || pc_grow((void **)&p->warnings, &p->capwarn, p->nwarn + 1,
-			  sizeof *p->warnings))
-		return;
-	p->warnings[p->nwarn++] = w;
 }
 
 size_t pc_profile_warning_count(const pc_profile *p)
@@ -91,16 +97,10 @@ const char *pc_profile_warning(const pc_profile *p, size_t i)
 
 void pc_profile_note(pc_profile *p, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	add_line(p, &p->notes, &p->nnote, &p->capnote, fmt, ap);
 	va_end(ap);
-	const char *w = pc_strpool_add(&p->pool, buf);
-	if (!w || pc_grow((void **)&p->notes, &p->capnote, p->nnote + 1,
-			  sizeof *p->notes))
-		return;
-	p->notes[p->nnote++] = w;
 }
 
 size_t pc_profile_note_count(const pc_profile *p)
