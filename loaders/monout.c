@@ -231,8 +231,8 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	if (nconsidered == 0) {
 		pc_free(b);
 		return pc_stream_fail(s, PC_EUSAGE, -1,
-				      "no mon.out layout has %u-byte words (use -O width=2 or 4)",
-				      want_w ? want_w : tw);
+				      "no mon.out layout has %u-byte words and %llu-byte slots (2-byte words go with 6-byte slots, 4-byte words with 8 or 12)",
+				      want_w, (unsigned long long)oslot);
 	}
 	if (nok == 0) {
 		pc_free(b);

@@ -262,6 +262,8 @@ static void malformed(void **state)
 		{n - 1, "width=2", "endian=little", PC_EFORMAT, 0,
 		 "not a mon.out: in no allowed layout do lowpc < highpc, the call slots and an even number of counter bytes fit the 59-byte file"},
 		{n, "width=3", NULL, PC_EUSAGE, -1, "option width must be 2 or 4 for a mon.out"},
+		{n, "width=4", "slot=6", PC_EUSAGE, -1,
+		 "no mon.out layout has 4-byte words and 6-byte slots (2-byte words go with 6-byte slots, 4-byte words with 8 or 12)"},
 		{n, "profil=cray", NULL, PC_EUSAGE, -1,
 		 "option profil must be one of prof, pdp11, vax, ultrix, bsd, glibc, not 'cray'"},
 		/* scale 2: s = 1, byte = ((d >> 14) + 1) & ~1 is at most 2 for
