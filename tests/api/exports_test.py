@@ -6,7 +6,11 @@ Usage: exports_test.py LIBRARY HEADER...
 - every defined dynamic symbol (nm -D --defined-only) starts with pc_;
 - every exported symbol is declared PC_API in a public header, and every
   PC_API function of the headers is exported (no leaks, no stubs missing);
-- the SONAME is libprofcore.so.<PC_VERSION_MAJOR> (the ABI version).
+- the SONAME is libprofcore.so.<PC_VERSION_MAJOR> (the ABI version);
+- the library has no writable static data of its own (no global mutable
+  state that two profiles could share): every object in .data, .bss and
+  their thread-local and relocated forms belongs to the C runtime or to a
+  sanitizer.
 """
 import re
 import shutil
@@ -36,9 +40,30 @@ def declared(headers):
     return names, major
 
 
+WRITABLE = {".data", ".bss", ".tdata", ".tbss", ".data.rel",
+            ".data.rel.local"}
+# crtstuff's bookkeeping, and what ASan/UBSan/coverage add to every object
+RUNTIME = {"completed.0", "__dso_handle", "__TMC_END__"}
+RUNTIME_PREFIXES = ("__odr_asan", "__asan", "__ubsan", "__sancov", "__gcov")
+
+
+def writable_objects(lib):
+    bad = []
+    for line in run(["objdump", "-t", lib]).splitlines():
+        f = line.split()
+        # ADDRESS FLAGS... SECTION SIZE NAME; object symbols have an "O"
+        if len(f) < 5 or "O" not in f[1:-3]:
+            continue
+        section, name = f[-3], f[-1]
+        if section in WRITABLE and name not in RUNTIME \
+                and not name.startswith(RUNTIME_PREFIXES):
+            bad.append("%s %s" % (section, name))
+    return bad
+
+
 def main():
     lib, headers = sys.argv[1], sys.argv[2:]
-    for tool in ("nm", "readelf"):
+    for tool in ("nm", "readelf", "objdump"):
         if not shutil.which(tool):
             print("%s not found (binutils)" % tool)
             return 77
@@ -75,6 +100,11 @@ def main():
         ok = False
         print("SONAME is %s, expected %s"
               % (soname.group(1) if soname else "missing", want))
+    state = writable_objects(lib)
+    if state:
+        ok = False
+        print("writable static data (global mutable state):")
+        print("\n".join("  " + b for b in state))
     print("%d symbols exported, %d declared, SONAME %s"
           % (len(exported), len(api), soname.group(1) if soname else "-"))
     return 0 if ok else 1

@@ -192,9 +192,9 @@ class Installed(unittest.TestCase):
         self.assertEqual(r.stderr, "profcat: %s:0: unrecognised file format "
                          "(use --format NAME; --list-formats lists them)\n"
                          % sample)
-        r = run([profcat, sample], cwd=SOURCE,
+        r = run([profcat, "-F", "csv", sample], cwd=SOURCE,
                 env=dict(self.env, PROFCORE_PLUGIN_PATH=self.plugin_dir()))
-        with open(os.path.join(HERE, "expected", "ticks-flat.txt")) as f:
+        with open(os.path.join(HERE, "expected", "ticks.csv")) as f:
             self.assertEqual(r.stdout, f.read())
         self.assertEqual(r.stderr, "")
 
