@@ -366,6 +366,15 @@ class Dos(unittest.TestCase):
             prof.load("prf/PRIMES.PRF", options={"com": True})
             self.assertEqual([(r.name, r.count) for r in prof.top(2)],
                              [("MAIN", 87.0), ("CTRLC", 12.0)])
+            # the notes profcat -v prints (tests/dos/expected)
+            with open(os.path.join(SOURCE, "tests", "dos", "expected",
+                                   "verbose_notes.err")) as f:
+                want = [l[len("profcat: note: "):] for l in
+                        f.read().splitlines()
+                        if l.startswith("profcat: note: ")]
+            self.assertEqual(prof.notes, want)
+            self.assertEqual(len(want), 3)
+            self.assertEqual(prof.warnings, [])
             prof.attribute({"attribution": "bucket-start"})
             self.assertEqual([(r.name, r.count) for r in prof.top(2)],
                              [("MAIN", 96.0), ("CTRLC", 3.0)])

@@ -535,6 +535,15 @@ class Profile:
             return [_s(L.pc_profile_warning(h, i)) or ""
                     for i in range(L.pc_profile_warning_count(h))]
 
+    @property
+    def notes(self) -> List[str]:
+        """What the loaders detected or decided (profcat --verbose)."""
+        L = _c.lib()
+        with self._lock:
+            h = self._handle()
+            return [_s(L.pc_profile_note_at(h, i)) or ""
+                    for i in range(L.pc_profile_note_count(h))]
+
     # -- the model --
     def symbols(self) -> List[Symbol]:
         """Every symbol, in the order loaded."""

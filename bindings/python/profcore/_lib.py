@@ -100,6 +100,8 @@ _PROTOTYPES = {
     "pc_profile_error": (POINTER(PcError), [P]),
     "pc_profile_warning_count": (c_size_t, [P]),
     "pc_profile_warning": (c_char_p, [P, c_size_t]),
+    "pc_profile_note_count": (c_size_t, [P]),
+    "pc_profile_note_at": (c_char_p, [P, c_size_t]),
     "pc_profile_load_file": (c_int, [P, c_char_p, c_char_p, P]),
     "pc_profile_load_memory": (c_int, [P, c_void_p, c_size_t, c_char_p,
                                        c_char_p, P]),
