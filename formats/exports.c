@@ -636,7 +636,8 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	qsort(ext, next, sizeof *ext, cmp_rowext);
 	if (histogram_sites(&b, ext, next, bucket_start))
 		goto out;
-	qsort(m->sites, m->nsites, sizeof *m->sites, cmp_site);
+	if (m->nsites > 1)
+		qsort(m->sites, m->nsites, sizeof *m->sites, cmp_site);
 	{
 		/* merge equal sites, then scale every frame's sites to its
 		 * attributed count */
@@ -665,7 +666,8 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 				goto out;
 			i = j;
 		}
-		qsort(m->sites, m->nsites, sizeof *m->sites, cmp_site);
+		if (m->nsites > 1)
+			qsort(m->sites, m->nsites, sizeof *m->sites, cmp_site);
 		/* drop empty sites, index the rest per frame */
 		w = 0;
 		for (size_t k = 0; k < m->nsites; k++)
