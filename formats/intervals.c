@@ -129,10 +129,14 @@ static int locate(pc_profile *p, const char *what, pc_intervals *iv)
 		iv->high = row.end;
 	}
 	if (found) {
-		if (iv->high == UINT64_MAX) { /* last symbol, size unknown */
+		if (iv->high == UINT64_MAX) { /* unbounded: up to the last data */
 			uint64_t e = data_end(p, iv->segment);
 			iv->high = e > iv->low ? e : iv->low + 1;
 		}
+		if (iv->high <= iv->low)
+			return pc_profile_fail(p, PC_EUSAGE,
+					       "interval: symbol '%s' has no extent (no size, and no symbol or program region after it); give an address range",
+					       what);
 		return PC_OK;
 	}
 	if (parse_range(what, &iv->segment, &iv->low, &iv->high) == 0)

@@ -213,6 +213,21 @@ class Errors(unittest.TestCase):
             with self.subTest(args=args):
                 self.assertEqual(profcat(ELF, GMON, *args), (2, "", msg))
 
+    def test_interval_of_a_symbol_without_extent(self):
+        # the last symbol of an nm list, no size, no program end given
+        fix = os.path.join(ROOT, "tests", "reports", "fixtures")
+        rc, out, err = profcat("patest.nm", "-f", "raw", "-O", "origin=0x10000", "patest.pcs",
+                               "--report", "intervals", "x=.delay_eight", cwd=fix)
+        if rc == 2 and "no format named 'raw'" in err:
+            self.skipTest("no raw loader in this build")
+        self.assertEqual((rc, out), (2, ""))
+        self.assertEqual(err, "profcat: interval: symbol '.delay_eight' has no extent (no size, "
+                              "and no symbol or program region after it); give an address range\n")
+        rc, out, err = profcat("patest.nm", "-f", "raw", "-O", "origin=0x10000", "patest.pcs",
+                               "--report", "intervals", "x=0x10f00+0x100", "i=2", cwd=fix)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("\n1  0x10f00-0x10f80     84   100.00  ****", out)
+
     def test_prohst_needs_a_histogram(self):
         rc, out, err = profcat("--style", "prohst", ELF)
         self.assertEqual((rc, out), (1, ""))
