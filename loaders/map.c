@@ -250,7 +250,51 @@ typedef struct rx {
 	int ok;
 	size_t nsub;
 	int group[F_COUNT]; /* capture index, 0 = none */
+	char prefix[16];    /* literal text every match starts with, or "" */
+	size_t nprefix;
 } rx;
+
+/* The literal text after a leading '^' of a translated expression, which
+ * every match must start with: a cheap test before regexec.  Nothing when
+ * a '|' outside brackets and groups could bypass the anchor. */
+static void rx_prefix(const char *t, rx *r)
+{
+	r->nprefix = 0;
+	if (t[0] != '^')
+		return;
+	int depth = 0, br = 0;
+	for (const char *q = t; *q; q++) {
+		if (br) {
+			if (*q == ']' && br > 1)
+				br = 0;
+			else
+				br++;
+			continue;
+		}
+		if (*q == '\\' && q[1])
+			q++;
+		else if (*q == '[')
+			br = 1;
+		else if (*q == '(')
+			depth++;
+		else if (*q == ')')
+			depth--;
+		else if (*q == '|' && depth <= 0)
+			return;
+	}
+	size_t n = 0;
+	for (const char *q = t + 1; *q && n < sizeof r->prefix - 1; q++) {
+		if (strchr(".[]()*+?{}|\\^$", *q))
+			break;
+		r->prefix[n++] = *q;
+	}
+	/* a quantifier applies to the last literal */
+	const char *next = t + 1 + n;
+	if (n && (*next == '*' || *next == '?' || *next == '{' || *next == '+'))
+		n--;
+	r->prefix[n] = 0;
+	r->nprefix = n;
+}
 
 static void rx_free(rx *r)
 {
@@ -621,6 +665,7 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 					    "named groups are only meaningful in a row's 'match'");
 			}
 	int e = regcomp(&out->re, t, REG_EXTENDED | (groups ? 0 : REG_NOSUB));
+	rx_prefix(t, out);
 	free(t);
 	if (e) {
 		char buf[128];
@@ -1105,7 +1150,9 @@ static int dialect_file(const char *path, dialect **out, char *err, size_t errle
 
 static int rx_test(const rx *r, const char *s)
 {
-	return r->ok && regexec(&r->re, s, 0, NULL, 0) == 0;
+	if (!r->ok || (r->nprefix && strncmp(s, r->prefix, r->nprefix) != 0))
+		return 0;
+	return regexec(&r->re, s, 0, NULL, 0) == 0;
 }
 
 static int is_blank(const char *s, size_t n)
@@ -1351,6 +1398,9 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 	memset(&f, 0, sizeof f);
 	if (rw->has_match) {
 		size_t nm = rw->match.nsub + 1;
+		if (rw->match.nprefix &&
+		    strncmp(line, rw->match.prefix, rw->match.nprefix) != 0)
+			return 0;
 		if (regexec(&rw->match.re, line, nm, e->pm, 0) != 0)
 			return 0;
 		for (int k = 0; k < F_COUNT; k++) {
