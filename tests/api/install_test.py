@@ -136,6 +136,13 @@ class Installed(unittest.TestCase):
         r = run(["pkg-config", "--libs", "profcore"], env=self.env)
         self.assertEqual(r.stdout.split(),
                          ["-L" + self.d(self.libdir), "-lprofcore"])
+        # Where plugins and dialects go (the sysroot is prepended).
+        for var, path in (("plugindir", (self.libdir, "profcore", "plugins")),
+                          ("dialectdir", (self.datadir, "profcore",
+                                          "dialects"))):
+            r = run(["pkg-config", "--variable=" + var, "profcore"],
+                    env=self.env)
+            self.assertEqual(r.stdout, self.d(os.path.join(*path)) + "\n")
         # The installed headers come first (then Requires.private's own
         # flags, mapped into the sysroot like every -I).
         r = run(["pkg-config", "--cflags", "profcore"], env=self.env)
@@ -197,6 +204,18 @@ class Installed(unittest.TestCase):
         with open(os.path.join(HERE, "expected", "ticks.csv")) as f:
             self.assertEqual(r.stdout, f.read())
         self.assertEqual(r.stderr, "")
+
+    def test_plugin_make_install(self):
+        """`make install` puts the plugin in pkg-config's plugindir."""
+        src = self.plugin_dir()
+        self.make(src, "install")
+        plugindir = self.d(os.path.join(self.libdir, "profcore", "plugins"))
+        self.assertEqual(os.listdir(plugindir), ["ticks.so"])
+        profcat = self.d(os.path.join(self.bindir, "profcat"))
+        r = run([profcat, "--list-formats"],
+                env=dict(self.env, PROFCORE_PLUGIN_PATH=plugindir))
+        self.assertIn("\nticks        symbols,samples        ticks text "
+                      "samples (example plugin)\n", r.stdout)
 
     def build_bad_plugin(self, variant):
         out = os.path.join(self.tmp, "bad-" + variant)
