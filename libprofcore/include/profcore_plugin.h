@@ -41,6 +41,8 @@
  *
  *     cc -shared -fPIC -o my.so my.c $(pkg-config --cflags --libs profcore)
  *
+ * and install it into $(pkg-config --variable=plugindir profcore).
+ *
  * examples/plugin/ in the source tree is a complete plugin.
  */
 #ifndef PROFCORE_PLUGIN_H
