@@ -158,10 +158,11 @@ static int add_counters(gctx *g, size_t at, uint64_t low, uint64_t high,
 		return bad(g, PC_ENOMEM, at, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v = pc_get_uint(cb + size * i, size, g->ce);
-		if (is_signed && size < 8 && (v >> (8 * size - 1)))
-			v = 0; /* negative count in a signed histcounter */
-		else if (is_signed && size == 8 && (v >> 63))
-			v = 0;
+		if (is_signed && (v >> (8 * size - 1))) {
+			free(c);
+			return bad(g, PC_EFORMAT, (size_t)(cb - g->b) + size * i,
+				   "negative histogram counter in bin %zu", i);
+		}
 		c[i] = v;
 	}
 	pc_histogram h = {PC_NOSEG, low, high, n, c, 2};

@@ -202,6 +202,15 @@ static void freebsd_counter_type(void **state)
 	assert_true(count_of(p, "g", NULL) == 7);
 	assert_true(pc_profile_rate(p) == 128);
 	pc_profile_free(p);
+	/* -32: signed; a negative counter is malformed */
+	b.b[28] = 0xe0;
+	b.b[29] = b.b[30] = b.b[31] = 0xff;
+	b.b[40 + 12 + 3] = 0x80; /* bin 3 */
+	p = fgh(8, e);
+	assert_int_equal(pc_profile_load_memory(p, b.b, b.n, "gmon.out", NULL, NULL), PC_EFORMAT);
+	assert_int_equal(pc_profile_error(p)->offset, 52);
+	assert_string_equal(pc_profile_error(p)->message, "negative histogram counter in bin 3");
+	pc_profile_free(p);
 }
 
 /* DEC OSF/1 old BSD header: 4 pad bytes after ncnt (24-byte header with
