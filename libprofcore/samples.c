@@ -34,8 +34,8 @@
 #ifndef PC_SAMPLES_EXACT_MAX
 #define PC_SAMPLES_EXACT_MAX ((size_t)1 << 17)
 #endif
-/* Batches smaller than this are not worth a thread. */
-#define PAR_MIN ((size_t)1 << 16)
+/* Each thread's share of a batch is at least this many samples. */
+#define PAR_MIN ((size_t)1 << 13)
 #define MAX_THREADS 8
 /* Private u32 counters are folded into the u64 totals before this many
  * samples could overflow them. */
@@ -79,6 +79,7 @@ struct pc_samplestore {
 	uint64_t displaced;             /* samples whose cell was cut later */
 	int warned;
 	unsigned nthreads;
+	struct pool *pool; /* persistent workers, started on the first big batch */
 	/* sorted view */
 	pc_sample *sorted;
 	size_t nsorted;
@@ -121,10 +122,13 @@ static void groups_free(pc_samplestore *st)
 	st->ng = 0;
 }
 
+static void pool_stop(struct pool *pl);
+
 void pc_samples_free(pc_samplestore *st)
 {
 	if (!st)
 		return;
+	pool_stop(st->pool);
 	free(st->slots);
 	groups_free(st);
 	free(st->sorted);
@@ -493,11 +497,87 @@ static void count_slice(const cellgroup *g, pc_cellctr *priv,
 	}
 }
 
-static void *job_run(void *arg)
+/* A pool of nw workers (thread 0 is the caller).  A batch: the caller
+ * fills job[1..nw], bumps gen and waits until busy drops to 0.  Small
+ * batches (L2-sized, from the loaders) make waking cheap threads matter:
+ * they are created once per store, not once per batch. */
+typedef struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+	unsigned nw, busy, gen;
+	int quit;
+	pthread_t tid[MAX_THREADS];
+	job job[MAX_THREADS];
+	struct worker {
+		struct pool *pl;
+		unsigned id;
+	} w[MAX_THREADS];
+} pool;
+
+static void *worker_main(void *arg)
 {
-	job *j = arg;
-	count_slice(j->g, j->priv, j->a, j->n);
+	struct worker *w = arg;
+	pool *pl = w->pl;
+	unsigned seen = 0;
+	pthread_mutex_lock(&pl->mu);
+	for (;;) {
+		while (!pl->quit && pl->gen == seen)
+			pthread_cond_wait(&pl->go, &pl->mu);
+		if (pl->quit)
+			break;
+		seen = pl->gen;
+		job j = pl->job[w->id];
+		pthread_mutex_unlock(&pl->mu);
+		if (j.n)
+			count_slice(j.g, j.priv, j.a, j.n);
+		pthread_mutex_lock(&pl->mu);
+		if (--pl->busy == 0)
+			pthread_cond_signal(&pl->done);
+	}
+	pthread_mutex_unlock(&pl->mu);
 	return NULL;
+}
+
+static void pool_stop(pool *pl)
+{
+	if (!pl)
+		return;
+	pthread_mutex_lock(&pl->mu);
+	pl->quit = 1;
+	pthread_cond_broadcast(&pl->go);
+	pthread_mutex_unlock(&pl->mu);
+	for (unsigned i = 1; i <= pl->nw; i++)
+		pthread_join(pl->tid[i], NULL);
+	pthread_mutex_destroy(&pl->mu);
+	pthread_cond_destroy(&pl->go);
+	pthread_cond_destroy(&pl->done);
+	free(pl);
+}
+
+/* Starts up to want - 1 workers; returns the pool (NULL: run alone). */
+static pool *pool_start(unsigned want)
+{
+	pool *pl = calloc(1, sizeof *pl);
+	if (!pl)
+		return NULL;
+	if (pthread_mutex_init(&pl->mu, NULL)) {
+		free(pl);
+		return NULL;
+	}
+	pthread_cond_init(&pl->go, NULL);
+	pthread_cond_init(&pl->done, NULL);
+	for (unsigned i = 1; i < want; i++) {
+		pl->w[i].pl = pl;
+		pl->w[i].id = i;
+		if (pthread_create(&pl->tid[i], NULL, worker_main, &pl->w[i]))
+			break;
+		pl->nw = i;
+	}
+	if (pl->nw == 0) {
+		pool_stop(pl);
+		return NULL;
+	}
+	return pl;
 }
 
 static int binned_add_many(pc_samplestore *st, uint32_t seg,
@@ -516,6 +596,8 @@ static int binned_add_many(pc_samplestore *st, uint32_t seg,
 		nt = 1;
 	else if (n / PAR_MIN < nt)
 		nt = (unsigned)(n / PAR_MIN);
+	if (st->pool && nt > st->pool->nw + 1)
+		nt = st->pool->nw + 1;
 	for (unsigned t = 0; t < nt; t++) {
 		if (!g->priv[t]) {
 			g->priv[t] = calloc(g->ncell + 1, sizeof *g->priv[t]);
@@ -533,26 +615,35 @@ static int binned_add_many(pc_samplestore *st, uint32_t seg,
 		g->pending[0] += n;
 		return PC_OK;
 	}
-	job jobs[MAX_THREADS];
-	pthread_t tid[MAX_THREADS];
-	int started[MAX_THREADS] = {0};
+	if (!st->pool)
+		st->pool = pool_start(st->nthreads);
+	pool *pl = st->pool;
+	if (!pl) { /* no threads to be had: count here */
+		count_slice(g, g->priv[0], a, n);
+		g->pending[0] += n;
+		return PC_OK;
+	}
+	if (nt > pl->nw + 1)
+		nt = pl->nw + 1;
 	size_t per = n / nt;
-	for (unsigned t = 0; t < nt; t++) {
-		jobs[t].g = g;
-		jobs[t].priv = g->priv[t];
-		jobs[t].a = a + per * t;
-		jobs[t].n = t + 1 == nt ? n - per * t : per;
-		g->pending[t] += jobs[t].n;
+	pthread_mutex_lock(&pl->mu);
+	for (unsigned t = 0; t <= pl->nw; t++) {
+		job *j = &pl->job[t];
+		j->g = g;
+		j->priv = g->priv[t];
+		j->a = a + per * t;
+		j->n = t >= nt ? 0 : t + 1 == nt ? n - per * t : per;
+		g->pending[t] += j->n;
 	}
-	for (unsigned t = 1; t < nt; t++)
-		started[t] = pthread_create(&tid[t], NULL, job_run, &jobs[t]) == 0;
-	job_run(&jobs[0]);
-	for (unsigned t = 1; t < nt; t++) {
-		if (started[t])
-			pthread_join(tid[t], NULL);
-		else
-			job_run(&jobs[t]); /* no thread: do it here */
-	}
+	pl->busy = pl->nw;
+	pl->gen++;
+	pthread_cond_broadcast(&pl->go);
+	pthread_mutex_unlock(&pl->mu);
+	count_slice(g, g->priv[0], a, pl->job[0].n);
+	pthread_mutex_lock(&pl->mu);
+	while (pl->busy)
+		pthread_cond_wait(&pl->done, &pl->mu);
+	pthread_mutex_unlock(&pl->mu);
 	return PC_OK;
 }
 

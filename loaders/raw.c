@@ -49,9 +49,10 @@
 enum { ENC_AUTO = 0, ENC_BINARY, ENC_TEXT };
 enum { PAIR_NONE = 0, PAIR_IPCS, PAIR_CSIP };
 
-/* Largest read handed to pc_stream_read_some, and samples per batch. */
-#define RAW_CHUNK_BYTES ((size_t)4 << 20)
-#define RAW_BATCH ((size_t)1 << 20)
+/* Largest read handed to pc_stream_read_some, and samples per batch:
+ * small enough that a batch stays in L2 between decoding and counting. */
+#define RAW_CHUNK_BYTES ((size_t)1 << 20)
+#define RAW_BATCH ((size_t)1 << 16)
 /* A stride or header larger than this is surely a mistake. */
 #define RAW_MAX_STRIDE 65536u
 
