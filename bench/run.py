@@ -171,8 +171,8 @@ def main():
     print("(a)/(b) %d samples (%d MB), 10^5 routines over 16 MiB" % (n, n * 4 // 10**6))
     print("  %-34s %8s %10s %9s" % ("", "seconds", "ns/sample", "peak RSS"))
     print("  %-34s %8.3f %10.2f %6.1f MiB" % ("plain sequential read (floor)", rd[0], rd[0] * 1e9 / n, rd[1] / 1024))
-    print("  %-34s %8.3f %10.2f %6.1f MiB" % ("attribution (library), 1 thread", l1[0], l1[0] * 1e9 / n, l1[1] / 1024))
-    print("  %-34s %8.3f %10.2f %6.1f MiB" % ("attribution (library), %d threads" % ncpu, ln[0], ln[0] * 1e9 / n, ln[1] / 1024))
+    print("  %-34s %8.3f %10.2f %6.1f MiB  (CPU %.2f ns/sample)" % ("attribution (library), 1 thread", l1[0], l1[0] * 1e9 / n, l1[1] / 1024, l1[2] * 1e9 / n))
+    print("  %-34s %8.3f %10.2f %6.1f MiB  (CPU %.2f ns/sample)" % ("attribution (library), %d threads" % ncpu, ln[0], ln[0] * 1e9 / n, ln[1] / 1024, ln[2] * 1e9 / n))
     print("  %-34s %8.3f %10.2f %6.1f MiB" % ("profcat end to end, 1 thread", t1[0], t1[0] * 1e9 / n, t1[1] / 1024))
     print("  %-34s %8.3f %10.2f %6.1f MiB" % ("profcat end to end, %d threads" % ncpu, tn[0], tn[0] * 1e9 / n, tn[1] / 1024))
     print("  attribution: %.2fx faster with %d threads; 1 thread is %.1fx the read floor" %

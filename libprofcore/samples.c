@@ -15,9 +15,11 @@
  *          cells, so per-symbol and per-region totals stay exact under every
  *          attribution option; only the address inside a cell is lost
  *          (pc_samples_sorted() then lists cells by their start address).
- *          Cells are found with lookup.c's O(1) table, and large batches are
- *          split across threads with private counters (PROFCORE_THREADS
- *          limits the thread count; default: online cores, at most 8).
+ *          Cells are found with lookup.c's O(1) table, and batches of 16K
+ *          samples or more are split across a pool of threads started once
+ *          per store, each with private counters folded in when the
+ *          totals are read (PROFCORE_THREADS sets the thread count;
+ *          default: online cores, at most 8).
  *
  * Symbols or regions added after samples were binned refine the cells; a
  * sample whose cell is cut by a new boundary cannot be placed exactly and
