@@ -590,6 +590,8 @@ size_t pc_callgraph_cycle_count(const pc_callgraph *g)
 
 size_t pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n)
 {
+	if (!g || n == 0 || n > g->ncycles)
+		return NONE;
 	return g->nrows + (size_t)n - 1;
 }
 

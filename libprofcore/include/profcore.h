@@ -468,7 +468,11 @@ typedef struct pc_cg_edge {
  *  pc_profile_attribute with opts).  Nodes 0 .. rows-1 are the rows,
  *  then one node per cycle; edges are in the order their first arc was
  *  added.  Arcs whose caller or callee is in no row are dropped (gprof).
- *  Free *out with pc_callgraph_free. */
+ *  opts: the attribution keys, and "callgraph-time" = "samples" or
+ *  "flat" (own time from the arcs' flat times; the default when the
+ *  profile has no histogram and no samples).  The graph does not follow
+ *  later changes of the profile, and its node names belong to the
+ *  profile.  Free *out with pc_callgraph_free. */
 PC_API int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 				pc_callgraph **out);
 PC_API void pc_callgraph_free(pc_callgraph *g);
@@ -476,7 +480,8 @@ PC_API size_t pc_callgraph_node_count(const pc_callgraph *g);
 PC_API int pc_callgraph_node_at(const pc_callgraph *g, size_t i,
 				pc_cg_node *out);
 PC_API size_t pc_callgraph_cycle_count(const pc_callgraph *g);
-/** Node index of cycle n (1-based). */
+/** Node index of cycle n (1-based); (size_t)-1 if there is no such
+ *  cycle. */
 PC_API size_t pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n);
 PC_API size_t pc_callgraph_edge_count(const pc_callgraph *g);
 PC_API int pc_callgraph_edge_at(const pc_callgraph *g, size_t i,
@@ -484,7 +489,8 @@ PC_API int pc_callgraph_edge_at(const pc_callgraph *g, size_t i,
 /** gprof's total: the sum of every node's self time. */
 PC_API double pc_callgraph_total(const pc_callgraph *g);
 /** The run's hierarchical time: htime of the arcs leaving the roots
- *  (rows that nothing calls, e.g. MPW's %_MAIN).  No node's htime
+ *  (rows that nothing calls, e.g. MPW's %_MAIN), or the largest node
+ *  htime if that is larger (inconsistent input): no node's htime
  *  exceeds it. */
 PC_API double pc_callgraph_run_htime(const pc_callgraph *g);
 /** Number of arcs dropped because an end is in no row. */
