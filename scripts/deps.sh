@@ -17,5 +17,7 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 echo "deps: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+# a mirror that is mid-sync can fail one index; the install below says
+# clearly if a package is then really missing
+$SUDO apt-get update -qq || echo "deps: apt-get update reported errors; trying the install anyway" >&2
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
