@@ -137,6 +137,7 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 		cg_name(k, prog);
 		pc_sink_putc(k, '\n');
 	}
+	size_t next_arc = 0;
 	for (size_t f = 0; f < m.nframes; f++) {
 		const pc_xframe *fr = &m.frames[f];
 		pc_sink_putc(k, '\n');
@@ -163,9 +164,10 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 			pc_sink_printf(k, " %lld\n", (long long)v);
 		}
 		/* calls made by f: arcs are sorted by caller */
-		for (size_t a = 0; a < m.narcs; a++) {
-			const pc_xarc *arc = &m.arcs[a];
-			if (arc->caller != f || arc->callee == f)
+		for (; next_arc < m.narcs && m.arcs[next_arc].caller == f;
+		     next_arc++) {
+			const pc_xarc *arc = &m.arcs[next_arc];
+			if (arc->callee == f)
 				continue;
 			const pc_xframe *to = &m.frames[arc->callee];
 			ref_file(&c, "cfl", to->file);

@@ -78,8 +78,10 @@ int pc_gzip_append(pc_sink *out, const void *in, size_t n)
 	z_stream z;
 	memset(&z, 0, sizeof z);
 	/* windowBits 15 + 16: a gzip wrapper; zlib writes mtime 0 and no
-	 * name, so the output depends only on the input. */
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	 * name, so the output depends only on the input.  Level 1: about 3
+	 * times faster than the default 6 on profiles, some 8 % larger. */
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) !=
 	    Z_OK)
 		return PC_ENOMEM;
 	const unsigned char *src = in;

@@ -202,6 +202,16 @@ static int cmp_site(const void *a, const void *b)
 	return 0;
 }
 
+/* Sites usually come in order already (samples and buckets are walked in
+ * address order, frames are rows in address order). */
+static int sites_sorted(const pc_xmodel *m)
+{
+	for (size_t i = 1; i < m->nsites; i++)
+		if (cmp_site(&m->sites[i - 1], &m->sites[i]) > 0)
+			return 0;
+	return 1;
+}
+
 static int cmp_arc(const void *a, const void *b)
 {
 	const pc_xarc *x = a, *y = b;
@@ -636,7 +646,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	qsort(ext, next, sizeof *ext, cmp_rowext);
 	if (histogram_sites(&b, ext, next, bucket_start))
 		goto out;
-	if (m->nsites > 1)
+	if (!sites_sorted(m))
 		qsort(m->sites, m->nsites, sizeof *m->sites, cmp_site);
 	{
 		/* merge equal sites, then scale every frame's sites to its
@@ -666,7 +676,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 				goto out;
 			i = j;
 		}
-		if (m->nsites > 1)
+		if (!sites_sorted(m))
 			qsort(m->sites, m->nsites, sizeof *m->sites, cmp_site);
 		/* drop empty sites, index the rest per frame */
 		w = 0;
