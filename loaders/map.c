@@ -1522,10 +1522,14 @@ static int section_line(engine *e, const section *sec, const char *line,
 static int unmatched(engine *e, const char *where, const char *line, size_t len,
 		     uint64_t off)
 {
+	char shown[61];
+	size_t n = len > 60 ? 60 : len;
+	for (size_t i = 0; i < n; i++) /* control bytes would garble a terminal */
+		shown[i] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
+	shown[n] = 0;
 	return pc_stream_fail(e->s, PC_EFORMAT, (int64_t)off,
-			      "expected a row of %s (dialect %s), found \"%.*s%s\"",
-			      where, e->d->name, len > 60 ? 60 : (int)len, line,
-			      len > 60 ? "..." : "");
+			      "expected a row of %s (dialect %s), found \"%s%s\"", where,
+			      e->d->name, shown, len > 60 ? "..." : "");
 }
 
 static int engine_run(engine *e)

@@ -547,13 +547,13 @@ static void user_dialect(void **state)
 	mapf = write_temp(".map", "*** ACME LINK-86\n"
 				  "NAME            ADDR   T\n"
 				  "start           00016  G\n"
-				  "start?          0x010  G\n");
+				  "start?\033[2J     0x010  G\n");
 	p = pc_profile_new(NULL);
 	assert_int_equal(pc_profile_load_file(p, mapf, "map", o), PC_EFORMAT);
 	const pc_error *e = pc_profile_error(p);
 	assert_int_equal(e->offset, 67);
 	assert_string_equal(e->message,
-			    "expected a row of section 'symbols' (dialect acme), found \"start?          0x010  G\"");
+			    "expected a row of section 'symbols' (dialect acme), found \"start??[2J     0x010  G\"");
 	pc_profile_free(p);
 	pc_options_free(o);
 	unlink(mapf);
