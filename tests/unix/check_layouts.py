@@ -140,6 +140,34 @@ def gprof_live(exe, data):
     return run(["gprof", "-b", "-p", exe, data])
 
 
+def pdp11():
+    """fixtures/pdp11 (rewrite_layouts.py pdp11()): 24 counters over
+    [0x100, 0x180) holding 1, 10, 100, 1000, 10000; symbols A 0x100, B
+    0x108, C 0x10e, D 0x114.  With the PDP-11's own arithmetic (V7
+    monitor() scale 0x6000; test_monout.c works the rounding out by hand)
+    counters 0-1 receive exactly A's PCs, 2 B's, 3 C's, 4 D's.  Read as
+    prof(1) and gprof do (default), the buckets are 64/24 = 8/3 units:
+    bins [0,2) [2,5) [5,8) [8,10) [10,13) in units from 0x100, split by unit
+    overlap: A = (2*1 + 2*10) * 3/8 = 8.25, B = (1*10 + 2*100) * 3/8 =
+    78.75, C = (1*100 + 2*1000) * 3/8 = 787.5, D = 3*10000 * 3/8 = 11250
+    (gprof's overshoot when a bucket spans 3 whole units)."""
+    d = os.path.join(FIX, "pdp11")
+    syms = os.path.join(d, "syms.nm")
+    exact = {"A": (11, 0), "B": (100, 70000), "C": (1000, 0), "D": (10000, 0)}
+    prof = {"A": (8.25, 0), "B": (78.75, 70000), "C": (787.5, 0),
+            "D": (11250, 0)}
+    for name, extra in (("mon.out", []), ("swapped.mon", ["-O", "endian=big"])):
+        for rule, want in (("pdp11", exact), ("prof", prof)):
+            label = "pdp11 %s profil=%s" % (name, rule)
+            got, _ = profcat_rows(["-O", "profil=" + rule] + extra +
+                                  [syms, os.path.join(d, name)])
+            have = {n: (c, k) for n, c, k in got}
+            if have != want:
+                fail(label, "got %r, want %r" % (have, want))
+            else:
+                print("ok   %s" % label)
+
+
 def main():
     if LIVE and not shutil.which("gprof"):
         print("gprof is not installed")
@@ -196,6 +224,7 @@ def main():
             if totals.get("[outside]") != 12:
                 fail("%s osf.mprof" % v, "outside %r, expected 12" %
                      totals.get("[outside]"))
+    pdp11()
     print("%d comparisons, %d failures" % (checked, failures))
     sys.exit(1 if failures else 0)
 

@@ -29,6 +29,9 @@ executable, as gprof does) and writes into fixtures/<variant>/layouts/:
                     the start of tiny_a plus a 64-counter "libc.so.6"
                     range of class "library" holding 5 + 7 ticks
 
+fixtures/pdp11/ gets a synthetic PDP-11 mon.out, its byte-swapped twin and
+the symbols as an nm listing (see pdp11()).
+
 The OpenOCD files are made from the fixture's histogram: each bin's count
 is placed at the bin's first (even) address, then re-binned as OpenOCD
 does.  prof_rate is kept at the fixture's 100.
@@ -250,9 +253,30 @@ def rewrite(vdir):
     print('%s: %d files (%d OpenOCD records)' % (out, len(files), len(recs)))
 
 
+def pdp11(root):
+    """fixtures/pdp11/: a synthetic PDP-11 mon.out (V7 monitor(): lowpc
+    0x100, highpc 0x180, one call slot, 24 counters) in PDP-11 order and
+    byte-swapped, with the program's symbols as an nm listing.  The call
+    slot's pc 0x10a (in B) counted 70000 calls (a long: high word first);
+    counters 0..4 hold 1, 10, 100, 1000, 10000."""
+    out = os.path.join(root, 'pdp11')
+    os.makedirs(out, exist_ok=True)
+    words = [0x100, 0x180, 1, 0x10a, 0x0001, 0x1170,
+             1, 10, 100, 1000, 10000] + [0] * 19
+    with open(os.path.join(out, 'mon.out'), 'wb') as f:
+        f.write(struct.pack('<%dH' % len(words), *words))
+    with open(os.path.join(out, 'swapped.mon'), 'wb') as f:
+        f.write(struct.pack('>%dH' % len(words), *words))
+    with open(os.path.join(out, 'syms.nm'), 'w') as f:
+        f.write('00000100 T A\n00000108 T B\n0000010e T C\n'
+                '00000114 T D\n00000180 T _etext\n')
+    print('%s: 3 files' % out)
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), 'fixtures')
+    pdp11(root)
     for v in sorted(os.listdir(root)):
         vdir = os.path.join(root, v)
         if os.path.isfile(os.path.join(vdir, 'gmon.out')):
