@@ -720,6 +720,11 @@ int pc_samples_binned(const pc_samplestore *st)
 	return st->binned;
 }
 
+int pc_profile_samples_exact(const pc_profile *p)
+{
+	return !p->samples->binned;
+}
+
 static int cmp_sample(const void *a, const void *b)
 {
 	const pc_sample *x = a, *y = b;

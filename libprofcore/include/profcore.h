@@ -375,8 +375,14 @@ PC_API int pc_profile_histogram_at(const pc_profile *p, size_t i,
 				   pc_histogram *out);
 PC_API size_t pc_profile_arc_count(const pc_profile *p);
 PC_API int pc_profile_arc_at(const pc_profile *p, size_t i, pc_arc *out);
-/** Distinct sampled addresses (aggregated raw samples). */
+/** Distinct sampled addresses (aggregated raw samples).  When
+ *  pc_profile_samples_exact() is 0 they are intervals between symbol and
+ *  region boundaries, each listed by its start address. */
 PC_API size_t pc_profile_sample_count(const pc_profile *p);
+/** 1 while raw samples are kept per address; 0 once a large dump made
+ *  the core count them per interval between symbol/region boundaries
+ *  (per-symbol counts stay exact; per-address detail is gone). */
+PC_API int pc_profile_samples_exact(const pc_profile *p);
 PC_API int pc_profile_sample_at(const pc_profile *p, size_t i,
 				uint32_t *segment, uint64_t *address,
 				uint64_t *count);

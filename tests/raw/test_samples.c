@@ -179,6 +179,7 @@ static void binned_equals_exact(const char *threads)
 							n - i < 300000 ? n - i : 300000),
 				 PC_OK);
 	assert_true(pc_samples_binned(b->samples));
+	assert_int_equal(pc_profile_samples_exact(b), 0);
 	/* exact: samples first, so no cells can be built */
 	pc_profile *e = pc_profile_new(NULL);
 	assert_int_equal(pc_profile_add_samples(e, PC_NOSEG, v, n), PC_OK);
@@ -264,6 +265,7 @@ static void small_dumps_stay_exact(void **state)
 	uint64_t a[5] = {0x10005, 0x10005, 0x10007, 5, 0x10005};
 	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, a, 5), PC_OK);
 	assert_false(pc_samples_binned(p->samples));
+	assert_int_equal(pc_profile_samples_exact(p), 1);
 	assert_int_equal(pc_profile_sample_count(p), 3);
 	uint32_t seg;
 	uint64_t addr, count;
