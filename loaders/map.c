@@ -9,7 +9,7 @@
  * are classified.  The built-in dialects live in dialects/ (one YAML file each) and are
  * compiled into the library (dialects/embed.py); a user names their own
  * with the option dialect=FILE.yaml.  The schema is documented in README.md
- * ("Map dialects").
+ * ("Writing a dialect").
  *
  * Addresses: real-mode "SSSS:OOOO" becomes the linear image address
  * SSSS*16+OOOO in the flat address space (segment PC_NOSEG), which is what
@@ -988,6 +988,8 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 			return r;
 		if ((w = yget(v, "all")) && (r = rx_list(c, w, "detect.all", &d->all, &d->nall)))
 			return r;
+		if (d->nall > 64)
+			return derr(c, w, "detect.all", "at most 64 expressions");
 		if ((w = yget(v, "none")) &&
 		    (r = rx_list(c, w, "detect.none", &d->none, &d->nnone)))
 			return r;
@@ -1193,7 +1195,7 @@ static int dialect_detect(const dialect *d, const unsigned char *head, size_t le
 		for (size_t k = 0; !any && k < d->nany; k++)
 			if (rx_test(&d->any[k], line))
 				any = 1;
-		for (size_t k = 0; k < d->nall && k < 64; k++)
+		for (size_t k = 0; k < d->nall; k++)
 			if (!all_seen[k] && rx_test(&d->all[k], line)) {
 				all_seen[k] = 1;
 				all_hit++;
@@ -1336,8 +1338,7 @@ static int parse_num(const char *p, size_t n, int base, uint64_t *out)
 
 /* Address from fields: address ("SSSS:OOOO" or a number) or segment and
  * offset. */
-static int parse_addr(const fields *f, int mode, int base, uint32_t *seg,
-		      uint64_t *addr)
+static int parse_addr(const fields *f, int mode, uint32_t *seg, uint64_t *addr)
 {
 	int nb = mode == AM_DECIMAL ? 10 : 16;
 	uint64_t sv, ov;
@@ -1360,7 +1361,6 @@ static int parse_addr(const fields *f, int mode, int base, uint32_t *seg,
 			return 0;
 		have_seg = 1;
 	}
-	(void)base;
 	if (!have_seg) {
 		*seg = PC_NOSEG;
 		*addr = ov;
@@ -1435,7 +1435,7 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 		memset(&m, 0, sizeof m);
 		if (!HAS(&f, F_NAME) || !f.n[F_NAME])
 			return 0;
-		if (!parse_addr(&f, rw->addr_mode, rw->base, &m.seg, &m.addr))
+		if (!parse_addr(&f, rw->addr_mode, &m.seg, &m.addr))
 			return 0;
 		if (HAS(&f, F_SIZE) && f.n[F_SIZE] &&
 		    !parse_num(f.p[F_SIZE], f.n[F_SIZE], rw->base, &m.size))
@@ -1463,7 +1463,7 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 			g.seg = PC_NOSEG;
 			if (!parse_num(f.p[F_START], f.n[F_START], rw->base, &g.low))
 				return 0;
-		} else if (!parse_addr(&f, rw->addr_mode, rw->base, &g.seg, &g.low)) {
+		} else if (!parse_addr(&f, rw->addr_mode, &g.seg, &g.low)) {
 			return 0;
 		}
 		uint64_t v;
