@@ -352,6 +352,24 @@ class Installed(unittest.TestCase):
                  "profcore.library_path())"],
                 env=self.python_env(PYTHONPATH=pkgroot), cwd=self.tmp)
         self.assertEqual(r.stdout, "0.1.0 libprofcore.so.0\n")
+        # Under a prefix ld.so does not search, the recorded libdir is used.
+        with open(os.path.join(pkgroot, "profcore", "_paths.py")) as f:
+            self.assertIn('\nLIBDIR = "%s"\n' % self.libdir, f.read())
+        shutil.copytree(os.path.join(pkgroot, "profcore"),
+                        os.path.join(self.tmp, "relocated", "profcore"))
+        with open(os.path.join(self.tmp, "relocated", "profcore",
+                               "_paths.py"), "w") as f:
+            f.write('LIBDIR = "%s"\n' % self.d(self.libdir))
+        env = self.python_env(PYTHONPATH=os.path.join(self.tmp, "relocated"))
+        env.pop("LD_LIBRARY_PATH")
+        if run([sys.executable, "-c", "import ctypes; ctypes.CDLL("
+                "'libprofcore.so.0')"], env=env, check=False).returncode == 0:
+            self.skipTest("a libprofcore.so.0 is installed system-wide")
+        r = run([sys.executable, "-c",
+                 "import profcore; print(profcore.library_path())"],
+                env=env, cwd=self.tmp)
+        self.assertEqual(r.stdout, self.d(os.path.join(
+            self.libdir, "libprofcore.so.0")) + "\n")
 
 
 if __name__ == "__main__":

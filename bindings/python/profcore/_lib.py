@@ -172,9 +172,10 @@ def candidates() -> List[str]:
     1. ``$PROFCORE_LIBRARY`` (a path to the shared object);
     2. next to the package (``libprofcore.so*`` in the package directory,
        e.g. when a build or a bundle copies the library there);
-    3. the installed library, by SONAME through the dynamic loader's usual
-       search (``LD_LIBRARY_PATH``, ``ld.so.cache``), then
-       ``ctypes.util.find_library("profcore")``.
+    3. the installed library: by SONAME through the dynamic loader's
+       usual search (``LD_LIBRARY_PATH``, ``ld.so.cache``), then in the
+       libdir recorded when the package was installed with it
+       (``_paths.py``), then ``ctypes.util.find_library("profcore")``.
     """
     out: List[str] = []
     env = os.environ.get("PROFCORE_LIBRARY")
@@ -185,6 +186,11 @@ def candidates() -> List[str]:
                     "libprofcore.*.dylib", "libprofcore.dylib"):
         out.extend(sorted(glob.glob(os.path.join(here, pattern))))
     out.append(SONAME)
+    try:
+        from ._paths import LIBDIR  # written by meson install
+        out.append(os.path.join(LIBDIR, SONAME))
+    except ImportError:  # running from the source tree
+        pass
     found = ctypes.util.find_library("profcore")
     if found:
         out.append(found)
