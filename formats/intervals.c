@@ -6,9 +6,10 @@
  * the sizes differ by at most one address; a range shorter than n
  * addresses gets one interval per address.  Raw samples count where they
  * fell; a histogram bucket is split over the intervals it overlaps in
- * proportion to the overlap (bucket-start attribution: wholly to the
- * interval holding its first address), as attribution does for symbols.
- * Percents are of the samples in the whole range.
+ * proportion to the overlap, counted in the histogram's address units as
+ * attribution does for symbols (bucket-start attribution: wholly to the
+ * interval holding its first address), so a symbol's intervals add up to
+ * its count.  Percents are of the samples in the whole range.
  */
 #include "styles.h"
 

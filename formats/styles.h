@@ -62,8 +62,9 @@ struct pc_intervals {
 
 /** Splits the range named by the "interval" option (a symbol name, or
  *  LOW-HIGH / LOW+SIZE with optional SEG: prefix) into "intervals" equal
- *  parts and counts the samples in each.  Returns PC_ENOTFOUND (recorded
- *  on p) for an unknown symbol. */
+ *  parts and counts the samples in each.  Errors are recorded on p:
+ *  PC_ENOTFOUND (no such symbol, and not a range), PC_EAMBIGUOUS (several
+ *  symbols of that name), PC_EUSAGE (bad count, symbol without extent). */
 PC_INTERNAL int pc_intervals_build(pc_profile *p, const pc_options *o,
 				   pc_intervals *iv);
 PC_INTERNAL void pc_intervals_dispose(pc_intervals *iv);
