@@ -6,6 +6,7 @@
  */
 #include "profcore.h"
 #include "pc_config.h"
+#include "stats_cmd.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -41,6 +42,7 @@ static const optmap report_opts[] = {
 	 "proportional (default, gprof) or bucket-start (PROFIL/PROHST)"},
 	{"use-sizes", "use-sizes", 0, "end symbols at address+size when the size is known"},
 	{"granularity", "granularity", 1, "export locations per address (default) or symbol"},
+	{"ci", "ci", 1, "N percent confidence intervals (e.g. 95) beside the percents"},
 	{NULL, NULL, 0, NULL},
 };
 
@@ -102,6 +104,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: profcat [OPTION]... FILE...\n"
+		"       profcat diff|merge|rates [OPTION]... FILE...  (see profcat diff --help)\n"
 		"Print a report from program-counter sample captures and symbol files.\n"
 		"FILEs may be any mix of captures (gmon.out, ...) and symbol sources\n"
 		"(ELF, maps, ...); formats are detected from content, gzip is read\n"
@@ -119,6 +122,7 @@ static void usage(FILE *f)
 		"                          gmon) instead of a report\n"
 		"      --list-exports      list the export formats and exit\n"
 		"      --list-symbols      print the loaded symbol table\n"
+		"      --check             sampling-quality diagnostics (same as -r check)\n"
 		"  -v, --verbose           print warnings and what was detected\n"
 		"  -h, --help              print this help and exit\n"
 		"  -V, --version           print the version and exit\n");
@@ -248,6 +252,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "profcat: out of memory\n");
 		return EXIT_INTERNAL;
 	}
+	if (argc > 1 && (!strcmp(argv[1], "diff") || !strcmp(argv[1], "merge") ||
+			 !strcmp(argv[1], "rates"))) {
+		pc_options_free(lopts);
+		pc_options_free(ropts);
+		free(in);
+		return profcat_stats_main(argc, argv);
+	}
 	int only_files = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -291,6 +302,8 @@ int main(int argc, char **argv)
 			export_fmt = val;
 		} else if (!strncmp(a, "--export=", 9)) {
 			export_fmt = a + 9;
+		} else if (!strcmp(a, "--check")) {
+			report = "check";
 		} else if (!strcmp(a, "--list-symbols")) {
 			list_syms = 1;
 		} else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {

@@ -12,6 +12,7 @@
  * intervals (intervals.c).
  */
 #include "styles.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -74,6 +75,16 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	}
 	for (size_t i = 0; i < pc_profile_warning_count(p); i++)
 		pc_sink_printf(k, "Warning: %s\n", pc_profile_warning(p, i));
+	if (rs->ci_z > 0 && rs->exact)
+		pc_sink_puts(k, "Counts are exact (not samples): no confidence interval\n");
+	else if (rs->ci_z > 0)
+		pc_sink_printf(k, "+-: half-width of the %g%% Wilson interval of the percent (csv/json: its ends)\n",
+			       rs->ci_level);
+	const char *first;
+	size_t nchk = pc_check_count(p, rs->opts, 1, &first);
+	if (nchk)
+		pc_sink_printf(k, "Check: %zu sampling-quality warning%s (%s%s); see profcat --check\n",
+			       nchk, nchk == 1 ? "" : "s", first, nchk > 1 ? ", ..." : "");
 	pc_sink_puts(k, "\n");
 }
 
@@ -89,6 +100,9 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	int cw = rs->fractional ? 10 : 8;
 	pc_sink_printf(k, "%4s  %-*s  %*s  %7s  %7s", "rank", (int)namew, "symbol", cw,
 		       "count", "percent", "cum %");
+	int ci = rs->ci_z > 0 && !rs->exact;
+	if (ci)
+		pc_sink_printf(k, "  %6s", "+-");
 	if (rs->rate > 0)
 		pc_sink_printf(k, "  %9s", "self s");
 	if (rs->has_calls)
@@ -101,6 +115,11 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 		pc_sink_puts(k, "  ");
 		text_count(k, cw, r->count, rs->fractional);
 		pc_sink_printf(k, "  %7.2f  %7.2f", r->percent, r->cum_percent);
+		if (ci) {
+			double lo, hi;
+			pc_rowset_ci(rs, r->count, &lo, &hi);
+			pc_sink_printf(k, "  %6.2f", (hi - lo) / 2);
+		}
 		if (rs->rate > 0)
 			pc_sink_printf(k, "  %9.2f", r->count / rs->rate);
 		if (rs->has_calls) {

@@ -11,6 +11,7 @@ extern const pc_report pc_report_intervals;
 extern const pc_report pc_report_regions;
 extern const pc_report pc_report_callgraph;
 extern const pc_report pc_report_arcs;
+extern const pc_report pc_report_check;
 
 const pc_report *const pc_reports[] = {
 	&pc_report_flat,
@@ -20,6 +21,7 @@ const pc_report *const pc_reports[] = {
 	&pc_report_regions,
 	&pc_report_callgraph,
 	&pc_report_arcs,
+	&pc_report_check,
 	NULL,
 };
 

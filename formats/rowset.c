@@ -1,6 +1,7 @@
 /* rowset.c - the rows a table report lists, and the text helpers the
  * layouts share.  See rowset.h. */
 #include "rowset.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -160,6 +161,10 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		return r;
 	rs->denom = rs->base == PC_BASE_PROGRAM ? rs->t.in_program : rs->t.total;
 	rs->rate = pc_profile_rate(p);
+	if ((r = pc_ci_option(p, o, &rs->ci_z, &rs->ci_level)))
+		return r;
+	rs->exact = pc_profile_exact(p);
+	rs->opts = o;
 
 	size_t nt = pc_profile_row_count(p);
 	size_t cap = nt + (spec->region_rows ? PC_REGION_COUNT : 0);
@@ -241,17 +246,30 @@ static double pct(double c, double of)
 	return of > 0 ? 100.0 * c / of : 0.0;
 }
 
-static void csv_total(pc_sink *k, const char *label, double v, double total)
+static void csv_total(pc_sink *k, const pc_rowset *rs, const char *label, double v, double total)
 {
 	pc_sink_printf(k, ",%s,", label);
 	pc_sink_count(k, v);
-	pc_sink_printf(k, ",%.4f,,,,,\n", pct(v, total));
+	pc_sink_printf(k, ",%.4f,,,,,%s\n", pct(v, total), rs->ci_z > 0 ? ",," : "");
+}
+
+/* the "ci" columns: ",ci_low,ci_high" (empty for exact counts) */
+static void csv_ci(pc_sink *k, const pc_rowset *rs, double count)
+{
+	if (rs->ci_z > 0 && !rs->exact) {
+		double lo, hi;
+		pc_rowset_ci(rs, count, &lo, &hi);
+		pc_sink_printf(k, ",%.4f,%.4f", lo, hi);
+	} else if (rs->ci_z > 0) {
+		pc_sink_puts(k, ",,");
+	}
 }
 
 int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 {
 	(void)p;
-	pc_sink_puts(k, "rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address\n");
+	pc_sink_puts(k, "rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address");
+	pc_sink_puts(k, rs->ci_z > 0 ? ",ci_low,ci_high\n" : "\n");
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];
 		pc_sink_printf(k, "%zu,", x->rank);
@@ -268,19 +286,20 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 				pc_sink_printf(k, "%04x:", (unsigned)x->segment);
 			pc_sink_printf(k, "0x%llx", (unsigned long long)x->address);
 		}
+		csv_ci(k, rs, x->count);
 		pc_sink_putc(k, '\n');
 	}
 	const pc_totals *t = &rs->t;
-	csv_total(k, "[total]", t->total, t->total);
-	csv_total(k, "[in program]", t->in_program, t->total);
-	csv_total(k, "[unattributed]", t->by_class[PC_REGION_APPLICATION], t->total);
-	csv_total(k, "[outside]", t->outside, t->total);
+	csv_total(k, rs, "[total]", t->total, t->total);
+	csv_total(k, rs, "[in program]", t->in_program, t->total);
+	csv_total(k, rs, "[unattributed]", t->by_class[PC_REGION_APPLICATION], t->total);
+	csv_total(k, rs, "[outside]", t->outside, t->total);
 	for (int c = 1; c < PC_REGION_COUNT; c++)
 		if (t->by_class[c] > 0) {
 			char lab[64];
 			snprintf(lab, sizeof lab, "[outside:%s]",
 				 pc_region_class_name((pc_region_class)c));
-			csv_total(k, lab, t->by_class[c], t->total);
+			csv_total(k, rs, lab, t->by_class[c], t->total);
 		}
 	return k->failed;
 }
@@ -341,6 +360,9 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 		pc_sink_count(k, rs->cutoff);
 	else
 		pc_sink_puts(k, "null");
+	if (rs->ci_z > 0)
+		pc_sink_printf(k, ",\n  \"ci\": {\"level\": %g, \"method\": \"%s\"}",
+			       rs->ci_level, rs->exact ? "none: exact counts" : "wilson");
 	pc_sink_puts(k, ",\n  \"rows\": [");
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];
@@ -362,6 +384,11 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 			       x->percent, x->cum_percent);
 		if (rs->rate > 0)
 			pc_sink_printf(k, ", \"self_seconds\": %.6f", x->count / rs->rate);
+		if (rs->ci_z > 0 && !rs->exact) {
+			double lo, hi;
+			pc_rowset_ci(rs, x->count, &lo, &hi);
+			pc_sink_printf(k, ", \"ci_low\": %.4f, \"ci_high\": %.4f", lo, hi);
+		}
 		pc_sink_printf(k, ", \"calls\": %llu, \"self_calls\": %llu}",
 			       (unsigned long long)x->calls,
 			       (unsigned long long)x->self_calls);

@@ -70,6 +70,10 @@ typedef struct pc_rowset {
 	int fractional;     /* some listed count is not an integer         */
 	int has_calls;      /* some listed row has calls                   */
 	double rate;        /* samples per second, 0 = unknown             */
+	double ci_z;        /* "ci": normal quantile, 0 = no intervals     */
+	double ci_level;    /* "ci" in percent                             */
+	int exact;          /* exact counts (pc_profile_exact): no interval */
+	const pc_options *opts; /* what it was built with (borrowed)     */
 } pc_rowset;
 
 /** Parses "output-format"; PC_EUSAGE (recorded on p) when unknown. */
@@ -84,6 +88,10 @@ PC_INTERNAL int pc_rs_bool(pc_profile *p, const pc_options *o,
 PC_INTERNAL int pc_rowset_build(pc_profile *p, const pc_options *o,
 				const pc_rowset_spec *spec, pc_rowset *rs);
 PC_INTERNAL void pc_rowset_dispose(pc_rowset *rs);
+/** The Wilson interval of a listed count's percent ("ci"), in percent;
+ *  0 and 0 when no interval applies (no "ci", exact counts). */
+PC_INTERNAL void pc_rowset_ci(const pc_rowset *rs, double count, double *lo,
+			      double *hi);
 
 /** The label of a region row: DDJ's PA_BOT_MEM for samples below the
  *  program, "(class)" otherwise, "(no symbol)" for program samples

@@ -43,6 +43,7 @@ struct pc_profile {
 	const char *program;
 	unsigned width;
 	pc_endian endian;
+	int exact; /* counts are exact event counts, not samples (stats.c) */
 	const char **src_format, **src_file;
 	size_t nsrc, capsrc, capsrc2;
 	const char **warnings;

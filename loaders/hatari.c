@@ -547,6 +547,9 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		if (st != PC_OK)
 			goto fail;
 	}
+	/* Hatari counts every instruction, cycle or cache event: exact
+	 * counts, not samples (no confidence interval applies). */
+	pc_profile_set_exact(p, 1);
 	if (c.field == 1 && c.hz > 0) {
 		/* one sample = one CPU cycle = 1/clock seconds */
 		pc_profile_set_dimension(p, "seconds", 's');

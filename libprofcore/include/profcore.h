@@ -544,6 +544,69 @@ PC_API const char *pc_export_extension_at(size_t i);
 PC_API const char *pc_export_description_at(size_t i);
 
 /* ------------------------------------------------------------------ */
+/* Statistics (README "Statistics")                                    */
+
+/** Two-sided standard normal quantile for a confidence level in percent
+ *  (95 -> 1.959964); 0 unless 0 < confidence < 100.  [any thread] */
+PC_API double pc_stats_z(double confidence);
+/** Wilson score interval [*lo, *hi] for the proportion k/n (k may be
+ *  fractional) at quantile z; n <= 0 gives [0, 1].  [any thread] */
+PC_API void pc_stats_wilson(double k, double n, double z, double *lo,
+			    double *hi);
+/** Newcombe's hybrid score interval for k2/n2 - k1/n1.  [any thread] */
+PC_API void pc_stats_diff_interval(double k1, double n1, double k2, double n2,
+				   double z, double *lo, double *hi);
+/** Pooled two-proportion z-test of k1/n1 against k2/n2: the two-sided
+ *  p-value; *zstat (may be NULL) gets z, positive when k2/n2 is larger.
+ *  [any thread] */
+PC_API double pc_stats_two_proportion(double k1, double n1, double k2,
+				      double n2, double *zstat);
+typedef enum pc_correction {
+	PC_CORRECT_HOLM = 0, /* family-wise error rate (Holm 1979)     */
+	PC_CORRECT_BH = 1    /* false discovery rate (Benjamini-Hochberg) */
+} pc_correction;
+/** Adjusted p-values adj[0..n) of p[0..n) (adj may equal p).  PC_EUSAGE
+ *  for an unknown method, PC_ENOMEM.  [any thread] */
+PC_API int pc_stats_adjust(const double *p, size_t n, pc_correction method,
+			   double *adj);
+
+/** Marks the counts as exact event counts (Hatari's per-instruction
+ *  counts), not samples: reports show no confidence interval. */
+PC_API void pc_profile_set_exact(pc_profile *p, int exact);
+PC_API int pc_profile_exact(const pc_profile *p);
+
+/** Adds the capture src to dst (same program): samples, class samples,
+ *  arcs and calls are added; histograms with identical ranges are summed,
+ *  overlapping ones with other ranges or bucket sizes are re-binned onto
+ *  the coarser bucket size over the union of the ranges (a bucket that
+ *  straddles cells is split by overlap in whole samples, largest
+ *  remainder first, so totals are kept).  Symbols and regions of src are
+ *  copied only when dst has none.  Refused (PC_EUNSUPPORTED) when both
+ *  rates are known and differ, when one is exact and the other sampled,
+ *  or when the dimensions differ; an unknown rate takes the other's.
+ *  opts: reserved, may be NULL. */
+PC_API int pc_profile_merge(pc_profile *dst, const pc_profile *src,
+			    const pc_options *opts);
+
+/** The "diff" report of two captures (README "Statistics"): per symbol
+ *  (matched by name) the shares before and after, the change in
+ *  percentage points with its interval, the two-proportion test's
+ *  p-value adjusted over the listed symbols, and a significance flag.
+ *  opts: "output-format", "ci" (confidence percent, default 95),
+ *  "correction" (holm, default, or bh), "symbols" (comma-separated
+ *  names: only these are tested), and the attribution keys.  Errors are
+ *  recorded on next. */
+PC_API int pc_profile_diff(pc_profile *base, pc_profile *next,
+			   const pc_options *opts, char **out, size_t *len);
+/** The "rates" (aliasing) report of n >= 2 captures of one program taken
+ *  at different sampling periods: symbols whose shares disagree beyond
+ *  their Wilson intervals ("ci", default 95).  Errors are recorded on
+ *  caps[0]. */
+PC_API int pc_profile_compare_rates(pc_profile *const *caps, size_t n,
+				    const pc_options *opts, char **out,
+				    size_t *len);
+
+/* ------------------------------------------------------------------ */
 /* Loaders and the registry                                            */
 
 #define PC_ROLE_SYMBOLS 0x1u

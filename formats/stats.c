@@ -1,0 +1,854 @@
+/*
+ * stats.c - honest statistics in reports (README "Statistics"):
+ *
+ *   check  sampling-quality diagnostics of one capture (profcat --check)
+ *   diff   two captures compared symbol by symbol (pc_profile_diff)
+ *   rates  captures taken at different sampling periods compared: the
+ *          DDJ aliasing remedy (pc_profile_compare_rates)
+ *
+ * plus the "ci" option shared with the table reports (rowset.c, flat.c).
+ * Every share is a count over all the samples of its capture (the flat
+ * report's percent); intervals are Wilson score intervals (libprofcore
+ * stats.c).  Exact-count captures (pc_profile_exact) get no interval and
+ * no test.
+ */
+#include "stats.h"
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the ci option --------------------------------------------------- */
+
+int pc_ci_option(pc_profile *p, const pc_options *o, double *z, double *level)
+{
+	*z = 0;
+	if (level)
+		*level = 0;
+	const char *v = pc_options_get(o, "ci");
+	if (!v)
+		return PC_OK;
+	double c;
+	if (pc_options_get_double(o, "ci", &c) != 1 || !(c > 0 && c < 100))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "option ci=%s; expected a confidence level in percent, above 0 and below 100 (e.g. 95)",
+				       v);
+	*z = pc_stats_z(c);
+	if (level)
+		*level = c;
+	return PC_OK;
+}
+
+/* the level for the check/diff/rates reports: "ci" or 95 */
+static int level_of(pc_profile *p, const pc_options *o, double *z, double *level)
+{
+	int st = pc_ci_option(p, o, z, level);
+	if (!st && *z == 0) {
+		*level = 95;
+		*z = pc_stats_z(95);
+	}
+	return st;
+}
+
+/* "95", "99.9" */
+static const char *level_text(double level, char *buf, size_t n)
+{
+	snprintf(buf, n, "%g", level);
+	return buf;
+}
+
+/* ---- per-symbol counts of a capture ------------------------------------ */
+
+typedef struct symcount {
+	const char *name;
+	double count;
+	size_t row;
+	uint64_t address, end;
+	uint32_t segment;
+} symcount;
+
+static int cmp_sc_name(const void *a, const void *b)
+{
+	const symcount *x = a, *y = b;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_sc_count(const void *a, const void *b)
+{
+	const symcount *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The attributed rows of p (less excluded symbols) with their counts;
+ * *total = every sample of the capture (the percents' denominator). */
+static int collect(pc_profile *p, const pc_options *o, symcount **out, size_t *n,
+		   double *total)
+{
+	int st;
+	pc_totals t;
+	*out = NULL;
+	*n = 0;
+	if ((st = pc_profile_attribute(p, o)) || (st = pc_profile_totals(p, &t)))
+		return st;
+	*total = t.total;
+	size_t nr = pc_profile_row_count(p);
+	symcount *v = calloc(nr ? nr : 1, sizeof *v);
+	if (!v)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	size_t k = 0;
+	for (size_t i = 0; i < nr; i++) {
+		pc_row r;
+		pc_symbol s;
+		if ((st = pc_profile_row_at(p, i, &r)) ||
+		    (st = pc_profile_symbol_at(p, r.symbol, &s))) {
+			free(v);
+			return st;
+		}
+		if (s.flags & PC_SYMF_EXCLUDED)
+			continue;
+		v[k++] = (symcount){r.name, r.count, i, r.address, r.end, r.segment};
+	}
+	*out = v;
+	*n = k;
+	return PC_OK;
+}
+
+/* ---- check -------------------------------------------------------------- */
+
+#define MAXCHK 8
+#define FEW_PER_SYMBOL 20     /* DDJ N << n: at least this many per symbol */
+#define WRAP_NEAR 65000       /* a 16-bit bucket this full may have wrapped */
+#define CLUSTER_MIN 20        /* samples before a symbol can look clustered */
+#define CLUSTER_MIN_EXTENT 8  /* bytes: shorter symbols are one instruction */
+#define CLUSTER_SYMBOLS 3     /* symbols that must all be clustered */
+
+typedef struct chk {
+	const char *id;
+	char msg[640];
+} chk;
+
+typedef struct chkset {
+	chk c[MAXCHK];
+	size_t n;
+	double level;
+	double total;
+	size_t hit;
+	int exact;
+} chkset;
+
+static void add_chk(chkset *cs, const char *id, const char *fmt, ...) PC_PRINTF(3, 4);
+static void add_chk(chkset *cs, const char *id, const char *fmt, ...)
+{
+	if (cs->n >= MAXCHK)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	cs->c[cs->n].id = id;
+	vsnprintf(cs->c[cs->n].msg, sizeof cs->c[cs->n].msg, fmt, ap);
+	va_end(ap);
+	cs->n++;
+}
+
+/* "a, b, c and 4 more" of the flagged rows */
+static void name_list(char *buf, size_t bn, const symcount *v, const unsigned char *flag,
+		      size_t n, size_t nflag)
+{
+	size_t used = 0, shown = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && shown < 3; i++) {
+		if (!flag[i])
+			continue;
+		int w = snprintf(buf + used, bn - used, "%s%s", shown ? ", " : "", v[i].name);
+		if (w < 0 || (size_t)w >= bn - used)
+			return;
+		used += (size_t)w;
+		shown++;
+	}
+	if (nflag > shown)
+		snprintf(buf + used, bn - used, " and %zu more", nflag - shown);
+}
+
+static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
+{
+	double z;
+	memset(cs, 0, sizeof *cs);
+	int st = level_of(p, o, &z, &cs->level);
+	if (st)
+		return st;
+	symcount *v;
+	size_t n;
+	if ((st = collect(p, o, &v, &n, &cs->total)))
+		return st;
+	qsort(v, n, sizeof *v, cmp_sc_count);
+	size_t hit = 0;
+	while (hit < n && v[hit].count > 0)
+		hit++;
+	cs->hit = hit;
+	cs->exact = pc_profile_exact(p);
+	double N = cs->total;
+	unsigned char *flag = calloc(hit ? hit : 1, 2);
+	if (!flag) {
+		free(v);
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	char names[400], lv[32];
+	level_text(cs->level, lv, sizeof lv);
+
+	if (!cs->exact && hit > 0 && N < (double)FEW_PER_SYMBOL * (double)hit) {
+		char tot[48];
+		pc_fmt_count(N, tot, sizeof tot);
+		add_chk(cs, "few-samples",
+			"few samples: %s samples for %zu symbols with samples, fewer than %d per symbol (DDJ Table 1: N << n); take more samples",
+			tot, hit, FEW_PER_SYMBOL);
+	}
+	if (!cs->exact && hit > 0) {
+		size_t nz = 0, ni = 0;
+		unsigned char *fz = flag, *fi = flag + hit;
+		for (size_t i = 0; i < hit; i++) {
+			double lo, hi, s = v[i].count / N;
+			pc_stats_wilson(v[i].count, N, z, &lo, &hi);
+			if (lo * N < 1) {
+				fz[i] = 1;
+				nz++;
+			} else if ((hi - lo) / 2 > s / 2) {
+				fi[i] = 1;
+				ni++;
+			}
+		}
+		if (ni) {
+			name_list(names, sizeof names, v, fi, hit, ni);
+			add_chk(cs, "imprecise",
+				"%zu symbol%s known to worse than +-50%% of %s share at %s%% confidence: %s",
+				ni, ni == 1 ? "" : "s", ni == 1 ? "its" : "their", lv, names);
+		}
+		if (nz) {
+			name_list(names, sizeof names, v, fz, hit, nz);
+			add_chk(cs, "near-zero",
+				"%zu symbol%s indistinguishable from zero (the %s%% interval allows less than one expected sample): %s",
+				nz, nz == 1 ? "" : "s", lv, names);
+		}
+	}
+	/* 16-bit counters: every bucket fits in 16 bits and some is near
+	 * the top */
+	{
+		size_t near = 0;
+		uint64_t max = 0;
+		for (size_t h = 0; h < pc_profile_histogram_count(p); h++) {
+			pc_histogram hg;
+			pc_profile_histogram_at(p, h, &hg);
+			for (size_t b = 0; b < hg.nbins; b++) {
+				if (hg.counts[b] > max)
+					max = hg.counts[b];
+				if (hg.counts[b] >= WRAP_NEAR && hg.counts[b] <= 65535)
+					near++;
+			}
+		}
+		if (near && max <= 65535)
+			add_chk(cs, "wrap",
+				"counter wrap-around suspected: %zu histogram bucket%s at or near 65535 (largest %llu); 16-bit counters wrap silently at 65536",
+				near, near == 1 ? "" : "s", (unsigned long long)max);
+	}
+	if (!cs->exact && pc_profile_rate(p) <= 0)
+		add_chk(cs, "rate-unknown",
+			"sampling rate unknown: shares hold, but no times, and periods cannot be compared for aliasing");
+	/* aliasing: the samples of every well-sampled symbol on one address
+	 * (a real loop spreads its samples over its instructions; a period
+	 * locked to the program's hits the same instruction each time) */
+	size_t ns = pc_profile_sample_count(p);
+	if (!cs->exact && ns && !pc_samples_binned(p->samples)) {
+		size_t nr = pc_profile_row_count(p);
+		uint64_t *cnt = calloc(nr ? nr : 1, sizeof *cnt);
+		size_t *addrs = calloc(nr ? nr : 1, sizeof *addrs);
+		uint64_t *where = calloc(nr ? nr : 1, sizeof *where);
+		if (!cnt || !addrs || !where) {
+			free(cnt), free(addrs), free(where), free(flag), free(v);
+			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+		for (size_t i = 0; i < ns; i++) {
+			uint32_t seg;
+			uint64_t a, c;
+			pc_profile_sample_at(p, i, &seg, &a, &c);
+			int64_t r = pc_profile_lookup(p, seg, a);
+			if (r < 0 || (size_t)r >= nr)
+				continue;
+			cnt[r] += c;
+			addrs[r]++;
+			where[r] = a;
+		}
+		size_t big = 0, one = 0;
+		memset(flag, 0, hit);
+		for (size_t i = 0; i < hit; i++) {
+			size_t r = v[i].row;
+			if (cnt[r] < CLUSTER_MIN || v[i].end - v[i].address < CLUSTER_MIN_EXTENT)
+				continue;
+			big++;
+			if (addrs[r] == 1) {
+				flag[i] = 1;
+				one++;
+			}
+		}
+		if (one >= CLUSTER_SYMBOLS && one == big) {
+			name_list(names, sizeof names, v, flag, hit, one);
+			add_chk(cs, "clustered",
+				"the samples of every symbol with %d or more samples sit on a single address (%zu symbols: %s): the sampling period may beat with a program period; repeat at another period and compare (profcat rates)",
+				CLUSTER_MIN, one, names);
+		}
+		free(cnt), free(addrs), free(where);
+	}
+	free(flag);
+	free(v);
+	return PC_OK;
+}
+
+/* Warnings that mean the counts themselves may be wrong, not merely
+ * imprecise: the default report header names these. */
+static int severe(const char *id)
+{
+	return !strcmp(id, "wrap") || !strcmp(id, "clustered");
+}
+
+size_t pc_check_count(pc_profile *p, const pc_options *o, int severe_only,
+		      const char **first)
+{
+	chkset cs;
+	size_t n = 0;
+	if (first)
+		*first = NULL;
+	if (check_run(p, o, &cs))
+		return 0;
+	for (size_t i = 0; i < cs.n; i++) {
+		if (severe_only && !severe(cs.c[i].id))
+			continue;
+		if (first && !n)
+			*first = cs.c[i].id;
+		n++;
+	}
+	return n;
+}
+
+static int check_render(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_outfmt fmt;
+	chkset cs;
+	int st;
+	if ((st = pc_rs_outfmt(p, o, &fmt)) || (st = check_run(p, o, &cs)))
+		return st;
+	char lv[32], tot[48];
+	level_text(cs.level, lv, sizeof lv);
+	pc_fmt_count(cs.total, tot, sizeof tot);
+	if (fmt == PC_OUT_CSV) {
+		pc_sink_puts(k, "check,message\n");
+		for (size_t i = 0; i < cs.n; i++) {
+			pc_sink_printf(k, "%s,", cs.c[i].id);
+			pc_sink_csv_field(k, cs.c[i].msg);
+			pc_sink_putc(k, '\n');
+		}
+	} else if (fmt == PC_OUT_JSON) {
+		pc_sink_puts(k, "{\n  \"report\": \"check\",\n  \"samples\": ");
+		pc_sink_count(k, cs.total);
+		pc_sink_printf(k, ",\n  \"symbols_with_samples\": %zu,\n  \"exact\": %s,\n  \"confidence\": %s,\n  \"warnings\": [",
+			       cs.hit, cs.exact ? "true" : "false", lv);
+		for (size_t i = 0; i < cs.n; i++) {
+			pc_sink_printf(k, "%s\n    {\"check\": \"%s\", \"message\": ", i ? "," : "",
+				       cs.c[i].id);
+			pc_sink_json_string(k, cs.c[i].msg);
+			pc_sink_puts(k, "}");
+		}
+		pc_sink_puts(k, cs.n ? "\n  ]\n}\n" : "]\n}\n");
+	} else {
+		pc_sink_puts(k, "Sampling check");
+		size_t nsrc = pc_profile_source_count(p);
+		for (size_t i = 0; i < nsrc; i++)
+			pc_sink_printf(k, "%s %s (%s)", i ? "," : " of", pc_profile_source_file(p, i),
+				       pc_profile_source_format(p, i));
+		pc_sink_printf(k, "\nSamples: %s, %zu symbols with samples", tot, cs.hit);
+		if (cs.exact)
+			pc_sink_puts(k, "; counts are exact (not samples)");
+		pc_sink_printf(k, "\n\n");
+		for (size_t i = 0; i < cs.n; i++)
+			pc_sink_printf(k, "warning: %s: %s\n", cs.c[i].id, cs.c[i].msg);
+		if (!cs.n)
+			pc_sink_puts(k, "no warnings\n");
+	}
+	return k->failed;
+}
+
+const pc_report pc_report_check = {
+	"check", "sampling-quality diagnostics: too few samples, near-zero shares, "
+		 "wrapped counters, unknown rate, aliasing",
+	check_render};
+
+/* ---- diff --------------------------------------------------------------- */
+
+typedef struct drow {
+	const char *name;
+	double k1, k2;
+	double s1, s2;      /* shares, 0..1 */
+	double lo, hi;      /* interval of s2 - s1 */
+	double p, padj;
+	int sig;
+} drow;
+
+static int cmp_drow(const void *a, const void *b)
+{
+	const drow *x = a, *y = b;
+	if (x->sig != y->sig)
+		return x->sig ? -1 : 1;
+	double dx = fabs(x->s2 - x->s1), dy = fabs(y->s2 - y->s1);
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int in_list(const char *list, const char *name)
+{
+	size_t nl = strlen(name);
+	for (const char *s = list; *s;) {
+		const char *e = strchr(s, ',');
+		size_t l = e ? (size_t)(e - s) : strlen(s);
+		if (l == nl && !strncmp(s, name, l))
+			return 1;
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	return 0;
+}
+
+static void json_num(pc_sink *k, double v)
+{
+	if (isfinite(v))
+		pc_sink_printf(k, "%.6g", v);
+	else
+		pc_sink_puts(k, "null");
+}
+
+static void sources_text(pc_sink *k, pc_profile *p)
+{
+	size_t n = pc_profile_source_count(p);
+	for (size_t i = 0; i < n; i++)
+		pc_sink_printf(k, "%s%s (%s)", i ? ", " : "", pc_profile_source_file(p, i),
+			       pc_profile_source_format(p, i));
+	if (!n)
+		pc_sink_puts(k, "(no source)");
+}
+
+static void sources_json(pc_sink *k, pc_profile *p)
+{
+	pc_sink_puts(k, "[");
+	for (size_t i = 0; i < pc_profile_source_count(p); i++) {
+		pc_sink_puts(k, i ? ", {\"format\": " : "{\"format\": ");
+		pc_sink_json_string(k, pc_profile_source_format(p, i));
+		pc_sink_puts(k, ", \"file\": ");
+		pc_sink_json_string(k, pc_profile_source_file(p, i));
+		pc_sink_puts(k, "}");
+	}
+	pc_sink_puts(k, "]");
+}
+
+static int finish(pc_profile *p, pc_sink *k, int st, char **out, size_t *len)
+{
+	if (!st && k->failed)
+		st = pc_profile_fail(p, PC_ENOMEM, "out of memory while rendering");
+	if (!st && !k->buf && pc_sink_write(k, "", 0))
+		st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	if (st) {
+		pc_sink_dispose(k);
+		return st;
+	}
+	*out = k->buf;
+	if (len)
+		*len = k->len;
+	return PC_OK;
+}
+
+static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc_sink *k)
+{
+	pc_outfmt fmt;
+	double z, level;
+	int st;
+	if ((st = pc_rs_outfmt(next, o, &fmt)) || (st = level_of(next, o, &z, &level)))
+		return st;
+	pc_correction corr = PC_CORRECT_HOLM;
+	const char *cv = pc_options_get(o, "correction");
+	if (cv && !strcmp(cv, "bh"))
+		corr = PC_CORRECT_BH;
+	else if (cv && strcmp(cv, "holm"))
+		return pc_profile_fail(next, PC_EUSAGE,
+				       "option correction=%s; expected holm or bh", cv);
+	const char *only = pc_options_get(o, "symbols");
+	symcount *a = NULL, *b = NULL;
+	size_t na, nb;
+	double n1, n2;
+	if ((st = collect(base, o, &a, &na, &n1))) {
+		const pc_error *e = pc_profile_error(base);
+		return pc_profile_fail(next, st, "%s", e ? e->message : "base capture failed");
+	}
+	if ((st = collect(next, o, &b, &nb, &n2))) {
+		free(a);
+		return st;
+	}
+	int exact = pc_profile_exact(base) || pc_profile_exact(next);
+	qsort(a, na, sizeof *a, cmp_sc_name);
+	qsort(b, nb, sizeof *b, cmp_sc_name);
+	drow *d = calloc(na + nb + 1, sizeof *d);
+	double *pv = calloc(na + nb + 1, sizeof *pv);
+	if (!d || !pv) {
+		free(a), free(b), free(d), free(pv);
+		return pc_profile_fail(next, PC_ENOMEM, "out of memory");
+	}
+	size_t n = 0, i = 0, j = 0;
+	while (i < na || j < nb) {
+		int c = i >= na ? 1 : j >= nb ? -1 : strcmp(a[i].name, b[j].name);
+		const char *name = c <= 0 ? a[i].name : b[j].name;
+		double k1 = 0, k2 = 0;
+		/* names repeated within one capture are summed */
+		while (i < na && !strcmp(a[i].name, name))
+			k1 += a[i++].count;
+		while (j < nb && !strcmp(b[j].name, name))
+			k2 += b[j++].count;
+		if (k1 <= 0 && k2 <= 0)
+			continue;
+		if (only && !in_list(only, name))
+			continue;
+		drow *r = &d[n++];
+		r->name = name;
+		r->k1 = k1;
+		r->k2 = k2;
+		r->s1 = n1 > 0 ? k1 / n1 : 0;
+		r->s2 = n2 > 0 ? k2 / n2 : 0;
+		if (exact) {
+			r->lo = r->hi = r->p = r->padj = NAN;
+			r->sig = r->s1 != r->s2;
+		} else {
+			pc_stats_diff_interval(k1, n1, k2, n2, z, &r->lo, &r->hi);
+			r->p = pc_stats_two_proportion(k1, n1, k2, n2, NULL);
+		}
+	}
+	if (!exact) {
+		for (size_t x = 0; x < n; x++)
+			pv[x] = d[x].p;
+		if ((st = pc_stats_adjust(pv, n, corr, pv))) {
+			free(a), free(b), free(d), free(pv);
+			return pc_profile_fail(next, st, "out of memory");
+		}
+		for (size_t x = 0; x < n; x++) {
+			d[x].padj = pv[x];
+			d[x].sig = pv[x] < 1 - level / 100;
+		}
+	}
+	qsort(d, n, sizeof *d, cmp_drow);
+	size_t nsig = 0;
+	for (size_t x = 0; x < n; x++)
+		nsig += d[x].sig != 0;
+	const char *cname = corr == PC_CORRECT_HOLM ? "holm" : "bh";
+	char lv[32], t1[48], t2[48];
+	level_text(level, lv, sizeof lv);
+	pc_fmt_count(n1, t1, sizeof t1);
+	pc_fmt_count(n2, t2, sizeof t2);
+	if (fmt == PC_OUT_CSV) {
+		pc_sink_puts(k, "symbol,before_count,after_count,before_percent,after_percent,change_pp,ci_low_pp,ci_high_pp,p_value,p_adjusted,significant\n");
+		for (size_t x = 0; x < n; x++) {
+			drow *r = &d[x];
+			pc_sink_csv_field(k, r->name);
+			pc_sink_putc(k, ',');
+			pc_sink_count(k, r->k1);
+			pc_sink_putc(k, ',');
+			pc_sink_count(k, r->k2);
+			pc_sink_printf(k, ",%.4f,%.4f,%.4f,", 100 * r->s1, 100 * r->s2,
+				       100 * (r->s2 - r->s1));
+			if (exact)
+				pc_sink_puts(k, ",,,");
+			else
+				pc_sink_printf(k, "%.4f,%.4f,%.6g,%.6g", 100 * r->lo, 100 * r->hi,
+					       r->p, r->padj);
+			pc_sink_printf(k, ",%d\n", r->sig);
+		}
+	} else if (fmt == PC_OUT_JSON) {
+		pc_sink_puts(k, "{\n  \"report\": \"diff\",\n  \"base\": {\"sources\": ");
+		sources_json(k, base);
+		pc_sink_puts(k, ", \"samples\": ");
+		pc_sink_count(k, n1);
+		pc_sink_puts(k, "},\n  \"new\": {\"sources\": ");
+		sources_json(k, next);
+		pc_sink_puts(k, ", \"samples\": ");
+		pc_sink_count(k, n2);
+		pc_sink_printf(k, "},\n  \"exact\": %s,\n  \"confidence\": %s,\n  \"correction\": \"%s\",\n  \"tested\": %zu,\n  \"significant\": %zu,\n  \"rows\": [",
+			       exact ? "true" : "false", lv, cname, n, nsig);
+		for (size_t x = 0; x < n; x++) {
+			drow *r = &d[x];
+			pc_sink_printf(k, "%s\n    {\"symbol\": ", x ? "," : "");
+			pc_sink_json_string(k, r->name);
+			pc_sink_puts(k, ", \"before_count\": ");
+			pc_sink_count(k, r->k1);
+			pc_sink_puts(k, ", \"after_count\": ");
+			pc_sink_count(k, r->k2);
+			pc_sink_printf(k, ", \"before_percent\": %.4f, \"after_percent\": %.4f, \"change_pp\": %.4f",
+				       100 * r->s1, 100 * r->s2, 100 * (r->s2 - r->s1));
+			pc_sink_puts(k, ", \"ci_low_pp\": ");
+			json_num(k, 100 * r->lo);
+			pc_sink_puts(k, ", \"ci_high_pp\": ");
+			json_num(k, 100 * r->hi);
+			pc_sink_puts(k, ", \"p_value\": ");
+			json_num(k, r->p);
+			pc_sink_puts(k, ", \"p_adjusted\": ");
+			json_num(k, r->padj);
+			pc_sink_printf(k, ", \"significant\": %s}", r->sig ? "true" : "false");
+		}
+		pc_sink_puts(k, n ? "\n  ]\n}\n" : "]\n}\n");
+	} else {
+		pc_sink_puts(k, "Diff of ");
+		sources_text(k, base);
+		pc_sink_puts(k, "\n     to ");
+		sources_text(k, next);
+		pc_sink_printf(k, "\nSamples: %s before, %s after\n", t1, t2);
+		if (exact)
+			pc_sink_puts(k, "Counts are exact (not samples): changes are shown without intervals or tests\n");
+		else
+			pc_sink_printf(k, "Test: two-proportion z-test, %s correction over %zu symbols, %s%% level; %zu significant\n",
+				       corr == PC_CORRECT_HOLM ? "Holm" : "Benjamini-Hochberg",
+				       n, lv, nsig);
+		pc_sink_puts(k, "\n");
+		size_t w = 6;
+		for (size_t x = 0; x < n; x++)
+			if (strlen(d[x].name) > w)
+				w = strlen(d[x].name);
+		char ivh[48];
+		snprintf(ivh, sizeof ivh, "%s%% interval", lv);
+		pc_sink_printf(k, "%-*s  %8s  %8s  %8s  %-19s  %9s  %s\n", (int)w, "symbol",
+			       "before %", "after %", "change", ivh, "p adj", "sig");
+		for (size_t x = 0; x < n; x++) {
+			drow *r = &d[x];
+			char iv[64] = "", pa[32] = "";
+			if (!exact) {
+				snprintf(iv, sizeof iv, "[%+.2f, %+.2f]", 100 * r->lo, 100 * r->hi);
+				if (r->padj < 0.0001)
+					snprintf(pa, sizeof pa, "<0.0001");
+				else
+					snprintf(pa, sizeof pa, "%.4f", r->padj);
+			}
+			pc_sink_printf(k, "%-*s  %8.2f  %8.2f  %+8.2f  %-19s  %9s  %s", (int)w,
+				       r->name, 100 * r->s1, 100 * r->s2, 100 * (r->s2 - r->s1), iv,
+				       pa, r->sig ? "*" : "");
+			while (k->len && k->buf[k->len - 1] == ' ')
+				k->len--;
+			pc_sink_putc(k, '\n');
+		}
+		if (!n)
+			pc_sink_puts(k, "(no symbol received samples)\n");
+	}
+	free(a), free(b), free(d), free(pv);
+	return k->failed;
+}
+
+int pc_profile_diff(pc_profile *base, pc_profile *next, const pc_options *opts,
+		    char **out, size_t *len)
+{
+	if (!base || !next || !out)
+		return next ? pc_profile_fail(next, PC_EUSAGE, "diff needs two profiles")
+			    : PC_EUSAGE;
+	pc_sink k;
+	pc_sink_init(&k);
+	int st = diff_body(base, next, opts, &k);
+	return finish(next, &k, st, out, len);
+}
+
+/* ---- rates: the aliasing check across sampling periods --------------------- */
+
+static int rates_body(pc_profile *const *caps, size_t m, const pc_options *o, pc_sink *k)
+{
+	pc_profile *p0 = caps[0];
+	pc_outfmt fmt;
+	double z, level;
+	int st;
+	if ((st = pc_rs_outfmt(p0, o, &fmt)) || (st = level_of(p0, o, &z, &level)))
+		return st;
+	for (size_t c = 0; c < m; c++)
+		if (pc_profile_exact(caps[c]))
+			return pc_profile_fail(p0, PC_EUNSUPPORTED,
+					       "capture %zu holds exact counts, not samples: there is no sampling period to alias",
+					       c + 1);
+	symcount **v = calloc(m, sizeof *v);
+	size_t *nv = calloc(m, sizeof *nv), *pos = calloc(m, sizeof *pos);
+	double *tot = calloc(m, sizeof *tot), *kk = calloc(m, sizeof *kk);
+	double *lo = calloc(m, sizeof *lo), *hi = calloc(m, sizeof *hi);
+	pc_sink rows;
+	pc_sink_init(&rows);
+	if (!v || !nv || !pos || !tot || !kk || !lo || !hi) {
+		st = pc_profile_fail(p0, PC_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t c = 0; c < m; c++) {
+		if ((st = collect(caps[c], o, &v[c], &nv[c], &tot[c]))) {
+			if (c) {
+				const pc_error *e = pc_profile_error(caps[c]);
+				st = pc_profile_fail(p0, st, "%s", e ? e->message : "capture failed");
+			}
+			goto out;
+		}
+		qsort(v[c], nv[c], sizeof *v[c], cmp_sc_name);
+	}
+	char lv[32];
+	level_text(level, lv, sizeof lv);
+	size_t w = 6;
+	for (size_t c = 0; c < m; c++)
+		for (size_t i = 0; i < nv[c]; i++)
+			if (strlen(v[c][i].name) > w)
+				w = strlen(v[c][i].name);
+	size_t nrows = 0, nflag = 0;
+	for (;;) {
+		const char *name = NULL;
+		for (size_t c = 0; c < m; c++)
+			if (pos[c] < nv[c] && (!name || strcmp(v[c][pos[c]].name, name) < 0))
+				name = v[c][pos[c]].name;
+		if (!name)
+			break;
+		double any = 0;
+		for (size_t c = 0; c < m; c++) {
+			kk[c] = 0;
+			while (pos[c] < nv[c] && !strcmp(v[c][pos[c]].name, name))
+				kk[c] += v[c][pos[c]++].count;
+			any += kk[c];
+			pc_stats_wilson(kk[c], tot[c], z, &lo[c], &hi[c]);
+		}
+		if (any <= 0)
+			continue;
+		double maxlo = 0, minhi = 1;
+		for (size_t c = 0; c < m; c++) {
+			if (lo[c] > maxlo)
+				maxlo = lo[c];
+			if (hi[c] < minhi)
+				minhi = hi[c];
+		}
+		int dis = maxlo > minhi;
+		nrows++;
+		nflag += dis;
+		if (fmt == PC_OUT_CSV) {
+			for (size_t c = 0; c < m; c++) {
+				pc_sink_csv_field(&rows, name);
+				pc_sink_printf(&rows, ",%zu,", c + 1);
+				pc_sink_count(&rows, kk[c]);
+				pc_sink_printf(&rows, ",%.4f,%.4f,%.4f,%d\n",
+					       tot[c] > 0 ? 100 * kk[c] / tot[c] : 0, 100 * lo[c],
+					       100 * hi[c], dis);
+			}
+		} else if (fmt == PC_OUT_JSON) {
+			pc_sink_printf(&rows, "%s\n    {\"symbol\": ", nrows > 1 ? "," : "");
+			pc_sink_json_string(&rows, name);
+			pc_sink_puts(&rows, ", \"captures\": [");
+			for (size_t c = 0; c < m; c++) {
+				pc_sink_puts(&rows, c ? ", {\"count\": " : "{\"count\": ");
+				pc_sink_count(&rows, kk[c]);
+				pc_sink_printf(&rows, ", \"percent\": %.4f, \"ci_low\": %.4f, \"ci_high\": %.4f}",
+					       tot[c] > 0 ? 100 * kk[c] / tot[c] : 0,
+					       100 * lo[c], 100 * hi[c]);
+			}
+			pc_sink_printf(&rows, "], \"disagree\": %s}", dis ? "true" : "false");
+		} else {
+			pc_sink_printf(&rows, "%-*s", (int)w, name);
+			for (size_t c = 0; c < m; c++)
+				pc_sink_printf(&rows, "  %6.2f [%5.2f, %5.2f]",
+					       tot[c] > 0 ? 100 * kk[c] / tot[c] : 0, 100 * lo[c],
+					       100 * hi[c]);
+			pc_sink_puts(&rows, dis ? "  DISAGREE\n" : "\n");
+		}
+	}
+	if (rows.failed) {
+		st = pc_profile_fail(p0, PC_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (fmt == PC_OUT_CSV) {
+		pc_sink_puts(k, "symbol,capture,count,percent,ci_low,ci_high,disagree\n");
+	} else if (fmt == PC_OUT_JSON) {
+		pc_sink_printf(k, "{\n  \"report\": \"rates\",\n  \"confidence\": %s,\n  \"captures\": [", lv);
+		for (size_t c = 0; c < m; c++) {
+			pc_sink_puts(k, c ? ",\n    {\"sources\": " : "\n    {\"sources\": ");
+			sources_json(k, caps[c]);
+			pc_sink_puts(k, ", \"samples\": ");
+			pc_sink_count(k, tot[c]);
+			pc_sink_puts(k, ", \"rate_hz\": ");
+			if (pc_profile_rate(caps[c]) > 0)
+				pc_sink_printf(k, "%.17g", pc_profile_rate(caps[c]));
+			else
+				pc_sink_puts(k, "null");
+			pc_sink_puts(k, "}");
+		}
+		pc_sink_printf(k, "\n  ],\n  \"disagreeing\": %zu,\n  \"rows\": [", nflag);
+	} else {
+		pc_sink_printf(k, "Aliasing check across sampling periods (%s%% Wilson intervals)\n", lv);
+		for (size_t c = 0; c < m; c++) {
+			char t[48];
+			pc_sink_printf(k, "Capture %zu: ", c + 1);
+			sources_text(k, caps[c]);
+			pc_sink_printf(k, "; %s samples", pc_fmt_count(tot[c], t, sizeof t));
+			if (pc_profile_rate(caps[c]) > 0)
+				pc_sink_printf(k, " at %g Hz", pc_profile_rate(caps[c]));
+			pc_sink_puts(k, "\n");
+		}
+		for (size_t c = 0; c < m; c++)
+			for (size_t d = c + 1; d < m; d++)
+				if (pc_profile_rate(caps[c]) > 0 &&
+				    pc_profile_rate(caps[c]) == pc_profile_rate(caps[d]))
+					pc_sink_printf(k, "Note: captures %zu and %zu have the same rate; compare different periods (DDJ: in an irrational ratio)\n",
+						       c + 1, d + 1);
+		if (nflag)
+			pc_sink_printf(k, "%zu symbol%s disagree%s beyond %s intervals: the sampling period likely beats with a program period in at least one capture\n\n",
+				       nflag, nflag == 1 ? "" : "s", nflag == 1 ? "s" : "",
+				       nflag == 1 ? "its" : "their");
+		else
+			pc_sink_puts(k, "No symbol's share disagrees beyond its intervals: no sign of aliasing\n\n");
+		pc_sink_printf(k, "%-*s", (int)w, "symbol");
+		for (size_t c = 0; c < m; c++) {
+			char h[32];
+			snprintf(h, sizeof h, "capture %zu %%", c + 1);
+			pc_sink_printf(k, "  %-22s", h);
+		}
+		while (k->len && k->buf[k->len - 1] == ' ')
+			k->len--;
+		pc_sink_putc(k, '\n');
+	}
+	if (rows.len)
+		pc_sink_write(k, rows.buf, rows.len);
+	if (fmt == PC_OUT_JSON)
+		pc_sink_puts(k, nrows ? "\n  ]\n}\n" : "]\n}\n");
+	st = k->failed;
+out:
+	if (v)
+		for (size_t c = 0; c < m; c++)
+			free(v[c]);
+	free(v), free(nv), free(pos), free(tot), free(kk), free(lo), free(hi);
+	pc_sink_dispose(&rows);
+	return st;
+}
+
+int pc_profile_compare_rates(pc_profile *const *caps, size_t n, const pc_options *opts,
+			     char **out, size_t *len)
+{
+	if (!caps || !caps[0] || !out)
+		return PC_EUSAGE;
+	if (n < 2)
+		return pc_profile_fail(caps[0], PC_EUSAGE,
+				       "the aliasing check needs at least two captures");
+	for (size_t i = 0; i < n; i++)
+		if (!caps[i])
+			return pc_profile_fail(caps[0], PC_EUSAGE, "capture %zu is missing", i + 1);
+	pc_sink k;
+	pc_sink_init(&k);
+	int st = rates_body(caps, n, opts, &k);
+	return finish(caps[0], &k, st, out, len);
+}
+
+/* ---- intervals for the table reports -------------------------------------- */
+
+void pc_rowset_ci(const pc_rowset *rs, double count, double *lo, double *hi)
+{
+	*lo = *hi = 0;
+	if (!(rs->ci_z > 0) || rs->exact || !(rs->denom > 0))
+		return;
+	pc_stats_wilson(count, rs->denom, rs->ci_z, lo, hi);
+	*lo *= 100;
+	*hi *= 100;
+}
