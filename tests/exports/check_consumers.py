@@ -258,7 +258,8 @@ def check_pprof(label, path, exp, rate, arc_time=False):
         skip(label + " go tool pprof (Debian golang-go not installed)")
         return
     env = dict(os.environ)
-    env["HOME"] = tempfile.mkdtemp(prefix="pc-gohome-")
+    env["HOME"] = os.path.join(os.path.dirname(path), "gohome")
+    os.makedirs(env["HOME"], exist_ok=True)
     env["PPROF_TMPDIR"] = env["HOME"]
     raw = run([go, "tool", "pprof", "-symbolize=none", "-raw", path], env=env)
     part = None
