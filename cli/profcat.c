@@ -28,7 +28,10 @@ typedef struct optmap {
 
 static const optmap report_opts[] = {
 	{"output-format", "output-format", 1, "text (default), csv or json"},
-	{"style", "style", 1, "default, atari, ddj or prohst (README \"Reports\")"},
+	{"style", "style", 1, "default, atari, ddj or prohst (README \"Reports\"); "
+	 "callgraph: gprof or proff"},
+	{"callgraph-time", "callgraph-time", 1,
+	 "call graph own times: samples or flat (Proff arcs' flat times)"},
 	{"zero", "zero", 0, "also list symbols that received no samples (Atari +z)"},
 	{"no-zero", "zero", 2, "list only symbols with samples (default; Atari -z)"},
 	{"cutoff", "cutoff", 1, "list symbols until N percent is covered (Atari p=N)"},
