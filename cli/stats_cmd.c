@@ -90,7 +90,9 @@ static void usage(FILE *f)
 		"  -r, --report NAME       merge: the report to print (default flat)\n"
 		"  -e, --export FORMAT     merge: write FORMAT (e.g. gmon) instead\n"
 		"  -v, --verbose           print warnings and what was detected\n"
-		"Other --KEY VALUE options are passed to the report (e.g. --attribution).\n");
+		"Report options --attribution, --style, --cutoff, --percent-of, --interval,\n"
+		"--intervals, --granularity, --callgraph-time, --zero, --barchart, --use-sizes\n"
+		"and their --no- forms apply to every capture as in plain profcat.\n");
 }
 
 static int write_out(const char *path, const char *buf, size_t len)
@@ -268,6 +270,19 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 	return 0;
 }
 
+/* Report options passed through (profcat's own, README "Reports"). */
+static int is_value_option(const char *name)
+{
+	static const char *const keys[] = {"attribution", "style", "cutoff", "percent-of",
+					   "interval", "intervals", "granularity",
+					   "callgraph-time", "ci", "correction",
+					   "output-format", NULL};
+	for (size_t i = 0; keys[i]; i++)
+		if (!strcmp(keys[i], name))
+			return 1;
+	return 0;
+}
+
 static int is_flag(const char *name)
 {
 	static const char *const flags[] = {"zero", "no-zero", "barchart", "no-barchart",
@@ -347,6 +362,9 @@ int profcat_stats_main(int argc, char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
+		} else if (!strcmp(a, "--ci") || !strcmp(a, "--correction")) {
+			NEED();
+			pc_options_set(c.ropts, a + 2, val);
 		} else if (!strcmp(a, "--load-address")) {
 			NEED();
 			pc_options_set(c.lopts, "load-address", val);
@@ -389,9 +407,14 @@ int profcat_stats_main(int argc, char **argv)
 			}
 			memcpy(key, a + 2, kl);
 			key[kl] = '\0';
-			if (is_flag(key)) {
+			if (is_flag(key) && !eq) {
 				int neg = !strncmp(key, "no-", 3);
 				pc_options_set(c.ropts, neg ? key + 3 : key, neg ? "0" : "1");
+			} else if (!is_value_option(key)) {
+				fprintf(stderr, "profcat: unknown option '%s' (see profcat %s --help)\n",
+					a, c.cmd);
+				rc = EXIT_USAGE;
+				goto done;
 			} else {
 				if (eq)
 					val = eq + 1;

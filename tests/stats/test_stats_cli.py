@@ -118,6 +118,25 @@ class Diff(Golden):
         self.assertEqual(r.stderr, "profcat: capture 2 has no files ('+' separates captures)\n")
         r = run("diff", "twenty.nm", "diff_base.raw", "missing.raw", rc=3)
         self.assertEqual(r.stderr, "profcat: missing.raw: no such file\n")
+        r = run("diff", "--bogus", "x", "twenty.nm", "diff_base.raw", "diff_new.raw", rc=2)
+        self.assertEqual(r.stderr, "profcat: unknown option '--bogus' (see profcat diff --help)\n")
+        r = run("diff", "--correction", "sidak", "twenty.nm", "diff_base.raw", "diff_new.raw", rc=2)
+        self.assertEqual(r.stderr, "profcat: option correction=sidak; expected holm or bh\n")
+        # a damaged capture: FILE:OFFSET from its loader
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "trunc.gmon")
+            with open(os.path.join(FIX, "healthy.gmon"), "rb") as f:
+                data = f.read()[:50]
+            with open(bad, "wb") as f:
+                f.write(data)
+            r = run("diff", *GMON, "ten.nm", bad, "healthy.gmon", rc=1)
+            self.assertEqual(r.stderr, "profcat: %s:21: histogram record header needs 32 bytes, only 29 left\n" % bad)
+
+    def test_option_forms(self):
+        a = run("diff", "--ci=99", "--output-format=csv", "twenty.nm", "diff_base.raw", "diff_new.raw").stdout
+        b = run("diff", "--ci", "99", "-F", "csv", "twenty.nm", "diff_base.raw", "diff_new.raw").stdout
+        self.assertEqual(a, b)
+        self.assertTrue(a.startswith("symbol,before_count,"))
 
 
 def read_gmon_hists(data):
