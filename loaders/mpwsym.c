@@ -1,5 +1,10 @@
 /* mpwsym.c - Apple MPW .SYM symbol files (versions 3.2 and 3.3), the parts
  * a profiler needs: CODE segments, procedures and their statements.
+ * Version 3.3's 46-byte module entry is also used for 3.2 files (BFD reads
+ * module entries of 3.3 only; unverified for 3.2).  3.1, 3.4 and 3.5 use
+ * other entry layouts and are refused.  No genuine .SYM file was found:
+ * the tests use files written by tests/callgraph/mpwgen.py from this
+ * description.
  *
  * Layout (Apple "SYM File Format, Version 3.4"; GNU BFD bfd/xsym.[ch];
  * research/dos-mpw-formats.md §4.3).  Big-endian.  The file is an array
