@@ -364,7 +364,8 @@ static int check_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		for (size_t i = 0; i < nsrc; i++)
 			pc_sink_printf(k, "%s %s (%s)", i ? "," : " of", pc_profile_source_file(p, i),
 				       pc_profile_source_format(p, i));
-		pc_sink_printf(k, "\nSamples: %s, %zu symbols with samples", tot, cs.hit);
+		pc_sink_printf(k, "\nSamples: %s, %zu symbol%s with samples", tot, cs.hit,
+			       cs.hit == 1 ? "" : "s");
 		if (cs.exact)
 			pc_sink_puts(k, "; counts are exact (not samples)");
 		pc_sink_printf(k, "\n\n");

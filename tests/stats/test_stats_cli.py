@@ -181,6 +181,25 @@ class Merge(Golden):
         self.assertEqual(r.stderr, "profcat: merge of capture 2 (merge60.gmon): cannot merge captures sampled at 100 Hz and 60 Hz: a sample would stand for different times\n")
 
 
+class Exact(unittest.TestCase):
+    """Hatari counts every instruction: no interval, no test."""
+    HATARI = os.path.join(ROOT, "tests", "atari", "synth", "dwarfs.hatari")
+
+    def test_exact_counts(self):
+        out = run("--ci", "95", self.HATARI).stdout
+        self.assertIn("\nCounts are exact (not samples): no confidence interval\n", out)
+        self.assertNotIn("+-", out)
+        self.assertEqual(run("--check", self.HATARI).stdout,
+                         "Sampling check of %s (hatari)\n"
+                         "Samples: 105, 1 symbol with samples; counts are exact (not samples)\n"
+                         "\nno warnings\n" % self.HATARI)
+        d = json.loads(run("diff", "-F", "json", self.HATARI, self.HATARI).stdout)
+        self.assertTrue(d["exact"])
+        self.assertEqual(d["rows"][0]["p_value"], None)
+        r = run("rates", self.HATARI, self.HATARI, rc=1)
+        self.assertEqual(r.stderr, "profcat: capture 1 holds exact counts, not samples: there is no sampling period to alias\n")
+
+
 class Rates(Golden):
     def flagged(self, *caps):
         d = json.loads(run("rates", "-F", "json", "ddj.nm", *caps).stdout)
