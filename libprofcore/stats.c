@@ -179,19 +179,39 @@ int pc_profile_exact(const pc_profile *p)
 
 /* ---- merge -------------------------------------------------------------- */
 
-/* Edge b (0..nbins) of a histogram, in address units, truncated. */
+/* floor(a * b / d) and its remainder, for b <= d (so that the quotient
+ * fits), without a 128-bit type: the product in two halves, then binary
+ * long division. */
+static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t d, uint64_t *rem)
+{
+	uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+	uint64_t lo = (p00 & 0xffffffffu) | (mid << 32);
+	uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	uint64_t q = 0, r = 0;
+	for (int i = 127; i >= 0; i--) {
+		uint64_t bit = i >= 64 ? (hi >> (i - 64)) & 1 : (lo >> i) & 1;
+		int carry = (int)(r >> 63);
+		r = (r << 1) | bit;
+		if (carry || r >= d) {
+			r -= d;
+			if (i < 64)
+				q |= (uint64_t)1 << i;
+		}
+	}
+	if (rem)
+		*rem = r;
+	return q;
+}
+
+/* Edge b (0..nbins) of a histogram, in address units, truncated:
+ * low + floor(span * b / nbins). */
 static uint64_t hist_edge(const pc_histogram *h, size_t b)
 {
 	uint64_t span = h->high - h->low;
-	/* low + floor(span * b / nbins) without overflow */
 	uint64_t q = span / h->nbins, r = span % h->nbins;
-	uint64_t extra = 0;
-	if (r) {
-		/* r * b / nbins: r < nbins, b <= nbins */
-		unsigned __int128 t = (unsigned __int128)r * b;
-		extra = (uint64_t)(t / h->nbins);
-	}
-	return h->low + q * b + extra;
+	return h->low + q * b + (r ? muldiv(r, b, h->nbins, NULL) : 0);
 }
 
 /* Adds h's counts into grid g (low, width, nbins) by overlap: a bucket
@@ -229,9 +249,7 @@ static int rebin_into(const pc_histogram *h, uint64_t glow, uint64_t gw,
 		for (size_t k = 0; k < ncell; k++) {
 			uint64_t cl = glow + (uint64_t)(first + k) * gw, ch = cl + gw;
 			uint64_t ol = cl > lo ? cl : lo, oh = ch < hi ? ch : hi;
-			unsigned __int128 t = (unsigned __int128)c * (oh - ol);
-			uint64_t whole = (uint64_t)(t / width);
-			rem[k] = (uint64_t)(t % width);
+			uint64_t whole = muldiv(c, oh - ol, width, &rem[k]);
 			gcounts[first + k] += whole;
 			given += whole;
 		}

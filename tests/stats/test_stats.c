@@ -316,6 +316,17 @@ static void test_merge_straddle(void **state)
 	near(pc_profile_rate(a), 50, 0);
 	pc_profile_free(a);
 	pc_profile_free(b);
+	/* counts beyond 32 bits split exactly: 3 * 2^40 as 2/6 and 4/6 */
+	const uint64_t big[4] = {0, (uint64_t)3 << 40, 0, 0}, zero[3] = {0, 0, 0};
+	a = hist_profile(0x1000, 0x1018, big, 4, 50);
+	b = hist_profile(0x1000, 0x1018, zero, 3, 50);
+	assert_int_equal(pc_profile_merge(a, b, NULL), PC_OK);
+	assert_int_equal(pc_profile_histogram_at(a, 0, &h), PC_OK);
+	assert_true(h.counts[0] == (uint64_t)1 << 40);
+	assert_true(h.counts[1] == (uint64_t)1 << 41);
+	assert_true(h.counts[2] == 0);
+	pc_profile_free(a);
+	pc_profile_free(b);
 }
 
 static void test_merge_refusals(void **state)
