@@ -55,6 +55,20 @@ for d in DIRS:
                     "--zero", exe, gmon])
         compare(d + " --zero vs live gprof -b -q -z", gotz,
                 run([gprof, "-b", "-q", "-z", exe, gmon]))
+# Other gmon.out layouts of the same runs (tests/unix/gen_fixtures.sh)
+# that gprof reads with their arcs: 4.4BSD, and old BSD (no rate in the
+# file; gprof assumes the host's 100 Hz, profcat is told -O rate=100).
+if gprof:
+    for d in DIRS:
+        exe = os.path.join(FIX, d, "callgraph")
+        for lay, opts in (("bsd44.gmon", []), ("oldbsd.gmon", ["-O", "rate=100"])):
+            f = os.path.join(FIX, d, "layouts", lay)
+            if not os.path.exists(f):
+                continue
+            got = run([PROFCAT] + opts + ["--report", "callgraph", "--style",
+                                          "gprof", exe, f])
+            compare("%s %s vs live gprof -b -q" % (d, lay), got,
+                    run([gprof, "-b", "-q", exe, f]))
 if not gprof:
     print("gprof not installed: compared with the committed outputs only")
 
