@@ -49,6 +49,15 @@ class CI(Golden):
         self.assertEqual(rows[0]["symbol"], "f00")
         self.assertEqual((rows[0]["ci_low"], rows[0]["ci_high"]), (56.9309, 62.9925))
 
+    def test_other_styles_machine_output(self):
+        # the historical text layouts are kept as they were; their csv and
+        # json carry the intervals, of the percent each style shows
+        csv = run("--style", "ddj", "--ci", "95", "-F", "csv", *GMON, "ten.nm", "ci.gmon").stdout
+        self.assertEqual(csv.splitlines()[1], "1,f00,600,60.0000,60.0000,6.000000,0,0,0x1000,56.9309,62.9925")
+        d = json.loads(run("--style", "atari", "--ci", "95", "-F", "json", *GMON, "ten.nm", "ci.gmon").stdout)
+        self.assertEqual(d["ci"], {"level": 95, "method": "wilson"})
+        self.assertEqual((d["rows"][3]["ci_low"], d["rows"][3]["ci_high"]), (3.813, 6.5314))  # 50 of 1000, as computed in Python
+
     def test_bad_level(self):
         r = run("--ci", "100", "ten.nm", "spread.raw", rc=2)
         self.assertEqual(r.stderr, "profcat: option ci=100; expected a confidence level in percent, above 0 and below 100 (e.g. 95)\n")
