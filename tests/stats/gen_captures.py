@@ -8,6 +8,7 @@ bytes from 0x1000.  Captures: GNU gmon.out histograms (tagged version 1,
 hex address per line (profcore's "raw" loader, text encoding).  Random
 draws use Python's Mersenne Twister with fixed seeds.
 """
+import gzip
 import os
 import random
 import struct
@@ -23,6 +24,8 @@ DDJ_NAMES = ["main"] + ["delay_" + w for w in (
 
 
 def write(name, data):
+    if name.endswith(".gz"):  # big dumps: profcore reads gzip as is
+        data = gzip.compress(data.encode(), 9, mtime=0)
     mode = "wb" if isinstance(data, bytes) else "w"
     with open(os.path.join(OUT, name), mode) as f:
         f.write(data)
@@ -98,8 +101,8 @@ def main():
     bins[3] = 65535                                         # a full counter
     write("wrap.gmon", gmon(lo, hi, bins))
     rng = random.Random(12)
-    write("spread.raw", raw([500] * 10, rng))               # rate unknown
-    write("clustered.raw", raw([500] * 10, rng, spread=False))
+    write("spread.raw.gz", raw([500] * 10, rng))               # rate unknown
+    write("clustered.raw.gz", raw([500] * 10, rng, spread=False))
 
     # --ci: a small capture with a known shape
     write("ci.gmon", gmon(*hist_for([600, 250, 100, 50])))
@@ -113,8 +116,8 @@ def main():
     write("twenty.nm", nm(twenty))
     base = multinomial([1] * 20, 20000, rng)
     new = multinomial([1, 1, 1, 0.5] + [1] * 16, 19500, rng)
-    write("diff_base.raw", raw(base, rng))
-    write("diff_new.raw", raw(new, rng))
+    write("diff_base.raw.gz", raw(base, rng))
+    write("diff_new.raw.gz", raw(new, rng))
 
     # merge: two histograms of one program, 4-byte and 8-byte buckets,
     # the second over a range shifted by 0x80 (README "Statistics")

@@ -59,7 +59,7 @@ class CI(Golden):
         self.assertEqual((d["rows"][3]["ci_low"], d["rows"][3]["ci_high"]), (3.813, 6.5314))  # 50 of 1000, as computed in Python
 
     def test_bad_level(self):
-        r = run("--ci", "100", "ten.nm", "spread.raw", rc=2)
+        r = run("--ci", "100", "ten.nm", "spread.raw.gz", rc=2)
         self.assertEqual(r.stderr, "profcat: option ci=100; expected a confidence level in percent, above 0 and below 100 (e.g. 95)\n")
 
 
@@ -70,15 +70,15 @@ class Check(Golden):
         "imprecise.gmon": ["imprecise"],
         "nearzero.gmon": ["near-zero"],
         "wrap.gmon": ["wrap"],
-        "spread.raw": ["rate-unknown"],
-        "clustered.raw": ["rate-unknown", "clustered"],
+        "spread.raw.gz": ["rate-unknown"],
+        "clustered.raw.gz": ["rate-unknown", "clustered"],
     }
 
     def test_each_warning_alone(self):
         for cap, want in self.CASES.items():
             extra = GMON if cap.endswith(".gmon") else []
             out = run("--check", *extra, "ten.nm", cap).stdout
-            self.golden("check_" + cap.replace(".", "_") + ".txt", out)
+            self.golden("check_" + cap.replace(".gz", "").replace(".", "_") + ".txt", out)
             got = json.loads(run("--check", "-F", "json", *extra, "ten.nm", cap).stdout)
             self.assertEqual([w["check"] for w in got["warnings"]], want, cap)
             csv = run("--check", "-F", "csv", *extra, "ten.nm", cap).stdout.splitlines()
@@ -90,7 +90,7 @@ class Check(Golden):
         # wrong (wrap, clustered); precision warnings stay in --check
         out = run(*GMON, "ten.nm", "wrap.gmon").stdout
         self.assertIn("\nCheck: 1 sampling-quality warning (wrap); see profcat --check\n", out)
-        out = run("ten.nm", "clustered.raw").stdout
+        out = run("ten.nm", "clustered.raw.gz").stdout
         self.assertIn("\nCheck: 1 sampling-quality warning (clustered); see profcat --check\n", out)
         for cap in ("healthy.gmon", "few.gmon", "nearzero.gmon"):
             self.assertNotIn("Check:", run(*GMON, "ten.nm", cap).stdout)
@@ -99,7 +99,7 @@ class Check(Golden):
 class Diff(Golden):
     def test_one_real_change(self):
         for fmt, ext in (("text", "txt"), ("csv", "csv"), ("json", "json")):
-            out = run("diff", "-F", fmt, "twenty.nm", "diff_base.raw", "diff_new.raw").stdout
+            out = run("diff", "-F", fmt, "twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz").stdout
             self.golden("diff." + ext, out)
         d = json.loads(out)
         self.assertEqual(d["tested"], 20)
@@ -108,28 +108,28 @@ class Diff(Golden):
         # Benjamini-Hochberg bounds the false discovery rate, not the
         # family-wise error: less strict, it also takes f12 (Holm: 0.0541)
         d = json.loads(run("diff", "-F", "json", "--correction", "bh", "twenty.nm",
-                           "diff_base.raw", "diff_new.raw").stdout)
+                           "diff_base.raw.gz", "diff_new.raw.gz").stdout)
         self.assertEqual([r["symbol"] for r in d["rows"] if r["significant"]], ["f03", "f12"])
 
     def test_symbols_and_groups(self):
         # "-- SYM..." restricts the family; '+' gives each capture its files
-        a = run("diff", "twenty.nm", "diff_base.raw", "diff_new.raw", "--", "f03", "f12").stdout
-        b = run("diff", "twenty.nm", "diff_base.raw", "+", "twenty.nm", "diff_new.raw",
+        a = run("diff", "twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz", "--", "f03", "f12").stdout
+        b = run("diff", "twenty.nm", "diff_base.raw.gz", "+", "twenty.nm", "diff_new.raw.gz",
                 "-s", "f03", "-s", "f12").stdout
         self.assertEqual(a, b)
         self.golden("diff_two_symbols.txt", a)
         self.assertIn("Holm correction over 2 symbols", a)
 
     def test_usage(self):
-        r = run("diff", "twenty.nm", "diff_base.raw", rc=2)
+        r = run("diff", "twenty.nm", "diff_base.raw.gz", rc=2)
         self.assertEqual(r.stderr, "profcat: diff needs exactly two captures, found 1 (files read as samples are captures; '+' separates captures)\n")
-        r = run("diff", "twenty.nm", "diff_base.raw", "+", "+", "diff_new.raw", rc=2)
+        r = run("diff", "twenty.nm", "diff_base.raw.gz", "+", "+", "diff_new.raw.gz", rc=2)
         self.assertEqual(r.stderr, "profcat: capture 2 has no files ('+' separates captures)\n")
-        r = run("diff", "twenty.nm", "diff_base.raw", "missing.raw", rc=3)
+        r = run("diff", "twenty.nm", "diff_base.raw.gz", "missing.raw", rc=3)
         self.assertEqual(r.stderr, "profcat: missing.raw: no such file\n")
-        r = run("diff", "--bogus", "x", "twenty.nm", "diff_base.raw", "diff_new.raw", rc=2)
+        r = run("diff", "--bogus", "x", "twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz", rc=2)
         self.assertEqual(r.stderr, "profcat: unknown option '--bogus' (see profcat diff --help)\n")
-        r = run("diff", "--correction", "sidak", "twenty.nm", "diff_base.raw", "diff_new.raw", rc=2)
+        r = run("diff", "--correction", "sidak", "twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz", rc=2)
         self.assertEqual(r.stderr, "profcat: option correction=sidak; expected holm or bh\n")
         # a damaged capture: FILE:OFFSET from its loader
         with tempfile.TemporaryDirectory() as d:
@@ -142,8 +142,8 @@ class Diff(Golden):
             self.assertEqual(r.stderr, "profcat: %s:21: histogram record header needs 32 bytes, only 29 left\n" % bad)
 
     def test_option_forms(self):
-        a = run("diff", "--ci=99", "--output-format=csv", "twenty.nm", "diff_base.raw", "diff_new.raw").stdout
-        b = run("diff", "--ci", "99", "-F", "csv", "twenty.nm", "diff_base.raw", "diff_new.raw").stdout
+        a = run("diff", "--ci=99", "--output-format=csv", "twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz").stdout
+        b = run("diff", "--ci", "99", "-F", "csv", "twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz").stdout
         self.assertEqual(a, b)
         self.assertTrue(a.startswith("symbol,before_count,"))
 
