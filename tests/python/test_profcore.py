@@ -7,6 +7,7 @@ example plugin built in the tree.  Counts are checked against the C
 report (profcat) and against GNU gprof's outputs kept with the fixtures.
 """
 import csv
+import ctypes
 import io
 import os
 import shutil
@@ -107,6 +108,40 @@ class Basics(unittest.TestCase):
             elf = [l for l in reg.loaders() if l.name == "elf"][0]
             self.assertEqual(elf.abi_version, 1)
             self.assertEqual(elf.roles, profcore.Role.SYMBOLS)
+
+    def test_struct_layouts_match_c(self):
+        """Every ctypes mirror has the C compiler's size and offsets."""
+        from profcore import _lib as c
+        mirrors = {"pc_error": c.PcError, "pc_symbol": c.PcSymbol,
+                   "pc_region": c.PcRegion, "pc_histogram": c.PcHistogram,
+                   "pc_arc": c.PcArc, "pc_row": c.PcRow,
+                   "pc_totals": c.PcTotals, "pc_cg_node": c.PcCgNode,
+                   "pc_cg_edge": c.PcCgEdge}
+        out = subprocess.run([os.environ["PC_STRUCT_LAYOUT"]], check=True,
+                             stdout=subprocess.PIPE,
+                             universal_newlines=True).stdout
+        seen = set()
+        for line in out.splitlines():
+            name, size, *fields = line.split()
+            if name == "PC_REGION_COUNT":
+                self.assertEqual(int(size), c.PC_REGION_COUNT)
+                continue
+            offsets = [(f.split(":")[0], int(f.split(":")[1]))
+                       for f in fields]
+            seen.add(name)
+            with self.subTest(struct=name):
+                if name == "pc_loader":  # only its leading fields
+                    ours = [(f, getattr(c.PcLoader, f).offset)
+                            for f, _ in c.PcLoader._fields_]
+                    self.assertEqual(ours, offsets)
+                    continue
+                st = mirrors[name]
+                self.assertEqual(ctypes.sizeof(st), int(size))
+                # ctypes names: "from" is a keyword in Python
+                ours = [(f.rstrip("_"), getattr(st, f).offset)
+                        for f, _ in st._fields_]
+                self.assertEqual(ours, offsets)
+        self.assertEqual(seen, set(mirrors) | {"pc_loader"})
 
     def test_context_manager_closes(self):
         with profcore.Profile() as prof:
