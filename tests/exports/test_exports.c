@@ -536,6 +536,25 @@ static void test_arc_times(void **state)
 	pc_profile_free(p);
 }
 
+/* Names are made safe per format: folded turns ';' and control
+ * characters into '_', callgrind control characters, JSON escapes. */
+static void test_awkward_names(void **state)
+{
+	(void)state;
+	pc_profile *p = pc_profile_new(NULL);
+	sym(p, "a;b\nc \"q\"", PC_NOSEG, 0x100, 0x10);
+	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x104, 1), PC_OK);
+	expect_text(p, "folded", "a_b_c \"q\" 1\n");
+	size_t len;
+	char *s = export(p, "callgrind", NULL, NULL, &len);
+	assert_non_null(strstr(s, "\nfn=(1) a;b_c \"q\"\n0x104 1\n"));
+	pc_free(s);
+	s = export(p, "speedscope", NULL, NULL, &len);
+	assert_non_null(strstr(s, "{\"name\":\"a;b\\nc \\\"q\\\"\"}"));
+	pc_free(s);
+	pc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_gmon_raw_samples),
 		cmocka_unit_test(test_segmented),
 		cmocka_unit_test(test_arc_times),
+		cmocka_unit_test(test_awkward_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
