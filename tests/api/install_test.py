@@ -269,7 +269,10 @@ class Installed(unittest.TestCase):
         """Each long option of profcat --help appears in profcat(1)."""
         profcat = self.d(os.path.join(self.bindir, "profcat"))
         usage = run([profcat, "--help"], env=self.env).stdout
-        options = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", usage)))
+        if "profcat diff" in usage:  # the comparison commands' options
+            usage += run([profcat, "diff", "--help"], env=self.env).stdout
+        options = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z-]*[a-z](?![\w-])",
+                                    usage)))
         self.assertGreater(len(options), 10)
         with open(self.d(os.path.join(self.mandir, "man1", "profcat.1"))) as f:
             page = f.read().replace("\\-", "-")
