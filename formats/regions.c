@@ -15,6 +15,7 @@
  * "outside" are left out.
  */
 #include "styles.h"
+#include "stats.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -48,9 +49,13 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_outfmt fmt;
 	pc_totals t;
 	int r;
-	if ((r = pc_rs_outfmt(p, o, &fmt)) || (r = pc_profile_attribute(p, o)) ||
-	    (r = pc_profile_totals(p, &t)))
+	double z;
+	if ((r = pc_rs_outfmt(p, o, &fmt)) || (r = pc_ci_option(p, o, &z, NULL)) ||
+	    (r = pc_profile_attribute(p, o)) || (r = pc_profile_totals(p, &t)))
 		return r;
+	/* "ci": the Wilson interval of each percent (none for exact counts) */
+	int ci = z > 0 && !pc_profile_exact(p);
+	double lo, hi;
 	rrow v[PC_REGION_COUNT + 5];
 	size_t n = collect(&t, v);
 	char lab[64], cnt[48];
@@ -70,7 +75,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_pad(k, "region", wl, -1);
 		pc_sink_puts(k, "  ");
 		pc_sink_pad(k, "samples", wc, 1);
-		pc_sink_puts(k, "  percent\n");
+		pc_sink_puts(k, ci ? "  percent      +-\n" : "  percent\n");
 		for (size_t i = 0; i < n; i++) {
 			if (v[i].label)
 				snprintf(lab, sizeof lab, "%s", v[i].label);
@@ -79,17 +84,30 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 			pc_sink_pad(k, lab, wl, -1);
 			pc_sink_puts(k, "  ");
 			pc_sink_pad(k, pc_fmt_count(v[i].count, cnt, sizeof cnt), wc, 1);
-			pc_sink_printf(k, "  %7.2f\n",
+			pc_sink_printf(k, "  %7.2f",
 				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
+			if (ci && strcmp(v[i].key, "total")) { /* 100% by definition */
+				pc_stats_wilson(v[i].count, t.total, z, &lo, &hi);
+				pc_sink_printf(k, "  %6.2f", 50 * (hi - lo));
+			}
+			pc_sink_putc(k, '\n');
 		}
 		break;
 	case PC_OUT_CSV:
-		pc_sink_puts(k, "region,samples,percent\n");
+		pc_sink_puts(k, ci ? "region,samples,percent,ci_low,ci_high\n"
+				   : "region,samples,percent\n");
 		for (size_t i = 0; i < n; i++) {
 			pc_sink_printf(k, "%s,", v[i].key);
 			pc_sink_count(k, v[i].count);
-			pc_sink_printf(k, ",%.6f\n",
+			pc_sink_printf(k, ",%.6f",
 				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
+			if (ci && strcmp(v[i].key, "total")) { /* 100% by definition */
+				pc_stats_wilson(v[i].count, t.total, z, &lo, &hi);
+				pc_sink_printf(k, ",%.4f,%.4f", 100 * lo, 100 * hi);
+			} else if (ci) {
+				pc_sink_puts(k, ",,");
+			}
+			pc_sink_putc(k, '\n');
 		}
 		break;
 	case PC_OUT_JSON:
@@ -98,8 +116,14 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 			pc_sink_printf(k, "%s{\"region\":\"%s\",\"samples\":", i ? "," : "",
 				       v[i].key);
 			pc_sink_count(k, v[i].count);
-			pc_sink_printf(k, ",\"percent\":%.6f}",
+			pc_sink_printf(k, ",\"percent\":%.6f",
 				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
+			if (ci && strcmp(v[i].key, "total")) { /* 100% by definition */
+				pc_stats_wilson(v[i].count, t.total, z, &lo, &hi);
+				pc_sink_printf(k, ",\"ci_low\":%.4f,\"ci_high\":%.4f", 100 * lo,
+					       100 * hi);
+			}
+			pc_sink_puts(k, "}");
 		}
 		pc_sink_puts(k, "]}\n");
 		break;

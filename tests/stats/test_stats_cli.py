@@ -58,6 +58,17 @@ class CI(Golden):
         self.assertEqual(d["ci"], {"level": 95, "method": "wilson"})
         self.assertEqual((d["rows"][3]["ci_low"], d["rows"][3]["ci_high"]), (3.813, 6.5314))  # 50 of 1000, as computed in Python
 
+    def test_regions(self):
+        out = run("-r", "regions", "--ci", "95", "-F", "csv", *GMON, "ten.nm", "ci.gmon").stdout
+        self.assertEqual(out, "region,samples,percent,ci_low,ci_high\n"
+                              "program,1000,100.000000,99.6173,100.0000\n"
+                              "symbols,1000,100.000000,99.6173,100.0000\n"
+                              "outside,0,0.000000,0.0000,0.3827\n"
+                              "total,1000,100.000000,,\n")
+        # no ci: unchanged
+        out = run("-r", "regions", "-F", "csv", *GMON, "ten.nm", "ci.gmon").stdout
+        self.assertTrue(out.startswith("region,samples,percent\nprogram,1000,100.000000\n"))
+
     def test_bad_level(self):
         r = run("--ci", "100", "ten.nm", "spread.raw.gz", rc=2)
         self.assertEqual(r.stderr, "profcat: option ci=100; expected a confidence level in percent, above 0 and below 100 (e.g. 95)\n")
