@@ -14,7 +14,7 @@ fi
 ninja -C build-fuzz >/dev/null
 mkdir -p build-fuzz/crashes build-fuzz/seeds
 # one flat seed directory (libFuzzer reads directories, not trees)
-find tests -path '*/fixtures/*' -type f -size -1M | while read -r f; do
+find tests -path '*/fixtures/*' -type f -size -1024k | while read -r f; do
 	cp "$f" "build-fuzz/seeds/$(echo "$f" | tr '/' '_')"
 done
 names="$*"
