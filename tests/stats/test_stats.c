@@ -494,6 +494,44 @@ static void test_diff_api(void **state)
 	pc_profile_free(b);
 }
 
+static void test_null_options_and_misuse(void **state)
+{
+	(void)state;
+	pc_profile *a = two_symbols(0), *b = two_symbols(0);
+	char *out = NULL;
+	size_t len = 0;
+	assert_int_equal(pc_profile_diff(a, b, NULL, &out, &len), PC_OK);
+	assert_int_equal(strlen(out), len);
+	assert_non_null(strstr(out, "Holm correction over 2 symbols, 95% level; 0 significant"));
+	pc_free(out);
+	pc_profile *caps[2] = {a, b};
+	assert_int_equal(pc_profile_compare_rates(caps, 2, NULL, &out, NULL), PC_OK);
+	assert_non_null(strstr(out, "No symbol's share disagrees beyond its intervals"));
+	pc_free(out);
+	out = NULL;
+	assert_int_equal(pc_profile_compare_rates(caps, 1, NULL, &out, NULL), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(a)->message,
+			    "the aliasing check needs at least two captures");
+	assert_null(out);
+	assert_int_equal(pc_profile_diff(NULL, b, NULL, &out, NULL), PC_EUSAGE);
+	assert_int_equal(pc_profile_merge(NULL, b, NULL), PC_EUSAGE);
+	/* an empty capture: shares of nothing, no crash */
+	pc_profile *e = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_diff(e, b, NULL, &out, NULL), PC_OK);
+	assert_non_null(strstr(out, "Samples: 0 before, 100 after"));
+	pc_free(out);
+	assert_int_equal(pc_profile_render(e, "check", NULL, &out, NULL), PC_OK);
+	assert_string_equal(out, "Sampling check\nSamples: 0, 0 symbols with samples\n\n"
+				 "warning: rate-unknown: sampling rate unknown: shares hold, but no times, and periods cannot be compared for aliasing\n");
+	pc_free(out);
+	assert_int_equal(pc_profile_merge(e, a, NULL), PC_OK);
+	assert_int_equal(pc_profile_symbol_count(e), 2);
+	assert_int_equal(pc_profile_sample_count(e), 2);
+	pc_profile_free(e);
+	pc_profile_free(a);
+	pc_profile_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_flat_exact),
 		cmocka_unit_test(test_bad_ci),
 		cmocka_unit_test(test_diff_api),
+		cmocka_unit_test(test_null_options_and_misuse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
