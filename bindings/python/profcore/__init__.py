@@ -69,6 +69,7 @@ class RegionClass(enum.IntEnum):
 
 
 class SymbolKind(enum.IntEnum):
+    """pc_symkind: only TEXT symbols (and TARGET-flagged ones) take samples."""
     TEXT = 0
     DATA = 1
     BSS = 2
@@ -77,12 +78,14 @@ class SymbolKind(enum.IntEnum):
 
 
 class Binding(enum.IntEnum):
+    """pc_binding."""
     GLOBAL = 0
     LOCAL = 1
     WEAK = 2
 
 
 class SymbolFlags(enum.IntFlag):
+    """pc_symbol.flags (PC_SYMF_*)."""
     NONE = 0
     FUNC = 0x1
     NOATTR = 0x2
@@ -196,6 +199,7 @@ class _COptions:
                 raise ProfcoreError(rc, "bad option %s=%s" % (key, value))
 
     def close(self) -> None:
+        """Frees the options."""
         if self.ptr:
             _c.lib().pc_options_free(self.ptr)
             self.ptr = None
@@ -212,6 +216,7 @@ class _COptions:
 
 @dataclass(frozen=True)
 class Symbol:
+    """A symbol as loaded (pc_symbol)."""
     name: str
     address: int
     size: int                 # 0 = unknown: extends to the next symbol
@@ -225,6 +230,7 @@ class Symbol:
 
 @dataclass(frozen=True)
 class Region:
+    """An address range with a class, e.g. the program's text (pc_region)."""
     segment: Optional[int]
     low: int
     high: int                 # [low, high)
@@ -234,6 +240,7 @@ class Region:
 
 @dataclass(frozen=True)
 class Histogram:
+    """A profil-style histogram: [low, high) in len(counts) equal buckets."""
     segment: Optional[int]
     low: int
     high: int
@@ -243,6 +250,7 @@ class Histogram:
 
 @dataclass(frozen=True)
 class Arc:
+    """A call arc as loaded: call site, callee, count, Proff times."""
     from_segment: Optional[int]
     from_address: int
     to_segment: Optional[int]
@@ -268,6 +276,8 @@ class Row:
 
 @dataclass(frozen=True)
 class Totals:
+    """Where every sample went (pc_totals); by_class: outside samples by
+    region class, APPLICATION = in the program but in no symbol."""
     total: float
     in_program: float
     attributed: float
@@ -309,6 +319,7 @@ class CallEdge:
 
 @dataclass(frozen=True)
 class CallGraph:
+    """A call graph: nodes 0..rows-1 are the rows, then one per cycle."""
     nodes: Tuple[CallNode, ...]
     edges: Tuple[CallEdge, ...]
     total: float              # gprof's total: sum of the nodes' self time
@@ -325,6 +336,7 @@ class CallGraph:
 
 @dataclass(frozen=True)
 class Loader:
+    """A registered loader: name for format=, roles, description."""
     name: str
     description: str
     roles: Role
@@ -436,6 +448,7 @@ class Profile:
 
     @property
     def closed(self) -> bool:
+        """True once close() was called."""
         return not self._ptr
 
     def __enter__(self) -> "Profile":
@@ -490,6 +503,7 @@ class Profile:
 
     @property
     def program(self) -> Optional[str]:
+        """The profiled program's name, when a loader knows it."""
         return self._str("pc_profile_program")
 
     @property
@@ -529,6 +543,7 @@ class Profile:
 
     @property
     def warnings(self) -> List[str]:
+        """Warnings the loaders recorded (shown in reports)."""
         L = _c.lib()
         with self._lock:
             h = self._handle()
@@ -561,6 +576,7 @@ class Profile:
         return out
 
     def regions(self) -> List[Region]:
+        """Address ranges with their classes, in the order loaded."""
         L = _c.lib()
         out = []
         with self._lock:
@@ -573,6 +589,7 @@ class Profile:
         return out
 
     def histograms(self) -> List[Histogram]:
+        """The histograms as captured (identical ranges summed)."""
         L = _c.lib()
         out = []
         with self._lock:
@@ -586,6 +603,7 @@ class Profile:
         return out
 
     def arcs(self) -> List[Arc]:
+        """Every call arc, in the order loaded."""
         L = _c.lib()
         out = []
         with self._lock:
@@ -632,6 +650,7 @@ class Profile:
             self._check(_c.lib().pc_profile_attribute(self._handle(), o.ptr))
 
     def totals(self) -> Totals:
+        """The attribution's totals (computed on first use)."""
         t = _c.PcTotals()
         with self._lock:
             self._attribute()
