@@ -929,11 +929,7 @@ static int render_proff_text(proff *P, pc_sink *k)
 		}
 		if (n->cycle) {
 			size_t c = pc_callgraph_cycle_node(G->g, n->cycle);
-			pc_sink_printf(k, "    Cycle %u:", n->cycle);
-			for (size_t m = G->n[c].next_member; m != NONE;
-			     m = G->n[m].next_member)
-				pc_sink_printf(k, " %s", G->n[m].name);
-			pc_sink_puts(k, "; as a whole ");
+			pc_sink_printf(k, "    In cycle %u, as a whole: ", n->cycle);
 			put_hf(k, G->n[c].htime, G->n[c].ftime);
 			put_calls(k, G->n[c].calls);
 			pc_sink_puts(k, "\n");
@@ -962,6 +958,15 @@ static int render_proff_text(proff *P, pc_sink *k)
 			}
 		}
 		free(cv);
+	}
+	/* each cycle's members, once */
+	for (unsigned c = 1; c <= pc_callgraph_cycle_count(G->g); c++) {
+		size_t cn = pc_callgraph_cycle_node(G->g, c);
+		pc_sink_printf(k, "\nCycle %u:", c);
+		for (size_t m = G->n[cn].next_member; m != NONE;
+		     m = G->n[m].next_member)
+			pc_sink_printf(k, " %s", G->n[m].name);
+		pc_sink_putc(k, '\n');
 	}
 	return PC_OK;
 }
