@@ -88,19 +88,25 @@ static int status_exit(int st)
 	}
 }
 
-static void print_error(const pc_error *e)
+/* "profcat: [kind: ]FILE:OFFSET: message" (kind is "warning: " or ""). */
+static void report_error(const char *kind, const pc_error *e)
 {
 	if (!e) {
-		fprintf(stderr, "profcat: unknown error\n");
+		fprintf(stderr, "profcat: %sunknown error\n", kind);
 		return;
 	}
 	if (e->file && e->offset >= 0)
-		fprintf(stderr, "profcat: %s:%lld: %s\n", e->file, (long long)e->offset,
-			e->message);
+		fprintf(stderr, "profcat: %s%s:%lld: %s\n", kind, e->file,
+			(long long)e->offset, e->message);
 	else if (e->file)
-		fprintf(stderr, "profcat: %s: %s\n", e->file, e->message);
+		fprintf(stderr, "profcat: %s%s: %s\n", kind, e->file, e->message);
 	else
-		fprintf(stderr, "profcat: %s\n", e->message);
+		fprintf(stderr, "profcat: %s%s\n", kind, e->message);
+}
+
+static void print_error(const pc_error *e)
+{
+	report_error("", e);
 }
 
 static void usage(FILE *f)
@@ -380,13 +386,11 @@ int main(int argc, char **argv)
 	}
 	const char *pp = getenv("PROFCORE_PLUGIN_PATH");
 	if (pp && *pp && pc_registry_load_plugins(reg, pp) && pc_registry_error(reg)) {
-		fputs("profcat: warning: ", stderr);
-		print_error(pc_registry_error(reg));
+		report_error("warning: ", pc_registry_error(reg));
 	}
 	if (pc_registry_load_plugins(reg, PC_PLUGINDIR) && verbose &&
 	    pc_registry_error(reg)) {
-		fputs("profcat: warning: ", stderr);
-		print_error(pc_registry_error(reg));
+		report_error("warning: ", pc_registry_error(reg));
 	}
 	if (list_f) {
 		rc = list_formats(reg);

@@ -247,8 +247,8 @@ class Installed(unittest.TestCase):
                 warning = [l for l in r.stderr.splitlines()
                            if l.startswith("profcat: warning:")]
                 self.assertEqual(len(warning), 1, r.stderr)
-                self.assertTrue(warning[0].endswith(
-                    " %s: %s" % (so, message)), warning[0])
+                self.assertEqual(warning[0],
+                                 "profcat: warning: %s: %s" % (so, message))
 
     def test_man_page(self):
         if not shutil.which("man"):
