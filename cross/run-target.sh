@@ -1,0 +1,20 @@
+#!/bin/sh
+# Meson exe_wrapper for the cross legs (scripts/cross.sh): runs one target
+# executable with the leg's sysroot libraries (libelf, libyaml, zlib,
+# cmocka unpacked from Debian packages) on its library path.
+#   run-target.sh LEG SYSROOT PROGRAM [ARG]...
+leg=$1 sysroot=$2
+shift 2
+case "$leg" in
+s390x)
+	libs=$sysroot/lib/s390x-linux-gnu:$sysroot/usr/lib/s390x-linux-gnu
+	exec qemu-s390x -L /usr/s390x-linux-gnu \
+		-E LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@" ;;
+i386)
+	libs=$sysroot/lib/i386-linux-gnu:$sysroot/usr/lib/i386-linux-gnu
+	LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+	exec "$@" ;;
+*)
+	echo "run-target.sh: unknown leg $leg" >&2; exit 2 ;;
+esac

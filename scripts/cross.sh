@@ -1,0 +1,112 @@
+#!/bin/sh
+# Cross legs (README "Portability"): build profcore for another host and run
+# the test suite there.
+#   scripts/cross.sh s390x   64-bit big-endian, clang cross build run under qemu-user
+#   scripts/cross.sh i386    32-bit x86 (gcc -m32), run natively
+#   scripts/cross.sh mingw   Windows x86-64 (mingw-w64): build only
+# The target's libelf, libyaml, zlib and cmocka are Debian packages fetched
+# with `apt-get download` and unpacked into build-LEG-sysroot/ (multiarch
+# installs of the -dev packages fail on a mirror whose versions are skewed).
+# At the end the skipped tests are counted and each one's reason printed.
+set -e
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+leg=${1:-}
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+need() {   # install the Debian packages given that are missing
+	missing=""
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	echo "cross: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -qq || echo "cross: apt-get update reported errors; trying the install anyway" >&2
+	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+sysroot() {   # sysroot ARCH: unpack $DEVPKGS for ARCH into build-LEG-sysroot
+	arch=$1; shift
+	dir=$repo/build-$leg-sysroot
+	if [ ! -f "$dir/.done" ]; then
+		rm -rf "$dir"; mkdir -p "$dir/debs"
+		# a private apt state for ARCH: the system's dpkg architectures and
+		# package lists are left alone (adding i386 breaks apt-get update on
+		# some mirrors); an index that fails to download is reported by apt
+		# and the download below says if a package is then really missing
+		a=$dir/apt
+		mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/sources"
+		touch "$a/status"
+		cp /etc/apt/sources.list.d/*.sources "$a/sources/" 2>/dev/null || true
+		[ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$a/sources/main.list"
+		set -- -q -o Dir::State="$a" -o Dir::State::Lists="$a/lists" \
+			-o Dir::State::status="$a/status" -o Dir::Cache="$a/cache" \
+			-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$a/sources" \
+			-o APT::Architecture="$arch" -o APT::Architectures::="$arch" "$@"
+		apt-get "$@" update >/dev/null 2>&1 || echo "cross: apt-get update ($arch) reported errors; trying the download anyway" >&2
+		pkgs=""
+		for p in $DEVPKGS; do pkgs="$pkgs $p:$arch"; done
+		(cd "$dir/debs" && apt-get "$@" download $pkgs >/dev/null 2>&1) || {
+			echo "cross: apt-get download of$pkgs failed" >&2; exit 1; }
+		for d in "$dir"/debs/*.deb; do dpkg -x "$d" "$dir"; done
+		# absolute symlinks (libz.so -> /lib/...) must point into the sysroot
+		find "$dir" -path "$a" -prune -o -type l -print | while read -r l; do
+			t=$(readlink "$l")
+			case "$t" in /*) ln -sf "$dir$t" "$l" ;; esac
+		done
+		printf "[constants]\nsysroot = '%s'\nrepo = '%s'\n" "$dir" "$repo" > "$dir/paths.ini"
+		touch "$dir/.done"
+	fi
+	SYSROOT=$dir
+}
+
+summary() {   # the skipped tests of build dir $1, each with its reason
+	python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+counts = {}
+for r in rows:
+    counts[r["result"]] = counts.get(r["result"], 0) + 1
+print("cross: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
+skipped = [r for r in rows if r["result"] == "SKIP"]
+print("cross: %d skipped:" % len(skipped))
+for r in skipped:
+    lines = [l for l in (r.get("stdout") or "").splitlines() if l.strip()]
+    why = lines[-1].strip() if lines else "(no reason printed)"
+    print("  %-28s %s" % (r["name"], why))
+PY
+}
+
+run_leg() {   # run_leg CROSSFILE...: setup, build, test, summary
+	dir=build-$leg
+	if [ ! -f "$dir/build.ninja" ]; then
+		args=""
+		for f in "$@"; do args="$args --cross-file $f"; done
+		meson setup "$dir" $args ${SETUP_ARGS:-} >/dev/null
+	fi
+	ninja -C "$dir" >/dev/null
+	[ "$leg" = mingw ] && { echo "cross: mingw build done (build only)"; return 0; }
+	rc=0
+	meson test -C "$dir" --print-errorlogs --num-processes 2 \
+		--timeout-multiplier "${CROSS_TIMEOUT_MULTIPLIER:-4}" || rc=$?
+	summary "$dir"
+	return $rc
+}
+
+DEVPKGS="libelf1 libelf-dev zlib1g zlib1g-dev libzstd1 libyaml-0-2 libyaml-dev libcmocka0 libcmocka-dev"
+case "$leg" in
+s390x)
+	# not gcc-s390x-linux-gnu: it conflicts with gcc-multilib (scripts/deps.sh)
+	need clang binutils-s390x-linux-gnu libc6-dev-s390x-cross libgcc-12-dev-s390x-cross qemu-user pkg-config meson ninja-build
+	sysroot s390x
+	run_leg "$SYSROOT/paths.ini" "$repo/cross/s390x.ini" ;;
+i386)
+	# gcc -m32 (gcc-multilib); the i386 programs run natively
+	need gcc-multilib binutils pkg-config meson ninja-build
+	sysroot i386
+	run_leg "$SYSROOT/paths.ini" "$repo/cross/i386.ini" ;;
+*)
+	echo "usage: $0 s390x|i386|mingw" >&2; exit 2 ;;
+esac
