@@ -33,6 +33,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DOT_COLUMNS 45
@@ -41,6 +42,20 @@ typedef struct sym {
 	const char *name;
 	uint64_t address;
 } sym;
+
+/* A metadata value written as a hex number; 0 when absent or malformed. */
+static int meta_hex(const pc_profile *p, const char *key, uint64_t *out)
+{
+	const char *v = pc_profile_meta(p, key);
+	if (!v)
+		return 0;
+	char *end;
+	unsigned long long x = strtoull(v, &end, 16);
+	if (end == v || *end)
+		return 0;
+	*out = x;
+	return 1;
+}
 
 static double class_pct(const pc_totals *t, int cls, double norm)
 {
@@ -62,16 +77,27 @@ static void one_hist(pc_profile *p, const pc_histogram *h, const pc_totals *t,
 
 	pc_sink_puts(k, "Microsoft Profiler Output Listing\n\n");
 	pc_sink_printf(k, "%6zu%4.0Lf-byte buckets.\n\n", h->nbins, width);
-	pc_sink_printf(k, "Profile taken between %" PRIX64 " and %" PRIX64 ".\n\n",
-		       h->low, h->high);
+	/* A PROFIL capture carries its header: print the physical range and
+	 * the DOS paragraph as PROHST did; otherwise the histogram's range. */
+	uint64_t lo_pa, hi_pa, dos_pa;
+	if (meta_hex(p, "profil.prog_low_pa", &lo_pa) &&
+	    meta_hex(p, "profil.prog_high_pa", &hi_pa))
+		pc_sink_printf(k, "Profile taken between %" PRIX64 " and %" PRIX64 ".\n\n",
+			       lo_pa * 16, hi_pa * 16);
+	else
+		pc_sink_printf(k, "Profile taken between %" PRIX64 " and %" PRIX64 ".\n\n",
+			       h->low, h->high);
 	int have_dos = 0;
-	for (size_t i = 0; i < pc_profile_region_count(p); i++) {
+	if (meta_hex(p, "profil.dos_pa", &dos_pa)) {
+		pc_sink_printf(k, "DOS program address:%" PRIX64 "\n\n", dos_pa);
+		have_dos = 1;
+	}
+	for (size_t i = 0; !have_dos && i < pc_profile_region_count(p); i++) {
 		pc_region r;
 		if (pc_profile_region_at(p, i, &r) == PC_OK &&
 		    r.cls == PC_REGION_DOS) {
-			pc_sink_printf(k, "DOS program address:%" PRIX64 "\n\n", r.low);
+			pc_sink_printf(k, "DOS program address:%" PRIX64 "\n\n", r.low / 16);
 			have_dos = 1;
-			break;
 		}
 	}
 	if (!have_dos)

@@ -45,6 +45,8 @@ struct pc_profile {
 	pc_endian endian;
 	int exact; /* counts are exact event counts, not samples (stats.c) */
 	const char **src_format, **src_file;
+	const char **meta_key, **meta_val;
+	size_t nmeta, capmeta, capmeta2;
 	size_t nsrc, capsrc, capsrc2;
 	const char **warnings;
 	size_t nwarn, capwarn;

@@ -38,6 +38,8 @@ void pc_profile_free(pc_profile *p)
 	free(p->calls);
 	free(p->src_format);
 	free(p->src_file);
+	free(p->meta_key);
+	free(p->meta_val);
 	free(p->warnings);
 	free(p->notes);
 	pc_samples_free(p->samples);
@@ -291,6 +293,51 @@ int pc_profile_add_source(pc_profile *p, const char *format, const char *file)
 	p->src_format[p->nsrc] = f;
 	p->src_file[p->nsrc] = n;
 	p->nsrc++;
+	return PC_OK;
+}
+
+int pc_profile_set_meta(pc_profile *p, const char *key, const char *value)
+{
+	if (!key || !*key || !value)
+		return pc_profile_fail(p, PC_EUSAGE, "metadata needs a key and a value");
+	const char *v = POOL(value);
+	if (!v)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < p->nmeta; i++)
+		if (strcmp(p->meta_key[i], key) == 0) {
+			p->meta_val[i] = v;
+			return PC_OK;
+		}
+	const char *k = POOL(key);
+	if (!k ||
+	    pc_grow((void **)&p->meta_key, &p->capmeta, p->nmeta + 1, sizeof(char *)) ||
+	    pc_grow((void **)&p->meta_val, &p->capmeta2, p->nmeta + 1, sizeof(char *)))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	p->meta_key[p->nmeta] = k;
+	p->meta_val[p->nmeta] = v;
+	p->nmeta++;
+	return PC_OK;
+}
+
+const char *pc_profile_meta(const pc_profile *p, const char *key)
+{
+	for (size_t i = 0; key && i < p->nmeta; i++)
+		if (strcmp(p->meta_key[i], key) == 0)
+			return p->meta_val[i];
+	return NULL;
+}
+
+size_t pc_profile_meta_count(const pc_profile *p) { return p->nmeta; }
+
+int pc_profile_meta_at(const pc_profile *p, size_t i, const char **key,
+		       const char **value)
+{
+	if (i >= p->nmeta)
+		return PC_ENOTFOUND;
+	if (key)
+		*key = p->meta_key[i];
+	if (value)
+		*value = p->meta_val[i];
 	return PC_OK;
 }
 

@@ -30,6 +30,7 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,6 +220,17 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				(unsigned long long)(origin + bucket_bytes * h.num),
 				com ? ".COM origin 0x100" : origin ? "origin option"
 							       : ".EXE origin; -O com for a .COM program");
+	/* the header as PROHST printed it (paragraphs, hex) */
+	char v[16];
+	snprintf(v, sizeof v, "0x%04x", h.low);
+	if ((r = pc_profile_set_meta(p, "profil.prog_low_pa", v)))
+		return r;
+	snprintf(v, sizeof v, "0x%04x", h.high);
+	if ((r = pc_profile_set_meta(p, "profil.prog_high_pa", v)))
+		return r;
+	snprintf(v, sizeof v, "0x%04x", h.dos);
+	if ((r = pc_profile_set_meta(p, "profil.dos_pa", v)))
+		return r;
 	pc_profile_set_rate(p, 1e6 / h.grain);
 	pc_profile_set_target(p, 2, PC_ENDIAN_LITTLE);
 	return PC_OK;

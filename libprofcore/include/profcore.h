@@ -358,6 +358,17 @@ PC_API void pc_profile_set_target(pc_profile *p, unsigned width, pc_endian e);
 PC_API unsigned pc_profile_target_width(const pc_profile *p);
 PC_API pc_endian pc_profile_target_endian(const pc_profile *p);
 /** Records that file was read as format (kept for report headers). */
+/** Capture metadata as key/value text (e.g. the raw header fields of a
+ *  PROFIL .PRF: "profil.prog_low_pa" = "0x0a50"); setting a key again
+ *  replaces its value.  Keys are namespaced by format; README lists them. */
+PC_API int pc_profile_set_meta(pc_profile *p, const char *key,
+			       const char *value);
+/** Value of key, or NULL. */
+PC_API const char *pc_profile_meta(const pc_profile *p, const char *key);
+PC_API size_t pc_profile_meta_count(const pc_profile *p);
+/** Key and value of entry i (in the order first set). */
+PC_API int pc_profile_meta_at(const pc_profile *p, size_t i, const char **key,
+			      const char **value);
 PC_API int pc_profile_add_source(pc_profile *p, const char *format,
 				 const char *file);
 PC_API size_t pc_profile_source_count(const pc_profile *p);
