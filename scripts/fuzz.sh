@@ -18,7 +18,7 @@ find tests -path '*/fixtures/*' -type f -size -1024k | while read -r f; do
 	cp "$f" "build-fuzz/seeds/$(echo "$f" | tr '/' '_')"
 done
 names="$*"
-[ -n "$names" ] || names=$(cd build-fuzz/fuzz && ls fuzz_* | grep -v '\.p$' | sed 's/^fuzz_//')
+[ -n "$names" ] || names=$(find build-fuzz/fuzz -maxdepth 1 -type f -perm -u+x -name 'fuzz_*' | sed 's|.*/fuzz_||' | sort)
 status=0
 for n in $names; do
 	mkdir -p "build-fuzz/corpus/$n"
