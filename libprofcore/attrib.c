@@ -319,8 +319,11 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 		if (!c)
 			continue;
 		p->totals.total += (double)c;
-		uint64_t b_lo = lo_u + (uint64_t)(scale * (double)i);
-		uint64_t b_hi = lo_u + (uint64_t)(scale * (double)(i + 1));
+		/* rounded to double before truncation, as gprof's doubles are
+		 * (no x87 excess precision on 32-bit hosts) */
+		const double e_lo = scale * (double)i, e_hi = scale * (double)(i + 1);
+		uint64_t b_lo = lo_u + (uint64_t)e_lo;
+		uint64_t b_hi = lo_u + (uint64_t)e_hi;
 		while (cur < n && p->targets[cur].segment == h->segment &&
 		       p->targets[cur].end / u <= b_lo)
 			cur++;

@@ -118,7 +118,7 @@ PC_INTERNAL const pc_sample *pc_samples_sorted(pc_samplestore *st);
 /** The profile whose symbols and regions bound the store's cells: above
  *  PC_SAMPLES_EXACT_MAX distinct addresses, samples are counted per
  *  interval between symbol/region boundaries (exact per symbol and region,
- *  not per address), found with lookup.c's O(1) table (lookup.h). */
+ *  not per address), found with lookup.c's O(1) table. */
 PC_INTERNAL void pc_samples_set_owner(pc_samplestore *st, pc_profile *owner);
 /** 1 once samples are counted per cell rather than per address. */
 PC_INTERNAL int pc_samples_binned(const pc_samplestore *st);

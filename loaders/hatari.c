@@ -52,6 +52,27 @@ typedef struct hat_ctx {
 	double hz;
 } hat_ctx;
 
+/* A field regexp comes from the file, and glibc's regcomp takes time and
+ * memory exponential in nested or bounded repetitions ("a{1,200}{1,200}",
+ * "a++++++"): accept only short patterns without intervals or stacked
+ * quantifiers (Hatari writes neither); others fall back to the built-in
+ * pattern with a warning. */
+static int regex_is_tame(const char *pat)
+{
+	if (strlen(pat) > 256 || strchr(pat, '{'))
+		return 0;
+	for (const char *q = pat; *q; q++) {
+		if (*q == '\\' && q[1]) {
+			q++;
+			continue;
+		}
+		if ((*q == '*' || *q == '+' || *q == '?') &&
+		    (q[1] == '*' || q[1] == '+' || q[1] == '?'))
+			return 0;
+	}
+	return 1;
+}
+
 static int is_blank(const char *l, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -394,7 +415,8 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				regfree(&c.re);
 				c.have_re = 0;
 			}
-			if (regcomp(&c.re, pat, REG_EXTENDED) == 0) {
+			if (regex_is_tame(pat) &&
+			    regcomp(&c.re, pat, REG_EXTENDED) == 0) {
 				if (c.re.re_nsub >= 2)
 					c.have_re = 1;
 				else

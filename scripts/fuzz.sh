@@ -2,7 +2,8 @@
 # Builds the libFuzzer harnesses (clang, ASan+UBSan) and runs each for a
 # bounded time.  Usage: scripts/fuzz.sh [SECONDS_PER_FUZZER] [NAME...]
 # Seeds: every file under tests/*/fixtures; findings go to build-fuzz/crashes.
-# Exit status: 0 when no fuzzer found anything, 1 otherwise.
+# FUZZ_RUNS=N instead runs N inputs per fuzzer from seed 1 (repeatable:
+# what CI runs).  Exit status: 0 when no fuzzer found anything, 1 otherwise.
 set -e
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -19,11 +20,13 @@ find tests -path '*/fixtures/*' -type f -size -1024k | while read -r f; do
 done
 names="$*"
 [ -n "$names" ] || names=$(find build-fuzz/fuzz -maxdepth 1 -type f -perm -u+x -name 'fuzz_*' | sed 's|.*/fuzz_||' | sort)
+limit="-max_total_time=$secs"
+[ -n "${FUZZ_RUNS:-}" ] && limit="-runs=$FUZZ_RUNS -seed=1"
 status=0
 for n in $names; do
 	mkdir -p "build-fuzz/corpus/$n"
 	log="build-fuzz/fuzz_$n.log"
-	if ./build-fuzz/fuzz/"fuzz_$n" -max_total_time="$secs" -timeout=1 -rss_limit_mb=512 \
+	if ./build-fuzz/fuzz/"fuzz_$n" $limit -timeout=1 -rss_limit_mb=512 \
 		-malloc_limit_mb=512 -artifact_prefix="build-fuzz/crashes/$n-" \
 		-print_final_stats=1 "build-fuzz/corpus/$n" build-fuzz/seeds >"$log" 2>&1; then
 		execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
