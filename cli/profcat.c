@@ -6,6 +6,7 @@
  */
 #include "profcore.h"
 #include "pc_config.h"
+#include "output.h"
 #include "stats_cmd.h"
 
 #include <errno.h>
@@ -197,51 +198,6 @@ static int list_exports(void)
 	return 0;
 }
 
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	if (stat(a, &sa) || stat(b, &sb))
-		return 0;
-	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* Writes buf to path through a temporary file in the same directory. */
-static int write_atomic(const char *path, const char *buf, size_t len)
-{
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	if (!tmp)
-		return EXIT_INTERNAL;
-	snprintf(tmp, n, "%s.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "profcat: %s: cannot create temporary file: %s\n", path,
-			strerror(errno));
-		free(tmp);
-		return EXIT_IO;
-	}
-	FILE *f = fdopen(fd, "wb");
-	int ok = f && fwrite(buf, 1, len, f) == len && fflush(f) == 0 &&
-		 fsync(fd) == 0;
-	if (f)
-		ok = (fclose(f) == 0) && ok;
-	else
-		close(fd);
-	if (ok) {
-		mode_t um = umask(0);
-		umask(um);
-		chmod(tmp, 0666 & ~um);
-		ok = rename(tmp, path) == 0;
-	}
-	if (!ok) {
-		fprintf(stderr, "profcat: %s: cannot write: %s\n", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return EXIT_IO;
-	}
-	free(tmp);
-	return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -411,7 +367,7 @@ int main(int argc, char **argv)
 	}
 	if (out_path) {
 		for (size_t i = 0; i < nin; i++)
-			if (!strcmp(in[i].path, out_path) || same_file(in[i].path, out_path)) {
+			if (pc_cli_same_file(in[i].path, out_path)) {
 				fprintf(stderr, "profcat: %s: refusing to write the output over an input file\n",
 					out_path);
 				rc = EXIT_USAGE;
@@ -490,12 +446,7 @@ int main(int argc, char **argv)
 		rc = status_exit(st);
 		goto done;
 	}
-	if (out_path) {
-		rc = write_atomic(out_path, buf, len);
-	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
-		fprintf(stderr, "profcat: cannot write to standard output: %s\n", strerror(errno));
-		rc = EXIT_IO;
-	}
+	rc = pc_cli_write_output(out_path, buf, len);
 done:
 	pc_free(buf);
 	for (size_t i = 0; i < nin; i++)

@@ -14,6 +14,7 @@
  * -f and -O apply to the files that follow, as in plain profcat.
  */
 #include "profcore.h"
+#include "output.h"
 #include "stats_cmd.h"
 
 #include <errno.h>
@@ -93,58 +94,6 @@ static void usage(FILE *f)
 		"Report options --attribution, --style, --cutoff, --percent-of, --interval,\n"
 		"--intervals, --granularity, --callgraph-time, --zero, --barchart, --use-sizes\n"
 		"and their --no- forms apply to every capture as in plain profcat.\n");
-}
-
-static int write_out(const char *path, const char *buf, size_t len)
-{
-	if (!path) {
-		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
-			fprintf(stderr, "profcat: cannot write to standard output: %s\n",
-				strerror(errno));
-			return EXIT_IO;
-		}
-		return 0;
-	}
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	if (!tmp)
-		return EXIT_INTERNAL;
-	snprintf(tmp, n, "%s.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "profcat: %s: cannot create temporary file: %s\n", path,
-			strerror(errno));
-		free(tmp);
-		return EXIT_IO;
-	}
-	FILE *f = fdopen(fd, "wb");
-	int ok = f && fwrite(buf, 1, len, f) == len && fflush(f) == 0;
-	if (f)
-		ok = (fclose(f) == 0) && ok;
-	else
-		close(fd);
-	if (ok) {
-		mode_t um = umask(0);
-		umask(um);
-		chmod(tmp, 0666 & ~um);
-		ok = rename(tmp, path) == 0;
-	}
-	if (!ok) {
-		fprintf(stderr, "profcat: %s: cannot write: %s\n", path, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
-	return ok ? 0 : EXIT_IO;
-}
-
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	if (!strcmp(a, b))
-		return 1;
-	if (stat(a, &sa) || stat(b, &sb))
-		return 0;
-	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* Detects each file's loader (or finds the -f one); fills shared and
@@ -439,7 +388,7 @@ int profcat_stats_main(int argc, char **argv)
 	}
 	if (out_path)
 		for (size_t i = 0; i < c.nfiles; i++)
-			if (same_file(c.files[i].path, out_path)) {
+			if (pc_cli_same_file(c.files[i].path, out_path)) {
 				fprintf(stderr, "profcat: %s: refusing to write the output over an input file\n",
 					out_path);
 				rc = EXIT_USAGE;
@@ -511,7 +460,7 @@ int profcat_stats_main(int argc, char **argv)
 			goto done;
 		}
 	}
-	rc = write_out(out_path, buf, len);
+	rc = pc_cli_write_output(out_path, buf, len);
 done:
 	pc_free(buf);
 	if (caps)
