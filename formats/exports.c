@@ -232,11 +232,27 @@ static uint64_t bin_edge(uint64_t low, uint64_t span, uint64_t nbins,
 			 uint64_t i)
 {
 	uint64_t q = span / nbins, r = span % nbins;
-#if defined(__SIZEOF_INT128__)
-	return low + q * i + (uint64_t)(((unsigned __int128)r * i) / nbins);
-#else
-	return low + q * i + (uint64_t)((double)r * (double)i / (double)nbins);
-#endif
+	/* floor(r * i / nbins) with r < nbins: long division, one bit of i
+	 * at a time; acc = fq * nbins + rem with rem < nbins throughout. */
+	uint64_t fq = 0, rem = 0;
+	for (int b = 63; b >= 0; b--) {
+		fq <<= 1;
+		if (rem >= nbins - rem) {
+			rem -= nbins - rem;
+			fq++;
+		} else {
+			rem <<= 1;
+		}
+		if ((i >> b) & 1) {
+			if (rem >= nbins - r) {
+				rem -= nbins - r;
+				fq++;
+			} else {
+				rem += r;
+			}
+		}
+	}
+	return low + q * i + fq;
 }
 
 /* Per-address detail of the histograms: each bucket's count goes to the
