@@ -110,6 +110,10 @@ PC_INTERNAL int pc_samples_add(pc_samplestore *st, uint32_t seg, uint64_t addr,
 			       uint64_t count);
 PC_INTERNAL int pc_samples_add_many(pc_samplestore *st, uint32_t seg,
 				    const uint64_t *addrs, size_t n);
+/** n records of layout l (already checked by pc_profile_add_records). */
+PC_INTERNAL int pc_samples_add_records(pc_samplestore *st, uint32_t seg,
+				       const unsigned char *records, size_t n,
+				       const pc_record_layout *l);
 /** Number of distinct (segment, address) pairs. */
 PC_INTERNAL size_t pc_samples_distinct(const pc_samplestore *st);
 /** The distinct samples sorted by (segment, address); valid until the

@@ -212,6 +212,25 @@ int pc_profile_add_samples(pc_profile *p, uint32_t segment,
 	return PC_OK;
 }
 
+int pc_profile_add_records(pc_profile *p, uint32_t segment,
+			   const void *records, size_t n,
+			   const pc_record_layout *l)
+{
+	if (!l || l->width < 1 || l->width > 8 ||
+	    (l->endian != PC_ENDIAN_LITTLE && l->endian != PC_ENDIAN_BIG) ||
+	    l->real > PC_REAL_CSIP || (l->real && l->width != 4) ||
+	    l->offset > l->stride || l->stride - l->offset < l->width ||
+	    (n && !records))
+		return pc_profile_fail(p, PC_EUSAGE, "invalid record layout");
+	if (n > SIZE_MAX / l->stride)
+		return pc_profile_fail(p, PC_EUSAGE, "too many records");
+	int r = pc_samples_add_records(p->samples, segment, records, n, l);
+	if (r)
+		return pc_profile_fail(p, r, "cannot store samples");
+	pc_profile_invalidate(p);
+	return PC_OK;
+}
+
 int pc_profile_add_class_samples(pc_profile *p, pc_region_class cls,
 				 uint64_t count)
 {

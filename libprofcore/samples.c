@@ -458,44 +458,105 @@ static int refresh(pc_samplestore *st)
 
 /* ---- counting -------------------------------------------------------------- */
 
+uint64_t pc_record_decode(const pc_record_layout *l, const unsigned char *r)
+{
+	const unsigned char *f = r + l->offset;
+	if (l->real != PC_REAL_NONE) {
+		uint64_t w0 = pc_get_u16(f, l->endian);
+		uint64_t w1 = pc_get_u16(f + 2, l->endian);
+		uint64_t seg = l->real == PC_REAL_IPCS ? w1 : w0;
+		uint64_t off = l->real == PC_REAL_IPCS ? w0 : w1;
+		return ((seg << 4) + off) & l->mask;
+	}
+	return pc_get_uint(f, l->width, l->endian) & l->mask;
+}
+
+/* The cell of x: pc_lookup_find_fast() with the fix-up reading the fused
+ * counters (priv[k].rel == tab.rel[k]; priv has ncell + 1 entries).  t is
+ * a copy local to the caller's loop, so that the counter stores cannot
+ * alias it and its fields stay in registers. */
+static inline size_t cell_of(const pc_lookup_table *t, const pc_cellctr *priv,
+			     uint64_t x)
+{
+	uint64_t off = x - t->base;
+	if (__builtin_expect(x < t->base, 0))
+		return 0;
+	if (__builtin_expect(off >= t->span, 0))
+		return t->ncell - 1;
+	size_t gi = (size_t)(off >> t->gshift);
+	uint32_t d = t->delta[gi];
+	size_t k = (size_t)t->page[gi >> 8] + d;
+	if (__builtin_expect(d == 255, 0))
+		return pc_lookup_search_rel(t, k, off);
+	k += priv[k + 1].rel <= off;
+	while (__builtin_expect(priv[k + 1].rel <= off, 0))
+		k++;
+	return k;
+}
+
+static void count_addrs(const cellgroup *g, pc_cellctr *priv,
+			const uint64_t *a, size_t n)
+{
+	const pc_lookup_table t = g->tab;
+	for (size_t i = 0; i < n; i++)
+		priv[cell_of(&t, priv, a[i])].n++;
+}
+
+/* The hot loops: a record is decoded and counted in one pass over the
+ * (often memory-mapped) input; the common layouts get loops of their own
+ * so that the decoding is a load and a mask. */
+static inline uint64_t rd_le32(const unsigned char *f)
+{
+	return (uint64_t)f[0] | (uint64_t)f[1] << 8 | (uint64_t)f[2] << 16 |
+	       (uint64_t)f[3] << 24;
+}
+
+static inline uint64_t rd_be32(const unsigned char *f)
+{
+	return (uint64_t)f[3] | (uint64_t)f[2] << 8 | (uint64_t)f[1] << 16 |
+	       (uint64_t)f[0] << 24;
+}
+
+#define COUNT_RECORDS(NAME, DECODE)                                          \
+	static void NAME(const cellgroup *g, pc_cellctr *priv,                \
+			 const unsigned char *b, size_t n,                    \
+			 const pc_record_layout *l)                           \
+	{                                                                     \
+		const pc_lookup_table t = g->tab;                             \
+		const size_t st = l->stride;                                  \
+		const uint64_t mask = l->mask;                                \
+		const unsigned char *f = b + l->offset;                       \
+		(void)mask;                                                   \
+		for (size_t i = 0; i < n; i++, f += st, b += st)              \
+			priv[cell_of(&t, priv, (DECODE))].n++;                \
+	}
+COUNT_RECORDS(count_le32, rd_le32(f) & mask)
+COUNT_RECORDS(count_be32, rd_be32(f) & mask)
+COUNT_RECORDS(count_any, pc_record_decode(l, b))
+#undef COUNT_RECORDS
+
 typedef struct job {
 	const cellgroup *g;
 	pc_cellctr *priv;
-	const uint64_t *a;
+	const uint64_t *a;           /* addresses, or          */
+	const unsigned char *b;      /* records in layout l    */
+	const pc_record_layout *l;
 	size_t n;
 } job;
 
-/* The hot loop: pc_lookup_find_fast() with the fix-up reading the fused
- * counters (priv[k].rel == tab.rel[k]; priv has ncell + 1 entries). */
-static void count_slice(const cellgroup *g, pc_cellctr *priv,
-			const uint64_t *a, size_t n)
+static void run_job(const job *j)
 {
-	const pc_lookup_table *t = &g->tab;
-	const uint64_t base = t->base, span = t->span;
-	const unsigned gs = t->gshift;
-	const uint32_t *page = t->page;
-	const uint8_t *delta = t->delta;
-	const size_t last = t->ncell - 1;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t off = a[i] - base;
-		size_t k;
-		if (__builtin_expect(a[i] < base, 0)) {
-			k = 0;
-		} else if (__builtin_expect(off >= span, 0)) {
-			k = last;
-		} else {
-			size_t gi = (size_t)(off >> gs);
-			uint32_t d = delta[gi];
-			k = (size_t)page[gi >> 8] + d;
-			if (__builtin_expect(d == 255, 0)) {
-				k = pc_lookup_search_rel(t, k, off);
-			} else {
-				k += priv[k + 1].rel <= off;
-				while (__builtin_expect(priv[k + 1].rel <= off, 0))
-					k++;
-			}
-		}
-		priv[k].n++;
+	if (!j->n)
+		return;
+	if (!j->l) {
+		count_addrs(j->g, j->priv, j->a, j->n);
+	} else if (j->l->real == PC_REAL_NONE && j->l->width == 4) {
+		if (j->l->endian == PC_ENDIAN_BIG)
+			count_be32(j->g, j->priv, j->b, j->n, j->l);
+		else
+			count_le32(j->g, j->priv, j->b, j->n, j->l);
+	} else {
+		count_any(j->g, j->priv, j->b, j->n, j->l);
 	}
 }
 
@@ -530,8 +591,7 @@ static void *worker_main(void *arg)
 		seen = pl->gen;
 		job j = pl->job[w->id];
 		pthread_mutex_unlock(&pl->mu);
-		if (j.n)
-			count_slice(j.g, j.priv, j.a, j.n);
+		run_job(&j);
 		pthread_mutex_lock(&pl->mu);
 		if (--pl->busy == 0)
 			pthread_cond_signal(&pl->done);
@@ -582,15 +642,20 @@ static pool *pool_start(unsigned want)
 	return pl;
 }
 
-static int binned_add_many(pc_samplestore *st, uint32_t seg,
-			   const uint64_t *a, size_t n)
+/* Counts n addresses (a) or n records (b in layout l) into the cells of
+ * seg, split across the pool when the batch is big enough. */
+static int binned_add(pc_samplestore *st, uint32_t seg, const uint64_t *a,
+		      const unsigned char *b, const pc_record_layout *l,
+		      size_t n)
 {
 	cellgroup *g = need_group(st, seg);
 	if (!g)
 		return PC_ENOMEM;
 	if (!g->tab.fast) {
-		for (size_t i = 0; i < n; i++)
-			g->count[pc_lookup_find(&g->tab, g->start, a[i])]++;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t x = l ? pc_record_decode(l, b + i * l->stride) : a[i];
+			g->count[pc_lookup_find(&g->tab, g->start, x)]++;
+		}
 		return PC_OK;
 	}
 	unsigned nt = st->nthreads;
@@ -598,8 +663,13 @@ static int binned_add_many(pc_samplestore *st, uint32_t seg,
 		nt = 1;
 	else if (n / PAR_MIN < nt)
 		nt = (unsigned)(n / PAR_MIN);
-	if (st->pool && nt > st->pool->nw + 1)
-		nt = st->pool->nw + 1;
+	if (nt > 1 && !st->pool)
+		st->pool = pool_start(st->nthreads);
+	pool *pl = st->pool;
+	if (!pl)
+		nt = 1;
+	else if (nt > pl->nw + 1)
+		nt = pl->nw + 1;
 	for (unsigned t = 0; t < nt; t++) {
 		if (!g->priv[t]) {
 			g->priv[t] = calloc(g->ncell + 1, sizeof *g->priv[t]);
@@ -612,36 +682,31 @@ static int binned_add_many(pc_samplestore *st, uint32_t seg,
 		if (g->pending[t] + n > PENDING_MAX)
 			fold(g);
 	}
-	if (nt == 1) {
-		count_slice(g, g->priv[0], a, n);
-		g->pending[0] += n;
-		return PC_OK;
-	}
-	if (!st->pool)
-		st->pool = pool_start(st->nthreads);
-	pool *pl = st->pool;
-	if (!pl) { /* no threads to be had: count here */
-		count_slice(g, g->priv[0], a, n);
-		g->pending[0] += n;
-		return PC_OK;
-	}
-	if (nt > pl->nw + 1)
-		nt = pl->nw + 1;
+	job jobs[MAX_THREADS];
 	size_t per = n / nt;
+	for (unsigned t = 0; t < nt; t++) {
+		size_t first = per * t;
+		jobs[t] = (job){g, g->priv[t], NULL, NULL, l,
+				t + 1 == nt ? n - first : per};
+		if (l)
+			jobs[t].b = b + first * l->stride;
+		else
+			jobs[t].a = a + first;
+		g->pending[t] += jobs[t].n;
+	}
+	if (nt == 1) {
+		run_job(&jobs[0]);
+		return PC_OK;
+	}
 	pthread_mutex_lock(&pl->mu);
 	for (unsigned t = 0; t <= pl->nw; t++) {
-		job *j = &pl->job[t];
-		j->g = g;
-		j->priv = g->priv[t];
-		j->a = a + per * t;
-		j->n = t >= nt ? 0 : t + 1 == nt ? n - per * t : per;
-		g->pending[t] += j->n;
+		pl->job[t] = t < nt ? jobs[t] : (job){0};
 	}
 	pl->busy = pl->nw;
 	pl->gen++;
 	pthread_cond_broadcast(&pl->go);
 	pthread_mutex_unlock(&pl->mu);
-	count_slice(g, g->priv[0], a, pl->job[0].n);
+	run_job(&jobs[0]);
 	pthread_mutex_lock(&pl->mu);
 	while (pl->busy)
 		pthread_cond_wait(&pl->done, &pl->mu);
@@ -696,7 +761,34 @@ int pc_samples_add_many(pc_samplestore *st, uint32_t seg, const uint64_t *a,
 	int r = refresh(st);
 	if (r)
 		return r;
-	return binned_add_many(st, seg, a + i, n - i);
+	return binned_add(st, seg, a + i, NULL, NULL, n - i);
+}
+
+int pc_samples_add_records(pc_samplestore *st, uint32_t seg,
+			   const unsigned char *b, size_t n,
+			   const pc_record_layout *l)
+{
+	if (n == 0)
+		return PC_OK;
+	st->dirty = 1;
+	size_t i = 0;
+	/* exact counting until the table is full, a small batch at a time */
+	uint64_t tmp[256];
+	while (!st->binned && i < n) {
+		size_t k = n - i < 256 ? n - i : 256;
+		for (size_t j = 0; j < k; j++)
+			tmp[j] = pc_record_decode(l, b + (i + j) * l->stride);
+		int r = pc_samples_add_many(st, seg, tmp, k);
+		if (r)
+			return r;
+		i += k;
+	}
+	if (i == n)
+		return PC_OK;
+	int r = refresh(st);
+	if (r)
+		return r;
+	return binned_add(st, seg, NULL, b + i * l->stride, l, n - i);
 }
 
 size_t pc_samples_distinct(const pc_samplestore *cst)

@@ -5,6 +5,7 @@
  * limit on the decompressed size.  Offsets are content offsets.
  */
 #include "internal.h"
+#include "pc_config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,10 +14,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#if PC_HAVE_MMAP
+#include <sys/mman.h>
+#endif
 
 #define PC_STREAM_BUF (64 * 1024)
 #define PC_MAX_LINE (1024 * 1024)
 #define PC_HEAD 4096
+/* pc_stream_borrow maps regular files of at least this size (smaller
+ * ones are read: a mapping costs more than it saves there). */
+#define PC_MAP_MIN ((int64_t)1 << 20)
 
 struct pc_stream {
 	char *name;
@@ -43,6 +50,11 @@ struct pc_stream {
 	size_t headlen;
 	uint64_t lineno;
 	pc_errslot err;
+	/* pc_stream_borrow: the current mapped window, or the copy buffer */
+	void *map;
+	size_t maplen;
+	unsigned char *win;
+	size_t wincap;
 };
 
 static int64_t raw_read(pc_stream *s, unsigned char *dst, size_t n)
@@ -281,10 +293,22 @@ out:
 	return s;
 }
 
+static void unmap_window(pc_stream *s)
+{
+#if PC_HAVE_MMAP
+	if (s->map)
+		munmap(s->map, s->maplen);
+#endif
+	s->map = NULL;
+	s->maplen = 0;
+}
+
 void pc_stream_free(pc_stream *s)
 {
 	if (!s)
 		return;
+	unmap_window(s);
+	free(s->win);
 	if (s->own_fd && s->fd >= 0)
 		close(s->fd);
 	if (s->gz && s->z_init)
@@ -357,6 +381,85 @@ int64_t pc_stream_read_some(pc_stream *s, void *dst, size_t n)
 		done += k;
 	}
 	return (int64_t)done;
+}
+
+#if PC_HAVE_MMAP
+/* Maps up to n bytes of a plain regular file at the current offset (the
+ * buffer being empty, the descriptor's position) and moves
+ * past them.  Returns the count, 0 when mapping is not possible here (the
+ * caller then reads), or a negative status.  The size is taken afresh so
+ * that a file which shrank since it was opened is not mapped past its end. */
+static int64_t map_window(pc_stream *s, size_t n, const unsigned char **data)
+{
+	struct stat sb;
+	if (s->gz || s->fd < 0 || s->size < PC_MAP_MIN ||
+	    fstat(s->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	off_t pos = lseek(s->fd, 0, SEEK_CUR); /* stdin may not start at 0 */
+	if (pos < 0)
+		return 0;
+	uint64_t size = (uint64_t)sb.st_size, off = (uint64_t)pos;
+	if (off >= size)
+		return 0;
+	size_t k = size - off < n ? (size_t)(size - off) : n;
+	long page = sysconf(_SC_PAGESIZE);
+	if (page <= 0)
+		return 0;
+	uint64_t lead = off % (uint64_t)page;
+	if (lead > SIZE_MAX - k || off - lead > (uint64_t)INT64_MAX)
+		return 0;
+	void *m = mmap(NULL, (size_t)lead + k, PROT_READ, MAP_PRIVATE, s->fd,
+		       (off_t)(off - lead));
+	if (m == MAP_FAILED)
+		return 0;
+#ifdef MADV_SEQUENTIAL
+	(void)madvise(m, (size_t)lead + k, MADV_SEQUENTIAL);
+#endif
+	if (lseek(s->fd, (off_t)(off + k), SEEK_SET) < 0) {
+		munmap(m, (size_t)lead + k);
+		return 0;
+	}
+	s->map = m;
+	s->maplen = (size_t)lead + k;
+	s->offset += k;
+	*data = (const unsigned char *)m + lead;
+	return (int64_t)k;
+}
+#endif
+
+int64_t pc_stream_borrow(pc_stream *s, size_t n, const unsigned char **data)
+{
+	unmap_window(s);
+	if (n == 0)
+		return 0;
+	size_t avail = s->blen - s->bpos;
+	if (avail) { /* what is buffered already comes first */
+		size_t k = avail < n ? avail : n;
+		*data = s->buf + s->bpos;
+		s->bpos += k;
+		s->offset += k;
+		return (int64_t)k;
+	}
+	if (s->eof)
+		return 0;
+	if (!s->gz && s->fd < 0) { /* memory: the caller's own bytes */
+		size_t k = s->memlen - s->mempos < n ? s->memlen - s->mempos : n;
+		*data = s->mem + s->mempos;
+		s->mempos += k;
+		s->offset += k;
+		if (k == 0)
+			s->raw_eof = s->eof = 1;
+		return (int64_t)k;
+	}
+#if PC_HAVE_MMAP
+	int64_t m = map_window(s, n, data);
+	if (m)
+		return m;
+#endif
+	if (pc_grow((void **)&s->win, &s->wincap, n, 1))
+		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+	*data = s->win;
+	return pc_stream_read_some(s, s->win, n);
 }
 
 int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what)

@@ -49,10 +49,9 @@
 enum { ENC_AUTO = 0, ENC_BINARY, ENC_TEXT };
 enum { PAIR_NONE = 0, PAIR_IPCS, PAIR_CSIP };
 
-/* Largest read handed to pc_stream_read_some, and samples per batch:
- * small enough that a batch stays in L2 between decoding and counting. */
-#define RAW_CHUNK_BYTES ((size_t)1 << 20)
-#define RAW_BATCH ((size_t)1 << 16)
+/* Bytes of records borrowed from the stream at a time: the unit of work
+ * split across threads, and of resident memory when the file is mapped. */
+#define RAW_WINDOW_BYTES ((size_t)4 << 20)
 /* A stride or header larger than this is surely a mistake. */
 #define RAW_MAX_STRIDE 65536u
 
@@ -440,40 +439,6 @@ static int add_layout_regions(pc_profile *p, pc_stream *s, const raw_layout *L)
 
 /* ---- binary records ------------------------------------------------------ */
 
-/* Decodes n records starting at b into out[]. */
-static void decode_records(const raw_layout *L, const unsigned char *b,
-			   size_t n, uint64_t *out)
-{
-	const size_t st = (size_t)L->stride;
-	const unsigned char *f = b + L->offset;
-	const uint64_t mask = L->mask;
-	if (L->pair) {
-		const int ipcs = L->pair == PAIR_IPCS;
-		for (size_t i = 0; i < n; i++, f += st) {
-			uint64_t w0 = pc_get_u16(f, L->endian);
-			uint64_t w1 = pc_get_u16(f + 2, L->endian);
-			uint64_t seg = ipcs ? w1 : w0, off = ipcs ? w0 : w1;
-			out[i] = ((seg << 4) + off) & mask;
-		}
-		return;
-	}
-	/* The common layouts get loops the compiler can unroll. */
-	if (L->endian == PC_ENDIAN_LITTLE && L->width == 4) {
-		for (size_t i = 0; i < n; i++, f += st)
-			out[i] = ((uint64_t)f[0] | (uint64_t)f[1] << 8 |
-				  (uint64_t)f[2] << 16 | (uint64_t)f[3] << 24) & mask;
-		return;
-	}
-	if (L->endian == PC_ENDIAN_BIG && L->width == 4) {
-		for (size_t i = 0; i < n; i++, f += st)
-			out[i] = ((uint64_t)f[3] | (uint64_t)f[2] << 8 |
-				  (uint64_t)f[1] << 16 | (uint64_t)f[0] << 24) & mask;
-		return;
-	}
-	for (size_t i = 0; i < n; i++, f += st)
-		out[i] = pc_get_uint(f, L->width, L->endian) & mask;
-}
-
 static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 {
 	const size_t stride = (size_t)L->stride;
@@ -496,42 +461,62 @@ static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 		if (r)
 			return r;
 	}
-	size_t per = RAW_CHUNK_BYTES / stride;
-	if (per > RAW_BATCH)
-		per = RAW_BATCH;
-	if (per == 0)
-		per = 1;
-	unsigned char *buf = malloc(per * stride);
-	uint64_t *pcs = malloc(per * sizeof *pcs);
-	int rc = PC_OK;
-	if (!buf || !pcs) {
-		rc = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
-		goto out;
-	}
-	size_t have = 0; /* bytes in buf */
+	const pc_record_layout rl = {
+		.width = L->pair ? 4 : L->width,
+		.endian = L->endian,
+		.real = L->pair == PAIR_IPCS ? PC_REAL_IPCS
+			: L->pair == PAIR_CSIP ? PC_REAL_CSIP : PC_REAL_NONE,
+		.stride = stride,
+		.offset = (size_t)L->offset,
+		.mask = L->mask,
+	};
+	/* Whole windows of records are borrowed from the stream (mapped, not
+	 * copied, when it is a large regular file) and handed to the core,
+	 * which decodes and counts them in one pass; a record split between
+	 * two windows (only after the stream's own buffer) is put together in
+	 * rec. */
+	size_t window = RAW_WINDOW_BYTES / stride * stride;
+	if (window == 0)
+		window = stride;
+	unsigned char *rec = malloc(stride);
+	if (!rec)
+		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+	size_t have = 0; /* bytes of a split record in rec */
 	uint64_t records = 0;
+	int rc = PC_OK;
 	for (;;) {
-		int64_t r = pc_stream_read_some(s, buf + have, per * stride - have);
+		const unsigned char *d;
+		int64_t r = pc_stream_borrow(s, window - have, &d);
 		if (r < 0) {
 			rc = (int)r;
 			goto out;
 		}
-		have += (size_t)r;
-		size_t n = have / stride;
-		if (r == 0 || n == per) {
-			if (n) {
-				decode_records(L, buf, n, pcs);
-				rc = pc_profile_add_samples(p, PC_NOSEG, pcs, n);
-				if (rc)
-					goto out;
-				records += n;
-				size_t rest = have - n * stride;
-				memmove(buf, buf + n * stride, rest);
-				have = rest;
-			}
-			if (r == 0)
-				break;
+		if (r == 0)
+			break;
+		size_t k = (size_t)r;
+		if (have) {
+			size_t take = stride - have < k ? stride - have : k;
+			memcpy(rec + have, d, take);
+			have += take;
+			d += take;
+			k -= take;
+			if (have < stride)
+				continue;
+			rc = pc_profile_add_records(p, PC_NOSEG, rec, 1, &rl);
+			if (rc)
+				goto out;
+			records++;
+			have = 0;
 		}
+		size_t n = k / stride;
+		if (n) {
+			rc = pc_profile_add_records(p, PC_NOSEG, d, n, &rl);
+			if (rc)
+				goto out;
+			records += n;
+		}
+		have = k - n * stride;
+		memcpy(rec, d + n * stride, have);
 	}
 	if (have) {
 		rc = pc_stream_fail(s, PC_ETRUNC,
@@ -540,8 +525,7 @@ static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 				    have, (unsigned long long)records, stride);
 	}
 out:
-	free(buf);
-	free(pcs);
+	free(rec);
 	return rc;
 }
 

@@ -247,6 +247,14 @@ PC_API int pc_stream_is_compressed(const pc_stream *s);
 PC_API int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what);
 /** Reads up to n bytes; returns the count (0 at end), or negative status. */
 PC_API int64_t pc_stream_read_some(pc_stream *s, void *buf, size_t n);
+/** Up to n bytes at the current offset, without copying where the source
+ *  allows it: bytes already buffered, a memory stream, or a memory-mapped
+ *  window of a large regular file; otherwise they are read into a buffer
+ *  the stream owns.  *data stays valid until the next read from s or
+ *  pc_stream_free().  Returns the count (0 at the end; fewer than n only
+ *  at the end or when buffered bytes come first) or a negative status. */
+PC_API int64_t pc_stream_borrow(pc_stream *s, size_t n,
+				const unsigned char **data);
 /** Skips n bytes (PC_ETRUNC if the content ends first). */
 PC_API int pc_stream_skip(pc_stream *s, uint64_t n, const char *what);
 /** Reads the rest of the content into a new buffer (*buf, free with
@@ -330,6 +338,31 @@ PC_API int pc_profile_add_sample(pc_profile *p, uint32_t segment,
 /** n samples (count 1 each) in one segment. */
 PC_API int pc_profile_add_samples(pc_profile *p, uint32_t segment,
 				  const uint64_t *addresses, size_t n);
+/** Fixed-size binary records holding one PC each (raw dumps), decoded by
+ *  the library while it counts them (see pc_profile_add_records). */
+typedef enum pc_realmode {
+	PC_REAL_NONE = 0,
+	PC_REAL_IPCS = 1, /* 16-bit IP then 16-bit CS: linear = CS * 16 + IP */
+	PC_REAL_CSIP = 2  /* 16-bit CS then 16-bit IP */
+} pc_realmode;
+typedef struct pc_record_layout {
+	unsigned width;      /* bytes of the PC field, 1..8 (4 for real mode) */
+	pc_endian endian;    /* of the field (of each word in real mode) */
+	pc_realmode real;
+	size_t stride;       /* bytes per record, >= offset + width */
+	size_t offset;       /* of the PC field inside the record */
+	uint64_t mask;       /* ANDed with every decoded address */
+} pc_record_layout;
+/** n records (stride bytes each, n * stride bytes at records), count 1
+ *  each, in one segment.  Same result as decoding them and calling
+ *  pc_profile_add_samples(), but large batches are decoded and counted in
+ *  parallel without an intermediate array.  PC_EUSAGE for a bad layout. */
+PC_API int pc_profile_add_records(pc_profile *p, uint32_t segment,
+				  const void *records, size_t n,
+				  const pc_record_layout *layout);
+/** Decodes one record's PC (layout as above; no checks). */
+PC_API uint64_t pc_record_decode(const pc_record_layout *layout,
+				 const unsigned char *record);
 /** Samples known only by their region class (e.g. PROFIL's DOS counter). */
 PC_API int pc_profile_add_class_samples(pc_profile *p, pc_region_class cls,
 					uint64_t count);

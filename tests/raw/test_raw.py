@@ -130,6 +130,97 @@ class Layouts(unittest.TestCase):
             self.check("-f", "raw", "-O", "endian=big", "-", stdin=f.read())
 
 
+class LargeDumps(unittest.TestCase):
+    """Dumps of more than 1 MiB are read through a memory-mapped window
+    (zero copy) and counted per cell above 131,072 distinct addresses,
+    split across threads: the same counts as a pipe or gzip (read and
+    copied), with any stride, offset and header, on 1 or 2 threads."""
+    N = 750_000  # odd.pcs: 4.5 MB, so its second window is not page-aligned
+    BASE = 0x100000
+    SPAN = 1 << 20
+
+    @classmethod
+    def setUpClass(cls):
+        import bisect
+        import random
+        import struct
+        rnd = random.Random(7)
+        cls.tmp = tempfile.mkdtemp()
+        starts = sorted(rnd.sample(range(cls.BASE, cls.BASE + cls.SPAN), 3000))
+        starts[0] = cls.BASE
+        names = ["fn_%04d" % i for i in range(len(starts))]
+        cls.nm = os.path.join(cls.tmp, "syms.nm")
+        with open(cls.nm, "w") as f:
+            for a, n in zip(starts, names):
+                f.write("%016x T %s\n" % (a, n))
+            f.write("%016x T _end\n" % (cls.BASE + cls.SPAN))
+        pcs = [rnd.randrange(cls.BASE, cls.BASE + cls.SPAN) for _ in range(cls.N)]
+        cls.expected = {}
+        for a in pcs:
+            n = names[bisect.bisect_right(starts, a) - 1]
+            cls.expected[n] = cls.expected.get(n, 0) + 1
+        cls.le32 = os.path.join(cls.tmp, "le32.pcs")
+        with open(cls.le32, "wb") as f:
+            f.write(b"".join(struct.pack("<I", a) for a in pcs))
+        # big-endian PC at offset 1 of 6-byte records, after a 3-byte
+        # header: records straddle the stream's buffer, windows are not
+        # page-aligned
+        cls.odd = os.path.join(cls.tmp, "odd.pcs")
+        with open(cls.odd, "wb") as f:
+            f.write(b"HDR" + b"".join(b"\xaa" + struct.pack(">I", a) + b"\xbb"
+                                      for a in pcs))
+        cls.odd_opts = ["-O", "endian=big", "-O", "stride=6", "-O", "offset=1",
+                        "-O", "skip=3"]
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def counts(self, *args, stdin=None, threads=None):
+        env = dict(os.environ)
+        if threads:
+            env["PROFCORE_THREADS"] = str(threads)
+        p = subprocess.run([PROFCAT, "-F", "csv", self.nm, "-f", "raw", *args],
+                           capture_output=True, input=stdin, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        rows = csv.DictReader(io.StringIO(p.stdout.decode()))
+        return {r["symbol"]: int(float(r["count"])) for r in rows
+                if not r["symbol"].startswith("[")}
+
+    def test_mapped_file_one_and_two_threads(self):
+        self.assertGreater(os.path.getsize(self.le32), 1 << 20)
+        self.assertEqual(self.counts(self.le32, threads=1), self.expected)
+        self.assertEqual(self.counts(self.le32, threads=2), self.expected)
+
+    def test_pipe_and_gzip_are_read_not_mapped(self):
+        with open(self.le32, "rb") as f:
+            data = f.read()
+        self.assertEqual(self.counts("-", stdin=data, threads=2), self.expected)
+        gz = self.le32 + ".gz"
+        with open(gz, "wb") as f:
+            f.write(gzip.compress(data, compresslevel=1, mtime=0))
+        self.assertEqual(self.counts(gz, threads=2), self.expected)
+
+    def test_stride_offset_header_mapped_and_piped(self):
+        self.assertEqual(self.counts(*self.odd_opts, self.odd, threads=1),
+                         self.expected)
+        self.assertEqual(self.counts(*self.odd_opts, self.odd, threads=2),
+                         self.expected)
+        with open(self.odd, "rb") as f:
+            self.assertEqual(self.counts(*self.odd_opts, "-", stdin=f.read()),
+                             self.expected)
+
+    def test_partial_record_at_the_end_of_a_large_pipe(self):
+        with open(self.le32, "rb") as f:
+            data = f.read() + b"\x01\x02"
+        p = subprocess.run([PROFCAT, self.nm, "-f", "raw", "-"],
+                           capture_output=True, input=data)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stderr.decode(),
+                         "profcat: <stdin>:3000000: trailing partial record: "
+                         "2 bytes left after 750000 records of 4 bytes\n")
+
+
 class Regions(unittest.TestCase):
     def test_totals_line(self):
         rc, out, err = run(ELF, "-f", "raw", "-O", "endian=big", *REGIONS, fx("w32be.pcs"))

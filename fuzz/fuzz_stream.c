@@ -1,0 +1,72 @@
+/* libFuzzer harness for the input streams (stream.c): the input is a
+ * capture as a loader would see it, plain or gzip (detected by magic, so
+ * inflation, the concatenated-member logic and corrupt-data errors are
+ * reached), read through one of the access patterns loaders use, chosen
+ * by the input's last byte: lines, borrowed windows, small reads and
+ * skips, or everything at once. */
+#include "profcore.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	int st;
+	pc_stream *s = pc_stream_open_memory(data, size, "fuzz", &st);
+	if (!s)
+		return 0;
+	unsigned mode = size ? data[size - 1] : 0;
+	const unsigned char *head;
+	size_t hl;
+	pc_stream_peek(s, &head, &hl);
+	uint64_t sum = 0;
+	switch (mode & 3) {
+	case 0: {
+		const char *line;
+		size_t len;
+		while (pc_stream_getline(s, &line, &len, NULL) > 0)
+			sum += len ? (unsigned char)line[len - 1] : 0;
+		break;
+	}
+	case 1: {
+		const unsigned char *d;
+		int64_t r;
+		size_t want = 1 + (mode >> 2);
+		while ((r = pc_stream_borrow(s, want, &d)) > 0) {
+			sum += d[r - 1];
+			want = want * 3 + 1;
+		}
+		break;
+	}
+	case 2: {
+		unsigned char buf[97];
+		int64_t r;
+		for (unsigned i = 0;; i++) {
+			if (i & 1) {
+				if (pc_stream_skip(s, 1 + i % 13, "fuzz") < 0)
+					break;
+			} else if ((r = pc_stream_read_some(s, buf, 1 + i % 97)) > 0) {
+				sum += buf[r - 1];
+			} else {
+				break;
+			}
+		}
+		break;
+	}
+	default: {
+		void *all = NULL;
+		size_t len = 0;
+		if (pc_stream_read_all(s, (uint64_t)1 << 24, &all, &len) == PC_OK)
+			sum += len;
+		pc_free(all);
+		break;
+	}
+	}
+	(void)sum;
+	(void)pc_stream_eof(s);
+	pc_stream_free(s);
+	return 0;
+}
