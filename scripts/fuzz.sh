@@ -3,7 +3,10 @@
 # bounded time.  Usage: scripts/fuzz.sh [SECONDS_PER_FUZZER] [NAME...]
 # Seeds: every file under tests/*/fixtures; findings go to build-fuzz/crashes.
 # FUZZ_RUNS=N instead runs N inputs per fuzzer from seed 1 (repeatable:
-# what CI runs).  Exit status: 0 when no fuzzer found anything, 1 otherwise.
+# what CI runs).  FUZZ_TIMEOUT=S: seconds one input may take before it
+# counts as a hang (default 1; a busy machine may need more, and the
+# slowest input's time is printed either way).
+# Exit status: 0 when no fuzzer found anything, 1 otherwise.
 set -e
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -26,13 +29,15 @@ status=0
 for n in $names; do
 	mkdir -p "build-fuzz/corpus/$n"
 	log="build-fuzz/fuzz_$n.log"
-	if ./build-fuzz/fuzz/"fuzz_$n" $limit -timeout=1 -rss_limit_mb=512 \
+	if ./build-fuzz/fuzz/"fuzz_$n" $limit -timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb=512 \
 		-malloc_limit_mb=512 -artifact_prefix="build-fuzz/crashes/$n-" \
 		-print_final_stats=1 "build-fuzz/corpus/$n" build-fuzz/seeds >"$log" 2>&1; then
 		execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
 		rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
-		cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
-		echo "fuzz_$n: ok, $execs runs, $rate/s, $cov"
+		cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1)
+		slow=$(grep -o 'stat::slowest_unit_time_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
+		rss=$(grep -o 'stat::peak_rss_mb: *[0-9]*' "$log" | grep -o '[0-9]*$')
+		echo "fuzz_$n: ok, $execs runs, $rate/s, $cov, slowest input ${slow}s, peak RSS ${rss} MB"
 	else
 		echo "fuzz_$n: FAILED (see $log; reproducer in build-fuzz/crashes/)"
 		tail -n 30 "$log"
