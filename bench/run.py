@@ -2,7 +2,8 @@
 """profcore benchmark (bench/README.md).  One run measures, side by side:
 
  (a) the floor: a plain sequential read of a 10^8-sample dump (400 MB of
-     random 32-bit PCs over 16 MiB of code);
+     random 32-bit PCs over 16 MiB of code), and the same through 4 MiB
+     mmap windows, as profcat reads a large regular file;
  (b) profcat attributing that dump to 10^5 routines (flat report, CSV to
      /dev/null), single-threaded (PROFCORE_THREADS=1) and with all cores:
      ns/sample and peak RSS; both runs must print identical counts;
@@ -12,7 +13,7 @@
  (d) with --huge: 10^9 samples (4 GB) generated into a pipe, through
      profcat: wall time and peak RSS.
 
-Usage: run.py BUILD_DIR [--skip-gprof] [--huge] [--samples N]
+Usage: run.py BUILD_DIR [--skip-gprof] [--huge] [--samples N] [--rounds R]
 Generated inputs are cached in BUILD_DIR/bench-data.
 """
 import argparse
@@ -126,6 +127,8 @@ def main():
     ap.add_argument("--samples", type=int, default=10**8)
     ap.add_argument("--skip-gprof", action="store_true")
     ap.add_argument("--huge", action="store_true")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="interleaved rounds of (a)/(b); the best of each is kept")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     profcat = os.path.join(build, "cli", "profcat")
@@ -142,13 +145,15 @@ def main():
     dump = ensure(os.path.join(data, "dump-%d.pcs" % n),
                   lambda t: subprocess.run([pcbench, "gen-dump", t, str(n)], check=True))
 
-    # (a) and (b), interleaved twice; the best of each is reported
-    res = {"read": [], "t1": [], "tN": [], "l1": [], "lN": []}
+    # (a) and (b), interleaved a.rounds times; the best of each is reported
+    res = {"read": [], "map": [], "t1": [], "tN": [], "l1": [], "lN": []}
     outs = {}
     sums = set()
-    for rnd in range(2):
+    for rnd in range(a.rounds):
         w, rss, out = wait_run([pcbench, "read", dump], stdout=subprocess.PIPE)
         res["read"].append((float(kv(out)["seconds"]), rss))
+        w, rss, out = wait_run([pcbench, "map", dump], stdout=subprocess.PIPE)
+        res["map"].append((float(kv(out)["seconds"]), rss))
         for key, thr in (("l1", "1"), ("lN", str(ncpu))):
             w, rss, out = wait_run([pcbench, "attrib", elf, dump],
                                    env={"PROFCORE_THREADS": thr}, stdout=subprocess.PIPE)
@@ -163,6 +168,7 @@ def main():
     if outs["t1"] != outs["tN"] or len(sums) != 1:
         sys.exit("bench: single- and multi-threaded counts differ")
     rd = min(res["read"])
+    mp = min(res["map"])
     t1 = min(res["t1"])
     tn = min(res["tN"])
     l1 = min(res["l1"])
@@ -171,6 +177,7 @@ def main():
     print("(a)/(b) %d samples (%d MB), 10^5 routines over 16 MiB" % (n, n * 4 // 10**6))
     print("  %-34s %8s %10s %9s" % ("", "seconds", "ns/sample", "peak RSS"))
     print("  %-34s %8.3f %10.2f %6.1f MiB" % ("plain sequential read (floor)", rd[0], rd[0] * 1e9 / n, rd[1] / 1024))
+    print("  %-34s %8.3f %10.2f %6.1f MiB" % ("mapped sequential read (as profcat)", mp[0], mp[0] * 1e9 / n, mp[1] / 1024))
     print("  %-34s %8.3f %10.2f %6.1f MiB  (CPU %.2f ns/sample)" % ("attribution (library), 1 thread", l1[0], l1[0] * 1e9 / n, l1[1] / 1024, l1[2] * 1e9 / n))
     print("  %-34s %8.3f %10.2f %6.1f MiB  (CPU %.2f ns/sample)" % ("attribution (library), %d threads" % ncpu, ln[0], ln[0] * 1e9 / n, ln[1] / 1024, ln[2] * 1e9 / n))
     print("  %-34s %8.3f %10.2f %6.1f MiB" % ("profcat end to end, 1 thread", t1[0], t1[0] * 1e9 / n, t1[1] / 1024))
