@@ -213,6 +213,9 @@ int pc_intervals_build(pc_profile *p, const pc_options *o, pc_intervals *iv)
 	iv->what = what;
 	if ((r = locate(p, what, iv)))
 		return r;
+	if (!pc_profile_samples_exact(p))
+		return pc_profile_fail(p, PC_EUNSUPPORTED,
+				       "the intervals report needs samples per address, but this capture has more than 131072 distinct addresses and was counted per interval between symbols");
 	iv->asked = (size_t)asked;
 	uint64_t len = iv->high - iv->low;
 	iv->n = len < asked ? (size_t)len : (size_t)asked;

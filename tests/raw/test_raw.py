@@ -210,6 +210,16 @@ class LargeDumps(unittest.TestCase):
             self.assertEqual(self.counts(*self.odd_opts, "-", stdin=f.read()),
                              self.expected)
 
+    def test_no_intervals_report_without_per_address_samples(self):
+        p = subprocess.run([PROFCAT, self.nm, "-f", "raw", self.le32, "-r",
+                            "intervals", "--interval", "fn_0001"],
+                           capture_output=True)
+        self.assertEqual((p.returncode, p.stdout), (1, b""))
+        self.assertEqual(p.stderr.decode(),
+                         "profcat: the intervals report needs samples per address, "
+                         "but this capture has more than 131072 distinct addresses "
+                         "and was counted per interval between symbols\n")
+
     def test_partial_record_at_the_end_of_a_large_pipe(self):
         with open(self.le32, "rb") as f:
             data = f.read() + b"\x01\x02"
