@@ -84,6 +84,129 @@ static const char *basename_of(const char *p)
 	return b ? b + 1 : p;
 }
 
+/* ---- structure check ------------------------------------------------------
+ * libelf's errors carry no byte offset and some malformations (a section
+ * header table or a section past the end of the file) only show up as a
+ * missing symbol table.  So the identification, the header, the section
+ * header table and every section's extent are checked here first, each
+ * failure naming the offset of the field that is wrong. */
+
+typedef struct elfhdr {
+	const unsigned char *b;
+	size_t len;
+	int is64;
+	pc_endian e;
+} elfhdr;
+
+/* Field of a header at byte off: 32-bit files use w32, 64-bit w64 bytes. */
+static uint64_t field(const elfhdr *h, size_t off, unsigned w32, unsigned w64)
+{
+	return pc_get_uint(h->b + off, h->is64 ? w64 : w32, h->e);
+}
+
+static int check_ident(pc_stream *s, elfhdr *h)
+{
+	static const unsigned char magic[4] = {0x7f, 'E', 'L', 'F'};
+	size_t n = h->len < 4 ? h->len : 4;
+	if (memcmp(h->b, magic, n) != 0)
+		return pc_stream_fail(s, PC_EFORMAT, 0, "expected the ELF magic 7f 45 4c 46 (\"\\177ELF\")");
+	if (h->len < 16)
+		return pc_stream_fail(s, PC_ETRUNC, (int64_t)h->len,
+				      "ELF identification needs 16 bytes, the file has %zu", h->len);
+	if (h->b[EI_CLASS] != ELFCLASS32 && h->b[EI_CLASS] != ELFCLASS64)
+		return pc_stream_fail(s, PC_EFORMAT, EI_CLASS,
+				      "ELF class %u (expected 1 for 32-bit or 2 for 64-bit)", h->b[EI_CLASS]);
+	if (h->b[EI_DATA] != ELFDATA2LSB && h->b[EI_DATA] != ELFDATA2MSB)
+		return pc_stream_fail(s, PC_EFORMAT, EI_DATA,
+				      "ELF data encoding %u (expected 1 little-endian or 2 big-endian)",
+				      h->b[EI_DATA]);
+	if (h->b[EI_VERSION] != EV_CURRENT)
+		return pc_stream_fail(s, PC_EFORMAT, EI_VERSION,
+				      "ELF version %u (expected 1)", h->b[EI_VERSION]);
+	h->is64 = h->b[EI_CLASS] == ELFCLASS64;
+	h->e = h->b[EI_DATA] == ELFDATA2MSB ? PC_ENDIAN_BIG : PC_ENDIAN_LITTLE;
+	size_t ehsize = h->is64 ? 64 : 52;
+	if (h->len < ehsize)
+		return pc_stream_fail(s, PC_ETRUNC, (int64_t)h->len,
+				      "ELF%d header needs %zu bytes, the file has %zu",
+				      h->is64 ? 64 : 32, ehsize, h->len);
+	return PC_OK;
+}
+
+/* Does [off, off + size) lie inside the file? */
+static int inside(const elfhdr *h, uint64_t off, uint64_t size)
+{
+	return off <= h->len && size <= h->len - off;
+}
+
+static int check_section(pc_stream *s, const elfhdr *h, uint64_t so, unsigned i,
+			 uint64_t nsec, uint64_t shoff, unsigned shentsize)
+{
+	uint32_t type = (uint32_t)field(h, so + 4, 4, 4);
+	size_t f_off = h->is64 ? 24 : 16, f_link = h->is64 ? 40 : 24;
+	uint64_t off = field(h, so + f_off, 4, 8);
+	uint64_t size = field(h, so + f_off + (h->is64 ? 8 : 4), 4, 8);
+	if (type != SHT_NOBITS && type != SHT_NULL && !inside(h, off, size))
+		return pc_stream_fail(s, PC_ETRUNC, (int64_t)(so + f_off),
+				      "section %u's %llu bytes at 0x%llx run past the end of the %zu-byte file",
+				      i, (unsigned long long)size, (unsigned long long)off, h->len);
+	if (type != SHT_SYMTAB && type != SHT_DYNSYM)
+		return PC_OK;
+	size_t f_ent = h->is64 ? 56 : 36;
+	uint64_t ent = field(h, so + f_ent, 4, 8), want = h->is64 ? 24 : 16;
+	if (ent != want)
+		return pc_stream_fail(s, PC_EFORMAT, (int64_t)(so + f_ent),
+				      "symbol table section %u has %llu-byte entries (expected %llu)",
+				      i, (unsigned long long)ent, (unsigned long long)want);
+	uint32_t link = (uint32_t)field(h, so + f_link, 4, 4);
+	if (link == 0 || link >= nsec ||
+	    field(h, shoff + (uint64_t)link * shentsize + 4, 4, 4) != SHT_STRTAB)
+		return pc_stream_fail(s, PC_EFORMAT, (int64_t)(so + f_link),
+				      "symbol table section %u links to section %u (expected a string table among the %llu sections)",
+				      i, (unsigned)link, (unsigned long long)nsec);
+	return PC_OK;
+}
+
+static int check_structure(pc_stream *s, const unsigned char *b, size_t len)
+{
+	elfhdr h = {b, len, 0, PC_ENDIAN_LITTLE};
+	int r = check_ident(s, &h);
+	if (r)
+		return r;
+	size_t f_shoff = h.is64 ? 40 : 32, f_shent = h.is64 ? 58 : 46;
+	uint64_t shoff = field(&h, f_shoff, 4, 8);
+	unsigned shentsize = pc_get_u16(b + f_shent, h.e);
+	uint64_t nsec = pc_get_u16(b + f_shent + 2, h.e);
+	uint64_t shstrndx = pc_get_u16(b + f_shent + 4, h.e);
+	unsigned want = h.is64 ? 64 : 40;
+	if (shoff == 0)
+		return PC_OK; /* no sections: "no symbol table" below */
+	if (shentsize != want)
+		return pc_stream_fail(s, PC_EFORMAT, (int64_t)f_shent,
+				      "section header size %u (expected %u)", shentsize, want);
+	if (!inside(&h, shoff, want))
+		return pc_stream_fail(s, PC_ETRUNC, (int64_t)f_shoff,
+				      "section header table at 0x%llx lies past the end of the %zu-byte file",
+				      (unsigned long long)shoff, len);
+	/* extended numbering: the counts are in section header 0 */
+	if (nsec == 0)
+		nsec = field(&h, shoff + (h.is64 ? 32 : 20), 4, 8);
+	if (shstrndx == SHN_XINDEX)
+		shstrndx = field(&h, shoff + (h.is64 ? 40 : 24), 4, 4);
+	if (nsec > (len - shoff) / want)
+		return pc_stream_fail(s, PC_ETRUNC, (int64_t)f_shent + 2,
+				      "%llu section headers of %u bytes at 0x%llx run past the end of the %zu-byte file",
+				      (unsigned long long)nsec, want, (unsigned long long)shoff, len);
+	if (shstrndx >= nsec)
+		return pc_stream_fail(s, PC_EFORMAT, (int64_t)f_shent + 4,
+				      "section name table index %llu (expected below the %llu sections)",
+				      (unsigned long long)shstrndx, (unsigned long long)nsec);
+	for (uint64_t i = 1; i < nsec; i++)
+		if ((r = check_section(s, &h, shoff + i * want, (unsigned)i, nsec, shoff, want)))
+			return r;
+	return PC_OK;
+}
+
 static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 		       const GElf_Ehdr *eh, size_t nsec)
 {
@@ -123,6 +246,12 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 			     : bind == STB_WEAK ? PC_BIND_WEAK : PC_BIND_GLOBAL;
 		if (type == STT_FUNC)
 			ps.flags |= PC_SYMF_FUNC;
+		if (sym.st_shndx >= nsec && sym.st_shndx < SHN_LORESERVE)
+			return pc_stream_fail(s, PC_EFORMAT,
+					      (int64_t)(sh.sh_offset + i * sh.sh_entsize +
+							(eh->e_ident[EI_CLASS] == ELFCLASS64 ? 6 : 14)),
+					      "symbol %zu is in section %u (expected below the %zu sections)",
+					      i, (unsigned)sym.st_shndx, nsec);
 		if (sym.st_shndx == SHN_ABS) {
 			ps.kind = PC_SYM_ABS;
 		} else if (sym.st_shndx == SHN_COMMON || sym.st_shndx >= nsec) {
@@ -180,7 +309,10 @@ static int elf_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		pc_free(buf);
 		return pc_stream_fail(s, PC_EUNSUPPORTED, -1, "libelf is too old");
 	}
-	Elf *e = elf_memory(buf, len);
+	Elf *e = NULL;
+	if ((r = check_structure(s, buf, len)))
+		goto out;
+	e = elf_memory(buf, len);
 	GElf_Ehdr eh;
 	size_t nsec = 0;
 	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {

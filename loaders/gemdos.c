@@ -256,8 +256,9 @@ static int check_relocations(gd_ctx *c, uint64_t off, const char *where)
 	c->reloc_off = off;
 	if (off + 4 > c->len)
 		return pc_stream_fail(c->s, PC_ETRUNC, (int64_t)(off > c->len ? c->len : off),
-				      "expected the relocation table (%s) at 0x%llx, found the end of the file",
-				      where, (unsigned long long)off);
+				      "expected the relocation table (%s) at 0x%llx, starting with a 4-byte offset; found %llu bytes",
+				      where, (unsigned long long)off,
+				      (unsigned long long)(off > c->len ? 0 : c->len - off));
 	first = be32(c, off);
 	if (first == 0) {
 		c->reloc_end = off + 4;

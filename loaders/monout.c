@@ -31,6 +31,8 @@
 #include "internal.h"
 #include "profil_map.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,41 +74,71 @@ static const char *layout_name(const layout *l, char *buf, size_t n)
 	return buf;
 }
 
+/* Why a layout does not fit: the byte offset and what was expected. */
+typedef struct misfit {
+	int64_t off;
+	char msg[200];
+} misfit;
+
+static int no_fit(misfit *why, uint64_t off, const char *fmt, ...) PC_PRINTF(3, 4);
+static int no_fit(misfit *why, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	why->off = (int64_t)off;
+	va_start(ap, fmt);
+	vsnprintf(why->msg, sizeof why->msg, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
 /* Does the file read consistently with layout l?  Checks: lowpc < highpc,
  * the slots fit and leave an even number of counter bytes, used slots come
- * first (monitor fills them in order) and hold pcs in [lowpc, highpc). */
+ * first (monitor fills them in order) and hold pcs in [lowpc, highpc].
+ * If not, *why says where and what was expected. */
 static int try_layout(const unsigned char *b, uint64_t size, const layout *l,
-		      reading *out)
+		      reading *out, misfit *why)
 {
 	unsigned w = l->width;
 	uint64_t hdr = 3 * (uint64_t)w;
 	if (size < hdr)
-		return 0;
+		return no_fit(why, size, "header (lowpc, highpc, ncnt) needs %llu bytes, the file has %llu",
+			      (unsigned long long)hdr, (unsigned long long)size);
 	reading r = {.l = *l, .hdr = (size_t)hdr};
 	r.lowpc = get_word(b, w, l->endian);
 	r.highpc = get_word(b + w, w, l->endian);
 	r.ncnt = get_word(b + 2 * w, w, l->endian);
 	if (r.lowpc >= r.highpc)
-		return 0;
+		return no_fit(why, 0, "lowpc 0x%llx is not below highpc 0x%llx",
+			      (unsigned long long)r.lowpc, (unsigned long long)r.highpc);
 	if (r.ncnt > (size - hdr) / l->slot)
-		return 0;
+		return no_fit(why, 2 * w, "%llu call slots of %u bytes need %llu bytes after the header, only %llu follow",
+			      (unsigned long long)r.ncnt, l->slot,
+			      (unsigned long long)(r.ncnt * l->slot),
+			      (unsigned long long)(size - hdr));
 	uint64_t rest = size - hdr - r.ncnt * l->slot;
 	if (rest % 2)
-		return 0;
+		return no_fit(why, size - 1, "an odd number (%llu) of histogram bytes follows the call slots, expected 16-bit counters",
+			      (unsigned long long)rest);
 	r.nbins = rest / 2;
 	int seen_free = 0;
 	for (uint64_t i = 0; i < r.ncnt; i++) {
-		const unsigned char *s = b + hdr + i * l->slot;
-		uint64_t pc = get_word(s, w, l->endian);
-		uint64_t n = get_long(s + w, w, l->endian);
+		uint64_t at = hdr + i * l->slot;
+		uint64_t pc = get_word(b + at, w, l->endian);
+		uint64_t n = get_long(b + at + w, w, l->endian);
 		if (pc == 0) {
 			if (n != 0)
-				return 0;
+				return no_fit(why, at + w, "free call slot %llu has a count of %llu, expected 0",
+					      (unsigned long long)i, (unsigned long long)n);
 			seen_free = 1;
 			continue;
 		}
-		if (seen_free || pc < r.lowpc || pc > r.highpc)
-			return 0;
+		if (seen_free)
+			return no_fit(why, at, "call slot %llu is used after a free one (monitor fills them in order)",
+				      (unsigned long long)i);
+		if (pc < r.lowpc || pc > r.highpc)
+			return no_fit(why, at, "call slot %llu: pc 0x%llx is outside lowpc..highpc (0x%llx..0x%llx)",
+				      (unsigned long long)i, (unsigned long long)pc,
+				      (unsigned long long)r.lowpc, (unsigned long long)r.highpc);
 		r.used++;
 	}
 	*out = r;
@@ -207,6 +239,8 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	};
 	reading ok[sizeof all / sizeof *all];
 	size_t nok = 0, nconsidered = 0;
+	misfit why = {0, ""};
+	layout why_l = all[0];
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
 		const layout *l = &all[i];
 		if (want_w && l->width != want_w)
@@ -217,8 +251,14 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			continue;
 		nconsidered++;
 		reading r;
-		if (!try_layout(b, size, l, &r))
+		misfit m;
+		if (!try_layout(b, size, l, &r, &m)) {
+			if (nconsidered == 1) {
+				why = m;
+				why_l = *l;
+			}
 			continue;
+		}
 		/* with no used slot, slot sizes read the same: keep one */
 		int dup = 0;
 		for (size_t k = 0; k < nok; k++)
@@ -233,6 +273,13 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		return pc_stream_fail(s, PC_EUSAGE, -1,
 				      "no mon.out layout has %u-byte words and %llu-byte slots (2-byte words go with 6-byte slots, 4-byte words with 8 or 12)",
 				      want_w, (unsigned long long)oslot);
+	}
+	if (nok == 0 && nconsidered == 1) {
+		char one[96];
+		pc_free(b);
+		return pc_stream_fail(s, size < 3 * (uint64_t)why_l.width ? PC_ETRUNC : PC_EFORMAT,
+				      why.off, "not a %s mon.out: %s",
+				      layout_name(&why_l, one, sizeof one), why.msg);
 	}
 	if (nok == 0) {
 		pc_free(b);

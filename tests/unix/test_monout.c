@@ -257,9 +257,11 @@ static void malformed(void **state)
 		int64_t off;
 		const char *msg;
 	} cases[] = {
-		{3, "width=2", "endian=little", PC_EFORMAT, 0,
-		 "not a mon.out: in no allowed layout do lowpc < highpc, the call slots and an even number of counter bytes fit the 3-byte file"},
-		{n - 1, "width=2", "endian=little", PC_EFORMAT, 0,
+		{3, "width=2", "endian=little", PC_ETRUNC, 3,
+		 "not a 16-bit pdp-endian (PDP-11), 6-byte slots mon.out: header (lowpc, highpc, ncnt) needs 6 bytes, the file has 3"},
+		{n - 1, "width=2", "endian=little", PC_EFORMAT, 58,
+		 "not a 16-bit pdp-endian (PDP-11), 6-byte slots mon.out: an odd number (47) of histogram bytes follows the call slots, expected 16-bit counters"},
+		{n - 1, "width=4", NULL, PC_EFORMAT, 0,
 		 "not a mon.out: in no allowed layout do lowpc < highpc, the call slots and an even number of counter bytes fit the 59-byte file"},
 		{n, "width=3", NULL, PC_EUSAGE, -1, "option width must be 2 or 4 for a mon.out"},
 		{n, "width=4", "slot=6", PC_EUSAGE, -1,
