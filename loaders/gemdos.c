@@ -1068,16 +1068,16 @@ static int gemdos_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 					    "GEMDOS executable has no symbol table (ph_slen is 0); relink with symbols (e.g. Devpac opt x+, vlink -g, AHCC -g)");
 			goto out;
 		}
+		/* the table first: where the fixups start depends on its size */
+		st = parse_dri(&c, symoff, c.slen);
+		if (st != PC_OK)
+			goto out;
 		if (c.absflag == 0 && check_relocs) {
 			st = check_relocations(&c, symend, "after the symbol table");
 			if (st != PC_OK)
 				goto out;
-		}
-		st = parse_dri(&c, symoff, c.slen);
-		if (st != PC_OK)
-			goto out;
-		if (c.absflag == 0 && check_relocs)
 			apply_qdb1(&c);
+		}
 	}
 
 	if (c.nsyms == 0) {

@@ -362,7 +362,8 @@ static int parse_bsd(gctx *g)
 		a.to = pc_get_uint(b + pos + w, g->w, g->e);
 		a.count = pc_get_uint(b + pos + 2 * w, g->w, g->e);
 		if (a.count >> (8 * w - 1))
-			return bad(g, PC_EFORMAT, pos + 2 * w, "negative arc count");
+			return bad(g, PC_EFORMAT, pos + 2 * w,
+				   "arc count is negative (sign bit of the signed %zu-byte count set); expected 0 or more calls", w);
 		if (g->strict && (a.from < low || a.from > high || a.to < low || a.to > high))
 			return PC_EFORMAT;
 		if (g->p && (st = pc_profile_add_arc(g->p, &a)))

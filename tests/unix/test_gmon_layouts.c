@@ -269,7 +269,8 @@ static void bsd_malformed(void **state)
 		 "4.4BSD gmon.out version 0x51878 (expected 0x51879)"},
 		{b.n, 20, 12, NULL, PC_EFORMAT, 20,
 		 "histogram counter type 12 (expected 0 or +-8, 16, 32, 64 bits)"},
-		{b.n, 71, 0x80, NULL, PC_EFORMAT, 68, "negative arc count"},
+		{b.n, 71, 0x80, NULL, PC_EFORMAT, 68,
+		 "arc count is negative (sign bit of the signed 4-byte count set); expected 0 or more calls"},
 		{b.n, 4, 0x0f, NULL, PC_EFORMAT, 0, "lowpc 0x1000 is above highpc 0xf"},
 		{b.n, -1, 0, "tagged", PC_EFORMAT, 0, "expected the GNU gmon.out magic \"gmon\""},
 	};

@@ -325,6 +325,7 @@ def hatari():
     truncs("hatari", d, ends[:12] + [data0 + 8, data0 + 40, data0 + 60])
     add("hatari-magic.hatari", d.replace(b"Hatari CPU profile", b"Hatari CPX profile", 1))
     add("hatari-ovf-address.hatari", d.replace(b"\n00013f22 ", b"\n1ffffffff00013f22 ", 1))
+    add("hatari-bad-negative.hatari", d.replace(b"(5, 20, 1, 0)", b"(-5, 20, 1, 0)", 1))
     add("hatari-ovf-count.hatari", d.replace(b"(5, 20, 1, 0)", b"(99999999999999999999, 20, 1, 0)", 1))
     add("hatari-ovf-range.hatari", d.replace(b"0x013f00-0x014060", b"0x013f00-0x1ffffffffffffffff", 1))
     add("hatari-bad-range.hatari", d.replace(b"0x013f00-0x014060", b"0x014060-0x013f00", 1))
@@ -340,6 +341,7 @@ def dosmap():
     add("map-ovf-segment.map", d.replace(b"0000:0177", b"10000:0177", 1))
     add("map-ovf-offset.map", d.replace(b"0000:0177", b"0000:1ffffffffffffffff", 1))
     add("map-ovf-length.map", d.replace(b"001A1H", b"FFFFFFFFFFFFFFFFFH", 1))
+    add("map-bad-negative.map", d.replace(b"0000:0177", b"-000:0177", 1))
     add("map-bad-digit.map", d.replace(b"0000:0177", b"0000:01G7", 1))
 
 
