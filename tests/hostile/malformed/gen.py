@@ -39,6 +39,7 @@ SEEDS = {
     "monout-v7": "unix/fixtures/i386-nopie/layouts/v7-le.mon",
     "osf": "unix/fixtures/i386-nopie/layouts/osf.mprof",
     "elf": "raw/ddj68k.elf",
+    "elf64": "unix/fixtures/x86_64-nopie/callgraph",
     "proff": "callgraph/fixtures/seed.proff",
     "mpwsym": "callgraph/fixtures/seed.SYM",
     "raw-bin": "raw/w32le.pcs",
@@ -225,6 +226,12 @@ def elf():
     symoff = struct.unpack_from(">I", d, sym + 16)[0]
     add("elf-ovf-st-name.elf", put(d, symoff + 16, ">I", 0xFFFFFFFF))
     add("elf-bad-st-shndx.elf", put(d, symoff + 16 + 14, ">H", 0xFEFF))
+    # ELF64 little-endian: its 64-byte header only (e_shoff 40, e_shentsize
+    # 58, e_shnum 60, e_shstrndx 62)
+    h = seed("elf64")[:64]
+    truncs("elf64", h, [16, 24, 40, 48, 58, 60, 62, 63])
+    add("elf64-header-only.elf", h)
+    add("elf64-bad-shentsize.elf", put(h, 58, "<H", 40))
 
 
 # ---- MPW -------------------------------------------------------------------
