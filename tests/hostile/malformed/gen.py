@@ -13,8 +13,11 @@ in one way:
   ovf-*       a size, count or address set to 0xFFFFFFFF, 2^63 or
               2^64 - 1 (or a number too long for 64 bits in text)
   bad-*       another field out of its range (version, type, order, ...)
+  valid       the undamaged (cut-down) seed itself, which must load
   empty       the zero-length file (one, read with every loader)
-  wrong-*     a valid file of another format, forced with -f
+
+Wrong-format cases need no file of their own: cases.tsv forces a loader
+with -f on another loader's valid file.
 
 The expectations (profcat arguments, exit code, error line) are in
 cases.tsv; test_malformed.py runs them and checks that this script
