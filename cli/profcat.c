@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_INTERNAL = 4 };
 
@@ -213,6 +211,7 @@ int main(int argc, char **argv)
 	pc_profile *p = NULL;
 	char *buf = NULL;
 	size_t len = 0;
+	pc_cli_binary_stdio();
 	if (!lopts || !ropts || !in) {
 		fprintf(stderr, "profcat: out of memory\n");
 		return EXIT_INTERNAL;
