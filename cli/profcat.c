@@ -7,6 +7,7 @@
 #include "profcore.h"
 #include "pc_config.h"
 #include "output.h"
+#include "platform.h"
 #include "stats_cmd.h"
 
 #include <errno.h>
@@ -141,9 +142,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\nExit status: 0 success, 1 bad input, 2 usage error, 3 I/O error,\n"
 		"4 out of memory or internal error.\n"
-		"Plugins: shared objects in $PROFCORE_PLUGIN_PATH (':'-separated) and\n"
-		"%s.\n",
-		PC_PLUGINDIR);
+		"Plugins: shared objects (*%s) in $PROFCORE_PLUGIN_PATH ('%c'-separated)\n"
+		"and %s.\n",
+		PC_PLAT_PLUGIN_SUFFIX, PC_PLAT_PATH_LIST_SEP, PC_PLUGINDIR);
 }
 
 typedef struct input {
