@@ -14,6 +14,7 @@ hook in tests/portability/crosshook runs it through wine)
 import gzip
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -82,7 +83,22 @@ with tempfile.TemporaryDirectory() as tmp:
     # 3. Atari: GEMDOS executable symbols and a raw PC dump
     same("Atari PRG + raw dump", ["-O", "load-address=0x13f00",
                                   os.path.join(ATARI, "alcyon.prg"),
+                                  "-f", "raw", "-O", "encoding=binary",
+                                  "-O", "width=32", "-O", "endian=big",
                                   os.path.join(ATARI, "dwarfs.pcs")])
+
+    # a dump large enough to be counted by the worker threads (winpthreads
+    # on Windows): 400,000 PCs over the program and beyond, 4 threads
+    big = os.path.join(tmp, "big.pcs")
+    with open(big, "wb") as f:
+        f.write(b"".join(struct.pack(">I", 0x13f00 + (i * 2654435761) % 0x600)
+                         for i in range(400000)))
+    os.environ["PROFCORE_THREADS"] = "4"
+    same("Atari PRG + 400,000-sample raw dump, 4 threads",
+         ["-O", "load-address=0x13f00", os.path.join(ATARI, "alcyon.prg"),
+          "-f", "raw", "-O", "encoding=binary", "-O", "width=32",
+          "-O", "endian=big", big])
+    del os.environ["PROFCORE_THREADS"]
 
     # 4. gzip-compressed captures (zlib)
     same("gzip .PRF", [demo[0], os.path.join(PRF, "DEMO.PRF.gz")])
