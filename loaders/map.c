@@ -4,8 +4,8 @@
  * One engine reads every text symbol listing (MS LINK, Borland TLINK, Open
  * Watcom WLINK, GNU ld -Map, nm) as directed by a YAML "dialect" (libyaml):
  * how the format is recognised, where its sections begin and end, how a
- * line splits into fields (POSIX extended regular expressions with named
- * groups, and/or fixed columns), how an address is formed and how symbols
+ * line splits into fields (regular expressions with named groups, see
+ * libprofcore/pc_regex.h, and/or fixed columns), how an address is formed and how symbols
  * are classified.  The built-in dialects live in dialects/ (one YAML file each) and are
  * compiled into the library (dialects/embed.py); a user names their own
  * with the option dialect=FILE.yaml.  The schema is documented in README.md
@@ -18,9 +18,9 @@
  */
 #include "internal.h"
 #include "pc_config.h"
+#include "pc_regex.h"
 
 #include <ctype.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -38,7 +38,7 @@ PC_INTERNAL extern const pc_map_builtin pc_map_builtins[];
 #define Y_MAX_DEPTH 16                /* YAML nesting                  */
 #define Y_MAX_NODES 20000             /* YAML nodes                    */
 #define Y_MAX_SCALAR 4096             /* one scalar (a regex)          */
-#define RX_MAX_GROUPS 40              /* capture groups per expression */
+#define D_MAX_INSTS 20000             /* compiled size of all expressions */
 
 /* ====================================================================== */
 /* A small YAML tree built from libyaml events, with limits.              */
@@ -210,7 +210,7 @@ static int yparse(const char *text, size_t len, const char *file, ynode **root,
 }
 
 /* ====================================================================== */
-/* Regular expressions: POSIX ERE plus named groups and a few escapes.     */
+/* Regular expressions (pc_regex.h) whose named groups are fields.       */
 
 enum field {
 	F_NAME,
@@ -246,182 +246,25 @@ static int field_lookup(const char *s, size_t n)
 }
 
 typedef struct rx {
-	regex_t re;
+	pc_re *re;
 	int ok;
-	size_t nsub;
 	int group[F_COUNT]; /* capture index, 0 = none */
-	char prefix[16];    /* literal text every match starts with, or "" */
-	size_t nprefix;
+	size_t nsub;        /* groups + 1 */
 } rx;
-
-/* The literal text after a leading '^' of a translated expression, which
- * every match must start with: a cheap test before regexec.  Nothing when
- * a '|' outside brackets and groups could bypass the anchor. */
-static void rx_prefix(const char *t, rx *r)
-{
-	r->nprefix = 0;
-	if (t[0] != '^')
-		return;
-	int depth = 0, br = 0;
-	for (const char *q = t; *q; q++) {
-		if (br) {
-			if (*q == ']' && br > 1)
-				br = 0;
-			else
-				br++;
-			continue;
-		}
-		if (*q == '\\' && q[1])
-			q++;
-		else if (*q == '[')
-			br = 1;
-		else if (*q == '(')
-			depth++;
-		else if (*q == ')')
-			depth--;
-		else if (*q == '|' && depth <= 0)
-			return;
-	}
-	size_t n = 0;
-	for (const char *q = t + 1; *q && n < sizeof r->prefix - 1; q++) {
-		if (strchr(".[]()*+?{}|\\^$", *q))
-			break;
-		r->prefix[n++] = *q;
-	}
-	/* a quantifier applies to the last literal */
-	const char *next = t + 1 + n;
-	if (n && (*next == '*' || *next == '?' || *next == '{' || *next == '+'))
-		n--;
-	r->prefix[n] = 0;
-	r->nprefix = n;
-}
 
 static void rx_free(rx *r)
 {
-	if (r && r->ok) {
-		regfree(&r->re);
-		r->ok = 0;
-	}
+	pc_re_free(r->re);
+	r->re = NULL;
+	r->ok = 0;
 }
 
-/* Translates the dialect's regex syntax to POSIX ERE: (?P<name>...) and
- * (?<name>...) become numbered groups recorded in group[], (?:...) becomes
- * a plain group, and \d \D \s \S \w \W outside brackets become bracket
- * expressions.  Returns NULL with *why set on error. */
-static char *rx_translate(const char *in, int group[F_COUNT], size_t *ngroups,
-			  const char **why)
+/* 1 if s matches, 0 if not (or r is absent), PC_ENOMEM. */
+static int rx_test(const rx *r, pc_re_scratch *sc, const char *s)
 {
-	size_t len = strlen(in);
-	char *out = malloc(len * 6 + 1);
-	if (!out) {
-		*why = "out of memory";
-		return NULL;
-	}
-	size_t o = 0, g = 0;
-	for (size_t i = 0; i < len;) {
-		char c = in[i];
-		if (c == '\\') {
-			if (i + 1 >= len) {
-				*why = "trailing backslash";
-				goto fail;
-			}
-			const char *rep = NULL;
-			switch (in[i + 1]) {
-			case 'd': rep = "[0-9]"; break;
-			case 'D': rep = "[^0-9]"; break;
-			case 's': rep = "[[:space:]]"; break;
-			case 'S': rep = "[^[:space:]]"; break;
-			case 'w': rep = "[[:alnum:]_]"; break;
-			case 'W': rep = "[^[:alnum:]_]"; break;
-			default: break;
-			}
-			if (rep) {
-				memcpy(out + o, rep, strlen(rep));
-				o += strlen(rep);
-			} else {
-				out[o++] = c;
-				out[o++] = in[i + 1];
-			}
-			i += 2;
-		} else if (c == '[') {
-			out[o++] = in[i++];
-			if (i < len && in[i] == '^')
-				out[o++] = in[i++];
-			if (i < len && in[i] == ']')
-				out[o++] = in[i++];
-			for (;;) {
-				if (i >= len) {
-					*why = "unterminated bracket expression";
-					goto fail;
-				}
-				if (in[i] == '[' && i + 1 < len &&
-				    (in[i + 1] == ':' || in[i + 1] == '.' || in[i + 1] == '=')) {
-					char close = in[i + 1];
-					out[o++] = in[i++];
-					out[o++] = in[i++];
-					while (i + 1 < len && !(in[i] == close && in[i + 1] == ']'))
-						out[o++] = in[i++];
-					if (i + 1 >= len) {
-						*why = "unterminated character class";
-						goto fail;
-					}
-					out[o++] = in[i++];
-					out[o++] = in[i++];
-					continue;
-				}
-				if (in[i] == ']') {
-					out[o++] = in[i++];
-					break;
-				}
-				out[o++] = in[i++];
-			}
-		} else if (c == '(') {
-			g++;
-			if (g > RX_MAX_GROUPS) {
-				*why = "too many groups";
-				goto fail;
-			}
-			out[o++] = c;
-			i++;
-			if (i < len && in[i] == '?') {
-				if (i + 1 < len && in[i + 1] == ':') {
-					i += 2;
-				} else if ((i + 2 < len && in[i + 1] == 'P' && in[i + 2] == '<') ||
-					   (i + 1 < len && in[i + 1] == '<')) {
-					i += in[i + 1] == 'P' ? 3 : 2;
-					size_t s = i;
-					while (i < len && in[i] != '>')
-						i++;
-					if (i >= len) {
-						*why = "unterminated group name";
-						goto fail;
-					}
-					int f = field_lookup(in + s, i - s);
-					if (f < 0) {
-						*why = "unknown group name (known: name address segment offset start stop end size length class type marker file module section)";
-						goto fail;
-					}
-					if (group[f]) {
-						*why = "group name used twice";
-						goto fail;
-					}
-					group[f] = (int)g;
-					i++;
-				} else {
-					*why = "unsupported (? construct (only (?:...) and (?P<name>...))";
-					goto fail;
-				}
-			}
-		} else {
-			out[o++] = in[i++];
-		}
-	}
-	out[o] = 0;
-	*ngroups = g;
-	return out;
-fail:
-	free(out);
-	return NULL;
+	if (!r->ok)
+		return 0;
+	return pc_re_exec(r->re, sc, s, strlen(s), NULL, 0);
 }
 
 /* ====================================================================== */
@@ -528,6 +371,7 @@ typedef struct dctx {
 	char *err;
 	size_t errlen;
 	int detect_only; /* compile only what detection needs */
+	size_t insts;    /* compiled size of the expressions so far */
 } dctx;
 
 static int derr(dctx *c, const ynode *n, const char *key, const char *fmt, ...)
@@ -652,28 +496,31 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 	if (r)
 		return r;
 	memset(out, 0, sizeof *out);
-	const char *why = NULL;
-	size_t ng = 0;
-	char *t = rx_translate(s, out->group, &ng, &why);
-	if (!t)
-		return derr(c, n, path, "invalid regular expression: %s", why);
-	if (!groups)
-		for (int f = 0; f < F_COUNT; f++)
-			if (out->group[f]) {
-				free(t);
-				return derr(c, n, path,
-					    "named groups are only meaningful in a row's 'match'");
-			}
-	int e = regcomp(&out->re, t, REG_EXTENDED | (groups ? 0 : REG_NOSUB));
-	rx_prefix(t, out);
-	free(t);
-	if (e) {
-		char buf[128];
-		regerror(e, &out->re, buf, sizeof buf);
-		return derr(c, n, path, "invalid regular expression: %s", buf);
+	char why[200];
+	r = pc_re_compile(s, strlen(s), PC_RE_NAMED, &out->re, why, sizeof why);
+	if (r)
+		return r == PC_ENOMEM ? r
+				      : derr(c, n, path, "invalid regular expression: %s", why);
+	out->nsub = pc_re_groups(out->re) + 1;
+	for (size_t g = 1; g < out->nsub; g++) {
+		const char *name = pc_re_group_name(out->re, g);
+		if (!name)
+			continue;
+		int f = field_lookup(name, strlen(name));
+		if (f < 0)
+			return derr(c, n, path, "invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section)");
+		if (out->group[f])
+			return derr(c, n, path, "invalid regular expression: group name used twice");
+		if (!groups)
+			return derr(c, n, path, "named groups are only meaningful in a row's 'match'");
+		out->group[f] = (int)g;
 	}
+	c->insts += pc_re_size(out->re);
+	if (c->insts > D_MAX_INSTS)
+		return derr(c, n, path,
+			    "the dialect's expressions are too large together (more than %d instructions)",
+			    D_MAX_INSTS);
 	out->ok = 1;
-	out->nsub = ng;
 	return PC_OK;
 }
 
@@ -1077,7 +924,7 @@ static int dialect_compile_mode(const char *text, size_t len, const char *file,
 		yfree(root);
 		return PC_ENOMEM;
 	}
-	dctx c = {file, err, errlen, detect_only};
+	dctx c = {file, err, errlen, detect_only, 0};
 	r = dialect_build(&c, root, d);
 	yfree(root);
 	if (r) {
@@ -1150,13 +997,6 @@ static int dialect_file(const char *path, dialect **out, char *err, size_t errle
 
 /* ---- detection ---------------------------------------------------------- */
 
-static int rx_test(const rx *r, const char *s)
-{
-	if (!r->ok || (r->nprefix && strncmp(s, r->prefix, r->nprefix) != 0))
-		return 0;
-	return regexec(&r->re, s, 0, NULL, 0) == 0;
-}
-
 static int is_blank(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -1166,8 +1006,8 @@ static int is_blank(const char *s, size_t n)
 }
 
 /* Score of dialect d for the head of a file: its confidence or 0. */
-static int dialect_detect(const dialect *d, const unsigned char *head, size_t len,
-			  int whole)
+static int dialect_detect(const dialect *d, pc_re_scratch *sc,
+			  const unsigned char *head, size_t len, int whole)
 {
 	if (!d->nany && !d->nall && !d->every.ok)
 		return 0;
@@ -1193,19 +1033,19 @@ static int dialect_detect(const dialect *d, const unsigned char *head, size_t le
 		if (memchr(line, 0, n))
 			return 0;
 		for (size_t k = 0; !any && k < d->nany; k++)
-			if (rx_test(&d->any[k], line))
+			if (rx_test(&d->any[k], sc, line) > 0)
 				any = 1;
 		for (size_t k = 0; k < d->nall; k++)
-			if (!all_seen[k] && rx_test(&d->all[k], line)) {
+			if (!all_seen[k] && rx_test(&d->all[k], sc, line) > 0) {
 				all_seen[k] = 1;
 				all_hit++;
 			}
 		for (size_t k = 0; k < d->nnone; k++)
-			if (rx_test(&d->none[k], line))
+			if (rx_test(&d->none[k], sc, line) != 0)
 				none_hit = 1;
 		if (d->every.ok && !is_blank(line, n)) {
 			lines++;
-			if (!rx_test(&d->every, line))
+			if (rx_test(&d->every, sc, line) <= 0)
 				every_fail++;
 		}
 	}
@@ -1221,19 +1061,21 @@ static int detect_builtin(const unsigned char *head, size_t len, int whole,
 			  const char **name)
 {
 	int best = 0;
+	pc_re_scratch sc = {NULL, 0};
 	*name = NULL;
 	for (const pc_map_builtin *b = pc_map_builtins; b->name; b++) {
 		dialect *d;
 		char err[256];
 		if (dialect_compile_mode(b->text, b->len, b->name, &d, err, sizeof err, 1))
 			continue; /* built-ins are tested; never happens */
-		int sc = dialect_detect(d, head, len, whole);
-		if (sc > best) {
-			best = sc;
+		int score = dialect_detect(d, &sc, head, len, whole);
+		if (score > best) {
+			best = score;
 			*name = b->name;
 		}
 		dialect_free(d);
 	}
+	pc_re_scratch_free(&sc);
 	return best;
 }
 
@@ -1282,7 +1124,8 @@ typedef struct engine {
 	mreg *regs;
 	size_t nregs, capregs;
 	size_t ctx_file, ctx_section;
-	regmatch_t pm[RX_MAX_GROUPS + 1];
+	pc_re_scratch sc;
+	pc_re_span pm[PC_RE_MAX_GROUPS + 1];
 } engine;
 
 typedef struct fields {
@@ -1397,17 +1240,15 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 	fields f;
 	memset(&f, 0, sizeof f);
 	if (rw->has_match) {
-		size_t nm = rw->match.nsub + 1;
-		if (rw->match.nprefix &&
-		    strncmp(line, rw->match.prefix, rw->match.nprefix) != 0)
-			return 0;
-		if (regexec(&rw->match.re, line, nm, e->pm, 0) != 0)
-			return 0;
+		/* the expression sees the line up to a NUL byte */
+		int m = pc_re_exec(rw->match.re, &e->sc, line, strlen(line), e->pm,
+				   rw->match.nsub);
+		if (m <= 0)
+			return m;
 		for (int k = 0; k < F_COUNT; k++) {
 			int g = rw->match.group[k];
-			if (g && e->pm[g].rm_so >= 0)
-				fset(&f, k, line + e->pm[g].rm_so,
-				     (size_t)(e->pm[g].rm_eo - e->pm[g].rm_so));
+			if (g && e->pm[g].so != PC_RE_UNSET)
+				fset(&f, k, line + e->pm[g].so, e->pm[g].eo - e->pm[g].so);
 		}
 	}
 	for (int k = 0; k < F_COUNT; k++) {
@@ -1508,9 +1349,11 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 static int section_line(engine *e, const section *sec, const char *line,
 			size_t len)
 {
-	for (size_t i = 0; i < sec->nskip; i++)
-		if (rx_test(&sec->skip[i], line))
-			return 2; /* skipped: not a row */
+	for (size_t i = 0; i < sec->nskip; i++) {
+		int t = rx_test(&sec->skip[i], &e->sc, line);
+		if (t)
+			return t > 0 ? 2 : t; /* skipped: not a row */
+	}
 	for (size_t i = 0; i < sec->nrows; i++) {
 		int r = row_apply(e, &sec->rows[i], line, len);
 		if (r)
@@ -1571,7 +1414,12 @@ static int engine_run(engine *e)
 			buf[n] = 0;
 		}
 		/* wrapped lines */
-		if (d->join_line.ok && rx_test(&d->join_line, buf)) {
+		int t = rx_test(&d->join_line, &e->sc, buf);
+		if (t < 0) {
+			r = t;
+			break;
+		}
+		if (t) {
 			uint64_t noff;
 			int g = pc_stream_getline(e->s, &l, &plen, &noff);
 			if (g < 0) {
@@ -1586,7 +1434,11 @@ static int engine_run(engine *e)
 				memcpy(pend, l, plen);
 				pend[plen] = 0;
 				poff = noff;
-				if (rx_test(&d->join_next, pend)) {
+				if ((t = rx_test(&d->join_next, &e->sc, pend)) < 0) {
+					r = t;
+					break;
+				}
+				if (t) {
 					if (pc_grow((void **)&buf, &bcap, n + plen + 2, 1)) {
 						r = PC_ENOMEM;
 						break;
@@ -1601,7 +1453,11 @@ static int engine_run(engine *e)
 		}
 		int blank = is_blank(buf, n);
 		if (cur) {
-			if (cur->end.ok && rx_test(&cur->end, buf)) {
+			if ((t = rx_test(&cur->end, &e->sc, buf)) < 0) {
+				r = t;
+				break;
+			}
+			if (t) {
 				cur = NULL;
 				continue;
 			}
@@ -1614,17 +1470,24 @@ static int engine_run(engine *e)
 		if (blank)
 			continue;
 		int entered = 0;
-		for (size_t i = 0; i < d->nsecs; i++)
-			if (rx_test(&d->secs[i].begin, buf)) {
+		t = 0;
+		for (size_t i = 0; i < d->nsecs && !entered; i++) {
+			if ((t = rx_test(&d->secs[i].begin, &e->sc, buf)) < 0)
+				break;
+			if (t) {
 				cur = &d->secs[i];
 				cur_rows = 0;
 				entered = 1;
-				break;
 			}
+		}
+		if (t < 0) {
+			r = t;
+			break;
+		}
 		if (entered)
 			continue;
 		if (cur) {
-			int t = section_line(e, cur, buf, n);
+			t = section_line(e, cur, buf, n);
 			if (t < 0) {
 				r = t;
 				break;
@@ -1643,7 +1506,7 @@ static int engine_run(engine *e)
 			}
 			cur = NULL; /* OT_END: the line is read at top level */
 		}
-		int t = section_line(e, &d->top, buf, n);
+		t = section_line(e, &d->top, buf, n);
 		if (t < 0) {
 			r = t;
 			break;
@@ -1705,9 +1568,9 @@ static const char *astr(const engine *e, size_t at)
 	return at == NONE ? NULL : e->str.buf + at;
 }
 
-static int cond_ok(const rx *r, const char *v)
+static int cond_ok(const rx *r, pc_re_scratch *sc, const char *v)
 {
-	return regexec(&r->re, v ? v : "", 0, NULL, 0) == 0;
+	return rx_test(r, sc, v ? v : "");
 }
 
 typedef struct symkey {
@@ -1807,9 +1670,13 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 		for (size_t k = 0; k < d->nrules; k++) {
 			const rule *ru = &d->rules[k];
 			int ok = 1;
-			for (int f = 0; f < F_COUNT && ok; f++)
+			for (int f = 0; f < F_COUNT && ok > 0; f++)
 				if (ru->has & (1u << f))
-					ok = cond_ok(&ru->cond[f], vals[f]);
+					ok = cond_ok(&ru->cond[f], &e->sc, vals[f]);
+			if (ok < 0) {
+				r = ok;
+				break;
+			}
 			if (!ok)
 				continue;
 			drop = ru->drop;
@@ -1819,6 +1686,8 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 				bind = (pc_binding)ru->binding;
 			break;
 		}
+		if (r)
+			break;
 		if (drop)
 			continue;
 		pc_symbol s;
@@ -1925,6 +1794,7 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	free(e.syms);
 	free(e.regs);
 	free(e.str.buf);
+	pc_re_scratch_free(&e.sc);
 	dialect_free(d);
 	return r;
 }
