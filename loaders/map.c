@@ -6,9 +6,11 @@
  * how the format is recognised, where its sections begin and end, how a
  * line splits into fields (regular expressions with named groups, see
  * libprofcore/pc_regex.h, and/or fixed columns), how an address is formed and how symbols
- * are classified.  The built-in dialects live in dialects/ (one YAML file each) and are
- * compiled into the library (dialects/embed.py); a user names their own
- * with the option dialect=FILE.yaml.  The schema is documented in README.md
+ * are classified.  The built-in dialects live in dialects/ (one YAML file
+ * each) and are compiled into the library as trees of C data
+ * (dialects/embed.py), so they work without libyaml; a user names their
+ * own with the option dialect=FILE.yaml (read with libyaml: only in a
+ * build with YAML support).  The schema is documented in README.md
  * ("Writing a dialect").
  *
  * Addresses: real-mode "SSSS:OOOO" becomes the linear image address
@@ -19,195 +21,15 @@
 #include "internal.h"
 #include "pc_config.h"
 #include "pc_regex.h"
+#include "ytree.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
-/* Built-in dialects, generated from the dialects/ YAML files by dialects/embed.py. */
-typedef struct pc_map_builtin {
-	const char *name;
-	const char *text;
-	size_t len;
-} pc_map_builtin;
-PC_INTERNAL extern const pc_map_builtin pc_map_builtins[];
+#define D_MAX_INSTS 20000 /* compiled size of all of a dialect's expressions */
 
-/* ---- limits --------------------------------------------------------- */
-#define Y_MAX_BYTES ((size_t)1 << 20) /* dialect file size            */
-#define Y_MAX_DEPTH 16                /* YAML nesting                  */
-#define Y_MAX_NODES 20000             /* YAML nodes                    */
-#define Y_MAX_SCALAR 4096             /* one scalar (a regex)          */
-#define D_MAX_INSTS 20000             /* compiled size of all expressions */
-
-/* ====================================================================== */
-/* A small YAML tree built from libyaml events, with limits.              */
-
-enum { YN_SCALAR, YN_SEQ, YN_MAP };
-
-typedef struct ynode {
-	int type;
-	char *s; /* scalar text */
-	size_t slen;
-	struct ynode **kids; /* seq: items; map: key, value, key, value... */
-	size_t n, cap;
-	unsigned long line, col; /* 1-based */
-} ynode;
-
-static void yfree(ynode *n)
-{
-	if (!n)
-		return;
-	for (size_t i = 0; i < n->n; i++)
-		yfree(n->kids[i]);
-	free(n->kids);
-	free(n->s);
-	free(n);
-}
-
-static int yerr(char *err, size_t errlen, const char *file, unsigned long line,
-		unsigned long col, const char *fmt, ...) PC_PRINTF(6, 7);
-static int yerr(char *err, size_t errlen, const char *file, unsigned long line,
-		unsigned long col, const char *fmt, ...)
-{
-	int k = snprintf(err, errlen, "dialect %s:%lu:%lu: ", file, line, col);
-	if (k < 0)
-		k = 0;
-	if ((size_t)k < errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
-		va_end(ap);
-	}
-	return PC_EFORMAT;
-}
-
-static int yparse(const char *text, size_t len, const char *file, ynode **root,
-		  char *err, size_t errlen)
-{
-	yaml_parser_t ps;
-	yaml_event_t ev;
-	ynode *stack[Y_MAX_DEPTH + 1];
-	size_t depth = 0, nodes = 0;
-	int docs = 0, rc = PC_OK, done = 0;
-
-	*root = NULL;
-	if (len > Y_MAX_BYTES)
-		return yerr(err, errlen, file, 1, 1, "file larger than %zu bytes",
-			    Y_MAX_BYTES);
-	if (!yaml_parser_initialize(&ps))
-		return PC_ENOMEM;
-	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
-	while (!done) {
-		if (!yaml_parser_parse(&ps, &ev)) {
-			rc = yerr(err, errlen, file, (unsigned long)ps.problem_mark.line + 1,
-				  (unsigned long)ps.problem_mark.column + 1, "%s%s%s",
-				  ps.problem ? ps.problem : "invalid YAML",
-				  ps.context ? " " : "", ps.context ? ps.context : "");
-			break;
-		}
-		unsigned long line = (unsigned long)ev.start_mark.line + 1;
-		unsigned long col = (unsigned long)ev.start_mark.column + 1;
-		ynode *nn = NULL;
-		switch (ev.type) {
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1)
-				rc = yerr(err, errlen, file, line, col,
-					  "only one YAML document is allowed");
-			break;
-		case YAML_ALIAS_EVENT:
-			rc = yerr(err, errlen, file, line, col,
-				  "aliases are not allowed in a dialect");
-			break;
-		case YAML_SCALAR_EVENT:
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if (++nodes > Y_MAX_NODES) {
-				rc = yerr(err, errlen, file, line, col,
-					  "more than %d nodes", Y_MAX_NODES);
-				break;
-			}
-			if (ev.type == YAML_SCALAR_EVENT &&
-			    ev.data.scalar.length > Y_MAX_SCALAR) {
-				rc = yerr(err, errlen, file, line, col,
-					  "value longer than %d bytes", Y_MAX_SCALAR);
-				break;
-			}
-			nn = calloc(1, sizeof *nn);
-			if (!nn) {
-				rc = PC_ENOMEM;
-				break;
-			}
-			nn->line = line;
-			nn->col = col;
-			if (ev.type == YAML_SCALAR_EVENT) {
-				nn->type = YN_SCALAR;
-				nn->slen = ev.data.scalar.length;
-				nn->s = pc_strndup((const char *)ev.data.scalar.value,
-						   nn->slen);
-				if (!nn->s) {
-					free(nn);
-					rc = PC_ENOMEM;
-					break;
-				}
-			} else {
-				nn->type = ev.type == YAML_SEQUENCE_START_EVENT ? YN_SEQ
-										 : YN_MAP;
-			}
-			if (depth == 0) {
-				if (*root) {
-					yfree(nn);
-					rc = yerr(err, errlen, file, line, col,
-						  "only one top-level value is allowed");
-					break;
-				}
-				*root = nn;
-			} else {
-				ynode *par = stack[depth - 1];
-				if (pc_grow((void **)&par->kids, &par->cap, par->n + 1,
-					    sizeof *par->kids)) {
-					yfree(nn);
-					rc = PC_ENOMEM;
-					break;
-				}
-				par->kids[par->n++] = nn;
-			}
-			if (nn->type != YN_SCALAR) {
-				if (depth >= Y_MAX_DEPTH) {
-					rc = yerr(err, errlen, file, line, col,
-						  "nested deeper than %d levels", Y_MAX_DEPTH);
-					break;
-				}
-				stack[depth++] = nn;
-			}
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			if (depth)
-				depth--;
-			break;
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		default:
-			break;
-		}
-		yaml_event_delete(&ev);
-		if (rc)
-			break;
-	}
-	yaml_parser_delete(&ps);
-	if (rc) {
-		yfree(*root);
-		*root = NULL;
-		if (rc == PC_ENOMEM)
-			snprintf(err, errlen, "out of memory");
-		return rc;
-	}
-	if (!*root)
-		return yerr(err, errlen, file, 1, 1, "empty dialect");
-	return PC_OK;
-}
+typedef pc_ynode ynode;
 
 /* ====================================================================== */
 /* Regular expressions (pc_regex.h) whose named groups are fields.       */
@@ -404,7 +226,7 @@ static void kpath(char *buf, size_t n, const char *fmt, ...)
 static const ynode *yget(const ynode *m, const char *key)
 {
 	for (size_t i = 0; i + 1 < m->n; i += 2)
-		if (m->kids[i]->type == YN_SCALAR && strcmp(m->kids[i]->s, key) == 0)
+		if (m->kids[i]->type == PC_YN_SCALAR && strcmp(m->kids[i]->s, key) == 0)
 			return m->kids[i + 1];
 	return NULL;
 }
@@ -413,11 +235,11 @@ static const ynode *yget(const ynode *m, const char *key)
 static int ycheck_map(dctx *c, const ynode *m, const char *path,
 		      const char *const *allowed)
 {
-	if (m->type != YN_MAP)
+	if (m->type != PC_YN_MAP)
 		return derr(c, m, path, "expected a mapping");
 	for (size_t i = 0; i + 1 < m->n; i += 2) {
 		const ynode *k = m->kids[i];
-		if (k->type != YN_SCALAR)
+		if (k->type != PC_YN_SCALAR)
 			return derr(c, k, path, "keys must be plain strings");
 		int ok = 0;
 		for (size_t a = 0; allowed[a]; a++)
@@ -436,7 +258,7 @@ static int ycheck_map(dctx *c, const ynode *m, const char *path,
 
 static int yscalar(dctx *c, const ynode *n, const char *path, const char **out)
 {
-	if (n->type != YN_SCALAR)
+	if (n->type != PC_YN_SCALAR)
 		return derr(c, n, path, "expected a single value");
 	*out = n->s;
 	return PC_OK;
@@ -528,7 +350,7 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 static int rx_list(dctx *c, const ynode *n, const char *path, rx **out,
 		   size_t *count)
 {
-	size_t k = n->type == YN_SEQ ? n->n : 1;
+	size_t k = n->type == PC_YN_SEQ ? n->n : 1;
 	*out = calloc(k ? k : 1, sizeof **out);
 	if (!*out)
 		return PC_ENOMEM;
@@ -536,8 +358,8 @@ static int rx_list(dctx *c, const ynode *n, const char *path, rx **out,
 	for (size_t i = 0; i < k; i++) {
 		char kp[256];
 		kpath(kp, sizeof kp, "%s[%zu]", path, i);
-		int r = rx_compile(c, n->type == YN_SEQ ? n->kids[i] : n,
-				   n->type == YN_SEQ ? kp : path, 0, &(*out)[i]);
+		int r = rx_compile(c, n->type == PC_YN_SEQ ? n->kids[i] : n,
+				   n->type == PC_YN_SEQ ? kp : path, 0, &(*out)[i]);
 		if (r)
 			return r;
 		(*count)++;
@@ -580,16 +402,16 @@ static int row_compile(dctx *c, const dialect *d, const ynode *n,
 	}
 	if ((v = yget(n, "columns"))) {
 		kpath(kp, sizeof kp, "%s.columns", path);
-		if (v->type != YN_MAP)
+		if (v->type != PC_YN_MAP)
 			return derr(c, v, kp, "expected a mapping of field: [start, end]");
 		for (size_t i = 0; i + 1 < v->n; i += 2) {
 			const ynode *k = v->kids[i], *val = v->kids[i + 1];
 			char fp[600];
-			kpath(fp, sizeof fp, "%s.%s", kp, k->type == YN_SCALAR ? k->s : "?");
-			int f = k->type == YN_SCALAR ? field_lookup(k->s, k->slen) : -1;
+			kpath(fp, sizeof fp, "%s.%s", kp, k->type == PC_YN_SCALAR ? k->s : "?");
+			int f = k->type == PC_YN_SCALAR ? field_lookup(k->s, k->slen) : -1;
 			if (f < 0)
 				return derr(c, k, fp, "unknown field");
-			if (val->type != YN_SEQ || val->n < 1 || val->n > 2)
+			if (val->type != PC_YN_SEQ || val->n < 1 || val->n > 2)
 				return derr(c, val, fp,
 					    "expected [start] or [start, end] (0-based columns, end exclusive)");
 			unsigned long a, b = 0;
@@ -718,7 +540,7 @@ static int section_compile(dctx *c, const dialect *d, const ynode *n,
 	}
 	if ((v = yget(n, "rows"))) {
 		kpath(kp, sizeof kp, "%s%srows", path, top ? "" : ".");
-		if (v->type != YN_SEQ)
+		if (v->type != PC_YN_SEQ)
 			return derr(c, v, kp, "expected a list of rows");
 		s->rows = calloc(v->n ? v->n : 1, sizeof *s->rows);
 		if (!s->rows)
@@ -872,7 +694,7 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 	if ((r = section_compile(c, d, root, "", &d->top, 1)))
 		return r;
 	if ((v = yget(root, "sections"))) {
-		if (v->type != YN_SEQ)
+		if (v->type != PC_YN_SEQ)
 			return derr(c, v, "sections", "expected a list of sections");
 		d->secs = calloc(v->n ? v->n : 1, sizeof *d->secs);
 		if (!d->secs)
@@ -891,7 +713,7 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 	if (!nrows)
 		return derr(c, root, "rows", "the dialect has no rows (top-level or in a section)");
 	if ((v = yget(root, "symbols"))) {
-		if (v->type != YN_SEQ)
+		if (v->type != PC_YN_SEQ)
 			return derr(c, v, "symbols", "expected a list of rules");
 		d->rules = calloc(v->n ? v->n : 1, sizeof *d->rules);
 		if (!d->rules)
@@ -907,26 +729,18 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 	return PC_OK;
 }
 
-/* Compiles the YAML text of a dialect.  On error *out is NULL and err
- * holds "dialect FILE:LINE:COL: key 'K': what". */
-static int dialect_compile_mode(const char *text, size_t len, const char *file,
-				dialect **out, char *err, size_t errlen,
-				int detect_only)
+/* Compiles the tree of a dialect.  On error *out is NULL and err holds
+ * "dialect FILE:LINE:COL: key 'K': what". */
+static int dialect_compile(const ynode *root, const char *file, dialect **out,
+			   char *err, size_t errlen, int detect_only)
 {
 	*out = NULL;
 	err[0] = 0;
-	ynode *root;
-	int r = yparse(text, len, file, &root, err, errlen);
-	if (r)
-		return r;
 	dialect *d = calloc(1, sizeof *d);
-	if (!d) {
-		yfree(root);
+	if (!d)
 		return PC_ENOMEM;
-	}
 	dctx c = {file, err, errlen, detect_only, 0};
-	r = dialect_build(&c, root, d);
-	yfree(root);
+	int r = dialect_build(&c, root, d);
 	if (r) {
 		if (r == PC_ENOMEM)
 			snprintf(err, errlen, "out of memory");
@@ -937,20 +751,14 @@ static int dialect_compile_mode(const char *text, size_t len, const char *file,
 	return PC_OK;
 }
 
-static int dialect_compile(const char *text, size_t len, const char *file,
-			   dialect **out, char *err, size_t errlen)
-{
-	return dialect_compile_mode(text, len, file, out, err, errlen, 0);
-}
-
 static int dialect_builtin(const char *name, dialect **out, char *err,
 			   size_t errlen)
 {
-	for (const pc_map_builtin *b = pc_map_builtins; b->name; b++)
+	for (const pc_ydoc *b = pc_map_builtins; b->name; b++)
 		if (strcmp(b->name, name) == 0) {
 			char file[128];
 			snprintf(file, sizeof file, "%s.yaml", b->name);
-			return dialect_compile(b->text, b->len, file, out, err, errlen);
+			return dialect_compile(b->root, file, out, err, errlen, 0);
 		}
 	return PC_ENOTFOUND;
 }
@@ -964,6 +772,13 @@ static int dialect_file(const char *path, dialect **out, char *err, size_t errle
 		snprintf(err, errlen, "dialect %s: cannot open", path);
 		return st == PC_ENOTFOUND ? PC_ENOTFOUND : PC_EIO;
 	}
+#if !PC_HAVE_YAML
+	pc_stream_free(s);
+	snprintf(err, errlen,
+		 "dialect %s: this profcore was built without YAML support; only the built-in dialects can be used",
+		 path);
+	return PC_EUNSUPPORTED;
+#else
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	for (;;) {
@@ -977,22 +792,22 @@ static int dialect_file(const char *path, dialect **out, char *err, size_t errle
 			snprintf(err, errlen, "dialect %s: read error", path);
 			break;
 		}
-		if (k == 0) {
-			st = PC_OK;
-			break;
-		}
 		len += (size_t)k;
-		if (len > Y_MAX_BYTES) {
-			st = yerr(err, errlen, path, 1, 1, "file larger than %zu bytes",
-				  Y_MAX_BYTES);
+		if (k == 0 || len > PC_Y_MAX_BYTES) { /* the parser refuses the latter */
+			st = PC_OK;
 			break;
 		}
 	}
 	pc_stream_free(s);
+	ynode *root = NULL;
 	if (!st)
-		st = dialect_compile(buf ? buf : "", len, path, out, err, errlen);
+		st = pc_ytree_parse(buf ? buf : "", len, path, &root, err, errlen);
 	free(buf);
+	if (!st)
+		st = dialect_compile(root, path, out, err, errlen, 0);
+	pc_ytree_free(root);
 	return st;
+#endif
 }
 
 /* ---- detection ---------------------------------------------------------- */
@@ -1063,10 +878,10 @@ static int detect_builtin(const unsigned char *head, size_t len, int whole,
 	int best = 0;
 	pc_re_scratch sc = {NULL, 0};
 	*name = NULL;
-	for (const pc_map_builtin *b = pc_map_builtins; b->name; b++) {
+	for (const pc_ydoc *b = pc_map_builtins; b->name; b++) {
 		dialect *d;
 		char err[256];
-		if (dialect_compile_mode(b->text, b->len, b->name, &d, err, sizeof err, 1))
+		if (dialect_compile(b->root, b->name, &d, err, sizeof err, 1))
 			continue; /* built-ins are tested; never happens */
 		int score = dialect_detect(d, &sc, head, len, whole);
 		if (score > best) {
@@ -1747,19 +1562,20 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				r = dialect_file(path, &d, err, sizeof err);
 				if (r == PC_ENOTFOUND || (r == PC_EIO && !d)) {
 					char list[512] = "";
-					for (const pc_map_builtin *b = pc_map_builtins; b->name; b++) {
+					for (const pc_ydoc *b = pc_map_builtins; b->name; b++) {
 						strncat(list, b == pc_map_builtins ? "" : ", ",
 							sizeof list - strlen(list) - 1);
 						strncat(list, b->name, sizeof list - strlen(list) - 1);
 					}
 					return pc_profile_fail(p, PC_ENOTFOUND,
-							       "no map dialect '%s' (built-in: %s; or give FILE.yaml)",
-							       want, list);
+							       "no map dialect '%s' (built-in: %s%s)",
+							       want, list,
+							       PC_HAVE_YAML ? "; or give FILE.yaml" : "");
 				}
 			}
 		}
 		if (r)
-			return pc_profile_fail(p, r == PC_ENOMEM ? PC_ENOMEM : PC_EUSAGE,
+			return pc_profile_fail(p, r == PC_ENOMEM || r == PC_EUNSUPPORTED ? r : PC_EUSAGE,
 					       "%s", err[0] ? err : "cannot read dialect");
 	} else {
 		const unsigned char *head;
