@@ -27,7 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define D_MAX_INSTS 20000 /* compiled size of all of a dialect's expressions */
+#define D_MAX_INSTS 20000 /* compiled size of all of a dialect's expressions
+			   (the message below says so too) */
 
 typedef pc_ynode ynode;
 
@@ -324,24 +325,28 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 		return r == PC_ENOMEM ? r
 				      : derr(c, n, path, "invalid regular expression: %s", why);
 	out->nsub = pc_re_groups(out->re) + 1;
-	for (size_t g = 1; g < out->nsub; g++) {
+	const char *bad = NULL;
+	for (size_t g = 1; g < out->nsub && !bad; g++) {
 		const char *name = pc_re_group_name(out->re, g);
 		if (!name)
 			continue;
 		int f = field_lookup(name, strlen(name));
 		if (f < 0)
-			return derr(c, n, path, "invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section)");
-		if (out->group[f])
-			return derr(c, n, path, "invalid regular expression: group name used twice");
-		if (!groups)
-			return derr(c, n, path, "named groups are only meaningful in a row's 'match'");
-		out->group[f] = (int)g;
+			bad = "invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section)";
+		else if (out->group[f])
+			bad = "invalid regular expression: group name used twice";
+		else if (!groups)
+			bad = "named groups are only meaningful in a row's 'match'";
+		else
+			out->group[f] = (int)g;
 	}
 	c->insts += pc_re_size(out->re);
-	if (c->insts > D_MAX_INSTS)
-		return derr(c, n, path,
-			    "the dialect's expressions are too large together (more than %d instructions)",
-			    D_MAX_INSTS);
+	if (!bad && c->insts > D_MAX_INSTS)
+		bad = "the dialect's expressions are too large together (more than 20000 instructions)";
+	if (bad) {
+		rx_free(out); /* the caller may not know it was compiled */
+		return derr(c, n, path, "%s", bad);
+	}
 	out->ok = 1;
 	return PC_OK;
 }
