@@ -39,6 +39,7 @@ static int write_atomic(const char *path, const char *buf, size_t len)
 	free(tmp);
 	return 0;
 }
+
 void pc_cli_binary_stdio(void)
 {
 	pc_plat_binary_fd(1);

@@ -147,6 +147,17 @@ with tempfile.TemporaryDirectory() as tmp:
         shutil.rmtree(d)
     check("-o: the replaced files are byte-identical",
           outs[0] == outs[1] and outs[0] == run(NATIVE, [NM, GMON])[1])
+    # never over an input, however it is spelled (Windows: same volume and
+    # file index, GetFileInformationByHandle)
+    copy = os.path.join(tmp, "in.gmon")
+    shutil.copy(GMON, copy)
+    rc, out, err = run(WINDOWS, ["-o", winpath(copy), NM, copy])
+    want = ("profcat: %s: refusing to write the output over an input file\n"
+            % winpath(copy)).encode()
+    with open(copy, "rb") as f:
+        kept = f.read() == gmon
+    check("-o Z:\\...\\in.gmon over the input /.../in.gmon: refused",
+          (rc, out, err) == (2, b"", want) and kept, repr((rc, out, err)))
 
 print("%d failure(s)" % failures)
 sys.exit(1 if failures else 0)
