@@ -109,38 +109,47 @@ run_leg() {   # run_leg CROSSFILE...: setup, build, test, summary
 mingw_leg() {
 	wdir=$repo/build-mingw-wine   # wine prefix and the generated cross file
 	mkdir -p "$wdir"
+	# no libelf or libyaml for Windows: the ELF loader is left out, YAML
+	# dialect files are read only if libyaml is found (the built-in map
+	# dialects are compiled in); plugins are DLLs loaded with LoadLibraryW
+	SETUP_ARGS="-Delf=disabled -Dplugins=enabled -Dwarning_level=3"
+	wine=$(command -v wine64 || command -v wine || true)
+	if [ -z "$wine" ]; then
+		echo "cross: mingw: wine is not installed: build only, no tests run"
+		build_leg "$repo/cross/mingw.ini"
+		check_mingw_build
+		return 0
+	fi
 	# the reference: a native profcat from the same sources
 	ndir=build-mingw-native
 	[ -f "$ndir/build.ninja" ] || meson setup "$ndir" >/dev/null
 	ninja -C "$ndir" cli/profcat >/dev/null
 	printf "[constants]\nsysroot = '%s'\nrepo = '%s'\nbuilddir = '%s'\n\n[properties]\npc_native_profcat = '%s'\n" \
 		"$wdir" "$repo" "$repo/build-$leg" "$repo/$ndir/cli/profcat" > "$wdir/paths.ini"
-	# no libelf or libyaml for Windows: the ELF loader is left out, YAML
-	# dialect files are read only if libyaml is found (the built-in map
-	# dialects are compiled in); plugins are DLLs loaded with LoadLibraryW
-	SETUP_ARGS="-Delf=disabled -Dplugins=enabled -Dwarning_level=3"
-	build_leg "$wdir/paths.ini" "$repo/cross/mingw.ini"
-	[ "$nw" -eq 0 ] || { echo "cross: mingw build must be warning-free" >&2; exit 1; }
-	ls "$dir/libprofcore-0.dll" "$dir/libprofcore.a" "$dir/cli/profcat.exe" >/dev/null
-	wine=$(command -v wine64 || command -v wine || true)
-	if [ -z "$wine" ]; then
-		echo "cross: mingw: wine is not installed: built only, no tests run"
-		return 0
-	fi
 	export WINEPREFIX="$wdir/prefix" WINEDEBUG=-all
 	if [ ! -f "$WINEPREFIX/system.reg" ]; then
 		echo "cross: mingw: creating the wine prefix $WINEPREFIX"
-		"$wine" wineboot -i >/dev/null 2>&1 || true
+		"$wine" wineboot -i </dev/null >/dev/null 2>&1 || true
 	fi
 	# one wine server and one set of wine's own services for the whole run,
 	# started with their output on /dev/null: services started by a test's
 	# first program would inherit its output pipes and hold them open
 	wineserver -p 60 </dev/null >/dev/null 2>&1 || true
 	"$wine" wineboot </dev/null >/dev/null 2>&1 || true
+	build_leg "$repo/cross/mingw.ini" "$wdir/paths.ini" "$repo/cross/mingw-wine.ini"
+	check_mingw_build
 	rc=0
 	test_leg || rc=$?
 	wineserver -k 2>/dev/null || true
 	return $rc
+}
+
+check_mingw_build() {
+	[ "$nw" -eq 0 ] || { echo "cross: mingw build must be warning-free" >&2; exit 1; }
+	for f in libprofcore-0.dll libprofcore.a cli/profcat.exe; do
+		[ -f "$dir/$f" ] || { echo "cross: mingw: $dir/$f was not built" >&2; exit 1; }
+	done
+	echo "cross: mingw: built $dir/libprofcore-0.dll, libprofcore.a, cli/profcat.exe"
 }
 
 DEVPKGS="libelf1 libelf-dev zlib1g zlib1g-dev libzstd1 libyaml-0-2 libyaml-dev libcmocka0 libcmocka-dev"
