@@ -9,6 +9,9 @@
 
 /** 1 if a and b name the same file (same path, or same device and inode). */
 int pc_cli_same_file(const char *a, const char *b);
+/** Standard output and error in binary mode: reports and exports (pprof,
+ *  gmon) are written byte for byte, with LF line ends, on every host. */
+void pc_cli_binary_stdio(void);
 /** Writes buf to standard output (path NULL) or atomically to path.
  *  Returns 0, or the exit code after printing one error line. */
 int pc_cli_write_output(const char *path, const char *buf, size_t len);

@@ -7,14 +7,13 @@
 #include "profcore.h"
 #include "pc_config.h"
 #include "output.h"
+#include "platform.h"
 #include "stats_cmd.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_INTERNAL = 4 };
 
@@ -143,9 +142,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\nExit status: 0 success, 1 bad input, 2 usage error, 3 I/O error,\n"
 		"4 out of memory or internal error.\n"
-		"Plugins: shared objects in $PROFCORE_PLUGIN_PATH (':'-separated) and\n"
-		"%s.\n",
-		PC_PLUGINDIR);
+		"Plugins: shared objects (*%s) in $PROFCORE_PLUGIN_PATH ('%c'-separated)\n"
+		"and %s.\n",
+		PC_PLAT_PLUGIN_SUFFIX, PC_PLAT_PATH_LIST_SEP, PC_PLUGINDIR);
 }
 
 typedef struct input {
@@ -213,6 +212,7 @@ int main(int argc, char **argv)
 	pc_profile *p = NULL;
 	char *buf = NULL;
 	size_t len = 0;
+	pc_cli_binary_stdio();
 	if (!lopts || !ropts || !in) {
 		fprintf(stderr, "profcat: out of memory\n");
 		return EXIT_INTERNAL;

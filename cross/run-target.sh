@@ -3,6 +3,10 @@
 # executable with the leg's sysroot libraries (libelf, libyaml, zlib,
 # cmocka unpacked from Debian packages) on its library path.
 #   run-target.sh LEG SYSROOT PROGRAM [ARG]...
+# mingw: runs a Windows program under wine (wine64 or wine), with the wine
+# prefix SYSROOT/prefix (made by scripts/cross.sh) and DLLDIR, the build
+# directory holding libprofcore-0.dll, on wine's DLL search path.
+#   run-target.sh mingw SYSROOT DLLDIR PROGRAM [ARG]...
 leg=$1 sysroot=$2
 shift 2
 case "$leg" in
@@ -15,6 +19,14 @@ i386)
 	LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	export LD_LIBRARY_PATH
 	exec "$@" ;;
+mingw)
+	WINEPREFIX=$sysroot/prefix WINEDEBUG=-all
+	WINEPATH="Z:$(printf '%s' "$1" | tr / '\\')${WINEPATH:+;$WINEPATH}"
+	export WINEPREFIX WINEDEBUG WINEPATH
+	shift
+	wine=$(command -v wine64 || command -v wine) || {
+		echo "run-target.sh: wine is not installed" >&2; exit 2; }
+	exec "$wine" "$@" ;;
 *)
 	echo "run-target.sh: unknown leg $leg" >&2; exit 2 ;;
 esac

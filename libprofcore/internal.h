@@ -10,7 +10,11 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+#if defined(_WIN32)
+#define PC_INTERNAL /* a DLL exports only what is marked PC_API */
+#else
 #define PC_INTERNAL __attribute__((visibility("hidden")))
+#endif
 
 /* ---- checked arithmetic -------------------------------------------- */
 static inline bool pc_add_overflow(uint64_t a, uint64_t b, uint64_t *r)

@@ -1,8 +1,8 @@
 /* registry.c - built-in loaders, run-time plugins, detection, loading. */
 #include "model.h"
+#include "platform.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +41,7 @@ void pc_registry_free(pc_registry *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->nh; i++)
-		dlclose(r->handles[i]);
+		pc_plat_dl_close(r->handles[i]);
 	free(r->handles);
 	free(r->loaders);
 	pc_errslot_clear(&r->err);
@@ -79,29 +79,28 @@ int pc_registry_add(pc_registry *r, const pc_loader *l)
 
 int pc_registry_load_plugin(pc_registry *r, const char *path)
 {
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		const char *e = dlerror();
-		return reg_fail(r, PC_EIO, path, "cannot load plugin: %s", e ? e : "dlopen failed");
-	}
+	char why[512];
+	void *h = pc_plat_dl_open(path, why, sizeof why);
+	if (!h)
+		return reg_fail(r, PC_EIO, path, "cannot load plugin: %s", why);
 	pc_plugin_entry_fn entry;
-	void *sym = dlsym(h, PC_PLUGIN_ENTRY);
+	void *sym = pc_plat_dl_sym(h, PC_PLUGIN_ENTRY);
 	memcpy(&entry, &sym, sizeof entry);
 	if (!sym) {
-		dlclose(h);
+		pc_plat_dl_close(h);
 		return reg_fail(r, PC_EUNSUPPORTED, path,
 				"not a profcore plugin: no '%s' entry point", PC_PLUGIN_ENTRY);
 	}
 	unsigned abi = 0;
 	const pc_loader *const *ls = entry(&abi);
 	if (abi != PC_LOADER_ABI_VERSION) {
-		dlclose(h);
+		pc_plat_dl_close(h);
 		return reg_fail(r, PC_EUNSUPPORTED, path,
 				"plugin built for loader ABI %u, this libprofcore speaks %u",
 				abi, PC_LOADER_ABI_VERSION);
 	}
 	if (!ls || !ls[0]) {
-		dlclose(h);
+		pc_plat_dl_close(h);
 		return reg_fail(r, PC_EUNSUPPORTED, path, "plugin provides no loaders");
 	}
 	size_t before = r->n;
@@ -110,13 +109,13 @@ int pc_registry_load_plugin(pc_registry *r, const char *path)
 		if (st) {
 			r->n = before;
 			pc_errslot_fill_file(&r->err, path);
-			dlclose(h);
+			pc_plat_dl_close(h);
 			return st;
 		}
 	}
 	if (pc_grow((void **)&r->handles, &r->caph, r->nh + 1, sizeof *r->handles)) {
 		r->n = before;
-		dlclose(h);
+		pc_plat_dl_close(h);
 		return reg_fail(r, PC_ENOMEM, path, "out of memory");
 	}
 	r->handles[r->nh++] = h;
@@ -136,8 +135,9 @@ int pc_registry_load_plugins(pc_registry *r, const char *dirs)
 	char *copy = pc_strdup(dirs);
 	if (!copy)
 		return reg_fail(r, PC_ENOMEM, NULL, "out of memory");
-	for (char *save = NULL, *d = strtok_r(copy, ":", &save); d;
-	     d = strtok_r(NULL, ":", &save)) {
+	const char sep[2] = {PC_PLAT_PATH_LIST_SEP, '\0'};
+	for (char *save = NULL, *d = strtok_r(copy, sep, &save); d;
+	     d = strtok_r(NULL, sep, &save)) {
 		DIR *dir = opendir(d);
 		if (!dir)
 			continue; /* a missing directory is not an error */
@@ -146,7 +146,8 @@ int pc_registry_load_plugins(pc_registry *r, const char *dirs)
 		struct dirent *e;
 		while ((e = readdir(dir))) {
 			size_t l = strlen(e->d_name);
-			if (l < 4 || strcmp(e->d_name + l - 3, ".so") != 0)
+			size_t sl = strlen(PC_PLAT_PLUGIN_SUFFIX);
+			if (l <= sl || strcmp(e->d_name + l - sl, PC_PLAT_PLUGIN_SUFFIX) != 0)
 				continue;
 			size_t pl = strlen(d) + l + 2;
 			char *full = malloc(pl);

@@ -27,11 +27,11 @@
  */
 #include "model.h"
 #include "lookup.h"
+#include "platform.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #ifndef PC_SAMPLES_EXACT_MAX
 #define PC_SAMPLES_EXACT_MAX ((size_t)1 << 17)
@@ -95,11 +95,8 @@ pc_samplestore *pc_samples_new(void)
 		return NULL;
 	const char *e = getenv("PROFCORE_THREADS");
 	long n = e && *e ? strtol(e, NULL, 10) : 0;
-	if (n <= 0) {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-		if (n <= 0)
-			n = 1;
-	}
+	if (n <= 0)
+		n = (long)pc_plat_cpu_count();
 	st->nthreads = n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 	return st;
 }

@@ -6,6 +6,7 @@
  */
 #include "internal.h"
 #include "pc_config.h"
+#include "platform.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -234,8 +235,9 @@ pc_stream *pc_stream_open_file(const char *path, int *status)
 	int fd;
 	if (strcmp(path, "-") == 0) {
 		fd = 0;
+		pc_plat_binary_fd(fd);
 	} else {
-		fd = open(path, O_RDONLY);
+		fd = pc_plat_open_read(path);
 		if (fd < 0) {
 			st = errno == ENOENT ? PC_ENOTFOUND : PC_EIO;
 			goto out;

@@ -8,7 +8,9 @@
  * self-describing: its "Field regexp:" line gives the regular expression
  * (group 1 = hex address, group 2 = comma-separated counters) that matches
  * the disassembly lines of that Hatari version; it is used when it compiles
- * as a POSIX extended regular expression, else a built-in equivalent.
+ * as an extended regular expression with two groups (libprofcore/pc_regex.h:
+ * bounded time and memory whatever the file says), else a built-in
+ * equivalent.
  *
  * Also read: "Cycles/second:" (the CPU clock), the memory areas
  * ("ST_RAM:", "ROM_TOS:", "CARTRIDGE:", "PROGRAM_TEXT:", "TT_RAM:") as
@@ -26,9 +28,9 @@
  *        with cycles the clock rate turns counts into seconds)
  */
 #include "internal.h"
+#include "pc_regex.h"
 
 #include <ctype.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +43,8 @@ typedef struct hat_ctx {
 	pc_profile *p;
 	pc_stream *s;
 	unsigned field;
-	int have_re;
-	regex_t re;
+	pc_re *re; /* the file's field regexp, if usable */
+	pc_re_scratch sc;
 	hat_area areas[16];
 	size_t nareas;
 	int add_labels;    /* no symbols were loaded before this file */
@@ -51,27 +53,6 @@ typedef struct hat_ctx {
 	uint64_t samples, lines;
 	double hz;
 } hat_ctx;
-
-/* A field regexp comes from the file, and glibc's regcomp takes time and
- * memory exponential in nested or bounded repetitions ("a{1,200}{1,200}",
- * "a++++++"): accept only short patterns without intervals or stacked
- * quantifiers (Hatari writes neither); others fall back to the built-in
- * pattern with a warning. */
-static int regex_is_tame(const char *pat)
-{
-	if (strlen(pat) > 256 || strchr(pat, '{'))
-		return 0;
-	for (const char *q = pat; *q; q++) {
-		if (*q == '\\' && q[1]) {
-			q++;
-			continue;
-		}
-		if ((*q == '*' || *q == '+' || *q == '?') &&
-		    (q[1] == '*' || q[1] == '+' || q[1] == '?'))
-			return 0;
-	}
-	return 1;
-}
 
 static int is_blank(const char *l, size_t n)
 {
@@ -155,26 +136,18 @@ static int builtin_match(const char *l, size_t n, size_t *a0, size_t *a1,
 static int match_line(hat_ctx *c, const char *l, size_t n, size_t *a0,
 		      size_t *a1, size_t *f0, size_t *f1)
 {
-	if (c->have_re) {
-		regmatch_t m[3];
-		char stackbuf[512], *z = stackbuf;
-		int r;
-		if (n + 1 > sizeof stackbuf) {
-			z = malloc(n + 1);
-			if (!z)
-				return -1;
-		}
-		memcpy(z, l, n);
-		z[n] = '\0';
-		r = regexec(&c->re, z, 3, m, 0);
-		if (z != stackbuf)
-			free(z);
-		if (r != 0 || m[1].rm_so < 0 || m[2].rm_so < 0)
+	if (c->re) {
+		pc_re_span m[3];
+		const char *nul = memchr(l, 0, n); /* the line ends at a NUL */
+		int r = pc_re_exec(c->re, &c->sc, l, nul ? (size_t)(nul - l) : n, m, 3);
+		if (r <= 0)
+			return r < 0 ? -1 : 0;
+		if (m[1].so == PC_RE_UNSET || m[2].so == PC_RE_UNSET)
 			return 0;
-		*a0 = (size_t)m[1].rm_so;
-		*a1 = (size_t)m[1].rm_eo;
-		*f0 = (size_t)m[2].rm_so;
-		*f1 = (size_t)m[2].rm_eo;
+		*a0 = m[1].so;
+		*a1 = m[1].eo;
+		*f0 = m[2].so;
+		*f1 = m[2].eo;
 		return 1;
 	}
 	return builtin_match(l, n, a0, a1, f0, f1);
@@ -400,33 +373,29 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		if (n >= 8 && memcmp(l, "Machine:", 8) == 0)
 			continue;
 		if (n >= 13 && memcmp(l, "Field regexp:", 13) == 0) {
-			const char *q = l + 13;
+			const char *q = l + 13, *nul;
 			size_t rest;
-			char *pat;
 			while ((size_t)(q - l) < n && (*q == '\t' || *q == ' '))
 				q++;
 			rest = n - (size_t)(q - l);
-			pat = pc_strndup(q, rest);
-			if (!pat) {
+			if ((nul = memchr(q, 0, rest)) != NULL) /* the pattern ends at a NUL */
+				rest = (size_t)(nul - q);
+			pc_re_free(c.re);
+			c.re = NULL;
+			char why[200];
+			int cr = pc_re_compile(q, rest, 0, &c.re, why, sizeof why);
+			if (cr == PC_ENOMEM) {
 				st = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 				goto fail;
 			}
-			if (c.have_re) {
-				regfree(&c.re);
-				c.have_re = 0;
+			if (c.re && pc_re_groups(c.re) < 2) {
+				pc_re_free(c.re);
+				c.re = NULL;
 			}
-			if (regex_is_tame(pat) &&
-			    regcomp(&c.re, pat, REG_EXTENDED) == 0) {
-				if (c.re.re_nsub >= 2)
-					c.have_re = 1;
-				else
-					regfree(&c.re);
-			}
-			if (!c.have_re) {
+			if (!c.re) {
 				pc_profile_warn(p, "%s:%llu: field regexp is not a POSIX extended regular expression with two groups; using the built-in address-line pattern",
 						pc_stream_name(s), (unsigned long long)off);
 			}
-			free(pat);
 			continue;
 		}
 		if (!in_callers && n >= 3 && l[0] == '[' && memcmp(l, "[...]", 5 <= n ? 5 : n) == 0)
@@ -608,8 +577,8 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	st = PC_OK;
 fail:
 	free(c.pending);
-	if (c.have_re)
-		regfree(&c.re);
+	pc_re_free(c.re);
+	pc_re_scratch_free(&c.sc);
 	return st;
 }
 

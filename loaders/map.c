@@ -4,11 +4,13 @@
  * One engine reads every text symbol listing (MS LINK, Borland TLINK, Open
  * Watcom WLINK, GNU ld -Map, nm) as directed by a YAML "dialect" (libyaml):
  * how the format is recognised, where its sections begin and end, how a
- * line splits into fields (POSIX extended regular expressions with named
- * groups, and/or fixed columns), how an address is formed and how symbols
- * are classified.  The built-in dialects live in dialects/ (one YAML file each) and are
- * compiled into the library (dialects/embed.py); a user names their own
- * with the option dialect=FILE.yaml.  The schema is documented in README.md
+ * line splits into fields (regular expressions with named groups, see
+ * libprofcore/pc_regex.h, and/or fixed columns), how an address is formed and how symbols
+ * are classified.  The built-in dialects live in dialects/ (one YAML file
+ * each) and are compiled into the library as trees of C data
+ * (dialects/embed.py), so they work without libyaml; a user names their
+ * own with the option dialect=FILE.yaml (read with libyaml: only in a
+ * build with YAML support).  The schema is documented in README.md
  * ("Writing a dialect").
  *
  * Addresses: real-mode "SSSS:OOOO" becomes the linear image address
@@ -18,199 +20,20 @@
  */
 #include "internal.h"
 #include "pc_config.h"
+#include "pc_regex.h"
+#include "ytree.h"
 
 #include <ctype.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
-/* Built-in dialects, generated from the dialects/ YAML files by dialects/embed.py. */
-typedef struct pc_map_builtin {
-	const char *name;
-	const char *text;
-	size_t len;
-} pc_map_builtin;
-PC_INTERNAL extern const pc_map_builtin pc_map_builtins[];
+#define D_MAX_INSTS 20000 /* compiled size of all of a dialect's expressions
+			   (the message below says so too) */
 
-/* ---- limits --------------------------------------------------------- */
-#define Y_MAX_BYTES ((size_t)1 << 20) /* dialect file size            */
-#define Y_MAX_DEPTH 16                /* YAML nesting                  */
-#define Y_MAX_NODES 20000             /* YAML nodes                    */
-#define Y_MAX_SCALAR 4096             /* one scalar (a regex)          */
-#define RX_MAX_GROUPS 40              /* capture groups per expression */
+typedef pc_ynode ynode;
 
 /* ====================================================================== */
-/* A small YAML tree built from libyaml events, with limits.              */
-
-enum { YN_SCALAR, YN_SEQ, YN_MAP };
-
-typedef struct ynode {
-	int type;
-	char *s; /* scalar text */
-	size_t slen;
-	struct ynode **kids; /* seq: items; map: key, value, key, value... */
-	size_t n, cap;
-	unsigned long line, col; /* 1-based */
-} ynode;
-
-static void yfree(ynode *n)
-{
-	if (!n)
-		return;
-	for (size_t i = 0; i < n->n; i++)
-		yfree(n->kids[i]);
-	free(n->kids);
-	free(n->s);
-	free(n);
-}
-
-static int yerr(char *err, size_t errlen, const char *file, unsigned long line,
-		unsigned long col, const char *fmt, ...) PC_PRINTF(6, 7);
-static int yerr(char *err, size_t errlen, const char *file, unsigned long line,
-		unsigned long col, const char *fmt, ...)
-{
-	int k = snprintf(err, errlen, "dialect %s:%lu:%lu: ", file, line, col);
-	if (k < 0)
-		k = 0;
-	if ((size_t)k < errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
-		va_end(ap);
-	}
-	return PC_EFORMAT;
-}
-
-static int yparse(const char *text, size_t len, const char *file, ynode **root,
-		  char *err, size_t errlen)
-{
-	yaml_parser_t ps;
-	yaml_event_t ev;
-	ynode *stack[Y_MAX_DEPTH + 1];
-	size_t depth = 0, nodes = 0;
-	int docs = 0, rc = PC_OK, done = 0;
-
-	*root = NULL;
-	if (len > Y_MAX_BYTES)
-		return yerr(err, errlen, file, 1, 1, "file larger than %zu bytes",
-			    Y_MAX_BYTES);
-	if (!yaml_parser_initialize(&ps))
-		return PC_ENOMEM;
-	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
-	while (!done) {
-		if (!yaml_parser_parse(&ps, &ev)) {
-			rc = yerr(err, errlen, file, (unsigned long)ps.problem_mark.line + 1,
-				  (unsigned long)ps.problem_mark.column + 1, "%s%s%s",
-				  ps.problem ? ps.problem : "invalid YAML",
-				  ps.context ? " " : "", ps.context ? ps.context : "");
-			break;
-		}
-		unsigned long line = (unsigned long)ev.start_mark.line + 1;
-		unsigned long col = (unsigned long)ev.start_mark.column + 1;
-		ynode *nn = NULL;
-		switch (ev.type) {
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1)
-				rc = yerr(err, errlen, file, line, col,
-					  "only one YAML document is allowed");
-			break;
-		case YAML_ALIAS_EVENT:
-			rc = yerr(err, errlen, file, line, col,
-				  "aliases are not allowed in a dialect");
-			break;
-		case YAML_SCALAR_EVENT:
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if (++nodes > Y_MAX_NODES) {
-				rc = yerr(err, errlen, file, line, col,
-					  "more than %d nodes", Y_MAX_NODES);
-				break;
-			}
-			if (ev.type == YAML_SCALAR_EVENT &&
-			    ev.data.scalar.length > Y_MAX_SCALAR) {
-				rc = yerr(err, errlen, file, line, col,
-					  "value longer than %d bytes", Y_MAX_SCALAR);
-				break;
-			}
-			nn = calloc(1, sizeof *nn);
-			if (!nn) {
-				rc = PC_ENOMEM;
-				break;
-			}
-			nn->line = line;
-			nn->col = col;
-			if (ev.type == YAML_SCALAR_EVENT) {
-				nn->type = YN_SCALAR;
-				nn->slen = ev.data.scalar.length;
-				nn->s = pc_strndup((const char *)ev.data.scalar.value,
-						   nn->slen);
-				if (!nn->s) {
-					free(nn);
-					rc = PC_ENOMEM;
-					break;
-				}
-			} else {
-				nn->type = ev.type == YAML_SEQUENCE_START_EVENT ? YN_SEQ
-										 : YN_MAP;
-			}
-			if (depth == 0) {
-				if (*root) {
-					yfree(nn);
-					rc = yerr(err, errlen, file, line, col,
-						  "only one top-level value is allowed");
-					break;
-				}
-				*root = nn;
-			} else {
-				ynode *par = stack[depth - 1];
-				if (pc_grow((void **)&par->kids, &par->cap, par->n + 1,
-					    sizeof *par->kids)) {
-					yfree(nn);
-					rc = PC_ENOMEM;
-					break;
-				}
-				par->kids[par->n++] = nn;
-			}
-			if (nn->type != YN_SCALAR) {
-				if (depth >= Y_MAX_DEPTH) {
-					rc = yerr(err, errlen, file, line, col,
-						  "nested deeper than %d levels", Y_MAX_DEPTH);
-					break;
-				}
-				stack[depth++] = nn;
-			}
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			if (depth)
-				depth--;
-			break;
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		default:
-			break;
-		}
-		yaml_event_delete(&ev);
-		if (rc)
-			break;
-	}
-	yaml_parser_delete(&ps);
-	if (rc) {
-		yfree(*root);
-		*root = NULL;
-		if (rc == PC_ENOMEM)
-			snprintf(err, errlen, "out of memory");
-		return rc;
-	}
-	if (!*root)
-		return yerr(err, errlen, file, 1, 1, "empty dialect");
-	return PC_OK;
-}
-
-/* ====================================================================== */
-/* Regular expressions: POSIX ERE plus named groups and a few escapes.     */
+/* Regular expressions (pc_regex.h) whose named groups are fields.       */
 
 enum field {
 	F_NAME,
@@ -246,182 +69,25 @@ static int field_lookup(const char *s, size_t n)
 }
 
 typedef struct rx {
-	regex_t re;
+	pc_re *re;
 	int ok;
-	size_t nsub;
 	int group[F_COUNT]; /* capture index, 0 = none */
-	char prefix[16];    /* literal text every match starts with, or "" */
-	size_t nprefix;
+	size_t nsub;        /* groups + 1 */
 } rx;
-
-/* The literal text after a leading '^' of a translated expression, which
- * every match must start with: a cheap test before regexec.  Nothing when
- * a '|' outside brackets and groups could bypass the anchor. */
-static void rx_prefix(const char *t, rx *r)
-{
-	r->nprefix = 0;
-	if (t[0] != '^')
-		return;
-	int depth = 0, br = 0;
-	for (const char *q = t; *q; q++) {
-		if (br) {
-			if (*q == ']' && br > 1)
-				br = 0;
-			else
-				br++;
-			continue;
-		}
-		if (*q == '\\' && q[1])
-			q++;
-		else if (*q == '[')
-			br = 1;
-		else if (*q == '(')
-			depth++;
-		else if (*q == ')')
-			depth--;
-		else if (*q == '|' && depth <= 0)
-			return;
-	}
-	size_t n = 0;
-	for (const char *q = t + 1; *q && n < sizeof r->prefix - 1; q++) {
-		if (strchr(".[]()*+?{}|\\^$", *q))
-			break;
-		r->prefix[n++] = *q;
-	}
-	/* a quantifier applies to the last literal */
-	const char *next = t + 1 + n;
-	if (n && (*next == '*' || *next == '?' || *next == '{' || *next == '+'))
-		n--;
-	r->prefix[n] = 0;
-	r->nprefix = n;
-}
 
 static void rx_free(rx *r)
 {
-	if (r && r->ok) {
-		regfree(&r->re);
-		r->ok = 0;
-	}
+	pc_re_free(r->re);
+	r->re = NULL;
+	r->ok = 0;
 }
 
-/* Translates the dialect's regex syntax to POSIX ERE: (?P<name>...) and
- * (?<name>...) become numbered groups recorded in group[], (?:...) becomes
- * a plain group, and \d \D \s \S \w \W outside brackets become bracket
- * expressions.  Returns NULL with *why set on error. */
-static char *rx_translate(const char *in, int group[F_COUNT], size_t *ngroups,
-			  const char **why)
+/* 1 if s matches, 0 if not (or r is absent), PC_ENOMEM. */
+static int rx_test(const rx *r, pc_re_scratch *sc, const char *s)
 {
-	size_t len = strlen(in);
-	char *out = malloc(len * 6 + 1);
-	if (!out) {
-		*why = "out of memory";
-		return NULL;
-	}
-	size_t o = 0, g = 0;
-	for (size_t i = 0; i < len;) {
-		char c = in[i];
-		if (c == '\\') {
-			if (i + 1 >= len) {
-				*why = "trailing backslash";
-				goto fail;
-			}
-			const char *rep = NULL;
-			switch (in[i + 1]) {
-			case 'd': rep = "[0-9]"; break;
-			case 'D': rep = "[^0-9]"; break;
-			case 's': rep = "[[:space:]]"; break;
-			case 'S': rep = "[^[:space:]]"; break;
-			case 'w': rep = "[[:alnum:]_]"; break;
-			case 'W': rep = "[^[:alnum:]_]"; break;
-			default: break;
-			}
-			if (rep) {
-				memcpy(out + o, rep, strlen(rep));
-				o += strlen(rep);
-			} else {
-				out[o++] = c;
-				out[o++] = in[i + 1];
-			}
-			i += 2;
-		} else if (c == '[') {
-			out[o++] = in[i++];
-			if (i < len && in[i] == '^')
-				out[o++] = in[i++];
-			if (i < len && in[i] == ']')
-				out[o++] = in[i++];
-			for (;;) {
-				if (i >= len) {
-					*why = "unterminated bracket expression";
-					goto fail;
-				}
-				if (in[i] == '[' && i + 1 < len &&
-				    (in[i + 1] == ':' || in[i + 1] == '.' || in[i + 1] == '=')) {
-					char close = in[i + 1];
-					out[o++] = in[i++];
-					out[o++] = in[i++];
-					while (i + 1 < len && !(in[i] == close && in[i + 1] == ']'))
-						out[o++] = in[i++];
-					if (i + 1 >= len) {
-						*why = "unterminated character class";
-						goto fail;
-					}
-					out[o++] = in[i++];
-					out[o++] = in[i++];
-					continue;
-				}
-				if (in[i] == ']') {
-					out[o++] = in[i++];
-					break;
-				}
-				out[o++] = in[i++];
-			}
-		} else if (c == '(') {
-			g++;
-			if (g > RX_MAX_GROUPS) {
-				*why = "too many groups";
-				goto fail;
-			}
-			out[o++] = c;
-			i++;
-			if (i < len && in[i] == '?') {
-				if (i + 1 < len && in[i + 1] == ':') {
-					i += 2;
-				} else if ((i + 2 < len && in[i + 1] == 'P' && in[i + 2] == '<') ||
-					   (i + 1 < len && in[i + 1] == '<')) {
-					i += in[i + 1] == 'P' ? 3 : 2;
-					size_t s = i;
-					while (i < len && in[i] != '>')
-						i++;
-					if (i >= len) {
-						*why = "unterminated group name";
-						goto fail;
-					}
-					int f = field_lookup(in + s, i - s);
-					if (f < 0) {
-						*why = "unknown group name (known: name address segment offset start stop end size length class type marker file module section)";
-						goto fail;
-					}
-					if (group[f]) {
-						*why = "group name used twice";
-						goto fail;
-					}
-					group[f] = (int)g;
-					i++;
-				} else {
-					*why = "unsupported (? construct (only (?:...) and (?P<name>...))";
-					goto fail;
-				}
-			}
-		} else {
-			out[o++] = in[i++];
-		}
-	}
-	out[o] = 0;
-	*ngroups = g;
-	return out;
-fail:
-	free(out);
-	return NULL;
+	if (!r->ok)
+		return 0;
+	return pc_re_exec(r->re, sc, s, strlen(s), NULL, 0);
 }
 
 /* ====================================================================== */
@@ -528,6 +194,7 @@ typedef struct dctx {
 	char *err;
 	size_t errlen;
 	int detect_only; /* compile only what detection needs */
+	size_t insts;    /* compiled size of the expressions so far */
 } dctx;
 
 static int derr(dctx *c, const ynode *n, const char *key, const char *fmt, ...)
@@ -560,7 +227,7 @@ static void kpath(char *buf, size_t n, const char *fmt, ...)
 static const ynode *yget(const ynode *m, const char *key)
 {
 	for (size_t i = 0; i + 1 < m->n; i += 2)
-		if (m->kids[i]->type == YN_SCALAR && strcmp(m->kids[i]->s, key) == 0)
+		if (m->kids[i]->type == PC_YN_SCALAR && strcmp(m->kids[i]->s, key) == 0)
 			return m->kids[i + 1];
 	return NULL;
 }
@@ -569,11 +236,11 @@ static const ynode *yget(const ynode *m, const char *key)
 static int ycheck_map(dctx *c, const ynode *m, const char *path,
 		      const char *const *allowed)
 {
-	if (m->type != YN_MAP)
+	if (m->type != PC_YN_MAP)
 		return derr(c, m, path, "expected a mapping");
 	for (size_t i = 0; i + 1 < m->n; i += 2) {
 		const ynode *k = m->kids[i];
-		if (k->type != YN_SCALAR)
+		if (k->type != PC_YN_SCALAR)
 			return derr(c, k, path, "keys must be plain strings");
 		int ok = 0;
 		for (size_t a = 0; allowed[a]; a++)
@@ -592,7 +259,7 @@ static int ycheck_map(dctx *c, const ynode *m, const char *path,
 
 static int yscalar(dctx *c, const ynode *n, const char *path, const char **out)
 {
-	if (n->type != YN_SCALAR)
+	if (n->type != PC_YN_SCALAR)
 		return derr(c, n, path, "expected a single value");
 	*out = n->s;
 	return PC_OK;
@@ -652,28 +319,35 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 	if (r)
 		return r;
 	memset(out, 0, sizeof *out);
-	const char *why = NULL;
-	size_t ng = 0;
-	char *t = rx_translate(s, out->group, &ng, &why);
-	if (!t)
-		return derr(c, n, path, "invalid regular expression: %s", why);
-	if (!groups)
-		for (int f = 0; f < F_COUNT; f++)
-			if (out->group[f]) {
-				free(t);
-				return derr(c, n, path,
-					    "named groups are only meaningful in a row's 'match'");
-			}
-	int e = regcomp(&out->re, t, REG_EXTENDED | (groups ? 0 : REG_NOSUB));
-	rx_prefix(t, out);
-	free(t);
-	if (e) {
-		char buf[128];
-		regerror(e, &out->re, buf, sizeof buf);
-		return derr(c, n, path, "invalid regular expression: %s", buf);
+	char why[200];
+	r = pc_re_compile(s, strlen(s), PC_RE_NAMED, &out->re, why, sizeof why);
+	if (r)
+		return r == PC_ENOMEM ? r
+				      : derr(c, n, path, "invalid regular expression: %s", why);
+	out->nsub = pc_re_groups(out->re) + 1;
+	const char *bad = NULL;
+	for (size_t g = 1; g < out->nsub && !bad; g++) {
+		const char *name = pc_re_group_name(out->re, g);
+		if (!name)
+			continue;
+		int f = field_lookup(name, strlen(name));
+		if (f < 0)
+			bad = "invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section)";
+		else if (out->group[f])
+			bad = "invalid regular expression: group name used twice";
+		else if (!groups)
+			bad = "named groups are only meaningful in a row's 'match'";
+		else
+			out->group[f] = (int)g;
+	}
+	c->insts += pc_re_size(out->re);
+	if (!bad && c->insts > D_MAX_INSTS)
+		bad = "the dialect's expressions are too large together (more than 20000 instructions)";
+	if (bad) {
+		rx_free(out); /* the caller may not know it was compiled */
+		return derr(c, n, path, "%s", bad);
 	}
 	out->ok = 1;
-	out->nsub = ng;
 	return PC_OK;
 }
 
@@ -681,7 +355,7 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 static int rx_list(dctx *c, const ynode *n, const char *path, rx **out,
 		   size_t *count)
 {
-	size_t k = n->type == YN_SEQ ? n->n : 1;
+	size_t k = n->type == PC_YN_SEQ ? n->n : 1;
 	*out = calloc(k ? k : 1, sizeof **out);
 	if (!*out)
 		return PC_ENOMEM;
@@ -689,8 +363,8 @@ static int rx_list(dctx *c, const ynode *n, const char *path, rx **out,
 	for (size_t i = 0; i < k; i++) {
 		char kp[256];
 		kpath(kp, sizeof kp, "%s[%zu]", path, i);
-		int r = rx_compile(c, n->type == YN_SEQ ? n->kids[i] : n,
-				   n->type == YN_SEQ ? kp : path, 0, &(*out)[i]);
+		int r = rx_compile(c, n->type == PC_YN_SEQ ? n->kids[i] : n,
+				   n->type == PC_YN_SEQ ? kp : path, 0, &(*out)[i]);
 		if (r)
 			return r;
 		(*count)++;
@@ -733,16 +407,16 @@ static int row_compile(dctx *c, const dialect *d, const ynode *n,
 	}
 	if ((v = yget(n, "columns"))) {
 		kpath(kp, sizeof kp, "%s.columns", path);
-		if (v->type != YN_MAP)
+		if (v->type != PC_YN_MAP)
 			return derr(c, v, kp, "expected a mapping of field: [start, end]");
 		for (size_t i = 0; i + 1 < v->n; i += 2) {
 			const ynode *k = v->kids[i], *val = v->kids[i + 1];
 			char fp[600];
-			kpath(fp, sizeof fp, "%s.%s", kp, k->type == YN_SCALAR ? k->s : "?");
-			int f = k->type == YN_SCALAR ? field_lookup(k->s, k->slen) : -1;
+			kpath(fp, sizeof fp, "%s.%s", kp, k->type == PC_YN_SCALAR ? k->s : "?");
+			int f = k->type == PC_YN_SCALAR ? field_lookup(k->s, k->slen) : -1;
 			if (f < 0)
 				return derr(c, k, fp, "unknown field");
-			if (val->type != YN_SEQ || val->n < 1 || val->n > 2)
+			if (val->type != PC_YN_SEQ || val->n < 1 || val->n > 2)
 				return derr(c, val, fp,
 					    "expected [start] or [start, end] (0-based columns, end exclusive)");
 			unsigned long a, b = 0;
@@ -871,7 +545,7 @@ static int section_compile(dctx *c, const dialect *d, const ynode *n,
 	}
 	if ((v = yget(n, "rows"))) {
 		kpath(kp, sizeof kp, "%s%srows", path, top ? "" : ".");
-		if (v->type != YN_SEQ)
+		if (v->type != PC_YN_SEQ)
 			return derr(c, v, kp, "expected a list of rows");
 		s->rows = calloc(v->n ? v->n : 1, sizeof *s->rows);
 		if (!s->rows)
@@ -1025,7 +699,7 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 	if ((r = section_compile(c, d, root, "", &d->top, 1)))
 		return r;
 	if ((v = yget(root, "sections"))) {
-		if (v->type != YN_SEQ)
+		if (v->type != PC_YN_SEQ)
 			return derr(c, v, "sections", "expected a list of sections");
 		d->secs = calloc(v->n ? v->n : 1, sizeof *d->secs);
 		if (!d->secs)
@@ -1044,7 +718,7 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 	if (!nrows)
 		return derr(c, root, "rows", "the dialect has no rows (top-level or in a section)");
 	if ((v = yget(root, "symbols"))) {
-		if (v->type != YN_SEQ)
+		if (v->type != PC_YN_SEQ)
 			return derr(c, v, "symbols", "expected a list of rules");
 		d->rules = calloc(v->n ? v->n : 1, sizeof *d->rules);
 		if (!d->rules)
@@ -1060,26 +734,18 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 	return PC_OK;
 }
 
-/* Compiles the YAML text of a dialect.  On error *out is NULL and err
- * holds "dialect FILE:LINE:COL: key 'K': what". */
-static int dialect_compile_mode(const char *text, size_t len, const char *file,
-				dialect **out, char *err, size_t errlen,
-				int detect_only)
+/* Compiles the tree of a dialect.  On error *out is NULL and err holds
+ * "dialect FILE:LINE:COL: key 'K': what". */
+static int dialect_compile(const ynode *root, const char *file, dialect **out,
+			   char *err, size_t errlen, int detect_only)
 {
 	*out = NULL;
 	err[0] = 0;
-	ynode *root;
-	int r = yparse(text, len, file, &root, err, errlen);
-	if (r)
-		return r;
 	dialect *d = calloc(1, sizeof *d);
-	if (!d) {
-		yfree(root);
+	if (!d)
 		return PC_ENOMEM;
-	}
-	dctx c = {file, err, errlen, detect_only};
-	r = dialect_build(&c, root, d);
-	yfree(root);
+	dctx c = {file, err, errlen, detect_only, 0};
+	int r = dialect_build(&c, root, d);
 	if (r) {
 		if (r == PC_ENOMEM)
 			snprintf(err, errlen, "out of memory");
@@ -1090,20 +756,14 @@ static int dialect_compile_mode(const char *text, size_t len, const char *file,
 	return PC_OK;
 }
 
-static int dialect_compile(const char *text, size_t len, const char *file,
-			   dialect **out, char *err, size_t errlen)
-{
-	return dialect_compile_mode(text, len, file, out, err, errlen, 0);
-}
-
 static int dialect_builtin(const char *name, dialect **out, char *err,
 			   size_t errlen)
 {
-	for (const pc_map_builtin *b = pc_map_builtins; b->name; b++)
+	for (const pc_ydoc *b = pc_map_builtins; b->name; b++)
 		if (strcmp(b->name, name) == 0) {
 			char file[128];
 			snprintf(file, sizeof file, "%s.yaml", b->name);
-			return dialect_compile(b->text, b->len, file, out, err, errlen);
+			return dialect_compile(b->root, file, out, err, errlen, 0);
 		}
 	return PC_ENOTFOUND;
 }
@@ -1117,6 +777,13 @@ static int dialect_file(const char *path, dialect **out, char *err, size_t errle
 		snprintf(err, errlen, "dialect %s: cannot open", path);
 		return st == PC_ENOTFOUND ? PC_ENOTFOUND : PC_EIO;
 	}
+#if !PC_HAVE_YAML
+	pc_stream_free(s);
+	snprintf(err, errlen,
+		 "dialect %s: this profcore was built without YAML support; only the built-in dialects can be used",
+		 path);
+	return PC_EUNSUPPORTED;
+#else
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	for (;;) {
@@ -1130,32 +797,25 @@ static int dialect_file(const char *path, dialect **out, char *err, size_t errle
 			snprintf(err, errlen, "dialect %s: read error", path);
 			break;
 		}
-		if (k == 0) {
-			st = PC_OK;
-			break;
-		}
 		len += (size_t)k;
-		if (len > Y_MAX_BYTES) {
-			st = yerr(err, errlen, path, 1, 1, "file larger than %zu bytes",
-				  Y_MAX_BYTES);
+		if (k == 0 || len > PC_Y_MAX_BYTES) { /* the parser refuses the latter */
+			st = PC_OK;
 			break;
 		}
 	}
 	pc_stream_free(s);
+	ynode *root = NULL;
 	if (!st)
-		st = dialect_compile(buf ? buf : "", len, path, out, err, errlen);
+		st = pc_ytree_parse(buf ? buf : "", len, path, &root, err, errlen);
 	free(buf);
+	if (!st)
+		st = dialect_compile(root, path, out, err, errlen, 0);
+	pc_ytree_free(root);
 	return st;
+#endif
 }
 
 /* ---- detection ---------------------------------------------------------- */
-
-static int rx_test(const rx *r, const char *s)
-{
-	if (!r->ok || (r->nprefix && strncmp(s, r->prefix, r->nprefix) != 0))
-		return 0;
-	return regexec(&r->re, s, 0, NULL, 0) == 0;
-}
 
 static int is_blank(const char *s, size_t n)
 {
@@ -1166,8 +826,8 @@ static int is_blank(const char *s, size_t n)
 }
 
 /* Score of dialect d for the head of a file: its confidence or 0. */
-static int dialect_detect(const dialect *d, const unsigned char *head, size_t len,
-			  int whole)
+static int dialect_detect(const dialect *d, pc_re_scratch *sc,
+			  const unsigned char *head, size_t len, int whole)
 {
 	if (!d->nany && !d->nall && !d->every.ok)
 		return 0;
@@ -1193,19 +853,19 @@ static int dialect_detect(const dialect *d, const unsigned char *head, size_t le
 		if (memchr(line, 0, n))
 			return 0;
 		for (size_t k = 0; !any && k < d->nany; k++)
-			if (rx_test(&d->any[k], line))
+			if (rx_test(&d->any[k], sc, line) > 0)
 				any = 1;
 		for (size_t k = 0; k < d->nall; k++)
-			if (!all_seen[k] && rx_test(&d->all[k], line)) {
+			if (!all_seen[k] && rx_test(&d->all[k], sc, line) > 0) {
 				all_seen[k] = 1;
 				all_hit++;
 			}
 		for (size_t k = 0; k < d->nnone; k++)
-			if (rx_test(&d->none[k], line))
+			if (rx_test(&d->none[k], sc, line) != 0)
 				none_hit = 1;
 		if (d->every.ok && !is_blank(line, n)) {
 			lines++;
-			if (!rx_test(&d->every, line))
+			if (rx_test(&d->every, sc, line) <= 0)
 				every_fail++;
 		}
 	}
@@ -1221,19 +881,21 @@ static int detect_builtin(const unsigned char *head, size_t len, int whole,
 			  const char **name)
 {
 	int best = 0;
+	pc_re_scratch sc = {NULL, 0};
 	*name = NULL;
-	for (const pc_map_builtin *b = pc_map_builtins; b->name; b++) {
+	for (const pc_ydoc *b = pc_map_builtins; b->name; b++) {
 		dialect *d;
 		char err[256];
-		if (dialect_compile_mode(b->text, b->len, b->name, &d, err, sizeof err, 1))
+		if (dialect_compile(b->root, b->name, &d, err, sizeof err, 1))
 			continue; /* built-ins are tested; never happens */
-		int sc = dialect_detect(d, head, len, whole);
-		if (sc > best) {
-			best = sc;
+		int score = dialect_detect(d, &sc, head, len, whole);
+		if (score > best) {
+			best = score;
 			*name = b->name;
 		}
 		dialect_free(d);
 	}
+	pc_re_scratch_free(&sc);
 	return best;
 }
 
@@ -1282,7 +944,8 @@ typedef struct engine {
 	mreg *regs;
 	size_t nregs, capregs;
 	size_t ctx_file, ctx_section;
-	regmatch_t pm[RX_MAX_GROUPS + 1];
+	pc_re_scratch sc;
+	pc_re_span pm[PC_RE_MAX_GROUPS + 1];
 } engine;
 
 typedef struct fields {
@@ -1397,17 +1060,15 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 	fields f;
 	memset(&f, 0, sizeof f);
 	if (rw->has_match) {
-		size_t nm = rw->match.nsub + 1;
-		if (rw->match.nprefix &&
-		    strncmp(line, rw->match.prefix, rw->match.nprefix) != 0)
-			return 0;
-		if (regexec(&rw->match.re, line, nm, e->pm, 0) != 0)
-			return 0;
+		/* the expression sees the line up to a NUL byte */
+		int m = pc_re_exec(rw->match.re, &e->sc, line, strlen(line), e->pm,
+				   rw->match.nsub);
+		if (m <= 0)
+			return m;
 		for (int k = 0; k < F_COUNT; k++) {
 			int g = rw->match.group[k];
-			if (g && e->pm[g].rm_so >= 0)
-				fset(&f, k, line + e->pm[g].rm_so,
-				     (size_t)(e->pm[g].rm_eo - e->pm[g].rm_so));
+			if (g && e->pm[g].so != PC_RE_UNSET)
+				fset(&f, k, line + e->pm[g].so, e->pm[g].eo - e->pm[g].so);
 		}
 	}
 	for (int k = 0; k < F_COUNT; k++) {
@@ -1508,9 +1169,11 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 static int section_line(engine *e, const section *sec, const char *line,
 			size_t len)
 {
-	for (size_t i = 0; i < sec->nskip; i++)
-		if (rx_test(&sec->skip[i], line))
-			return 2; /* skipped: not a row */
+	for (size_t i = 0; i < sec->nskip; i++) {
+		int t = rx_test(&sec->skip[i], &e->sc, line);
+		if (t)
+			return t > 0 ? 2 : t; /* skipped: not a row */
+	}
 	for (size_t i = 0; i < sec->nrows; i++) {
 		int r = row_apply(e, &sec->rows[i], line, len);
 		if (r)
@@ -1571,7 +1234,12 @@ static int engine_run(engine *e)
 			buf[n] = 0;
 		}
 		/* wrapped lines */
-		if (d->join_line.ok && rx_test(&d->join_line, buf)) {
+		int t = rx_test(&d->join_line, &e->sc, buf);
+		if (t < 0) {
+			r = t;
+			break;
+		}
+		if (t) {
 			uint64_t noff;
 			int g = pc_stream_getline(e->s, &l, &plen, &noff);
 			if (g < 0) {
@@ -1586,7 +1254,11 @@ static int engine_run(engine *e)
 				memcpy(pend, l, plen);
 				pend[plen] = 0;
 				poff = noff;
-				if (rx_test(&d->join_next, pend)) {
+				if ((t = rx_test(&d->join_next, &e->sc, pend)) < 0) {
+					r = t;
+					break;
+				}
+				if (t) {
 					if (pc_grow((void **)&buf, &bcap, n + plen + 2, 1)) {
 						r = PC_ENOMEM;
 						break;
@@ -1601,7 +1273,11 @@ static int engine_run(engine *e)
 		}
 		int blank = is_blank(buf, n);
 		if (cur) {
-			if (cur->end.ok && rx_test(&cur->end, buf)) {
+			if ((t = rx_test(&cur->end, &e->sc, buf)) < 0) {
+				r = t;
+				break;
+			}
+			if (t) {
 				cur = NULL;
 				continue;
 			}
@@ -1614,17 +1290,24 @@ static int engine_run(engine *e)
 		if (blank)
 			continue;
 		int entered = 0;
-		for (size_t i = 0; i < d->nsecs; i++)
-			if (rx_test(&d->secs[i].begin, buf)) {
+		t = 0;
+		for (size_t i = 0; i < d->nsecs && !entered; i++) {
+			if ((t = rx_test(&d->secs[i].begin, &e->sc, buf)) < 0)
+				break;
+			if (t) {
 				cur = &d->secs[i];
 				cur_rows = 0;
 				entered = 1;
-				break;
 			}
+		}
+		if (t < 0) {
+			r = t;
+			break;
+		}
 		if (entered)
 			continue;
 		if (cur) {
-			int t = section_line(e, cur, buf, n);
+			t = section_line(e, cur, buf, n);
 			if (t < 0) {
 				r = t;
 				break;
@@ -1643,7 +1326,7 @@ static int engine_run(engine *e)
 			}
 			cur = NULL; /* OT_END: the line is read at top level */
 		}
-		int t = section_line(e, &d->top, buf, n);
+		t = section_line(e, &d->top, buf, n);
 		if (t < 0) {
 			r = t;
 			break;
@@ -1705,9 +1388,9 @@ static const char *astr(const engine *e, size_t at)
 	return at == NONE ? NULL : e->str.buf + at;
 }
 
-static int cond_ok(const rx *r, const char *v)
+static int cond_ok(const rx *r, pc_re_scratch *sc, const char *v)
 {
-	return regexec(&r->re, v ? v : "", 0, NULL, 0) == 0;
+	return rx_test(r, sc, v ? v : "");
 }
 
 typedef struct symkey {
@@ -1807,9 +1490,13 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 		for (size_t k = 0; k < d->nrules; k++) {
 			const rule *ru = &d->rules[k];
 			int ok = 1;
-			for (int f = 0; f < F_COUNT && ok; f++)
+			for (int f = 0; f < F_COUNT && ok > 0; f++)
 				if (ru->has & (1u << f))
-					ok = cond_ok(&ru->cond[f], vals[f]);
+					ok = cond_ok(&ru->cond[f], &e->sc, vals[f]);
+			if (ok < 0) {
+				r = ok;
+				break;
+			}
 			if (!ok)
 				continue;
 			drop = ru->drop;
@@ -1819,6 +1506,8 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 				bind = (pc_binding)ru->binding;
 			break;
 		}
+		if (r)
+			break;
 		if (drop)
 			continue;
 		pc_symbol s;
@@ -1878,19 +1567,20 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				r = dialect_file(path, &d, err, sizeof err);
 				if (r == PC_ENOTFOUND || (r == PC_EIO && !d)) {
 					char list[512] = "";
-					for (const pc_map_builtin *b = pc_map_builtins; b->name; b++) {
+					for (const pc_ydoc *b = pc_map_builtins; b->name; b++) {
 						strncat(list, b == pc_map_builtins ? "" : ", ",
 							sizeof list - strlen(list) - 1);
 						strncat(list, b->name, sizeof list - strlen(list) - 1);
 					}
 					return pc_profile_fail(p, PC_ENOTFOUND,
-							       "no map dialect '%s' (built-in: %s; or give FILE.yaml)",
-							       want, list);
+							       "no map dialect '%s' (built-in: %s%s)",
+							       want, list,
+							       PC_HAVE_YAML ? "; or give FILE.yaml" : "");
 				}
 			}
 		}
 		if (r)
-			return pc_profile_fail(p, r == PC_ENOMEM ? PC_ENOMEM : PC_EUSAGE,
+			return pc_profile_fail(p, r == PC_ENOMEM || r == PC_EUNSUPPORTED ? r : PC_EUSAGE,
 					       "%s", err[0] ? err : "cannot read dialect");
 	} else {
 		const unsigned char *head;
@@ -1925,6 +1615,7 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	free(e.syms);
 	free(e.regs);
 	free(e.str.buf);
+	pc_re_scratch_free(&e.sc);
 	dialect_free(d);
 	return r;
 }

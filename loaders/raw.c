@@ -37,6 +37,7 @@
  * $.., seg:off, or holding a digit a-f); binary dumps are never guessed.
  */
 #include "internal.h"
+#include "pc_config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -44,7 +45,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if PC_HAVE_YAML
 #include <yaml.h>
+#endif
 
 enum { ENC_AUTO = 0, ENC_BINARY, ENC_TEXT };
 enum { PAIR_NONE = 0, PAIR_IPCS, PAIR_CSIP };
@@ -228,6 +231,14 @@ static int layout_set(raw_layout *L, pc_stream *s, const char *where,
 static int layout_read_yaml(raw_layout *L, pc_stream *s, const char *path,
 			    pc_options *bag)
 {
+#if !PC_HAVE_YAML
+	(void)L;
+	(void)bag;
+	(void)is_raw_key; /* only the YAML reader uses it */
+	return pc_stream_fail(s, PC_EUNSUPPORTED, -1,
+			      "layout %s: this profcore was built without YAML support; give the layout as -O options",
+			      path);
+#else
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return pc_stream_fail(s, PC_EIO, -1, "cannot open layout %s: %s",
@@ -302,6 +313,7 @@ static int layout_read_yaml(raw_layout *L, pc_stream *s, const char *path,
 	yaml_parser_delete(&yp);
 	fclose(f);
 	return rc;
+#endif
 }
 
 static int layout_build(raw_layout *L, pc_stream *s, const pc_options *opts,

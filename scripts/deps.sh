@@ -5,7 +5,8 @@ set -e
 PKGS="build-essential meson ninja-build pkg-config libelf-dev zlib1g-dev
 libyaml-dev libcmocka-dev python3 binutils gcc-multilib hatari
 valgrind clang libclang-rt-14-dev
-golang-go chromium"
+golang-go chromium
+gcc-mingw-w64-x86-64-posix libz-mingw-w64-dev wine wine64"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"

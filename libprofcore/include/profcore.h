@@ -53,7 +53,11 @@ extern "C" {
 #define PC_API
 #endif
 
-#if defined(__GNUC__)
+#if defined(__MINGW32__)
+/* libprofcore formats with mingw-w64's C99 printf (__USE_MINGW_ANSI_STDIO),
+ * not msvcrt's: %zu, %lld and the same digits as on every other host */
+#define PC_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#elif defined(__GNUC__)
 #define PC_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define PC_PRINTF(f, a)

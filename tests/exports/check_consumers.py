@@ -115,10 +115,10 @@ CASES = {
                        os.path.join(MPW, "example.proff")],
               "need": {"mpwsym", "proff"}, "arc_time": True,
               "gmon_refused": True, "speedscope_import": True},
-    "api-empty": {"api": "empty", "symargs": [os.path.join(
+    "api-empty": {"api": "empty", "need": {"elf"}, "symargs": [os.path.join(
         UNIX, "x86_64-nopie", "callgraph")], "elf": os.path.join(
         UNIX, "x86_64-nopie", "callgraph"), "speedscope_import": True},
-    "api-outside": {"api": "outside", "symargs": [os.path.join(
+    "api-outside": {"api": "outside", "need": {"elf"}, "symargs": [os.path.join(
         UNIX, "x86_64-nopie", "callgraph")], "elf": os.path.join(
         UNIX, "x86_64-nopie", "callgraph"), "speedscope_import": True},
 }

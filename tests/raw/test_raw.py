@@ -20,6 +20,8 @@ import gen_fixtures  # noqa: E402  (the truth the fixtures were made from)
 
 EXPECTED = gen_fixtures.expected()
 REGIONS = ["-O", "origin=0x1000", "-O", "program-end=0x1400"]
+# layout files need libyaml (meson -Dyaml=disabled builds without it)
+NO_YAML = os.environ.get("PC_HAVE_YAML") == "0"
 
 
 def run(*args, stdin=None):
@@ -98,9 +100,11 @@ class Layouts(unittest.TestCase):
         self.check("-f", "raw", "-O", "skip=16", "-O", "stride=12", "-O", "offset=4",
                    "-O", "endian=big", fx("stride.pcs"))
 
+    @unittest.skipIf(NO_YAML, "built without YAML support")
     def test_yaml_layout(self):
         self.check("-f", "raw", "-O", "layout=" + fx("stride.yaml"), fx("stride.pcs"))
 
+    @unittest.skipIf(NO_YAML, "built without YAML support")
     def test_option_overrides_yaml(self):
         # stride.yaml says big endian; -O endian=little must win
         c = self.counts("-f", "raw", "-O", "layout=" + fx("stride.yaml"),
@@ -317,6 +321,14 @@ class Errors(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("unrecognised file format", err)
 
+    @unittest.skipUnless(NO_YAML, "built with YAML support")
+    def test_layout_without_yaml(self):
+        p = fx("w32le.pcs")
+        self.fails([ELF, "-f", "raw", "-O", "layout=" + fx("stride.yaml"), p], 1,
+                   "profcat: %s: layout %s: this profcore was built without YAML "
+                   "support; give the layout as -O options\n" % (p, fx("stride.yaml")))
+
+    @unittest.skipIf(NO_YAML, "built without YAML support")
     def test_unknown_yaml_key(self):
         p = fx("w32le.pcs")
         self.fails([ELF, "-f", "raw", "-O", "layout=" + fx("badkey.yaml"), p], 1,

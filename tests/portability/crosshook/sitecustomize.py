@@ -18,8 +18,18 @@ CROSS_SKIPS = {
                        "the target sysroot",
 }
 
+# the same for one leg only
+LEG_SKIPS = {
+    "mingw": {
+        "exports_test.py": "reads ELF dynamic symbols and the SONAME with nm "
+                           "and objdump; a DLL has a PE export table",
+    },
+}
+
 if os.environ.get("PC_CROSS_LEG") and sys.argv and sys.argv[0]:
-    _why = CROSS_SKIPS.get(os.path.basename(sys.argv[0]))
+    _script = os.path.basename(sys.argv[0])
+    _why = CROSS_SKIPS.get(_script) or \
+        LEG_SKIPS.get(os.environ["PC_CROSS_LEG"], {}).get(_script)
     if _why:
         print("SKIP (cross %s): %s" % (os.environ["PC_CROSS_LEG"], _why))
         sys.stdout.flush()
@@ -34,6 +44,8 @@ def _ident(path):
             h = f.read(20)
     except OSError:
         return None
+    if h[:2] == b"MZ":
+        return "pe"                  # a Windows program (mingw leg: wine)
     if len(h) < 20 or h[:4] != b"\x7fELF":
         return None
     return (h[4], h[5], h[18:20])   # class, data, e_machine (raw bytes)

@@ -1,0 +1,54 @@
+/*
+ * platform.h - the few operating-system services profcore needs that
+ * differ between POSIX and Windows (libprofcore/platform.c).  Everything
+ * else is ISO C.  Compiled into libprofcore (hidden) and, for the file
+ * helpers, into profcat too.  Paths are passed through as given, so error
+ * messages name a file exactly as the user spelled it.
+ */
+#ifndef PC_PLATFORM_H
+#define PC_PLATFORM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#if defined(_WIN32)
+#define PC_PLAT_INTERNAL
+#define PC_PLAT_PATH_LIST_SEP ';' /* ':' is part of a drive letter */
+#define PC_PLAT_PLUGIN_SUFFIX ".dll"
+#else
+#define PC_PLAT_INTERNAL __attribute__((visibility("hidden")))
+#define PC_PLAT_PATH_LIST_SEP ':'
+#define PC_PLAT_PLUGIN_SUFFIX ".so"
+#endif
+
+/** Processors online (at least 1). */
+PC_PLAT_INTERNAL unsigned pc_plat_cpu_count(void);
+
+/** open(path) for reading, in binary mode; -1 with errno set on failure. */
+PC_PLAT_INTERNAL int pc_plat_open_read(const char *path);
+/** Puts an open descriptor (0 for stdin) into binary mode: no CRLF or ^Z
+ *  translation on Windows; nothing to do elsewhere. */
+PC_PLAT_INTERNAL void pc_plat_binary_fd(int fd);
+
+/* ---- run-time plugins -------------------------------------------------- */
+/** Loads a shared library; NULL on failure with a reason written to why. */
+PC_PLAT_INTERNAL void *pc_plat_dl_open(const char *path, char *why, size_t whylen);
+PC_PLAT_INTERNAL void *pc_plat_dl_sym(void *handle, const char *name);
+PC_PLAT_INTERNAL void pc_plat_dl_close(void *handle);
+
+/* ---- atomic file replacement (profcat -o) ------------------------------ */
+/** 1 if a and b name the same existing file (same path, or same device
+ *  and file index / inode). */
+PC_PLAT_INTERNAL int pc_plat_same_file(const char *a, const char *b);
+/** Creates a new, empty temporary file beside path ("PATH.XXXXXX") for
+ *  writing in binary mode; returns the open stream and the temporary name
+ *  (malloc'd, in *tmp), or NULL with errno set. */
+PC_PLAT_INTERNAL FILE *pc_plat_temp_beside(const char *path, char **tmp);
+/** Flushes f and its data to the disk (fsync / _commit); 0 or -1. */
+PC_PLAT_INTERNAL int pc_plat_sync(FILE *f);
+/** Gives tmp the permissions of a newly created file and renames it over
+ *  path, replacing an existing file (MoveFileEx REPLACE_EXISTING |
+ *  WRITE_THROUGH on Windows); 0, or -1 with errno set. */
+PC_PLAT_INTERNAL int pc_plat_replace(const char *tmp, const char *path);
+
+#endif
