@@ -17,6 +17,13 @@
 #include <zlib.h>
 #if PC_HAVE_MMAP
 #include <sys/mman.h>
+/* Fault the window in at once (one call, not one fault per page taken by
+ * the counting threads, which would contend for the address space). */
+#ifdef MAP_POPULATE
+#define PC_MAP_FLAGS MAP_POPULATE
+#else
+#define PC_MAP_FLAGS 0
+#endif
 #endif
 
 #define PC_STREAM_BUF (64 * 1024)
@@ -410,7 +417,7 @@ static int64_t map_window(pc_stream *s, size_t n, const unsigned char **data)
 	uint64_t lead = off % (uint64_t)page;
 	if (lead > SIZE_MAX - k || off - lead > (uint64_t)INT64_MAX)
 		return 0;
-	void *m = mmap(NULL, (size_t)lead + k, PROT_READ, MAP_PRIVATE, s->fd,
+	void *m = mmap(NULL, (size_t)lead + k, PROT_READ, MAP_PRIVATE | PC_MAP_FLAGS, s->fd,
 		       (off_t)(off - lead));
 	if (m == MAP_FAILED)
 		return 0;
