@@ -46,9 +46,13 @@ PC_INTERNAL size_t pc_lookup_find(const pc_lookup_table *t,
 PC_INTERNAL size_t pc_lookup_search_rel(const pc_lookup_table *t, size_t lo,
 					uint64_t off);
 
-/** Cell of address a; t->fast must be set. */
-static inline size_t pc_lookup_find_fast(const pc_lookup_table *t, uint64_t a)
+/** Cell of address a; t->fast must be set.  The fix-up reads rel[k] as
+ *  the uint32 at relb + k * rels (t->rel itself, or a copy fused with
+ *  counters: samples.c); both are constants once this is inlined. */
+static inline size_t pc_lookup_cell(const pc_lookup_table *t, const char *relb,
+				    size_t rels, uint64_t a)
 {
+#define PC_REL(k) (*(const uint32_t *)(const void *)(relb + (k) * rels))
 	if (a < t->base)
 		return 0;
 	uint64_t off = a - t->base;
@@ -59,10 +63,16 @@ static inline size_t pc_lookup_find_fast(const pc_lookup_table *t, uint64_t a)
 	size_t k = (size_t)t->page[gi >> 8] + d;
 	if (__builtin_expect(d == 255, 0))
 		return pc_lookup_search_rel(t, k, off);
-	k += t->rel[k + 1] <= off;
-	while (__builtin_expect(t->rel[k + 1] <= off, 0))
+	k += PC_REL(k + 1) <= off;
+	while (__builtin_expect(PC_REL(k + 1) <= off, 0))
 		k++;
 	return k;
+#undef PC_REL
+}
+
+static inline size_t pc_lookup_find_fast(const pc_lookup_table *t, uint64_t a)
+{
+	return pc_lookup_cell(t, (const char *)t->rel, sizeof *t->rel, a);
 }
 
 #endif

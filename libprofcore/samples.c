@@ -475,20 +475,7 @@ uint64_t pc_record_decode(const pc_record_layout *l, const unsigned char *r)
 static inline size_t cell_of(const pc_lookup_table *t, const pc_cellctr *priv,
 			     uint64_t x)
 {
-	uint64_t off = x - t->base;
-	if (__builtin_expect(x < t->base, 0))
-		return 0;
-	if (__builtin_expect(off >= t->span, 0))
-		return t->ncell - 1;
-	size_t gi = (size_t)(off >> t->gshift);
-	uint32_t d = t->delta[gi];
-	size_t k = (size_t)t->page[gi >> 8] + d;
-	if (__builtin_expect(d == 255, 0))
-		return pc_lookup_search_rel(t, k, off);
-	k += priv[k + 1].rel <= off;
-	while (__builtin_expect(priv[k + 1].rel <= off, 0))
-		k++;
-	return k;
+	return pc_lookup_cell(t, (const char *)&priv[0].rel, sizeof *priv, x);
 }
 
 static void count_addrs(const cellgroup *g, pc_cellctr *priv,
