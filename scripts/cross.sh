@@ -114,8 +114,7 @@ mingw_leg() {
 	# dialects are compiled in); plugins are DLLs loaded with LoadLibraryW
 	SETUP_ARGS="-Delf=disabled -Dplugins=enabled -Dwarning_level=3"
 	wine=$(command -v wine64 || command -v wine || true)
-	# PC_MINGW_BUILD_ONLY=1: build only (CI, until stats-cli's usage exit
-	# code under wine is fixed: it exits 1 where Linux exits 2)
+	# PC_MINGW_BUILD_ONLY=1: build only, no wine run
 	[ "${PC_MINGW_BUILD_ONLY:-0}" = 1 ] && wine=
 	if [ -z "$wine" ]; then
 		echo "cross: mingw: wine is not installed: build only, no tests run"
