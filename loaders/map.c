@@ -94,7 +94,7 @@ static int rx_test(const rx *r, pc_re_scratch *sc, const char *s)
 /* Dialects                                                                */
 
 enum addr_mode { AM_SEGOFF, AM_OBJOFF, AM_HEX, AM_DECIMAL };
-enum emit { EM_SYMBOL, EM_REGION, EM_CONTEXT, EM_SKIP };
+enum emit { EM_SYMBOL, EM_REGION, EM_CONTEXT, EM_SKIP, EM_ERROR };
 enum other { OT_END, OT_SKIP, OT_ERROR };
 
 typedef struct row {
@@ -374,7 +374,7 @@ static int rx_list(dctx *c, const ynode *n, const char *path, rx **out,
 
 static const char *const addr_names[] = {"segoff", "objoff", "hex", "decimal", NULL};
 static const char *const base_names[] = {"hex", "decimal", NULL};
-static const char *const emit_names[] = {"symbol", "region", "context", "skip", NULL};
+static const char *const emit_names[] = {"symbol", "region", "context", "skip", "error", NULL};
 static const char *const other_names[] = {"end", "skip", "error", NULL};
 static const char *const kind_names[] = {"text", "data", "bss", "abs", "other", NULL};
 static const char *const bind_names[] = {"global", "local", "weak", NULL};
@@ -969,6 +969,8 @@ static void fset(fields *f, int k, const char *p, size_t n)
 
 #define HAS(f, k) ((f)->have & (1u << (k)))
 
+#define ROW_DAMAGED 3 /* row_apply, section_line: an `emit: error` row matched */
+
 static int parse_num(const char *p, size_t n, int base, uint64_t *out)
 {
 	if (base == 16 && n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
@@ -1054,7 +1056,8 @@ static size_t fstr(engine *e, const fields *f, int k)
 	return arena_add(&e->str, f->p[k], f->n[k]);
 }
 
-/* 1 if the row took the line, 0 if not, negative status on failure. */
+/* 1 if the row took the line, 0 if not, ROW_DAMAGED if an error row
+ * matched it, negative status on failure. */
 static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 {
 	fields f;
@@ -1085,6 +1088,8 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 	switch (rw->emit) {
 	case EM_SKIP:
 		return 1;
+	case EM_ERROR:
+		return ROW_DAMAGED;
 	case EM_CONTEXT:
 		if (HAS(&f, F_FILE))
 			e->ctx_file = f.n[F_FILE] ? fstr(e, &f, F_FILE) : NONE;
@@ -1165,7 +1170,7 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 }
 
 /* Tries skip patterns and rows of sec: 1 a row took the line, 2 skipped,
- * 0 neither, <0 error. */
+ * ROW_DAMAGED an error row matched, 0 neither, <0 error. */
 static int section_line(engine *e, const section *sec, const char *line,
 			size_t len)
 {
@@ -1183,7 +1188,7 @@ static int section_line(engine *e, const section *sec, const char *line,
 }
 
 static int unmatched(engine *e, const char *where, const char *line, size_t len,
-		     uint64_t off)
+		     uint64_t off, int damaged)
 {
 	char shown[61];
 	size_t n = len > 60 ? 60 : len;
@@ -1191,8 +1196,9 @@ static int unmatched(engine *e, const char *where, const char *line, size_t len,
 		shown[i] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
 	shown[n] = 0;
 	return pc_stream_fail(e->s, PC_EFORMAT, (int64_t)off,
-			      "expected a row of %s (dialect %s), found \"%s%s\"", where,
-			      e->d->name, shown, len > 60 ? "..." : "");
+			      "%s of %s (dialect %s), found \"%s%s\"",
+			      damaged ? "damaged row" : "expected a row", where, e->d->name,
+			      shown, len > 60 ? "..." : "");
 }
 
 static int engine_run(engine *e)
@@ -1312,6 +1318,12 @@ static int engine_run(engine *e)
 				r = t;
 				break;
 			}
+			if (t == ROW_DAMAGED) {
+				char where[160];
+				snprintf(where, sizeof where, "section '%s'", cur->name);
+				r = unmatched(e, where, buf, n, off, 1);
+				break;
+			}
 			if (t) {
 				cur_rows += t == 1;
 				continue;
@@ -1321,7 +1333,7 @@ static int engine_run(engine *e)
 			if (cur->other == OT_ERROR) {
 				char where[160];
 				snprintf(where, sizeof where, "section '%s'", cur->name);
-				r = unmatched(e, where, buf, n, off);
+				r = unmatched(e, where, buf, n, off, 0);
 				break;
 			}
 			cur = NULL; /* OT_END: the line is read at top level */
@@ -1331,8 +1343,8 @@ static int engine_run(engine *e)
 			r = t;
 			break;
 		}
-		if (!t && d->top.other == OT_ERROR) {
-			r = unmatched(e, "the file", buf, n, off);
+		if (t == ROW_DAMAGED || (!t && d->top.other == OT_ERROR)) {
+			r = unmatched(e, "the file", buf, n, off, t == ROW_DAMAGED);
 			break;
 		}
 	}

@@ -566,6 +566,45 @@ static void user_dialect(void **state)
 	free(yaml);
 }
 
+/* An `emit: error` row: a line shaped like a symbol whose address does
+ * not parse stops the load with its offset, instead of being skipped. */
+static void error_row(void **state)
+{
+	(void)state;
+	char *yaml = write_temp(".yaml", "profcore-dialect: 1\n"
+					 "name: damage\n"
+					 "rows:\n"
+					 "  - match: '^(?P<name>[a-z]+) +(?P<address>[0-9A-F]{4})$'\n"
+					 "  - match: '^[a-z]+ +[^ ]+$'\n"
+					 "    emit: error\n");
+	char *mapf = write_temp(".map", "alpha 0010\nbeta 0020\n\nnote: two symbols\ngamma 00G0\n");
+	char opt[128];
+	snprintf(opt, sizeof opt, "dialect=%s", yaml);
+	pc_options *o = pc_options_new();
+	pc_options_parse(o, opt);
+	pc_profile *p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_file(p, mapf, "map", o), PC_EFORMAT);
+	const pc_error *e = pc_profile_error(p);
+	assert_int_equal(e->offset, 40);
+	assert_string_equal(e->message,
+			    "damaged row of the file (dialect damage), found \"gamma 00G0\"");
+	pc_profile_free(p);
+	/* the same file without the damaged line loads both symbols */
+	unlink(mapf);
+	free(mapf);
+	mapf = write_temp(".map", "alpha 0010\nbeta 0020\n\nnote: two symbols\n");
+	p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_file(p, mapf, "map", o), PC_OK);
+	assert_int_equal(pc_profile_symbol_count(p), 2);
+	assert_sym(p, "beta", 0x20, PC_SYM_TEXT);
+	pc_profile_free(p);
+	pc_options_free(o);
+	unlink(mapf);
+	unlink(yaml);
+	free(mapf);
+	free(yaml);
+}
+
 /* Loads CLKDEV.MAP with a dialect made of text; returns the message. */
 static char *dialect_error(const char *text, int want)
 {
@@ -619,7 +658,7 @@ static void dialect_errors(void **state)
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: '^(?P<name>.*)$'\n",
 	       "dialect D.yaml:4:5: key 'rows[0]': a symbol row needs an 'address' field (or 'segment' and 'offset')");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: 'x'\n    emit: symbols\n",
-	       "dialect D.yaml:5:11: key 'rows[0].emit': 'symbols' is not one of: symbol, region, context, skip");
+	       "dialect D.yaml:5:11: key 'rows[0].emit': 'symbols' is not one of: symbol, region, context, skip, error");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - columns: {name: [5, 2]}\n",
 	       "dialect D.yaml:4:25: key 'rows[0].columns.name': expected a number from 6 to 65536, found '2'");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows: []\n",
@@ -743,6 +782,7 @@ int main(int argc, char **argv)
 		}
 		const struct CMUnitTest tests[] = {
 			cmocka_unit_test(user_dialect),
+			cmocka_unit_test(error_row),
 			cmocka_unit_test(dialect_errors),
 		};
 		return cmocka_run_group_tests(tests, NULL, NULL);
