@@ -100,6 +100,23 @@ PC_INTERNAL const pc_report *pc_report_find(const char *name);
  *  Returns a malloc'ed array of row indexes (caller frees) or NULL. */
 PC_INTERNAL size_t *pc_rows_sorted(pc_profile *p, size_t *n);
 
+/* ---- streams mapped by counting threads (stream.c) --------------------- */
+/** 1 when the rest of s can be mapped directly (a plain regular file of
+ *  at least 1 MiB, nothing buffered, not compressed): *at is the file
+ *  offset of the stream's position, *bytes what follows it; else 0.
+ *  Drops the window of the last pc_stream_borrow(). */
+PC_INTERNAL int pc_stream_mappable(pc_stream *s, uint64_t *at, uint64_t *bytes);
+/** Maps len bytes of s's file at file offset off, pages populated.
+ *  Thread-safe: s is not changed (its position neither).  The bytes, or
+ *  NULL; release with pc_stream_unmap(*base, *maplen). */
+PC_INTERNAL const unsigned char *pc_stream_map_at(const pc_stream *s,
+						  uint64_t off, size_t len,
+						  void **base, size_t *maplen);
+PC_INTERNAL void pc_stream_unmap(void *base, size_t maplen);
+/** Moves s past n bytes read with pc_stream_map_at() (after
+ *  pc_stream_mappable() said yes). */
+PC_INTERNAL int pc_stream_seek_past(pc_stream *s, uint64_t n);
+
 /* ---- aggregated raw samples (samples.c) ------------------------------- */
 typedef struct pc_sample {
 	uint32_t segment;
@@ -118,6 +135,15 @@ PC_INTERNAL int pc_samples_add_many(pc_samplestore *st, uint32_t seg,
 PC_INTERNAL int pc_samples_add_records(pc_samplestore *st, uint32_t seg,
 				       const unsigned char *records, size_t n,
 				       const pc_record_layout *l);
+/** n records of layout l at file offset at of s (pc_stream_mappable()),
+ *  each thread mapping and counting its own part window by window, when
+ *  the samples are binned: PC_OK.  1 when this store would count them
+ *  one by one (not binned yet): the caller reads them.  A window that
+ *  cannot be mapped: PC_EIO and *fail_at, its file offset. */
+PC_INTERNAL int pc_samples_add_mapped(pc_samplestore *st, uint32_t seg,
+				      const pc_stream *s, uint64_t at,
+				      uint64_t n, const pc_record_layout *l,
+				      uint64_t *fail_at);
 /** Number of distinct (segment, address) pairs. */
 PC_INTERNAL size_t pc_samples_distinct(const pc_samplestore *st);
 /** The distinct samples sorted by (segment, address); valid until the

@@ -212,15 +212,19 @@ int pc_profile_add_samples(pc_profile *p, uint32_t segment,
 	return PC_OK;
 }
 
+static int layout_ok(const pc_record_layout *l)
+{
+	return l && l->width >= 1 && l->width <= 8 &&
+	       (l->endian == PC_ENDIAN_LITTLE || l->endian == PC_ENDIAN_BIG) &&
+	       l->real <= PC_REAL_CSIP && (!l->real || l->width == 4) &&
+	       l->offset <= l->stride && l->stride - l->offset >= l->width;
+}
+
 int pc_profile_add_records(pc_profile *p, uint32_t segment,
 			   const void *records, size_t n,
 			   const pc_record_layout *l)
 {
-	if (!l || l->width < 1 || l->width > 8 ||
-	    (l->endian != PC_ENDIAN_LITTLE && l->endian != PC_ENDIAN_BIG) ||
-	    l->real > PC_REAL_CSIP || (l->real && l->width != 4) ||
-	    l->offset > l->stride || l->stride - l->offset < l->width ||
-	    (n && !records))
+	if (!layout_ok(l) || (n && !records))
 		return pc_profile_fail(p, PC_EUSAGE, "invalid record layout");
 	if (n > SIZE_MAX / l->stride)
 		return pc_profile_fail(p, PC_EUSAGE, "too many records");
@@ -229,6 +233,109 @@ int pc_profile_add_records(pc_profile *p, uint32_t segment,
 		return pc_profile_fail(p, r, "cannot store samples");
 	pc_profile_invalidate(p);
 	return PC_OK;
+}
+
+/* Bytes of records borrowed from the stream at a time (and resident when
+ * the file is mapped): the unit of work split across threads; smaller
+ * while samples are still counted per address (one by one, the first
+ * 131,072 distinct addresses), so that the rest of a mapped file goes to
+ * the threads early. */
+#define RECORD_WINDOW_BYTES ((size_t)4 << 20)
+#define EXACT_WINDOW_BYTES ((size_t)1 << 20)
+/* Fewer whole records than this left in a mapped file are borrowed. */
+#define MAPPED_MIN_RECORDS ((uint64_t)1 << 16)
+
+int pc_profile_add_records_stream(pc_profile *p, uint32_t segment,
+				  pc_stream *s, const pc_record_layout *l,
+				  uint64_t *records, size_t *left)
+{
+	*records = 0;
+	*left = 0;
+	if (!layout_ok(l))
+		return pc_profile_fail(p, PC_EUSAGE, "invalid record layout");
+	const size_t stride = l->stride;
+	/* Whole windows of records are borrowed from the stream (mapped, not
+	 * copied, when it is a large regular file) and counted in one pass; a
+	 * record split between two borrowed pieces is put together in rec.
+	 * Once the samples are binned, the rest of a mapped file goes to the
+	 * counting threads, each mapping its own part. */
+	size_t window = RECORD_WINDOW_BYTES / stride * stride;
+	size_t exact_window = EXACT_WINDOW_BYTES / stride * stride;
+	if (window == 0)
+		window = stride;
+	if (exact_window == 0)
+		exact_window = stride;
+	unsigned char *rec = malloc(stride);
+	if (!rec)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	size_t have = 0; /* bytes of a split record in rec */
+	int rc = PC_OK;
+	for (;;) {
+		uint64_t at, bytes;
+		if (!have && pc_samples_binned(p->samples) &&
+		    pc_stream_mappable(s, &at, &bytes) &&
+		    bytes / stride >= MAPPED_MIN_RECORDS) {
+			uint64_t n = bytes / stride, fail_at = 0;
+			uint64_t start = pc_stream_offset(s);
+			rc = pc_samples_add_mapped(p->samples, segment, s, at, n, l,
+						   &fail_at);
+			if (rc == PC_OK) {
+				pc_profile_invalidate(p);
+				*records += n;
+				rc = pc_stream_seek_past(s, n * stride);
+				if (rc)
+					goto out;
+				continue; /* what is left is less than a record */
+			}
+			if (rc == PC_EIO) {
+				rc = pc_stream_fail(s, PC_EIO, (int64_t)(start + (fail_at - at)),
+						    "cannot map the file to read it");
+				goto out;
+			}
+			if (rc < 0) {
+				rc = pc_profile_fail(p, rc, "cannot store samples");
+				goto out;
+			}
+			rc = PC_OK; /* counted one by one here: borrow */
+		}
+		const unsigned char *d;
+		size_t want = pc_samples_binned(p->samples) ? window : exact_window;
+		int64_t r = pc_stream_borrow(s, want - have, &d);
+		if (r < 0) {
+			rc = (int)r;
+			goto out;
+		}
+		if (r == 0)
+			break;
+		size_t k = (size_t)r;
+		if (have) {
+			size_t take = stride - have < k ? stride - have : k;
+			memcpy(rec + have, d, take);
+			have += take;
+			d += take;
+			k -= take;
+			if (have < stride)
+				continue;
+			rc = pc_profile_add_records(p, segment, rec, 1, l);
+			if (rc)
+				goto out;
+			++*records;
+			have = 0;
+		}
+		size_t n = k / stride;
+		if (n) {
+			rc = pc_profile_add_records(p, segment, d, n, l);
+			if (rc)
+				goto out;
+			*records += n;
+		}
+		have = k - n * stride;
+		memcpy(rec, d + n * stride, have);
+	}
+	*left = have;
+out:
+	free(rec);
+	return rc;
 }
 
 int pc_profile_add_class_samples(pc_profile *p, pc_region_class cls,

@@ -519,28 +519,65 @@ COUNT_RECORDS(count_be32, rd_be32(f) & mask)
 COUNT_RECORDS(count_any, pc_record_decode(l, b))
 #undef COUNT_RECORDS
 
+/* Records of layout l at b, counted by the loop for their layout. */
+static void count_records(const cellgroup *g, pc_cellctr *priv,
+			  const unsigned char *b, size_t n,
+			  const pc_record_layout *l)
+{
+	if (l->real == PC_REAL_NONE && l->width == 4) {
+		if (l->endian == PC_ENDIAN_BIG)
+			count_be32(g, priv, b, n, l);
+		else
+			count_le32(g, priv, b, n, l);
+	} else {
+		count_any(g, priv, b, n, l);
+	}
+}
+
+/* One thread's share of a batch: n addresses (a), n records in memory
+ * (b, layout l), or n records of layout l at file offset at of s, mapped
+ * window records at a time by the thread itself (status, fail_at: a
+ * window that could not be mapped). */
 typedef struct job {
 	const cellgroup *g;
 	pc_cellctr *priv;
-	const uint64_t *a;           /* addresses, or          */
-	const unsigned char *b;      /* records in layout l    */
+	const uint64_t *a;
+	const unsigned char *b;
 	const pc_record_layout *l;
 	size_t n;
+	const pc_stream *s;
+	uint64_t at;
+	size_t window;
+	int status;
+	uint64_t fail_at;
 } job;
 
-static void run_job(const job *j)
+static void run_job(job *j)
 {
 	if (!j->n)
 		return;
-	if (!j->l) {
+	if (j->s) {
+		uint64_t off = j->at;
+		for (size_t left = j->n; left;) {
+			size_t k = left < j->window ? left : j->window;
+			void *base;
+			size_t maplen;
+			const unsigned char *m = pc_stream_map_at(
+				j->s, off, k * j->l->stride, &base, &maplen);
+			if (!m) {
+				j->status = PC_EIO;
+				j->fail_at = off;
+				return;
+			}
+			count_records(j->g, j->priv, m, k, j->l);
+			pc_stream_unmap(base, maplen);
+			off += (uint64_t)k * j->l->stride;
+			left -= k;
+		}
+	} else if (!j->l) {
 		count_addrs(j->g, j->priv, j->a, j->n);
-	} else if (j->l->real == PC_REAL_NONE && j->l->width == 4) {
-		if (j->l->endian == PC_ENDIAN_BIG)
-			count_be32(j->g, j->priv, j->b, j->n, j->l);
-		else
-			count_le32(j->g, j->priv, j->b, j->n, j->l);
 	} else {
-		count_any(j->g, j->priv, j->b, j->n, j->l);
+		count_records(j->g, j->priv, j->b, j->n, j->l);
 	}
 }
 
@@ -573,9 +610,9 @@ static void *worker_main(void *arg)
 		if (pl->quit)
 			break;
 		seen = pl->gen;
-		job j = pl->job[w->id];
+		job *j = &pl->job[w->id]; /* the caller waits for busy == 0 */
 		pthread_mutex_unlock(&pl->mu);
-		run_job(&j);
+		run_job(j);
 		pthread_mutex_lock(&pl->mu);
 		if (--pl->busy == 0)
 			pthread_cond_signal(&pl->done);
@@ -626,6 +663,68 @@ static pool *pool_start(unsigned want)
 	return pl;
 }
 
+/* How many threads count a batch of n samples (1 when there is no pool);
+ * each has its private counters, folded first if n could overflow them. */
+static unsigned threads_for(pc_samplestore *st, cellgroup *g, uint64_t n,
+			    int *rc)
+{
+	unsigned nt = st->nthreads;
+	if (n < PAR_MIN * 2)
+		nt = 1;
+	else if (n / PAR_MIN < nt)
+		nt = (unsigned)(n / PAR_MIN);
+	if (nt > 1 && !st->pool)
+		st->pool = pool_start(st->nthreads);
+	pool *pl = st->pool;
+	if (!pl)
+		nt = 1;
+	else if (nt > pl->nw + 1)
+		nt = pl->nw + 1;
+	*rc = PC_OK;
+	for (unsigned t = 0; t < nt; t++) {
+		if (!g->priv[t]) {
+			g->priv[t] = calloc(g->ncell + 1, sizeof *g->priv[t]);
+			if (!g->priv[t]) {
+				*rc = PC_ENOMEM;
+				return 0;
+			}
+			for (size_t k = 0; k <= g->ncell; k++)
+				g->priv[t][k].rel = g->tab.rel ? g->tab.rel[k]
+							       : UINT32_MAX;
+		}
+		if (g->pending[t] + n > PENDING_MAX)
+			fold(g);
+	}
+	return nt;
+}
+
+/* Runs jobs[0..nt): jobs[0] in the calling thread, the others in the
+ * pool's workers; returns when all are done. */
+static void dispatch(pc_samplestore *st, cellgroup *g, job *jobs, unsigned nt)
+{
+	for (unsigned t = 0; t < nt; t++)
+		g->pending[t] += jobs[t].n;
+	if (nt == 1) {
+		run_job(&jobs[0]);
+		return;
+	}
+	pool *pl = st->pool;
+	pthread_mutex_lock(&pl->mu);
+	for (unsigned t = 0; t <= pl->nw; t++)
+		pl->job[t] = t < nt ? jobs[t] : (job){0};
+	pl->busy = pl->nw;
+	pl->gen++;
+	pthread_cond_broadcast(&pl->go);
+	pthread_mutex_unlock(&pl->mu);
+	run_job(&jobs[0]);
+	pthread_mutex_lock(&pl->mu);
+	while (pl->busy)
+		pthread_cond_wait(&pl->done, &pl->mu);
+	for (unsigned t = 1; t < nt; t++)
+		jobs[t] = pl->job[t];
+	pthread_mutex_unlock(&pl->mu);
+}
+
 /* Counts n addresses (a) or n records (b in layout l) into the cells of
  * seg, split across the pool when the batch is big enough. */
 static int binned_add(pc_samplestore *st, uint32_t seg, const uint64_t *a,
@@ -642,59 +741,73 @@ static int binned_add(pc_samplestore *st, uint32_t seg, const uint64_t *a,
 		}
 		return PC_OK;
 	}
-	unsigned nt = st->nthreads;
-	if (n < PAR_MIN * 2)
-		nt = 1;
-	else if (n / PAR_MIN < nt)
-		nt = (unsigned)(n / PAR_MIN);
-	if (nt > 1 && !st->pool)
-		st->pool = pool_start(st->nthreads);
-	pool *pl = st->pool;
-	if (!pl)
-		nt = 1;
-	else if (nt > pl->nw + 1)
-		nt = pl->nw + 1;
-	for (unsigned t = 0; t < nt; t++) {
-		if (!g->priv[t]) {
-			g->priv[t] = calloc(g->ncell + 1, sizeof *g->priv[t]);
-			if (!g->priv[t])
-				return PC_ENOMEM;
-			for (size_t k = 0; k <= g->ncell; k++)
-				g->priv[t][k].rel = g->tab.rel ? g->tab.rel[k]
-							       : UINT32_MAX;
-		}
-		if (g->pending[t] + n > PENDING_MAX)
-			fold(g);
-	}
+	int rc;
+	unsigned nt = threads_for(st, g, n, &rc);
+	if (rc)
+		return rc;
 	job jobs[MAX_THREADS];
 	size_t per = n / nt;
 	for (unsigned t = 0; t < nt; t++) {
 		size_t first = per * t;
-		jobs[t] = (job){g, g->priv[t], NULL, NULL, l,
-				t + 1 == nt ? n - first : per};
+		jobs[t] = (job){.g = g, .priv = g->priv[t], .l = l,
+				.n = t + 1 == nt ? n - first : per};
 		if (l)
 			jobs[t].b = b + first * l->stride;
 		else
 			jobs[t].a = a + first;
-		g->pending[t] += jobs[t].n;
 	}
-	if (nt == 1) {
-		run_job(&jobs[0]);
-		return PC_OK;
+	dispatch(st, g, jobs, nt);
+	return PC_OK;
+}
+
+/* Records per thread and round of pc_samples_add_mapped (the private u32
+ * counters are folded between rounds), and per mapping. */
+#define MAPPED_ROUND ((uint64_t)1 << 30)
+#define MAPPED_WINDOW_BYTES ((size_t)2 << 20)
+
+int pc_samples_add_mapped(pc_samplestore *st, uint32_t seg, const pc_stream *s,
+			  uint64_t at, uint64_t n, const pc_record_layout *l,
+			  uint64_t *fail_at)
+{
+	if (!st->binned || n == 0)
+		return 1;
+	int rc = refresh(st);
+	if (rc)
+		return rc;
+	cellgroup *g = need_group(st, seg);
+	if (!g)
+		return PC_ENOMEM;
+	if (!g->tab.fast)
+		return 1;
+	st->dirty = 1;
+	size_t window = MAPPED_WINDOW_BYTES / l->stride;
+	if (window == 0)
+		window = 1;
+	while (n) {
+		uint64_t round = n < MAPPED_ROUND * st->nthreads ? n
+								 : MAPPED_ROUND * st->nthreads;
+		unsigned nt = threads_for(st, g, round, &rc);
+		if (rc)
+			return rc;
+		job jobs[MAX_THREADS];
+		uint64_t per = round / nt;
+		for (unsigned t = 0; t < nt; t++) {
+			uint64_t first = per * t;
+			jobs[t] = (job){.g = g, .priv = g->priv[t], .l = l,
+					.n = (size_t)(t + 1 == nt ? round - first : per),
+					.s = s, .at = at + first * l->stride,
+					.window = window};
+		}
+		dispatch(st, g, jobs, nt);
+		for (unsigned t = 0; t < nt; t++) {
+			if (jobs[t].status) {
+				*fail_at = jobs[t].fail_at;
+				return jobs[t].status;
+			}
+		}
+		at += round * l->stride;
+		n -= round;
 	}
-	pthread_mutex_lock(&pl->mu);
-	for (unsigned t = 0; t <= pl->nw; t++) {
-		pl->job[t] = t < nt ? jobs[t] : (job){0};
-	}
-	pl->busy = pl->nw;
-	pl->gen++;
-	pthread_cond_broadcast(&pl->go);
-	pthread_mutex_unlock(&pl->mu);
-	run_job(&jobs[0]);
-	pthread_mutex_lock(&pl->mu);
-	while (pl->busy)
-		pthread_cond_wait(&pl->done, &pl->mu);
-	pthread_mutex_unlock(&pl->mu);
 	return PC_OK;
 }
 

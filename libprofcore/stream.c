@@ -471,6 +471,80 @@ int64_t pc_stream_borrow(pc_stream *s, size_t n, const unsigned char **data)
 	return pc_stream_read_some(s, s->win, n);
 }
 
+/* ---- mapping at an offset, for counting threads (internal.h) ------------ */
+
+int pc_stream_mappable(pc_stream *s, uint64_t *at, uint64_t *bytes)
+{
+#if PC_HAVE_MMAP
+	unmap_window(s);
+	struct stat sb;
+	if (s->gz || s->fd < 0 || s->eof || s->blen != s->bpos ||
+	    s->size < PC_MAP_MIN || fstat(s->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	off_t pos = lseek(s->fd, 0, SEEK_CUR); /* stdin may not start at 0 */
+	if (pos < 0 || (uint64_t)pos >= (uint64_t)sb.st_size)
+		return 0;
+	*at = (uint64_t)pos;
+	*bytes = (uint64_t)sb.st_size - (uint64_t)pos;
+	return 1;
+#else
+	(void)s;
+	(void)at;
+	(void)bytes;
+	return 0;
+#endif
+}
+
+const unsigned char *pc_stream_map_at(const pc_stream *s, uint64_t off,
+				      size_t len, void **base, size_t *maplen)
+{
+#if PC_HAVE_MMAP
+	long page = sysconf(_SC_PAGESIZE);
+	if (page <= 0 || len == 0)
+		return NULL;
+	uint64_t lead = off % (uint64_t)page;
+	if (lead > SIZE_MAX - len || off - lead > (uint64_t)INT64_MAX)
+		return NULL;
+	void *m = mmap(NULL, (size_t)lead + len, PROT_READ,
+		       MAP_PRIVATE | PC_MAP_FLAGS, s->fd, (off_t)(off - lead));
+	if (m == MAP_FAILED)
+		return NULL;
+	*base = m;
+	*maplen = (size_t)lead + len;
+	return (const unsigned char *)m + lead;
+#else
+	(void)s;
+	(void)off;
+	(void)len;
+	(void)base;
+	(void)maplen;
+	return NULL;
+#endif
+}
+
+void pc_stream_unmap(void *base, size_t maplen)
+{
+#if PC_HAVE_MMAP
+	if (base)
+		munmap(base, maplen);
+#else
+	(void)base;
+	(void)maplen;
+#endif
+}
+
+int pc_stream_seek_past(pc_stream *s, uint64_t n)
+{
+	if (n > (uint64_t)INT64_MAX)
+		return pc_stream_fail(s, PC_EIO, -1, "cannot seek");
+	off_t pos = lseek(s->fd, 0, SEEK_CUR);
+	if (pos < 0 || (uint64_t)pos > (uint64_t)INT64_MAX - n ||
+	    lseek(s->fd, (off_t)((uint64_t)pos + n), SEEK_SET) < 0)
+		return pc_stream_fail(s, PC_EIO, (int64_t)s->offset, "cannot seek");
+	s->offset += n;
+	return PC_OK;
+}
+
 int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what)
 {
 	uint64_t start = s->offset;

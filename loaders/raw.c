@@ -52,9 +52,6 @@
 enum { ENC_AUTO = 0, ENC_BINARY, ENC_TEXT };
 enum { PAIR_NONE = 0, PAIR_IPCS, PAIR_CSIP };
 
-/* Bytes of records borrowed from the stream at a time: the unit of work
- * split across threads, and of resident memory when the file is mapped. */
-#define RAW_WINDOW_BYTES ((size_t)4 << 20)
 /* A stride or header larger than this is surely a mistake. */
 #define RAW_MAX_STRIDE 65536u
 
@@ -482,62 +479,16 @@ static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 		.offset = (size_t)L->offset,
 		.mask = L->mask,
 	};
-	/* Whole windows of records are borrowed from the stream (mapped, not
-	 * copied, when it is a large regular file) and handed to the core,
-	 * which decodes and counts them in one pass; a record split between
-	 * two windows (only after the stream's own buffer) is put together in
-	 * rec. */
-	size_t window = RAW_WINDOW_BYTES / stride * stride;
-	if (window == 0)
-		window = stride;
-	unsigned char *rec = malloc(stride);
-	if (!rec)
-		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
-	size_t have = 0; /* bytes of a split record in rec */
-	uint64_t records = 0;
-	int rc = PC_OK;
-	for (;;) {
-		const unsigned char *d;
-		int64_t r = pc_stream_borrow(s, window - have, &d);
-		if (r < 0) {
-			rc = (int)r;
-			goto out;
-		}
-		if (r == 0)
-			break;
-		size_t k = (size_t)r;
-		if (have) {
-			size_t take = stride - have < k ? stride - have : k;
-			memcpy(rec + have, d, take);
-			have += take;
-			d += take;
-			k -= take;
-			if (have < stride)
-				continue;
-			rc = pc_profile_add_records(p, PC_NOSEG, rec, 1, &rl);
-			if (rc)
-				goto out;
-			records++;
-			have = 0;
-		}
-		size_t n = k / stride;
-		if (n) {
-			rc = pc_profile_add_records(p, PC_NOSEG, d, n, &rl);
-			if (rc)
-				goto out;
-			records += n;
-		}
-		have = k - n * stride;
-		memcpy(rec, d + n * stride, have);
-	}
-	if (have) {
+	/* the library reads the records to the end: windows mapped or
+	 * borrowed, decoded and counted in one pass, across threads */
+	uint64_t records;
+	size_t have;
+	int rc = pc_profile_add_records_stream(p, PC_NOSEG, s, &rl, &records, &have);
+	if (rc == PC_OK && have)
 		rc = pc_stream_fail(s, PC_ETRUNC,
 				    (int64_t)(L->skip + records * stride),
 				    "trailing partial record: %zu bytes left after %llu records of %zu bytes",
 				    have, (unsigned long long)records, stride);
-	}
-out:
-	free(rec);
 	return rc;
 }
 

@@ -364,6 +364,18 @@ typedef struct pc_record_layout {
 PC_API int pc_profile_add_records(pc_profile *p, uint32_t segment,
 				  const void *records, size_t n,
 				  const pc_record_layout *layout);
+/** Reads records of this layout from s's position to the end of its
+ *  content and counts them as pc_profile_add_records() does: *records is
+ *  the number of whole records, *left the bytes of a trailing partial
+ *  record (not counted; whether that is an error is the caller's to say).
+ *  Memory stays bounded whatever the size: large regular files are mapped
+ *  a window at a time, and once samples are counted per interval the
+ *  rest of such a file is split across the counting threads, each mapping
+ *  its own part.  A read error is set on s, a store error on p. */
+PC_API int pc_profile_add_records_stream(pc_profile *p, uint32_t segment,
+					 pc_stream *s,
+					 const pc_record_layout *layout,
+					 uint64_t *records, size_t *left);
 /** Decodes one record's PC (layout as above; no checks). */
 PC_API uint64_t pc_record_decode(const pc_record_layout *layout,
 				 const unsigned char *record);

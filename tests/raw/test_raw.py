@@ -196,6 +196,26 @@ class LargeDumps(unittest.TestCase):
         self.assertEqual(self.counts(self.le32, threads=1), self.expected)
         self.assertEqual(self.counts(self.le32, threads=2), self.expected)
 
+    def test_trailing_partial_record_after_threaded_part(self):
+        # the records after the first 131,072 distinct addresses are mapped
+        # and counted by both threads; the 2 bytes after them are still an
+        # error with their exact offset, mapped or piped
+        cut = os.path.join(self.tmp, "cut.pcs")
+        with open(self.odd, "rb") as f:
+            data = f.read() + b"\x01\x02"
+        with open(cut, "wb") as f:
+            f.write(data)
+        msg = ("trailing partial record: 2 bytes left after %d records of 6 bytes"
+               % self.N)
+        for stdin, name, shown in ((None, cut, cut), (data, "-", "<stdin>")):
+            env = dict(os.environ, PROFCORE_THREADS="2")
+            p = subprocess.run([PROFCAT, self.nm, "-f", "raw", *self.odd_opts, name],
+                               capture_output=True, input=stdin, env=env)
+            self.assertEqual(p.returncode, 1)
+            self.assertEqual(p.stdout, b"")
+            self.assertEqual(p.stderr.decode(), "profcat: %s:%d: %s\n"
+                             % (shown, 3 + 6 * self.N, msg))
+
     def test_pipe_and_gzip_are_read_not_mapped(self):
         with open(self.le32, "rb") as f:
             data = f.read()
