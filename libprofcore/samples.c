@@ -762,7 +762,10 @@ static int binned_add(pc_samplestore *st, uint32_t seg, const uint64_t *a,
 
 /* Records per thread and round of pc_samples_add_mapped (the private u32
  * counters are folded between rounds), and per mapping. */
-#define MAPPED_ROUND ((uint64_t)1 << 30)
+#ifndef PC_MAPPED_ROUND
+#define PC_MAPPED_ROUND ((uint64_t)1 << 30)
+#endif
+#define MAPPED_ROUND ((uint64_t)PC_MAPPED_ROUND)
 #define MAPPED_WINDOW_BYTES ((size_t)2 << 20)
 
 int pc_samples_add_mapped(pc_samplestore *st, uint32_t seg, const pc_stream *s,
@@ -784,11 +787,11 @@ int pc_samples_add_mapped(pc_samplestore *st, uint32_t seg, const pc_stream *s,
 	if (window == 0)
 		window = 1;
 	while (n) {
-		uint64_t round = n < MAPPED_ROUND * st->nthreads ? n
-								 : MAPPED_ROUND * st->nthreads;
-		unsigned nt = threads_for(st, g, round, &rc);
+		/* at most MAPPED_ROUND records for each thread really had */
+		unsigned nt = threads_for(st, g, n < MAPPED_ROUND ? n : MAPPED_ROUND, &rc);
 		if (rc)
 			return rc;
+		uint64_t round = n < MAPPED_ROUND * nt ? n : MAPPED_ROUND * nt;
 		job jobs[MAX_THREADS];
 		uint64_t per = round / nt;
 		for (unsigned t = 0; t < nt; t++) {
