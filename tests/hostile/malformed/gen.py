@@ -14,7 +14,8 @@ in one way:
               2^64 - 1 (or a number too long for 64 bits in text)
   bad-*       another field out of its range (version, type, order, ...)
   valid       the undamaged (cut-down) seed itself, which must load
-  empty       the zero-length file (one, read with every loader)
+  empty       the zero-length file (one, read with every loader); empty.gz
+              a gzip stream of nothing
 
 Wrong-format cases need no file of their own: cases.tsv forces a loader
 with -f on another loader's valid file.
@@ -290,6 +291,10 @@ def raw():
     add("raw-text-ovf-segoff.txt", t + b"1ffff:0000\n")
     add("raw-text-bad-negative.txt", t + b"-1\n")
     add("raw-text-bad-char.txt", t + b"0x10g0\n")
+    # comments and blank lines (CRLF, whitespace) but not one sample
+    c = b"".join(l.rstrip(b"\r") + b"\r\n" for l in t.split(b"\n")
+                 if l.startswith((b"#", b";")))
+    add("raw-text-bad-nosamples.txt", c + b"\r\n \t\r\n  # indented\r\n")
 
 
 # ---- Atari -----------------------------------------------------------------
@@ -371,6 +376,9 @@ def prf():
 
 def common():
     add("empty", b"")
+    # gzip of nothing, written out: header (no name, mtime 0, OS unknown),
+    # one empty final deflate block, CRC-32 0, length 0
+    add("empty.gz", bytes.fromhex("1f8b08000000000000ff") + b"\x03\x00" + bytes(8))
 
 
 def generate():
