@@ -345,6 +345,17 @@ def hatari():
     add("hatari-ovf-range.hatari", d.replace(b"0x013f00-0x014060", b"0x013f00-0x1ffffffffffffffff", 1))
     add("hatari-bad-range.hatari", d.replace(b"0x013f00-0x014060", b"0x014060-0x013f00", 1))
     add("hatari-ovf-cycles.hatari", d.replace(b"32084988", b"99999999999999999999999", 1))
+    # 2^64: one more than a counter holds
+    add("hatari-ovf-field.hatari", d.replace(b"(5, 20, 1, 0)", b"(5, 18446744073709551616, 1, 0)", 1))
+    add("hatari-ovf-callee.hatari", d.replace(b"0x13f40: 0x13f24", b"0x1ffffffffffffffff: 0x13f24", 1))
+    add("hatari-ovf-caller.hatari", d.replace(b"0x13f40: 0x13f24", b"0x13f40: 0x1ffffffffffffffff", 1))
+    add("hatari-ovf-calls.hatari", d.replace(b"0x13f24 = 7 ", b"0x13f24 = 99999999999999999999 ", 1))
+    # fits 64 bits, not the 32-bit Atari address space
+    add("hatari-bad-address.hatari", d.replace(b"\n00013f22 ", b"\n100013f22 ", 1))
+    add("hatari-bad-caller.hatari", d.replace(b"0x13f40: 0x13f24", b"0x13f40: 0x100000000", 1))
+    add("hatari-bad-area.hatari", d.replace(b"0x013f00-0x014060", b"0x100000000-0x100000000", 1))
+    # leading zeros do not count towards 64 bits
+    add("hatari-valid-zeros.hatari", d.replace(b"\n00013f22 ", b"\n000000000000000000013f22 ", 1))
 
 
 # ---- DOS -------------------------------------------------------------------
