@@ -20,6 +20,11 @@
  * lines ("0xCALLEE: 0xCALLER = N TYPES, ...") as call arcs (subroutine
  * calls only when call types are recorded).
  *
+ * Numbers: every address (code, caller and memory-area lines) lies in the
+ * 32-bit Atari address space (a memory area may end at 2^32, exclusive);
+ * counters, call counts and the clock fit 64 bits.  Otherwise the error
+ * quotes the number as written.
+ *
  * Format facts: shared/research/atari-formats.md section 6.
  *
  * Options:
@@ -31,6 +36,7 @@
 #include "pc_regex.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,47 +68,96 @@ static int is_blank(const char *l, size_t n)
 	return 1;
 }
 
-/* Parses a hex number of at most 16 digits at *p (optional 0x when
- * allow0x); advances *p. */
+/* What parse_hex and parse_dec return. */
+enum { NUM_OK = 0, NUM_NONE = -1, NUM_OVF = -2 };
+
+/* The largest address of the Atari's 32-bit address space. */
+#define HAT_ADDR_MAX 0xFFFFFFFFull
+
+/* Parses a hex number at *p (optional 0x when allow0x).  NUM_OK: *out set
+ * and *p advanced past it; NUM_NONE: no digit, *p unchanged; NUM_OVF: more
+ * than 64 bits (leading zeros do not count), *p advanced past the digits
+ * so that the caller can quote them. */
 static int parse_hex(const char **p, const char *end, uint64_t *out, int allow0x)
 {
 	const char *q = *p;
 	uint64_t v = 0;
-	int n = 0;
+	int n = 0, ovf = 0;
 	if (allow0x && end - q >= 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
 		q += 2;
 	while (q < end && isxdigit((unsigned char)*q)) {
 		int d = isdigit((unsigned char)*q) ? *q - '0' : (tolower((unsigned char)*q) - 'a' + 10);
-		if (++n > 16)
-			return 0;
+		if (v >> 60)
+			ovf = 1;
 		v = v * 16 + (uint64_t)d;
-		q++;
-	}
-	if (!n)
-		return 0;
-	*p = q;
-	*out = v;
-	return 1;
-}
-
-static int parse_dec(const char **p, const char *end, uint64_t *out)
-{
-	const char *q = *p;
-	uint64_t v = 0;
-	int n = 0;
-	while (q < end && isdigit((unsigned char)*q)) {
-		unsigned d = (unsigned)(*q - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return 0;
-		v = v * 10 + d;
 		q++;
 		n++;
 	}
 	if (!n)
-		return 0;
+		return NUM_NONE;
 	*p = q;
+	if (ovf)
+		return NUM_OVF;
 	*out = v;
-	return 1;
+	return NUM_OK;
+}
+
+/* A decimal number at *p; returns and advances as parse_hex. */
+static int parse_dec(const char **p, const char *end, uint64_t *out)
+{
+	const char *q = *p;
+	uint64_t v = 0;
+	int n = 0, ovf = 0;
+	while (q < end && isdigit((unsigned char)*q)) {
+		unsigned d = (unsigned)(*q - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			ovf = 1;
+		else
+			v = v * 10 + d;
+		q++;
+		n++;
+	}
+	if (!n)
+		return NUM_NONE;
+	*p = q;
+	if (ovf)
+		return NUM_OVF;
+	*out = v;
+	return NUM_OK;
+}
+
+/* The number text [b, e) as messages quote it: at most 40 characters,
+ * then "..." and the length. */
+static const char *quoted(char *buf, size_t size, const char *b, const char *e)
+{
+	size_t n = (size_t)(e - b);
+	if (n <= 40)
+		snprintf(buf, size, "%.*s", (int)n, b);
+	else
+		snprintf(buf, size, "%.40s... (%zu digits)", b, n);
+	return buf;
+}
+
+/* Error for an address at [b, e) of line l (at byte off) that overflowed
+ * 64 bits or lies beyond HAT_ADDR_MAX (+ 1 for an exclusive end). */
+static int address_fail(pc_stream *s, uint64_t off, const char *l,
+			const char *b, const char *e, const char *what)
+{
+	char buf[80];
+	int has0x = e - b >= 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X');
+	return pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + (uint64_t)(b - l)),
+			      "%s %s%s is beyond the 32-bit Atari address space",
+			      what, has0x ? "" : "0x", quoted(buf, sizeof buf, b, e));
+}
+
+/* Error for a decimal number at [b, e) of line l that overflowed. */
+static int number_fail(pc_stream *s, uint64_t off, const char *l,
+		       const char *b, const char *e, const char *what)
+{
+	char buf[80];
+	return pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + (uint64_t)(b - l)),
+			      "%s %s does not fit in 64 bits", what,
+			      quoted(buf, sizeof buf, b, e));
 }
 
 /* Built-in form of Hatari's regexp: ^\$?([0-9A-Fa-f]+) .*% \(([^)]*)\)$ */
@@ -177,7 +232,10 @@ static int parse_callers(hat_ctx *c, const char *l, size_t n, uint64_t off)
 {
 	const char *p = l, *end = l + n;
 	uint64_t callee;
-	if (!parse_hex(&p, end, &callee, 1) || p >= end || *p != ':')
+	int r = parse_hex(&p, end, &callee, 1);
+	if (r == NUM_OVF || (r == NUM_OK && callee > HAT_ADDR_MAX))
+		return address_fail(c->s, off, l, l, p, "callee address");
+	if (r != NUM_OK || p >= end || *p != ':')
 		return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)off,
 				      "expected a caller line \"0xADDR: 0xCALLER = COUNT ...\"");
 	p++;
@@ -191,13 +249,20 @@ static int parse_callers(hat_ctx *c, const char *l, size_t n, uint64_t off)
 		while (item_end < end && *item_end != ',')
 			item_end++;
 		if (item_end - p >= 2 && p[0] == '0' && p[1] == 'x') {
-			const char *q = p;
-			if (!parse_hex(&q, item_end, &caller, 1) || item_end - q < 3 ||
+			const char *q = p, *num;
+			r = parse_hex(&q, item_end, &caller, 1);
+			if (r == NUM_OVF || (r == NUM_OK && caller > HAT_ADDR_MAX))
+				return address_fail(c->s, off, l, p, q, "caller address");
+			if (r != NUM_OK || item_end - q < 3 ||
 			    q[0] != ' ' || q[1] != '=' || q[2] != ' ')
 				return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)(off + (uint64_t)(p - l)),
 						      "expected \"0xCALLER = COUNT\" in a caller line");
 			q += 3;
-			if (!parse_dec(&q, item_end, &count))
+			num = q;
+			r = parse_dec(&q, item_end, &count);
+			if (r == NUM_OVF)
+				return number_fail(c->s, off, l, num, q, "call count");
+			if (r != NUM_OK)
 				return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
 						      "expected a call count in a caller line");
 			if (q < item_end && *q == ' ') {
@@ -343,7 +408,7 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 
 	while ((r = pc_stream_getline(s, &l, &n, &off)) > 0) {
 		size_t a0, a1, f0, f1;
-		int m;
+		int m, nr;
 		c.lines++;
 		if (n == 0 || is_blank(l, n))
 			continue;
@@ -354,11 +419,17 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			continue;
 		}
 		if (n >= 14 && memcmp(l, "Cycles/second:", 14) == 0) {
-			const char *q = l + 14, *e = l + n;
+			const char *q = l + 14, *e = l + n, *num;
 			uint64_t hz;
 			while (q < e && (*q == '\t' || *q == ' '))
 				q++;
-			if (!parse_dec(&q, e, &hz) || (q < e && *q != ' ' && *q != '\t')) {
+			num = q;
+			nr = parse_dec(&q, e, &hz);
+			if (nr == NUM_OVF) {
+				st = number_fail(s, off, l, num, q, "Cycles/second value");
+				goto fail;
+			}
+			if (nr != NUM_OK || (q < e && *q != ' ' && *q != '\t')) {
 				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
 						    "expected the CPU clock in Hz after \"Cycles/second:\"");
 				goto fail;
@@ -416,15 +487,14 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			const char *q = l + a0, *e;
 			uint64_t addr, cnt = 0;
 			unsigned k = 0;
-			if (!parse_hex(&q, l + a1, &addr, 0) || q != l + a1) {
-				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + a0),
-						    "expected a hexadecimal address");
+			nr = parse_hex(&q, l + a1, &addr, 0);
+			if (nr == NUM_OVF || (nr == NUM_OK && addr > HAT_ADDR_MAX)) {
+				st = address_fail(s, off, l, l + a0, q, "address");
 				goto fail;
 			}
-			if (addr > 0xFFFFFFFFull) {
+			if (nr != NUM_OK || q != l + a1) {
 				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + a0),
-						    "address 0x%llx is beyond the 32-bit Atari address space",
-						    (unsigned long long)addr);
+						    "expected a hexadecimal address");
 				goto fail;
 			}
 			/* areas are complete once the disassembly starts */
@@ -436,10 +506,17 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			q = l + f0;
 			e = l + f1;
 			for (;;) {
+				const char *num;
 				uint64_t v;
 				while (q < e && *q == ' ')
 					q++;
-				if (!parse_dec(&q, e, &v)) {
+				num = q;
+				nr = parse_dec(&q, e, &v);
+				if (nr == NUM_OVF) {
+					st = number_fail(s, off, l, num, q, "profile counter");
+					goto fail;
+				}
+				if (nr != NUM_OK) {
 					st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
 							    "expected a decimal counter in the profile fields");
 					goto fail;
@@ -495,12 +572,31 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		if (c.samples == 0 && !in_callers) {
 			const char *colon = memchr(l, ':', n);
 			if (colon && colon > l && (size_t)(colon - l) < sizeof c.areas[0].name) {
-				const char *q = colon + 1, *e = l + n;
-				uint64_t lo, hi;
+				const char *q = colon + 1, *e = l + n, *lo_s, *lo_e, *hi_s = NULL;
+				uint64_t lo = 0, hi = 0;
+				int rh = NUM_NONE;
 				while (q < e && (*q == '\t' || *q == ' '))
 					q++;
-				if (parse_hex(&q, e, &lo, 1) && q < e && *q == '-' &&
-				    (q++, parse_hex(&q, e, &hi, 1)) && q == e) {
+				lo_s = q;
+				nr = parse_hex(&q, e, &lo, 1);
+				lo_e = q;
+				if (nr != NUM_NONE && q < e && *q == '-') {
+					hi_s = ++q;
+					rh = parse_hex(&q, e, &hi, 1);
+				}
+				if (rh != NUM_NONE && q == e) {
+					/* both numbers are addresses (the end is
+					 * exclusive: 2^32 ends the address space) */
+					if (nr == NUM_OVF || lo > HAT_ADDR_MAX) {
+						st = address_fail(s, off, l, lo_s, lo_e,
+								  "memory area start");
+						goto fail;
+					}
+					if (rh == NUM_OVF || hi > HAT_ADDR_MAX + 1) {
+						st = address_fail(s, off, l, hi_s, q,
+								  "memory area end");
+						goto fail;
+					}
 					if (hi < lo) {
 						st = pc_stream_fail(s, PC_EFORMAT, (int64_t)off,
 								    "memory area ends (0x%llx) before it starts (0x%llx)",

@@ -35,6 +35,9 @@
  * Auto-detection only claims text whose every line in the first 4 KiB is a
  * comment or a hex address, at least two of them unmistakably hex (0x..,
  * $.., seg:off, or holding a digit a-f); binary dumps are never guessed.
+ * A dump without samples is an error, not an empty report: the empty file
+ * (also through a pipe or gzip), a header (skip) with no record after it,
+ * a text dump of nothing but comments and blank lines.
  */
 #include "internal.h"
 #include "pc_config.h"
@@ -469,6 +472,15 @@ static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 		int r = pc_stream_skip(s, L->skip, "the header (skip)");
 		if (r)
 			return r;
+		/* a header and nothing after it: no samples, as for a text dump
+		 * of comments only (a known size says so without reading on) */
+		r = size >= 0 ? (uint64_t)size == L->skip : pc_stream_eof(s);
+		if (r < 0)
+			return r;
+		if (r)
+			return pc_stream_fail(s, PC_EFORMAT, (int64_t)L->skip,
+					      "no samples: expected raw PC records after the %llu-byte header (skip), found none",
+					      (unsigned long long)L->skip);
 	}
 	const pc_record_layout rl = {
 		.width = L->pair ? 4 : L->width,
@@ -561,7 +573,7 @@ static int load_text(pc_profile *p, pc_stream *s, const raw_layout *L)
 	if (!pcs)
 		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 	size_t n = 0;
-	int rc = PC_OK;
+	int rc = PC_OK, any = 0;
 	for (;;) {
 		const char *line, *t, *why = NULL;
 		size_t len, tn;
@@ -589,6 +601,7 @@ static int load_text(pc_profile *p, pc_stream *s, const raw_layout *L)
 			break;
 		}
 		pcs[n++] = a & L->mask;
+		any = 1;
 		if (n == 65536) {
 			rc = pc_profile_add_samples(p, PC_NOSEG, pcs, n);
 			n = 0;
@@ -598,6 +611,9 @@ static int load_text(pc_profile *p, pc_stream *s, const raw_layout *L)
 	}
 	if (rc == PC_OK && n)
 		rc = pc_profile_add_samples(p, PC_NOSEG, pcs, n);
+	if (rc == PC_OK && !any)
+		rc = pc_stream_fail(s, PC_EFORMAT, (int64_t)pc_stream_offset(s),
+				    "no samples: expected raw PC values, one a line, found only comments and blank lines");
 	free(pcs);
 	return rc;
 }
@@ -708,6 +724,16 @@ static int raw_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	rc = add_layout_regions(p, s, &L);
 	if (rc)
 		goto out;
+	/* an empty file (or pipe, or gzip of nothing) is not an empty
+	 * report: whatever recorded it gave nothing to read (checked after
+	 * the layout, whose mistakes are usage errors) */
+	rc = pc_stream_eof(s);
+	if (rc) {
+		if (rc > 0)
+			rc = pc_stream_fail(s, PC_EFORMAT, 0,
+					    "empty file: expected raw PC records, found 0 bytes");
+		goto out;
+	}
 	if (L.encoding == ENC_TEXT)
 		rc = load_text(p, s, &L);
 	else

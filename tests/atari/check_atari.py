@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.environ.get("PC_SOURCE_ROOT",
                       os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -342,6 +343,62 @@ def t_hatari():
         want_err = "profcat: %s:%s\n" % (path, msg)
         check(rc == 1 and err == want_err and out == "",
               "%s: exit %d\n  got  %r\n  want %r" % (name, rc, err, want_err))
+    # numbers too long for 64 bits, or beyond the 32-bit address space,
+    # say so, at the offset of the number (new.hatari with one change)
+    with open(os.path.join(SYN, "new.hatari"), "rb") as f:
+        new = f.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        for old, repl, msg in [
+                (b"\n00013f22 ", b"\n1ffffffff00013f22 ", "478: address "
+                 "0x1ffffffff00013f22 is beyond the 32-bit Atari address space"),
+                (b"\n00013f22 ", b"\n100013f22 ", "478: address 0x100013f22 is "
+                 "beyond the 32-bit Atari address space"),
+                (b"(5, 20, 1, 0)", b"(99999999999999999999, 20, 1, 0)",
+                 "541: profile counter 99999999999999999999 does not fit in 64 "
+                 "bits"),
+                (b"(5, 20, 1, 0)", b"(5, 18446744073709551616, 1, 0)",
+                 "544: profile counter 18446744073709551616 does not fit in 64 "
+                 "bits"),
+                (b"(5, 20, 1, 0)", b"(5, " + b"1" * 64 + b", 1, 0)",
+                 "544: profile counter " + "1" * 40 + "... (64 digits) does not "
+                 "fit in 64 bits"),
+                (b"32084988", b"99999999999999999999999", "69: Cycles/second "
+                 "value 99999999999999999999999 does not fit in 64 bits"),
+                (b"0x013f00-0x014060", b"0x013f00-0x1ffffffffffffffff",
+                 "325: memory area end 0x1ffffffffffffffff is beyond the 32-bit "
+                 "Atari address space"),
+                (b"0x013f00-0x014060", b"0x013f00-0x100000001",
+                 "325: memory area end 0x100000001 is beyond the 32-bit Atari "
+                 "address space"),
+                (b"0x013f00-0x014060", b"0x100000000-0x100000000",
+                 "316: memory area start 0x100000000 is beyond the 32-bit Atari "
+                 "address space"),
+                (b"0x13f40: 0x13f24", b"0x1ffffffffffffffff: 0x13f24",
+                 "1680: callee address 0x1ffffffffffffffff is beyond the 32-bit "
+                 "Atari address space"),
+                (b"0x13f40: 0x13f24", b"0x13f40: 0x100000000", "1689: caller "
+                 "address 0x100000000 is beyond the 32-bit Atari address space"),
+                (b"0x13f24 = 7 ", b"0x13f24 = 99999999999999999999 ", "1699: "
+                 "call count 99999999999999999999 does not fit in 64 bits")]:
+            assert old in new, old
+            path = os.path.join(tmp, "damaged.hatari")
+            with open(path, "wb") as f:
+                f.write(new.replace(old, repl, 1))
+            rc, out, err = run([path])
+            want_err = "profcat: %s:%s\n" % (path, msg)
+            check(rc == 1 and err == want_err and out == "",
+                  "%r -> %r: exit %d\n  got  %r\n  want %r"
+                  % (old, repl, rc, err, want_err))
+        # the largest values that fit load: leading zeros do not count, a
+        # memory area may end at 2^32, a counter may hold 2^64 - 1
+        path = os.path.join(tmp, "edges.hatari")
+        with open(path, "wb") as f:
+            f.write(new.replace(b"\n00013f22 ", b"\n" + b"0" * 16 + b"00013f22 ", 1)
+                    .replace(b"0x01000000-0x01400000", b"0x01000000-0x100000000", 1)
+                    .replace(b"(5, 20, 1, 0)", b"(5, 18446744073709551615, 1, 0)", 1))
+        rc, out, err = run(["-F", "csv", path])
+        check(rc == 0 and err == "" and "\n,[total],105," in out,
+              "edges.hatari: exit %d, %r\n%s" % (rc, err, out))
     # a symbol file at the wrong place is pointed out
     rc, out, err = run(["-v", alc, prof])
     check(("profcat: warning: %s: no text symbol lies in PROGRAM_TEXT "

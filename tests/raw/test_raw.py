@@ -324,6 +324,76 @@ class Errors(unittest.TestCase):
                    "profcat: %s:103: line 6: expected a hex address or seg:off, "
                    "found '0x10zz'\n" % p)
 
+    # A dump without one sample is an error, never an empty report.
+    EMPTY = "empty file: expected raw PC records, found 0 bytes"
+    NO_TEXT = ("no samples: expected raw PC values, one a line, found only "
+               "comments and blank lines")
+
+    def test_empty_file(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            e = os.path.join(tmp, "empty.pcs")  # absolute: cwd is HERE
+            open(e, "wb").close()
+            for opts in ([], ["-O", "encoding=binary"], ["-O", "encoding=text"],
+                         ["-O", "radix=10"], ["-O", "skip=16"]):
+                self.fails([ELF, "-f", "raw", *opts, e], 1,
+                           "profcat: %s:0: %s\n" % (e, self.EMPTY))
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_empty_pipe_and_empty_gzip(self):
+        self.fails([ELF, "-f", "raw", "-"], 1,
+                   "profcat: <stdin>:0: %s\n" % self.EMPTY, stdin=b"")
+        gz = gzip.compress(b"", mtime=0)
+        self.fails([ELF, "-f", "raw", "-"], 1,
+                   "profcat: <stdin>:0: %s\n" % self.EMPTY, stdin=gz)
+        tmp = tempfile.mkdtemp()
+        try:
+            g = os.path.join(tmp, "empty.pcs.gz")
+            with open(g, "wb") as f:
+                f.write(gz)
+            self.fails([ELF, "-f", "raw", g], 1, "profcat: %s:0: %s\n" % (g, self.EMPTY))
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_layout_mistakes_come_before_the_empty_file(self):
+        self.fails([ELF, "-f", "raw", "-O", "regions=0-1000:rom", "-"], 2,
+                   "profcat: <stdin>: regions: unknown class 'rom' (application, "
+                   "system, dos, io, high, low, library, kernel, unknown)\n", stdin=b"")
+
+    def test_text_of_comments_only(self):
+        text = b"# ES 1800 upload\n; nothing recorded\n\n   \t\n"
+        for opts in ([], ["-O", "encoding=text"], ["-O", "radix=10"]):
+            self.fails([ELF, "-f", "raw", *opts, "-"], 1,
+                       "profcat: <stdin>:%d: %s\n" % (len(text), self.NO_TEXT),
+                       stdin=text)
+        # a single blank line is no sample either
+        self.fails([ELF, "-f", "raw", "-"], 1,
+                   "profcat: <stdin>:1: %s\n" % self.NO_TEXT, stdin=b"\n")
+
+    def test_header_without_records(self):
+        with open(path("stride.pcs"), "rb") as f:
+            hdr = f.read(16)
+        want = ("no samples: expected raw PC records after the 16-byte header "
+                "(skip), found none")
+        self.fails([ELF, "-f", "raw", "-O", "skip=16", "-"], 1,
+                   "profcat: <stdin>:16: %s\n" % want, stdin=hdr)
+        tmp = tempfile.mkdtemp()
+        try:
+            h = os.path.join(tmp, "hdr.pcs")
+            with open(h, "wb") as f:
+                f.write(hdr)
+            self.fails([ELF, "-f", "raw", "-O", "skip=16", h], 1,
+                       "profcat: %s:16: %s\n" % (h, want))
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_one_sample_is_enough(self):
+        rc, out, err = run(ELF, "-F", "csv", "-f", "raw", "-O", "radix=16", "-",
+                           stdin=b"# one\n1000\n")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("\n,[total],1,", out)
+
     def test_bad_lines_are_not_detected_as_raw(self):
         rc, out, err = run(ELF, fx("badline.txt"))
         self.assertEqual(rc, 1)

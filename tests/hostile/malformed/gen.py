@@ -14,7 +14,8 @@ in one way:
               2^64 - 1 (or a number too long for 64 bits in text)
   bad-*       another field out of its range (version, type, order, ...)
   valid       the undamaged (cut-down) seed itself, which must load
-  empty       the zero-length file (one, read with every loader)
+  empty       the zero-length file (one, read with every loader); empty.gz
+              a gzip stream of nothing
 
 Wrong-format cases need no file of their own: cases.tsv forces a loader
 with -f on another loader's valid file.
@@ -290,6 +291,10 @@ def raw():
     add("raw-text-ovf-segoff.txt", t + b"1ffff:0000\n")
     add("raw-text-bad-negative.txt", t + b"-1\n")
     add("raw-text-bad-char.txt", t + b"0x10g0\n")
+    # comments and blank lines (CRLF, whitespace) but not one sample
+    c = b"".join(l.rstrip(b"\r") + b"\r\n" for l in t.split(b"\n")
+                 if l.startswith((b"#", b";")))
+    add("raw-text-bad-nosamples.txt", c + b"\r\n \t\r\n  # indented\r\n")
 
 
 # ---- Atari -----------------------------------------------------------------
@@ -340,6 +345,17 @@ def hatari():
     add("hatari-ovf-range.hatari", d.replace(b"0x013f00-0x014060", b"0x013f00-0x1ffffffffffffffff", 1))
     add("hatari-bad-range.hatari", d.replace(b"0x013f00-0x014060", b"0x014060-0x013f00", 1))
     add("hatari-ovf-cycles.hatari", d.replace(b"32084988", b"99999999999999999999999", 1))
+    # 2^64: one more than a counter holds
+    add("hatari-ovf-field.hatari", d.replace(b"(5, 20, 1, 0)", b"(5, 18446744073709551616, 1, 0)", 1))
+    add("hatari-ovf-callee.hatari", d.replace(b"0x13f40: 0x13f24", b"0x1ffffffffffffffff: 0x13f24", 1))
+    add("hatari-ovf-caller.hatari", d.replace(b"0x13f40: 0x13f24", b"0x13f40: 0x1ffffffffffffffff", 1))
+    add("hatari-ovf-calls.hatari", d.replace(b"0x13f24 = 7 ", b"0x13f24 = 99999999999999999999 ", 1))
+    # fits 64 bits, not the 32-bit Atari address space
+    add("hatari-bad-address.hatari", d.replace(b"\n00013f22 ", b"\n100013f22 ", 1))
+    add("hatari-bad-caller.hatari", d.replace(b"0x13f40: 0x13f24", b"0x13f40: 0x100000000", 1))
+    add("hatari-bad-area.hatari", d.replace(b"0x013f00-0x014060", b"0x100000000-0x100000000", 1))
+    # leading zeros do not count towards 64 bits
+    add("hatari-valid-zeros.hatari", d.replace(b"\n00013f22 ", b"\n000000000000000000013f22 ", 1))
 
 
 # ---- DOS -------------------------------------------------------------------
@@ -371,6 +387,9 @@ def prf():
 
 def common():
     add("empty", b"")
+    # gzip of nothing, written out: header (no name, mtime 0, OS unknown),
+    # one empty final deflate block, CRC-32 0, length 0
+    add("empty.gz", bytes.fromhex("1f8b08000000000000ff") + b"\x03\x00" + bytes(8))
 
 
 def generate():
