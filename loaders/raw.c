@@ -620,15 +620,15 @@ static int load_text(pc_profile *p, pc_stream *s, const raw_layout *L)
 
 /* ---- detection ----------------------------------------------------------- */
 
-/* Looks at the complete lines of head.  strict (what auto-detection
- * accepts): besides comments, only hex numbers, at least two of them
- * unmistakably hex (0x.., $.., seg:off or with a digit a-f).
+/* Looks at the complete lines of head: comments and hex numbers only.
  * Returns the number of sample lines, or -1 if a line is not a sample or
- * a comment. */
-static int scan_text(const unsigned char *head, size_t len, int strict)
+ * a comment; *unmistakable: how many of them are unmistakably hex (0x..,
+ * $.., seg:off or with a digit a-f). */
+static int scan_text(const unsigned char *head, size_t len, int *unmistakable)
 {
 	size_t i = 0;
-	int samples = 0, unmistakable = 0;
+	int samples = 0;
+	*unmistakable = 0;
 	/* drop the last, possibly cut, line unless the head is the whole file */
 	size_t lim = len;
 	if (len == 4096) {
@@ -663,14 +663,10 @@ static int scan_text(const unsigned char *head, size_t len, int strict)
 				hexish = isxdigit((unsigned char)t[j]) &&
 					 !isdigit((unsigned char)t[j]);
 			samples++;
-			unmistakable += hexish;
+			*unmistakable += hexish;
 		}
 		i = e + 1;
 	}
-	/* strict: plain digit strings could be decimal or hex; at least two
-	 * tokens must show the file is hex */
-	if (strict && unmistakable < 2)
-		return -1;
 	return samples;
 }
 
@@ -691,9 +687,11 @@ static int looks_textual(const unsigned char *head, size_t len)
 static int raw_probe(const unsigned char *head, size_t len, const char *name)
 {
 	(void)name;
-	int n = scan_text(head, len, 1);
-	/* a few unmistakable hex lines and nothing else */
-	if (n >= 2)
+	int hex;
+	int n = scan_text(head, len, &hex);
+	/* hex lines and comments only, at least two unmistakably hex: plain
+	 * digit strings alone could be decimal */
+	if (n >= 2 && hex >= 2)
 		return 8 + (n > 8 ? 8 : n);
 	return 0;
 }
@@ -713,8 +711,11 @@ static int raw_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	if (L.encoding == ENC_AUTO)
 		L.encoding = looks_textual(head, hl) ? ENC_TEXT : ENC_BINARY;
 	if (L.encoding == ENC_TEXT && !L.radix) {
-		/* plain digit strings are hex or decimal: the head must say */
-		if (scan_text(head, hl, 1) < 0 && scan_text(head, hl, 0) > 0) {
+		/* plain digit strings are hex or decimal: the head must say
+		 * (one unmistakably hex line is enough when the format is
+		 * named; a bad line is reported with its number when read) */
+		int hex;
+		if (scan_text(head, hl, &hex) > 0 && hex == 0) {
 			rc = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
 					    "the addresses could be decimal or hex (none has 0x, $, seg:off or a digit a-f in the first 4 KiB): give -O radix=10 or -O radix=16");
 			goto out;

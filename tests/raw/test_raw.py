@@ -394,6 +394,18 @@ class Errors(unittest.TestCase):
         self.assertEqual((rc, err), (0, ""))
         self.assertIn("\n,[total],1,", out)
 
+    def test_one_unmistakable_line_is_enough_when_named(self):
+        # -f raw: one 0x.., $.. or seg:off line says the file is hex (the
+        # plain line is then hex too); detection still wants two
+        for text, total in ((b"# one\n0x1000\n", 1), (b"$1000\n", 1),
+                            (b"0100:0000\n1000\n", 2)):
+            rc, out, err = run(ELF, "-F", "csv", "-f", "raw", "-", stdin=text)
+            self.assertEqual((rc, err), (0, ""), text)
+            self.assertIn("\n,[total],%d," % total, out)
+        rc, out, err = run(ELF, "-", stdin=b"0x1000\n")
+        self.assertEqual(rc, 1)
+        self.assertIn("unrecognised file format", err)
+
     def test_bad_lines_are_not_detected_as_raw(self):
         rc, out, err = run(ELF, fx("badline.txt"))
         self.assertEqual(rc, 1)
