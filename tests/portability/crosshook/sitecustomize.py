@@ -36,8 +36,9 @@ if os.environ.get("PC_CROSS_LEG") and sys.argv and sys.argv[0]:
         os._exit(77)
 
 # the malformed corpus gives each profcat run 1 s (a hang check); wine
-# starts every Windows program in 0.3 to 1.5 s on its own, so the limit
-# there is scaled (an explicit PC_MALFORMED_TIME_FACTOR wins)
+# adds its own start-up to every Windows program (scripts/cross.sh keeps one
+# wine server running for the suite), so the limit there is scaled (an
+# explicit PC_MALFORMED_TIME_FACTOR wins)
 LEG_TIME_FACTORS = {"mingw": "4"}
 if os.environ.get("PC_CROSS_LEG") in LEG_TIME_FACTORS:
     os.environ.setdefault("PC_MALFORMED_TIME_FACTOR",
