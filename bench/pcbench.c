@@ -11,6 +11,9 @@
  *                                      attribute, in this process; prints
  *                                      ns/sample, a checksum of the
  *                                      per-symbol counts and peak RSS
+ *   pcbench spawn FD CMD [ARG...]      fork, exec CMD, wait; write
+ *                                      "peak_rss_kib N" for CMD alone to
+ *                                      descriptor FD; exit as CMD did
  *
  * Every line of output is "key value" so bench/run.py can parse it.  The
  * code span is 16 MiB at 0x400000; PROFCORE_THREADS picks the threads.
@@ -25,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -304,8 +308,50 @@ static int attrib(const char *elf, const char *dump)
 	return 0;
 }
 
+/*
+ * Why spawn: a child's ru_maxrss includes whatever its address space held
+ * before exec.  Python starts children with vfork, so every figure it reads
+ * from wait4 is at least Python's own RSS (13 MiB at start, far more after
+ * it has buffered output).  Forked from this small process instead, the
+ * pre-exec part is pcbench's own few MiB, below anything measured here.
+ */
+static int spawn(int fd, char **cmd)
+{
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("pcbench: fork");
+		return 125;
+	}
+	if (pid == 0) {
+		close(fd);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "pcbench: %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	int status;
+	struct rusage ru;
+	while (wait4(pid, &status, 0, &ru) < 0) {
+		if (errno != EINTR) {
+			perror("pcbench: wait4");
+			return 125;
+		}
+	}
+	char line[64];
+	int n = snprintf(line, sizeof line, "peak_rss_kib %ld\n", ru.ru_maxrss);
+	if (write_all(fd, line, (size_t)n) < 0) {
+		perror("pcbench: spawn result");
+		return 125;
+	}
+	close(fd);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 4 && strcmp(argv[1], "spawn") == 0)
+		return spawn(atoi(argv[2]), argv + 3);
 	if (argc >= 4 && strcmp(argv[1], "gen-dump") == 0)
 		return gen_dump(argv[2], strtoull(argv[3], NULL, 0),
 				argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
@@ -318,6 +364,6 @@ int main(int argc, char **argv)
 		return map_floor(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "attrib") == 0)
 		return attrib(argv[2], argv[3]);
-	fprintf(stderr, "usage: pcbench gen-dump OUT N [SEED] | gen-elf OUT M [SEED] | read FILE | map FILE | attrib ELF DUMP\n");
+	fprintf(stderr, "usage: pcbench gen-dump OUT N [SEED] | gen-elf OUT M [SEED] | read FILE | map FILE | attrib ELF DUMP | spawn FD CMD...\n");
 	return 2;
 }

@@ -29,24 +29,32 @@ import sys
 import time
 
 BASE = 0x400000
+PCBENCH = None  # set by main(): BUILD/bench/pcbench
 
 
 def wait_run(cmd, env=None, stdin=None, stdout=subprocess.DEVNULL):
-    """Runs cmd; returns (wall seconds, peak RSS KiB, stdout bytes or None)."""
+    """Runs cmd; returns (wall seconds, peak RSS KiB, stdout bytes or None).
+
+    cmd is started through `pcbench spawn`, which forks it from a small
+    process and reports its peak RSS on a pipe: Python's own children are
+    vforked, and their ru_maxrss would include Python's RSS."""
     e = dict(os.environ)
     if env:
         e.update(env)
+    rfd, wfd = os.pipe()
     t = time.monotonic()
-    p = subprocess.Popen(cmd, env=e, stdin=stdin, stdout=stdout,
-                         stderr=subprocess.PIPE)
+    p = subprocess.Popen([PCBENCH, "spawn", str(wfd)] + cmd, env=e, stdin=stdin,
+                         stdout=stdout, stderr=subprocess.PIPE, pass_fds=(wfd,))
+    os.close(wfd)
     out = p.stdout.read() if stdout == subprocess.PIPE else None
     err = p.stderr.read()
-    _, status, ru = os.wait4(p.pid, 0)
+    p.wait()
     wall = time.monotonic() - t
-    if os.waitstatus_to_exitcode(status) != 0:
+    with os.fdopen(rfd, "rb") as f:
+        rep = f.read().decode()
+    if p.returncode != 0 or not rep.startswith("peak_rss_kib "):
         sys.exit("bench: %s failed: %s" % (" ".join(cmd), err.decode(errors="replace")))
-    p.returncode = 0
-    return wall, ru.ru_maxrss, out
+    return wall, int(rep.split()[1]), out
 
 
 def kv(out):
@@ -133,6 +141,8 @@ def main():
     build = os.path.abspath(a.build)
     profcat = os.path.join(build, "cli", "profcat")
     pcbench = os.path.join(build, "bench", "pcbench")
+    global PCBENCH
+    PCBENCH = pcbench
     data = os.path.join(build, "bench-data")
     os.makedirs(data, exist_ok=True)
     n = a.samples
