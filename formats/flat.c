@@ -37,7 +37,10 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 		pc_sink_printf(k, "%s %s (%s)", i ? "," : " of", pc_profile_source_file(p, i),
 			       pc_profile_source_format(p, i));
 	pc_sink_puts(k, "\n");
-	pc_sink_puts(k, "Samples: ");
+	/* Exact event counts (Hatari) are not samples: say so in place of
+	 * the sampling rate, and call them counts. */
+	int exact = pc_profile_exact(p);
+	pc_sink_puts(k, exact ? "Counts: " : "Samples: ");
 	pc_sink_count(k, t->total);
 	pc_sink_puts(k, " total, ");
 	pc_sink_count(k, t->in_program);
@@ -56,7 +59,14 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 		pc_sink_puts(k, ")");
 	}
 	pc_sink_puts(k, "\n");
-	if (rs->rate > 0) {
+	if (exact && rs->rate > 0) {
+		pc_sink_printf(k, "Rate: %g Hz, each count is %g %s; %.2f %s in all (exact counts, not samples)\n",
+			       rs->rate, 1.0 / rs->rate, pc_profile_dimension(p),
+			       t->total / rs->rate, pc_profile_dimension(p));
+	} else if (exact) {
+		pc_sink_printf(k, "Rate: none (exact counts of %s, not samples)\n",
+			       pc_profile_dimension(p));
+	} else if (rs->rate > 0) {
 		pc_sink_printf(k, "Rate: %g Hz, each sample counts as %g %s", rs->rate,
 			       1.0 / rs->rate, pc_profile_dimension(p));
 		pc_sink_printf(k, "; %.2f %s sampled\n", t->total / rs->rate,

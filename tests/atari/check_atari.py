@@ -265,9 +265,9 @@ def t_hatari():
     out = flat([prof])
     want = (
         "Flat profile of %s (hatari)\n"
-        "Samples: 105 total, 95 in the program, 10 outside (system 6, "
+        "Counts: 105 total, 95 in the program, 10 outside (system 6, "
         "unknown 4)\n"
-        "Rate: unknown (counts are samples)\n"
+        "Rate: none (exact counts of instructions, not samples)\n"
         "\n"
         "rank  symbol     count  percent    cum %%  bar\n"
         "   1  _dopey        90    85.71    85.71  ####################\n"
@@ -279,8 +279,8 @@ def t_hatari():
     out = flat(["-O", "load-address=0x13f00", alc, prof])
     want = (
         "Flat profile of %s (gemdos), %s (hatari)\n"
-        "Samples: 105 total, 95 in the program, 10 outside (system 10)\n"
-        "Rate: unknown (counts are samples)\n"
+        "Counts: 105 total, 95 in the program, 10 outside (system 10)\n"
+        "Rate: none (exact counts of instructions, not samples)\n"
         "\n"
         "rank  symbol       count  percent    cum %%      calls  bar\n"
         "   1  _sleepy         28    26.67    26.67             ####################\n"
@@ -298,10 +298,10 @@ def t_hatari():
     # cycles as the count: the clock rate turns them into seconds
     out = flat(["-O", "hatari-field=cycles", "-O", "load-address=0x13f00",
                 alc, prof])
-    check("Samples: 420 total, 380 in the program, 40 outside (system 40)\n"
+    check("Counts: 420 total, 380 in the program, 40 outside (system 40)\n"
           in out, "cycles field:\n%s" % out)
-    check("Rate: 8.02125e+06 Hz, each sample counts as 1.24669e-07 seconds; "
-          "0.00 seconds sampled\n" in out, "cycles rate:\n%s" % out)
+    check("Rate: 8.02125e+06 Hz, each count is 1.24669e-07 seconds; "
+          "0.00 seconds in all (exact counts, not samples)\n" in out, "cycles rate:\n%s" % out)
     # other Hatari versions' layouts of the same run give the same table:
     # WinUAE-core disassembly and typed callers (only the "s" caller is a
     # call), Hatari 1.x "$addr :" lines with three counters and untyped
@@ -319,15 +319,15 @@ def t_hatari():
     # the 1.x layout alone: no labels (so no symbols) and only ROM areas,
     # so RAM and the TOS 2 ROM address are "unknown"
     out = flat([os.path.join(SYN, "old.hatari")])
-    check(out.endswith("Samples: 105 total, 95 in the program, 10 outside "
-                       "(system 5, unknown 5)\nRate: unknown (counts are "
-                       "samples)\n\nrank  symbol     count  percent    cum %  "
+    check(out.endswith("Counts: 105 total, 95 in the program, 10 outside "
+                       "(system 5, unknown 5)\nRate: none (exact counts of "
+                       "instructions, not samples)\n\nrank  symbol     count  percent    cum %  "
                        "bar\n(no symbol received samples)\n"),
           "old.hatari alone:\n%r" % out)
     out = flat(["-O", "hatari-field=cycles", "--load-address", "0x13f00", alc,
                 os.path.join(SYN, "new.hatari")])
-    check("Rate: 3.2085e+07 Hz, each sample counts as 3.11672e-08 seconds; "
-          "0.00 seconds sampled\n" in out, "new.hatari cycles:\n%s" % out)
+    check("Rate: 3.2085e+07 Hz, each count is 3.11672e-08 seconds; "
+          "0.00 seconds in all (exact counts, not samples)\n" in out, "new.hatari cycles:\n%s" % out)
     for name, extra, msg in [
             ("dsp.hatari", [], "0: Hatari DSP (56001) profiles are not "
              "supported; expected a CPU profile"),
