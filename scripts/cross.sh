@@ -143,8 +143,16 @@ mingw_leg() {
 	# idle time a server outlives
 	wine_up
 	spid=$(wine_server_pid)
+	retries="$repo/build-$leg/wine-retries.log"   # see crosshook/sitecustomize.py
+	rm -f "$retries"
 	rc=0
 	test_leg || rc=$?
+	if [ -s "$retries" ]; then
+		echo "cross: mingw: $(wc -l < "$retries") run(s) ended by wine with exit 1 and no output were run again:"
+		sed 's/^/  /' "$retries"
+	else
+		echo "cross: mingw: no run needed a second try (no silent exit 1 from wine)"
+	fi
 	if [ -n "$spid" ] && [ "$(wine_server_pid)" = "$spid" ]; then
 		echo "cross: mingw: one wine server (pid $spid) ran the whole suite"
 	else
