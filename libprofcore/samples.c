@@ -698,6 +698,15 @@ static unsigned threads_for(pc_samplestore *st, cellgroup *g, uint64_t n,
 	return nt;
 }
 
+/* Thread t's share of n items split nt ways: the count, and in *first
+ * the index of its first item (the last thread takes the remainder). */
+static uint64_t share(uint64_t n, unsigned nt, unsigned t, uint64_t *first)
+{
+	uint64_t per = n / nt;
+	*first = per * t;
+	return t + 1 == nt ? n - *first : per;
+}
+
 /* Runs jobs[0..nt): jobs[0] in the calling thread, the others in the
  * pool's workers; returns when all are done. */
 static void dispatch(pc_samplestore *st, cellgroup *g, job *jobs, unsigned nt)
@@ -746,11 +755,9 @@ static int binned_add(pc_samplestore *st, uint32_t seg, const uint64_t *a,
 	if (rc)
 		return rc;
 	job jobs[MAX_THREADS];
-	size_t per = n / nt;
 	for (unsigned t = 0; t < nt; t++) {
-		size_t first = per * t;
-		jobs[t] = (job){.g = g, .priv = g->priv[t], .l = l,
-				.n = t + 1 == nt ? n - first : per};
+		uint64_t first, k = share(n, nt, t, &first);
+		jobs[t] = (job){.g = g, .priv = g->priv[t], .l = l, .n = (size_t)k};
 		if (l)
 			jobs[t].b = b + first * l->stride;
 		else
@@ -793,12 +800,11 @@ int pc_samples_add_mapped(pc_samplestore *st, uint32_t seg, const pc_stream *s,
 			return rc;
 		uint64_t round = n < MAPPED_ROUND * nt ? n : MAPPED_ROUND * nt;
 		job jobs[MAX_THREADS];
-		uint64_t per = round / nt;
 		for (unsigned t = 0; t < nt; t++) {
-			uint64_t first = per * t;
+			uint64_t first, k = share(round, nt, t, &first);
 			jobs[t] = (job){.g = g, .priv = g->priv[t], .l = l,
-					.n = (size_t)(t + 1 == nt ? round - first : per),
-					.s = s, .at = at + first * l->stride,
+					.n = (size_t)k, .s = s,
+					.at = at + first * l->stride,
 					.window = window};
 		}
 		dispatch(st, g, jobs, nt);

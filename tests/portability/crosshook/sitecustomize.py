@@ -64,23 +64,28 @@ def _ident(path):
 _HOST = _ident(os.path.realpath(sys.executable))
 
 
-def _wrap(args):
-    if not _WRAP or isinstance(args, (str, bytes, os.PathLike)):
-        prog, rest = args, []
+def _target(args):
+    """The identity (_ident) of the built program that args run, when it
+    is built for another host than this Python's; else None."""
+    if isinstance(args, (str, os.PathLike)):
+        prog = args
+    elif isinstance(args, bytes) or not args:
+        return None
     else:
-        args = list(args)
-        if not args:
-            return args
-        prog, rest = args[0], args[1:]
-    if not _WRAP or not isinstance(prog, (str, os.PathLike)):
+        prog = args[0]
+    if not isinstance(prog, (str, os.PathLike)) or os.sep not in os.fspath(prog):
+        return None
+    ident = _ident(os.fspath(prog))
+    return None if ident is None or ident == _HOST else ident
+
+
+def _wrap(args):
+    if not _WRAP or _target(args) is None:
         return args
-    path = os.fspath(prog)
-    if os.sep not in path:
-        return args
-    ident = _ident(path)
-    if ident is None or ident == _HOST:
-        return args
-    return list(_WRAP) + [path] + rest
+    if isinstance(args, (str, os.PathLike)):
+        args = [args]
+    args = list(args)
+    return list(_WRAP) + [os.fspath(args[0])] + args[1:]
 
 
 _Popen_init = subprocess.Popen.__init__
@@ -110,14 +115,6 @@ _RETRY_LOG = os.environ.get("PC_CROSS_LEG") == "mingw" and \
 _run = subprocess.run
 
 
-def _is_windows_program(args):
-    if isinstance(args, (str, bytes, os.PathLike)) or not args:
-        return False
-    prog = args[0]
-    return isinstance(prog, (str, os.PathLike)) and \
-        os.sep in os.fspath(prog) and _ident(os.fspath(prog)) == "pe"
-
-
 def _run_retry(*popenargs, **kw):
     check = kw.pop("check", False)
     args = popenargs[0] if popenargs else kw.get("args")
@@ -126,7 +123,7 @@ def _run_retry(*popenargs, **kw):
     took = time.monotonic() - t
     if (_RETRY_LOG and not kw.get("shell") and r.returncode == 1 and
             r.stdout is not None and r.stderr is not None and
-            not r.stdout and not r.stderr and _is_windows_program(args)):
+            not r.stdout and not r.stderr and _target(args) == "pe"):
         with open(_RETRY_LOG, "a") as f:
             f.write("%s: exit 1 after %.3f s, no output; run again: %s\n" %
                     (os.path.basename(sys.argv[0]), took,
