@@ -119,7 +119,9 @@ class Installed(unittest.TestCase):
                      os.path.join(self.libdir, "cmake", "profcore",
                                   "profcoreConfig.cmake"),
                      os.path.join(self.libdir, "cmake", "profcore",
-                                  "profcoreConfigVersion.cmake")):
+                                  "profcoreConfigVersion.cmake"),
+                     os.path.join(self.datadir, "bash-completion",
+                                  "completions", "profcat")):
             self.assertTrue(os.path.isfile(self.d(path)), path)
         self.assertTrue(os.path.isdir(self.d(os.path.join(
             self.libdir, "profcore", "plugins"))))
