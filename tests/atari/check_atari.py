@@ -155,6 +155,13 @@ SYNTH = {
     "sozobon.prg": [
         ("_a_very_long_function_name", "T", 0x10), ("_short", "T", 0x30),
         ("_exactly_sixteen", "T", 0x50), ("_long_data_variable", "D", 0x84)],
+    # the real linker's mark byte in every slot (0x4242, 0x42b0, 0xa2ce...)
+    # is not type bits: no names cut at 8, no phantoms at 0x87654321, and
+    # _main (mark 0xce: long-name and file bits) stays code
+    "sozobon_marks.prg": [
+        ("_a_very_long_function_name", "T", 0x10), ("_main", "T", 0x30),
+        ("_helper_routine", "T", 0x50), ("_count", "D", 0x84),
+        ("_buffer_for_input", "B", 0x90)],
     "purec.prg": [
         ("main", "T", 0x0), ("process_records", "T", 0x20),
         ("init_tables", "T", 0x60), ("exactly8", "T", 0x80),

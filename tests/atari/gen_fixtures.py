@@ -10,6 +10,8 @@ shared/research/atari-formats.md for the byte layouts):
   section.prg     Devpac-style section-relative DATA/BSS values, GST long
                   names, NUL-for-dot local labels (short and long)
   sozobon.prg     SozobonX long names (marker slot + 0x4200 chunk slots)
+  sozobon_marks.prg  SozobonX as the real linker writes it: a non-zero
+                  "mark" byte after the flags byte in every slot
   purec.prg       Pure C: truncated DRI names + QDB1 block with the full
                   names, fixups ending at an odd offset (pad byte)
   mint_aout.prg   GCC/MiNT a.out executable ("MiNT" header, nlist symbols)
@@ -171,6 +173,39 @@ def sozobon():
     syms += sozobon_sym("_short", T_GLOBAL_TEXT, 0x30)
     syms += sozobon_sym("_exactly_sixteen", T_GLOBAL_TEXT, 0x50)
     syms += sozobon_sym("_long_data_variable", T_GLOBAL_DATA, tlen + 4)
+    return prg(code(tlen), bytes(dlen), blen, syms, fixups([0x10]))
+
+
+def sozobon_marks():
+    """SozobonX table with the linker's "mark" byte left in every slot.
+
+    Reproduces the structure quoted in issue #19 item 4 from real SozobonX
+    programs: marker and continuation slots typed 0x4242, 0x42b0, 0x4224,
+    0x42ce, 0x4206, 0x4207 instead of 0x4200.  The SozobonX linker source
+    (ld.h: struct sym {char name[8]; unsigned char flags, mark; long
+    value;}, syms.c wrsyms/findx, Sozobon Ltd, freely redistributable)
+    shows the low byte is the linker's scratch byte, not type bits.  The
+    mark bytes of _main (0xce: the GST long-name bits 0x48 and the file
+    bit 0x80) and of the function (0xb0: file bit) are the worst cases
+    for a reader that takes them as DRI type bits."""
+    tlen, dlen, blen = 0x80, 0x10, 0x40
+
+    def sym(name, typ, value, marks):
+        name = name.encode()
+        chunks = [name[i:i + 8] for i in range(0, len(name), 8)]
+        assert len(marks) == len(chunks) - 1
+        out = slot(chunks[0], typ, value)
+        for ch, m in zip(chunks[1:], marks):
+            out += slot(ch, 0x4200 | m, SOZ_V)
+        return out
+    syms = slot(b"SozobonX", 0x4242, SOZ_V)
+    syms += sym("_a_very_long_function_name", T_GLOBAL_TEXT | 0xB0, 0x10,
+                [0x06, 0x07, 0xCE])
+    syms += sym("_main", T_GLOBAL_TEXT | 0xCE, 0x30, [])
+    syms += sym("_helper_routine", T_GLOBAL_TEXT | 0x24, 0x50, [0xB0])
+    syms += sym("_count", T_GLOBAL_DATA | 0x06, tlen + 4, [])
+    syms += sym("_buffer_for_input", T_GLOBAL_BSS | 0x07, tlen + dlen,
+                [0x24, 0x07])
     return prg(code(tlen), bytes(dlen), blen, syms, fixups([0x10]))
 
 
@@ -480,6 +515,7 @@ def main():
     write("alcyon.prg", alcyon())
     write("section.prg", section_relative())
     write("sozobon.prg", sozobon())
+    write("sozobon_marks.prg", sozobon_marks())
     write("purec.prg", purec())
     write("mint_aout.prg", mint_aout())
     write("prgelf.prg", prgelf())
