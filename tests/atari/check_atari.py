@@ -406,6 +406,41 @@ def t_hatari():
         rc, out, err = run(["-F", "csv", path])
         check(rc == 0 and err == "" and "\n,[total],105," in out,
               "edges.hatari: exit %d, %r\n%s" % (rc, err, out))
+    # no PROGRAM_TEXT line (no program started from GEMDOS): each label
+    # ends at the next label or at the end of its memory area, as
+    # hatari_profile charges it; the last label of RAM (vbl) no longer
+    # runs on into ROM, the last one of ROM (trap) is not left empty
+    noprog = os.path.join(SYN, "noprog.hatari")
+    out = flat([noprog])
+    want = (
+        "Flat profile of %s (hatari)\n"
+        "Counts: 99 total, 88 in the program, 11 outside (system 11)\n"
+        "Rate: none (exact counts of instructions, not samples)\n"
+        "\n"
+        "rank  symbol     count  percent    cum %%  bar\n"
+        "   1  vbl           32    32.32    32.32  ####################\n"
+        "   2  draw          25    25.25    57.58  ###############\n"
+        "   3  main          20    20.20    77.78  ############\n"
+        "   4  trap          11    11.11    88.89  ######\n" % noprog)
+    check(out == want, "noprog.hatari:\n%s\nwant\n%s" % (out, want))
+    rc, out, err = run(["--list-symbols", "-F", "csv", noprog])
+    want = ("name,segment,address,size,kind\n"
+            "main,,0x1000,64,text\n"
+            "draw,,0x1040,4032,text\n"
+            "vbl,,0x2000,1040384,text\n"
+            "trap,,0xe00200,261632,text\n")
+    check(rc == 0 and out == want, "noprog.hatari symbols:\n%s" % out)
+    hp = shutil.which("hatari_profile")
+    if hp:
+        p = subprocess.run([hp, "-t", noprog], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        text = p.stdout.decode()
+        part = text[text.index("Executed instructions:\n", text.index("Visits/calls")):]
+        theirs = re.findall(r"^\s+[0-9.]+%\s+(\d+)\s+(\S+)$", part, re.M)
+        theirs = [(n, int(c)) for c, n in theirs][:6]
+        check(theirs == [("vbl", 32), ("draw", 25), ("main", 20),
+                         ("trap", 11), ("ROM_TOS", 7), ("ST_RAM", 4)],
+              "hatari_profile on noprog.hatari: %r" % theirs)
     # a symbol file at the wrong place is pointed out
     rc, out, err = run(["-v", alc, prof])
     check(("profcat: warning: %s: no text symbol lies in PROGRAM_TEXT "

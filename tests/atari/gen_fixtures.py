@@ -20,6 +20,9 @@ shared/research/atari-formats.md for the byte layouts):
   bad_*.prg       malformed tables (exact errors asserted by the tests)
   dwarfs.hatari   Hatari CPU profile of alcyon.prg loaded at 0x13f00
   dwarfs.pcs      raw big-endian 32-bit PC dump of the same run
+  noprog.hatari   Hatari profile with no PROGRAM_TEXT line (no program
+                  started from GEMDOS): labels in RAM and ROM, the last one
+                  of each area followed by code of other areas
 
 Run: python3 tests/atari/gen_fixtures.py  (rewrites the files; output is
 deterministic, so a diff shows any change).
@@ -447,6 +450,42 @@ def hatari_profile():
     return ("\n".join(lines) + "\n").encode()
 
 
+def hatari_noprog():
+    """A profile as Hatari's Profile_CpuSave writes it when no program was
+    started from its GEMDOS drive (no PROGRAM_TEXT line: a boot-sector
+    program or TOS itself, symbols loaded by hand).  hatari_profile charges
+    each count to the last label before it until the next memory area:
+    vbl 32, draw 25, main 20, trap 11, and 7 to ROM_TOS and 4 to ST_RAM
+    outside any label."""
+    run = [(None, 0xF00, 4), ("main", 0x1000, 10), (None, 0x1002, 10),
+           ("draw", 0x1040, 5), (None, 0x1100, 20), ("vbl", 0x2000, 16),
+           (None, 0x2002, 16), (None, 0xE00100, 7), ("trap", 0xE00200, 9),
+           (None, 0xE00204, 2)]
+    lines = [
+        "Hatari CPU profile (Hatari v2.4.1)",
+        "Cycles/second:\t8021247",
+        "Field names:\tExecuted instructions, Used cycles, Instruction cache misses, Data cache hits",
+        "Field regexp:\t^\\$?([0-9A-Fa-f]+) .*% \\(([^)]*)\\)$",
+        "ST_RAM:\t\t0x000000-0x100000",
+        "ROM_TOS:\t0xe00000-0xe40000",
+        "CARTRIDGE:\t0xfa0000-0xfc0000",
+        "# disassembly with profile data: <instructions percentage>% "
+        "(<sum of instructions>, <sum of cycles>, <sum of i-cache misses>, "
+        "<sum of d-cache hits>)",
+    ]
+    total = sum(c for _, _, c in run)
+    prev = None
+    for label, addr, cnt in run:
+        if prev is not None and addr != prev + 2:
+            lines.append("[...]")
+        if label:
+            lines.append(label + ":")
+        lines.append("$%06x :  nop                      %5.2f%% (%d, %d, 0, 0)"
+                     % (addr, 100.0 * cnt / total, cnt, 4 * cnt))
+        prev = addr
+    return ("\n".join(lines) + "\n").encode()
+
+
 def hatari_variants():
     """Other Hatari versions' layouts of the same run (RUN)."""
     total = sum(c for _, c in RUN)
@@ -526,6 +565,7 @@ def main():
     for name, data in malformed().items():
         write(name, data)
     write("dwarfs.hatari", hatari_profile())
+    write("noprog.hatari", hatari_noprog())
     write("dwarfs.pcs", raw_dump())
     for name, text in hatari_variants().items():
         write(name, text.encode())
