@@ -639,10 +639,19 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			c.samples++;
 			continue;
 		}
-		/* "name:" symbol label before its first address */
+		/* "name:" symbol label before its first address.  Hatari
+		 * reads symbol files with sscanf("%x %c %[^$?@;\n]"), which
+		 * keeps the CR of a CRLF file in the name: "main\r:".  Such
+		 * trailing CRs and blanks are not part of the name. */
 		if (l[n - 1] == ':' && !in_callers) {
+			size_t k = n - 1;
+			while (k > 0 && (l[k - 1] == '\r' || l[k - 1] == ' ' || l[k - 1] == '\t'))
+				k--;
 			free(c.pending);
-			c.pending = pc_strndup(l, n - 1);
+			c.pending = NULL;
+			if (k == 0)
+				continue; /* a nameless label names nothing */
+			c.pending = pc_strndup(l, k);
 			c.pending_off = off;
 			if (!c.pending) {
 				st = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");

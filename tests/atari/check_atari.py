@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden tests for the Atari loaders (gemdos, hatari) through profcat.
 
-Usage: check_atari.py listings|gst2ascii|synth|errors|hatari|e2e
+Usage: check_atari.py listings|gst2ascii|synth|errors|hatari|e2e|crlf
 Environment: PROFCAT (the binary), PC_SOURCE_ROOT (the repository).
 Exit status: 0 pass, 1 fail, 77 skipped (gst2ascii not installed).
 """
@@ -448,6 +448,83 @@ def t_hatari():
            % prof) in err.splitlines(), "misplaced symbols: %s" % err)
 
 
+def lf(data):
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
+
+def crlf(data):
+    return lf(data).replace(b"\n", b"\r\n")
+
+
+def t_crlf():
+    """Every text loader but the map loader (tests/dos) reads a CRLF file
+    exactly as the LF one: the same report, byte for byte.  Each pair is
+    run under the same relative name from two directories."""
+    alc = os.path.join(SYN, "alcyon.prg")
+    cg = os.path.join(ROOT, "tests", "callgraph", "fixtures")
+    raw = os.path.join(ROOT, "tests", "raw")
+    cases = [
+        # (input, its format's arguments, reports to compare)
+        (os.path.join(SYN, "dwarfs.hatari"), [], [[], ["-r", "arcs"]]),
+        (os.path.join(SYN, "dwarfs.hatari"), ["--load-address", "0x13f00", alc],
+         [[], ["-r", "callgraph"], ["-F", "csv"]]),
+        (os.path.join(SYN, "new.hatari"), ["--load-address", "0x13f00", alc],
+         [[], ["-r", "arcs"]]),
+        (os.path.join(SYN, "old.hatari"), [], [[], ["-r", "regions"]]),
+        (os.path.join(SYN, "noprog.hatari"), [], [[], ["--list-symbols"]]),
+        (os.path.join(raw, "hex.txt"), [], [[], ["-r", "check"]]),
+        (os.path.join(raw, "dec.txt"), ["-f", "raw", "-O", "radix=10"], [[]]),
+        (os.path.join(cg, "example.proff"),
+         [os.path.join(cg, "example.SYM")], [["-r", "arcs"], ["-r", "callgraph"]]),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for src, pre, reports in cases:
+            with open(src, "rb") as f:
+                data = f.read()
+            base = os.path.basename(src)
+            outs = []
+            for sub, content in [("lf", lf(data)), ("crlf", crlf(data))]:
+                d = os.path.join(tmp, sub)
+                os.makedirs(d, exist_ok=True)
+                with open(os.path.join(d, base), "wb") as f:
+                    f.write(content)
+                res = []
+                for rep in reports:
+                    p = subprocess.run([PROFCAT] + rep + pre + [base], cwd=d,
+                                       stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE)
+                    res.append((p.returncode, p.stdout, p.stderr))
+                outs.append(res)
+            check(b"\r\n" in crlf(data), "%s: no CRLF made" % base)
+            for rep, a, b in zip(reports, outs[0], outs[1]):
+                check(a[0] == 0 and a == b, "%s %r: LF and CRLF differ:\n%r\n%r"
+                      % (base, rep, a, b))
+    # Hatari keeps the CR of a CRLF symbol file in the names it writes
+    # into a profile ("_dopey\r:"): the label is _dopey, in every output
+    with open(os.path.join(SYN, "dwarfs.hatari"), "rb") as f:
+        data = f.read()
+    assert b"\n_dopey:\n" in data
+    with tempfile.TemporaryDirectory() as tmp:
+        outs = []
+        for sub, content in [("lf", data),
+                             ("cr", data.replace(b"\n_dopey:\n", b"\n_dopey\r:\n")),
+                             ("crlf", data.replace(b"\n", b"\r\n").replace(
+                                 b"\n_dopey:\r\n", b"\n_dopey\r:\r\n"))]:
+            d = os.path.join(tmp, sub)
+            os.makedirs(d)
+            with open(os.path.join(d, "dwarfs.hatari"), "wb") as f:
+                f.write(content)
+            res = []
+            for rep in [[], ["-F", "csv"], ["-F", "json"], ["--list-symbols"]]:
+                p = subprocess.run([PROFCAT] + rep + ["dwarfs.hatari"], cwd=d,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                res.append((p.returncode, p.stdout, p.stderr))
+            outs.append(res)
+        check(outs[0] == outs[1] == outs[2] and
+              all(b"\r" not in o[1] + o[2] for r in outs for o in r),
+              "Hatari label with a CR:\n%r" % (outs,))
+
+
 def t_e2e():
     """Raw PC dump + executable + load address: the Atari profiler's
     appl/sys split and per-routine counts (the run is RUN in
@@ -504,7 +581,8 @@ End of profile
 def main():
     what = sys.argv[1]
     rc = {"listings": t_listings, "gst2ascii": t_gst2ascii, "synth": t_synth,
-          "errors": t_errors, "hatari": t_hatari, "e2e": t_e2e}[what]()
+          "errors": t_errors, "hatari": t_hatari, "e2e": t_e2e,
+          "crlf": t_crlf}[what]()
     if rc == 77 and not failures:
         return 77
     if failures:
