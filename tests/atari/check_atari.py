@@ -204,6 +204,12 @@ def t_synth():
           "DATA/BSS symbols: 0 fit text-based, 4 fit section-relative; set "
           "by option gemdos-basis)" % os.path.join(SYN, "section.prg")
           in err.splitlines(), "forced basis note: %s" % err)
+    orphan = os.path.join(SYN, "sozobon_orphan.prg")
+    check(symbols(orphan) == [("_main", "T", 0x4)], "sozobon_orphan.prg")
+    rc, out, err = run(["-v", "--list-symbols", orphan])
+    check("profcat: warning: %s: 1 SozobonX name continuation slot(s) with "
+          "no symbol before them skipped" % orphan in err.splitlines(),
+          "orphan continuation warning: %s" % err)
     rc, out, err = run(["-v", "--list-symbols", os.path.join(SYN, "purec.prg")])
     check(("profcat: note: %s: GEMDOS executable, DRI symbols: TEXT 0xc0, "
            "DATA 0x10, BSS 0x20 bytes; 6 symbols, 3 relocations; full names "

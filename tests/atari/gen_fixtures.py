@@ -12,6 +12,7 @@ shared/research/atari-formats.md for the byte layouts):
   sozobon.prg     SozobonX long names (marker slot + 0x4200 chunk slots)
   sozobon_marks.prg  SozobonX as the real linker writes it: a non-zero
                   "mark" byte after the flags byte in every slot
+  sozobon_orphan.prg a SozobonX continuation slot with no symbol before it
   purec.prg       Pure C: truncated DRI names + QDB1 block with the full
                   names, fixups ending at an odd offset (pad byte)
   mint_aout.prg   GCC/MiNT a.out executable ("MiNT" header, nlist symbols)
@@ -555,6 +556,12 @@ def main():
     write("section.prg", section_relative())
     write("sozobon.prg", sozobon())
     write("sozobon_marks.prg", sozobon_marks())
+    # a continuation slot right after the marker continues no name
+    write("sozobon_orphan.prg", prg(code(0x20), b"", 0,
+                                    slot(b"SozobonX", 0x4242, SOZ_V) +
+                                    slot(b"stray", 0x42B0, SOZ_V) +
+                                    slot(b"_main", T_GLOBAL_TEXT, 0x4),
+                                    fixups([])))
     write("purec.prg", purec())
     write("mint_aout.prg", mint_aout())
     write("prgelf.prg", prgelf())
