@@ -64,6 +64,7 @@ typedef struct hat_ctx {
 	hat_label *labels; /* labels with their addresses, added at the end */
 	size_t nlabels, cap_labels;
 	uint64_t samples, lines;
+	uint64_t fallback, fallback_line; /* address lines the file's regexp missed */
 	double hz;
 } hat_ctx;
 
@@ -202,10 +203,18 @@ static int match_line(hat_ctx *c, const char *l, size_t n, size_t *a0,
 		pc_re_span m[3];
 		const char *nul = memchr(l, 0, n); /* the line ends at a NUL */
 		int r = pc_re_exec(c->re, &c->sc, l, nul ? (size_t)(nul - l) : n, m, 3);
-		if (r <= 0)
-			return r < 0 ? -1 : 0;
-		if (m[1].so == PC_RE_UNSET || m[2].so == PC_RE_UNSET)
-			return 0;
+		if (r < 0)
+			return -1;
+		if (r == 0 || m[1].so == PC_RE_UNSET || m[2].so == PC_RE_UNSET) {
+			/* Some Hatari versions write a regexp their own
+			 * disassembly does not match ("^\$([0-9a-f]+) :" over
+			 * WinUAE-core lines "00e00cfe 4e75  rts ..."): such
+			 * lines are read with the built-in pattern. */
+			r = builtin_match(l, n, a0, a1, f0, f1);
+			if (r && !c->fallback++)
+				c->fallback_line = pc_stream_lineno(c->s);
+			return r;
+		}
 		*a0 = m[1].so;
 		*a1 = m[1].eo;
 		*f0 = m[2].so;
@@ -725,6 +734,10 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		if (st != PC_OK)
 			goto fail;
 	}
+	if (c.fallback)
+		pc_profile_warn(p, "%s: the field regexp does not match %llu address line(s), the first on line %llu; they were read with the built-in address-line pattern",
+				pc_stream_name(s), (unsigned long long)c.fallback,
+				(unsigned long long)c.fallback_line);
 	st = add_labels(&c);
 	if (st != PC_OK)
 		goto fail;

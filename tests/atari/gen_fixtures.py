@@ -534,6 +534,13 @@ def hatari_variants():
     out["pyre.hatari"] = out["new.hatari"].replace(
         "^\\$?([0-9A-Fa-f]+) .*% \\(([^)]*)\\)$",
         "^\\$?(?P<addr>[0-9A-Fa-f]+) .*% \\((?P<fields>[^)]*)\\)$")
+    # a field regexp its own disassembly does not match: an old Hatari's
+    # "$addr :" pattern over WinUAE-core "addr opcode" lines (the layout a
+    # user reported for a real profile, opendune_profile.txt: hatari_profile
+    # needed the regexp edited by hand)
+    out["mismatch.hatari"] = out["new.hatari"].replace(
+        "^\\$?([0-9A-Fa-f]+) .*% \\(([^)]*)\\)$",
+        "^\\$([0-9a-f]+) :.*% \\((.*)\\)$")
     out["dsp.hatari"] = ("Hatari DSP profile\n"
                          "Field names:\tExecuted instructions, Used cycles, Largest cycle differences\n")
     out["bad_counter.hatari"] = out["old.hatari"].replace("(7, 28, 0)", "(7, 2x8, 0)")
