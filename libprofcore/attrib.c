@@ -256,7 +256,7 @@ static int build_targets(pc_profile *p, int use_sizes)
 		uint64_t e;
 		if (!have_next && !r) /* nothing bounds it: trust its size */
 			end = pc_add_overflow(s->address, s->size, &e) ? UINT64_MAX : e;
-		else if (use_sizes && s->size &&
+		else if ((use_sizes || (s->flags & PC_SYMF_EXTENT)) && s->size &&
 			 !pc_add_overflow(s->address, s->size, &e) && e < end)
 			end = e;
 		t[i].end = end;

@@ -56,7 +56,15 @@
 #define T_ARCHIVE 0x0040u
 #define T_LONGNAME 0x0048u
 
-#define SOZOBON_TYPE 0x4200u
+/* SozobonX (ld.h of the SozobonX linker): a 14-byte slot is name[8],
+ * flags (1 byte), mark (1 byte), value.  Only the flags byte is the DRI
+ * type; "mark" is the linker's scratch byte (findx() caches a symbol's
+ * relocation segment there: 1 data, 2 text, 3 bss) and old versions write
+ * it out uninitialised, so real tables carry 0x4242, 0x42b0, 0x4206...
+ * SozobonX's own ld (chkx, exten) and nm test only flags == 0x42 and
+ * value == 0x87654321; so do we, for the marker, the name continuations
+ * and the type of every other slot of a SozobonX table. */
+#define SOZOBON_FLAGS 0x42u
 #define SOZOBON_VALUE 0x87654321u
 
 typedef enum gd_sec { SEC_NONE = 0, SEC_TEXT, SEC_DATA, SEC_BSS } gd_sec;
@@ -305,11 +313,19 @@ static int check_relocations(gd_ctx *c, uint64_t off, const char *where)
 /* ------------------------------------------------------------------ */
 /* DRI / GST / SozobonX table                                          */
 
+/* A SozobonX marker or name-continuation slot: flags byte 0x42 and value
+ * 0x87654321, whatever the mark byte. */
+static int sozobon_cont(const unsigned char *slot)
+{
+	return slot[8] == SOZOBON_FLAGS &&
+	       pc_get_u32(slot + 10, PC_ENDIAN_BIG) == SOZOBON_VALUE;
+}
+
 static int parse_dri(gd_ctx *c, uint64_t off, uint32_t size)
 {
 	size_t nslots, i;
 	int sozobon = 0;
-	size_t longnames = 0, unnamed = 0;
+	size_t longnames = 0, unnamed = 0, orphans = 0;
 	if (size % GD_SLOT != 0)
 		return pc_stream_fail(c->s, PC_EFORMAT, 0x0E,
 				      "symbol table size %lu is not a multiple of the 14-byte DRI slot (Mark Williams C tables are not supported)",
@@ -317,9 +333,7 @@ static int parse_dri(gd_ctx *c, uint64_t off, uint32_t size)
 	nslots = size / GD_SLOT;
 	if (nslots > 0) {
 		const unsigned char *b = c->buf + off;
-		if (memcmp(b, "SozobonX", 8) == 0 &&
-		    pc_get_u16(b + 8, PC_ENDIAN_BIG) == SOZOBON_TYPE &&
-		    pc_get_u32(b + 10, PC_ENDIAN_BIG) == SOZOBON_VALUE)
+		if (memcmp(b, "SozobonX", 8) == 0 && sozobon_cont(b))
 			sozobon = 1;
 	}
 	for (i = sozobon ? 1 : 0; i < nslots; i++) {
@@ -335,7 +349,17 @@ static int parse_dri(gd_ctx *c, uint64_t off, uint32_t size)
 		s.type = pc_get_u16(b + 8, PC_ENDIAN_BIG);
 		s.value = pc_get_u32(b + 10, PC_ENDIAN_BIG);
 		memcpy(name, b, 8);
-		if ((s.type & T_LONGNAME) == T_LONGNAME) {
+		if (sozobon) {
+			/* the low byte is SozobonX's "mark", not type bits
+			 * (no GST long names, file names or archives here) */
+			s.type &= 0xFF00u;
+			if (sozobon_cont(b)) {
+				/* a continuation with no symbol before it */
+				orphans++;
+				continue;
+			}
+		}
+		if (!sozobon && (s.type & T_LONGNAME) == T_LONGNAME) {
 			if (i + 1 >= nslots)
 				return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)(so + 8),
 						      "long-name flag (type 0x%04x) on the last symbol slot %zu; expected a continuation slot",
@@ -346,9 +370,7 @@ static int parse_dri(gd_ctx *c, uint64_t off, uint32_t size)
 			longnames++;
 		} else if (sozobon) {
 			size_t k = i + 1, chunks = 0;
-			while (k < nslots &&
-			       pc_get_u16(c->buf + off + k * GD_SLOT + 8, PC_ENDIAN_BIG) == SOZOBON_TYPE &&
-			       pc_get_u32(c->buf + off + k * GD_SLOT + 10, PC_ENDIAN_BIG) == SOZOBON_VALUE) {
+			while (k < nslots && sozobon_cont(c->buf + off + k * GD_SLOT)) {
 				chunks++;
 				k++;
 			}
@@ -398,6 +420,9 @@ static int parse_dri(gd_ctx *c, uint64_t off, uint32_t size)
 	if (unnamed)
 		pc_profile_warn(c->p, "%s: %zu symbol slot(s) with an empty name skipped",
 				pc_stream_name(c->s), unnamed);
+	if (orphans)
+		pc_profile_warn(c->p, "%s: %zu SozobonX name continuation slot(s) with no symbol before them skipped",
+				pc_stream_name(c->s), orphans);
 	return PC_OK;
 }
 

@@ -45,6 +45,11 @@ typedef struct hat_area {
 	uint64_t lo, hi;
 } hat_area;
 
+typedef struct hat_label {
+	char *name;
+	uint64_t addr;
+} hat_label;
+
 typedef struct hat_ctx {
 	pc_profile *p;
 	pc_stream *s;
@@ -56,7 +61,10 @@ typedef struct hat_ctx {
 	int add_labels;    /* no symbols were loaded before this file */
 	char *pending;     /* label waiting for its address */
 	uint64_t pending_off;
+	hat_label *labels; /* labels with their addresses, added at the end */
+	size_t nlabels, cap_labels;
 	uint64_t samples, lines;
+	uint64_t fallback, fallback_line; /* address lines the file's regexp missed */
 	double hz;
 } hat_ctx;
 
@@ -195,10 +203,18 @@ static int match_line(hat_ctx *c, const char *l, size_t n, size_t *a0,
 		pc_re_span m[3];
 		const char *nul = memchr(l, 0, n); /* the line ends at a NUL */
 		int r = pc_re_exec(c->re, &c->sc, l, nul ? (size_t)(nul - l) : n, m, 3);
-		if (r <= 0)
-			return r < 0 ? -1 : 0;
-		if (m[1].so == PC_RE_UNSET || m[2].so == PC_RE_UNSET)
-			return 0;
+		if (r < 0)
+			return -1;
+		if (r == 0 || m[1].so == PC_RE_UNSET || m[2].so == PC_RE_UNSET) {
+			/* Some Hatari versions write a regexp their own
+			 * disassembly does not match ("^\$([0-9a-f]+) :" over
+			 * WinUAE-core lines "00e00cfe 4e75  rts ..."): such
+			 * lines are read with the built-in pattern. */
+			r = builtin_match(l, n, a0, a1, f0, f1);
+			if (r && !c->fallback++)
+				c->fallback_line = pc_stream_lineno(c->s);
+			return r;
+		}
 		*a0 = m[1].so;
 		*a1 = m[1].eo;
 		*f0 = m[2].so;
@@ -210,21 +226,96 @@ static int match_line(hat_ctx *c, const char *l, size_t n, size_t *a0,
 
 static int add_pending_label(hat_ctx *c, uint64_t addr)
 {
-	pc_symbol sym;
-	int st;
 	if (!c->pending)
 		return PC_OK;
-	memset(&sym, 0, sizeof sym);
-	sym.name = c->pending;
-	sym.section = "TEXT";
-	sym.segment = PC_NOSEG;
-	sym.address = addr;
-	sym.kind = PC_SYM_TEXT;
-	sym.binding = PC_BIND_GLOBAL;
-	st = pc_profile_add_symbol(c->p, &sym);
-	free(c->pending);
+	if (c->nlabels == c->cap_labels) {
+		size_t cap = c->cap_labels ? 2 * c->cap_labels : 64;
+		hat_label *nl = realloc(c->labels, cap * sizeof *nl);
+		if (!nl)
+			return pc_stream_fail(c->s, PC_ENOMEM, -1, "out of memory");
+		c->labels = nl;
+		c->cap_labels = cap;
+	}
+	c->labels[c->nlabels].name = c->pending;
+	c->labels[c->nlabels].addr = addr;
+	c->nlabels++;
 	c->pending = NULL;
-	return st;
+	return PC_OK;
+}
+
+static int cmp_label(const void *a, const void *b)
+{
+	const hat_label *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Where the code of a label at addr ends at the latest: the end of the
+ * memory area holding it (the innermost one; RAM stops where
+ * PROGRAM_TEXT starts), or the end of the address space when no area
+ * holds it.  hatari_profile charges costs the same way: to the last
+ * label seen, until the next label or the next memory area. */
+static uint64_t area_end(const hat_ctx *c, uint64_t addr)
+{
+	const hat_area *best = NULL, *text = NULL;
+	uint64_t end;
+	for (size_t i = 0; i < c->nareas; i++) {
+		const hat_area *a = &c->areas[i];
+		if (strcmp(a->name, "PROGRAM_TEXT") == 0)
+			text = a;
+		if (addr < a->lo || addr >= a->hi)
+			continue;
+		if (!best || a->hi - a->lo < best->hi - best->lo)
+			best = a;
+	}
+	if (!best)
+		return HAT_ADDR_MAX + 1;
+	end = best->hi;
+	if (text && best != text && addr < text->lo && text->lo < end)
+		end = text->lo;
+	return end;
+}
+
+/* The profile's labels as text symbols, each with its exact extent: up
+ * to the next label, or to the end of its memory area (the last label of
+ * an area, e.g. the program's last function when the profile has no
+ * PROGRAM_TEXT line). */
+static int add_labels(hat_ctx *c)
+{
+	qsort(c->labels, c->nlabels, sizeof *c->labels, cmp_label);
+	for (size_t i = 0; i < c->nlabels; i++) {
+		const hat_label *lb = &c->labels[i];
+		uint64_t end = area_end(c, lb->addr);
+		pc_symbol sym;
+		int st;
+		for (size_t j = i + 1; j < c->nlabels; j++)
+			if (c->labels[j].addr > lb->addr) {
+				if (c->labels[j].addr < end)
+					end = c->labels[j].addr;
+				break;
+			}
+		memset(&sym, 0, sizeof sym);
+		sym.name = lb->name;
+		sym.section = "TEXT";
+		sym.segment = PC_NOSEG;
+		sym.address = lb->addr;
+		sym.size = end - lb->addr;
+		sym.kind = PC_SYM_TEXT;
+		sym.binding = PC_BIND_GLOBAL;
+		sym.flags = PC_SYMF_EXTENT;
+		st = pc_profile_add_symbol(c->p, &sym);
+		if (st != PC_OK)
+			return st;
+	}
+	return PC_OK;
+}
+
+static void free_labels(hat_ctx *c)
+{
+	for (size_t i = 0; i < c->nlabels; i++)
+		free(c->labels[i].name);
+	free(c->labels);
+	c->labels = NULL;
+	c->nlabels = 0;
 }
 
 /* "0xCALLEE: 0xCALLER = N [TYPES [INCL [EXCL]]], ..., NAME" */
@@ -557,10 +648,19 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			c.samples++;
 			continue;
 		}
-		/* "name:" symbol label before its first address */
+		/* "name:" symbol label before its first address.  Hatari
+		 * reads symbol files with sscanf("%x %c %[^$?@;\n]"), which
+		 * keeps the CR of a CRLF file in the name: "main\r:".  Such
+		 * trailing CRs and blanks are not part of the name. */
 		if (l[n - 1] == ':' && !in_callers) {
+			size_t k = n - 1;
+			while (k > 0 && (l[k - 1] == '\r' || l[k - 1] == ' ' || l[k - 1] == '\t'))
+				k--;
 			free(c.pending);
-			c.pending = pc_strndup(l, n - 1);
+			c.pending = NULL;
+			if (k == 0)
+				continue; /* a nameless label names nothing */
+			c.pending = pc_strndup(l, k);
 			c.pending_off = off;
 			if (!c.pending) {
 				st = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
@@ -634,6 +734,13 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		if (st != PC_OK)
 			goto fail;
 	}
+	if (c.fallback)
+		pc_profile_warn(p, "%s: the field regexp does not match %llu address line(s), the first on line %llu; they were read with the built-in address-line pattern",
+				pc_stream_name(s), (unsigned long long)c.fallback,
+				(unsigned long long)c.fallback_line);
+	st = add_labels(&c);
+	if (st != PC_OK)
+		goto fail;
 	/* Hatari counts every instruction, cycle or cache event: exact
 	 * counts, not samples (no confidence interval applies). */
 	pc_profile_set_exact(p, 1);
@@ -673,6 +780,7 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	st = PC_OK;
 fail:
 	free(c.pending);
+	free_labels(&c);
 	pc_re_free(c.re);
 	pc_re_scratch_free(&c.sc);
 	return st;

@@ -148,6 +148,8 @@ typedef enum pc_binding {
 #define PC_SYMF_NOATTR 0x2u   /* listed, but never an attribution target    */
 #define PC_SYMF_EXCLUDED 0x4u /* target whose credit is removed from totals */
 #define PC_SYMF_TARGET 0x8u   /* force text-like target even if not TEXT    */
+#define PC_SYMF_EXTENT 0x20u  /* size is the exact extent: the target ends
+                                 at address+size even before the next symbol */
 
 /** A symbol as given to / read from a profile. */
 typedef struct pc_symbol {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden tests for the Atari loaders (gemdos, hatari) through profcat.
 
-Usage: check_atari.py listings|gst2ascii|synth|errors|hatari|e2e
+Usage: check_atari.py listings|gst2ascii|synth|errors|hatari|e2e|crlf
 Environment: PROFCAT (the binary), PC_SOURCE_ROOT (the repository).
 Exit status: 0 pass, 1 fail, 77 skipped (gst2ascii not installed).
 """
@@ -155,6 +155,13 @@ SYNTH = {
     "sozobon.prg": [
         ("_a_very_long_function_name", "T", 0x10), ("_short", "T", 0x30),
         ("_exactly_sixteen", "T", 0x50), ("_long_data_variable", "D", 0x84)],
+    # the real linker's mark byte in every slot (0x4242, 0x42b0, 0xa2ce...)
+    # is not type bits: no names cut at 8, no phantoms at 0x87654321, and
+    # _main (mark 0xce: long-name and file bits) stays code
+    "sozobon_marks.prg": [
+        ("_a_very_long_function_name", "T", 0x10), ("_main", "T", 0x30),
+        ("_helper_routine", "T", 0x50), ("_count", "D", 0x84),
+        ("_buffer_for_input", "B", 0x90)],
     "purec.prg": [
         ("main", "T", 0x0), ("process_records", "T", 0x20),
         ("init_tables", "T", 0x60), ("exactly8", "T", 0x80),
@@ -197,6 +204,12 @@ def t_synth():
           "DATA/BSS symbols: 0 fit text-based, 4 fit section-relative; set "
           "by option gemdos-basis)" % os.path.join(SYN, "section.prg")
           in err.splitlines(), "forced basis note: %s" % err)
+    orphan = os.path.join(SYN, "sozobon_orphan.prg")
+    check(symbols(orphan) == [("_main", "T", 0x4)], "sozobon_orphan.prg")
+    rc, out, err = run(["-v", "--list-symbols", orphan])
+    check("profcat: warning: %s: 1 SozobonX name continuation slot(s) with "
+          "no symbol before them skipped" % orphan in err.splitlines(),
+          "orphan continuation warning: %s" % err)
     rc, out, err = run(["-v", "--list-symbols", os.path.join(SYN, "purec.prg")])
     check(("profcat: note: %s: GEMDOS executable, DRI symbols: TEXT 0xc0, "
            "DATA 0x10, BSS 0x20 bytes; 6 symbols, 3 relocations; full names "
@@ -305,14 +318,20 @@ def t_hatari():
     # other Hatari versions' layouts of the same run give the same table:
     # WinUAE-core disassembly and typed callers (only the "s" caller is a
     # call), Hatari 1.x "$addr :" lines with three counters and untyped
-    # callers, and a field regexp POSIX cannot compile (built-in pattern)
-    for name in ["new.hatari", "old.hatari", "pyre.hatari"]:
+    # callers, a field regexp POSIX cannot compile (built-in pattern), and
+    # one the file's own lines do not match (built-in pattern for them)
+    for name in ["new.hatari", "old.hatari", "pyre.hatari", "mismatch.hatari"]:
         path = os.path.join(SYN, name)
         rc, out, err = run(["--load-address", "0x13f00", alc, path])
         w = want.replace(prof, path)
         if name == "pyre.hatari":
             warn = ("%s:169: field regexp is not a POSIX extended regular "
                     "expression with two groups; using the built-in "
+                    "address-line pattern" % path)
+            w = w.replace("\n\nrank", "\nWarning: %s\n\nrank" % warn)
+        if name == "mismatch.hatari":
+            warn = ("%s: the field regexp does not match 16 address line(s), "
+                    "the first on line 12; they were read with the built-in "
                     "address-line pattern" % path)
             w = w.replace("\n\nrank", "\nWarning: %s\n\nrank" % warn)
         check(rc == 0 and out == w, "%s:\n%s\nwant\n%s" % (name, out, w))
@@ -399,11 +418,123 @@ def t_hatari():
         rc, out, err = run(["-F", "csv", path])
         check(rc == 0 and err == "" and "\n,[total],105," in out,
               "edges.hatari: exit %d, %r\n%s" % (rc, err, out))
+    # no PROGRAM_TEXT line (no program started from GEMDOS): each label
+    # ends at the next label or at the end of its memory area, as
+    # hatari_profile charges it; the last label of RAM (vbl) no longer
+    # runs on into ROM, the last one of ROM (trap) is not left empty
+    noprog = os.path.join(SYN, "noprog.hatari")
+    out = flat([noprog])
+    want = (
+        "Flat profile of %s (hatari)\n"
+        "Counts: 99 total, 88 in the program, 11 outside (system 11)\n"
+        "Rate: none (exact counts of instructions, not samples)\n"
+        "\n"
+        "rank  symbol     count  percent    cum %%  bar\n"
+        "   1  vbl           32    32.32    32.32  ####################\n"
+        "   2  draw          25    25.25    57.58  ###############\n"
+        "   3  main          20    20.20    77.78  ############\n"
+        "   4  trap          11    11.11    88.89  ######\n" % noprog)
+    check(out == want, "noprog.hatari:\n%s\nwant\n%s" % (out, want))
+    rc, out, err = run(["--list-symbols", "-F", "csv", noprog])
+    want = ("name,segment,address,size,kind\n"
+            "main,,0x1000,64,text\n"
+            "draw,,0x1040,4032,text\n"
+            "vbl,,0x2000,1040384,text\n"
+            "trap,,0xe00200,261632,text\n")
+    check(rc == 0 and out == want, "noprog.hatari symbols:\n%s" % out)
+    hp = shutil.which("hatari_profile")
+    if hp:
+        p = subprocess.run([hp, "-t", noprog], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        text = p.stdout.decode()
+        part = text[text.index("Executed instructions:\n", text.index("Visits/calls")):]
+        theirs = re.findall(r"^\s+[0-9.]+%\s+(\d+)\s+(\S+)$", part, re.M)
+        theirs = [(n, int(c)) for c, n in theirs][:6]
+        check(theirs == [("vbl", 32), ("draw", 25), ("main", 20),
+                         ("trap", 11), ("ROM_TOS", 7), ("ST_RAM", 4)],
+              "hatari_profile on noprog.hatari: %r" % theirs)
     # a symbol file at the wrong place is pointed out
     rc, out, err = run(["-v", alc, prof])
     check(("profcat: warning: %s: no text symbol lies in PROGRAM_TEXT "
            "0x13f00-0x14060; load the executable with load-address=0x13f00"
            % prof) in err.splitlines(), "misplaced symbols: %s" % err)
+
+
+def lf(data):
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
+
+def crlf(data):
+    return lf(data).replace(b"\n", b"\r\n")
+
+
+def t_crlf():
+    """Every text loader but the map loader (tests/dos) reads a CRLF file
+    exactly as the LF one: the same report, byte for byte.  Each pair is
+    run under the same relative name from two directories."""
+    alc = os.path.join(SYN, "alcyon.prg")
+    cg = os.path.join(ROOT, "tests", "callgraph", "fixtures")
+    raw = os.path.join(ROOT, "tests", "raw")
+    cases = [
+        # (input, its format's arguments, reports to compare)
+        (os.path.join(SYN, "dwarfs.hatari"), [], [[], ["-r", "arcs"]]),
+        (os.path.join(SYN, "dwarfs.hatari"), ["--load-address", "0x13f00", alc],
+         [[], ["-r", "callgraph"], ["-F", "csv"]]),
+        (os.path.join(SYN, "new.hatari"), ["--load-address", "0x13f00", alc],
+         [[], ["-r", "arcs"]]),
+        (os.path.join(SYN, "old.hatari"), [], [[], ["-r", "regions"]]),
+        (os.path.join(SYN, "noprog.hatari"), [], [[], ["--list-symbols"]]),
+        (os.path.join(raw, "hex.txt"), [], [[], ["-r", "check"]]),
+        (os.path.join(raw, "dec.txt"), ["-f", "raw", "-O", "radix=10"], [[]]),
+        (os.path.join(cg, "example.proff"),
+         [os.path.join(cg, "example.SYM")], [["-r", "arcs"], ["-r", "callgraph"]]),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for src, pre, reports in cases:
+            with open(src, "rb") as f:
+                data = f.read()
+            base = os.path.basename(src)
+            outs = []
+            for sub, content in [("lf", lf(data)), ("crlf", crlf(data))]:
+                d = os.path.join(tmp, sub)
+                os.makedirs(d, exist_ok=True)
+                with open(os.path.join(d, base), "wb") as f:
+                    f.write(content)
+                res = []
+                for rep in reports:
+                    p = subprocess.run([PROFCAT] + rep + pre + [base], cwd=d,
+                                       stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE)
+                    res.append((p.returncode, p.stdout, p.stderr))
+                outs.append(res)
+            check(b"\r\n" in crlf(data), "%s: no CRLF made" % base)
+            for rep, a, b in zip(reports, outs[0], outs[1]):
+                check(a[0] == 0 and a == b, "%s %r: LF and CRLF differ:\n%r\n%r"
+                      % (base, rep, a, b))
+    # Hatari keeps the CR of a CRLF symbol file in the names it writes
+    # into a profile ("_dopey\r:"): the label is _dopey, in every output
+    with open(os.path.join(SYN, "dwarfs.hatari"), "rb") as f:
+        data = f.read()
+    assert b"\n_dopey:\n" in data
+    with tempfile.TemporaryDirectory() as tmp:
+        outs = []
+        for sub, content in [("lf", data),
+                             ("cr", data.replace(b"\n_dopey:\n", b"\n_dopey\r:\n")),
+                             ("crlf", data.replace(b"\n", b"\r\n").replace(
+                                 b"\n_dopey:\r\n", b"\n_dopey\r:\r\n"))]:
+            d = os.path.join(tmp, sub)
+            os.makedirs(d)
+            with open(os.path.join(d, "dwarfs.hatari"), "wb") as f:
+                f.write(content)
+            res = []
+            for rep in [[], ["-F", "csv"], ["-F", "json"], ["--list-symbols"]]:
+                p = subprocess.run([PROFCAT] + rep + ["dwarfs.hatari"], cwd=d,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                res.append((p.returncode, p.stdout, p.stderr))
+            outs.append(res)
+        check(outs[0] == outs[1] == outs[2] and
+              all(b"\r" not in o[1] + o[2] for r in outs for o in r),
+              "Hatari label with a CR:\n%r" % (outs,))
 
 
 def t_e2e():
@@ -462,7 +593,8 @@ End of profile
 def main():
     what = sys.argv[1]
     rc = {"listings": t_listings, "gst2ascii": t_gst2ascii, "synth": t_synth,
-          "errors": t_errors, "hatari": t_hatari, "e2e": t_e2e}[what]()
+          "errors": t_errors, "hatari": t_hatari, "e2e": t_e2e,
+          "crlf": t_crlf}[what]()
     if rc == 77 and not failures:
         return 77
     if failures:
