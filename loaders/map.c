@@ -825,6 +825,10 @@ static int is_blank(const char *s, size_t n)
 	return 1;
 }
 
+/* Ctrl-Z ends a DOS text file (editors and COPY /A wrote one, some padded
+ * the last 128-byte record with them): nothing after it is read. */
+#define DOS_EOF 0x1A
+
 /* Score of dialect d for the head of a file: its confidence or 0. */
 static int dialect_detect(const dialect *d, pc_re_scratch *sc,
 			  const unsigned char *head, size_t len, int whole)
@@ -845,11 +849,14 @@ static int dialect_detect(const dialect *d, pc_re_scratch *sc,
 		size_t n = j - i;
 		if (n && head[i + n - 1] == '\r')
 			n--;
+		const unsigned char *z = memchr(head + i, DOS_EOF, n);
+		if (z) /* the end of a DOS text file */
+			n = (size_t)(z - (head + i));
 		if (n >= sizeof line)
 			n = sizeof line - 1;
 		memcpy(line, head + i, n);
 		line[n] = 0;
-		i = j + 1;
+		i = z ? len : j + 1;
 		if (memchr(line, 0, n))
 			return 0;
 		for (size_t k = 0; !any && k < d->nany; k++)
@@ -1209,9 +1216,9 @@ static int engine_run(engine *e)
 	char *buf = NULL, *pend = NULL;
 	size_t bcap = 0, pcap = 0, plen = 0;
 	uint64_t poff = 0;
-	int have_pend = 0, r = PC_OK;
+	int have_pend = 0, r = PC_OK, dos_eof = 0;
 
-	for (;;) {
+	while (!dos_eof || have_pend) {
 		const char *l;
 		size_t n;
 		uint64_t off;
@@ -1239,8 +1246,14 @@ static int engine_run(engine *e)
 			memcpy(buf, l, n);
 			buf[n] = 0;
 		}
-		/* wrapped lines */
-		int t = rx_test(&d->join_line, &e->sc, buf);
+		char *z = memchr(buf, DOS_EOF, n);
+		if (z) {
+			n = (size_t)(z - buf);
+			*z = 0;
+			dos_eof = 1;
+		}
+		/* wrapped lines (not across the end of the file) */
+		int t = dos_eof ? 0 : rx_test(&d->join_line, &e->sc, buf);
 		if (t < 0) {
 			r = t;
 			break;
@@ -1260,6 +1273,12 @@ static int engine_run(engine *e)
 				memcpy(pend, l, plen);
 				pend[plen] = 0;
 				poff = noff;
+				char *pz = memchr(pend, DOS_EOF, plen);
+				if (pz) { /* the end comes on the next line */
+					plen = (size_t)(pz - pend);
+					*pz = 0;
+					dos_eof = 1;
+				}
 				if ((t = rx_test(&d->join_next, &e->sc, pend)) < 0) {
 					r = t;
 					break;
