@@ -883,19 +883,88 @@ static int dialect_detect(const dialect *d, pc_re_scratch *sc,
 	return d->confidence;
 }
 
-/* Best built-in dialect for head; *name gets its name (static storage). */
-static int detect_builtin(const unsigned char *head, size_t len, int whole,
-			  const char **name)
+/* nm's two layouts.  BSD: "ADDRESS [SIZE] TYPE NAME", the address (and
+ * size) as wide as the target's addresses, 8 or 16 digits, on every line;
+ * POSIX (nm -P): "NAME TYPE [VALUE [SIZE]]".  A line "00001139 T cafe"
+ * fits both; the file decides, all its lines together: BSD needs one
+ * address width throughout; POSIX names never start with a digit (an
+ * address usually does), and a fourth field (the size) after a hex
+ * "name" is POSIX.  When neither settles it, the listing is ambiguous. */
+enum nm_shape { NM_BSD, NM_POSIX, NM_AMBIGUOUS };
+
+static enum nm_shape nm_shape(const unsigned char *head, size_t len, int whole,
+			      uint64_t *off, char *shown, size_t shown_len)
 {
-	int best = 0;
+	size_t width = 0, i = 0;
+	int same_width = 1, digit_name = 0, four_fields = 0, first = 1;
+	*off = 0;
+	shown[0] = 0;
+	while (i < len) {
+		size_t j = i;
+		while (j < len && head[j] != '\n')
+			j++;
+		if (j >= len && !whole)
+			break;
+		size_t n = j - i;
+		if (n && head[i + n - 1] == '\r')
+			n--;
+		const unsigned char *l = head + i, *z = memchr(l, DOS_EOF, n);
+		if (z)
+			n = (size_t)(z - l);
+		size_t at = i;
+		i = z ? len : j + 1;
+		if (is_blank((const char *)l, n) || l[n - 1] == ':' || l[0] == ' ')
+			continue; /* blank, "file.o:", BSD undefined */
+		size_t w = 0, fields = 1;
+		while (w < n && l[w] != ' ')
+			w++;
+		for (size_t k = 0; k < n; k++)
+			fields += l[k] == ' ' && k + 1 < n && l[k + 1] != ' ';
+		if (first) {
+			*off = at;
+			size_t m = n < shown_len - 1 ? n : shown_len - 1;
+			for (size_t k = 0; k < m; k++)
+				shown[k] = l[k] < 0x20 || l[k] == 0x7f ? '?' : (char)l[k];
+			shown[m] = 0;
+			first = 0;
+			width = w;
+		}
+		if (w != width)
+			same_width = 0;
+		if (isdigit(l[0]))
+			digit_name = 1;
+		if (fields == 4)
+			four_fields = 1;
+	}
+	if (!same_width)
+		return NM_POSIX;
+	if (digit_name && !four_fields)
+		return NM_BSD;
+	if (four_fields && !digit_name)
+		return NM_POSIX;
+	return NM_AMBIGUOUS;
+}
+
+/* Best built-in dialect for head; *name gets its name (static storage).
+ * With nm and nm-posix tied, nm_shape() decides; *ambiguous is set (and
+ * *name is NULL) when it cannot. */
+static int detect_builtin(const unsigned char *head, size_t len, int whole,
+			  const char **name, int *ambiguous)
+{
+	int best = 0, nm_score = 0, posix_score = 0;
 	pc_re_scratch sc = {NULL, 0};
 	*name = NULL;
+	*ambiguous = 0;
 	for (const pc_ydoc *b = pc_map_builtins; b->name; b++) {
 		dialect *d;
 		char err[256];
 		if (dialect_compile(b->root, b->name, &d, err, sizeof err, 1))
 			continue; /* built-ins are tested; never happens */
 		int score = dialect_detect(d, &sc, head, len, whole);
+		if (strcmp(b->name, "nm") == 0)
+			nm_score = score;
+		else if (strcmp(b->name, "nm-posix") == 0)
+			posix_score = score;
 		if (score > best) {
 			best = score;
 			*name = b->name;
@@ -903,6 +972,21 @@ static int detect_builtin(const unsigned char *head, size_t len, int whole,
 		dialect_free(d);
 	}
 	pc_re_scratch_free(&sc);
+	if (best && nm_score == best && posix_score == best) {
+		uint64_t off;
+		char shown[64];
+		switch (nm_shape(head, len, whole, &off, shown, sizeof shown)) {
+		case NM_BSD:
+			*name = "nm";
+			break;
+		case NM_POSIX:
+			*name = "nm-posix";
+			break;
+		default:
+			*name = NULL;
+			*ambiguous = 1;
+		}
+	}
 	return best;
 }
 
@@ -1572,7 +1656,8 @@ static int map_probe(const unsigned char *head, size_t len, const char *filename
 	if (!len || memchr(head, 0, len))
 		return 0;
 	const char *name;
-	return detect_builtin(head, len, len < 4096, &name);
+	int ambiguous;
+	return detect_builtin(head, len, len < 4096, &name, &ambiguous);
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -1620,9 +1705,19 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			return r;
 		int64_t size = pc_stream_size(s);
 		const char *name;
-		if (!detect_builtin(head, len, size >= 0 && (uint64_t)size == len, &name))
+		int ambiguous, whole = size >= 0 && (uint64_t)size == len;
+		if (!detect_builtin(head, len, whole, &name, &ambiguous))
 			return pc_stream_fail(s, PC_EUNKNOWN, 0,
 					      "no built-in map dialect recognises this file; name one with -O dialect=NAME or -O dialect=FILE.yaml");
+		if (ambiguous) {
+			uint64_t off;
+			char shown[64];
+			nm_shape(head, len, whole, &off, shown, sizeof shown);
+			return pc_stream_fail(
+				s, PC_EFORMAT, (int64_t)off,
+				"nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"%s\"; choose with -O dialect=nm or -O dialect=nm-posix",
+				shown);
+		}
 		if ((r = dialect_builtin(name, &d, err, sizeof err)))
 			return pc_profile_fail(p, r, "%s", err);
 	}

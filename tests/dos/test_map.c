@@ -932,6 +932,93 @@ static void detection(void **state)
 	pc_profile_free(p);
 }
 
+/* nm listings whose names look like hex.  The listings are GNU nm 2.40's
+ * (Debian 12) for an object defining add, f00d, cafe, dead and the static
+ * beef: `nm hx.o` (x86-64 and -m32) and `nm -P hx.o`.  Each BSD line also
+ * reads as POSIX "NAME TYPE VALUE" (name 0000000000000000, value add);
+ * they were read so, names and addresses swapped. */
+static pc_profile *load_text(const char *text, int want, const char *dialect)
+{
+	pc_profile *p = pc_profile_new(NULL);
+	pc_options *o = NULL;
+	if (dialect) {
+		o = pc_options_new();
+		pc_options_parse(o, dialect);
+	}
+	assert_int_equal(pc_profile_load_memory(p, text, strlen(text), "hx.nm", NULL, o), want);
+	pc_options_free(o);
+	return p;
+}
+
+static void nm_hex_names(void **state)
+{
+	(void)state;
+	static const char bsd64[] = "0000000000000000 T add\n"
+				    "000000000000002a t beef\n"
+				    "000000000000001f T cafe\n"
+				    "0000000000000035 T dead\n"
+				    "0000000000000014 T f00d\n";
+	static const char bsd32[] = "         U _GLOBAL_OFFSET_TABLE_\n"
+				    "00000000 T __x86.get_pc_thunk.ax\n"
+				    "00000000 T add\n"
+				    "0000003f t beef\n"
+				    "0000002b T cafe\n"
+				    "00000053 T dead\n"
+				    "00000017 T f00d\n";
+	static const char posix[] = "add T 0 14\n"
+				    "beef t 2a b\n"
+				    "cafe T 1f b\n"
+				    "dead T 35 b\n"
+				    "f00d T 14 b\n";
+	pc_profile *p = load_text(bsd64, PC_OK, NULL);
+	assert_int_equal(pc_profile_symbol_count(p), 5);
+	assert_sym(p, "add", 0x0, PC_SYM_TEXT);
+	assert_sym(p, "cafe", 0x1f, PC_SYM_TEXT);
+	assert_sym(p, "f00d", 0x14, PC_SYM_TEXT);
+	pc_symbol s;
+	assert_true(find(p, "beef", &s));
+	assert_int_equal(s.binding, PC_BIND_LOCAL);
+	assert_int_equal(s.address, 0x2a);
+	pc_profile_free(p);
+	p = load_text(bsd32, PC_OK, NULL);
+	assert_int_equal(pc_profile_symbol_count(p), 6);
+	assert_sym(p, "dead", 0x53, PC_SYM_TEXT);
+	pc_profile_free(p);
+	p = load_text(posix, PC_OK, NULL);
+	assert_int_equal(pc_profile_symbol_count(p), 5);
+	assert_sym(p, "cafe", 0x1f, PC_SYM_TEXT);
+	assert_true(find(p, "add", &s));
+	assert_int_equal(s.size, 0x14);
+	pc_profile_free(p);
+	/* a name column of one width throughout, all hex, no name starting
+	 * with a digit and no size column: both readings are whole; the
+	 * error names the first line and how to choose */
+	static const char amb[] = "hx.o:\n"
+				  "deadbeef T cafe\n"
+				  "cafebabe t f00d\n"
+				  "abcdef01 T add\n";
+	p = load_text(amb, PC_EFORMAT, NULL);
+	const pc_error *e = pc_profile_error(p);
+	assert_int_equal(e->offset, 6);
+	assert_string_equal(e->message,
+			    "nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"deadbeef T cafe\"; choose with -O dialect=nm or -O dialect=nm-posix");
+	pc_profile_free(p);
+	p = load_text(amb, PC_OK, "dialect=nm");
+	assert_sym(p, "cafe", 0xdeadbeef, PC_SYM_TEXT);
+	pc_profile_free(p);
+	p = load_text(amb, PC_OK, "dialect=nm-posix");
+	assert_sym(p, "deadbeef", 0xcafe, PC_SYM_TEXT);
+	pc_profile_free(p);
+	/* addresses of two widths cannot be BSD's: POSIX */
+	p = load_text("deadbeef T cafe\ncafebabe0 t f00d\nabcdef01 T add\n", PC_OK, NULL);
+	assert_sym(p, "cafebabe0", 0xf00d, PC_SYM_TEXT);
+	pc_profile_free(p);
+	/* a size after a hex name: POSIX */
+	p = load_text("deadbeef T cafe 10\ncafebabe t f00d 4\nabcdef01 T add 2\n", PC_OK, NULL);
+	assert_sym(p, "deadbeef", 0xcafe, PC_SYM_TEXT);
+	pc_profile_free(p);
+}
+
 /* A user dialect in a build without libyaml: a clear error. */
 static void dialect_without_yaml(void **state)
 {
@@ -989,6 +1076,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(dialect_names),
 		cmocka_unit_test(mslink_imports),
 		cmocka_unit_test(detection),
+		cmocka_unit_test(nm_hex_names),
 		cmocka_unit_test(dialect_without_yaml),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
