@@ -945,26 +945,19 @@ static enum nm_shape nm_shape(const unsigned char *head, size_t len, int whole,
 	return NM_AMBIGUOUS;
 }
 
-/* Best built-in dialect for head; *name gets its name (static storage).
- * With nm and nm-posix tied, nm_shape() decides; *ambiguous is set (and
- * *name is NULL) when it cannot. */
+/* Best built-in dialect for head; *name gets its name (static storage). */
 static int detect_builtin(const unsigned char *head, size_t len, int whole,
-			  const char **name, int *ambiguous)
+			  const char **name)
 {
-	int best = 0, nm_score = 0, posix_score = 0;
+	int best = 0;
 	pc_re_scratch sc = {NULL, 0};
 	*name = NULL;
-	*ambiguous = 0;
 	for (const pc_ydoc *b = pc_map_builtins; b->name; b++) {
 		dialect *d;
 		char err[256];
 		if (dialect_compile(b->root, b->name, &d, err, sizeof err, 1))
 			continue; /* built-ins are tested; never happens */
 		int score = dialect_detect(d, &sc, head, len, whole);
-		if (strcmp(b->name, "nm") == 0)
-			nm_score = score;
-		else if (strcmp(b->name, "nm-posix") == 0)
-			posix_score = score;
 		if (score > best) {
 			best = score;
 			*name = b->name;
@@ -972,20 +965,52 @@ static int detect_builtin(const unsigned char *head, size_t len, int whole,
 		dialect_free(d);
 	}
 	pc_re_scratch_free(&sc);
-	if (best && nm_score == best && posix_score == best) {
-		uint64_t off;
-		char shown[64];
-		switch (nm_shape(head, len, whole, &off, shown, sizeof shown)) {
-		case NM_BSD:
-			*name = "nm";
-			break;
-		case NM_POSIX:
-			*name = "nm-posix";
-			break;
-		default:
-			*name = NULL;
-			*ambiguous = 1;
-		}
+	return best;
+}
+
+/* Score of the built-in dialect called name for head. */
+static int detect_score(const char *name, const unsigned char *head, size_t len,
+			int whole)
+{
+	int score = 0;
+	pc_re_scratch sc;
+	memset(&sc, 0, sizeof sc);
+	for (const pc_ydoc *b = pc_map_builtins; b->name; b++) {
+		dialect *d;
+		char err[256];
+		if (strcmp(b->name, name) != 0 ||
+		    dialect_compile(b->root, b->name, &d, err, sizeof err, 1))
+			continue;
+		score = dialect_detect(d, &sc, head, len, whole);
+		dialect_free(d);
+	}
+	pc_re_scratch_free(&sc);
+	return score;
+}
+
+/* detect_builtin(), and with nm and nm-posix tied nm_shape() decides;
+ * *ambiguous is set (and *name is NULL) when it cannot. */
+static int detect_map(const unsigned char *head, size_t len, int whole,
+		      const char **name, int *ambiguous)
+{
+	int best = detect_builtin(head, len, whole, name);
+	*ambiguous = 0;
+	if (!best || (strcmp(*name, "nm") != 0 && strcmp(*name, "nm-posix") != 0))
+		return best;
+	if (detect_score(strcmp(*name, "nm") == 0 ? "nm-posix" : "nm", head, len, whole) != best)
+		return best;
+	uint64_t off;
+	char shown[64];
+	switch (nm_shape(head, len, whole, &off, shown, sizeof shown)) {
+	case NM_BSD:
+		*name = "nm";
+		break;
+	case NM_POSIX:
+		*name = "nm-posix";
+		break;
+	default:
+		*name = NULL;
+		*ambiguous = 1;
 	}
 	return best;
 }
@@ -1297,12 +1322,13 @@ static int engine_run(engine *e)
 	const dialect *d = e->d;
 	const section *cur = NULL;
 	size_t cur_rows = 0;
+	int dos_eof = 0; /* a Ctrl-Z was read: no line after it */
 	char *buf = NULL, *pend = NULL;
 	size_t bcap = 0, pcap = 0, plen = 0;
 	uint64_t poff = 0;
-	int have_pend = 0, r = PC_OK, dos_eof = 0;
+	int have_pend = 0, r = PC_OK;
 
-	while (!dos_eof || have_pend) {
+	for (;;) {
 		const char *l;
 		size_t n;
 		uint64_t off;
@@ -1316,6 +1342,8 @@ static int engine_run(engine *e)
 			off = poff;
 			have_pend = 0;
 		} else {
+			if (dos_eof)
+				break;
 			int g = pc_stream_getline(e->s, &l, &n, &off);
 			if (g < 0) {
 				r = g;
@@ -1657,7 +1685,7 @@ static int map_probe(const unsigned char *head, size_t len, const char *filename
 		return 0;
 	const char *name;
 	int ambiguous;
-	return detect_builtin(head, len, len < 4096, &name, &ambiguous);
+	return detect_map(head, len, len < 4096, &name, &ambiguous);
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -1706,7 +1734,7 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		int64_t size = pc_stream_size(s);
 		const char *name;
 		int ambiguous, whole = size >= 0 && (uint64_t)size == len;
-		if (!detect_builtin(head, len, whole, &name, &ambiguous))
+		if (!detect_map(head, len, whole, &name, &ambiguous))
 			return pc_stream_fail(s, PC_EUNKNOWN, 0,
 					      "no built-in map dialect recognises this file; name one with -O dialect=NAME or -O dialect=FILE.yaml");
 		if (ambiguous) {
@@ -1733,6 +1761,17 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	e.ctx_file = e.ctx_section = NONE;
 	pc_profile_note(p, "map: dialect %s%s", d->name, want && *want ? "" : " (detected)");
 	r = engine_run(&e);
+	if (r == PC_ELIMIT) {
+		/* the regular expressions' work limit names the expression;
+		 * say whose it is */
+		const pc_error *er = pc_stream_error(s);
+		if (er && er->message && strncmp(er->message, "regular expression", 18) == 0) {
+			char msg[600];
+			snprintf(msg, sizeof msg, "%s", er->message);
+			pc_stream_fail(s, PC_ELIMIT, er->offset, "dialect %s: %s",
+				       want && *want ? want : d->name, msg);
+		}
+	}
 	if (!r && !e.nsyms && !e.nregs)
 		r = pc_stream_fail(s, PC_EFORMAT, 0,
 				   "no symbols or segments found (dialect %s)", d->name);
