@@ -936,6 +936,8 @@ static enum nm_shape nm_shape(const unsigned char *head, size_t len, int whole,
 		if (fields == 4)
 			four_fields = 1;
 	}
+	if (first) /* no symbol line: either reads nothing */
+		return NM_BSD;
 	if (!same_width)
 		return NM_POSIX;
 	if (digit_name && !four_fields)

@@ -1013,6 +1013,11 @@ static void nm_hex_names(void **state)
 	p = load_text("deadbeef T cafe\ncafebabe0 t f00d\nabcdef01 T add\n", PC_OK, NULL);
 	assert_sym(p, "cafebabe0", 0xf00d, PC_SYM_TEXT);
 	pc_profile_free(p);
+	/* file headers only: nothing to choose between */
+	p = load_text("a.o:\n\nb.o:\n\nc.o:\n", PC_EFORMAT, NULL);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "no symbols or segments found (dialect nm)");
+	pc_profile_free(p);
 	/* a size after a hex name: POSIX */
 	p = load_text("deadbeef T cafe 10\ncafebabe t f00d 4\nabcdef01 T add 2\n", PC_OK, NULL);
 	assert_sym(p, "deadbeef", 0xcafe, PC_SYM_TEXT);
