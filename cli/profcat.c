@@ -207,6 +207,14 @@ static int list_exports(void)
 static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
 		     size_t nin, int ignore)
 {
+	/* only a capture given with its program (a symbol file) can fail
+	 * to fit it: a capture alone (Hatari, .mprof) describes itself */
+	int prog = 0;
+	for (size_t i = 0; i < nin; i++)
+		if (in[i].l->roles & PC_ROLE_SYMBOLS)
+			prog = 1;
+	if (!prog)
+		return 0;
 	pc_fit f;
 	int st = pc_profile_fit(p, opts, &f);
 	if (st) {

@@ -9,7 +9,8 @@
  *  - when the code's extent is known (a region such as the ELF executable
  *    sections or a PRG's TEXT, not symbols alone), a capture's only
  *    histogram that starts at or below the code (a runtime that profiled
- *    the whole text, such as gcrt's monstartup) must not end before the
+ *    the whole text, such as gcrt's monstartup), if it holds samples or
+ *    comes with call arcs, must not end before the
  *    code ends, nor after it when the capture has call arcs (mcount's
  *    runtime profiles exactly the text);
  *  - when most samples miss the program, the one shift of the program
@@ -150,6 +151,20 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 			c.other[c.nother++] = s;
 		}
 	}
+	/* the memory around the program (regions that touch its code, such
+	 * as the Atari "RAM" below and above a PRG) explains nothing: a
+	 * program loaded elsewhere lands there */
+	for (size_t i = 0; i < c.nother;) {
+		int touch = 0;
+		for (size_t k = 0; k < c.ncode && !touch; k++)
+			touch = c.other[i].seg == c.code[k].seg &&
+				(c.other[i].high == c.code[k].low ||
+				 c.other[i].low == c.code[k].high);
+		if (touch)
+			c.other[i] = c.other[--c.nother];
+		else
+			i++;
+	}
 	if (c.ncode == 0) {
 		/* no region: the program is the hull of its attribution targets */
 		size_t n = pc_profile_row_count(p);
@@ -179,9 +194,11 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		pc_histogram h;
 		pc_profile_histogram_at(p, i, &h);
 		double width = h.nbins ? (double)(h.high - h.low) / (double)h.nbins : 0;
+		uint64_t sum = 0;
 		for (size_t b = 0; b < h.nbins; b++) {
 			if (!h.counts[b])
 				continue;
+			sum += h.counts[b];
 			uint64_t a = h.low + (uint64_t)(width * (double)b);
 			int k = where(&c, h.segment, a);
 			out->samples += (double)h.counts[b];
@@ -192,7 +209,7 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		}
 		/* a histogram of the whole text must end where the code ends */
 		if (c.ncode && pc_profile_histogram_count(p) == 1 && h.segment == seg &&
-		    h.low <= lo && lo < h.high) {
+		    h.low <= lo && lo < h.high && (sum || pc_profile_arc_count(p))) {
 			uint64_t slack = (uint64_t)(2 * width) > FIT_RANGE_SLACK
 						 ? (uint64_t)(2 * width)
 						 : FIT_RANGE_SLACK;
@@ -220,6 +237,8 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 			out->explained += (double)n;
 		if (sg != seg)
 			segs = 1;
+		if (k < 0)
+			continue; /* explained: never a reason to move the program */
 		if (nws == capws) {
 			capws = capws ? 2 * capws : 256;
 			wsample *nv = realloc(ws, capws * sizeof *ws);
@@ -251,6 +270,16 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		best_window(ws, nws, lo, hi, &best, &smin, &smax);
 		if (best >= FIT_MISFIT * out->samples && best > 2 * out->in_program)
 			out->has_shift = 1;
+	}
+	uint64_t load = 0;
+	out->load_given = pc_options_get_u64(opts, "load-address", &load) == 1;
+	if (out->has_shift) {
+		/* no load address below 0 */
+		int64_t lowest = load > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)load;
+		if (smax < lowest)
+			out->has_shift = 0;
+		else if (smin < lowest)
+			smin = lowest;
 	}
 	double ashare = out->arcs ? (double)out->arcs_in_program / (double)out->arcs : 1;
 	out->verdict = out->samples > 0 || out->arcs ? PC_FIT_OK : PC_FIT_UNKNOWN;
@@ -284,8 +313,6 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 	}
 
 	if (out->has_shift) {
-		uint64_t load = 0;
-		out->load_given = pc_options_get_u64(opts, "load-address", &load) == 1;
 		{
 			/* several shifts fit as well: only a known default
 			 * (the load address given was the basepage or PSP, the
