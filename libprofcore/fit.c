@@ -42,6 +42,7 @@ int pc_rates_check(pc_profile *p, double have, double adding)
 typedef struct span {
 	uint32_t seg;
 	uint64_t low, high;
+	pc_region_class cls;
 } span;
 
 typedef struct fitctx {
@@ -137,7 +138,7 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 	for (size_t i = 0; i < nr; i++) {
 		pc_region r;
 		pc_profile_region_at(p, i, &r);
-		span s = {r.segment, r.low, r.high};
+		span s = {r.segment, r.low, r.high, r.cls};
 		if (r.cls == PC_REGION_APPLICATION) {
 			c.code[c.ncode++] = s;
 			if (r.low < lo)
@@ -151,11 +152,16 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 			c.other[c.nother++] = s;
 		}
 	}
-	/* the memory around the program (regions that touch its code, such
-	 * as the Atari "RAM" below and above a PRG) explains nothing: a
-	 * program loaded elsewhere lands there */
+	/* the system memory around the program (system regions that touch
+	 * its code, such as the Atari "RAM" below and above a PRG) explains
+	 * nothing: a program loaded elsewhere lands there (the "low" and
+	 * "high" classes, DDJ's PA_BOT_MEM, explain: the user drew them) */
 	for (size_t i = 0; i < c.nother;) {
 		int touch = 0;
+		if (c.other[i].cls != PC_REGION_SYSTEM) {
+			i++;
+			continue;
+		}
 		for (size_t k = 0; k < c.ncode && !touch; k++)
 			touch = c.other[i].seg == c.code[k].seg &&
 				(c.other[i].high == c.code[k].low ||
