@@ -1,0 +1,654 @@
+/* dwarf.c - source locations from DWARF through elfutils' libdw/libdwfl
+ * (README "Source level").
+ *
+ * A pc_dwarf reads one ELF program (and its separate debug file, where
+ * libdwfl's standard search finds it: .gnu_debuglink, build-id under
+ * /usr/lib/debug).  Each distinct address is looked up once and cached:
+ * file, line, column and the chain of inlined functions, innermost first.
+ * Every compilation unit's line table and DIE tree is read once when the
+ * file is opened, so damaged DWARF is an error there (file, offset of the
+ * unit in the file), never a crash or a wrong line later.
+ *
+ * pc_dwarf_line_syms() makes gprof's line symbols (corefile.c
+ * core_create_line_syms): gprof steps through .text one byte at a time
+ * and starts a symbol where (function, file, line) changes; the same
+ * symbols come from looking up only the addresses where a line-table row
+ * or a function / inlined-subroutine range starts or ends.
+ */
+#include "dwarf_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if PC_HAVE_DWARF
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <unistd.h>
+#endif
+
+typedef struct centry {
+	uint64_t addr;
+	size_t first; /* into d->frames */
+	unsigned n;
+	int used;
+} centry;
+
+struct pc_dwarf {
+	pc_errslot err;
+	pc_strpool pool;
+	char *path;
+	char **srcdirs;
+	size_t nsrcdirs, capsrcdirs;
+	centry *tab;
+	size_t cap, used;
+	pc_srcframe *frames;
+	size_t nframes, capframes;
+	pc_srcframe *out; /* last answer, copied out of frames */
+	size_t capout;
+	uint64_t queries;
+	int loaded;
+	uint64_t text_lo, text_hi;
+	int have_text;
+	int cplus; /* some unit is not C-like: names may need ELF symbols */
+#if PC_HAVE_DWARF
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	uint64_t *cand; /* line_syms candidates */
+	size_t ncand, capcand;
+#endif
+};
+
+static int dfail(pc_dwarf *d, int code, int64_t offset, const char *fmt, ...)
+	PC_PRINTF(4, 5);
+static int dfail(pc_dwarf *d, int code, int64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pc_errslot_set(&d->err, code, d->path, offset, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int pc_dwarf_available(void)
+{
+	return PC_HAVE_DWARF;
+}
+
+pc_dwarf *pc_dwarf_new(const pc_options *opts)
+{
+	pc_dwarf *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->err.pub.offset = -1;
+	const char *sp = pc_options_get(opts, "source-path");
+	while (sp && *sp) {
+		const char *e = strchr(sp, ':');
+		size_t n = e ? (size_t)(e - sp) : strlen(sp);
+		if (n) {
+			if (pc_grow((void **)&d->srcdirs, &d->capsrcdirs,
+				    d->nsrcdirs + 1, sizeof(char *))) {
+				pc_dwarf_free(d);
+				return NULL;
+			}
+			d->srcdirs[d->nsrcdirs] = pc_strndup(sp, n);
+			if (!d->srcdirs[d->nsrcdirs]) {
+				pc_dwarf_free(d);
+				return NULL;
+			}
+			d->nsrcdirs++;
+		}
+		sp = e ? e + 1 : NULL;
+	}
+	return d;
+}
+
+void pc_dwarf_free(pc_dwarf *d)
+{
+	if (!d)
+		return;
+#if PC_HAVE_DWARF
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	free(d->cand);
+#endif
+	for (size_t i = 0; i < d->nsrcdirs; i++)
+		free(d->srcdirs[i]);
+	free(d->srcdirs);
+	free(d->tab);
+	free(d->frames);
+	free(d->out);
+	free(d->path);
+	pc_errslot_clear(&d->err);
+	pc_strpool_free(&d->pool);
+	free(d);
+}
+
+const pc_error *pc_dwarf_error(const pc_dwarf *d)
+{
+	return d && d->err.pub.code ? &d->err.pub : NULL;
+}
+
+uint64_t pc_dwarf_query_count(const pc_dwarf *d)
+{
+	return d ? d->queries : 0;
+}
+
+/* ---- the address cache ---------------------------------------------------- */
+
+static size_t hash_addr(uint64_t a, size_t cap)
+{
+	a ^= a >> 33;
+	a *= 0xff51afd7ed558ccdULL;
+	a ^= a >> 33;
+	return (size_t)(a & (cap - 1));
+}
+
+static centry *cache_find(pc_dwarf *d, uint64_t addr)
+{
+	if (!d->cap)
+		return NULL;
+	for (size_t i = hash_addr(addr, d->cap);; i = (i + 1) & (d->cap - 1)) {
+		if (!d->tab[i].used)
+			return NULL;
+		if (d->tab[i].addr == addr)
+			return &d->tab[i];
+	}
+}
+
+static centry *cache_insert(pc_dwarf *d, uint64_t addr)
+{
+	if ((d->used + 1) * 2 > d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 1024;
+		centry *nt = calloc(ncap, sizeof *nt);
+		if (!nt)
+			return NULL;
+		for (size_t i = 0; i < d->cap; i++) {
+			if (!d->tab[i].used)
+				continue;
+			size_t j = hash_addr(d->tab[i].addr, ncap);
+			while (nt[j].used)
+				j = (j + 1) & (ncap - 1);
+			nt[j] = d->tab[i];
+		}
+		free(d->tab);
+		d->tab = nt;
+		d->cap = ncap;
+	}
+	size_t i = hash_addr(addr, d->cap);
+	while (d->tab[i].used)
+		i = (i + 1) & (d->cap - 1);
+	d->tab[i].used = 1;
+	d->tab[i].addr = addr;
+	d->used++;
+	return &d->tab[i];
+}
+
+#if PC_HAVE_DWARF
+
+static const char *pool(pc_dwarf *d, const char *s)
+{
+	return s ? pc_strpool_add(&d->pool, s) : NULL;
+}
+
+static int64_t section_file_offset(pc_dwarf *d, const char *name)
+{
+	Dwarf_Addr b;
+	Dwarf *dw = dwfl_module_getdwarf(d->mod, &b);
+	Elf *e = dw ? dwarf_getelf(dw) : NULL;
+	size_t shstrndx;
+	if (!e || elf_getshdrstrndx(e, &shstrndx))
+		return -1;
+	for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(s, &sh))
+			continue;
+		const char *n = elf_strptr(e, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			return (int64_t)sh.sh_offset;
+	}
+	return -1;
+}
+
+/* An error in the unit at .debug_info offset off: the file offset when
+ * the section is found, else the section offset (said so). */
+static int damaged(pc_dwarf *d, Dwarf_Off off, const char *what)
+{
+	int64_t so = section_file_offset(d, ".debug_info");
+	const char *msg = dwarf_errmsg(-1);
+	if (so >= 0)
+		return dfail(d, PC_EFORMAT, so + (int64_t)off,
+			     "damaged DWARF: %s of the compilation unit at .debug_info+0x%llx: %s",
+			     what, (unsigned long long)off, msg ? msg : "unreadable");
+	return dfail(d, PC_EFORMAT, -1,
+		     "damaged DWARF: %s of the compilation unit at .debug_info+0x%llx: %s",
+		     what, (unsigned long long)off, msg ? msg : "unreadable");
+}
+
+static int add_cand(pc_dwarf *d, uint64_t a)
+{
+	if (pc_grow((void **)&d->cand, &d->capcand, d->ncand + 1, sizeof *d->cand))
+		return PC_ENOMEM;
+	d->cand[d->ncand++] = a;
+	return PC_OK;
+}
+
+/* Walks the DIE tree under die: every function / inlined subroutine range
+ * boundary becomes a candidate; a DIE that cannot be read is an error. */
+static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned depth)
+{
+	if (depth > 256)
+		return dfail(d, PC_ELIMIT, -1,
+			     "DWARF: DIEs nested more than 256 deep in the compilation unit at .debug_info+0x%llx",
+			     (unsigned long long)cuoff);
+	Dwarf_Die child;
+	int r = dwarf_child(die, &child);
+	if (r < 0)
+		return damaged(d, cuoff, "DIE tree");
+	if (r > 0)
+		return PC_OK;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		    tag == DW_TAG_entry_point) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
+				if (add_cand(d, lo) || add_cand(d, hi))
+					return PC_ENOMEM;
+		}
+		int st = walk_dies(d, &child, cuoff, depth + 1);
+		if (st)
+			return st;
+		r = dwarf_siblingof(&child, &child);
+		if (r < 0)
+			return damaged(d, cuoff, "DIE tree");
+	} while (r == 0);
+	return PC_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Reads every unit's line table and DIE tree once (errors with offsets),
+ * collecting the candidate addresses for line symbols. */
+static int scan_units(pc_dwarf *d)
+{
+	Dwarf_Addr cb;
+	Dwarf_Die *cu = NULL;
+	while ((cu = dwfl_module_nextcu(d->mod, cu, &cb))) {
+		Dwarf_Off cuoff = dwarf_dieoffset(cu);
+		Dwarf_Attribute la;
+		Dwarf_Word lang = 0;
+		if (dwarf_attr(cu, DW_AT_language, &la))
+			dwarf_formudata(&la, &lang);
+		if (lang != DW_LANG_C && lang != DW_LANG_C89 && lang != DW_LANG_C99 &&
+		    lang != DW_LANG_C11 && lang != DW_LANG_Mips_Assembler && lang != 0)
+			d->cplus = 1;
+		Dwarf_Lines *lines;
+		size_t nl;
+		if (dwarf_hasattr(cu, DW_AT_stmt_list)) {
+			if (dwarf_getsrclines(cu, &lines, &nl))
+				return damaged(d, cuoff, "line table");
+			for (size_t i = 0; i < nl; i++) {
+				Dwarf_Addr a;
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				if (!l || dwarf_lineaddr(l, &a))
+					return damaged(d, cuoff, "line table");
+				if (add_cand(d, a + cb))
+					return PC_ENOMEM;
+			}
+		}
+		int st = walk_dies(d, cu, cuoff, 0);
+		if (st)
+			return st;
+	}
+	if (dwfl_errno())
+		return dfail(d, PC_EFORMAT, section_file_offset(d, ".debug_info"),
+			     "damaged DWARF: cannot read the compilation units: %s",
+			     dwfl_errmsg(-1));
+	if (d->ncand)
+		qsort(d->cand, d->ncand, sizeof *d->cand, cmp_u64);
+	size_t k = 0;
+	for (size_t i = 0; i < d->ncand; i++)
+		if (!k || d->cand[i] != d->cand[k - 1])
+			d->cand[k++] = d->cand[i];
+	d->ncand = k;
+	return PC_OK;
+}
+
+static void find_text(pc_dwarf *d)
+{
+	GElf_Addr b;
+	Elf *e = dwfl_module_getelf(d->mod, &b);
+	size_t shstrndx;
+	if (!e || elf_getshdrstrndx(e, &shstrndx))
+		return;
+	for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(s, &sh))
+			continue;
+		const char *n = elf_strptr(e, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, ".text")) {
+			d->text_lo = sh.sh_addr;
+			d->text_hi = sh.sh_addr + sh.sh_size;
+			d->have_text = 1;
+			return;
+		}
+	}
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = NULL,
+};
+
+int pc_dwarf_load(pc_dwarf *d, const char *path)
+{
+	if (d->loaded)
+		return dfail(d, PC_EUSAGE, -1, "DWARF already loaded");
+	free(d->path);
+	d->path = pc_strdup(path);
+	if (!d->path)
+		return dfail(d, PC_ENOMEM, -1, "out of memory");
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return dfail(d, PC_EIO, -1, "cannot open the program to read its DWARF");
+	d->dwfl = dwfl_begin(&offline_callbacks);
+	if (!d->dwfl) {
+		close(fd);
+		return dfail(d, PC_ENOMEM, -1, "libdwfl: %s", dwfl_errmsg(-1));
+	}
+	/* dwfl owns fd from here */
+	d->mod = dwfl_report_offline(d->dwfl, path, path, fd);
+	if (!d->mod || dwfl_report_end(d->dwfl, NULL, NULL))
+		return dfail(d, PC_EFORMAT, 0, "not an ELF file libdw can read: %s",
+			     dwfl_errmsg(-1));
+	Dwarf *dw = dwfl_module_getdwarf(d->mod, &d->bias);
+	if (!dw)
+		return dfail(d, PC_ENOTFOUND, -1,
+			     "no DWARF debugging information (build with -g, or install its separate debug file)");
+	find_text(d);
+	int st = scan_units(d);
+	if (st)
+		return st;
+	d->loaded = 1;
+	return PC_OK;
+}
+
+static int push_frame(pc_dwarf *d, const char *fn, const char *file,
+		      unsigned line, unsigned col)
+{
+	if (pc_grow((void **)&d->frames, &d->capframes, d->nframes + 1, sizeof *d->frames))
+		return PC_ENOMEM;
+	pc_srcframe *f = &d->frames[d->nframes++];
+	f->function = pool(d, fn);
+	f->file = pool(d, file);
+	f->line = line;
+	f->column = col;
+	if ((fn && !f->function) || (file && !f->file))
+		return PC_ENOMEM;
+	return PC_OK;
+}
+
+static const char *scope_name(pc_dwarf *d, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = NULL;
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		n = dwarf_formstring(&a);
+	if (!n && dwarf_attr_integrate(die, DW_AT_name, &a))
+		n = dwarf_formstring(&a);
+	(void)d;
+	return n;
+}
+
+static int is_func_scope(Dwarf_Die *die)
+{
+	int t = dwarf_tag(die);
+	return t == DW_TAG_subprogram || t == DW_TAG_inlined_subroutine ||
+	       t == DW_TAG_entry_point;
+}
+
+/* Fills frames for address a (unbiased). */
+static int query(pc_dwarf *d, uint64_t addr)
+{
+	d->queries++;
+	Dwarf_Addr a = addr + d->bias;
+	Dwfl_Line *dl = dwfl_module_getsrc(d->mod, a);
+	const char *file = NULL;
+	int line = 0, col = 0;
+	if (dl)
+		file = dwfl_lineinfo(dl, NULL, &line, &col, NULL, NULL);
+	Dwarf_Addr cb;
+	Dwarf_Die *cu = dwfl_module_addrdie(d->mod, a, &cb);
+	Dwarf_Die *scopes = NULL;
+	int ns = cu ? dwarf_getscopes(cu, a - cb, &scopes) : 0;
+	if (ns < 0)
+		ns = 0;
+	const char *fname = NULL;
+	int first = -1;
+	for (int i = 0; i < ns; i++)
+		if (is_func_scope(&scopes[i])) {
+			first = i;
+			break;
+		}
+	if (first >= 0)
+		fname = scope_name(d, &scopes[first]);
+	if (!fname || d->cplus) {
+		/* no DWARF function (assembly), or a mangled language: the ELF
+		 * symbol, as bfd falls back to */
+		const char *sn = dwfl_module_addrname(d->mod, a);
+		if (!fname || (d->cplus && first >= 0 &&
+			       dwarf_tag(&scopes[first]) == DW_TAG_subprogram &&
+			       !dwarf_hasattr_integrate(&scopes[first], DW_AT_linkage_name)))
+			if (sn)
+				fname = sn;
+	}
+	if (!file && !fname) {
+		free(scopes);
+		return PC_OK;
+	}
+	int st = push_frame(d, fname, file, line > 0 ? (unsigned)line : 0,
+			    col > 0 ? (unsigned)col : 0);
+	/* the inline chain: each inlined subroutine's call site, in the next
+	 * function scope outwards */
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	for (int i = first; !st && i >= 0 && i < ns; i++) {
+		if (!is_func_scope(&scopes[i]) ||
+		    dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		int j = i + 1;
+		while (j < ns && !is_func_scope(&scopes[j]))
+			j++;
+		if (j >= ns)
+			break;
+		Dwarf_Attribute at;
+		Dwarf_Word cf = 0, cl = 0, cc = 0;
+		const char *cfile = NULL;
+		if (dwarf_attr(&scopes[i], DW_AT_call_file, &at) &&
+		    dwarf_formudata(&at, &cf) == 0) {
+			if (!files && dwarf_getsrcfiles(cu, &files, &nfiles))
+				files = NULL;
+			if (files && cf < nfiles)
+				cfile = dwarf_filesrc(files, cf, NULL, NULL);
+		}
+		if (dwarf_attr(&scopes[i], DW_AT_call_line, &at))
+			dwarf_formudata(&at, &cl);
+		if (dwarf_attr(&scopes[i], DW_AT_call_column, &at))
+			dwarf_formudata(&at, &cc);
+		st = push_frame(d, scope_name(d, &scopes[j]), cfile,
+				cl <= 0xffffffffu ? (unsigned)cl : 0,
+				cc <= 0xffffffffu ? (unsigned)cc : 0);
+		i = j - 1;
+	}
+	free(scopes);
+	return st;
+}
+
+#endif /* PC_HAVE_DWARF */
+
+int pc_dwarf_lookup(pc_dwarf *d, uint64_t address, const pc_srcframe **frames,
+		    size_t *n)
+{
+	*frames = NULL;
+	*n = 0;
+#if PC_HAVE_DWARF
+	if (!d->loaded)
+		return dfail(d, PC_EUSAGE, -1, "no DWARF loaded");
+	centry *e = cache_find(d, address);
+	if (!e) {
+		size_t first = d->nframes;
+		int st = query(d, address);
+		if (st)
+			return dfail(d, st, -1, "out of memory");
+		e = cache_insert(d, address);
+		if (!e)
+			return dfail(d, PC_ENOMEM, -1, "out of memory");
+		e->first = first;
+		e->n = (unsigned)(d->nframes - first);
+	}
+	if (e->n == 0)
+		return PC_OK;
+	/* frames may move when later lookups grow the array: hand out a copy
+	 * that stays valid until the next lookup */
+	if (pc_grow((void **)&d->out, &d->capout, e->n, sizeof *d->out))
+		return dfail(d, PC_ENOMEM, -1, "out of memory");
+	memcpy(d->out, d->frames + e->first, e->n * sizeof *d->out);
+	*frames = d->out;
+	*n = e->n;
+	return PC_OK;
+#else
+	(void)address;
+	return dfail(d, PC_EUNSUPPORTED, -1,
+		     "this profcore was built without libdw (-Ddwarf): no DWARF");
+#endif
+}
+
+#if !PC_HAVE_DWARF
+int pc_dwarf_load(pc_dwarf *d, const char *path)
+{
+	free(d->path);
+	d->path = pc_strdup(path);
+	return dfail(d, PC_EUNSUPPORTED, -1,
+		     "this profcore was built without libdw (-Ddwarf): no DWARF");
+}
+#endif
+
+/* ---- gprof's line symbols ------------------------------------------------- */
+
+static int cmp_ls(const void *a, const void *b)
+{
+	const pc_linesym *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *nout)
+{
+	*out = NULL;
+	*nout = 0;
+#if PC_HAVE_DWARF
+	if (!d->loaded)
+		return dfail(d, PC_EUSAGE, -1, "no DWARF loaded");
+	if (!d->have_text)
+		return PC_OK;
+	pc_linesym *v = NULL;
+	size_t n = 0, cap = 0;
+	const char *pf = NULL, *pfile = NULL;
+	unsigned pline = 0;
+	int have_prev = 0;
+	for (size_t i = 0; i < d->ncand; i++) {
+		uint64_t a = d->cand[i] - d->bias;
+		if (a < d->text_lo || a >= d->text_hi)
+			continue;
+		const pc_srcframe *f;
+		size_t nf;
+		int st = pc_dwarf_lookup(d, a, &f, &nf);
+		if (st) {
+			free(v);
+			return st;
+		}
+		/* gprof get_src_info: a file, a function and a line */
+		if (!nf || !f[0].file || !f[0].function || !f[0].line)
+			continue;
+		if (have_prev && pline == f[0].line && !strcmp(pf, f[0].function) &&
+		    !strcmp(pfile, f[0].file))
+			continue;
+		if (pc_grow((void **)&v, &cap, n + 1, sizeof *v)) {
+			free(v);
+			return dfail(d, PC_ENOMEM, -1, "out of memory");
+		}
+		v[n].addr = a;
+		v[n].function = f[0].function;
+		v[n].file = f[0].file;
+		v[n].line = f[0].line;
+		n++;
+		pf = f[0].function;
+		pfile = f[0].file;
+		pline = f[0].line;
+		have_prev = 1;
+	}
+	qsort(v, n, sizeof *v, cmp_ls);
+	*out = v;
+	*nout = n;
+	return PC_OK;
+#else
+	return dfail(d, PC_EUNSUPPORTED, -1,
+		     "this profcore was built without libdw (-Ddwarf): no DWARF");
+#endif
+}
+
+/* ---- source files ------------------------------------------------------- */
+
+static int readable(const char *p)
+{
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		return 0;
+	fclose(f);
+	return 1;
+}
+
+int pc_dwarf_find_source(const pc_dwarf *d, const char *file, char **out)
+{
+	*out = NULL;
+	if (!file)
+		return PC_ENOTFOUND;
+	/* each source-path DIR first: DIR/<the name less 0, 1, 2...
+	 * leading directories>, then the name itself */
+	for (size_t i = 0; i < d->nsrcdirs; i++) {
+		const char *tail = file;
+		while (*tail == '/')
+			tail++;
+		while (tail && *tail) {
+			size_t l = strlen(d->srcdirs[i]) + strlen(tail) + 2;
+			char *c = malloc(l);
+			if (!c)
+				return PC_ENOMEM;
+			snprintf(c, l, "%s/%s", d->srcdirs[i], tail);
+			if (readable(c)) {
+				*out = c;
+				return PC_OK;
+			}
+			free(c);
+			tail = strchr(tail, '/');
+			if (tail)
+				tail++;
+		}
+	}
+	if (readable(file)) {
+		*out = pc_strdup(file);
+		return *out ? PC_OK : PC_ENOMEM;
+	}
+	return PC_ENOTFOUND;
+}
