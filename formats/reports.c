@@ -13,6 +13,8 @@ extern const pc_report pc_report_regions;
 extern const pc_report pc_report_callgraph;
 extern const pc_report pc_report_arcs;
 extern const pc_report pc_report_check;
+extern const pc_report pc_report_source;
+extern const pc_report pc_report_locations;
 
 const pc_report *const pc_reports[] = {
 	&pc_report_flat,
@@ -23,6 +25,8 @@ const pc_report *const pc_reports[] = {
 	&pc_report_callgraph,
 	&pc_report_arcs,
 	&pc_report_check,
+	&pc_report_source,
+	&pc_report_locations,
 	NULL,
 };
 

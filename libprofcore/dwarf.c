@@ -435,6 +435,20 @@ static int query(pc_dwarf *d, uint64_t addr)
 	int ns = cu ? dwarf_getscopes(cu, a - cb, &scopes) : 0;
 	if (ns < 0)
 		ns = 0;
+	if (ns > 0) {
+		/* dwarf_getscopes continues an inlined instance with its
+		 * abstract definition's parents: the concrete chain (where it
+		 * was inlined) comes from the innermost DIE's own parents */
+		Dwarf_Addr b2;
+		Dwarf_Die inner;
+		Dwarf *dw = dwfl_module_getdwarf(d->mod, &b2);
+		Dwarf_Off off = dwarf_dieoffset(&scopes[0]);
+		free(scopes);
+		scopes = NULL;
+		ns = dw && dwarf_offdie(dw, off, &inner) ? dwarf_getscopes_die(&inner, &scopes) : 0;
+		if (ns < 0)
+			ns = 0;
+	}
 	const char *fname = NULL;
 	int first = -1;
 	for (int i = 0; i < ns; i++)
