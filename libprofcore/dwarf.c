@@ -215,6 +215,19 @@ static int64_t section_file_offset(pc_dwarf *d, const char *name)
 
 /* An error in the unit at .debug_info offset off: the file offset when
  * the section is found, else the section offset (said so). */
+static int damaged_in(pc_dwarf *d, const char *sec, Dwarf_Off off,
+		      const char *what)
+{
+	int64_t so = section_file_offset(d, sec);
+	const char *msg = dwarf_errmsg(-1);
+	if (so >= 0)
+		return dfail(d, PC_EFORMAT, so + (int64_t)off,
+			     "damaged DWARF: %s at %s+0x%llx: %s", what, sec,
+			     (unsigned long long)off, msg ? msg : "unreadable");
+	return dfail(d, PC_EFORMAT, -1, "damaged DWARF: %s at %s+0x%llx: %s", what,
+		     sec, (unsigned long long)off, msg ? msg : "unreadable");
+}
+
 static int damaged(pc_dwarf *d, Dwarf_Off off, const char *what)
 {
 	int64_t so = section_file_offset(d, ".debug_info");
@@ -280,6 +293,37 @@ static int cmp_u64(const void *a, const void *b)
  * collecting the candidate addresses for line symbols. */
 static int scan_units(pc_dwarf *d)
 {
+	/* the unit headers first: each must end inside .debug_info */
+	Dwarf_Addr b0;
+	Dwarf *dw = dwfl_module_getdwarf(d->mod, &b0);
+	uint64_t isize = UINT64_MAX;
+	int64_t ifile = -1;
+	Elf *e = dwarf_getelf(dw);
+	size_t shstrndx;
+	if (e && !elf_getshdrstrndx(e, &shstrndx))
+		for (Elf_Scn *sc = NULL; (sc = elf_nextscn(e, sc));) {
+			GElf_Shdr sh;
+			const char *n;
+			if (gelf_getshdr(sc, &sh) &&
+			    (n = elf_strptr(e, shstrndx, sh.sh_name)) &&
+			    !strcmp(n, ".debug_info") && sh.sh_type != SHT_NOBITS) {
+				isize = sh.sh_size;
+				ifile = (int64_t)sh.sh_offset;
+			}
+		}
+	Dwarf_Off uoff = 0, next;
+	size_t hsize;
+	int r;
+	while ((r = dwarf_next_unit(dw, uoff, &next, &hsize, NULL, NULL, NULL, NULL,
+				    NULL, NULL)) == 0) {
+		if (next > isize)
+			return dfail(d, PC_EFORMAT, ifile >= 0 ? ifile + (int64_t)uoff : -1,
+				     "damaged DWARF: the unit header at .debug_info+0x%llx gives a length past the end of the section (0x%llx bytes)",
+				     (unsigned long long)uoff, (unsigned long long)isize);
+		uoff = next;
+	}
+	if (r < 0)
+		return damaged_in(d, ".debug_info", uoff, "unit header");
 	Dwarf_Addr cb;
 	Dwarf_Die *cu = NULL;
 	while ((cu = dwfl_module_nextcu(d->mod, cu, &cb))) {
@@ -293,9 +337,12 @@ static int scan_units(pc_dwarf *d)
 			d->cplus = 1;
 		Dwarf_Lines *lines;
 		size_t nl;
-		if (dwarf_hasattr(cu, DW_AT_stmt_list)) {
+		if (dwarf_attr(cu, DW_AT_stmt_list, &la)) {
+			Dwarf_Word lo = 0;
+			if (dwarf_formudata(&la, &lo))
+				return damaged(d, cuoff, "DW_AT_stmt_list");
 			if (dwarf_getsrclines(cu, &lines, &nl))
-				return damaged(d, cuoff, "line table");
+				return damaged_in(d, ".debug_line", lo, "line table");
 			for (size_t i = 0; i < nl; i++) {
 				Dwarf_Addr a;
 				Dwarf_Line *l = dwarf_onesrcline(lines, i);
