@@ -129,18 +129,25 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 	pc_sink_printf(k, "\nFile %s", v[a].file);
 	if (path && strcmp(path, v[a].file))
 		pc_sink_printf(k, " (read from %s)", path);
-	pc_sink_puts(k, ": ");
-	pc_sink_count(k, sum);
+	if (fractional)
+		pc_sink_printf(k, ": %.2f", sum);
+	else
+		pc_sink_printf(k, ": %.0f", sum);
 	pc_sink_printf(k, " samples, %.2f%%\n", total > 0 ? sum * 100.0 / total : 0);
 	if (!text) {
 		pc_sink_puts(k, st == PC_ENOTFOUND || !path
 				      ? "  source file not found (give its directory with --source-path DIR); counts by line:\n"
 				      : "  source file cannot be read; counts by line:\n");
-		for (size_t i = a; i < b; i++) {
-			if (v[i].count <= 0)
-				continue;
-			margin(k, v[i].count, total, fractional);
-			pc_sink_printf(k, " %5u\n", v[i].line);
+		for (size_t i = a; i < b;) {
+			size_t j = i;
+			double c = 0;
+			while (j < b && v[j].line == v[i].line)
+				c += v[j++].count;
+			if (c > 0 && (!hi || (v[i].line >= lo && v[i].line <= hi))) {
+				margin(k, c, total, fractional);
+				pc_sink_printf(k, "  %5u\n", v[i].line);
+			}
+			i = j;
 		}
 		free(path);
 		return;
@@ -401,7 +408,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 	if (!nf)
 		pc_sink_puts(k, "  ??");
 	for (size_t i = 0; i < nf; i++)
-		pc_sink_printf(k, "%s%s at %s:%u:%u", i ? "\n                       inlined in " : "  ",
+		pc_sink_printf(k, "%s%s at %s:%u:%u", i ? "\n                         inlined in " : "  ",
 			       f[i].function ? f[i].function : "??",
 			       f[i].file ? f[i].file : "??", f[i].line, f[i].column);
 	pc_sink_putc(k, '\n');

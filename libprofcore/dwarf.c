@@ -326,6 +326,7 @@ static int scan_units(pc_dwarf *d)
 		return damaged_in(d, ".debug_info", uoff, "unit header");
 	Dwarf_Addr cb;
 	Dwarf_Die *cu = NULL;
+	(void)dwfl_errno(); /* clears what an earlier lookup left */
 	while ((cu = dwfl_module_nextcu(d->mod, cu, &cb))) {
 		Dwarf_Off cuoff = dwarf_dieoffset(cu);
 		Dwarf_Attribute la;
@@ -421,7 +422,7 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 			     dwfl_errmsg(-1));
 	Dwarf *dw = dwfl_module_getdwarf(d->mod, &d->bias);
 	if (!dw)
-		return dfail(d, PC_ENOTFOUND, -1,
+		return dfail(d, PC_EUNSUPPORTED, -1,
 			     "no DWARF debugging information (build with -g, or install its separate debug file)");
 	find_text(d);
 	int st = scan_units(d);
@@ -515,7 +516,8 @@ static int query(pc_dwarf *d, uint64_t addr)
 			if (sn)
 				fname = sn;
 	}
-	if (!file && !fname) {
+	if (!file && first < 0) {
+		/* no DWARF here: no frame */
 		free(scopes);
 		return PC_OK;
 	}

@@ -274,6 +274,22 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 		pc_profile_free(q);
 		return st;
 	}
+	/* gprof cg_tally: a call's callee is the function entered, never
+	 * the line symbol holding the callee address (that address is past
+	 * the entry when mcount is called after the prologue) */
+	if (g != G_ADDRESS) {
+		for (size_t i = 0; i < q->narcs; i++) {
+			int64_t t = pc_profile_lookup(p, q->arcs[i].to_segment, q->arcs[i].to);
+			if (t >= 0)
+				q->arcs[i].to = p->targets[t].address;
+		}
+		for (size_t i = 0; i < q->ncalls; i++) {
+			int64_t t = pc_profile_lookup(p, q->calls[i].segment, q->calls[i].address);
+			if (t >= 0)
+				q->calls[i].address = p->targets[t].address;
+		}
+		pc_profile_invalidate(q);
+	}
 	/* the notes and metadata reports may show */
 	for (size_t i = 0; i < p->nmeta; i++)
 		pc_profile_set_meta(q, p->meta_key[i], p->meta_val[i]);

@@ -692,8 +692,8 @@ PC_API void pc_dwarf_free(pc_dwarf *d);
 /** Reads the DWARF of the ELF program at path, or of its separate debug
  *  file (.gnu_debuglink, build-id under /usr/lib/debug).  Every unit's
  *  line table and DIE tree is read here: damaged DWARF is PC_EFORMAT
- *  with the file offset of the unit; no DWARF at all is PC_ENOTFOUND;
- *  a build without libdw, PC_EUNSUPPORTED. */
+ *  with the file offset of the unit or line table; no DWARF at all, or a
+ *  build without libdw, is PC_EUNSUPPORTED. */
 PC_API int pc_dwarf_load(pc_dwarf *d, const char *path);
 PC_API const pc_error *pc_dwarf_error(const pc_dwarf *d);
 /** The location of address (as the program is linked): *n frames,
