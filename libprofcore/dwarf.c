@@ -29,6 +29,25 @@
 #include <unistd.h>
 #endif
 
+#if PC_HAVE_DWARF
+#define NONODE ((size_t)-1)
+/* A function scope: a subprogram, or an inlined subroutine with its call
+ * site (in its parent scope). */
+struct fnode {
+	const char *name;
+	const char *call_file;
+	unsigned call_line, call_col;
+	size_t parent; /* NONODE at the top */
+	unsigned depth;
+	int inlined;
+	int subprogram_without_linkage;
+};
+struct frange {
+	uint64_t lo, hi; /* module addresses */
+	size_t node;
+};
+#endif
+
 typedef struct centry {
 	uint64_t addr;
 	size_t first; /* into d->frames */
@@ -59,6 +78,15 @@ struct pc_dwarf {
 	Dwarf_Addr bias;
 	uint64_t *cand; /* line_syms candidates */
 	size_t ncand, capcand;
+	/* every function / inlined-subroutine DIE, read once at load */
+	struct fnode *nodes;
+	size_t nnodes, capnodes;
+	struct frange *ranges;
+	size_t nranges, capranges;
+	/* elementary segments [seg[k], seg[k+1]) and their innermost node */
+	uint64_t *seg;
+	size_t *segnode;
+	size_t nseg;
 #endif
 };
 
@@ -114,6 +142,10 @@ void pc_dwarf_free(pc_dwarf *d)
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	free(d->cand);
+	free(d->nodes);
+	free(d->ranges);
+	free(d->seg);
+	free(d->segnode);
 #endif
 	for (size_t i = 0; i < d->nsrcdirs; i++)
 		free(d->srcdirs[i]);
@@ -249,9 +281,14 @@ static int add_cand(pc_dwarf *d, uint64_t a)
 	return PC_OK;
 }
 
-/* Walks the DIE tree under die: every function / inlined subroutine range
- * boundary becomes a candidate; a DIE that cannot be read is an error. */
-static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned depth)
+static const char *scope_name(pc_dwarf *d, Dwarf_Die *die);
+
+/* Walks the DIE tree under die: every function / inlined subroutine
+ * becomes a node (name, call site, parent) with its ranges, and its range
+ * boundaries candidates for line symbols; a DIE that cannot be read is an
+ * error. */
+static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned depth,
+		     size_t parent, Dwarf_Die *cu, Dwarf_Addr cb)
 {
 	if (depth > 256)
 		return dfail(d, PC_ELIMIT, -1,
@@ -265,15 +302,62 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 		return PC_OK;
 	do {
 		int tag = dwarf_tag(&child);
+		size_t inner = parent;
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
 		    tag == DW_TAG_entry_point) {
 			Dwarf_Addr base, lo, hi;
 			ptrdiff_t off = 0;
-			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
-				if (add_cand(d, lo) || add_cand(d, hi))
+			size_t node = d->nnodes;
+			int any = 0;
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (add_cand(d, lo + cb) || add_cand(d, hi + cb) ||
+				    pc_grow((void **)&d->ranges, &d->capranges,
+					    d->nranges + 1, sizeof *d->ranges))
 					return PC_ENOMEM;
+				d->ranges[d->nranges++] = (struct frange){lo + cb, hi + cb, node};
+				any = 1;
+			}
+			if (any) {
+				if (pc_grow((void **)&d->nodes, &d->capnodes, d->nnodes + 1,
+					    sizeof *d->nodes))
+					return PC_ENOMEM;
+				struct fnode *n = &d->nodes[d->nnodes++];
+				memset(n, 0, sizeof *n);
+				n->parent = parent;
+				n->depth = parent == NONODE ? 0 : d->nodes[parent].depth + 1;
+				n->name = scope_name(d, &child);
+				if (n->name && !(n->name = pool(d, n->name)))
+					return PC_ENOMEM;
+				n->inlined = tag == DW_TAG_inlined_subroutine;
+				n->subprogram_without_linkage =
+					tag == DW_TAG_subprogram &&
+					!dwarf_hasattr_integrate(&child, DW_AT_linkage_name);
+				if (n->inlined) {
+					Dwarf_Attribute at;
+					Dwarf_Word cf = 0, cl = 0, cc = 0;
+					Dwarf_Files *files;
+					size_t nfiles;
+					if (dwarf_attr(&child, DW_AT_call_file, &at) &&
+					    dwarf_formudata(&at, &cf) == 0 &&
+					    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
+					    cf < nfiles) {
+						const char *cfn = dwarf_filesrc(files, cf, NULL, NULL);
+						if (cfn && !(n->call_file = pool(d, cfn)))
+							return PC_ENOMEM;
+					}
+					if (dwarf_attr(&child, DW_AT_call_line, &at))
+						dwarf_formudata(&at, &cl);
+					if (dwarf_attr(&child, DW_AT_call_column, &at))
+						dwarf_formudata(&at, &cc);
+					n->call_line = cl <= 0xffffffffu ? (unsigned)cl : 0;
+					n->call_col = cc <= 0xffffffffu ? (unsigned)cc : 0;
+				}
+				inner = node;
+			}
 		}
-		int st = walk_dies(d, &child, cuoff, depth + 1);
+		int st = walk_dies(d, &child, cuoff, depth + 1, inner, cu, cb);
 		if (st)
 			return st;
 		r = dwarf_siblingof(&child, &child);
@@ -287,6 +371,59 @@ static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return x < y ? -1 : x > y;
+}
+
+static size_t seg_index(const pc_dwarf *d, uint64_t a)
+{
+	/* last k with seg[k] <= a; d->nseg when a is below them all */
+	size_t lo = 0, hi = d->nseg;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->seg[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : d->nseg;
+}
+
+/* The innermost function scope of every elementary segment between range
+ * boundaries: one table read per lookup instead of a DIE-tree walk. */
+static int build_segments(pc_dwarf *d)
+{
+	size_t nb = 2 * d->nranges;
+	d->seg = malloc((nb ? nb : 1) * sizeof *d->seg);
+	d->segnode = malloc((nb ? nb : 1) * sizeof *d->segnode);
+	if (!d->seg || !d->segnode)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < d->nranges; i++) {
+		d->seg[2 * i] = d->ranges[i].lo;
+		d->seg[2 * i + 1] = d->ranges[i].hi;
+	}
+	if (nb)
+		qsort(d->seg, nb, sizeof *d->seg, cmp_u64);
+	size_t k = 0;
+	for (size_t i = 0; i < nb; i++)
+		if (!k || d->seg[i] != d->seg[k - 1])
+			d->seg[k++] = d->seg[i];
+	d->nseg = k;
+	for (size_t i = 0; i < k; i++)
+		d->segnode[i] = NONODE;
+	struct frange *r = d->ranges;
+	size_t nr = d->nranges;
+	/* counting sort by depth keeps this reentrant */
+	unsigned maxd = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (d->nodes[r[i].node].depth > maxd)
+			maxd = d->nodes[r[i].node].depth;
+	for (unsigned dep = 0; dep <= maxd && nr; dep++)
+		for (size_t i = 0; i < nr; i++) {
+			if (d->nodes[r[i].node].depth != dep)
+				continue;
+			for (size_t j = seg_index(d, r[i].lo); j < k && d->seg[j] < r[i].hi; j++)
+				d->segnode[j] = r[i].node;
+		}
+	return PC_OK;
 }
 
 /* Reads every unit's line table and DIE tree once (errors with offsets),
@@ -353,7 +490,7 @@ static int scan_units(pc_dwarf *d)
 					return PC_ENOMEM;
 			}
 		}
-		int st = walk_dies(d, cu, cuoff, 0);
+		int st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
 		if (st)
 			return st;
 	}
@@ -368,7 +505,7 @@ static int scan_units(pc_dwarf *d)
 		if (!k || d->cand[i] != d->cand[k - 1])
 			d->cand[k++] = d->cand[i];
 	d->ncand = k;
-	return PC_OK;
+	return build_segments(d);
 }
 
 static void find_text(pc_dwarf *d)
@@ -460,14 +597,8 @@ static const char *scope_name(pc_dwarf *d, Dwarf_Die *die)
 	return n;
 }
 
-static int is_func_scope(Dwarf_Die *die)
-{
-	int t = dwarf_tag(die);
-	return t == DW_TAG_subprogram || t == DW_TAG_inlined_subroutine ||
-	       t == DW_TAG_entry_point;
-}
-
-/* Fills frames for address a (unbiased). */
+/* Fills frames for address a (unbiased): the line from the line table,
+ * the function scopes from the table built at load. */
 static int query(pc_dwarf *d, uint64_t addr)
 {
 	d->queries++;
@@ -477,85 +608,29 @@ static int query(pc_dwarf *d, uint64_t addr)
 	int line = 0, col = 0;
 	if (dl)
 		file = dwfl_lineinfo(dl, NULL, &line, &col, NULL, NULL);
-	Dwarf_Addr cb;
-	Dwarf_Die *cu = dwfl_module_addrdie(d->mod, a, &cb);
-	Dwarf_Die *scopes = NULL;
-	int ns = cu ? dwarf_getscopes(cu, a - cb, &scopes) : 0;
-	if (ns < 0)
-		ns = 0;
-	if (ns > 0) {
-		/* dwarf_getscopes continues an inlined instance with its
-		 * abstract definition's parents: the concrete chain (where it
-		 * was inlined) comes from the innermost DIE's own parents */
-		Dwarf_Addr b2;
-		Dwarf_Die inner;
-		Dwarf *dw = dwfl_module_getdwarf(d->mod, &b2);
-		Dwarf_Off off = dwarf_dieoffset(&scopes[0]);
-		free(scopes);
-		scopes = NULL;
-		ns = dw && dwarf_offdie(dw, off, &inner) ? dwarf_getscopes_die(&inner, &scopes) : 0;
-		if (ns < 0)
-			ns = 0;
-	}
-	const char *fname = NULL;
-	int first = -1;
-	for (int i = 0; i < ns; i++)
-		if (is_func_scope(&scopes[i])) {
-			first = i;
-			break;
-		}
-	if (first >= 0)
-		fname = scope_name(d, &scopes[first]);
-	if (!fname || d->cplus) {
-		/* no DWARF function (assembly), or a mangled language: the ELF
-		 * symbol, as bfd falls back to */
+	size_t k = seg_index(d, a);
+	size_t node = k < d->nseg ? d->segnode[k] : NONODE;
+	if (!file && node == NONODE)
+		return PC_OK; /* no DWARF here: no frame */
+	const char *fname = node != NONODE ? d->nodes[node].name : NULL;
+	if (!fname || (d->cplus && d->nodes[node].subprogram_without_linkage)) {
+		/* no DWARF function (assembly), or a mangled language without a
+		 * linkage name: the ELF symbol, as bfd falls back to */
 		const char *sn = dwfl_module_addrname(d->mod, a);
-		if (!fname || (d->cplus && first >= 0 &&
-			       dwarf_tag(&scopes[first]) == DW_TAG_subprogram &&
-			       !dwarf_hasattr_integrate(&scopes[first], DW_AT_linkage_name)))
-			if (sn)
-				fname = sn;
-	}
-	if (!file && first < 0) {
-		/* no DWARF here: no frame */
-		free(scopes);
-		return PC_OK;
+		if (sn)
+			fname = sn;
 	}
 	int st = push_frame(d, fname, file, line > 0 ? (unsigned)line : 0,
 			    col > 0 ? (unsigned)col : 0);
-	/* the inline chain: each inlined subroutine's call site, in the next
-	 * function scope outwards */
-	Dwarf_Files *files = NULL;
-	size_t nfiles = 0;
-	for (int i = first; !st && i >= 0 && i < ns; i++) {
-		if (!is_func_scope(&scopes[i]) ||
-		    dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			continue;
-		int j = i + 1;
-		while (j < ns && !is_func_scope(&scopes[j]))
-			j++;
-		if (j >= ns)
-			break;
-		Dwarf_Attribute at;
-		Dwarf_Word cf = 0, cl = 0, cc = 0;
-		const char *cfile = NULL;
-		if (dwarf_attr(&scopes[i], DW_AT_call_file, &at) &&
-		    dwarf_formudata(&at, &cf) == 0) {
-			if (!files && dwarf_getsrcfiles(cu, &files, &nfiles))
-				files = NULL;
-			if (files && cf < nfiles)
-				cfile = dwarf_filesrc(files, cf, NULL, NULL);
-		}
-		if (dwarf_attr(&scopes[i], DW_AT_call_line, &at))
-			dwarf_formudata(&at, &cl);
-		if (dwarf_attr(&scopes[i], DW_AT_call_column, &at))
-			dwarf_formudata(&at, &cc);
-		st = push_frame(d, scope_name(d, &scopes[j]), cfile,
-				cl <= 0xffffffffu ? (unsigned)cl : 0,
-				cc <= 0xffffffffu ? (unsigned)cc : 0);
-		i = j - 1;
+	/* the inline chain: each inlined subroutine's call site, in the
+	 * function scope around it */
+	for (size_t n = node; !st && n != NONODE && d->nodes[n].inlined &&
+			      d->nodes[n].parent != NONODE;
+	     n = d->nodes[n].parent) {
+		const struct fnode *x = &d->nodes[n];
+		st = push_frame(d, d->nodes[x->parent].name, x->call_file, x->call_line,
+				x->call_col);
 	}
-	free(scopes);
 	return st;
 }
 
