@@ -170,6 +170,7 @@ uint64_t pc_dwarf_query_count(const pc_dwarf *d)
 }
 
 /* ---- the address cache ---------------------------------------------------- */
+#if PC_HAVE_DWARF
 
 static size_t hash_addr(uint64_t a, size_t cap)
 {
@@ -218,6 +219,7 @@ static centry *cache_insert(pc_dwarf *d, uint64_t addr)
 	d->used++;
 	return &d->tab[i];
 }
+#endif
 
 #if PC_HAVE_DWARF
 
@@ -685,11 +687,13 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 
 /* ---- gprof's line symbols ------------------------------------------------- */
 
+#if PC_HAVE_DWARF
 static int cmp_ls(const void *a, const void *b)
 {
 	const pc_linesym *x = a, *y = b;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
+#endif
 
 int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *nout)
 {
