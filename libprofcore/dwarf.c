@@ -622,6 +622,18 @@ static int query(pc_dwarf *d, uint64_t addr)
 		if (sn)
 			fname = sn;
 	}
+	if (!fname && file) {
+		/* padding past a function's end, still in the line table: the
+		 * function before it, as bfd takes the preceding symbol */
+		for (size_t j = k < d->nseg ? k : 0; j-- > 0;)
+			if (d->segnode[j] != NONODE) {
+				size_t r = d->segnode[j];
+				while (d->nodes[r].inlined && d->nodes[r].parent != NONODE)
+					r = d->nodes[r].parent;
+				fname = d->nodes[r].name;
+				break;
+			}
+	}
 	int st = push_frame(d, fname, file, line > 0 ? (unsigned)line : 0,
 			    col > 0 ? (unsigned)col : 0);
 	/* the inline chain: each inlined subroutine's call site, in the
