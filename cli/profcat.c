@@ -44,7 +44,11 @@ static const optmap report_opts[] = {
 	{"attribution", "attribution", 1,
 	 "proportional (default, gprof) or bucket-start (PROFIL/PROHST)"},
 	{"use-sizes", "use-sizes", 0, "end symbols at address+size when the size is known"},
-	{"granularity", "granularity", 1, "export locations per address (default) or symbol"},
+	{"granularity", "granularity", 1,
+	 "flat: function (default), line (gprof -l), file or address; "
+	 "exports: address (default), symbol/function, line or file"},
+	{"source-path", "source-path", 1,
+	 "':'-separated directories searched for source files (-r source)"},
 	{"ci", "ci", 1, "N percent confidence intervals (e.g. 95) beside the percents"},
 	{NULL, NULL, 0, NULL},
 };
@@ -126,6 +130,7 @@ static void usage(FILE *f)
 		"      --load-address ADDR where the program's code was loaded (same as\n"
 		"                          -O load-address=ADDR; Atari: basepage + 0x100)\n"
 		"  -r, --report NAME       report to print (default: flat)\n"
+		"  -r source [FUNC|FILE]   annotated source (DWARF), of one function or file\n"
 		"  -F FMT                  same as --output-format FMT\n"
 		"  -o, --output FILE       write the report to FILE (atomically)\n"
 		"      --list-formats      list the loaders and exit\n"
@@ -258,6 +263,30 @@ static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
 	return refuse ? EXIT_INPUT : 0;
 }
 
+/* 1 if path names an existing file. */
+static int pc_cli_is_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	fclose(f);
+	return 1;
+}
+
+/* 1 if name ends like a source file (.c .h .cc .cpp .cxx .hpp .s .S). */
+static int pc_cli_is_source_name(const char *name)
+{
+	static const char *const ext[] = {".c", ".h", ".cc", ".cpp", ".cxx",
+					  ".hpp", ".hh", ".s", ".S", ".asm", NULL};
+	size_t l = strlen(name);
+	for (size_t i = 0; ext[i]; i++) {
+		size_t e = strlen(ext[i]);
+		if (l > e && !strcmp(name + l - e, ext[i]))
+			return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *out_path = NULL, *report = NULL, *format = NULL;
@@ -356,11 +385,25 @@ int main(int argc, char **argv)
 			out_path = val;
 		} else if (!strncmp(a, "--output=", 9)) {
 			out_path = a + 9;
-		} else if (!strcmp(a, "-r") || !strcmp(a, "--report")) {
-			NEEDARG(a);
+		} else if (!strcmp(a, "-r") || !strcmp(a, "--report") ||
+			   !strncmp(a, "--report=", 9)) {
+			if (a[1] == '-' && a[8] == '=')
+				val = a + 9;
+			else
+				NEEDARG(a);
 			report = val;
-		} else if (!strncmp(a, "--report=", 9)) {
-			report = a + 9;
+			/* -r source[:NAME] or -r source NAME: NAME selects a
+			 * function or source file (taken when it is no option and
+			 * no existing file, or names a source file) */
+			if (!strncmp(val, "source:", 7)) {
+				report = "source";
+				pc_options_set(ropts, "source-select", val + 7);
+			} else if (!strcmp(val, "source") && i + 1 < argc &&
+				   argv[i + 1][0] != '-' &&
+				   (!pc_cli_is_file(argv[i + 1]) ||
+				    pc_cli_is_source_name(argv[i + 1]))) {
+				pc_options_set(ropts, "source-select", argv[++i]);
+			}
 		} else if (!strcmp(a, "-F")) {
 			NEEDARG(a);
 			pc_options_set(ropts, "output-format", val);

@@ -1,5 +1,6 @@
 /* reports.c - the report table and the rendering entry points. */
 #include "internal.h"
+#include "dwarf_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@ extern const pc_report pc_report_regions;
 extern const pc_report pc_report_callgraph;
 extern const pc_report pc_report_arcs;
 extern const pc_report pc_report_check;
+extern const pc_report pc_report_source;
+extern const pc_report pc_report_locations;
 
 const pc_report *const pc_reports[] = {
 	&pc_report_flat,
@@ -22,6 +25,8 @@ const pc_report *const pc_reports[] = {
 	&pc_report_callgraph,
 	&pc_report_arcs,
 	&pc_report_check,
+	&pc_report_source,
+	&pc_report_locations,
 	NULL,
 };
 
@@ -61,9 +66,22 @@ int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
 	if (of && strcmp(of, "text") && strcmp(of, "csv") && strcmp(of, "json"))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "output format must be text, csv or json, not '%s'", of);
+	/* granularity line, file, address: the flat table and the bar chart
+	 * of the profile seen per line / file / address (lines.c) */
+	pc_profile *g = NULL;
+	if (!strcmp(name, "flat") || !strcmp(name, "barchart")) {
+		int gs = pc_profile_granular(p, opts, &g);
+		if (gs)
+			return gs;
+	}
 	pc_sink k;
 	pc_sink_init(&k);
-	int st = r->render(p, opts, &k);
+	int st = r->render(g ? g : p, opts, &k);
+	if (st && g) {
+		const pc_error *e = pc_profile_error(g);
+		st = pc_profile_fail(p, st, "%s", e ? e->message : "cannot render");
+	}
+	pc_profile_free(g);
 	if (!st && k.failed)
 		st = pc_profile_fail(p, PC_ENOMEM, "out of memory while rendering");
 	if (st) {

@@ -82,12 +82,57 @@ static int cmp_name(const void *a, const void *b)
 		return x->calls > y->calls ? -1 : 1;
 	if ((x->region < 0) != (y->region < 0))
 		return x->region < 0 ? -1 : 1; /* symbols before regions */
-	int c = strcmp(x->label, y->label);
+	size_t lx = x->namelen ? x->namelen : strlen(x->label);
+	size_t ly = y->namelen ? y->namelen : strlen(y->label);
+	int c = strncmp(x->label, y->label, lx < ly ? lx : ly);
+	if (!c && lx != ly)
+		c = lx < ly ? -1 : 1;
 	if (c)
 		return c;
 	if (x->segment != y->segment)
 		return x->segment < y->segment ? -1 : 1;
 	return x->address < y->address ? -1 : (x->address > y->address);
+}
+
+/* Granularity line (lines.c): "NAME (FILE:LINE @ ADDR)" sorts as NAME. */
+static size_t line_namelen(const char *label)
+{
+	size_t l = strlen(label);
+	if (!l || label[l - 1] != ')')
+		return 0;
+	for (size_t i = l; i-- > 1;)
+		if (label[i] == '(' && label[i - 1] == ' ')
+			return i - 1 ? i - 1 : 0;
+	return 0;
+}
+
+static int cmp_label(const void *a, const void *b)
+{
+	const pc_rs_row *x = a, *y = b;
+	int c = strcmp(x->label, y->label);
+	if (c)
+		return c;
+	return x->address < y->address ? -1 : (x->address > y->address);
+}
+
+/* Granularity file (lines.c): one row per label, the lowest address. */
+static size_t merge_labels(pc_rs_row *all, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(all, n, sizeof *all, cmp_label);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (k && all[i].region < 0 && all[k - 1].region < 0 &&
+		    !strcmp(all[i].label, all[k - 1].label)) {
+			all[k - 1].count += all[i].count;
+			all[k - 1].calls += all[i].calls;
+			all[k - 1].self_calls += all[i].self_calls;
+			continue;
+		}
+		all[k++] = all[i];
+	}
+	return k;
 }
 
 static int cmp_address(const void *a, const void *b)
@@ -200,6 +245,11 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 						       .count = v};
 		}
 	}
+	const char *gran = pc_options_get(o, "granularity");
+	if (gran && !strcmp(gran, "file"))
+		n = merge_labels(all, n);
+	for (size_t i = 0; gran && !strcmp(gran, "line") && i < n; i++)
+		all[i].namelen = line_namelen(all[i].label);
 	qsort(all, n, sizeof *all,
 	      spec->tie == PC_TIE_ADDRESS ? cmp_address : cmp_name);
 

@@ -50,6 +50,9 @@ typedef struct pc_rs_row {
 	size_t rank;        /* 1-based position in the listing             */
 	double percent;     /* count / denom * 100 (0 when denom is 0)     */
 	double cum_percent; /* of this row and every row above it          */
+	size_t namelen;     /* leading label bytes that sort as the name
+			       (0 = all): granularity line sorts rows of
+			       one function as gprof -l, by address     */
 } pc_rs_row;
 
 typedef struct pc_rowset {

@@ -61,6 +61,9 @@ struct pc_profile {
 	pc_totals totals;
 	/* lookup: per segment group, first-level table */
 	struct pc_lookup *lookup;
+	/* source level (dwarf.c, lines.c): given, or opened and owned */
+	pc_dwarf *dwarf;
+	pc_dwarf *own_dwarf;
 };
 
 /* Marks the attribution cache stale. */

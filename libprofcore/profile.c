@@ -43,6 +43,7 @@ void pc_profile_free(pc_profile *p)
 	free(p->warnings);
 	free(p->notes);
 	pc_samples_free(p->samples);
+	pc_dwarf_free(p->own_dwarf);
 	pc_errslot_clear(&p->err);
 	pc_strpool_free(&p->pool);
 	free(p);

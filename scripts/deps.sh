@@ -2,7 +2,7 @@
 # Installs every Debian package profcore's build and tests need (as root, or
 # through sudo).  Safe to run again: only missing packages are installed.
 set -e
-PKGS="build-essential meson ninja-build pkg-config libelf-dev zlib1g-dev
+PKGS="build-essential meson ninja-build pkg-config libelf-dev libdw-dev zlib1g-dev
 libyaml-dev libcmocka-dev python3 binutils gcc-multilib hatari cmake
 valgrind clang libclang-rt-14-dev
 golang-go chromium python3-venv python3-mesonpy

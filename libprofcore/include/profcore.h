@@ -707,6 +707,54 @@ PC_API int pc_profile_compare_rates(pc_profile *const *caps, size_t n,
 				    size_t *len);
 
 /* ------------------------------------------------------------------ */
+/* Source locations from DWARF (README "Source level"; needs libdw)    */
+
+typedef struct pc_dwarf pc_dwarf;
+
+/** One frame of a source location: frame 0 is where the address is (its
+ *  line-table row, in the innermost function, inlined or not); each next
+ *  frame is the call site of the inlined function before it, in the
+ *  function it was inlined into.  file is as the DWARF names it (joined
+ *  with DW_AT_comp_dir); NULL, 0 when unknown. */
+typedef struct pc_srcframe {
+	const char *function;
+	const char *file;
+	unsigned line;
+	unsigned column;
+} pc_srcframe;
+
+/** 1 if this library was built with libdw.  [any thread] */
+PC_API int pc_dwarf_available(void);
+/** A new reader.  opts key "source-path": ':'-separated directories
+ *  searched for source files (pc_dwarf_find_source).  NULL: no memory. */
+PC_API pc_dwarf *pc_dwarf_new(const pc_options *opts);
+PC_API void pc_dwarf_free(pc_dwarf *d);
+/** Reads the DWARF of the ELF program at path, or of its separate debug
+ *  file (.gnu_debuglink, build-id under /usr/lib/debug).  Every unit's
+ *  line table and DIE tree is read here: damaged DWARF is PC_EFORMAT
+ *  with the file offset of the unit or line table; no DWARF at all, or a
+ *  build without libdw, is PC_EUNSUPPORTED. */
+PC_API int pc_dwarf_load(pc_dwarf *d, const char *path);
+PC_API const pc_error *pc_dwarf_error(const pc_dwarf *d);
+/** The location of address (as the program is linked): *n frames,
+ *  innermost first (0 when no DWARF covers it).  Each distinct address
+ *  is read from the DWARF once and cached; *frames is borrowed until the
+ *  next call on d. */
+PC_API int pc_dwarf_lookup(pc_dwarf *d, uint64_t address,
+			   const pc_srcframe **frames, size_t *n);
+/** Distinct addresses read from the DWARF so far (cache misses). */
+PC_API uint64_t pc_dwarf_query_count(const pc_dwarf *d);
+/** Where the source file named file (as in pc_srcframe) can be read:
+ *  DIR/NAME for each "source-path" DIR, NAME less its leading
+ *  directories one by one, then file itself.  *path is freed with
+ *  pc_free.  PC_ENOTFOUND when none is readable. */
+PC_API int pc_dwarf_find_source(const pc_dwarf *d, const char *file,
+				char **path);
+/** Gives p the reader for source-level reports (borrowed: d must
+ *  outlive p).  Without it they open one from p's ELF file. */
+PC_API void pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d);
+
+/* ------------------------------------------------------------------ */
 /* Loaders and the registry                                            */
 
 #define PC_ROLE_SYMBOLS 0x1u

@@ -1,0 +1,808 @@
+/* dwarf.c - source locations from DWARF through elfutils' libdw/libdwfl
+ * (README "Source level").
+ *
+ * A pc_dwarf reads one ELF program (and its separate debug file, where
+ * libdwfl's standard search finds it: .gnu_debuglink, build-id under
+ * /usr/lib/debug).  Each distinct address is looked up once and cached:
+ * file, line, column and the chain of inlined functions, innermost first.
+ * Every compilation unit's line table and DIE tree is read once when the
+ * file is opened, so damaged DWARF is an error there (file, offset of the
+ * unit in the file), never a crash or a wrong line later.
+ *
+ * pc_dwarf_line_syms() makes gprof's line symbols (corefile.c
+ * core_create_line_syms): gprof steps through .text one byte at a time
+ * and starts a symbol where (function, file, line) changes; the same
+ * symbols come from looking up only the addresses where a line-table row
+ * or a function / inlined-subroutine range starts or ends.
+ */
+#include "dwarf_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if PC_HAVE_DWARF
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <unistd.h>
+#endif
+
+#if PC_HAVE_DWARF
+#define NONODE ((size_t)-1)
+/* A function scope: a subprogram, or an inlined subroutine with its call
+ * site (in its parent scope). */
+struct fnode {
+	const char *name;
+	const char *call_file;
+	unsigned call_line, call_col;
+	size_t parent; /* NONODE at the top */
+	unsigned depth;
+	int inlined;
+	int subprogram_without_linkage;
+};
+struct frange {
+	uint64_t lo, hi; /* module addresses */
+	size_t node;
+};
+#endif
+
+typedef struct centry {
+	uint64_t addr;
+	size_t first; /* into d->frames */
+	unsigned n;
+	int used;
+} centry;
+
+struct pc_dwarf {
+	pc_errslot err;
+	pc_strpool pool;
+	char *path;
+	char **srcdirs;
+	size_t nsrcdirs, capsrcdirs;
+	centry *tab;
+	size_t cap, used;
+	pc_srcframe *frames;
+	size_t nframes, capframes;
+	pc_srcframe *out; /* last answer, copied out of frames */
+	size_t capout;
+	uint64_t queries;
+	int loaded;
+	uint64_t text_lo, text_hi;
+	int have_text;
+	int cplus; /* some unit is not C-like: names may need ELF symbols */
+#if PC_HAVE_DWARF
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	uint64_t *cand; /* line_syms candidates */
+	size_t ncand, capcand;
+	/* every function / inlined-subroutine DIE, read once at load */
+	struct fnode *nodes;
+	size_t nnodes, capnodes;
+	struct frange *ranges;
+	size_t nranges, capranges;
+	/* elementary segments [seg[k], seg[k+1]) and their innermost node */
+	uint64_t *seg;
+	size_t *segnode;
+	size_t nseg;
+#endif
+};
+
+static int dfail(pc_dwarf *d, int code, int64_t offset, const char *fmt, ...)
+	PC_PRINTF(4, 5);
+static int dfail(pc_dwarf *d, int code, int64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pc_errslot_set(&d->err, code, d->path, offset, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int pc_dwarf_available(void)
+{
+	return PC_HAVE_DWARF;
+}
+
+pc_dwarf *pc_dwarf_new(const pc_options *opts)
+{
+	pc_dwarf *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->err.pub.offset = -1;
+	const char *sp = pc_options_get(opts, "source-path");
+	while (sp && *sp) {
+		const char *e = strchr(sp, ':');
+		size_t n = e ? (size_t)(e - sp) : strlen(sp);
+		if (n) {
+			if (pc_grow((void **)&d->srcdirs, &d->capsrcdirs,
+				    d->nsrcdirs + 1, sizeof(char *))) {
+				pc_dwarf_free(d);
+				return NULL;
+			}
+			d->srcdirs[d->nsrcdirs] = pc_strndup(sp, n);
+			if (!d->srcdirs[d->nsrcdirs]) {
+				pc_dwarf_free(d);
+				return NULL;
+			}
+			d->nsrcdirs++;
+		}
+		sp = e ? e + 1 : NULL;
+	}
+	return d;
+}
+
+void pc_dwarf_free(pc_dwarf *d)
+{
+	if (!d)
+		return;
+#if PC_HAVE_DWARF
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	free(d->cand);
+	free(d->nodes);
+	free(d->ranges);
+	free(d->seg);
+	free(d->segnode);
+#endif
+	for (size_t i = 0; i < d->nsrcdirs; i++)
+		free(d->srcdirs[i]);
+	free(d->srcdirs);
+	free(d->tab);
+	free(d->frames);
+	free(d->out);
+	free(d->path);
+	pc_errslot_clear(&d->err);
+	pc_strpool_free(&d->pool);
+	free(d);
+}
+
+const pc_error *pc_dwarf_error(const pc_dwarf *d)
+{
+	return d && d->err.pub.code ? &d->err.pub : NULL;
+}
+
+uint64_t pc_dwarf_query_count(const pc_dwarf *d)
+{
+	return d ? d->queries : 0;
+}
+
+/* ---- the address cache ---------------------------------------------------- */
+#if PC_HAVE_DWARF
+
+static size_t hash_addr(uint64_t a, size_t cap)
+{
+	a ^= a >> 33;
+	a *= 0xff51afd7ed558ccdULL;
+	a ^= a >> 33;
+	return (size_t)(a & (cap - 1));
+}
+
+static centry *cache_find(pc_dwarf *d, uint64_t addr)
+{
+	if (!d->cap)
+		return NULL;
+	for (size_t i = hash_addr(addr, d->cap);; i = (i + 1) & (d->cap - 1)) {
+		if (!d->tab[i].used)
+			return NULL;
+		if (d->tab[i].addr == addr)
+			return &d->tab[i];
+	}
+}
+
+static centry *cache_insert(pc_dwarf *d, uint64_t addr)
+{
+	if ((d->used + 1) * 2 > d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 1024;
+		centry *nt = calloc(ncap, sizeof *nt);
+		if (!nt)
+			return NULL;
+		for (size_t i = 0; i < d->cap; i++) {
+			if (!d->tab[i].used)
+				continue;
+			size_t j = hash_addr(d->tab[i].addr, ncap);
+			while (nt[j].used)
+				j = (j + 1) & (ncap - 1);
+			nt[j] = d->tab[i];
+		}
+		free(d->tab);
+		d->tab = nt;
+		d->cap = ncap;
+	}
+	size_t i = hash_addr(addr, d->cap);
+	while (d->tab[i].used)
+		i = (i + 1) & (d->cap - 1);
+	d->tab[i].used = 1;
+	d->tab[i].addr = addr;
+	d->used++;
+	return &d->tab[i];
+}
+#endif
+
+#if PC_HAVE_DWARF
+
+static const char *pool(pc_dwarf *d, const char *s)
+{
+	return s ? pc_strpool_add(&d->pool, s) : NULL;
+}
+
+static int64_t section_file_offset(pc_dwarf *d, const char *name)
+{
+	Dwarf_Addr b;
+	Dwarf *dw = dwfl_module_getdwarf(d->mod, &b);
+	Elf *e = dw ? dwarf_getelf(dw) : NULL;
+	size_t shstrndx;
+	if (!e || elf_getshdrstrndx(e, &shstrndx))
+		return -1;
+	for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(s, &sh))
+			continue;
+		const char *n = elf_strptr(e, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			return (int64_t)sh.sh_offset;
+	}
+	return -1;
+}
+
+/* An error in the unit at .debug_info offset off: the file offset when
+ * the section is found, else the section offset (said so). */
+static int damaged_in(pc_dwarf *d, const char *sec, Dwarf_Off off,
+		      const char *what)
+{
+	int64_t so = section_file_offset(d, sec);
+	const char *msg = dwarf_errmsg(-1);
+	if (so >= 0)
+		return dfail(d, PC_EFORMAT, so + (int64_t)off,
+			     "damaged DWARF: %s at %s+0x%llx: %s", what, sec,
+			     (unsigned long long)off, msg ? msg : "unreadable");
+	return dfail(d, PC_EFORMAT, -1, "damaged DWARF: %s at %s+0x%llx: %s", what,
+		     sec, (unsigned long long)off, msg ? msg : "unreadable");
+}
+
+static int damaged(pc_dwarf *d, Dwarf_Off off, const char *what)
+{
+	int64_t so = section_file_offset(d, ".debug_info");
+	const char *msg = dwarf_errmsg(-1);
+	if (so >= 0)
+		return dfail(d, PC_EFORMAT, so + (int64_t)off,
+			     "damaged DWARF: %s of the compilation unit at .debug_info+0x%llx: %s",
+			     what, (unsigned long long)off, msg ? msg : "unreadable");
+	return dfail(d, PC_EFORMAT, -1,
+		     "damaged DWARF: %s of the compilation unit at .debug_info+0x%llx: %s",
+		     what, (unsigned long long)off, msg ? msg : "unreadable");
+}
+
+static int add_cand(pc_dwarf *d, uint64_t a)
+{
+	if (pc_grow((void **)&d->cand, &d->capcand, d->ncand + 1, sizeof *d->cand))
+		return PC_ENOMEM;
+	d->cand[d->ncand++] = a;
+	return PC_OK;
+}
+
+static const char *scope_name(pc_dwarf *d, Dwarf_Die *die);
+
+/* Walks the DIE tree under die: every function / inlined subroutine
+ * becomes a node (name, call site, parent) with its ranges, and its range
+ * boundaries candidates for line symbols; a DIE that cannot be read is an
+ * error. */
+static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned depth,
+		     size_t parent, Dwarf_Die *cu, Dwarf_Addr cb)
+{
+	if (depth > 256)
+		return dfail(d, PC_ELIMIT, -1,
+			     "DWARF: DIEs nested more than 256 deep in the compilation unit at .debug_info+0x%llx",
+			     (unsigned long long)cuoff);
+	Dwarf_Die child;
+	int r = dwarf_child(die, &child);
+	if (r < 0)
+		return damaged(d, cuoff, "DIE tree");
+	if (r > 0)
+		return PC_OK;
+	do {
+		int tag = dwarf_tag(&child);
+		size_t inner = parent;
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		    tag == DW_TAG_entry_point) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+			size_t node = d->nnodes;
+			int any = 0;
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (add_cand(d, lo + cb) || add_cand(d, hi + cb) ||
+				    pc_grow((void **)&d->ranges, &d->capranges,
+					    d->nranges + 1, sizeof *d->ranges))
+					return PC_ENOMEM;
+				d->ranges[d->nranges++] = (struct frange){lo + cb, hi + cb, node};
+				any = 1;
+			}
+			if (any) {
+				if (pc_grow((void **)&d->nodes, &d->capnodes, d->nnodes + 1,
+					    sizeof *d->nodes))
+					return PC_ENOMEM;
+				struct fnode *n = &d->nodes[d->nnodes++];
+				memset(n, 0, sizeof *n);
+				n->parent = parent;
+				n->depth = parent == NONODE ? 0 : d->nodes[parent].depth + 1;
+				n->name = scope_name(d, &child);
+				if (n->name && !(n->name = pool(d, n->name)))
+					return PC_ENOMEM;
+				n->inlined = tag == DW_TAG_inlined_subroutine;
+				n->subprogram_without_linkage =
+					tag == DW_TAG_subprogram &&
+					!dwarf_hasattr_integrate(&child, DW_AT_linkage_name);
+				if (n->inlined) {
+					Dwarf_Attribute at;
+					Dwarf_Word cf = 0, cl = 0, cc = 0;
+					Dwarf_Files *files;
+					size_t nfiles;
+					if (dwarf_attr(&child, DW_AT_call_file, &at) &&
+					    dwarf_formudata(&at, &cf) == 0 &&
+					    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
+					    cf < nfiles) {
+						const char *cfn = dwarf_filesrc(files, cf, NULL, NULL);
+						if (cfn && !(n->call_file = pool(d, cfn)))
+							return PC_ENOMEM;
+					}
+					if (dwarf_attr(&child, DW_AT_call_line, &at))
+						dwarf_formudata(&at, &cl);
+					if (dwarf_attr(&child, DW_AT_call_column, &at))
+						dwarf_formudata(&at, &cc);
+					n->call_line = cl <= 0xffffffffu ? (unsigned)cl : 0;
+					n->call_col = cc <= 0xffffffffu ? (unsigned)cc : 0;
+				}
+				inner = node;
+			}
+		}
+		int st = walk_dies(d, &child, cuoff, depth + 1, inner, cu, cb);
+		if (st)
+			return st;
+		r = dwarf_siblingof(&child, &child);
+		if (r < 0)
+			return damaged(d, cuoff, "DIE tree");
+	} while (r == 0);
+	return PC_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static size_t seg_index(const pc_dwarf *d, uint64_t a)
+{
+	/* last k with seg[k] <= a; d->nseg when a is below them all */
+	size_t lo = 0, hi = d->nseg;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->seg[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : d->nseg;
+}
+
+/* The innermost function scope of every elementary segment between range
+ * boundaries: one table read per lookup instead of a DIE-tree walk. */
+static int build_segments(pc_dwarf *d)
+{
+	size_t nb = 2 * d->nranges;
+	d->seg = malloc((nb ? nb : 1) * sizeof *d->seg);
+	d->segnode = malloc((nb ? nb : 1) * sizeof *d->segnode);
+	if (!d->seg || !d->segnode)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < d->nranges; i++) {
+		d->seg[2 * i] = d->ranges[i].lo;
+		d->seg[2 * i + 1] = d->ranges[i].hi;
+	}
+	if (nb)
+		qsort(d->seg, nb, sizeof *d->seg, cmp_u64);
+	size_t k = 0;
+	for (size_t i = 0; i < nb; i++)
+		if (!k || d->seg[i] != d->seg[k - 1])
+			d->seg[k++] = d->seg[i];
+	d->nseg = k;
+	for (size_t i = 0; i < k; i++)
+		d->segnode[i] = NONODE;
+	struct frange *r = d->ranges;
+	size_t nr = d->nranges;
+	/* counting sort by depth keeps this reentrant */
+	unsigned maxd = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (d->nodes[r[i].node].depth > maxd)
+			maxd = d->nodes[r[i].node].depth;
+	for (unsigned dep = 0; dep <= maxd && nr; dep++)
+		for (size_t i = 0; i < nr; i++) {
+			if (d->nodes[r[i].node].depth != dep)
+				continue;
+			for (size_t j = seg_index(d, r[i].lo); j < k && d->seg[j] < r[i].hi; j++)
+				d->segnode[j] = r[i].node;
+		}
+	return PC_OK;
+}
+
+/* Reads every unit's line table and DIE tree once (errors with offsets),
+ * collecting the candidate addresses for line symbols. */
+static int scan_units(pc_dwarf *d)
+{
+	/* the unit headers first: each must end inside .debug_info */
+	Dwarf_Addr b0;
+	Dwarf *dw = dwfl_module_getdwarf(d->mod, &b0);
+	uint64_t isize = UINT64_MAX;
+	int64_t ifile = -1;
+	Elf *e = dwarf_getelf(dw);
+	size_t shstrndx;
+	if (e && !elf_getshdrstrndx(e, &shstrndx))
+		for (Elf_Scn *sc = NULL; (sc = elf_nextscn(e, sc));) {
+			GElf_Shdr sh;
+			const char *n;
+			if (gelf_getshdr(sc, &sh) &&
+			    (n = elf_strptr(e, shstrndx, sh.sh_name)) &&
+			    !strcmp(n, ".debug_info") && sh.sh_type != SHT_NOBITS) {
+				isize = sh.sh_size;
+				ifile = (int64_t)sh.sh_offset;
+			}
+		}
+	Dwarf_Off uoff = 0, next;
+	size_t hsize;
+	int r;
+	while ((r = dwarf_next_unit(dw, uoff, &next, &hsize, NULL, NULL, NULL, NULL,
+				    NULL, NULL)) == 0) {
+		if (next > isize)
+			return dfail(d, PC_EFORMAT, ifile >= 0 ? ifile + (int64_t)uoff : -1,
+				     "damaged DWARF: the unit header at .debug_info+0x%llx gives a length past the end of the section (0x%llx bytes)",
+				     (unsigned long long)uoff, (unsigned long long)isize);
+		uoff = next;
+	}
+	if (r < 0)
+		return damaged_in(d, ".debug_info", uoff, "unit header");
+	Dwarf_Addr cb;
+	Dwarf_Die *cu = NULL;
+	(void)dwfl_errno(); /* clears what an earlier lookup left */
+	while ((cu = dwfl_module_nextcu(d->mod, cu, &cb))) {
+		Dwarf_Off cuoff = dwarf_dieoffset(cu);
+		Dwarf_Attribute la;
+		Dwarf_Word lang = 0;
+		if (dwarf_attr(cu, DW_AT_language, &la))
+			dwarf_formudata(&la, &lang);
+		if (lang != DW_LANG_C && lang != DW_LANG_C89 && lang != DW_LANG_C99 &&
+		    lang != DW_LANG_C11 && lang != DW_LANG_Mips_Assembler && lang != 0)
+			d->cplus = 1;
+		Dwarf_Lines *lines;
+		size_t nl;
+		if (dwarf_attr(cu, DW_AT_stmt_list, &la)) {
+			Dwarf_Word lo = 0;
+			if (dwarf_formudata(&la, &lo))
+				return damaged(d, cuoff, "DW_AT_stmt_list");
+			if (dwarf_getsrclines(cu, &lines, &nl))
+				return damaged_in(d, ".debug_line", lo, "line table");
+			for (size_t i = 0; i < nl; i++) {
+				Dwarf_Addr a;
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				if (!l || dwarf_lineaddr(l, &a))
+					return damaged(d, cuoff, "line table");
+				if (add_cand(d, a + cb))
+					return PC_ENOMEM;
+			}
+		}
+		int st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
+		if (st)
+			return st;
+	}
+	if (dwfl_errno())
+		return dfail(d, PC_EFORMAT, section_file_offset(d, ".debug_info"),
+			     "damaged DWARF: cannot read the compilation units: %s",
+			     dwfl_errmsg(-1));
+	if (d->ncand)
+		qsort(d->cand, d->ncand, sizeof *d->cand, cmp_u64);
+	size_t k = 0;
+	for (size_t i = 0; i < d->ncand; i++)
+		if (!k || d->cand[i] != d->cand[k - 1])
+			d->cand[k++] = d->cand[i];
+	d->ncand = k;
+	return build_segments(d);
+}
+
+static void find_text(pc_dwarf *d)
+{
+	GElf_Addr b;
+	Elf *e = dwfl_module_getelf(d->mod, &b);
+	size_t shstrndx;
+	if (!e || elf_getshdrstrndx(e, &shstrndx))
+		return;
+	for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(s, &sh))
+			continue;
+		const char *n = elf_strptr(e, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, ".text")) {
+			d->text_lo = sh.sh_addr;
+			d->text_hi = sh.sh_addr + sh.sh_size;
+			d->have_text = 1;
+			return;
+		}
+	}
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = NULL,
+};
+
+int pc_dwarf_load(pc_dwarf *d, const char *path)
+{
+	if (d->loaded)
+		return dfail(d, PC_EUSAGE, -1, "DWARF already loaded");
+	free(d->path);
+	d->path = pc_strdup(path);
+	if (!d->path)
+		return dfail(d, PC_ENOMEM, -1, "out of memory");
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return dfail(d, PC_EIO, -1, "cannot open the program to read its DWARF");
+	d->dwfl = dwfl_begin(&offline_callbacks);
+	if (!d->dwfl) {
+		close(fd);
+		return dfail(d, PC_ENOMEM, -1, "libdwfl: %s", dwfl_errmsg(-1));
+	}
+	/* dwfl owns fd from here */
+	d->mod = dwfl_report_offline(d->dwfl, path, path, fd);
+	if (!d->mod || dwfl_report_end(d->dwfl, NULL, NULL))
+		return dfail(d, PC_EFORMAT, 0, "not an ELF file libdw can read: %s",
+			     dwfl_errmsg(-1));
+	Dwarf *dw = dwfl_module_getdwarf(d->mod, &d->bias);
+	if (!dw)
+		return dfail(d, PC_EUNSUPPORTED, -1,
+			     "no DWARF debugging information (build with -g, or install its separate debug file)");
+	find_text(d);
+	int st = scan_units(d);
+	if (st)
+		return st;
+	d->loaded = 1;
+	return PC_OK;
+}
+
+static int push_frame(pc_dwarf *d, const char *fn, const char *file,
+		      unsigned line, unsigned col)
+{
+	if (pc_grow((void **)&d->frames, &d->capframes, d->nframes + 1, sizeof *d->frames))
+		return PC_ENOMEM;
+	pc_srcframe *f = &d->frames[d->nframes++];
+	f->function = pool(d, fn);
+	f->file = pool(d, file);
+	f->line = line;
+	f->column = col;
+	if ((fn && !f->function) || (file && !f->file))
+		return PC_ENOMEM;
+	return PC_OK;
+}
+
+static const char *scope_name(pc_dwarf *d, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = NULL;
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		n = dwarf_formstring(&a);
+	if (!n && dwarf_attr_integrate(die, DW_AT_name, &a))
+		n = dwarf_formstring(&a);
+	(void)d;
+	return n;
+}
+
+/* Fills frames for address a (unbiased): the line from the line table,
+ * the function scopes from the table built at load. */
+static int query(pc_dwarf *d, uint64_t addr)
+{
+	d->queries++;
+	Dwarf_Addr a = addr + d->bias;
+	Dwfl_Line *dl = dwfl_module_getsrc(d->mod, a);
+	const char *file = NULL;
+	int line = 0, col = 0;
+	if (dl)
+		file = dwfl_lineinfo(dl, NULL, &line, &col, NULL, NULL);
+	size_t k = seg_index(d, a);
+	size_t node = k < d->nseg ? d->segnode[k] : NONODE;
+	if (!file && node == NONODE)
+		return PC_OK; /* no DWARF here: no frame */
+	const char *fname = node != NONODE ? d->nodes[node].name : NULL;
+	if (!fname || (d->cplus && d->nodes[node].subprogram_without_linkage)) {
+		/* no DWARF function (assembly), or a mangled language without a
+		 * linkage name: the ELF symbol, as bfd falls back to */
+		const char *sn = dwfl_module_addrname(d->mod, a);
+		if (sn)
+			fname = sn;
+	}
+	if (!fname && file) {
+		/* padding past a function's end, still in the line table: the
+		 * function before it, as bfd takes the preceding symbol */
+		for (size_t j = k < d->nseg ? k : 0; j-- > 0;)
+			if (d->segnode[j] != NONODE) {
+				size_t r = d->segnode[j];
+				while (d->nodes[r].inlined && d->nodes[r].parent != NONODE)
+					r = d->nodes[r].parent;
+				fname = d->nodes[r].name;
+				break;
+			}
+	}
+	int st = push_frame(d, fname, file, line > 0 ? (unsigned)line : 0,
+			    col > 0 ? (unsigned)col : 0);
+	/* the inline chain: each inlined subroutine's call site, in the
+	 * function scope around it */
+	for (size_t n = node; !st && n != NONODE && d->nodes[n].inlined &&
+			      d->nodes[n].parent != NONODE;
+	     n = d->nodes[n].parent) {
+		const struct fnode *x = &d->nodes[n];
+		st = push_frame(d, d->nodes[x->parent].name, x->call_file, x->call_line,
+				x->call_col);
+	}
+	return st;
+}
+
+#endif /* PC_HAVE_DWARF */
+
+int pc_dwarf_lookup(pc_dwarf *d, uint64_t address, const pc_srcframe **frames,
+		    size_t *n)
+{
+	*frames = NULL;
+	*n = 0;
+#if PC_HAVE_DWARF
+	if (!d->loaded)
+		return dfail(d, PC_EUSAGE, -1, "no DWARF loaded");
+	centry *e = cache_find(d, address);
+	if (!e) {
+		size_t first = d->nframes;
+		int st = query(d, address);
+		if (st)
+			return dfail(d, st, -1, "out of memory");
+		e = cache_insert(d, address);
+		if (!e)
+			return dfail(d, PC_ENOMEM, -1, "out of memory");
+		e->first = first;
+		e->n = (unsigned)(d->nframes - first);
+	}
+	if (e->n == 0)
+		return PC_OK;
+	/* frames may move when later lookups grow the array: hand out a copy
+	 * that stays valid until the next lookup */
+	if (pc_grow((void **)&d->out, &d->capout, e->n, sizeof *d->out))
+		return dfail(d, PC_ENOMEM, -1, "out of memory");
+	memcpy(d->out, d->frames + e->first, e->n * sizeof *d->out);
+	*frames = d->out;
+	*n = e->n;
+	return PC_OK;
+#else
+	(void)address;
+	return dfail(d, PC_EUNSUPPORTED, -1,
+		     "this profcore was built without libdw (-Ddwarf): no DWARF");
+#endif
+}
+
+#if !PC_HAVE_DWARF
+int pc_dwarf_load(pc_dwarf *d, const char *path)
+{
+	free(d->path);
+	d->path = pc_strdup(path);
+	return dfail(d, PC_EUNSUPPORTED, -1,
+		     "this profcore was built without libdw (-Ddwarf): no DWARF");
+}
+#endif
+
+/* ---- gprof's line symbols ------------------------------------------------- */
+
+#if PC_HAVE_DWARF
+static int cmp_ls(const void *a, const void *b)
+{
+	const pc_linesym *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+#endif
+
+int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *nout)
+{
+	*out = NULL;
+	*nout = 0;
+#if PC_HAVE_DWARF
+	if (!d->loaded)
+		return dfail(d, PC_EUSAGE, -1, "no DWARF loaded");
+	if (!d->have_text)
+		return PC_OK;
+	pc_linesym *v = NULL;
+	size_t n = 0, cap = 0;
+	const char *pf = NULL, *pfile = NULL;
+	unsigned pline = 0;
+	int have_prev = 0;
+	for (size_t i = 0; i < d->ncand; i++) {
+		uint64_t a = d->cand[i] - d->bias;
+		if (a < d->text_lo || a >= d->text_hi)
+			continue;
+		const pc_srcframe *f;
+		size_t nf;
+		int st = pc_dwarf_lookup(d, a, &f, &nf);
+		if (st) {
+			free(v);
+			return st;
+		}
+		/* gprof get_src_info: a file, a function and a line */
+		if (!nf || !f[0].file || !f[0].function || !f[0].line)
+			continue;
+		if (have_prev && pline == f[0].line && !strcmp(pf, f[0].function) &&
+		    !strcmp(pfile, f[0].file))
+			continue;
+		if (pc_grow((void **)&v, &cap, n + 1, sizeof *v)) {
+			free(v);
+			return dfail(d, PC_ENOMEM, -1, "out of memory");
+		}
+		v[n].addr = a;
+		v[n].function = f[0].function;
+		v[n].file = f[0].file;
+		v[n].line = f[0].line;
+		n++;
+		pf = f[0].function;
+		pfile = f[0].file;
+		pline = f[0].line;
+		have_prev = 1;
+	}
+	qsort(v, n, sizeof *v, cmp_ls);
+	*out = v;
+	*nout = n;
+	return PC_OK;
+#else
+	return dfail(d, PC_EUNSUPPORTED, -1,
+		     "this profcore was built without libdw (-Ddwarf): no DWARF");
+#endif
+}
+
+/* ---- source files ------------------------------------------------------- */
+
+static int readable(const char *p)
+{
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		return 0;
+	fclose(f);
+	return 1;
+}
+
+int pc_dwarf_find_source(const pc_dwarf *d, const char *file, char **out)
+{
+	*out = NULL;
+	if (!file)
+		return PC_ENOTFOUND;
+	/* each source-path DIR first: DIR/<the name less 0, 1, 2...
+	 * leading directories>, then the name itself */
+	for (size_t i = 0; i < d->nsrcdirs; i++) {
+		const char *tail = file;
+		while (*tail == '/')
+			tail++;
+		while (tail && *tail) {
+			size_t l = strlen(d->srcdirs[i]) + strlen(tail) + 2;
+			char *c = malloc(l);
+			if (!c)
+				return PC_ENOMEM;
+			snprintf(c, l, "%s/%s", d->srcdirs[i], tail);
+			if (readable(c)) {
+				*out = c;
+				return PC_OK;
+			}
+			free(c);
+			tail = strchr(tail, '/');
+			if (tail)
+				tail++;
+		}
+	}
+	if (readable(file)) {
+		*out = pc_strdup(file);
+		return *out ? PC_OK : PC_ENOMEM;
+	}
+	return PC_ENOTFOUND;
+}

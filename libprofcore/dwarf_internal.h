@@ -1,0 +1,34 @@
+/* dwarf_internal.h - what the line view and the source report use of
+ * dwarf.c beyond the public API.  Private to libprofcore. */
+#ifndef PC_DWARF_INTERNAL_H
+#define PC_DWARF_INTERNAL_H
+
+#include "internal.h"
+#include "pc_config.h"
+
+/** One of gprof's line symbols: where (function, file, line) starts. */
+typedef struct pc_linesym {
+	uint64_t addr;
+	const char *function, *file; /* owned by the pc_dwarf */
+	unsigned line;
+} pc_linesym;
+
+/** gprof's line symbols of .text (core_create_line_syms), in address
+ *  order; *out is malloc'ed (caller frees). */
+PC_INTERNAL int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *n);
+
+/** The pc_dwarf of p: the one given with pc_profile_set_dwarf, else one
+ *  opened (once, owned by p) from p's ELF source file with opts'
+ *  "source-path".  Errors are recorded on p. */
+PC_INTERNAL int pc_profile_dwarf(pc_profile *p, const pc_options *opts,
+				 pc_dwarf **out);
+
+/** p seen at granularity "line" or "file" (opts "granularity"): a new
+ *  profile whose symbols are gprof's line symbols (file: one per source
+ *  file) besides the function symbols without DWARF, holding p's samples,
+ *  histograms, arcs and regions.  *out is NULL for granularity function
+ *  (or none given).  Errors are recorded on p. */
+PC_INTERNAL int pc_profile_granular(pc_profile *p, const pc_options *opts,
+				    pc_profile **out);
+
+#endif

@@ -1,0 +1,298 @@
+/* lines.c - a profile seen per source line, per source file or per
+ * address (option "granularity"; README "Source level").
+ *
+ * Line granularity is gprof -l's: the symbol table becomes the function
+ * symbols plus gprof's line symbols (dwarf.c pc_dwarf_line_syms), each
+ * named "FUNCTION (FILE:LINE @ HEXADDR)" (FILE without its directories,
+ * as gprof prints it; function symbols with DWARF at their address get
+ * the same suffix), and histogram buckets are split among them by the
+ * same proportional rule as among functions (attrib.c = gprof
+ * hist_assign_samples).  At the same address a function symbol is kept
+ * before a line symbol (gprof symtab_finalize: a line symbol is not a
+ * function and takes its enclosing function's binding).  File
+ * granularity names each line symbol by its file (rows of one file are
+ * summed by the report); address granularity gives every sampled
+ * address (histograms: every non-empty bucket start) a row
+ * "FUNCTION+0xOFF @ HEXADDR".
+ */
+#include "dwarf_internal.h"
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d)
+{
+	p->dwarf = d;
+}
+
+static int fail_at(pc_profile *p, int code, const char *file, int64_t off,
+		   const char *fmt, ...) PC_PRINTF(5, 6);
+static int fail_at(pc_profile *p, int code, const char *file, int64_t off,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pc_errslot_set(&p->err, code, file, off, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* The DWARF reader's error, with its file and offset, on p. */
+static int fail_from(pc_profile *p, const pc_error *e, int st)
+{
+	if (!e)
+		return pc_profile_fail(p, st, "cannot read DWARF");
+	return fail_at(p, e->code ? e->code : st, e->file, e->offset, "%s",
+		       e->message);
+}
+
+int pc_profile_dwarf(pc_profile *p, const pc_options *opts, pc_dwarf **out)
+{
+	*out = p->dwarf ? p->dwarf : p->own_dwarf;
+	if (*out)
+		return PC_OK;
+	const char *elf = NULL;
+	for (size_t i = 0; i < p->nsrc; i++)
+		if (!strcmp(p->src_format[i], "elf")) {
+			elf = p->src_file[i];
+			break;
+		}
+	if (!elf)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "source lines need the program's DWARF: give the ELF executable (built with -g) among the files");
+	pc_dwarf *d = pc_dwarf_new(opts);
+	if (!d)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	int st = pc_dwarf_load(d, elf);
+	if (st) {
+		st = fail_from(p, pc_dwarf_error(d), st);
+		pc_dwarf_free(d);
+		return st;
+	}
+	p->own_dwarf = d;
+	*out = d;
+	return PC_OK;
+}
+
+static const char *base_name(const char *f)
+{
+	const char *s = strrchr(f, '/');
+	return s ? s + 1 : f;
+}
+
+static int add_named(pc_profile *q, const pc_symbol *proto, const char *name)
+{
+	pc_symbol s = *proto;
+	s.name = name;
+	return pc_profile_add_symbol(q, &s);
+}
+
+typedef enum { G_LINE, G_FILE, G_ADDRESS } gran;
+
+/* Function symbols (p's attribution targets), renamed for g. */
+static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g)
+{
+	char buf[4096];
+	for (size_t i = 0; i < p->ntargets; i++) {
+		const pc_symbol *s = &p->syms[p->targets[i].symbol];
+		const char *name = s->name;
+		if (g != G_ADDRESS) {
+			const pc_srcframe *f;
+			size_t nf;
+			int st = pc_dwarf_lookup(d, s->address, &f, &nf);
+			if (st)
+				return fail_from(p, pc_dwarf_error(d), st);
+			/* gprof get_src_info: file, function and line */
+			if (nf && f[0].file && f[0].function && f[0].line) {
+				if (g == G_FILE)
+					name = f[0].file;
+				else {
+					snprintf(buf, sizeof buf, "%s (%s:%u @ %llx)", s->name,
+						 base_name(f[0].file), f[0].line,
+						 (unsigned long long)s->address);
+					name = buf;
+				}
+			}
+		}
+		if (add_named(q, s, name))
+			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	return PC_OK;
+}
+
+static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g)
+{
+	pc_linesym *ls;
+	size_t n;
+	int st = pc_dwarf_line_syms(d, &ls, &n);
+	if (st)
+		return fail_from(p, pc_dwarf_error(d), st);
+	char buf[4096];
+	pc_binding prevb = PC_BIND_GLOBAL;
+	for (size_t i = 0; i < n; i++) {
+		pc_symbol s = {0};
+		s.segment = PC_NOSEG;
+		s.address = ls[i].addr;
+		s.kind = PC_SYM_TEXT;
+		/* gprof: the previous line symbol's binding when it is of the
+		 * same function and file, else the enclosing function's */
+		if (i && ls[i - 1].file == ls[i].file &&
+		    !strcmp(ls[i - 1].function, ls[i].function)) {
+			s.binding = prevb;
+		} else {
+			int64_t t = pc_profile_lookup(p, PC_NOSEG, ls[i].addr);
+			s.binding = t >= 0 ? p->syms[p->targets[t].symbol].binding
+					   : PC_BIND_GLOBAL;
+			if (s.binding == PC_BIND_WEAK)
+				s.binding = PC_BIND_GLOBAL;
+		}
+		prevb = s.binding;
+		if (g == G_FILE) {
+			s.name = ls[i].file;
+		} else {
+			snprintf(buf, sizeof buf, "%s (%s:%u @ %llx)", ls[i].function,
+				 base_name(ls[i].file), ls[i].line,
+				 (unsigned long long)ls[i].addr);
+			s.name = buf;
+		}
+		if (pc_profile_add_symbol(q, &s)) {
+			free(ls);
+			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+	}
+	free(ls);
+	return PC_OK;
+}
+
+/* A row per sampled address / non-empty histogram bucket. */
+static int add_addresses(pc_profile *p, pc_profile *q)
+{
+	char buf[4096];
+	size_t ns = pc_samples_distinct(p->samples);
+	const pc_sample *sm = pc_samples_sorted(p->samples);
+	if (ns && !sm)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	for (size_t pass = 0; pass < 2; pass++) {
+		size_t nh = pass ? 0 : p->nhists;
+		for (size_t h = 0; h < nh; h++) {
+			const pc_histogram *H = &p->hists[h].h;
+			long double w = (long double)(H->high - H->low) / (long double)H->nbins;
+			for (size_t b = 0; b < H->nbins; b++) {
+				if (!H->counts[b])
+					continue;
+				uint64_t a = H->low + (uint64_t)(w * (long double)b);
+				a -= a % H->unit;
+				int64_t t = pc_profile_lookup(p, H->segment, a);
+				if (t < 0)
+					continue;
+				const pc_symbol *s = &p->syms[p->targets[t].symbol];
+				if (a == s->address)
+					continue;
+				snprintf(buf, sizeof buf, "%s+0x%llx @ %llx", s->name,
+					 (unsigned long long)(a - s->address),
+					 (unsigned long long)a);
+				pc_symbol x = *s;
+				x.name = buf;
+				x.address = a;
+				x.size = 0;
+				x.flags &= ~PC_SYMF_FUNC;
+				if (pc_profile_add_symbol(q, &x))
+					return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+			}
+		}
+		for (size_t i = 0; pass && i < ns; i++) {
+			int64_t t = pc_profile_lookup(p, sm[i].segment, sm[i].address);
+			if (t < 0)
+				continue;
+			const pc_symbol *s = &p->syms[p->targets[t].symbol];
+			if (sm[i].address == s->address)
+				continue;
+			snprintf(buf, sizeof buf, "%s+0x%llx @ %llx", s->name,
+				 (unsigned long long)(sm[i].address - s->address),
+				 (unsigned long long)sm[i].address);
+			pc_symbol x = *s;
+			x.name = buf;
+			x.address = sm[i].address;
+			x.size = 0;
+			x.flags &= ~PC_SYMF_FUNC;
+			if (pc_profile_add_symbol(q, &x))
+				return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+	}
+	return PC_OK;
+}
+
+int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
+{
+	*out = NULL;
+	const char *gs = pc_options_get(opts, "granularity");
+	gran g;
+	if (!gs || !strcmp(gs, "function") || !strcmp(gs, "symbol"))
+		return PC_OK;
+	if (!strcmp(gs, "line"))
+		g = G_LINE;
+	else if (!strcmp(gs, "file"))
+		g = G_FILE;
+	else if (!strcmp(gs, "address"))
+		g = G_ADDRESS;
+	else
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "granularity must be function, line, file or address, not '%s'",
+				       gs);
+	int st;
+	if ((st = pc_profile_attribute(p, opts)))
+		return st;
+	if (pc_samples_binned(p->samples))
+		return pc_profile_fail(p, PC_EUNSUPPORTED,
+				       "granularity %s: the raw samples were counted per symbol, not per address (more than %zu distinct addresses); use granularity function",
+				       gs, (size_t)1 << 17);
+	pc_dwarf *d = NULL;
+	if (g != G_ADDRESS && (st = pc_profile_dwarf(p, opts, &d)))
+		return st;
+	pc_profile *q = pc_profile_new(p->reg);
+	if (!q)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	q->exact = p->exact;
+	q->dimension = pc_strpool_add(&q->pool, p->dimension);
+	q->abbrev = p->abbrev;
+	if (!q->dimension) {
+		pc_profile_free(q);
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	st = add_functions(p, q, d, g);
+	if (!st && g != G_ADDRESS)
+		st = add_lines(p, q, d, g);
+	if (!st && g == G_ADDRESS)
+		st = add_addresses(p, q);
+	if (!st && pc_profile_merge(q, p, NULL)) {
+		const pc_error *e = pc_profile_error(q);
+		st = pc_profile_fail(p, e ? e->code : PC_ENOMEM, "%s",
+				     e ? e->message : "out of memory");
+	}
+	if (st) {
+		pc_profile_free(q);
+		return st;
+	}
+	/* gprof cg_tally: a call's callee is the function entered, never
+	 * the line symbol holding the callee address (that address is past
+	 * the entry when mcount is called after the prologue) */
+	if (g != G_ADDRESS) {
+		for (size_t i = 0; i < q->narcs; i++) {
+			int64_t t = pc_profile_lookup(p, q->arcs[i].to_segment, q->arcs[i].to);
+			if (t >= 0)
+				q->arcs[i].to = p->targets[t].address;
+		}
+		for (size_t i = 0; i < q->ncalls; i++) {
+			int64_t t = pc_profile_lookup(p, q->calls[i].segment, q->calls[i].address);
+			if (t >= 0)
+				q->calls[i].address = p->targets[t].address;
+		}
+		pc_profile_invalidate(q);
+	}
+	/* the notes and metadata reports may show */
+	for (size_t i = 0; i < p->nmeta; i++)
+		pc_profile_set_meta(q, p->meta_key[i], p->meta_val[i]);
+	*out = q;
+	return PC_OK;
+}

@@ -1,0 +1,137 @@
+/* The pc_dwarf API on the golden program fixtures/lines-O2
+ * (gen_fixtures.sh; its locations.csv lists what addr2line -f -i agrees
+ * with): an inline chain three deep, one libdw read per distinct address
+ * however often it is asked for and however many samples fall on it,
+ * source lookup through "source-path", and the errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "profcore.h"
+
+static char exe[4096], programs[4096];
+
+static void test_chain(void **state)
+{
+	(void)state;
+	pc_dwarf *d = pc_dwarf_new(NULL);
+	assert_non_null(d);
+	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
+	const pc_srcframe *f;
+	size_t n;
+	assert_int_equal(pc_dwarf_lookup(d, 0x1135, &f, &n), PC_OK);
+	assert_int_equal(n, 3);
+	assert_string_equal(f[0].function, "mix");
+	assert_string_equal(f[0].file, "/profcore-src/lines_util.h");
+	assert_int_equal(f[0].line, 9);
+	assert_int_equal(f[0].column, 4);
+	assert_string_equal(f[1].function, "scan");
+	assert_string_equal(f[1].file, "/profcore-src/lines_main.c");
+	assert_int_equal(f[1].line, 23);
+	assert_int_equal(f[1].column, 7);
+	assert_string_equal(f[2].function, "main");
+	assert_int_equal(f[2].line, 40);
+	assert_int_equal(f[2].column, 12);
+	assert_int_equal(pc_dwarf_query_count(d), 1);
+	/* cached: no second read */
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(pc_dwarf_lookup(d, 0x1135, &f, &n), PC_OK);
+	assert_int_equal(pc_dwarf_query_count(d), 1);
+	assert_int_equal(n, 3);
+	/* outside every unit: no frame, no error */
+	assert_int_equal(pc_dwarf_lookup(d, 0x10, &f, &n), PC_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(pc_dwarf_query_count(d), 2);
+	pc_dwarf_free(d);
+}
+
+/* 10^6 raw samples on 3 addresses: the locations report reads 3. */
+static void test_once_per_address(void **state)
+{
+	(void)state;
+	pc_profile *p = pc_profile_new(NULL);
+	pc_dwarf *d = pc_dwarf_new(NULL);
+	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
+	assert_int_equal(pc_profile_load_file(p, exe, "elf", NULL), PC_OK);
+	static const uint64_t at[3] = {0x10ed, 0x1135, 0x1145};
+	for (int r = 0; r < 1000; r++)
+		for (int i = 0; i < 1000; i++)
+			assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, at[i % 3], 1), PC_OK);
+	pc_profile_set_dwarf(p, d);
+	char *out = NULL;
+	size_t len;
+	assert_int_equal(pc_profile_render(p, "locations", NULL, &out, &len), PC_OK);
+	assert_int_equal(pc_dwarf_query_count(d), 3);
+	assert_string_equal(out,
+		"address           count  function at file:line:column (inline chain, innermost first)\n"
+		"0x10ed           334000  fill at /profcore-src/lines_main.c:14:15\n"
+		"                         inlined in main at /profcore-src/lines_main.c:38:3\n"
+		"0x1135           333000  mix at /profcore-src/lines_util.h:9:4\n"
+		"                         inlined in scan at /profcore-src/lines_main.c:23:7\n"
+		"                         inlined in main at /profcore-src/lines_main.c:40:12\n"
+		"0x1145           333000  scan at /profcore-src/lines_main.c:22:36\n"
+		"                         inlined in main at /profcore-src/lines_main.c:40:12\n");
+	pc_free(out);
+	pc_profile_free(p);
+	pc_dwarf_free(d);
+}
+
+static void test_find_source(void **state)
+{
+	(void)state;
+	pc_options *o = pc_options_new();
+	char sp[8192];
+	snprintf(sp, sizeof sp, "/nonexistent:%s", programs);
+	pc_options_set(o, "source-path", sp);
+	pc_dwarf *d = pc_dwarf_new(o);
+	char *path = NULL;
+	assert_int_equal(pc_dwarf_find_source(d, "/profcore-src/lines_util.h", &path), PC_OK);
+	char want[8192];
+	snprintf(want, sizeof want, "%s/lines_util.h", programs);
+	assert_string_equal(path, want);
+	pc_free(path);
+	assert_int_equal(pc_dwarf_find_source(d, "/profcore-src/nothere.c", &path),
+			 PC_ENOTFOUND);
+	assert_null(path);
+	pc_dwarf_free(d);
+	pc_options_free(o);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	pc_dwarf *d = pc_dwarf_new(NULL);
+	assert_int_equal(pc_dwarf_load(d, "/nonexistent/prog"), PC_EIO);
+	const pc_error *e = pc_dwarf_error(d);
+	assert_non_null(e);
+	assert_string_equal(e->file, "/nonexistent/prog");
+	assert_string_equal(e->message, "cannot open the program to read its DWARF");
+	pc_dwarf_free(d);
+	/* a lookup before a load */
+	d = pc_dwarf_new(NULL);
+	const pc_srcframe *f;
+	size_t n;
+	assert_int_equal(pc_dwarf_lookup(d, 0x1135, &f, &n), PC_EUSAGE);
+	pc_dwarf_free(d);
+}
+
+int main(void)
+{
+	const char *root = getenv("PC_SOURCE_ROOT");
+	if (!root)
+		return 77;
+	snprintf(exe, sizeof exe, "%s/tests/source/fixtures/lines-O2", root);
+	snprintf(programs, sizeof programs, "%s/tests/source/programs", root);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_once_per_address),
+		cmocka_unit_test(test_find_source),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
