@@ -88,20 +88,23 @@ static int status_exit(int st)
 	}
 }
 
-/* "profcat: [kind: ]FILE:OFFSET: message" (kind is "warning: " or ""). */
+/* "profcat: [kind: ]FILE:OFFSET: message[advice]" (kind is "warning: "
+ * or ""); the advice names the options that fix a problem the library
+ * describes. */
 static void report_error(const char *kind, const pc_error *e)
 {
 	if (!e) {
 		fprintf(stderr, "profcat: %sunknown error\n", kind);
 		return;
 	}
+	const char *advice = pc_cli_rate_advice(e->message);
 	if (e->file && e->offset >= 0)
-		fprintf(stderr, "profcat: %s%s:%lld: %s\n", kind, e->file,
-			(long long)e->offset, e->message);
+		fprintf(stderr, "profcat: %s%s:%lld: %s%s\n", kind, e->file,
+			(long long)e->offset, e->message, advice);
 	else if (e->file)
-		fprintf(stderr, "profcat: %s%s: %s\n", kind, e->file, e->message);
+		fprintf(stderr, "profcat: %s%s: %s%s\n", kind, e->file, e->message, advice);
 	else
-		fprintf(stderr, "profcat: %s%s\n", kind, e->message);
+		fprintf(stderr, "profcat: %s%s%s\n", kind, e->message, advice);
 }
 
 static void print_error(const pc_error *e)
@@ -131,6 +134,7 @@ static void usage(FILE *f)
 		"                          gmon) instead of a report\n"
 		"      --list-exports      list the export formats and exit\n"
 		"      --list-symbols      print the loaded symbol table\n"
+		"      --ignore-fit        report a capture that does not fit the program\n"
 		"      --check             sampling-quality diagnostics (same as -r check)\n"
 		"  -v, --verbose           print warnings and what was detected\n"
 		"  -h, --help              print this help and exit\n"
@@ -197,13 +201,69 @@ static int list_exports(void)
 	return 0;
 }
 
+/* Does the capture fit the program (pc_profile_fit)?  A misfit is an
+ * error (exit 1) unless --ignore-fit, a doubt a warning; the library
+ * names the problem, this adds the option that fixes it. */
+static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
+		     size_t nin, int ignore)
+{
+	/* only a capture given with its program (a symbol file) can fail
+	 * to fit it: a capture alone (Hatari, .mprof) describes itself */
+	int prog = 0;
+	for (size_t i = 0; i < nin; i++)
+		if (in[i].l->roles & PC_ROLE_SYMBOLS)
+			prog = 1;
+	if (!prog)
+		return 0;
+	pc_fit f;
+	int st = pc_profile_fit(p, opts, &f);
+	if (st) {
+		print_error(pc_profile_error(p));
+		return status_exit(st);
+	}
+	if (!f.problem)
+		return 0;
+	char names[512] = "";
+	int elf = 0;
+	for (size_t i = 0; i < nin; i++) {
+		if (!strcmp(in[i].l->name, "elf"))
+			elf = 1;
+		if (in[i].l->roles & PC_ROLE_SYMBOLS)
+			continue;
+		size_t l = strlen(names);
+		snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", in[i].path);
+	}
+	char advice[256];
+	if (f.has_shift && !elf && f.shift_default && f.load_given)
+		snprintf(advice, sizeof advice,
+			 "give --load-address 0x%llx (code starts 0x100 bytes after the basepage or PSP)",
+			 (unsigned long long)f.load_address);
+	else if (f.has_shift && !elf && f.shift_min == f.shift_max)
+		snprintf(advice, sizeof advice, "give --load-address 0x%llx",
+			 (unsigned long long)f.load_address);
+	else if (f.has_shift && !elf)
+		snprintf(advice, sizeof advice,
+			 "give --load-address with the address it was loaded at (0x%llx to 0x%llx fit)",
+			 (unsigned long long)(f.load_address + (uint64_t)(f.shift_min - f.shift)),
+			 (unsigned long long)(f.load_address + (uint64_t)(f.shift_max - f.shift)));
+	else if (f.verdict == PC_FIT_DOUBT)
+		snprintf(advice, sizeof advice,
+			 "name the other code with -O regions=LOW-HIGH:CLASS if it is not the program's");
+	else
+		snprintf(advice, sizeof advice, "give the executable that wrote the capture");
+	int refuse = f.verdict == PC_FIT_MISFIT && !ignore;
+	fprintf(stderr, "profcat: %s%s%s%s: %s%s\n", refuse ? "" : "warning: ", names,
+		*names ? ": " : "", f.problem, advice,
+		f.verdict == PC_FIT_MISFIT && !ignore ? ", or --ignore-fit to report anyway" : "");
+	return refuse ? EXIT_INPUT : 0;
+}
 
 int main(int argc, char **argv)
 {
 	const char *out_path = NULL, *report = NULL, *format = NULL;
 	const char *export_fmt = NULL;
 	int list_e = 0;
-	int list_f = 0, list_r = 0, list_syms = 0, verbose = 0;
+	int list_f = 0, list_r = 0, list_syms = 0, verbose = 0, ignore_fit = 0;
 	pc_options *lopts = pc_options_new(), *ropts = pc_options_new();
 	input *in = calloc((size_t)argc + 1, sizeof *in);
 	size_t nin = 0;
@@ -269,6 +329,8 @@ int main(int argc, char **argv)
 			export_fmt = a + 9;
 		} else if (!strcmp(a, "--check")) {
 			report = "check";
+		} else if (!strcmp(a, "--ignore-fit")) {
+			ignore_fit = 1;
 		} else if (!strcmp(a, "--list-symbols")) {
 			list_syms = 1;
 		} else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
@@ -437,6 +499,8 @@ int main(int argc, char **argv)
 		if (!pc_options_get(ropts, k))
 			pc_options_set(ropts, k, pc_options_get(lopts, k));
 	}
+	if ((rc = check_fit(p, ropts, in, nin, ignore_fit)))
+		goto done;
 	if (export_fmt && !list_syms)
 		st = pc_profile_export(p, export_fmt, ropts, &buf, &len);
 	else

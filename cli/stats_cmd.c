@@ -55,6 +55,13 @@ static int status_exit(int st)
 	}
 }
 
+const char *pc_cli_rate_advice(const char *message)
+{
+	if (message && strstr(message, " Hz cannot be added up"))
+		return "; compare them with 'profcat rates', or give the right rate with -O rate=HZ";
+	return "";
+}
+
 static void print_error(const pc_error *e)
 {
 	if (!e)
@@ -435,12 +442,13 @@ int profcat_stats_main(int argc, char **argv)
 		for (size_t g = 1; g < c.ngroups; g++)
 			if ((st = pc_profile_merge(caps[0], caps[g], NULL))) {
 				const pc_error *e = pc_profile_error(caps[0]);
-				fprintf(stderr, "profcat: merge of capture %zu (%s): %s\n", g + 1,
+				fprintf(stderr, "profcat: merge of capture %zu (%s): %s%s\n", g + 1,
 					pc_profile_source_count(caps[g])
 						? pc_profile_source_file(caps[g],
 									 pc_profile_source_count(caps[g]) - 1)
 						: "?",
-					e ? e->message : pc_status_name(st));
+					e ? e->message : pc_status_name(st),
+					pc_cli_rate_advice(e ? e->message : NULL));
 				rc = status_exit(st);
 				goto done;
 			}

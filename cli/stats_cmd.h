@@ -6,4 +6,9 @@
  *  returns profcat's exit status. */
 int profcat_stats_main(int argc, char **argv);
 
+/** The options that fix a capture-rate conflict the library reports
+ *  (pc_rates_check: "... Hz cannot be added up ..."), to append to its
+ *  message; "" for any other message. */
+const char *pc_cli_rate_advice(const char *message);
+
 #endif

@@ -163,4 +163,9 @@ PC_INTERNAL uint64_t pc_samples_displaced(const pc_samplestore *st);
 /* Built-in loader table, generated from loaders/meson.build. */
 PC_INTERNAL extern const pc_loader *const pc_builtin_loaders[];
 
+/* ---- one rule for adding up captures (fit.c) --------------------------- */
+/** PC_OK when captures at rates have and adding (0 = unknown) may be
+ *  added up, else PC_EUNSUPPORTED recorded on p. */
+PC_INTERNAL int pc_rates_check(pc_profile *p, double have, double adding);
+
 #endif

@@ -269,7 +269,19 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 			return PC_EUNKNOWN;
 		}
 	}
+	/* one rate rule for every way of adding captures up (fit.c): the
+	 * loader sees no rate, and what it sets is checked against the
+	 * rate of what was loaded before */
+	double had = pc_profile_rate(p);
+	pc_profile_set_rate(p, 0);
 	int st = l->load(p, s, opts);
+	double got = pc_profile_rate(p);
+	pc_profile_set_rate(p, got > 0 ? got : had);
+	if (st >= 0 && pc_rates_check(p, had, got)) {
+		pc_profile_set_rate(p, had);
+		pc_errslot_fill_file(&p->err, pc_stream_name(s));
+		return PC_EUNSUPPORTED;
+	}
 	if (st < 0) {
 		const pc_error *se = pc_stream_error(s);
 		if (se && se->code) {

@@ -352,11 +352,8 @@ int pc_profile_merge(pc_profile *dst, const pc_profile *src, const pc_options *o
 		return pc_profile_fail(dst, PC_EUNSUPPORTED,
 				       "cannot merge captures counting %s with captures counting %s",
 				       dst->dimension, src->dimension);
-	if (dst->rate > 0 && src->rate > 0 &&
-	    fabs(dst->rate - src->rate) > 1e-9 * (dst->rate > src->rate ? dst->rate : src->rate))
-		return pc_profile_fail(dst, PC_EUNSUPPORTED,
-				       "cannot merge captures sampled at %g Hz and %g Hz: a sample would stand for different times",
-				       dst->rate, src->rate);
+	if (pc_rates_check(dst, dst->rate, src->rate))
+		return PC_EUNSUPPORTED;
 	if (dst->rate <= 0 && src->rate > 0)
 		dst->rate = src->rate;
 	int st;

@@ -17,6 +17,8 @@
  *     FreeBSD's histcounter_type: |type| bits per counter, negative signed.
  *   A file is 4.4BSD when the word after ncnt is 0x00051879 (as gprof
  *   decides); -O gmon-layout=tagged|bsd44|oldbsd|alpha forces a layout.
+ *   Old BSD files are recognised by name (gmon.out*, *.gmon) or by content
+ *   (oldbsd_content: counters that fit the range, whole arcs inside it).
  *
  * The address width W and the byte order are not in any of them: they
  * come from the options width=4|8 and endian=little|big, else from the
@@ -73,6 +75,47 @@ static int gmon_name(const char *name)
 	       (n > 5 && strcmp(b + n - 5, ".gmon") == 0);
 }
 
+/* Named like a V7 mon.out (the monout loader's files, also magic-less). */
+static int monout_name(const char *name)
+{
+	if (!name)
+		return 0;
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	size_t n = strlen(b);
+	return strcmp(b, "mon.out") == 0 || strncmp(b, "mon.out.", 8) == 0 ||
+	       (n > 4 && strcmp(b + n - 4, ".mon") == 0);
+}
+
+/* Does an old BSD gmon.out header (no magic) read consistently as
+ * width w, order e?  The counters are at most one per 2 bytes of
+ * [lowpc, highpc) (profil's finest scale), and whatever of the file the
+ * head holds after them are whole arcs (from, self, count) whose ends lie
+ * in [lowpc, highpc] (mcount records no other); a head shorter than
+ * PC_PROBE_HEAD is the whole file, so it must end after a whole arc.
+ * gprof reads any file without the "gmon" magic so; this is stricter. */
+#define PC_PROBE_HEAD 4096
+static int oldbsd_content(const unsigned char *h, size_t n, unsigned w,
+			  pc_endian e)
+{
+	uint64_t lo = pc_get_uint(h, w, e), hi = pc_get_uint(h + w, w, e);
+	uint32_t ncnt = pc_get_u32(h + 2 * w, e);
+	uint64_t nbins = (ncnt - 2 * (uint64_t)w - 4) / 2;
+	if (nbins == 0 || hi - lo > GMON_MAX_SIZE * 2 || nbins > (hi - lo) / 2 + 1)
+		return 0;
+	if (ncnt > n) /* the head ends among the counters */
+		return n == PC_PROBE_HEAD;
+	size_t asz = 3 * (size_t)w, narcs = 0;
+	for (size_t at = ncnt; at + asz <= n; at += asz, narcs++) {
+		uint64_t from = pc_get_uint(h + at, w, e), self = pc_get_uint(h + at + w, w, e);
+		if (from < lo || from > hi || self < lo || self > hi)
+			return 0;
+	}
+	if (n < PC_PROBE_HEAD && (n - ncnt) % asz)
+		return 0;
+	return 1;
+}
+
 static int gmon_probe(const unsigned char *h, size_t n, const char *name)
 {
 	if (n >= 8 && memcmp(h, "gmon", 4) == 0) {
@@ -98,9 +141,13 @@ static int gmon_probe(const unsigned char *h, size_t n, const char *name)
 			/* 4.4BSD: a 32-bit version magic */
 			if (pc_get_u32(h + 2 * w + 4, e) == GMONVERSION && ncnt >= 2 * w + 24)
 				return 48;
-			/* old BSD: no magic; only when the name says gmon.out */
-			if (gmon_name(name) && ncnt >= 2 * w + 4 && (ncnt - 2 * w - 4) % 2 == 0)
-				best = 16;
+			/* old BSD: no magic; a gmon.out by name, or by content */
+			if (ncnt < 2 * w + 4 || (ncnt - 2 * w - 4) % 2)
+				continue;
+			if (gmon_name(name))
+				best = best > 16 ? best : 16;
+			else if (!monout_name(name) && oldbsd_content(h, n, w, e))
+				best = best > 20 ? best : 20;
 		}
 	}
 	return best;

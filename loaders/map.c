@@ -825,6 +825,10 @@ static int is_blank(const char *s, size_t n)
 	return 1;
 }
 
+/* Ctrl-Z ends a DOS text file (editors and COPY /A wrote one, some padded
+ * the last 128-byte record with them): nothing after it is read. */
+#define DOS_EOF 0x1A
+
 /* Score of dialect d for the head of a file: its confidence or 0. */
 static int dialect_detect(const dialect *d, pc_re_scratch *sc,
 			  const unsigned char *head, size_t len, int whole)
@@ -845,11 +849,14 @@ static int dialect_detect(const dialect *d, pc_re_scratch *sc,
 		size_t n = j - i;
 		if (n && head[i + n - 1] == '\r')
 			n--;
+		const unsigned char *z = memchr(head + i, DOS_EOF, n);
+		if (z) /* the end of a DOS text file */
+			n = (size_t)(z - (head + i));
 		if (n >= sizeof line)
 			n = sizeof line - 1;
 		memcpy(line, head + i, n);
 		line[n] = 0;
-		i = j + 1;
+		i = z ? len : j + 1;
 		if (memchr(line, 0, n))
 			return 0;
 		for (size_t k = 0; !any && k < d->nany; k++)
@@ -876,6 +883,70 @@ static int dialect_detect(const dialect *d, pc_re_scratch *sc,
 	return d->confidence;
 }
 
+/* nm's two layouts.  BSD: "ADDRESS [SIZE] TYPE NAME", the address (and
+ * size) as wide as the target's addresses, 8 or 16 digits, on every line;
+ * POSIX (nm -P): "NAME TYPE [VALUE [SIZE]]".  A line "00001139 T cafe"
+ * fits both; the file decides, all its lines together: BSD needs one
+ * address width throughout; POSIX names never start with a digit (an
+ * address usually does), and a fourth field (the size) after a hex
+ * "name" is POSIX.  When neither settles it, the listing is ambiguous. */
+enum nm_shape { NM_BSD, NM_POSIX, NM_AMBIGUOUS };
+
+static enum nm_shape nm_shape(const unsigned char *head, size_t len, int whole,
+			      uint64_t *off, char *shown, size_t shown_len)
+{
+	size_t width = 0, i = 0;
+	int same_width = 1, digit_name = 0, four_fields = 0, first = 1;
+	*off = 0;
+	shown[0] = 0;
+	while (i < len) {
+		size_t j = i;
+		while (j < len && head[j] != '\n')
+			j++;
+		if (j >= len && !whole)
+			break;
+		size_t n = j - i;
+		if (n && head[i + n - 1] == '\r')
+			n--;
+		const unsigned char *l = head + i, *z = memchr(l, DOS_EOF, n);
+		if (z)
+			n = (size_t)(z - l);
+		size_t at = i;
+		i = z ? len : j + 1;
+		if (is_blank((const char *)l, n) || l[n - 1] == ':' || l[0] == ' ')
+			continue; /* blank, "file.o:", BSD undefined */
+		size_t w = 0, fields = 1;
+		while (w < n && l[w] != ' ')
+			w++;
+		for (size_t k = 0; k < n; k++)
+			fields += l[k] == ' ' && k + 1 < n && l[k + 1] != ' ';
+		if (first) {
+			*off = at;
+			size_t m = n < shown_len - 1 ? n : shown_len - 1;
+			for (size_t k = 0; k < m; k++)
+				shown[k] = l[k] < 0x20 || l[k] == 0x7f ? '?' : (char)l[k];
+			shown[m] = 0;
+			first = 0;
+			width = w;
+		}
+		if (w != width)
+			same_width = 0;
+		if (isdigit(l[0]))
+			digit_name = 1;
+		if (fields == 4)
+			four_fields = 1;
+	}
+	if (first) /* no symbol line: either reads nothing */
+		return NM_BSD;
+	if (!same_width)
+		return NM_POSIX;
+	if (digit_name && !four_fields)
+		return NM_BSD;
+	if (four_fields && !digit_name)
+		return NM_POSIX;
+	return NM_AMBIGUOUS;
+}
+
 /* Best built-in dialect for head; *name gets its name (static storage). */
 static int detect_builtin(const unsigned char *head, size_t len, int whole,
 			  const char **name)
@@ -896,6 +967,53 @@ static int detect_builtin(const unsigned char *head, size_t len, int whole,
 		dialect_free(d);
 	}
 	pc_re_scratch_free(&sc);
+	return best;
+}
+
+/* Score of the built-in dialect called name for head. */
+static int detect_score(const char *name, const unsigned char *head, size_t len,
+			int whole)
+{
+	int score = 0;
+	pc_re_scratch sc;
+	memset(&sc, 0, sizeof sc);
+	for (const pc_ydoc *b = pc_map_builtins; b->name; b++) {
+		dialect *d;
+		char err[256];
+		if (strcmp(b->name, name) != 0 ||
+		    dialect_compile(b->root, b->name, &d, err, sizeof err, 1))
+			continue;
+		score = dialect_detect(d, &sc, head, len, whole);
+		dialect_free(d);
+	}
+	pc_re_scratch_free(&sc);
+	return score;
+}
+
+/* detect_builtin(), and with nm and nm-posix tied nm_shape() decides;
+ * *ambiguous is set (and *name is NULL) when it cannot. */
+static int detect_map(const unsigned char *head, size_t len, int whole,
+		      const char **name, int *ambiguous)
+{
+	int best = detect_builtin(head, len, whole, name);
+	*ambiguous = 0;
+	if (!best || (strcmp(*name, "nm") != 0 && strcmp(*name, "nm-posix") != 0))
+		return best;
+	if (detect_score(strcmp(*name, "nm") == 0 ? "nm-posix" : "nm", head, len, whole) != best)
+		return best;
+	uint64_t off;
+	char shown[64];
+	switch (nm_shape(head, len, whole, &off, shown, sizeof shown)) {
+	case NM_BSD:
+		*name = "nm";
+		break;
+	case NM_POSIX:
+		*name = "nm-posix";
+		break;
+	default:
+		*name = NULL;
+		*ambiguous = 1;
+	}
 	return best;
 }
 
@@ -1206,6 +1324,7 @@ static int engine_run(engine *e)
 	const dialect *d = e->d;
 	const section *cur = NULL;
 	size_t cur_rows = 0;
+	int dos_eof = 0; /* a Ctrl-Z was read: no line after it */
 	char *buf = NULL, *pend = NULL;
 	size_t bcap = 0, pcap = 0, plen = 0;
 	uint64_t poff = 0;
@@ -1225,6 +1344,8 @@ static int engine_run(engine *e)
 			off = poff;
 			have_pend = 0;
 		} else {
+			if (dos_eof)
+				break;
 			int g = pc_stream_getline(e->s, &l, &n, &off);
 			if (g < 0) {
 				r = g;
@@ -1239,8 +1360,14 @@ static int engine_run(engine *e)
 			memcpy(buf, l, n);
 			buf[n] = 0;
 		}
-		/* wrapped lines */
-		int t = rx_test(&d->join_line, &e->sc, buf);
+		char *z = memchr(buf, DOS_EOF, n);
+		if (z) {
+			n = (size_t)(z - buf);
+			*z = 0;
+			dos_eof = 1;
+		}
+		/* wrapped lines (not across the end of the file) */
+		int t = dos_eof ? 0 : rx_test(&d->join_line, &e->sc, buf);
 		if (t < 0) {
 			r = t;
 			break;
@@ -1260,6 +1387,12 @@ static int engine_run(engine *e)
 				memcpy(pend, l, plen);
 				pend[plen] = 0;
 				poff = noff;
+				char *pz = memchr(pend, DOS_EOF, plen);
+				if (pz) { /* the end comes on the next line */
+					plen = (size_t)(pz - pend);
+					*pz = 0;
+					dos_eof = 1;
+				}
 				if ((t = rx_test(&d->join_next, &e->sc, pend)) < 0) {
 					r = t;
 					break;
@@ -1553,7 +1686,8 @@ static int map_probe(const unsigned char *head, size_t len, const char *filename
 	if (!len || memchr(head, 0, len))
 		return 0;
 	const char *name;
-	return detect_builtin(head, len, len < 4096, &name);
+	int ambiguous;
+	return detect_map(head, len, len < 4096, &name, &ambiguous);
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -1601,9 +1735,19 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			return r;
 		int64_t size = pc_stream_size(s);
 		const char *name;
-		if (!detect_builtin(head, len, size >= 0 && (uint64_t)size == len, &name))
+		int ambiguous, whole = size >= 0 && (uint64_t)size == len;
+		if (!detect_map(head, len, whole, &name, &ambiguous))
 			return pc_stream_fail(s, PC_EUNKNOWN, 0,
 					      "no built-in map dialect recognises this file; name one with -O dialect=NAME or -O dialect=FILE.yaml");
+		if (ambiguous) {
+			uint64_t off;
+			char shown[64];
+			nm_shape(head, len, whole, &off, shown, sizeof shown);
+			return pc_stream_fail(
+				s, PC_EFORMAT, (int64_t)off,
+				"nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"%s\"; choose with -O dialect=nm or -O dialect=nm-posix",
+				shown);
+		}
 		if ((r = dialect_builtin(name, &d, err, sizeof err)))
 			return pc_profile_fail(p, r, "%s", err);
 	}
@@ -1619,6 +1763,17 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	e.ctx_file = e.ctx_section = NONE;
 	pc_profile_note(p, "map: dialect %s%s", d->name, want && *want ? "" : " (detected)");
 	r = engine_run(&e);
+	if (r == PC_ELIMIT) {
+		/* the regular expressions' work limit names the expression;
+		 * say whose it is */
+		const pc_error *er = pc_stream_error(s);
+		if (er && er->message && strncmp(er->message, "regular expression", 18) == 0) {
+			char msg[600];
+			snprintf(msg, sizeof msg, "%s", er->message);
+			pc_stream_fail(s, PC_ELIMIT, er->offset, "dialect %s: %s",
+				       want && *want ? want : d->name, msg);
+		}
+	}
 	if (!r && !e.nsyms && !e.nregs)
 		r = pc_stream_fail(s, PC_EFORMAT, 0,
 				   "no symbols or segments found (dialect %s)", d->name);

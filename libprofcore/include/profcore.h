@@ -490,6 +490,44 @@ PC_API int pc_profile_totals(pc_profile *p, pc_totals *out);
 PC_API int64_t pc_profile_lookup(pc_profile *p, uint32_t segment,
 				 uint64_t address);
 
+/* ---- Does the capture fit the program? (README "Attribution rules") */
+
+typedef enum pc_fit_verdict {
+	PC_FIT_UNKNOWN = 0, /* no program code or nothing located to compare */
+	PC_FIT_OK = 1,
+	PC_FIT_DOUBT = 2,   /* a warning: problem says what is off           */
+	PC_FIT_MISFIT = 3   /* the report would be wrong: problem says why   */
+} pc_fit_verdict;
+
+typedef struct pc_fit {
+	pc_fit_verdict verdict;
+	const char *problem;     /* one line naming the problem, or NULL     */
+	uint64_t code_low, code_high; /* the program's code (hull)          */
+	double samples;          /* located samples (histogram counts, raw
+				    samples; not class-only counts)          */
+	double in_program;       /* of those, in the program's code          */
+	double explained;        /* in other known regions (ROM, DOS, ...)   */
+	size_t arcs, arcs_in_program; /* call arcs; with both ends in it    */
+	int range_mismatch;      /* a whole-text histogram ends elsewhere    */
+	uint64_t hist_low, hist_high; /* that histogram's range             */
+	int has_shift;           /* a single shift fits most samples:        */
+	int64_t shift, shift_min, shift_max; /* the suggested one; the range
+				    of shifts that fit as many               */
+	double shifted_in_program; /* samples in the code after the shift    */
+	int load_given;          /* opts had "load-address"                  */
+	int shift_default;       /* the shift is 0x100: the program starts
+				    0x100 bytes after the basepage/PSP       */
+	uint64_t load_address;   /* opts' load-address (0 if none) + shift   */
+} pc_fit;
+
+/** Compares the capture's samples, call arcs and histogram ranges with
+ *  the program's code (rules: README "Attribution rules", rule 9) and,
+ *  when most samples miss it, looks for the one shift of the program
+ *  that would put most of them in (a missing load address).  opts: the
+ *  attribution keys and "load-address" (as given to the loaders).  The
+ *  problem string belongs to the profile. */
+PC_API int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out);
+
 /* ---- Call graph (README "Call graphs") ----------------------------- */
 
 /** pc_symbol.flags: a named code point (a source statement such as

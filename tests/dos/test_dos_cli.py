@@ -59,9 +59,61 @@ if not HAVE_YAML:
                                  'dialects/acme.map'], 1)
 
 
-def run(args):
-    p = subprocess.run([PROFCAT] + args, cwd=FIX, capture_output=True)
+def run(args, cwd=FIX):
+    p = subprocess.run([PROFCAT] + args, cwd=cwd, capture_output=True)
     return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+
+
+# One fixture per built-in dialect: read with LF, CRLF and CRLF ending in
+# DOS Ctrl-Z bytes (an editor's end-of-file mark, or a last 128-byte record
+# padded with them), profcat prints the same bytes.
+EOL_CASES = [
+    ('mslink', 'dosmap/mslink_basicdos_CLKDEV.MAP', []),
+    ('mslink', 'dosmap/mslink_basicdos_GWBASIC.MAP', []),
+    ('mslink', 'dosmap/mslink_basicdos_PRIMES.MAP', ['-O', 'com', 'prf/PRIMES.PRF']),
+    ('tlink', 'dosmap/tlink_proboard_TEST.MAP', []),
+    ('wlink', 'dosmap/wlink_ifknot_test.map', []),
+    ('gnu-ld', 'gnumap/prog.map', []),
+    ('nm', 'gnumap/prog.nm.txt', []),
+    ('nm', 'gnumap/prog.nm-S.txt', []),
+    ('nm-posix', 'gnumap/prog.nm-P.txt', []),
+]
+
+
+def line_endings():
+    import tempfile
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for dialect, rel, more in EOL_CASES:
+            data = open(os.path.join(FIX, rel), 'rb').read()
+            lf = data.replace(b'\r\n', b'\n')
+            crlf = lf.replace(b'\n', b'\r\n')
+            outs = []
+            for tag, body in (('lf', lf), ('crlf', crlf), ('ctrlz', crlf + b'\x1a' * 37),
+                              ('ctrlz-noeol', crlf[:-2] + b'\x1a')):
+                os.makedirs(os.path.join(tmp, tag), exist_ok=True)
+                name = os.path.join(tag, os.path.basename(rel))
+                with open(os.path.join(tmp, name), 'wb') as f:
+                    f.write(body)
+                args = ['-v', name] + [os.path.join(FIX, m) if '/' in m else m for m in more]
+                if not more:
+                    args.insert(0, '--list-symbols')
+                rc, out, err = run(args, cwd=tmp)
+                outs.append((tag, rc, out.replace(name, 'MAP'), err.replace(name, 'MAP')))
+            want = outs[0]
+            bad = [o for o in outs[1:] if o[1:] != want[1:]]
+            if want[1] != 0 or 'dialect %s (detected)' % dialect not in want[3] or \
+                    len(want[2].splitlines()) < 1:
+                bad.append(want)
+            if bad:
+                failed += 1
+                print('FAIL line endings', rel, [b[0] for b in bad])
+                for tag, rc, out, err in [want] + bad:
+                    print('---', tag, 'exit', rc)
+                    print(err + out[:2000])
+            else:
+                print('ok line endings', dialect, rel, len(want[2].splitlines()), 'lines')
+    return failed
 
 
 def main():
@@ -101,6 +153,8 @@ def main():
                 print(pr)
         else:
             print('ok', name)
+    if not regen and '--dialects' not in sys.argv:
+        failed += line_endings()
     return 1 if failed else 0
 
 

@@ -324,6 +324,191 @@ static void tlink_publics(void **state)
 	pc_profile_free(p);
 }
 
+/* Code segments are decided by class (README "MS-DOS maps and PROFIL").
+ * Lattice C names its code segment PROG, class PROG, in group PGROUP (S
+ * model; _PROG in the L model), as its C.ASM shows ("PGROUP GROUP PROG",
+ * "PROG SEGMENT BYTE PUBLIC 'PROG'", DGROUP = DATA, UDATA, XSTACK).  No
+ * Lattice map survives in public repositories, so this one is written in
+ * MS LINK's layout (fixtures/dosmap/mslink_basicdos_CLKDEV.MAP) from those
+ * segment definitions.  QuickBASIC's BC_CODE and GW-BASIC's CODESG
+ * (mslink_basicdos_GWBASIC.MAP) are code too. */
+static const char lattice_map[] =
+	"\r\n"
+	" Start  Stop   Length Name                   Class\r\n"
+	" 00000H 0153FH 01540H PROG                   PROG\r\n"
+	" 01540H 0159FH 00060H MAIN_CODE              BC_CODE\r\n"
+	" 015A0H 0161FH 00080H _PROG                  PROG\r\n"
+	" 01620H 016FFH 000E0H DATA                   DATA\r\n"
+	" 01700H 017FFH 00100H UDATA                  DATA\r\n"
+	" 01800H 01FFFH 00800H XSTACK                 STACK\r\n"
+	"\r\n"
+	" Origin   Group\r\n"
+	" 0000:0   PGROUP\r\n"
+	" 0162:0   DGROUP\r\n"
+	"\r\n"
+	"  Address         Publics by Name\r\n"
+	"\r\n"
+	" 0000:0000       CXINIT\r\n"
+	" 0162:0002       _DOS\r\n"
+	" 0000:0130       _MAIN\r\n"
+	" 0162:00E0       _PSIZE\r\n"
+	" 0154:0000       BCMAIN\r\n"
+	" 015A:0010       FARFN\r\n"
+	" 0000:0800       RBRK\r\n"
+	"\r\n"
+	"  Address         Publics by Value\r\n"
+	"\r\n"
+	" 0000:0000       CXINIT\r\n"
+	" 0000:0130       _MAIN\r\n"
+	" 0000:0800       RBRK\r\n"
+	" 0154:0000       BCMAIN\r\n"
+	" 015A:0010       FARFN\r\n"
+	" 0162:0002       _DOS\r\n"
+	" 0162:00E0       _PSIZE\r\n"
+	"\r\n"
+	"Program entry point at 0000:0000\r\n";
+
+static void mslink_code_classes(void **state)
+{
+	(void)state;
+	pc_profile *p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_memory(p, lattice_map, sizeof lattice_map - 1,
+						"LC.MAP", NULL, NULL),
+			 PC_OK);
+	assert_int_equal(pc_profile_region_count(p), 6);
+	assert_int_equal(pc_profile_symbol_count(p), 7);
+	assert_sym(p, "CXINIT", 0x0, PC_SYM_TEXT);
+	assert_sym(p, "_MAIN", 0x130, PC_SYM_TEXT);
+	assert_sym(p, "RBRK", 0x800, PC_SYM_TEXT);
+	assert_sym(p, "BCMAIN", 0x1540, PC_SYM_TEXT);
+	assert_sym(p, "FARFN", 0x15B0, PC_SYM_TEXT);
+	assert_sym(p, "_DOS", 0x1622, PC_SYM_DATA);
+	assert_sym(p, "_PSIZE", 0x1700, PC_SYM_DATA);
+	assert_int_equal(count_kind(p, PC_SYM_TEXT), 5);
+	/* samples in PROG are attributed (they were not: every public was
+	 * data); a sample in DATA is no function's */
+	assert_string_equal(row_name(p, 0x0), "CXINIT");
+	assert_string_equal(row_name(p, 0x200), "_MAIN");
+	assert_string_equal(row_name(p, 0x153F), "RBRK");
+	assert_string_equal(row_name(p, 0x1550), "BCMAIN");
+	assert_string_equal(row_name(p, 0x1610), "FARFN");
+	assert_null(row_name(p, 0x1624));
+	pc_profile_free(p);
+
+	/* the same map read as TLINK's: the same classes */
+	pc_options *o = pc_options_new();
+	pc_options_parse(o, "dialect=tlink");
+	p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_memory(p, lattice_map, sizeof lattice_map - 1,
+						"LC.MAP", "map", o),
+			 PC_OK);
+	assert_int_equal(count_kind(p, PC_SYM_TEXT), 5);
+	assert_string_equal(row_name(p, 0x200), "_MAIN");
+	pc_profile_free(p);
+	pc_options_free(o);
+}
+
+/* A segment with no class: its name decides (PRIMES.MAP's classless CODE
+ * is code); a class that says data wins over a code-like name. */
+static void mslink_classless_segments(void **state)
+{
+	(void)state;
+	static const char map[] =
+		"\n Start  Stop   Length Name                   Class\n"
+		" 00000H 0001FH 00020H CODE                   \n"
+		" 00020H 0003FH 00020H _DATA                  \n"
+		" 00040H 0005FH 00020H _BSS                   \n"
+		" 00060H 0007FH 00020H _TEXTDATA              FAR_DATA\n"
+		"\n  Address         Publics by Value\n\n"
+		" 0000:0000       START\n"
+		" 0002:0000       TABLE\n"
+		" 0004:0000       BUFFER\n"
+		" 0006:0000       FARTAB\n";
+	pc_profile *p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "C.MAP", NULL, NULL),
+			 PC_OK);
+	assert_sym(p, "START", 0x0, PC_SYM_TEXT);
+	assert_sym(p, "TABLE", 0x20, PC_SYM_DATA);
+	assert_sym(p, "BUFFER", 0x40, PC_SYM_BSS);
+	assert_sym(p, "FARTAB", 0x60, PC_SYM_DATA);
+	pc_profile_free(p);
+}
+
+/* WLINK segments whose Class (and Group) column is empty, as WATCOM
+ * Linker 10.0 lists them in videogamepreservation/rott rott/ROTT.MAP
+ * (commit 6ab87f2e96d7b57ce81fe0ccfcae2c2ad48ff7e4, GPL-2.0-or-later; rows
+ * reproduced in its column layout, names shortened).  The segment table
+ * used to end at the first such row, leaving every later segment out
+ * and every symbol after it code. */
+static void wlink_empty_class(void **state)
+{
+	(void)state;
+	static const char map[] =
+		"WATCOM Linker Version 10.0\r\n"
+		"creating a DOS/4G executable\r\n"
+		"\r\n"
+		"                        +--------------+\r\n"
+		"                        |   Segments   |\r\n"
+		"                        +--------------+\r\n"
+		"\r\n"
+		"Segment                Class          Group          Address         Size\r\n"
+		"=======                =====          =====          =======         ====\r\n"
+		"\r\n"
+		"BEGTEXT                CODE                          0001:00000000   00000010\r\n"
+		"_TEXT                  CODE                          0001:00000010   000875cc\r\n"
+		"TEXT                                                 0003:00000000   000003ab\r\n"
+		"TEXT                                                 0003:000003b0   0000045e\r\n"
+		"gf1init11_DATA         FAR_DATA                      0003:00000caf   00000000\r\n"
+		"_NOCLASS                              DGROUP         0004:00000000   00000004\r\n"
+		"CONST                  DATA           DGROUP         0004:00000004   0000ecd4\r\n"
+		"_BSS                   BSS            DGROUP         0004:00029870   00059e50\r\n"
+		"STACK                  STACK          DGROUP         0004:000836c0   00014000\r\n"
+		"\r\n"
+		"\r\n"
+		"                        +----------------+\r\n"
+		"                        |   Memory Map   |\r\n"
+		"                        +----------------+\r\n"
+		"\r\n"
+		"* = unreferenced symbol\r\n"
+		"+ = symbol only referenced locally\r\n"
+		"\r\n"
+		"Address        Symbol\r\n"
+		"=======        ======\r\n"
+		"\r\n"
+		"Module: rt_main.obj(rt_main.c)\r\n"
+		"0001:00000010  main_\r\n"
+		"0003:000003b0  GF1_Init_\r\n"
+		"0004:00000002  _nullptr\r\n"
+		"0004:00000010  _sintable\r\n"
+		"0004:00029870* _gametime\r\n"
+		"\r\n";
+	pc_profile *p = pc_profile_new(NULL);
+	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "ROTT.MAP", NULL, NULL),
+			 PC_OK);
+	assert_int_equal(pc_profile_region_count(p), 9);
+	pc_region r;
+	pc_profile_region_at(p, 8, &r);
+	assert_string_equal(r.label, "STACK");
+	assert_int_equal(r.segment, 4);
+	assert_int_equal(r.low, 0x836c0);
+	pc_symbol s;
+	static const struct {
+		const char *name;
+		pc_symkind kind;
+		const char *section;
+	} want[] = {{"main_", PC_SYM_TEXT, "_TEXT"},
+		    {"GF1_Init_", PC_SYM_TEXT, "TEXT"},
+		    {"_nullptr", PC_SYM_TEXT, "_NOCLASS"},
+		    {"_sintable", PC_SYM_DATA, "CONST"},
+		    {"_gametime", PC_SYM_BSS, "_BSS"}};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		assert_true(find(p, want[i].name, &s));
+		assert_int_equal(s.kind, want[i].kind);
+		assert_string_equal(s.section, want[i].section);
+	}
+	pc_profile_free(p);
+}
+
 /* ---- GNU ld map, nm, nm -S and libelf agree ------------------------------- */
 
 static void gnu_three_way(void **state)
@@ -747,6 +932,98 @@ static void detection(void **state)
 	pc_profile_free(p);
 }
 
+/* nm listings whose names look like hex.  The listings are GNU nm 2.40's
+ * (Debian 12) for an object defining add, f00d, cafe, dead and the static
+ * beef: `nm hx.o` (x86-64 and -m32) and `nm -P hx.o`.  Each BSD line also
+ * reads as POSIX "NAME TYPE VALUE" (name 0000000000000000, value add);
+ * they were read so, names and addresses swapped. */
+static pc_profile *load_text(const char *text, int want, const char *dialect)
+{
+	pc_profile *p = pc_profile_new(NULL);
+	pc_options *o = NULL;
+	if (dialect) {
+		o = pc_options_new();
+		pc_options_parse(o, dialect);
+	}
+	assert_int_equal(pc_profile_load_memory(p, text, strlen(text), "hx.nm", NULL, o), want);
+	pc_options_free(o);
+	return p;
+}
+
+static void nm_hex_names(void **state)
+{
+	(void)state;
+	static const char bsd64[] = "0000000000000000 T add\n"
+				    "000000000000002a t beef\n"
+				    "000000000000001f T cafe\n"
+				    "0000000000000035 T dead\n"
+				    "0000000000000014 T f00d\n";
+	static const char bsd32[] = "         U _GLOBAL_OFFSET_TABLE_\n"
+				    "00000000 T __x86.get_pc_thunk.ax\n"
+				    "00000000 T add\n"
+				    "0000003f t beef\n"
+				    "0000002b T cafe\n"
+				    "00000053 T dead\n"
+				    "00000017 T f00d\n";
+	static const char posix[] = "add T 0 14\n"
+				    "beef t 2a b\n"
+				    "cafe T 1f b\n"
+				    "dead T 35 b\n"
+				    "f00d T 14 b\n";
+	pc_profile *p = load_text(bsd64, PC_OK, NULL);
+	assert_int_equal(pc_profile_symbol_count(p), 5);
+	assert_sym(p, "add", 0x0, PC_SYM_TEXT);
+	assert_sym(p, "cafe", 0x1f, PC_SYM_TEXT);
+	assert_sym(p, "f00d", 0x14, PC_SYM_TEXT);
+	pc_symbol s;
+	assert_true(find(p, "beef", &s));
+	assert_int_equal(s.binding, PC_BIND_LOCAL);
+	assert_int_equal(s.address, 0x2a);
+	pc_profile_free(p);
+	p = load_text(bsd32, PC_OK, NULL);
+	assert_int_equal(pc_profile_symbol_count(p), 6);
+	assert_sym(p, "dead", 0x53, PC_SYM_TEXT);
+	pc_profile_free(p);
+	p = load_text(posix, PC_OK, NULL);
+	assert_int_equal(pc_profile_symbol_count(p), 5);
+	assert_sym(p, "cafe", 0x1f, PC_SYM_TEXT);
+	assert_true(find(p, "add", &s));
+	assert_int_equal(s.size, 0x14);
+	pc_profile_free(p);
+	/* a name column of one width throughout, all hex, no name starting
+	 * with a digit and no size column: both readings are whole; the
+	 * error names the first line and how to choose */
+	static const char amb[] = "hx.o:\n"
+				  "deadbeef T cafe\n"
+				  "cafebabe t f00d\n"
+				  "abcdef01 T add\n";
+	p = load_text(amb, PC_EFORMAT, NULL);
+	const pc_error *e = pc_profile_error(p);
+	assert_int_equal(e->offset, 6);
+	assert_string_equal(e->message,
+			    "nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"deadbeef T cafe\"; choose with -O dialect=nm or -O dialect=nm-posix");
+	pc_profile_free(p);
+	p = load_text(amb, PC_OK, "dialect=nm");
+	assert_sym(p, "cafe", 0xdeadbeef, PC_SYM_TEXT);
+	pc_profile_free(p);
+	p = load_text(amb, PC_OK, "dialect=nm-posix");
+	assert_sym(p, "deadbeef", 0xcafe, PC_SYM_TEXT);
+	pc_profile_free(p);
+	/* addresses of two widths cannot be BSD's: POSIX */
+	p = load_text("deadbeef T cafe\ncafebabe0 t f00d\nabcdef01 T add\n", PC_OK, NULL);
+	assert_sym(p, "cafebabe0", 0xf00d, PC_SYM_TEXT);
+	pc_profile_free(p);
+	/* file headers only: nothing to choose between */
+	p = load_text("a.o:\n\nb.o:\n\nc.o:\n", PC_EFORMAT, NULL);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "no symbols or segments found (dialect nm)");
+	pc_profile_free(p);
+	/* a size after a hex name: POSIX */
+	p = load_text("deadbeef T cafe 10\ncafebabe t f00d 4\nabcdef01 T add 2\n", PC_OK, NULL);
+	assert_sym(p, "deadbeef", 0xcafe, PC_SYM_TEXT);
+	pc_profile_free(p);
+}
+
 /* A user dialect in a build without libyaml: a clear error. */
 static void dialect_without_yaml(void **state)
 {
@@ -796,11 +1073,15 @@ int main(int argc, char **argv)
 		cmocka_unit_test(wlink_dos4g),
 		cmocka_unit_test(load_address),
 		cmocka_unit_test(tlink_publics),
+		cmocka_unit_test(mslink_code_classes),
+		cmocka_unit_test(mslink_classless_segments),
+		cmocka_unit_test(wlink_empty_class),
 		cmocka_unit_test(gnu_three_way),
 		cmocka_unit_test(gnu_nopie_and_load_base),
 		cmocka_unit_test(dialect_names),
 		cmocka_unit_test(mslink_imports),
 		cmocka_unit_test(detection),
+		cmocka_unit_test(nm_hex_names),
 		cmocka_unit_test(dialect_without_yaml),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,8 +83,15 @@ class Layouts(unittest.TestCase):
                    fx("mask24.pcs"))
 
     def test_without_mask_the_high_byte_misses(self):
-        c = self.counts("-f", "raw", "-O", "endian=big", fx("mask24.pcs"))
-        self.assertEqual(c, {})  # 0xa5xxxxxx lies above every symbol
+        # refused: the samples do not fit the program (README "Attribution
+        # rules", rule 9) ...
+        rc, out, err = run("-F", "csv", ELF, "-f", "raw", "-O", "endian=big", fx("mask24.pcs"))
+        self.assertEqual((rc, out), (1, ""))
+        self.assertIn(": 0 of 1004 samples (0.0%) fall in the code of ddj68k.elf "
+                      "(0x1000-0x1400): the capture does not fit the program; ", err)
+        # ... and with --ignore-fit, 0xa5xxxxxx lies above every symbol
+        c = self.counts("--ignore-fit", "-f", "raw", "-O", "endian=big", fx("mask24.pcs"))
+        self.assertEqual(c, {})
 
     def test_ip_cs_pairs(self):
         self.check("-f", "raw", "-O", "pair=ip:cs", fx("ipcs.pcs"))
@@ -93,7 +100,8 @@ class Layouts(unittest.TestCase):
         self.check("-f", "raw", "-O", "pair=cs:ip", fx("csip.pcs"))
 
     def test_pairs_in_the_wrong_order_differ(self):
-        self.assertNotEqual(self.counts("-f", "raw", "-O", "pair=cs:ip", fx("ipcs.pcs")),
+        self.assertNotEqual(self.counts("--ignore-fit", "-f", "raw", "-O", "pair=cs:ip",
+                                        fx("ipcs.pcs")),
                             EXPECTED)
 
     def test_stride_offset_skip(self):

@@ -337,7 +337,7 @@ static void test_merge_refusals(void **state)
 	pc_profile *b = hist_profile(0x1000, 0x1010, c, 2, 60);
 	assert_int_equal(pc_profile_merge(a, b, NULL), PC_EUNSUPPORTED);
 	assert_string_equal(pc_profile_error(a)->message,
-			    "cannot merge captures sampled at 100 Hz and 60 Hz: a sample would stand for different times");
+			    "captures sampled at 100 Hz and 60 Hz cannot be added up: a sample would stand for different times");
 	pc_profile_set_rate(b, 100);
 	pc_profile_set_exact(b, 1);
 	assert_int_equal(pc_profile_merge(a, b, NULL), PC_EUNSUPPORTED);

@@ -198,7 +198,7 @@ class Merge(Golden):
 
     def test_rates_refused(self):
         r = run("merge", *GMON, "ten.nm", "merge4.gmon", "merge60.gmon", rc=1)
-        self.assertEqual(r.stderr, "profcat: merge of capture 2 (merge60.gmon): cannot merge captures sampled at 100 Hz and 60 Hz: a sample would stand for different times\n")
+        self.assertEqual(r.stderr, "profcat: merge of capture 2 (merge60.gmon): captures sampled at 100 Hz and 60 Hz cannot be added up: a sample would stand for different times; compare them with 'profcat rates', or give the right rate with -O rate=HZ\n")
 
 
 class Exact(unittest.TestCase):
