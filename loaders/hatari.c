@@ -281,6 +281,8 @@ static uint64_t area_end(const hat_ctx *c, uint64_t addr)
  * PROGRAM_TEXT line). */
 static int add_labels(hat_ctx *c)
 {
+	if (c->nlabels == 0)
+		return PC_OK;
 	qsort(c->labels, c->nlabels, sizeof *c->labels, cmp_label);
 	for (size_t i = 0; i < c->nlabels; i++) {
 		const hat_label *lb = &c->labels[i];
