@@ -91,17 +91,7 @@ static int status_exit(int st)
 /* "profcat: [kind: ]FILE:OFFSET: message" (kind is "warning: " or ""). */
 static void report_error(const char *kind, const pc_error *e)
 {
-	if (!e) {
-		fprintf(stderr, "profcat: %sunknown error\n", kind);
-		return;
-	}
-	if (e->file && e->offset >= 0)
-		fprintf(stderr, "profcat: %s%s:%lld: %s\n", kind, e->file,
-			(long long)e->offset, e->message);
-	else if (e->file)
-		fprintf(stderr, "profcat: %s%s: %s\n", kind, e->file, e->message);
-	else
-		fprintf(stderr, "profcat: %s%s\n", kind, e->message);
+	pc_cli_error(kind, e);
 }
 
 static void print_error(const pc_error *e)
@@ -373,6 +363,8 @@ int main(int argc, char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
+		if ((rc = pc_cli_check_output(out_path)) != 0)
+			goto done;
 	}
 	p = pc_profile_new(reg);
 	if (!p) {
@@ -384,7 +376,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nin; i++) {
 		in[i].s = pc_stream_open_file(in[i].path, &st);
 		if (!in[i].s) {
-			fprintf(stderr, "profcat: %s: %s\n", in[i].path,
+			pc_cli_file_error(in[i].path, -1,
 				st == PC_ENOTFOUND ? "no such file"
 				: st == PC_ENOMEM  ? "out of memory"
 						   : "cannot read file");
@@ -406,7 +398,7 @@ int main(int argc, char **argv)
 				const unsigned char *h;
 				size_t hl;
 				pc_stream_peek(in[i].s, &h, &hl);
-				fprintf(stderr, "profcat: %s:0: %s\n", in[i].path,
+				pc_cli_file_error(in[i].path, 0,
 					hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
 					   : "empty file");
 				rc = EXIT_INPUT;
@@ -414,7 +406,7 @@ int main(int argc, char **argv)
 			}
 			if (verbose)
 				fprintf(stderr, "profcat: %s: detected as %s (confidence %d)\n",
-					in[i].path, in[i].l->name, conf);
+					pc_cli_shown(in[i].path), in[i].l->name, conf);
 		}
 	}
 	qsort(in, nin, sizeof *in, cmp_input);
@@ -428,9 +420,9 @@ int main(int argc, char **argv)
 	}
 	size_t nw = pc_profile_warning_count(p);
 	for (size_t i = 0; i < nw && verbose; i++)
-		fprintf(stderr, "profcat: warning: %s\n", pc_profile_warning(p, i));
+		pc_cli_message("warning: ", pc_profile_warning(p, i));
 	for (size_t i = 0; verbose && i < pc_profile_note_count(p); i++)
-		fprintf(stderr, "profcat: note: %s\n", pc_profile_note_at(p, i));
+		pc_cli_message("note: ", pc_profile_note_at(p, i));
 
 	for (size_t i = 0; i < pc_options_count(lopts); i++) {
 		const char *k = pc_options_key_at(lopts, i);

@@ -57,15 +57,7 @@ static int status_exit(int st)
 
 static void print_error(const pc_error *e)
 {
-	if (!e)
-		fprintf(stderr, "profcat: unknown error\n");
-	else if (e->file && e->offset >= 0)
-		fprintf(stderr, "profcat: %s:%lld: %s\n", e->file, (long long)e->offset,
-			e->message);
-	else if (e->file)
-		fprintf(stderr, "profcat: %s: %s\n", e->file, e->message);
-	else
-		fprintf(stderr, "profcat: %s\n", e->message);
+	pc_cli_error("", e);
 }
 
 static void usage(FILE *f)
@@ -113,7 +105,7 @@ static int identify(ctx *c)
 			int st, conf = 0;
 			pc_stream *s = pc_stream_open_file(f->path, &st);
 			if (!s) {
-				fprintf(stderr, "profcat: %s: %s\n", f->path,
+				pc_cli_file_error(f->path, -1,
 					st == PC_ENOTFOUND ? "no such file"
 					: st == PC_ENOMEM  ? "out of memory"
 							   : "cannot read file");
@@ -124,7 +116,7 @@ static int identify(ctx *c)
 				const unsigned char *h;
 				size_t hl = 0;
 				pc_stream_peek(s, &h, &hl);
-				fprintf(stderr, "profcat: %s:0: %s\n", f->path,
+				pc_cli_file_error(f->path, 0,
 					hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
 					   : "empty file");
 				pc_stream_free(s);
@@ -133,7 +125,7 @@ static int identify(ctx *c)
 			pc_stream_free(s);
 			if (c->verbose)
 				fprintf(stderr, "profcat: %s: detected as %s (confidence %d)\n",
-					f->path, f->l->name, conf);
+					pc_cli_shown(f->path), f->l->name, conf);
 		}
 	}
 	if (c->explicit_groups) {
@@ -194,7 +186,7 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 		int st;
 		pc_stream *s = pc_stream_open_file(sel[i]->path, &st);
 		if (!s) {
-			fprintf(stderr, "profcat: %s: %s\n", sel[i]->path,
+			pc_cli_file_error(sel[i]->path, -1,
 				st == PC_ENOTFOUND ? "no such file" : "cannot read file");
 			rc = st == PC_ENOMEM ? EXIT_INTERNAL : EXIT_IO;
 			break;
@@ -212,9 +204,9 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 		return rc;
 	}
 	for (size_t i = 0; c->verbose && i < pc_profile_warning_count(p); i++)
-		fprintf(stderr, "profcat: warning: %s\n", pc_profile_warning(p, i));
+		pc_cli_message("warning: ", pc_profile_warning(p, i));
 	for (size_t i = 0; c->verbose && i < pc_profile_note_count(p); i++)
-		fprintf(stderr, "profcat: note: %s\n", pc_profile_note_at(p, i));
+		pc_cli_message("note: ", pc_profile_note_at(p, i));
 	*out = p;
 	return 0;
 }
@@ -386,7 +378,7 @@ int profcat_stats_main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (out_path)
+	if (out_path) {
 		for (size_t i = 0; i < c.nfiles; i++)
 			if (pc_cli_same_file(c.files[i].path, out_path)) {
 				fprintf(stderr, "profcat: %s: refusing to write the output over an input file\n",
@@ -394,6 +386,9 @@ int profcat_stats_main(int argc, char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
+		if ((rc = pc_cli_check_output(out_path)) != 0)
+			goto done;
+	}
 	c.reg = pc_registry_new();
 	if (!c.reg) {
 		fprintf(stderr, "profcat: out of memory\n");
