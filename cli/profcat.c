@@ -398,9 +398,12 @@ int main(int argc, char **argv)
 				const unsigned char *h;
 				size_t hl;
 				pc_stream_peek(in[i].s, &h, &hl);
-				pc_cli_file_error(in[i].path, 0,
-					hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
-					   : "empty file");
+				if (pc_stream_error(in[i].s)) /* corrupt gzip: say so */
+					pc_cli_error("", pc_stream_error(in[i].s));
+				else
+					pc_cli_file_error(in[i].path, 0,
+						hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
+						   : "empty file");
 				rc = EXIT_INPUT;
 				goto done;
 			}

@@ -116,9 +116,12 @@ static int identify(ctx *c)
 				const unsigned char *h;
 				size_t hl = 0;
 				pc_stream_peek(s, &h, &hl);
-				pc_cli_file_error(f->path, 0,
-					hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
-					   : "empty file");
+				if (pc_stream_error(s)) /* corrupt gzip: say so */
+					pc_cli_error("", pc_stream_error(s));
+				else
+					pc_cli_file_error(f->path, 0,
+						hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
+						   : "empty file");
 				pc_stream_free(s);
 				return EXIT_INPUT;
 			}

@@ -121,6 +121,11 @@ PC_INTERNAL const unsigned char *pc_stream_map_at(const pc_stream *s,
 						  uint64_t off, size_t len,
 						  void **base, size_t *maplen);
 PC_INTERNAL void pc_stream_unmap(void *base, size_t maplen);
+/** Makes up to n bytes from the current position readable without
+ *  consuming them: *at points at them, *len is how many there are (fewer
+ *  at the end of the content).  PC_OK or a negative status. */
+PC_INTERNAL int pc_stream_lookahead(pc_stream *s, size_t n, const unsigned char **at,
+				    size_t *len);
 /** Moves s past n bytes read with pc_stream_map_at() (after
  *  pc_stream_mappable() said yes). */
 PC_INTERNAL int pc_stream_seek_past(pc_stream *s, uint64_t n);
