@@ -1,8 +1,17 @@
 /* output.c - how profcat writes a report: standard output, or a file
  * replaced atomically (temporary file in the same directory, fsync,
- * rename), so that a failure never leaves a half-written report. */
+ * rename), so that a failure never leaves a half-written report.
+ *
+ * -o only ever replaces a regular file: a destination that exists and is
+ * anything else (symbolic link, FIFO, device, directory, socket) is
+ * refused with exit 2, before the inputs are read and again just before
+ * the write.  A replaced file keeps its permissions (and owner and group
+ * where allowed).  SIGINT, SIGTERM and SIGHUP during the write remove the
+ * temporary file.  A closed standard output (profcat ... | head -1) ends
+ * profcat quietly with exit 3, no SIGPIPE. */
 #include "output.h"
 #include "platform.h"
+#include "profcore.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,9 +24,38 @@ int pc_cli_same_file(const char *a, const char *b)
 }
 
 /* Writes buf to path through a temporary file in the same directory. */
+int pc_cli_check_output(const char *path)
+{
+	const char *what = path ? pc_plat_not_regular(path) : NULL;
+	if (!what)
+		return 0;
+	char f[1024];
+	pc_name_escape(f, sizeof f, path);
+	fprintf(stderr,
+		"profcat: %s: is %s, not a regular file; -o only replaces regular files (write to standard output and redirect instead)\n",
+		f, what);
+	return PC_CLI_EXIT_USAGE;
+}
+
+/* Test hook: PC_TEST_OUTPUT_STALL=MS makes profcat name its temporary
+ * file on standard error and wait MS milliseconds before the rename, so
+ * that tests can signal it mid-write (tests/hostile/test_output.py). */
+static void test_stall(const char *tmp)
+{
+	const char *v = getenv("PC_TEST_OUTPUT_STALL");
+	if (!v || !*v)
+		return;
+	fprintf(stderr, "profcat: test: writing %s\n", tmp);
+	fflush(stderr);
+	pc_plat_sleep_ms((unsigned)strtoul(v, NULL, 10));
+}
+
 static int write_atomic(const char *path, const char *buf, size_t len)
 {
 	char *tmp = NULL;
+	int rc = pc_cli_check_output(path);
+	if (rc)
+		return rc;
 	FILE *f = pc_plat_temp_beside(path, &tmp);
 	if (!f) {
 		if (errno == ENOMEM)
@@ -29,19 +67,67 @@ static int write_atomic(const char *path, const char *buf, size_t len)
 	int ok = fwrite(buf, 1, len, f) == len && pc_plat_sync(f) == 0;
 	ok = (fclose(f) == 0) && ok;
 	if (ok)
+		test_stall(tmp);
+	if (ok)
 		ok = pc_plat_replace(tmp, path) == 0;
 	if (!ok) {
-		fprintf(stderr, "profcat: %s: cannot write: %s\n", path, strerror(errno));
+		int e = errno;
 		remove(tmp);
+		pc_plat_temp_release();
+		fprintf(stderr, "profcat: %s: cannot write: %s\n", path, strerror(e));
 		free(tmp);
 		return PC_CLI_EXIT_IO;
 	}
+	pc_plat_temp_release();
 	free(tmp);
 	return 0;
 }
 
+/* s in its shown form in buf (cut at a whole escape when longer). */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+	pc_name_escape(buf, n, s ? s : "");
+	return buf;
+}
+
+void pc_cli_message(const char *prefix, const char *text)
+{
+	char m[4096];
+	fprintf(stderr, "profcat: %s%s\n", prefix, shown(text, m, sizeof m));
+}
+
+void pc_cli_error(const char *kind, const pc_error *e, const char *advice)
+{
+	char f[1024], m[4096];
+	if (!advice)
+		advice = "";
+	if (!e)
+		fprintf(stderr, "profcat: %sunknown error\n", kind);
+	else if (e->file && e->offset >= 0)
+		fprintf(stderr, "profcat: %s%s:%lld: %s%s\n", kind, shown(e->file, f, sizeof f),
+			(long long)e->offset, shown(e->message, m, sizeof m), advice);
+	else if (e->file)
+		fprintf(stderr, "profcat: %s%s: %s%s\n", kind, shown(e->file, f, sizeof f),
+			shown(e->message, m, sizeof m), advice);
+	else
+		fprintf(stderr, "profcat: %s%s%s\n", kind, shown(e->message, m, sizeof m), advice);
+}
+
+const char *pc_cli_shown(const char *s)
+{
+	static char buf[4096];
+	return shown(s, buf, sizeof buf);
+}
+
+void pc_cli_file_error(const char *file, long long offset, const char *message)
+{
+	pc_error e = {1, file, offset, message};
+	pc_cli_error("", &e, NULL);
+}
+
 void pc_cli_binary_stdio(void)
 {
+	pc_plat_no_sigpipe();
 	pc_plat_binary_fd(1);
 	pc_plat_binary_fd(2);
 }
@@ -50,6 +136,8 @@ int pc_cli_write_output(const char *path, const char *buf, size_t len)
 {
 	if (!path) {
 		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
+			if (errno == EPIPE) /* the reader is gone: nothing to say */
+				return PC_CLI_EXIT_IO;
 			fprintf(stderr, "profcat: cannot write to standard output: %s\n",
 				strerror(errno));
 			return PC_CLI_EXIT_IO;

@@ -4,13 +4,32 @@
 
 #include <stddef.h>
 
+struct pc_error;
+
+#define PC_CLI_EXIT_USAGE 2
 #define PC_CLI_EXIT_IO 3
 #define PC_CLI_EXIT_INTERNAL 4
 
 /** 1 if a and b name the same file (same path, or same device and inode). */
 int pc_cli_same_file(const char *a, const char *b);
+/** Writes "profcat: PREFIXTEXT\n" to standard error, TEXT (data from a
+ *  file: a name, a message quoting one) in its shown form
+ *  (pc_name_escape: no terminal escapes, valid UTF-8). */
+void pc_cli_message(const char *prefix, const char *text);
+/** "profcat: [kind]FILE:OFFSET: message" for an error (kind is
+ *  "warning: " or ""), file and message in their shown form. */
+void pc_cli_error(const char *kind, const struct pc_error *e,
+		  const char *advice);
+/** 0 when -o path may be written (absent, or a regular file), else exit 2
+ *  after one error line (a symbolic link, FIFO, device...: refused). */
+int pc_cli_check_output(const char *path);
+/** s in its shown form, in a static buffer (one use per statement). */
+const char *pc_cli_shown(const char *s);
+/** The same for a message about a file (offset -1: none). */
+void pc_cli_file_error(const char *file, long long offset, const char *message);
 /** Standard output and error in binary mode: reports and exports (pprof,
- *  gmon) are written byte for byte, with LF line ends, on every host. */
+ *  gmon) are written byte for byte, with LF line ends, on every host.
+ *  Also: a closed pipe gives EPIPE (exit 3, quietly), not SIGPIPE. */
 void pc_cli_binary_stdio(void);
 /** Writes buf to standard output (path NULL) or atomically to path.
  *  Returns 0, or the exit code after printing one error line. */

@@ -97,18 +97,7 @@ static int status_exit(int st)
  * describes. */
 static void report_error(const char *kind, const pc_error *e)
 {
-	if (!e) {
-		fprintf(stderr, "profcat: %sunknown error\n", kind);
-		return;
-	}
-	const char *advice = pc_cli_rate_advice(e->message);
-	if (e->file && e->offset >= 0)
-		fprintf(stderr, "profcat: %s%s:%lld: %s%s\n", kind, e->file,
-			(long long)e->offset, e->message, advice);
-	else if (e->file)
-		fprintf(stderr, "profcat: %s%s: %s%s\n", kind, e->file, e->message, advice);
-	else
-		fprintf(stderr, "profcat: %s%s%s\n", kind, e->message, advice);
+	pc_cli_error(kind, e, e ? pc_cli_rate_advice(e->message) : "");
 }
 
 static void print_error(const pc_error *e)
@@ -478,6 +467,8 @@ int main(int argc, char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
+		if ((rc = pc_cli_check_output(out_path)) != 0)
+			goto done;
 	}
 	p = pc_profile_new(reg);
 	if (!p) {
@@ -489,7 +480,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nin; i++) {
 		in[i].s = pc_stream_open_file(in[i].path, &st);
 		if (!in[i].s) {
-			fprintf(stderr, "profcat: %s: %s\n", in[i].path,
+			pc_cli_file_error(in[i].path, -1,
 				st == PC_ENOTFOUND ? "no such file"
 				: st == PC_ENOMEM  ? "out of memory"
 						   : "cannot read file");
@@ -511,15 +502,18 @@ int main(int argc, char **argv)
 				const unsigned char *h;
 				size_t hl;
 				pc_stream_peek(in[i].s, &h, &hl);
-				fprintf(stderr, "profcat: %s:0: %s\n", in[i].path,
-					hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
-					   : "empty file");
+				if (pc_stream_error(in[i].s)) /* corrupt gzip: say so */
+					pc_cli_error("", pc_stream_error(in[i].s), NULL);
+				else
+					pc_cli_file_error(in[i].path, 0,
+						hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
+						   : "empty file");
 				rc = EXIT_INPUT;
 				goto done;
 			}
 			if (verbose)
 				fprintf(stderr, "profcat: %s: detected as %s (confidence %d)\n",
-					in[i].path, in[i].l->name, conf);
+					pc_cli_shown(in[i].path), in[i].l->name, conf);
 		}
 	}
 	qsort(in, nin, sizeof *in, cmp_input);
@@ -533,9 +527,9 @@ int main(int argc, char **argv)
 	}
 	size_t nw = pc_profile_warning_count(p);
 	for (size_t i = 0; i < nw && verbose; i++)
-		fprintf(stderr, "profcat: warning: %s\n", pc_profile_warning(p, i));
+		pc_cli_message("warning: ", pc_profile_warning(p, i));
 	for (size_t i = 0; verbose && i < pc_profile_note_count(p); i++)
-		fprintf(stderr, "profcat: note: %s\n", pc_profile_note_at(p, i));
+		pc_cli_message("note: ", pc_profile_note_at(p, i));
 
 	for (size_t i = 0; i < pc_options_count(lopts); i++) {
 		const char *k = pc_options_key_at(lopts, i);

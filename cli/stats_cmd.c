@@ -64,15 +64,7 @@ const char *pc_cli_rate_advice(const char *message)
 
 static void print_error(const pc_error *e)
 {
-	if (!e)
-		fprintf(stderr, "profcat: unknown error\n");
-	else if (e->file && e->offset >= 0)
-		fprintf(stderr, "profcat: %s:%lld: %s\n", e->file, (long long)e->offset,
-			e->message);
-	else if (e->file)
-		fprintf(stderr, "profcat: %s: %s\n", e->file, e->message);
-	else
-		fprintf(stderr, "profcat: %s\n", e->message);
+	pc_cli_error("", e, NULL);
 }
 
 static void usage(FILE *f)
@@ -120,7 +112,7 @@ static int identify(ctx *c)
 			int st, conf = 0;
 			pc_stream *s = pc_stream_open_file(f->path, &st);
 			if (!s) {
-				fprintf(stderr, "profcat: %s: %s\n", f->path,
+				pc_cli_file_error(f->path, -1,
 					st == PC_ENOTFOUND ? "no such file"
 					: st == PC_ENOMEM  ? "out of memory"
 							   : "cannot read file");
@@ -131,16 +123,19 @@ static int identify(ctx *c)
 				const unsigned char *h;
 				size_t hl = 0;
 				pc_stream_peek(s, &h, &hl);
-				fprintf(stderr, "profcat: %s:0: %s\n", f->path,
-					hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
-					   : "empty file");
+				if (pc_stream_error(s)) /* corrupt gzip: say so */
+					pc_cli_error("", pc_stream_error(s), NULL);
+				else
+					pc_cli_file_error(f->path, 0,
+						hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
+						   : "empty file");
 				pc_stream_free(s);
 				return EXIT_INPUT;
 			}
 			pc_stream_free(s);
 			if (c->verbose)
 				fprintf(stderr, "profcat: %s: detected as %s (confidence %d)\n",
-					f->path, f->l->name, conf);
+					pc_cli_shown(f->path), f->l->name, conf);
 		}
 	}
 	if (c->explicit_groups) {
@@ -201,7 +196,7 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 		int st;
 		pc_stream *s = pc_stream_open_file(sel[i]->path, &st);
 		if (!s) {
-			fprintf(stderr, "profcat: %s: %s\n", sel[i]->path,
+			pc_cli_file_error(sel[i]->path, -1,
 				st == PC_ENOTFOUND ? "no such file" : "cannot read file");
 			rc = st == PC_ENOMEM ? EXIT_INTERNAL : EXIT_IO;
 			break;
@@ -219,9 +214,9 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 		return rc;
 	}
 	for (size_t i = 0; c->verbose && i < pc_profile_warning_count(p); i++)
-		fprintf(stderr, "profcat: warning: %s\n", pc_profile_warning(p, i));
+		pc_cli_message("warning: ", pc_profile_warning(p, i));
 	for (size_t i = 0; c->verbose && i < pc_profile_note_count(p); i++)
-		fprintf(stderr, "profcat: note: %s\n", pc_profile_note_at(p, i));
+		pc_cli_message("note: ", pc_profile_note_at(p, i));
 	*out = p;
 	return 0;
 }
@@ -393,7 +388,7 @@ int profcat_stats_main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (out_path)
+	if (out_path) {
 		for (size_t i = 0; i < c.nfiles; i++)
 			if (pc_cli_same_file(c.files[i].path, out_path)) {
 				fprintf(stderr, "profcat: %s: refusing to write the output over an input file\n",
@@ -401,6 +396,9 @@ int profcat_stats_main(int argc, char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
+		if ((rc = pc_cli_check_output(out_path)) != 0)
+			goto done;
+	}
 	c.reg = pc_registry_new();
 	if (!c.reg) {
 		fprintf(stderr, "profcat: out of memory\n");
@@ -442,12 +440,15 @@ int profcat_stats_main(int argc, char **argv)
 		for (size_t g = 1; g < c.ngroups; g++)
 			if ((st = pc_profile_merge(caps[0], caps[g], NULL))) {
 				const pc_error *e = pc_profile_error(caps[0]);
+				char file[1024];
+				snprintf(file, sizeof file, "%s",
+					 pc_cli_shown(pc_profile_source_count(caps[g])
+							      ? pc_profile_source_file(
+									caps[g],
+									pc_profile_source_count(caps[g]) - 1)
+							      : "?"));
 				fprintf(stderr, "profcat: merge of capture %zu (%s): %s%s\n", g + 1,
-					pc_profile_source_count(caps[g])
-						? pc_profile_source_file(caps[g],
-									 pc_profile_source_count(caps[g]) - 1)
-						: "?",
-					e ? e->message : pc_status_name(st),
+					file, pc_cli_shown(e ? e->message : pc_status_name(st)),
 					pc_cli_rate_advice(e ? e->message : NULL));
 				rc = status_exit(st);
 				goto done;

@@ -17,7 +17,7 @@ static void text(const pc_rowset *rs, pc_sink *k)
 	size_t wname = strlen("symbol");
 	double maxpct = 0;
 	for (size_t i = 0; i < rs->n; i++) {
-		size_t l = strlen(rs->rows[i].label);
+		size_t l = pc_name_width(rs->rows[i].label);
 		wname = l > wname ? l : wname;
 		if (rs->rows[i].percent > maxpct)
 			maxpct = rs->rows[i].percent;

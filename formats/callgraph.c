@@ -225,7 +225,7 @@ static size_t *sorted_members(const graph *G, size_t c, size_t *k)
 static void put_name(pc_sink *k, const graph *G, size_t i)
 {
 	const pc_cg_node *n = &G->n[i];
-	pc_sink_puts(k, n->name);
+	pc_sink_name(k, n->name);
 	if (n->cycle)
 		pc_sink_printf(k, " <cycle %u>", n->cycle);
 	if (n->index)
@@ -320,8 +320,8 @@ static void gprof_index(pc_sink *k, const graph *G, int zeros)
 				pc_sink_putc(k, ' ');
 			pc_sink_printf(k, " %s ", buf);
 			if (j < nn) {
-				pc_sink_puts(k, n->name);
-				col += strlen(n->name);
+				pc_sink_name(k, n->name);
+				col += pc_name_width(n->name);
 			} else {
 				snprintf(buf, sizeof buf, "<cycle %u>", n->cycle);
 				pc_sink_puts(k, buf);
@@ -674,7 +674,7 @@ static void put_segment(pc_sink *k, pc_profile *p, uint32_t seg)
 	const char *l = segment_label(p, seg);
 	pc_sink_printf(k, "%" PRIu32, seg);
 	if (l)
-		pc_sink_printf(k, "/%s", l);
+		pc_sink_putc(k, '/'), pc_sink_name(k, l);
 }
 
 /* Name of the call site (seg, from) inside row r: the last statement
@@ -915,7 +915,7 @@ static int render_proff_text(proff *P, pc_sink *k)
 	for (size_t r = 0; r < P->nranked; r++) {
 		size_t i = P->ranked[r];
 		const pc_cg_node *n = &G->n[i];
-		pc_sink_printf(k, "\n%zu. %s\n    Total: ", r + 1, n->name);
+		pc_sink_printf(k, "\n%zu. ", r + 1), pc_sink_name(k, n->name), pc_sink_puts(k, "\n    Total: ");
 		put_hf(k, n->htime, n->ftime);
 		put_calls(k, n->calls);
 		pc_sink_printf(k, " (%6.3f %%H/%6.3f %%F)\n",
@@ -943,9 +943,8 @@ static int render_proff_text(proff *P, pc_sink *k)
 			const caller_t *c = &P->cv[cv[j]];
 			size_t fr = (size_t)c->from_row;
 			int rec = fr == i || same_cycle(G, fr, i);
-			pc_sink_printf(k, "        %zu. %s%s\n            ",
-				       P->rank[fr], c->name,
-				       rec ? " (recursive)" : "");
+			pc_sink_printf(k, "        %zu. ", P->rank[fr]), pc_sink_name(k, c->name),
+				pc_sink_printf(k, "%s\n            ", rec ? " (recursive)" : "");
 			put_hf(k, c->htime, c->ftime);
 			put_calls(k, c->count);
 			pc_sink_putc(k, '\n');
@@ -965,7 +964,7 @@ static int render_proff_text(proff *P, pc_sink *k)
 		pc_sink_printf(k, "\nCycle %u:", c);
 		for (size_t m = G->n[cn].next_member; m != NONE;
 		     m = G->n[m].next_member)
-			pc_sink_printf(k, " %s", G->n[m].name);
+			pc_sink_putc(k, ' '), pc_sink_name(k, G->n[m].name);
 		pc_sink_putc(k, '\n');
 	}
 	return PC_OK;

@@ -30,10 +30,7 @@ typedef struct cg {
 
 static void cg_name(pc_sink *k, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		pc_sink_putc(k, c < 0x20 || c == 0x7f ? '_' : (char)c);
-	}
+	pc_sink_name(k, s);
 }
 
 static size_t file_id(cg *c, const char *file)

@@ -59,7 +59,7 @@ static int hist_records(gw *g, pc_profile *p, uint64_t low, uint64_t high,
 	for (size_t i = 0; i < n; i++)
 		if (counts[i] > max)
 			max = counts[i];
-	uint64_t reps = max ? (max + 65534) / 65535 : 1;
+	uint64_t reps = max ? max / 65535 + (max % 65535 != 0) : 1; /* no wrap near 2^64 */
 	if (n > UINT32_MAX)
 		return pc_profile_fail(p, PC_ELIMIT,
 				       "gmon: %zu buckets do not fit in a u32", n);

@@ -138,11 +138,12 @@ int pc_sink_xnumber(pc_sink *k, double v)
 
 int pc_sink_folded_name(pc_sink *k, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		pc_sink_putc(k, (c == ';' || c < 0x20 || c == 0x7f) ? '_'
-								     : (char)c);
-	}
+	size_t start = k->len; /* the shown form, ';' (the separator) as '_' */
+	if (pc_sink_name(k, s))
+		return k->failed;
+	for (size_t i = start; i < k->len; i++)
+		if (k->buf[i] == ';')
+			k->buf[i] = '_';
 	return k->failed;
 }
 

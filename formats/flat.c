@@ -34,12 +34,14 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	pc_sink_puts(k, "Flat profile");
 	size_t ns = pc_profile_source_count(p);
 	for (size_t i = 0; i < ns; i++)
-		pc_sink_printf(k, "%s %s (%s)", i ? "," : " of", pc_profile_source_file(p, i),
-			       pc_profile_source_format(p, i));
+		pc_sink_puts(k, i ? ", " : " of "), pc_sink_name(k, pc_profile_source_file(p, i)),
+			pc_sink_printf(k, " (%s)", pc_profile_source_format(p, i));
 	pc_sink_puts(k, "\n");
 	/* Exact event counts (Hatari) are not samples: say so in place of
 	 * the sampling rate, and call them counts. */
 	int exact = pc_profile_exact(p);
+	char dim[4 * 64];
+	pc_name_escape(dim, sizeof dim, pc_profile_dimension(p));
 	pc_sink_puts(k, exact ? "Counts: " : "Samples: ");
 	pc_sink_count(k, t->total);
 	pc_sink_puts(k, " total, ");
@@ -61,16 +63,16 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	pc_sink_puts(k, "\n");
 	if (exact && rs->rate > 0) {
 		pc_sink_printf(k, "Rate: %g Hz, each count is %g %s; %.2f %s in all (exact counts, not samples)\n",
-			       rs->rate, 1.0 / rs->rate, pc_profile_dimension(p),
-			       t->total / rs->rate, pc_profile_dimension(p));
+			       rs->rate, 1.0 / rs->rate, dim,
+			       t->total / rs->rate, dim);
 	} else if (exact) {
 		pc_sink_printf(k, "Rate: none (exact counts of %s, not samples)\n",
-			       pc_profile_dimension(p));
+			       dim);
 	} else if (rs->rate > 0) {
 		pc_sink_printf(k, "Rate: %g Hz, each sample counts as %g %s", rs->rate,
-			       1.0 / rs->rate, pc_profile_dimension(p));
+			       1.0 / rs->rate, dim);
 		pc_sink_printf(k, "; %.2f %s sampled\n", t->total / rs->rate,
-			       pc_profile_dimension(p));
+			       dim);
 	} else {
 		pc_sink_puts(k, "Rate: unknown (counts are samples)\n");
 	}
@@ -84,7 +86,8 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 		pc_sink_printf(k, "%zu of %zu symbols listed\n", rs->n, rs->targets);
 	}
 	for (size_t i = 0; i < pc_profile_warning_count(p); i++)
-		pc_sink_printf(k, "Warning: %s\n", pc_profile_warning(p, i));
+		pc_sink_puts(k, "Warning: "), pc_sink_name(k, pc_profile_warning(p, i)),
+			pc_sink_putc(k, '\n');
 	if (rs->ci_z > 0 && rs->exact)
 		pc_sink_puts(k, "Counts are exact (not samples): no confidence interval\n");
 	else if (rs->ci_z > 0)
@@ -103,7 +106,7 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	header(k, p, rs);
 	size_t namew = 6;
 	for (size_t i = 0; i < rs->n; i++) {
-		size_t l = strlen(rs->rows[i].label);
+		size_t l = pc_name_width(rs->rows[i].label);
 		if (l > namew)
 			namew = l;
 	}

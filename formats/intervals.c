@@ -328,8 +328,8 @@ void pc_intervals_text(const pc_intervals *iv, int barchart, pc_sink *k)
 	else
 		snprintf(lo, sizeof lo, "0x%" PRIx64, iv->low);
 	snprintf(hi, sizeof hi, "0x%" PRIx64, iv->high);
-	pc_sink_printf(k, "%s: %s-%s in %zu interval%s, %s sample%s", iv->what, lo,
-		       hi, iv->n, iv->n == 1 ? "" : "s",
+	pc_sink_name(k, iv->what);
+	pc_sink_printf(k, ": %s-%s in %zu interval%s, %s sample%s", lo, hi, iv->n, iv->n == 1 ? "" : "s",
 		       pc_fmt_count(iv->total, cnt, sizeof cnt),
 		       iv->total == 1 ? "" : "s");
 	if (iv->n < iv->asked)

@@ -469,11 +469,11 @@ const char *pc_fmt_count(double v, char *buf, size_t n)
 
 int pc_sink_pad(pc_sink *k, const char *s, size_t w, int align)
 {
-	size_t len = strlen(s);
+	size_t len = pc_name_width(s);
 	size_t pad = len < w ? w - len : 0;
 	size_t left = align > 0 ? pad : align == 0 ? pad / 2 : 0;
 	pc_sink_repeat(k, ' ', left);
-	pc_sink_write(k, s, len);
+	pc_sink_name(k, s);
 	return pc_sink_repeat(k, ' ', pad - left);
 }
 

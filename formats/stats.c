@@ -362,15 +362,16 @@ static int check_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_puts(k, "Sampling check");
 		size_t nsrc = pc_profile_source_count(p);
 		for (size_t i = 0; i < nsrc; i++)
-			pc_sink_printf(k, "%s %s (%s)", i ? "," : " of", pc_profile_source_file(p, i),
-				       pc_profile_source_format(p, i));
+			pc_sink_puts(k, i ? ", " : " of "), pc_sink_name(k, pc_profile_source_file(p, i)),
+				pc_sink_printf(k, " (%s)", pc_profile_source_format(p, i));
 		pc_sink_printf(k, "\nSamples: %s, %zu symbol%s with samples", tot, cs.hit,
 			       cs.hit == 1 ? "" : "s");
 		if (cs.exact)
 			pc_sink_puts(k, "; counts are exact (not samples)");
 		pc_sink_printf(k, "\n\n");
 		for (size_t i = 0; i < cs.n; i++)
-			pc_sink_printf(k, "warning: %s: %s\n", cs.c[i].id, cs.c[i].msg);
+			pc_sink_printf(k, "warning: %s: ", cs.c[i].id), pc_sink_name(k, cs.c[i].msg),
+				pc_sink_putc(k, '\n');
 		if (!cs.n)
 			pc_sink_puts(k, "no warnings\n");
 	}
@@ -431,8 +432,8 @@ static void sources_text(pc_sink *k, pc_profile *p)
 {
 	size_t n = pc_profile_source_count(p);
 	for (size_t i = 0; i < n; i++)
-		pc_sink_printf(k, "%s%s (%s)", i ? ", " : "", pc_profile_source_file(p, i),
-			       pc_profile_source_format(p, i));
+		pc_sink_puts(k, i ? ", " : ""), pc_sink_name(k, pc_profile_source_file(p, i)),
+			pc_sink_printf(k, " (%s)", pc_profile_source_format(p, i));
 	if (!n)
 		pc_sink_puts(k, "(no source)");
 }
@@ -615,8 +616,8 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 		pc_sink_puts(k, "\n");
 		size_t w = 6;
 		for (size_t x = 0; x < n; x++)
-			if (strlen(d[x].name) > w)
-				w = strlen(d[x].name);
+			if (pc_name_width(d[x].name) > w)
+				w = pc_name_width(d[x].name);
 		char ivh[48];
 		snprintf(ivh, sizeof ivh, "%s%% interval", lv);
 		pc_sink_printf(k, "%-*s  %8s  %8s  %8s  %-19s  %9s  %s\n", (int)w, "symbol",
@@ -631,8 +632,8 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 				else
 					snprintf(pa, sizeof pa, "%.4f", r->padj);
 			}
-			pc_sink_printf(k, "%-*s  %8.2f  %8.2f  %+8.2f  %-19s  %9s  %s", (int)w,
-				       r->name, 100 * r->s1, 100 * r->s2, 100 * (r->s2 - r->s1), iv,
+			pc_sink_pad(k, r->name, w, -1);
+			pc_sink_printf(k, "  %8.2f  %8.2f  %+8.2f  %-19s  %9s  %s", 100 * r->s1, 100 * r->s2, 100 * (r->s2 - r->s1), iv,
 				       pa, r->sig ? "*" : "");
 			while (k->len && k->buf[k->len - 1] == ' ')
 				k->len--;
@@ -697,8 +698,8 @@ static int rates_body(pc_profile *const *caps, size_t m, const pc_options *o, pc
 	size_t w = 6;
 	for (size_t c = 0; c < m; c++)
 		for (size_t i = 0; i < nv[c]; i++)
-			if (strlen(v[c][i].name) > w)
-				w = strlen(v[c][i].name);
+			if (pc_name_width(v[c][i].name) > w)
+				w = pc_name_width(v[c][i].name);
 	size_t nrows = 0, nflag = 0;
 	for (;;) {
 		const char *name = NULL;
@@ -749,7 +750,7 @@ static int rates_body(pc_profile *const *caps, size_t m, const pc_options *o, pc
 			}
 			pc_sink_printf(&rows, "], \"disagree\": %s}", dis ? "true" : "false");
 		} else {
-			pc_sink_printf(&rows, "%-*s", (int)w, name);
+			pc_sink_pad(&rows, name, w, -1);
 			for (size_t c = 0; c < m; c++)
 				pc_sink_printf(&rows, "  %6.2f [%5.2f, %5.2f]",
 					       tot[c] > 0 ? 100 * kk[c] / tot[c] : 0, 100 * lo[c],

@@ -109,7 +109,7 @@ static void header(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 			if (*c == '/' || *c == '\\')
 				prog = c + 1;
 	}
-	pc_sink_printf(k, "Profile of '%s'\n\n", prog ? prog : "");
+	pc_sink_puts(k, "Profile of '"), pc_sink_name(k, prog), pc_sink_puts(k, "'\n\n");
 	pc_sink_printf(k, "There are %zu symbols\n\n", rs->targets);
 	summary_line(k, "Samples in appl:", rs->t.in_program, rs->t.total);
 	summary_line(k, "Samples in sys :", rs->t.outside, rs->t.total);
@@ -148,7 +148,7 @@ static void table(const pc_rowset *rs, pc_sink *k)
 		const pc_rs_row *x = &rs->rows[i];
 		snprintf(buf, sizeof buf, "%zu", x->rank);
 		c[0].w = max_sz(c[0].w, strlen(buf));
-		c[1].w = max_sz(c[1].w, strlen(x->label));
+		c[1].w = max_sz(c[1].w, pc_name_width(x->label));
 		c[2].w = max_sz(c[2].w, strlen(pc_fmt_count(x->count, buf, sizeof buf)));
 	}
 	rule(k, c, nc);
@@ -176,8 +176,8 @@ static void detail(const pc_intervals *iv, int barchart, pc_sink *k)
 		c[1].w = max_sz(c[1].w, strlen(pc_interval_range(iv, i, buf, sizeof buf)));
 		c[2].w = max_sz(c[2].w, strlen(pc_fmt_count(iv->iv[i].count, buf, sizeof buf)));
 	}
-	pc_sink_printf(k, "\n\nDetailed profile of '%s' (%zu intervals)\n\n",
-		       iv->what, iv->n);
+	pc_sink_puts(k, "\n\nDetailed profile of '"), pc_sink_name(k, iv->what),
+		pc_sink_printf(k, "' (%zu intervals)\n\n", iv->n);
 	rule(k, c, nc);
 	heads(k, c, nc);
 	rule(k, c, nc);

@@ -30,7 +30,7 @@ static void text(const pc_rowset *rs, pc_sink *k)
 	double maxpct = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];
-		size_t l = strlen(x->label);
+		size_t l = pc_name_width(x->label);
 		wname = l > wname ? l : wname;
 		l = strlen(pc_fmt_count(x->count, buf, sizeof buf));
 		wcount = l > wcount ? l : wcount;

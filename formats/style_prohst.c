@@ -138,7 +138,7 @@ static void one_hist(pc_profile *p, const pc_histogram *h, const pc_totals *t,
 				continue;
 			if (row.segment > h->segment || row.address > a)
 				break;
-			pc_sink_printf(k, "      %s\n", row.name);
+			pc_sink_puts(k, "      "), pc_sink_name(k, row.name), pc_sink_putc(k, '\n');
 			cur_buf = (sym){row.name, row.address};
 			cur = &cur_buf;
 		}

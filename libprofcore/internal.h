@@ -77,10 +77,18 @@ PC_INTERNAL int pc_sink_printf(pc_sink *k, const char *fmt, ...)
 PC_INTERNAL int pc_sink_vprintf(pc_sink *k, const char *fmt, va_list ap);
 /** n copies of c. */
 PC_INTERNAL int pc_sink_repeat(pc_sink *k, char c, size_t n);
-/** A JSON string literal (with quotes). */
+/** A name (or any text from input data) in its shown form: control bytes
+ *  and invalid UTF-8 as \xNN (the one rule, see sink.c). */
+PC_INTERNAL int pc_sink_name(pc_sink *k, const char *s);
+/** Display columns of the shown form (a UTF-8 character counts 1). */
+PC_INTERNAL size_t pc_name_width(const char *name);
+/** A JSON string literal (with quotes) of the shown form: always valid
+ *  UTF-8. */
 PC_INTERNAL int pc_sink_json_string(pc_sink *k, const char *s);
-/** A CSV field, quoted when needed (RFC 4180). */
+/** A CSV field of the shown form, quoted when needed (RFC 4180). */
 PC_INTERNAL int pc_sink_csv_field(pc_sink *k, const char *s);
+/** The shown form with HTML/SVG entities for & < > " '. */
+PC_INTERNAL int pc_sink_html(pc_sink *k, const char *s);
 /** A count: integral values exactly, others with up to 6 decimals,
  *  trailing zeros removed. */
 PC_INTERNAL int pc_sink_count(pc_sink *k, double v);
@@ -113,6 +121,11 @@ PC_INTERNAL const unsigned char *pc_stream_map_at(const pc_stream *s,
 						  uint64_t off, size_t len,
 						  void **base, size_t *maplen);
 PC_INTERNAL void pc_stream_unmap(void *base, size_t maplen);
+/** Makes up to n bytes from the current position readable without
+ *  consuming them: *at points at them, *len is how many there are (fewer
+ *  at the end of the content).  PC_OK or a negative status. */
+PC_INTERNAL int pc_stream_lookahead(pc_stream *s, size_t n, const unsigned char **at,
+				    size_t *len);
 /** Moves s past n bytes read with pc_stream_map_at() (after
  *  pc_stream_mappable() said yes). */
 PC_INTERNAL int pc_stream_seek_past(pc_stream *s, uint64_t n);

@@ -9,6 +9,13 @@ typedef struct pc_hist {
 	uint64_t *counts;
 } pc_hist;
 
+/* A treap over histogram indices (profile.c): left and right children
+ * per histogram, SIZE_MAX for none; priorities are a hash of the index. */
+typedef struct pc_htree {
+	size_t root;
+	size_t *l, *r;
+} pc_htree;
+
 /* Attribution target (a row): sorted by (segment, address). */
 typedef struct pc_target {
 	size_t symbol;
@@ -30,6 +37,11 @@ struct pc_profile {
 	size_t nregions, capregions;
 	pc_hist *hists;
 	size_t nhists, caphists;
+	/* histograms by range, so that adding one is O(log n): span holds
+	 * those with low < high by (segment, low) (they never overlap), zero
+	 * those with low == high by (segment, low, nbins, unit) */
+	pc_htree hspan, hzero;
+	size_t hcap; /* entries of the trees' arrays */
 	pc_arc *arcs;
 	size_t narcs, caparcs;
 	pc_sample *calls; /* pc_profile_add_calls: callee address, count */
@@ -68,6 +80,9 @@ struct pc_profile {
 
 /* Marks the attribution cache stale. */
 void pc_profile_invalidate(pc_profile *p);
+/** Rebuilds the histogram index after ranges changed in place (merge
+ *  re-binning); PC_OK or PC_ENOMEM. */
+int pc_profile_hist_reindex(pc_profile *p);
 void pc_attrib_free(pc_profile *p);
 
 #endif

@@ -46,6 +46,15 @@
 
 #define PC_RE_MAX_GROUPS 40   /* capturing groups per expression  */
 #define PC_RE_MAX_INSTS 5000  /* compiled size per expression     */
+/* Work budget of pc_re_exec: after reading pos bytes of the text, at most
+ * PC_RE_STEPS_BASE + PC_RE_STEPS_PER_BYTE * pos steps (a step: one thread
+ * of the VM on one byte, or one instruction entered); beyond, the result
+ * is PC_ELIMIT, early on a long line.  Ordinary
+ * expressions (every built-in dialect, Hatari's) keep a few threads alive
+ * per byte; one with overlapping counted repeats (.{0,1000}.{0,1000})
+ * keeps thousands, and would take minutes on long lines. */
+#define PC_RE_STEPS_PER_BYTE 256
+#define PC_RE_STEPS_BASE 100000
 
 /* Compile flags. */
 #define PC_RE_NAMED 1u /* (?:...), (?P<name>...), (?<name>...) */
@@ -64,6 +73,7 @@ typedef struct pc_re_span {
 typedef struct pc_re_scratch {
 	void *mem;
 	size_t cap;
+	const pc_re *over; /* the expression of the last PC_ELIMIT */
 } pc_re_scratch;
 
 /** Compiles pat (len bytes; no NUL needed).  On error *out is NULL, err
@@ -83,9 +93,14 @@ PC_INTERNAL size_t pc_re_size(const pc_re *re);
 /** Searches text[0, len) for the leftmost-longest match.  Fills sub[0]
  *  (the match) to sub[nsub - 1] (nsub may be 0: a yes/no test, fastest).
  *  sc may be NULL (memory is then allocated for this call).  Returns 1 on
- *  a match, 0 if none, PC_ENOMEM. */
+ *  a match, 0 if none, PC_ENOMEM, or PC_ELIMIT when the work budget
+ *  (PC_RE_STEPS_*) is spent (sc->over is then re). */
 PC_INTERNAL int pc_re_exec(const pc_re *re, pc_re_scratch *sc, const char *text,
 			   size_t len, pc_re_span *sub, size_t nsub);
 PC_INTERNAL void pc_re_scratch_free(pc_re_scratch *sc);
+/** The error for a PC_ELIMIT of pc_re_exec: names the expression
+ *  (sc->over) and the limit; offset is the line's.  Returns PC_ELIMIT. */
+PC_INTERNAL int pc_re_budget_fail(pc_stream *s, int64_t offset,
+				  const pc_re_scratch *sc);
 
 #endif

@@ -140,6 +140,35 @@ int pc_plat_sync(FILE *f)
 	return fflush(f) == 0 && _commit(_fileno(f)) == 0 ? 0 : -1;
 }
 
+const char *pc_plat_not_regular(const char *path)
+{
+	wchar_t *w = widen(path);
+	DWORD a = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
+	free(w);
+	if (a == INVALID_FILE_ATTRIBUTES)
+		return NULL;
+	if (a & FILE_ATTRIBUTE_REPARSE_POINT)
+		return "a symbolic link or junction";
+	if (a & FILE_ATTRIBUTE_DIRECTORY)
+		return "a directory";
+	if (a & FILE_ATTRIBUTE_DEVICE)
+		return "a device";
+	return NULL;
+}
+
+void pc_plat_temp_release(void)
+{
+}
+
+void pc_plat_no_sigpipe(void)
+{
+}
+
+void pc_plat_sleep_ms(unsigned ms)
+{
+	Sleep(ms);
+}
+
 int pc_plat_replace(const char *tmp, const char *path)
 {
 	wchar_t *wt = widen(tmp), *wp = widen(path);
@@ -159,7 +188,9 @@ int pc_plat_replace(const char *tmp, const char *path)
 #else /* POSIX */
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #if PC_HAVE_PLUGINS
 #include <dlfcn.h>
@@ -213,11 +244,125 @@ int pc_plat_same_file(const char *a, const char *b)
 	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+const char *pc_plat_not_regular(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return NULL;
+	if (S_ISLNK(st.st_mode))
+		return "a symbolic link";
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO";
+	if (S_ISCHR(st.st_mode))
+		return "a character device";
+	if (S_ISBLK(st.st_mode))
+		return "a block device";
+	if (S_ISDIR(st.st_mode))
+		return "a directory";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+#if PC_PLAT_CLI
+/* The temporary file a signal removes: set while signals are blocked.
+ * profcat's state only: the library has no mutable globals (the file
+ * helpers are compiled into profcat with PC_PLAT_CLI=1). */
+static char *volatile guarded_name;
+static const int guarded_sig[3] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction guarded_old[3];
+
+static void on_signal(int sig)
+{
+	char *name = guarded_name;
+	if (name)
+		unlink(name);
+	/* end as the signal would have: default action, raised again */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void temp_guard(char *name)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaddset(&sa.sa_mask, guarded_sig[i]);
+	guarded_name = name;
+	for (int i = 0; i < 3; i++) {
+		sigaction(guarded_sig[i], NULL, &guarded_old[i]);
+		/* a signal the caller ignores (nohup) stays ignored */
+		if (guarded_old[i].sa_handler != SIG_IGN)
+			sigaction(guarded_sig[i], &sa, NULL);
+	}
+}
+
+void pc_plat_temp_release(void)
+{
+	sigset_t all, old;
+	sigemptyset(&all);
+	for (int i = 0; i < 3; i++)
+		sigaddset(&all, guarded_sig[i]);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (guarded_name) {
+		guarded_name = NULL;
+		for (int i = 0; i < 3; i++)
+			sigaction(guarded_sig[i], &guarded_old[i], NULL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void pc_plat_no_sigpipe(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void pc_plat_sleep_ms(unsigned ms)
+{
+	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Creates the temporary file and arms the signal guard with signals
+ * blocked in between, so that no signal can leave the file behind. */
+static int create_temp(char *name, size_t n)
+{
+	(void)n;
+	sigset_t all, old;
+	sigemptyset(&all);
+	for (int i = 0; i < 3; i++)
+		sigaddset(&all, guarded_sig[i]);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	int fd = mkstemp(name);
+	if (fd >= 0)
+		temp_guard(name);
+	int e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return fd;
+}
+#else
+void pc_plat_temp_release(void)
+{
+}
+
+void pc_plat_no_sigpipe(void)
+{
+}
+
+void pc_plat_sleep_ms(unsigned ms)
+{
+	(void)ms;
+}
+
 static int create_temp(char *name, size_t n)
 {
 	(void)n;
 	return mkstemp(name);
 }
+#endif
 
 int pc_plat_sync(FILE *f)
 {
@@ -226,10 +371,19 @@ int pc_plat_sync(FILE *f)
 
 int pc_plat_replace(const char *tmp, const char *path)
 {
-	/* mkstemp made the file 0600: a report gets the usual 0666 & ~umask */
-	mode_t um = umask(0);
-	umask(um);
-	(void)chmod(tmp, 0666 & ~um);
+	/* mkstemp made the file 0600: a report replacing a regular file gets
+	 * its permissions (and owner and group where allowed: root, or a group
+	 * the user is in); a new one the usual 0666 & ~umask */
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (chown(tmp, st.st_uid, st.st_gid) != 0)
+			(void)!chown(tmp, (uid_t)-1, st.st_gid);
+		(void)chmod(tmp, st.st_mode & 0777);
+	} else {
+		mode_t um = umask(0);
+		umask(um);
+		(void)chmod(tmp, 0666 & ~um);
+	}
 	return rename(tmp, path);
 }
 
@@ -272,6 +426,7 @@ FILE *pc_plat_temp_beside(const char *path, char **tmp)
 		if (fd >= 0) {
 			close(fd);
 			unlink(name);
+			pc_plat_temp_release();
 		}
 		free(name);
 		errno = e;

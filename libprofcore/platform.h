@@ -40,15 +40,31 @@ PC_PLAT_INTERNAL void pc_plat_dl_close(void *handle);
 /** 1 if a and b name the same existing file (same path, or same device
  *  and file index / inode). */
 PC_PLAT_INTERNAL int pc_plat_same_file(const char *a, const char *b);
+/** NULL when path does not exist or is a regular file (profcat -o may
+ *  replace it), else what it is ("a symbolic link", "a FIFO", "a character
+ *  device", "a directory", ...): profcat refuses to replace those.  A
+ *  symbolic link is refused, not followed (lstat). */
+PC_PLAT_INTERNAL const char *pc_plat_not_regular(const char *path);
 /** Creates a new, empty temporary file beside path ("PATH.XXXXXX") for
  *  writing in binary mode; returns the open stream and the temporary name
- *  (malloc'd, in *tmp), or NULL with errno set. */
+ *  (malloc'd, in *tmp), or NULL with errno set.  Until
+ *  pc_plat_temp_release(), SIGINT, SIGTERM and SIGHUP remove the temporary
+ *  file before ending the process (POSIX; SIGKILL cannot be caught). */
 PC_PLAT_INTERNAL FILE *pc_plat_temp_beside(const char *path, char **tmp);
+/** The temporary file is renamed or removed: signals no longer touch it
+ *  and their previous handling is back. */
+PC_PLAT_INTERNAL void pc_plat_temp_release(void);
+/** A write to a closed pipe fails with EPIPE instead of killing the
+ *  process with SIGPIPE (POSIX; nothing to do on Windows). */
+PC_PLAT_INTERNAL void pc_plat_no_sigpipe(void);
+/** Sleeps about ms milliseconds (test hooks only). */
+PC_PLAT_INTERNAL void pc_plat_sleep_ms(unsigned ms);
 /** Flushes f and its data to the disk (fsync / _commit); 0 or -1. */
 PC_PLAT_INTERNAL int pc_plat_sync(FILE *f);
-/** Gives tmp the permissions of a newly created file and renames it over
- *  path, replacing an existing file (MoveFileEx REPLACE_EXISTING |
- *  WRITE_THROUGH on Windows); 0, or -1 with errno set. */
+/** Gives tmp the permissions (and, where allowed, the owner and group) of
+ *  the regular file path it replaces, or those of a newly created file,
+ *  and renames it over path (MoveFileEx REPLACE_EXISTING | WRITE_THROUGH
+ *  on Windows); 0, or -1 with errno set. */
 PC_PLAT_INTERNAL int pc_plat_replace(const char *tmp, const char *path);
 
 #endif

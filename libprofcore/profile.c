@@ -32,6 +32,10 @@ void pc_profile_free(pc_profile *p)
 	for (size_t i = 0; i < p->nhists; i++)
 		free(p->hists[i].counts);
 	free(p->hists);
+	free(p->hspan.l);
+	free(p->hspan.r);
+	free(p->hzero.l);
+	free(p->hzero.r);
 	free(p->syms);
 	free(p->regions);
 	free(p->arcs);
@@ -149,46 +153,186 @@ int pc_profile_add_region(pc_profile *p, const pc_region *r)
 	return PC_OK;
 }
 
+/* ---- histograms, indexed by range ---------------------------------------- */
+
+#define HNONE SIZE_MAX
+
+static uint64_t hpri(size_t i)
+{
+	uint64_t z = (uint64_t)i + 0x9e3779b97f4a7c15u;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* span order: (segment, low); zero order: (segment, low, nbins, unit) */
+static int hcmp(const pc_histogram *a, const pc_histogram *b, int zero)
+{
+	int c = cmp_u64(a->segment, b->segment);
+	if (!c)
+		c = cmp_u64(a->low, b->low);
+	if (!c && zero)
+		c = cmp_u64(a->nbins, b->nbins);
+	if (!c && zero)
+		c = cmp_u64(a->unit, b->unit);
+	return c;
+}
+
+static size_t htree_insert(pc_profile *p, pc_htree *t, size_t at, size_t i, int zero)
+{
+	if (at == HNONE) {
+		t->l[i] = t->r[i] = HNONE;
+		return i;
+	}
+	if (hcmp(&p->hists[i].h, &p->hists[at].h, zero) < 0) {
+		t->l[at] = htree_insert(p, t, t->l[at], i, zero);
+		size_t x = t->l[at];
+		if (hpri(x) > hpri(at)) {
+			t->l[at] = t->r[x];
+			t->r[x] = at;
+			return x;
+		}
+	} else {
+		t->r[at] = htree_insert(p, t, t->r[at], i, zero);
+		size_t x = t->r[at];
+		if (hpri(x) > hpri(at)) {
+			t->r[at] = t->l[x];
+			t->l[x] = at;
+			return x;
+		}
+	}
+	return at;
+}
+
+/* Entries for histogram index n (one more than now). */
+static int htree_reserve(pc_profile *p, size_t n)
+{
+	if (n <= p->hcap)
+		return PC_OK;
+	size_t cap = p->hcap ? p->hcap : 16;
+	while (cap < n)
+		cap *= 2;
+	pc_htree *t[2] = {&p->hspan, &p->hzero};
+	for (int k = 0; k < 2; k++) {
+		size_t *l = realloc(t[k]->l, cap * sizeof *l);
+		if (l)
+			t[k]->l = l;
+		size_t *r = realloc(t[k]->r, cap * sizeof *r);
+		if (r)
+			t[k]->r = r;
+		if (!l || !r)
+			return PC_ENOMEM;
+	}
+	p->hcap = cap;
+	return PC_OK;
+}
+
+static void htree_add(pc_profile *p, size_t i)
+{
+	int zero = p->hists[i].h.low == p->hists[i].h.high;
+	pc_htree *t = zero ? &p->hzero : &p->hspan;
+	t->root = htree_insert(p, t, t->root, i, zero);
+}
+
+int pc_profile_hist_reindex(pc_profile *p)
+{
+	if (htree_reserve(p, p->nhists))
+		return PC_ENOMEM;
+	p->hspan.root = p->hzero.root = HNONE;
+	for (size_t i = 0; i < p->nhists; i++)
+		htree_add(p, i);
+	return PC_OK;
+}
+
+/* The histogram h merges into (identical range, bins and unit), or
+ * HNONE; *clash is one it overlaps without being identical, or HNONE. */
+static size_t hfind(const pc_profile *p, const pc_histogram *h, size_t *clash)
+{
+	*clash = HNONE;
+	if (h->low == h->high) { /* never overlaps: only an identical one */
+		for (size_t at = p->nhists ? p->hzero.root : HNONE; at != HNONE;) {
+			int c = hcmp(h, &p->hists[at].h, 1);
+			if (!c)
+				return at;
+			at = c < 0 ? p->hzero.l[at] : p->hzero.r[at];
+		}
+		return HNONE;
+	}
+	/* the last histogram starting at or before h, the first after it */
+	size_t pred = HNONE, succ = HNONE;
+	for (size_t at = p->nhists ? p->hspan.root : HNONE; at != HNONE;) {
+		if (hcmp(&p->hists[at].h, h, 0) <= 0) {
+			pred = at;
+			at = p->hspan.r[at];
+		} else {
+			succ = at;
+			at = p->hspan.l[at];
+		}
+	}
+	if (pred != HNONE) {
+		const pc_histogram *o = &p->hists[pred].h;
+		if (o->segment == h->segment && o->high > h->low) {
+			if (o->low == h->low && o->high == h->high && o->nbins == h->nbins &&
+			    o->unit == h->unit)
+				return pred;
+			*clash = pred;
+			return HNONE;
+		}
+	}
+	if (succ != HNONE) {
+		const pc_histogram *o = &p->hists[succ].h;
+		if (o->segment == h->segment && o->low < h->high)
+			*clash = succ;
+	}
+	return HNONE;
+}
+
 int pc_profile_add_histogram(pc_profile *p, const pc_histogram *h)
 {
 	if (!h || h->high < h->low || h->nbins == 0 || !h->counts)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "histogram needs low <= high and at least one bin");
-	unsigned unit = h->unit ? h->unit : 1;
-	for (size_t i = 0; i < p->nhists; i++) {
-		pc_hist *o = &p->hists[i];
-		if (o->h.segment != h->segment)
-			continue;
-		if (o->h.low == h->low && o->h.high == h->high &&
-		    o->h.nbins == h->nbins && o->h.unit == unit) {
-			for (size_t b = 0; b < h->nbins; b++) {
-				if (o->counts[b] + h->counts[b] < o->counts[b])
-					return pc_profile_fail(p, PC_ELIMIT,
-							       "histogram count overflow");
-				o->counts[b] += h->counts[b];
-			}
-			pc_profile_invalidate(p);
-			return PC_OK;
-		}
-		if (h->low < o->h.high && o->h.low < h->high)
-			return pc_profile_fail(p, PC_EFORMAT,
-					       "histogram [0x%llx, 0x%llx) overlaps [0x%llx, 0x%llx) without being identical",
-					       (unsigned long long)h->low, (unsigned long long)h->high,
-					       (unsigned long long)o->h.low, (unsigned long long)o->h.high);
+	pc_histogram key = *h;
+	key.unit = h->unit ? h->unit : 1;
+	size_t clash, same = hfind(p, &key, &clash);
+	if (same != HNONE) {
+		pc_hist *o = &p->hists[same];
+		for (size_t b = 0; b < h->nbins; b++)
+			if (o->counts[b] + h->counts[b] < o->counts[b])
+				return pc_profile_fail(p, PC_ELIMIT, "histogram count overflow");
+		for (size_t b = 0; b < h->nbins; b++)
+			o->counts[b] += h->counts[b];
+		pc_profile_invalidate(p);
+		return PC_OK;
+	}
+	if (clash != HNONE) {
+		const pc_hist *o = &p->hists[clash];
+		return pc_profile_fail(p, PC_EFORMAT,
+				       "histogram [0x%llx, 0x%llx) overlaps [0x%llx, 0x%llx) without being identical",
+				       (unsigned long long)h->low, (unsigned long long)h->high,
+				       (unsigned long long)o->h.low, (unsigned long long)o->h.high);
 	}
 	if (h->nbins > SIZE_MAX / sizeof(uint64_t))
 		return pc_profile_fail(p, PC_ELIMIT, "histogram too large");
-	if (pc_grow((void **)&p->hists, &p->caphists, p->nhists + 1, sizeof *p->hists))
+	if (pc_grow((void **)&p->hists, &p->caphists, p->nhists + 1, sizeof *p->hists) ||
+	    htree_reserve(p, p->nhists + 1))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	uint64_t *c = malloc(h->nbins * sizeof *c);
 	if (!c)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	memcpy(c, h->counts, h->nbins * sizeof *c);
 	pc_hist *n = &p->hists[p->nhists++];
-	n->h = *h;
-	n->h.unit = unit;
+	n->h = key;
 	n->counts = c;
 	n->h.counts = c;
+	if (p->nhists == 1)
+		p->hspan.root = p->hzero.root = HNONE;
+	htree_add(p, p->nhists - 1);
 	pc_profile_invalidate(p);
 	return PC_OK;
 }

@@ -40,6 +40,9 @@ struct pc_re {
 	int anchored; /* every match starts at 0 */
 	unsigned char prefix[MAX_PREFIX]; /* ... with these bytes */
 	size_t nprefix;
+	cset first;    /* every match starts with one of these bytes ... */
+	int has_first; /* ... when set (no empty match, no '.') */
+	char *src;     /* the pattern, for messages */
 };
 
 /* ---- syntax tree ---------------------------------------------------------- */
@@ -596,6 +599,50 @@ static void find_prefix(const parser *ps, int root, pc_re *re)
 		re->prefix[re->nprefix++] = ps->nodes[k].c;
 }
 
+/* The bytes a match can start with: the consuming instructions reachable
+ * from the start without consuming a byte.  None when the expression can
+ * match empty or at the end ($), or starts with '.' (any byte). */
+static int find_first(pc_re *re)
+{
+	unsigned char *seen = calloc(re->n, 1);
+	uint32_t *stack = malloc(re->n * 2 * sizeof *stack + sizeof *stack);
+	size_t sp = 0;
+	int ok = 1;
+	if (!seen || !stack) {
+		free(seen);
+		free(stack);
+		return PC_ENOMEM;
+	}
+	memset(&re->first, 0, sizeof re->first);
+	stack[sp++] = 0;
+	while (sp && ok) {
+		uint32_t pc = stack[--sp];
+		if (seen[pc])
+			continue;
+		seen[pc] = 1;
+		const inst *in = &re->prog[pc];
+		switch (in->op) {
+		case OP_CHAR: set_add(&re->first, in->c); break;
+		case OP_CLASS:
+			for (unsigned c = 0; c < 256; c++)
+				if (set_has(&re->sets[in->x], c))
+					set_add(&re->first, c);
+			break;
+		case OP_JMP: stack[sp++] = in->x; break;
+		case OP_SPLIT:
+			stack[sp++] = in->y;
+			stack[sp++] = in->x;
+			break;
+		case OP_SAVE: case OP_BOL: stack[sp++] = pc + 1; break;
+		default: ok = 0; break; /* ANY, EOL, MATCH */
+		}
+	}
+	re->has_first = ok;
+	free(seen);
+	free(stack);
+	return PC_OK;
+}
+
 void pc_re_free(pc_re *re)
 {
 	if (!re)
@@ -606,6 +653,7 @@ void pc_re_free(pc_re *re)
 	free(re->names);
 	free(re->prog);
 	free(re->sets);
+	free(re->src);
 	free(re);
 }
 
@@ -654,6 +702,16 @@ int pc_re_compile(const char *pat, size_t len, unsigned flags, pc_re **out,
 	re->sets = ps.sets;
 	find_prefix(&ps, root, re);
 	free(ps.nodes);
+	if (!(re->src = malloc(len + 1))) {
+		pc_re_free(re);
+		return PC_ENOMEM;
+	}
+	memcpy(re->src, pat, len);
+	re->src[len] = 0;
+	if (find_first(re) == PC_ENOMEM) {
+		pc_re_free(re);
+		return PC_ENOMEM;
+	}
 	*out = re;
 	return PC_OK;
 }
@@ -694,10 +752,12 @@ typedef struct vm {
 	tlist l[2];
 	frame *stack;
 	size_t *cur, *best;
+	uint64_t steps; /* work done in this pass (PC_RE_STEPS_*) */
 } vm;
 
 static int vm_init(vm *m, pc_re_scratch *sc, size_t nslots)
 {
+	m->steps = 0;
 	size_t n = m->re->n, need = 0;
 	size_t caps = 2 * n * nslots + 2 * nslots; /* lists, cur, best */
 	need = caps * sizeof(size_t) + (n + 1) * sizeof(frame) + 4 * n * sizeof(uint32_t);
@@ -744,6 +804,7 @@ static int addthread(vm *m, tlist *l, uint32_t pc0, size_t pos)
 			if (k < l->n && l->dense[k] == pc)
 				break; /* already there, with higher priority */
 			size_t i = l->n++;
+			m->steps++;
 			l->dense[i] = pc;
 			l->sparse[pc] = (uint32_t)i;
 			const inst *in = &prog[pc];
@@ -789,6 +850,17 @@ static int vm_run(vm *m)
 	int matched = 0;
 	cl->n = 0;
 	for (size_t pos = 0;; pos++) {
+		/* the budget grows with the bytes read: a costly expression is
+		 * stopped early on a long line, not after all of it */
+		if (m->steps > PC_RE_STEPS_BASE + (uint64_t)PC_RE_STEPS_PER_BYTE * pos)
+			return PC_ELIMIT;
+		if (!matched && cl->n == 0 && re->has_first && !re->anchored) {
+			/* no thread alive: skip to a byte a match can start with */
+			while (pos < m->len && !set_has(&re->first, m->s[pos]))
+				pos++;
+			if (pos >= m->len)
+				break;
+		}
 		if (!matched && (pos == 0 || !re->anchored)) {
 			for (size_t k = 0; k < ns; k++)
 				m->cur[k] = PC_RE_UNSET;
@@ -799,6 +871,7 @@ static int vm_run(vm *m)
 			break;
 		int c = pos < m->len ? m->s[pos] : -1;
 		nl->n = 0;
+		m->steps += cl->n;
 		for (size_t i = 0; i < cl->n; i++) {
 			const inst *in = &re->prog[cl->dense[i]];
 			size_t *tc = ns ? cl->caps + i * ns : NULL;
@@ -839,7 +912,7 @@ static int vm_run(vm *m)
 int pc_re_exec(const pc_re *re, pc_re_scratch *sc, const char *text, size_t len,
 	       pc_re_span *sub, size_t nsub)
 {
-	pc_re_scratch local = {NULL, 0};
+	pc_re_scratch local = {NULL, 0, NULL};
 	if (!sc)
 		sc = &local;
 	for (size_t i = 0; i < nsub; i++)
@@ -866,8 +939,22 @@ int pc_re_exec(const pc_re *re, pc_re_scratch *sc, const char *text, size_t len,
 				sub[i].eo = m.best[2 * i + 1];
 			}
 	}
+	if (r == PC_ELIMIT)
+		sc->over = re;
 	pc_re_scratch_free(&local);
 	return r;
+}
+
+int pc_re_budget_fail(pc_stream *s, int64_t offset, const pc_re_scratch *sc)
+{
+	const char *src = sc->over ? sc->over->src : "";
+	char shown[160];
+	size_t n = pc_name_escape(shown, sizeof shown - 4, src);
+	if (n >= sizeof shown - 4)
+		strcat(shown, "...");
+	return pc_stream_fail(s, PC_ELIMIT, offset,
+			      "regular expression '%s' needs more than %d steps per byte on this line (work limit); simplify it (fewer or smaller {m,n} counts, no '.' repeats that overlap)",
+			      shown, PC_RE_STEPS_PER_BYTE);
 }
 
 void pc_re_scratch_free(pc_re_scratch *sc)

@@ -242,6 +242,65 @@ static void set_error(pc_errslot *e, const pc_error *src)
 
 /* ---- loading ------------------------------------------------------------- */
 
+/* ---- bounded reads -------------------------------------------------------
+ * Most loaders read their whole input before parsing it.  For an input of
+ * unknown size (gzip, a pipe, a device such as /dev/zero) that is a risk:
+ * a gzip bomb or an endless device would be read up to the loader's limit
+ * (1 GiB and more) before a header error at byte 37 is seen.  So such an
+ * input is first parsed from its first TRIAL bytes and from its first
+ * 2 * TRIAL bytes (scratch profiles, same loader and options).  When both
+ * fail with the same error (status, offset and message), the error does
+ * not depend on where the input was cut, and it is the input's error: it
+ * is reported at once.  Any other outcome (success, truncation, errors
+ * that name the size) leads to the normal load. */
+#define TRIAL ((size_t)64 * 1024)
+
+static int trial_one(const pc_profile *p, const pc_loader *l, pc_stream *s,
+		     const unsigned char *b, size_t n, const pc_options *opts,
+		     pc_errslot *out)
+{
+	pc_profile *t = pc_profile_new(p->reg);
+	pc_stream *m = t ? pc_stream_open_memory(b, n, pc_stream_name(s), NULL) : NULL;
+	int st = PC_ENOMEM;
+	if (m) {
+		st = l->load(t, m, opts);
+		const pc_error *se = pc_stream_error(m);
+		if (st < 0 && se && se->code == st)
+			set_error(out, se);
+		else
+			st = PC_OK; /* a failure without a stream error: not used */
+	}
+	pc_stream_free(m);
+	pc_profile_free(t);
+	return st;
+}
+
+/* 1 with the error in s when the trial parses find one (see above). */
+static int trial_fails(const pc_profile *p, const pc_loader *l, pc_stream *s,
+		       const pc_options *opts)
+{
+	const unsigned char *b;
+	size_t n;
+	if (pc_stream_size(s) >= 0 || pc_stream_offset(s) != 0 ||
+	    pc_stream_lookahead(s, 2 * TRIAL + 1, &b, &n) || n <= 2 * TRIAL)
+		return 0; /* size known, or the whole input is small */
+	pc_errslot e1, e2;
+	memset(&e1, 0, sizeof e1);
+	memset(&e2, 0, sizeof e2);
+	int s1 = trial_one(p, l, s, b, TRIAL, opts, &e1);
+	int s2 = s1 < 0 && s1 != PC_ENOMEM && s1 != PC_ETRUNC && s1 != PC_EIO
+			 ? trial_one(p, l, s, b, 2 * TRIAL, opts, &e2)
+			 : PC_OK;
+	int same = s2 < 0 && s1 == s2 && e1.pub.offset == e2.pub.offset &&
+		   e1.pub.offset >= 0 && (uint64_t)e1.pub.offset < TRIAL && e1.message &&
+		   e2.message && !strcmp(e1.message, e2.message);
+	if (same)
+		pc_stream_fail(s, s1, e1.pub.offset, "%s", e1.message);
+	pc_errslot_clear(&e1);
+	pc_errslot_clear(&e2);
+	return same;
+}
+
 int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 			   const pc_options *opts)
 {
@@ -261,6 +320,10 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 			const unsigned char *h;
 			size_t n;
 			pc_stream_peek(s, &h, &n);
+			if (pc_stream_error(s)) { /* corrupt gzip: that is the error */
+				set_error(&p->err, pc_stream_error(s));
+				return p->err.pub.code;
+			}
 			pc_profile_fail(p, PC_EUNKNOWN,
 					n ? "unrecognised file format (use --format; profcat --list-formats lists them)"
 					  : "empty file");
@@ -274,7 +337,8 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 	 * rate of what was loaded before */
 	double had = pc_profile_rate(p);
 	pc_profile_set_rate(p, 0);
-	int st = l->load(p, s, opts);
+	int st = trial_fails(p, l, s, opts) ? pc_stream_error(s)->code
+						 : l->load(p, s, opts);
 	double got = pc_profile_rate(p);
 	pc_profile_set_rate(p, got > 0 ? got : had);
 	if (st >= 0 && pc_rates_check(p, had, got)) {

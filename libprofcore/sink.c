@@ -83,22 +83,120 @@ int pc_sink_printf(pc_sink *k, const char *fmt, ...)
 	return r;
 }
 
+/* ---- the one rule for showing names ------------------------------------
+ * Every text sink (text reports, CSV, JSON, HTML/SVG) shows a name in the
+ * same form: valid UTF-8 is kept, except control characters; every byte
+ * that is a C0 control (0x00-0x1f), DEL (0x7f), part of a C1 control
+ * (U+0080-U+009F, bytes c2 80..c2 9f) or not part of a valid UTF-8
+ * sequence (stray continuation bytes, overlong forms, surrogates, beyond
+ * U+10FFFF, 0xc0 0xc1 0xf5-0xff) is written as the four characters \xNN
+ * (lower-case hex).  A backslash is kept as it is.  The sink syntax (CSV
+ * quoting, JSON string escapes, HTML entities) is then applied to that
+ * shown form, so a name reads the same in every output, every JSON
+ * document is valid UTF-8, and no output carries terminal escapes.  The
+ * model keeps the original bytes (pc_profile_symbol etc.). */
+
+/* Length of the valid, non-control UTF-8 sequence at p, or 0. */
+static size_t utf8_ok(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	if (c >= 0x20 && c < 0x7f)
+		return 1;
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	size_t n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	unsigned char lo = 0x80, hi = 0xbf;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	if (c == 0xc2 && p[1] < 0xa0) /* C1 control */
+		return 0;
+	return n;
+}
+
+/* One step of the shown form of the name at p (*p != 0): writes up to 4
+ * bytes to out and returns how many input bytes it consumed; *outn is the
+ * number of bytes written. */
+static size_t show_step(const unsigned char *p, char out[4], size_t *outn)
+{
+	size_t n = utf8_ok(p);
+	if (n) {
+		memcpy(out, p, n);
+		*outn = n;
+		return n;
+	}
+	static const char hex[] = "0123456789abcdef";
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[*p >> 4];
+	out[3] = hex[*p & 15];
+	*outn = 4;
+	return 1;
+}
+
+size_t pc_name_escape(char *dst, size_t cap, const char *name)
+{
+	size_t need = 0, used = 0, bn;
+	int full = 0;
+	char b[4];
+	for (const unsigned char *p = (const unsigned char *)(name ? name : ""); *p;) {
+		p += show_step(p, b, &bn);
+		if (dst && !full && used + bn < cap) {
+			memcpy(dst + used, b, bn);
+			used += bn;
+		} else {
+			full = 1; /* only whole steps are written */
+		}
+		need += bn;
+	}
+	if (dst && cap)
+		dst[used] = '\0';
+	return need;
+}
+
+size_t pc_name_width(const char *name)
+{
+	size_t w = 0, bn;
+	char b[4];
+	for (const unsigned char *p = (const unsigned char *)(name ? name : ""); *p;) {
+		p += show_step(p, b, &bn);
+		w += bn == 4 && b[0] == '\\' ? 4 : 1;
+	}
+	return w;
+}
+
+int pc_sink_name(pc_sink *k, const char *s)
+{
+	char b[4];
+	size_t bn;
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		p += show_step(p, b, &bn);
+		pc_sink_write(k, b, bn);
+	}
+	return k->failed;
+}
+
 int pc_sink_json_string(pc_sink *k, const char *s)
 {
+	char b[4];
+	size_t bn;
 	pc_sink_putc(k, '"');
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;
-	     p++) {
-		switch (*p) {
-		case '"': pc_sink_puts(k, "\\\""); break;
-		case '\\': pc_sink_puts(k, "\\\\"); break;
-		case '\n': pc_sink_puts(k, "\\n"); break;
-		case '\r': pc_sink_puts(k, "\\r"); break;
-		case '\t': pc_sink_puts(k, "\\t"); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				pc_sink_printf(k, "\\u%04x", *p);
-			else
-				pc_sink_putc(k, (char)*p);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		p += show_step(p, b, &bn);
+		for (size_t i = 0; i < bn; i++) {
+			if (b[i] == '"' || b[i] == '\\')
+				pc_sink_putc(k, '\\');
+			pc_sink_putc(k, b[i]);
 		}
 	}
 	return pc_sink_putc(k, '"');
@@ -107,15 +205,41 @@ int pc_sink_json_string(pc_sink *k, const char *s)
 int pc_sink_csv_field(pc_sink *k, const char *s)
 {
 	s = s ? s : "";
-	if (!strpbrk(s, ",\"\r\n"))
-		return pc_sink_puts(k, s);
+	/* the shown form has no CR or LF: only ',' and '"' need quotes */
+	if (!strpbrk(s, ",\""))
+		return pc_sink_name(k, s);
+	char b[4];
+	size_t bn;
 	pc_sink_putc(k, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			pc_sink_putc(k, '"');
-		pc_sink_putc(k, *s);
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		p += show_step(p, b, &bn);
+		for (size_t i = 0; i < bn; i++) {
+			if (b[i] == '"')
+				pc_sink_putc(k, '"');
+			pc_sink_putc(k, b[i]);
+		}
 	}
 	return pc_sink_putc(k, '"');
+}
+
+int pc_sink_html(pc_sink *k, const char *s)
+{
+	char b[4];
+	size_t bn;
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		p += show_step(p, b, &bn);
+		for (size_t i = 0; i < bn; i++) {
+			switch (b[i]) {
+			case '&': pc_sink_puts(k, "&amp;"); break;
+			case '<': pc_sink_puts(k, "&lt;"); break;
+			case '>': pc_sink_puts(k, "&gt;"); break;
+			case '"': pc_sink_puts(k, "&quot;"); break;
+			case '\'': pc_sink_puts(k, "&#39;"); break;
+			default: pc_sink_putc(k, b[i]);
+			}
+		}
+	}
+	return k->failed;
 }
 
 int pc_sink_count(pc_sink *k, double v)

@@ -331,6 +331,8 @@ static int merge_histogram(pc_profile *dst, const pc_histogram *s)
 	o->h.low = glow;
 	o->h.high = glow + cells * gw;
 	o->h.nbins = gn;
+	if (pc_profile_hist_reindex(dst))
+		return pc_profile_fail(dst, PC_ENOMEM, "out of memory");
 	pc_profile_invalidate(dst);
 	if (w1 != w2 || o->h.low != s->low)
 		pc_profile_note(dst, "merge: histograms re-binned to %llu-byte buckets over [0x%llx, 0x%llx)",

@@ -170,6 +170,16 @@ static int64_t fill(pc_stream *s, size_t want)
 	return (int64_t)(s->blen - s->bpos);
 }
 
+int pc_stream_lookahead(pc_stream *s, size_t n, const unsigned char **at, size_t *len)
+{
+	int64_t r = fill(s, n);
+	if (r < 0)
+		return (int)r;
+	*at = s->buf + s->bpos;
+	*len = (size_t)r < n ? (size_t)r : n;
+	return PC_OK;
+}
+
 static pc_stream *stream_new(const char *name)
 {
 	pc_stream *s = calloc(1, sizeof *s);

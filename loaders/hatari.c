@@ -204,7 +204,7 @@ static int match_line(hat_ctx *c, const char *l, size_t n, size_t *a0,
 		const char *nul = memchr(l, 0, n); /* the line ends at a NUL */
 		int r = pc_re_exec(c->re, &c->sc, l, nul ? (size_t)(nul - l) : n, m, 3);
 		if (r < 0)
-			return -1;
+			return r == PC_ELIMIT ? r : -1;
 		if (r == 0 || m[1].so == PC_RE_UNSET || m[2].so == PC_RE_UNSET) {
 			/* Some Hatari versions write a regexp their own
 			 * disassembly does not match ("^\$([0-9a-f]+) :" over
@@ -572,6 +572,10 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			continue;
 		}
 		m = match_line(&c, l, n, &a0, &a1, &f0, &f1);
+		if (m == PC_ELIMIT) {
+			st = pc_re_budget_fail(s, (int64_t)off, &c.sc);
+			goto fail;
+		}
 		if (m < 0) {
 			st = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 			goto fail;

@@ -952,7 +952,7 @@ static int detect_builtin(const unsigned char *head, size_t len, int whole,
 			  const char **name)
 {
 	int best = 0;
-	pc_re_scratch sc = {NULL, 0};
+	pc_re_scratch sc = {NULL, 0, NULL};
 	*name = NULL;
 	for (const pc_ydoc *b = pc_map_builtins; b->name; b++) {
 		dialect *d;
@@ -1329,11 +1329,11 @@ static int engine_run(engine *e)
 	size_t bcap = 0, pcap = 0, plen = 0;
 	uint64_t poff = 0;
 	int have_pend = 0, r = PC_OK;
+	uint64_t off = 0;
 
 	for (;;) {
 		const char *l;
 		size_t n;
-		uint64_t off;
 		if (have_pend) {
 			if (pc_grow((void **)&buf, &bcap, plen + 1, 1)) {
 				r = PC_ENOMEM;
@@ -1483,6 +1483,8 @@ static int engine_run(engine *e)
 	}
 	free(buf);
 	free(pend);
+	if (r == PC_ELIMIT) /* a dialect's expression: the line's offset */
+		r = pc_re_budget_fail(e->s, (int64_t)off, &e->sc);
 	return r;
 }
 

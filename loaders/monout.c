@@ -224,6 +224,25 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	unsigned want_w = have_w ? (unsigned)ow : (tw == 2 || tw == 4) ? tw : 0;
 	pc_endian want_e = oe != PC_ENDIAN_UNKNOWN ? oe : te;
 
+	/* an input of unknown size (gzip, pipe, /dev/zero) is read whole only
+	 * when some allowed layout has lowpc < highpc in its first words */
+	const unsigned char *head;
+	size_t hl = 0;
+	if (pc_stream_size(s) < 0 && pc_stream_peek(s, &head, &hl) == PC_OK && hl >= 8) {
+		int any = 0;
+		for (unsigned w = 2; w <= 4; w += 2)
+			for (int e = 0; e < 2; e++) {
+				pc_endian en = e ? PC_ENDIAN_BIG : PC_ENDIAN_LITTLE;
+				if ((!want_w || want_w == w) &&
+				    (want_e == PC_ENDIAN_UNKNOWN || want_e == en) &&
+				    get_word(head, w, en) < get_word(head + w, w, en))
+					any = 1;
+			}
+		if (!any)
+			return pc_stream_fail(s, PC_EFORMAT, 0,
+					      "not a mon.out: in no %slayout is lowpc below highpc",
+					      want_w || want_e ? "allowed " : "");
+	}
 	void *data = NULL;
 	size_t size = 0;
 	int st = pc_stream_read_all(s, MONOUT_MAX_BYTES, &data, &size);

@@ -93,6 +93,13 @@ typedef enum pc_status {
 
 /** A short description of a status ("malformed input").  [any thread] */
 PC_API const char *pc_status_name(int status);
+/** The shown form of a name (or any text from input data), as every
+ *  report and export writes it: valid UTF-8 is kept, control bytes and
+ *  bytes of invalid UTF-8 become the four characters \xNN.  Writes at most
+ *  cap bytes (NUL included, whole escapes only) to dst (may be NULL) and
+ *  returns the full length, like snprintf.  Names in the model keep their
+ *  original bytes.  [any thread] */
+PC_API size_t pc_name_escape(char *dst, size_t cap, const char *name);
 
 /** An error as kept on a handle.  offset is -1 when no byte offset
  *  applies, file is NULL when no file is involved. */

@@ -207,7 +207,7 @@ static void hostile(void **state)
 	text[n] = 0;
 	static const char *const slow[] = {"(a*)*b", "(a|a)*b", "((a+)+)+b", "(a|aa)*$x",
 					   "(.*)*(.*)*(.*)*c", "^(a?){30}a{30}b"};
-	pc_re_scratch sc = {NULL, 0};
+	pc_re_scratch sc = {NULL, 0, NULL};
 	for (size_t i = 0; i < sizeof slow / sizeof slow[0]; i++) {
 		pc_re *re = comp(slow[i], 0);
 		pc_re_span sub[4];

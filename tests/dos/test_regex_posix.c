@@ -183,7 +183,7 @@ static size_t checks, matches, failures;
 
 static void check_text(const char *s, const char *where)
 {
-	pc_re_scratch sc = {NULL, 0};
+	pc_re_scratch sc = {NULL, 0, NULL};
 	for (size_t i = 0; i < nexprs; i++) {
 		expr *e = &exprs[i];
 		regmatch_t pm[PC_RE_MAX_GROUPS * 2 + 1];

@@ -544,13 +544,14 @@ static void test_awkward_names(void **state)
 	pc_profile *p = pc_profile_new(NULL);
 	sym(p, "a;b\nc \"q\"", PC_NOSEG, 0x100, 0x10);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x104, 1), PC_OK);
-	expect_text(p, "folded", "a_b_c \"q\" 1\n");
+	/* names in their shown form (README "Hostile input"): \n as \x0a */
+	expect_text(p, "folded", "a_b\\x0ac \"q\" 1\n");
 	size_t len;
 	char *s = export(p, "callgrind", NULL, NULL, &len);
-	assert_non_null(strstr(s, "\nfn=(1) a;b_c \"q\"\n0x104 1\n"));
+	assert_non_null(strstr(s, "\nfn=(1) a;b\\x0ac \"q\"\n0x104 1\n"));
 	pc_free(s);
 	s = export(p, "speedscope", NULL, NULL, &len);
-	assert_non_null(strstr(s, "{\"name\":\"a;b\\nc \\\"q\\\"\"}"));
+	assert_non_null(strstr(s, "{\"name\":\"a;b\\\\x0ac \\\"q\\\"\"}"));
 	pc_free(s);
 	pc_profile_free(p);
 }

@@ -30,6 +30,7 @@ Usage: gen.py [--check]   (--check: compare instead of writing; exit 1
 import os
 import struct
 import sys
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTS = os.path.dirname(os.path.dirname(HERE))
@@ -392,10 +393,70 @@ def common():
     add("empty.gz", bytes.fromhex("1f8b08000000000000ff") + b"\x03\x00" + bytes(8))
 
 
+def deflate_fixed(data, zeros):
+    """A gzip member (mtime 0, OS unknown) of data followed by zeros zero
+    bytes, deflated by hand with the fixed Huffman codes: the literals,
+    then a 0 and copies of 258 at distance 1 (about 160:1, deterministic
+    whatever the zlib)."""
+    bits = []
+
+    def put(v, n, rev):  # rev: Huffman code, most significant bit first
+        for i in range(n):
+            bits.append((v >> (n - 1 - i)) & 1 if rev else (v >> i) & 1)
+
+    def lit(b):
+        if b < 144:
+            put(0x30 + b, 8, True)
+        else:
+            put(0x190 + b - 144, 9, True)
+
+    put(1, 1, False)  # BFINAL
+    put(1, 2, False)  # BTYPE 01: fixed codes
+    for b in data:
+        lit(b)
+    left = zeros
+    if left:
+        lit(0)
+        left -= 1
+    while left >= 258:
+        put(0xC5, 8, True)  # length code 285: 258
+        put(0, 5, True)     # distance code 0: 1
+        left -= 258
+    for _ in range(left):
+        lit(0)
+    put(0, 7, True)  # end of block
+    while len(bits) % 8:
+        bits.append(0)
+    body = bytes(sum(bits[i + k] << k for k in range(8))
+                 for i in range(0, len(bits), 8))
+    whole = data + bytes(zeros)
+    return (bytes.fromhex("1f8b08000000000000ff") + body +
+            struct.pack("<II", zlib.crc32(whole), len(whole) & 0xFFFFFFFF))
+
+
+def bounded():
+    """Inputs of unknown size (gzip) whose first record cannot be valid:
+    the error comes from the first bytes, not after reading all (the
+    1 GiB versions are in tests/hostile/scale)."""
+    d = seed("gmon-tagged")
+    # header, then a histogram record claiming 0 bins, then 1 MiB of zeros
+    rec = d[:20] + b"\0" + struct.pack("<QQII", 0x1000, 0x2000, 0, 100) + \
+        b"seconds".ljust(15, b"\0") + b"s"
+    add("bomb-gmon-0bins.gz", deflate_fixed(rec, 1 << 20))
+    add("bomb-zeros.gz", deflate_fixed(b"", 1 << 20))
+    # a valid gzip of a valid seed with its CRC-32 damaged
+    v = deflate_fixed(b"0x1000\n0x1004\n", 0)
+    add("gzip-bad-crc.gz", v[:-8] + bytes([v[-8] ^ 0xFF]) + v[-7:])
+    # a Hatari counter near 2^64 (fits 64 bits): the gmon export refuses it
+    h = seed("hatari")
+    add("hatari-big-count.hatari", h.replace(b"(5, 20, 1, 0)",
+                                             b"(18446744073709551000, 20, 1, 0)", 1))
+
+
 def generate():
     for f in (common, gmon_tagged, lambda: gmon_bsd("bsd44", 40),
               lambda: gmon_bsd("oldbsd", 20), monout, osf, elf, proff, mpwsym,
-              raw, gemdos, hatari, dosmap, prf):
+              raw, gemdos, hatari, dosmap, prf, bounded):
         f()
 
 

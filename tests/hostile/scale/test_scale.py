@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Scale and endless inputs (README "Hostile input"): profcat stays fast
+and small.  Inputs come from gen_scale.py at test time.
+
+  - 100,000 histogram records load in under 0.5 s (limit here 5 s: 10x,
+    the machine may be busy) with the exact totals
+  - gzip bombs (1 GiB / 2 GiB of zeros) behind an invalid header, and
+    forced formats on /dev/zero and /dev/urandom, stop with their exact
+    error in under 1 s (limit 10 s) and under 64 MiB peak RSS (limit
+    640 MiB: fails only at 10x)
+"""
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+PROFCAT = os.environ["PROFCAT"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen_scale  # noqa: E402
+
+FACTOR = float(os.environ.get("PC_SCALE_FACTOR", "10"))
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def peak_kib():
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def case(tmp, args, rc_want, err_want, secs=1.0, mib=64, out_has=None):
+    t = time.monotonic()
+    r = subprocess.run([PROFCAT] + args, cwd=tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=600)
+    dt = time.monotonic() - t
+    err = r.stderr.decode(errors="replace")
+    label = " ".join(args)
+    check(r.returncode == rc_want and err == err_want,
+          "%s: exit %d, %r" % (label, r.returncode, err[:200]))
+    if out_has is not None:
+        check(out_has in r.stdout.decode(errors="replace"),
+              "%s: output has %r" % (label, out_has))
+    check(dt < secs * FACTOR, "%s: %.2f s (limit %.1f s)" %
+          (label, dt, secs * FACTOR))
+    rss = peak_kib()
+    check(rss < mib * 1024 * FACTOR, "%s: peak RSS so far %d KiB (limit %d)"
+          % (label, rss, mib * 1024 * FACTOR))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="pc-scale-")
+    try:
+        gen_scale.main(tmp)
+        case(tmp, ["hist100k.gmon.gz"], 0, "", secs=0.5,
+             out_has="Samples: 400000 total, 0 in the program, 400000 "
+                     "outside (unknown 400000)\n")
+        case(tmp, ["bomb-gmon.gz"], 1,
+             "profcat: bomb-gmon.gz:37: histogram record has 0 bins\n")
+        case(tmp, ["-f", "osf", "bomb-zeros.gz"], 1,
+             'profcat: bomb-zeros.gz:0: expected magic "PCMRPROF"\n')
+        case(tmp, ["-f", "gmon", "bomb-zeros.gz"], 1,
+             "profcat: bomb-zeros.gz:16: header and histogram size 0 is "
+             "smaller than the 20-byte header\n")
+        if os.path.exists("/dev/zero") and os.path.exists("/dev/urandom"):
+            case(tmp, ["-f", "monout", "/dev/zero"], 1,
+                 "profcat: /dev/zero:0: not a mon.out: in no layout is lowpc "
+                 "below highpc\n")
+            case(tmp, ["-f", "elf", "/dev/zero"], 1,
+                 'profcat: /dev/zero:0: expected the ELF magic 7f 45 4c 46 '
+                 '("\\177ELF")\n')
+            case(tmp, ["-f", "osf", "/dev/zero"], 1,
+                 'profcat: /dev/zero:0: expected magic "PCMRPROF"\n')
+            case(tmp, ["-f", "osf", "/dev/urandom"], 1,
+                 'profcat: /dev/urandom:0: expected magic "PCMRPROF"\n')
+            case(tmp, ["-f", "mpwsym", "/dev/zero"], 1,
+                 'profcat: /dev/zero:0: expected a .SYM version string '
+                 '"Version 3.x"\n')
+        else:
+            print("skip /dev/zero and /dev/urandom (not on this system)")
+    finally:
+        shutil.rmtree(tmp)
+    if failures:
+        print("%d failure(s)" % len(failures))
+        sys.exit(1)
+
+
+main()

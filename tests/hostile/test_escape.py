@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Names from input data in every text sink (README "Hostile input"): one
+rule, exact output.  Control bytes, C1 controls and invalid UTF-8 are shown
+as \\xNN in text, CSV, JSON, speedscope, folded and in error messages;
+valid UTF-8 (café) and a backslash are kept; CSV quotes and JSON escapes
+apply to that shown form.  Every JSON document parses as UTF-8 (Python's
+json), the speedscope export passes the schema checker when it is set up
+(tests/exports/setup-checkers.sh), and no output byte is ESC, BEL or
+invalid UTF-8.
+
+The input is an `nm` listing (map loader, nm dialect) written here with
+the names an ELF .strtab or a Hatari label can hold, and a raw text dump.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+PROFCAT = os.environ["PROFCAT"]
+CHECKERS = os.environ.get("PC_FORMAT_CHECKERS") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache"), "profcore", "format-checkers")
+
+NM = (b"0000000000001000 T plain\n"
+      b"0000000000001010 T esc\x1b[31mred\x07\n"
+      b"0000000000001020 T bad\xfe\xffx\n"
+      b"0000000000001030 T caf\xc3\xa9\n"
+      b"0000000000001040 T q,\"x\"\\y\n"
+      b"0000000000001050 T c1\xc2\x9bz\n"
+      b"0000000000001060 T zend\n")
+PCS = b"0x1004\n0x1004\n0x1012\n0x1024\n0x1034\n0x1044\n0x1044\n0x1054\n"
+
+TEXT = """Flat profile of names.nm (map), pcs.txt (raw)
+Samples: 8 total, 8 in the program, 0 outside
+Rate: unknown (counts are samples)
+
+rank  symbol                 count  percent    cum %  bar
+   1  plain                      2    25.00    25.00  ####################
+   2  q,"x"\\y                    2    25.00    50.00  ####################
+   3  bad\\xfe\\xffx               1    12.50    62.50  ##########
+   4  c1\\xc2\\x9bz                1    12.50    75.00  ##########
+   5  café                       1    12.50    87.50  ##########
+   6  esc\\x1b[31mred\\x07         1    12.50   100.00  ##########
+"""
+
+CSV = """rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address
+1,plain,2,25.0000,25.0000,,0,0,0x1000
+2,"q,""x""\\y",2,25.0000,50.0000,,0,0,0x1040
+3,bad\\xfe\\xffx,1,12.5000,62.5000,,0,0,0x1020
+4,c1\\xc2\\x9bz,1,12.5000,75.0000,,0,0,0x1050
+5,café,1,12.5000,87.5000,,0,0,0x1030
+6,esc\\x1b[31mred\\x07,1,12.5000,100.0000,,0,0,0x1010
+,[total],8,100.0000,,,,,
+,[in program],8,100.0000,,,,,
+,[unattributed],0,0.0000,,,,,
+,[outside],0,0.0000,,,,,
+"""
+
+SHOWN = ["plain", 'q,"x"\\y', "bad\\xfe\\xffx", "c1\\xc2\\x9bz", "café",
+         "esc\\x1b[31mred\\x07"]
+
+JSON_ROWS = [
+    '    {"rank": 2, "symbol": "q,\\"x\\"\\\\y", "address": 4160',
+    '    {"rank": 3, "symbol": "bad\\\\xfe\\\\xffx", "address": 4128',
+    '    {"rank": 5, "symbol": "café", "address": 4144',
+    '    {"rank": 6, "symbol": "esc\\\\x1b[31mred\\\\x07", "address": 4112',
+]
+
+SPEEDSCOPE_FRAMES = """"shared":{"frames":[
+{"name":"plain"},
+{"name":"esc\\\\x1b[31mred\\\\x07"},
+{"name":"bad\\\\xfe\\\\xffx"},
+{"name":"café"},
+{"name":"q,\\"x\\"\\\\y"},
+{"name":"c1\\\\xc2\\\\x9bz"}]},
+"""
+
+FOLDED = """plain 2
+esc\\x1b[31mred\\x07 1
+bad\\xfe\\xffx 1
+café 1
+q,"x"\\y 2
+c1\\xc2\\x9bz 1
+"""
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def clean(label, data):
+    """No ESC/BEL/C1, valid UTF-8."""
+    try:
+        s = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        check(False, label + ": not UTF-8: %s" % e)
+        return
+    bad = [c for c in s if (ord(c) < 0x20 and c not in "\n\f\t") or
+           0x7f <= ord(c) < 0xa0]
+    check(not bad, label + ": no control characters (found %r)" % bad[:3])
+
+
+def run(tmp, *args):
+    r = subprocess.run([PROFCAT] + list(args), cwd=tmp,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return r.returncode, r.stdout, r.stderr
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="pc-escape-")
+    try:
+        with open(os.path.join(tmp, "names.nm"), "wb") as f:
+            f.write(NM)
+        with open(os.path.join(tmp, "pcs.txt"), "wb") as f:
+            f.write(PCS)
+        ins = ["pcs.txt", "names.nm"]
+
+        rc, out, err = run(tmp, *ins)
+        check(rc == 0 and err == b"", "text: exit 0, quiet")
+        check(out.decode("utf-8") == TEXT, "text: exact report")
+        clean("text", out)
+
+        rc, out, err = run(tmp, "-F", "csv", *ins)
+        check(rc == 0 and out.decode("utf-8") == CSV, "csv: exact report")
+        clean("csv", out)
+
+        rc, out, err = run(tmp, "-F", "json", *ins)
+        clean("json", out)
+        doc = json.loads(out.decode("utf-8"))
+        check([r["symbol"] for r in doc["rows"]] == SHOWN,
+              "json: rows parse to the shown names")
+        text = out.decode("utf-8")
+        for row in JSON_ROWS:
+            check(row in text, "json: exact row " + row.strip()[:40])
+
+        rc, out, err = run(tmp, "-e", "speedscope", *ins)
+        clean("speedscope", out)
+        text = out.decode("utf-8")
+        check(SPEEDSCOPE_FRAMES in text, "speedscope: exact frames")
+        doc = json.loads(text)
+        check(sorted(f["name"] for f in doc["shared"]["frames"]) ==
+              sorted(SHOWN), "speedscope: frames parse to the shown names")
+        node = shutil.which("node")
+        if node and os.path.isdir(os.path.join(CHECKERS, "node_modules",
+                                               "ajv")):
+            path = os.path.join(tmp, "x.speedscope.json")
+            with open(path, "wb") as f:
+                f.write(out)
+            r = subprocess.run([node, os.path.join(
+                CHECKERS, "check_speedscope.mjs"), path],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            msg = r.stdout.decode(errors="replace").strip()
+            check(msg.startswith("OK"), "speedscope: schema checker: " + msg)
+        else:
+            print("skip speedscope schema checker (not set up: "
+                  "tests/exports/setup-checkers.sh)")
+
+        rc, out, err = run(tmp, "-e", "folded", *ins)
+        check(out.decode("utf-8") == FOLDED, "folded: exact export")
+
+        rc, out, err = run(tmp, "-r", "callgraph", *ins)
+        clean("callgraph report", out)
+        check("esc\\x1b[31mred\\x07 [6]" in out.decode("utf-8"),
+              "callgraph report: shown name")
+
+        # error messages: a file name with an escape sequence
+        rc, out, err = run(tmp, "no\x1b]0;title\x07such.txt")
+        check(rc == 3 and err ==
+              b"profcat: no\\x1b]0;title\\x07such.txt: no such file\n",
+              "error line: file name shown escaped (%r)" % err)
+    finally:
+        shutil.rmtree(tmp)
+    if failures:
+        print("%d failure(s)" % len(failures))
+        sys.exit(1)
+
+
+main()
