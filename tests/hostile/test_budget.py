@@ -85,7 +85,7 @@ def main():
                 f.write("1000 xx main\n" + "0 " * 500000 + "\n2000 yy end\n")
             rc, out, err, dt = run(tmp, "-f", "map", "-O", "dialect=slow.yaml",
                                    "--list-symbols", "slow.map")
-            want = ("profcat: slow.map:13: regular expression '(?P<address>"
+            want = ("profcat: slow.map:13: dialect slow.yaml: regular expression '(?P<address>"
                     "[0-9a-f]+) .{0,1000}.{0,1000} (?P<name>[a-z]+)$' needs "
                     "more than 256 steps per byte on this line (work limit); "
                     "simplify it (fewer or smaller {m,n} counts, no '.' "
