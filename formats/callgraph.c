@@ -34,6 +34,7 @@ typedef struct graph {
 	pc_cg_node *n;
 	edge_t *e;
 	size_t *parents, *children; /* list heads per node */
+	size_t *scratch; /* 2 * max(ne, nn) indexes for the sorts */
 	double hz;
 	int flat; /* times are Proff flat times */
 } graph;
@@ -61,6 +62,7 @@ static void graph_free(graph *G)
 	free(G->e);
 	free(G->parents);
 	free(G->children);
+	free(G->scratch);
 }
 
 static int profile_has_arc_times(pc_profile *p)
@@ -88,7 +90,9 @@ static int graph_build(graph *G, pc_profile *p, const pc_options *o)
 	G->e = calloc(G->ne ? G->ne : 1, sizeof *G->e);
 	G->parents = malloc((G->nn ? G->nn : 1) * sizeof *G->parents);
 	G->children = malloc((G->nn ? G->nn : 1) * sizeof *G->children);
-	if (!G->n || !G->e || !G->parents || !G->children) {
+	size_t most = G->ne > G->nn ? G->ne : G->nn;
+	G->scratch = malloc((most ? most : 1) * 2 * sizeof *G->scratch);
+	if (!G->n || !G->e || !G->parents || !G->children || !G->scratch) {
 		graph_free(G);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
@@ -157,29 +161,43 @@ static int cmp_arc(const graph *G, size_t l, size_t r)
 	return EQ;
 }
 
-/* cg_print.c sort_parents / sort_children: insertion sorts of the
- * prepended lists. */
+static int cmp_arc_up(const void *ctx, size_t l, size_t r)
+{
+	return cmp_arc(ctx, l, r);
+}
+
+static int cmp_arc_down(const void *ctx, size_t l, size_t r)
+{
+	return cmp_arc(ctx, r, l);
+}
+
+/* cg_print.c sort_parents / sort_children insertion-sort a prepended
+ * list: each arc goes before the first one it is not greater than
+ * (parents, ascending) or not less than (children, descending), so equal
+ * arcs end up in the reverse of the list's order.  cmp_arc is a
+ * consistent order (one self arc at most), so the same result comes from
+ * a stable sort of the reversed list, in O(n log n). */
 static void sort_list(graph *G, size_t *head, int parents)
 {
-	size_t sorted = NONE;
-	for (size_t a = *head, next; a != NONE; a = next) {
-		next = parents ? G->e[a].next_parent : G->e[a].next_child;
-		size_t *prev = &sorted;
-		while (*prev != NONE) {
-			int c = cmp_arc(G, a, *prev);
-			if (parents ? c != GT : c != LT)
-				break;
-			prev = parents ? &G->e[*prev].next_parent
-				       : &G->e[*prev].next_child;
-		}
-		if (parents) {
-			G->e[a].next_parent = *prev;
-		} else {
-			G->e[a].next_child = *prev;
-		}
-		*prev = a;
+	size_t n = 0, *v = G->scratch, *tmp;
+	for (size_t a = *head; a != NONE;
+	     a = parents ? G->e[a].next_parent : G->e[a].next_child)
+		n++;
+	tmp = v + n;
+	size_t k = n;
+	for (size_t a = *head; a != NONE;
+	     a = parents ? G->e[a].next_parent : G->e[a].next_child)
+		v[--k] = a;
+	pc_sort_idx(v, n, tmp, parents ? cmp_arc_up : cmp_arc_down, G);
+	size_t next = NONE;
+	for (size_t i = n; i-- > 0;) {
+		if (parents)
+			G->e[v[i]].next_parent = next;
+		else
+			G->e[v[i]].next_child = next;
+		next = v[i];
 	}
-	*head = sorted;
+	*head = next;
 }
 
 static int cmp_member(const graph *G, size_t l, size_t r)
@@ -198,26 +216,27 @@ static int cmp_member(const graph *G, size_t l, size_t r)
 	return EQ;
 }
 
+static int cmp_member_down(const void *ctx, size_t l, size_t r)
+{
+	return cmp_member(ctx, r, l);
+}
+
 /* Members of cycle node c in gprof's print order (cg_print.c
- * sort_members); returns a malloc'ed array, *k entries. */
+ * sort_members: each member goes before the first one it is greater
+ * than, i.e. a stable descending sort of the member list); returns a
+ * malloc'ed array, *k entries. */
 static size_t *sorted_members(const graph *G, size_t c, size_t *k)
 {
 	size_t n = 0;
 	for (size_t m = G->n[c].next_member; m != NONE; m = G->n[m].next_member)
 		n++;
-	size_t *v = malloc((n ? n : 1) * sizeof *v);
+	size_t *v = malloc((n ? n : 1) * 2 * sizeof *v);
 	if (!v)
 		return NULL;
-	size_t len = 0;
-	for (size_t m = G->n[c].next_member; m != NONE;
-	     m = G->n[m].next_member) {
-		size_t pos = 0;
-		while (pos < len && cmp_member(G, m, v[pos]) != GT)
-			pos++;
-		memmove(v + pos + 1, v + pos, (len - pos) * sizeof *v);
-		v[pos] = m;
-		len++;
-	}
+	n = 0;
+	for (size_t m = G->n[c].next_member; m != NONE; m = G->n[m].next_member)
+		v[n++] = m;
+	pc_sort_idx(v, n, v + n, cmp_member_down, G);
 	*k = n;
 	return v;
 }
@@ -273,10 +292,10 @@ static size_t cycle_node_of(const graph *G, size_t i)
 	return pc_callgraph_cycle_node(G->g, G->n[i].cycle);
 }
 
-static int cmp_name(const void *l, const void *r, const graph *G)
+static int cmp_name(const void *ctx, size_t l, size_t r)
 {
-	return strcmp(G->n[*(const size_t *)l].name,
-		      G->n[*(const size_t *)r].name);
+	const graph *G = ctx;
+	return strcmp(G->n[l].name, G->n[r].name);
 }
 
 static void gprof_index(pc_sink *k, const graph *G, int zeros)
@@ -293,15 +312,8 @@ static void gprof_index(pc_sink *k, const graph *G, int zeros)
 			continue;
 		v[nn++] = i;
 	}
-	/* stable insertion sort by name */
-	for (size_t i = 1; i < nn; i++) {
-		size_t x = v[i], j = i;
-		while (j > 0 && cmp_name(&v[j - 1], &x, G) > 0) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
-	}
+	/* cg_print_index: qsort by name (stable in glibc) */
+	pc_sort_idx(v, nn, G->scratch, cmp_name, G);
 	size_t todo = nn;
 	for (unsigned c = 1; c <= pc_callgraph_cycle_count(G->g); c++)
 		v[todo++] = pc_callgraph_cycle_node(G->g, c);
@@ -742,6 +754,19 @@ static void proff_free(proff *P)
 	free(P->ranked);
 }
 
+/* PrintProff's order: hierarchical time, then flat time, descending,
+ * then name */
+static int cmp_rank(const void *ctx, size_t l, size_t r)
+{
+	const graph *G = ctx;
+	const pc_cg_node *a = &G->n[l], *b = &G->n[r];
+	if (a->htime != b->htime)
+		return a->htime > b->htime ? -1 : 1;
+	if (a->ftime != b->ftime)
+		return a->ftime > b->ftime ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
 static int proff_build(proff *P, graph *G)
 {
 	pc_profile *p = G->p;
@@ -836,23 +861,7 @@ static int proff_build(proff *P, graph *G)
 	for (size_t i = 0; i < nrows; i++)
 		if (G->n[i].calls + G->n[i].self_calls > 0)
 			P->ranked[P->nranked++] = i;
-	/* insertion sort: htime desc, ftime desc, name */
-	for (size_t i = 1; i < P->nranked; i++) {
-		size_t x = P->ranked[i], j = i;
-		while (j > 0) {
-			const pc_cg_node *a = &G->n[P->ranked[j - 1]], *b = &G->n[x];
-			int after = a->htime < b->htime ||
-				(a->htime == b->htime &&
-				 (a->ftime < b->ftime ||
-				  (a->ftime == b->ftime &&
-				   strcmp(a->name, b->name) > 0)));
-			if (!after)
-				break;
-			P->ranked[j] = P->ranked[j - 1];
-			j--;
-		}
-		P->ranked[j] = x;
-	}
+	pc_sort_idx(P->ranked, P->nranked, G->scratch, cmp_rank, G);
 	for (size_t i = 0; i < P->nranked; i++)
 		P->rank[P->ranked[i]] = i + 1;
 	return PC_OK;
@@ -860,6 +869,12 @@ static int proff_build(proff *P, graph *G)
 
 /* The callers of row, best first (binary search: cv is sorted by
  * callee row). */
+static int cmp_caller_idx(const void *ctx, size_t l, size_t r)
+{
+	const proff *P = ctx;
+	return cmp_caller(&P->cv[l], &P->cv[r]);
+}
+
 static size_t *callers_of(const proff *P, size_t row, size_t *n)
 {
 	size_t lo = 0, hi = P->nc;
@@ -873,18 +888,12 @@ static size_t *callers_of(const proff *P, size_t row, size_t *n)
 	size_t end = lo;
 	while (end < P->nc && P->cv[end].to_row == row)
 		end++;
-	size_t *v = malloc((end - lo ? end - lo : 1) * sizeof *v), k = 0;
+	size_t *v = malloc((end - lo ? end - lo : 1) * 2 * sizeof *v), k = 0;
 	if (!v)
 		return NULL;
-	for (size_t i = lo; i < end; i++) {
-		size_t j = k;
-		while (j > 0 && cmp_caller(&P->cv[v[j - 1]], &P->cv[i]) > 0) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = i;
-		k++;
-	}
+	for (size_t i = lo; i < end; i++)
+		v[k++] = i;
+	pc_sort_idx(v, k, v + k, cmp_caller_idx, P);
 	*n = k;
 	return v;
 }

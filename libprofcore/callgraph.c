@@ -25,7 +25,6 @@
 
 #define NONE ((size_t)-1)
 #define DFN_NAN 0
-#define DFN_BUSY (-1)
 
 typedef struct cg_arc {
 	size_t parent, child;
@@ -46,7 +45,6 @@ typedef struct cg_sym {
 	long top_order;
 	unsigned cyc_num;
 	size_t cyc_head, cyc_next;
-	size_t cyc_last; /* a cycle list's first member: its last member */
 	size_t children, parents; /* list heads */
 	size_t index;
 	double htime, ftime;
@@ -57,6 +55,7 @@ struct pc_callgraph {
 	cg_sym *s;   /* nrows + ncycles */
 	cg_arc *a;
 	size_t na;
+	size_t *hash, hcap; /* arc_lookup: arc indexes, NONE when free */
 	double print_time;
 	double run_htime;
 	size_t dropped;
@@ -64,12 +63,27 @@ struct pc_callgraph {
 
 /* ---- building the arcs (gprof cg_tally / arc_add) ---------------------- */
 
+/* gprof finds an arc by walking the parent's children; a hash of
+ * (parent, child) finds the same arc in constant time. */
+static size_t arc_hash(const pc_callgraph *g, size_t parent, size_t child)
+{
+	uint64_t h = (uint64_t)parent * 0x9E3779B97F4A7C15ull ^
+		(uint64_t)child * 0xC2B2AE3D27D4EB4Full;
+	h ^= h >> 29;
+	return (size_t)(h & (uint64_t)(g->hcap - 1));
+}
+
 static size_t arc_lookup(const pc_callgraph *g, size_t parent, size_t child)
 {
-	for (size_t i = g->s[parent].children; i != NONE; i = g->a[i].next_child)
-		if (g->a[i].child == child)
+	if (!g->hcap)
+		return NONE;
+	for (size_t h = arc_hash(g, parent, child);; h = (h + 1) & (g->hcap - 1)) {
+		size_t i = g->hash[h];
+		if (i == NONE)
+			return NONE;
+		if (g->a[i].parent == parent && g->a[i].child == child)
 			return i;
-	return NONE;
+	}
 }
 
 static int arc_add(pc_callgraph *g, size_t *cap, size_t parent, size_t child,
@@ -88,6 +102,10 @@ static int arc_add(pc_callgraph *g, size_t *cap, size_t parent, size_t child,
 		g->s[parent].children = i;
 		a->next_parent = g->s[child].parents;
 		g->s[child].parents = i;
+		size_t h = arc_hash(g, parent, child);
+		while (g->hash[h] != NONE)
+			h = (h + 1) & (g->hcap - 1);
+		g->hash[h] = i;
 	}
 	g->a[i].count += src->count;
 	g->a[i].htime += src->htime;
@@ -96,101 +114,123 @@ static int arc_add(pc_callgraph *g, size_t *cap, size_t parent, size_t child,
 	return PC_OK;
 }
 
-/* ---- depth-first numbering (gprof cg_dfn.c), with an explicit stack ---- */
+/* ---- depth-first numbering and cycles (gprof cg_dfn.c) ----------------- *
+ *
+ * gprof's cg_dfn walks the graph depth first from every unnumbered symbol
+ * in table order, children in list order, and on each arc to a routine
+ * still on its stack (find_cycle) gloms every routine above it into one
+ * cycle: a walk of the stack per back edge, quadratic on long cycles.
+ * Its results are those of Tarjan's strongly connected components over
+ * the same walk (same roots, same child order), which finds them in
+ * linear time:
+ *   - a cycle is a component of two or more routines (a self call is
+ *     not a cycle);
+ *   - its head (cyc_head) is the routine of the component reached first,
+ *     the component's root;
+ *   - its member list (cyc_next) is in the order the walk reached them:
+ *     gprof appends, at each glom, the lists of the stack entries above
+ *     the cycle's top in stack order, and each such list holds routines
+ *     reached after the previous entry's and before the next one's (they
+ *     were above it on the stack), so the list is in discovery order,
+ *     the order of Tarjan's component stack;
+ *   - top_order: gprof numbers a routine, or a whole cycle, when it
+ *     leaves the head (post_visit), which is when Tarjan closes the
+ *     component; every member gets the head's number.
+ * The walk is iterative (an explicit stack), so no depth limit. */
 
 typedef struct dfn_frame {
 	size_t sym;
 	size_t arc; /* next child arc to visit */
 } dfn_frame;
 
-/* gprof's find_cycle, with two look-ups made O(1) (same results): the
- * topmost stack entry that is child or child's cycle head comes from the
- * stack positions (pos), and the end of a cycle list from its head's
- * cached last member (cyc_last) instead of walking the list. */
-static int find_cycle(pc_callgraph *g, const dfn_frame *st, size_t depth,
-		      const size_t *pos, size_t child)
+typedef struct tarjan {
+	size_t *pre, *low; /* discovery number (0: not reached yet), low link */
+	size_t *comp;      /* the component stack */
+	size_t ncomp;
+	dfn_frame *st;     /* the walk */
+	unsigned char *on; /* on the component stack */
+	size_t counter;    /* discovery numbers */
+	long top;          /* gprof's dfn_counter */
+} tarjan;
+
+static void tarjan_close(pc_callgraph *g, tarjan *t, size_t root)
 {
 	cg_sym *s = g->s;
-	size_t cycle_top = pos[child], head, tail;
-	if (s[child].cyc_head != child && pos[s[child].cyc_head] > cycle_top)
-		cycle_top = pos[s[child].cyc_head];
-	if (cycle_top == 0)
-		return PC_EFORMAT; /* gprof: "couldn't find head of cycle" */
-	if (cycle_top == depth)
-		return PC_OK; /* calls itself */
-	head = st[cycle_top].sym;
-	/* every member's cyc_head is the first member of its list */
-	tail = s[s[head].cyc_head == head ? head : s[head].cyc_head].cyc_last;
-	if (s[head].cyc_head != head)
-		head = s[head].cyc_head;
-	for (size_t k = cycle_top + 1; k <= depth; ++k) {
-		size_t c = st[k].sym;
-		if (s[c].cyc_head == c) {
-			s[tail].cyc_next = c;
-			s[c].cyc_head = head;
-			for (tail = c; s[tail].cyc_next != NONE;
-			     tail = s[tail].cyc_next)
-				s[s[tail].cyc_next].cyc_head = head;
-		} else if (s[c].cyc_head != head) {
-			return PC_EFORMAT; /* gprof: "glommed, but not to head" */
-		}
+	size_t k = t->ncomp;
+	while (t->comp[k - 1] != root)
+		k--;
+	k--; /* comp[k] == root; comp[k..ncomp) is the component */
+	++t->top;
+	for (size_t j = k; j < t->ncomp; j++) {
+		size_t m = t->comp[j];
+		t->on[m] = 0;
+		s[m].top_order = t->top;
+		s[m].cyc_head = root;
+		s[m].cyc_next = j + 1 < t->ncomp ? t->comp[j + 1] : NONE;
 	}
-	s[head].cyc_last = tail;
-	return PC_OK;
+	t->ncomp = k;
 }
 
-static void post_visit(pc_callgraph *g, size_t sym, long *counter)
+static void tarjan_walk(pc_callgraph *g, tarjan *t, size_t root)
 {
-	cg_sym *s = g->s;
-	if (s[sym].cyc_head == sym) {
-		++*counter;
-		for (size_t m = sym; m != NONE; m = s[m].cyc_next)
-			s[m].top_order = *counter;
-	}
-}
-
-static int dfn(pc_callgraph *g, size_t root, dfn_frame **stp, size_t *capp,
-	       size_t *pos, long *counter)
-{
-	cg_sym *s = g->s;
-	if (s[root].top_order != DFN_NAN)
-		return PC_OK;
-	/* st[0] is unused: gprof's stack is 1-based */
-	size_t depth = 1;
-	if (pc_grow((void **)stp, capp, 2, sizeof **stp))
-		return PC_ENOMEM;
-	(*stp)[1].sym = root;
-	(*stp)[1].arc = s[root].children;
-	pos[root] = 1;
-	s[root].top_order = DFN_BUSY;
-	while (depth > 0) {
-		dfn_frame *f = &(*stp)[depth];
+	size_t depth = 0;
+	t->st[depth].sym = root;
+	t->st[depth].arc = g->s[root].children;
+	t->pre[root] = t->low[root] = ++t->counter;
+	t->comp[t->ncomp++] = root;
+	t->on[root] = 1;
+	for (;;) {
+		dfn_frame *f = &t->st[depth];
+		size_t v = f->sym;
 		if (f->arc == NONE) {
-			post_visit(g, f->sym, counter);
-			pos[f->sym] = 0;
+			if (t->low[v] == t->pre[v])
+				tarjan_close(g, t, v);
+			if (depth == 0)
+				return;
 			depth--;
+			size_t u = t->st[depth].sym;
+			if (t->low[v] < t->low[u])
+				t->low[u] = t->low[v];
 			continue;
 		}
-		size_t child = g->a[f->arc].child;
+		size_t w = g->a[f->arc].child;
 		f->arc = g->a[f->arc].next_child;
-		if (s[child].top_order != DFN_NAN &&
-		    s[child].top_order != DFN_BUSY)
-			continue; /* numbered */
-		if (s[child].top_order == DFN_BUSY) {
-			int rc = find_cycle(g, *stp, depth, pos, child);
-			if (rc)
-				return rc;
-			continue;
+		if (t->pre[w] == 0) {
+			depth++;
+			t->st[depth].sym = w;
+			t->st[depth].arc = g->s[w].children;
+			t->pre[w] = t->low[w] = ++t->counter;
+			t->comp[t->ncomp++] = w;
+			t->on[w] = 1;
+		} else if (t->on[w] && t->pre[w] < t->low[v]) {
+			t->low[v] = t->pre[w];
 		}
-		if (pc_grow((void **)stp, capp, depth + 2, sizeof **stp))
-			return PC_ENOMEM;
-		depth++;
-		(*stp)[depth].sym = child;
-		(*stp)[depth].arc = s[child].children;
-		pos[child] = depth;
-		s[child].top_order = DFN_BUSY;
 	}
-	return PC_OK;
+}
+
+static int number_graph(pc_callgraph *g)
+{
+	size_t n = g->nrows, m = n ? n : 1;
+	tarjan t;
+	memset(&t, 0, sizeof t);
+	t.pre = calloc(m, sizeof *t.pre);
+	t.low = malloc(m * sizeof *t.low);
+	t.comp = malloc(m * sizeof *t.comp);
+	t.st = malloc(m * sizeof *t.st);
+	t.on = calloc(m, 1);
+	int rc = PC_ENOMEM;
+	if (t.pre && t.low && t.comp && t.st && t.on) {
+		for (size_t i = 0; i < n; i++)
+			if (t.pre[i] == 0)
+				tarjan_walk(g, &t, i);
+		rc = PC_OK;
+	}
+	free(t.pre);
+	free(t.low);
+	free(t.comp);
+	free(t.st);
+	free(t.on);
+	return rc;
 }
 
 /* ---- cycles, flags, propagation (gprof cg_arcs.c) ---------------------- */
@@ -360,16 +400,18 @@ static void propagate_time(pc_callgraph *g, size_t parent)
 	}
 }
 
-static int cmp_topo(const cg_sym *base, size_t a, size_t b)
+/* gprof's cmp_topo */
+static int cmp_topo(const void *ctx, size_t a, size_t b)
 {
+	const cg_sym *base = ctx;
 	long d = base[a].top_order - base[b].top_order;
-	if (d)
-		return d < 0 ? -1 : 1;
-	return a < b ? -1 : (a > b); /* glibc's qsort is a stable merge sort */
+	return d < 0 ? -1 : (d > 0);
 }
 
-static int cmp_total(const cg_sym *base, size_t ia, size_t ib)
+/* gprof's cmp_total */
+static int cmp_total(const void *ctx, size_t ia, size_t ib)
 {
+	const cg_sym *base = ctx;
 	const cg_sym *a = &base[ia], *b = &base[ib];
 	double diff = (a->pself + a->pchild) - (b->pself + b->pchild);
 	if (diff < 0.0)
@@ -392,30 +434,28 @@ static int cmp_total(const cg_sym *base, size_t ia, size_t ib)
 		return -1;
 	if (a->ncalls < b->ncalls)
 		return 1;
-	int c = strcmp(a->name, b->name);
-	if (c)
-		return c;
-	return ia < ib ? -1 : (ia > ib);
+	return strcmp(a->name, b->name);
 }
 
-/* A stable merge sort of node indexes (glibc's qsort is one too, and the
- * comparison needs the table without global state). */
-static void msort_idx(const cg_sym *base, size_t *v, size_t n, size_t *tmp,
-		      int (*cmp)(const cg_sym *, size_t, size_t))
+/* glibc's qsort (msort.c), which gprof's sorts go through: a top-down
+ * merge sort, the left half n / 2 long, that takes the left run's element
+ * unless cmp(left, right) > 0.  The order matters for gprof's cmp_total,
+ * which ranks two equal cycles each before the other. */
+void pc_sort_idx(size_t *v, size_t n, size_t *tmp,
+		 int (*cmp)(const void *ctx, size_t a, size_t b),
+		 const void *ctx)
 {
 	if (n < 2)
 		return;
 	size_t h = n / 2;
-	msort_idx(base, v, h, tmp, cmp);
-	msort_idx(base, v + h, n - h, tmp, cmp);
+	pc_sort_idx(v, h, tmp, cmp, ctx);
+	pc_sort_idx(v + h, n - h, tmp, cmp, ctx);
 	size_t i = 0, j = h, k = 0;
 	while (i < h && j < n)
-		tmp[k++] = cmp(base, v[j], v[i]) < 0 ? v[j++] : v[i++];
+		tmp[k++] = cmp(ctx, v[i], v[j]) <= 0 ? v[i++] : v[j++];
 	while (i < h)
 		tmp[k++] = v[i++];
-	while (j < n)
-		tmp[k++] = v[j++];
-	memcpy(v, tmp, n * sizeof *v);
+	memcpy(v, tmp, k * sizeof *v);
 }
 
 /* ---- Proff hierarchical times ------------------------------------------ */
@@ -470,8 +510,7 @@ int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 	g->nrows = n;
 	g->s = calloc(n ? n : 1, sizeof *g->s);
 	size_t *top = malloc((n ? n : 1) * 2 * sizeof *top);
-	dfn_frame *st = NULL;
-	size_t stcap = 0, acap = 0;
+	size_t acap = 0;
 	if (!g->s || !top) {
 		rc = PC_ENOMEM;
 		goto fail;
@@ -485,7 +524,6 @@ int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 		g->s[i].children = g->s[i].parents = NONE;
 		g->s[i].cyc_head = i;
 		g->s[i].cyc_next = NONE;
-		g->s[i].cyc_last = i;
 		if (pc_profile_symbol_at(p, r.symbol, &sym) == PC_OK &&
 		    (sym.flags & PC_SYMF_EXCLUDED))
 			g->s[i].excluded = 1;
@@ -506,6 +544,15 @@ int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 	}
 
 	size_t narcs = pc_profile_arc_count(p);
+	for (g->hcap = 16; g->hcap < narcs && g->hcap < SIZE_MAX / 4;)
+		g->hcap *= 2;
+	g->hcap *= 2; /* at most half full */
+	g->hash = malloc(g->hcap * sizeof *g->hash);
+	if (!g->hash) {
+		rc = PC_ENOMEM;
+		goto fail;
+	}
+	memset(g->hash, 0xff, g->hcap * sizeof *g->hash); /* NONE */
 	for (size_t i = 0; i < narcs; i++) {
 		pc_arc a;
 		pc_profile_arc_at(p, i, &a);
@@ -532,18 +579,10 @@ int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 			g->s[i].self_calls = g->a[a].count;
 		}
 	}
-	long counter = DFN_NAN;
-	size_t *pos = calloc(n ? n : 1, sizeof *pos); /* stack positions */
-	if (!pos) {
-		rc = PC_ENOMEM;
+	if ((rc = number_graph(g)))
 		goto fail;
-	}
-	for (size_t i = 0; i < n && !rc; i++)
-		if (g->s[i].top_order == DFN_NAN)
-			rc = dfn(g, i, &st, &stcap, pos, &counter);
-	free(pos);
-	if (rc)
-		goto fail;
+	free(g->hash);
+	g->hash = NULL;
 	if ((rc = cycle_link(g)))
 		goto fail;
 	size_t total = n + g->ncycles;
@@ -554,31 +593,26 @@ int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 	}
 	for (size_t i = 0; i < n; i++)
 		top[i] = i;
-	msort_idx(g->s, top, n, top + n, cmp_topo);
+	pc_sort_idx(top, n, top + n, cmp_topo, g->s);
 	propagate_flags(g, top);
 	cycle_time(g);
 	for (size_t i = 0; i < n; i++)
 		propagate_time(g, top[i]);
 	for (size_t i = 0; i < total; i++)
 		ord[i] = i;
-	msort_idx(g->s, ord, total, ord + total, cmp_total);
+	pc_sort_idx(ord, total, ord + total, cmp_total, g->s);
 	for (size_t i = 0; i < total; i++)
 		g->s[ord[i]].index = i + 1;
 	free(ord);
 	proff_times(g);
 	free(top);
-	free(st);
 	*out = g;
 	return PC_OK;
 fail:
 	free(top);
-	free(st);
 	pc_callgraph_free(g);
 	if (rc == PC_ENOMEM)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	if (rc == PC_EFORMAT)
-		return pc_profile_fail(p, PC_EFORMAT,
-				       "call graph: cycle bookkeeping failed");
 	return rc;
 }
 
@@ -588,6 +622,7 @@ void pc_callgraph_free(pc_callgraph *g)
 		return;
 	free(g->s);
 	free(g->a);
+	free(g->hash);
 	free(g);
 }
 

@@ -35,6 +35,12 @@ static inline bool pc_mul_overflow(uint64_t a, uint64_t b, uint64_t *r)
  *  items; returns PC_OK or PC_ENOMEM.  Overflow-safe. */
 PC_INTERNAL int pc_grow(void **ptr, size_t *cap, size_t need, size_t elem);
 PC_INTERNAL char *pc_strdup(const char *s);
+/** Stable merge sort of the n indexes v (tmp: room for n), in glibc
+ *  qsort's order even for a comparison that is not consistent (call
+ *  graph ties, as gprof sorts them); O(n log n). */
+PC_INTERNAL void pc_sort_idx(size_t *v, size_t n, size_t *tmp,
+			     int (*cmp)(const void *ctx, size_t a, size_t b),
+			     const void *ctx);
 PC_INTERNAL char *pc_strndup(const char *s, size_t n);
 
 /* ---- error slots ---------------------------------------------------- */
