@@ -46,6 +46,8 @@ static const optmap report_opts[] = {
 	{"use-sizes", "use-sizes", 0, "end symbols at address+size when the size is known"},
 	{"granularity", "granularity", 1, "export locations per address (default) or symbol"},
 	{"ci", "ci", 1, "N percent confidence intervals (e.g. 95) beside the percents"},
+	{"demangle", "demangle", 0, "demangle C++ and Rust names as gprof does (default)"},
+	{"no-demangle", "demangle", 2, "show names as the symbol table spells them"},
 	{NULL, NULL, 0, NULL},
 };
 
@@ -437,6 +439,10 @@ int main(int argc, char **argv)
 		if (!pc_options_get(ropts, k))
 			pc_options_set(ropts, k, pc_options_get(lopts, k));
 	}
+	const char *dm = pc_options_get(ropts, "demangle");
+	if (dm && strcmp(dm, "0") && strcmp(dm, "none") && !pc_demangler_available())
+		fprintf(stderr, "profcat: warning: this profcat was built without a demangler "
+			"(libiberty-dev, meson -Ddemangle): names are shown mangled\n");
 	if (export_fmt && !list_syms)
 		st = pc_profile_export(p, export_fmt, ropts, &buf, &len);
 	else

@@ -82,7 +82,7 @@ static int cmp_name(const void *a, const void *b)
 		return x->calls > y->calls ? -1 : 1;
 	if ((x->region < 0) != (y->region < 0))
 		return x->region < 0 ? -1 : 1; /* symbols before regions */
-	int c = strcmp(x->label, y->label);
+	int c = strcmp(x->key, y->key);
 	if (c)
 		return c;
 	if (x->segment != y->segment)
@@ -183,7 +183,8 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		if (sym.flags & PC_SYMF_EXCLUDED)
 			continue;
 		rs->targets++;
-		all[n++] = (pc_rs_row){.label = row.name, .region = -1, .row = i,
+		all[n++] = (pc_rs_row){.label = row.name, .key = sym.name,
+				       .region = -1, .row = i,
 				       .segment = row.segment,
 				       .address = row.address, .end = row.end,
 				       .count = row.count, .calls = row.calls,
@@ -195,6 +196,7 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 			double v = rs->t.by_class[c];
 			if (v > 0)
 				all[n++] = (pc_rs_row){.label = pc_rs_region_label(c),
+						       .key = pc_rs_region_label(c),
 						       .region = c,
 						       .segment = PC_NOSEG,
 						       .count = v};

@@ -33,6 +33,7 @@ void pc_profile_free(pc_profile *p)
 		free(p->hists[i].counts);
 	free(p->hists);
 	free(p->syms);
+	free(p->display);
 	free(p->regions);
 	free(p->arcs);
 	free(p->calls);
