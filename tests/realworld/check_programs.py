@@ -265,6 +265,15 @@ class CppProgram(Built):
         self.assertEqual((rc, err), (2, "profcat: demangle must be auto or none, not 'maybe'\n"))
 
     @needs_demangle
+    def test_callgraph_equals_gprof(self):
+        """gprof -q's text, index included: ordered by raw names, printed
+        demangled."""
+        want = run(["gprof", "-b", "-q", self.exe, self.gmon]).stdout
+        rc, got, err = profcat("-r", "callgraph", self.exe, self.gmon)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(got, want)
+
+    @needs_demangle
     def test_list_symbols_raw_with_no_demangle(self):
         rc, syms, err = profcat("--list-symbols", "-F", "csv", "--no-demangle", self.exe)
         names = [r["name"] for r in csv.DictReader(io.StringIO(syms))]
@@ -354,6 +363,63 @@ class ThumbFirmware(unittest.TestCase):
         got = {r["symbol"]: int(float(r["count"]))
                for r in csv.DictReader(io.StringIO(out)) if r["rank"]}
         self.assertEqual(got, {n: 1 for n in self.funcs})
+
+
+# ---- MIPS16 / microMIPS -----------------------------------------------------
+
+def mips_elf(symbols, big=True):
+    """A minimal ELF32 MIPS executable: a 0x100-byte .text at 0x400000 and
+    symbols (name, value, st_other, type).  No MIPS toolchain is installed
+    here, so the file is synthesized with the structure GNU ld gives
+    MIPS16 and microMIPS functions (an odd st_value, STO_MIPS16 0xf0 or
+    STO_MICROMIPS 0x80 in st_other; binutils bfd/elfxx-mips.c
+    _bfd_mips_elf_symbol_processing clears the bit of odd STT_FUNC values)."""
+    import struct
+    e = ">" if big else "<"
+    text = b"\0" * 0x100
+    strtab = b"\0"
+    syms = [b"\0" * 16]
+    for name, value, other, typ in symbols:
+        off = len(strtab)
+        strtab += name.encode() + b"\0"
+        syms.append(struct.pack(e + "IIIBBH", off, value, 4, 0x10 | typ, other, 1))
+    symtab = b"".join(syms)
+    shstr = b"\0.text\0.symtab\0.strtab\0.shstrtab\0"
+    body = text + symtab + strtab + shstr
+    o_text, o_sym = 52, 52 + len(text)
+    o_str, o_shs = o_sym + len(symtab), o_sym + len(symtab) + len(strtab)
+    shoff = 52 + len(body)
+    shoff += (-shoff) % 4
+    hdr = b"\x7fELF" + bytes([1, 2 if big else 1, 1]) + b"\0" * 9
+    hdr += struct.pack(e + "HHIIIIIHHHHHH", 2, 8, 1, 0x400000, 0, shoff, 0,
+                       52, 0, 0, 40, 5, 4)
+    def sh(name, typ, flags, addr, off, size, link=0, info=0, align=1, ent=0):
+        return struct.pack(e + "IIIIIIIIII", name, typ, flags, addr, off, size,
+                           link, info, align, ent)
+    shdrs = (sh(0, 0, 0, 0, 0, 0) + sh(1, 1, 6, 0x400000, o_text, len(text), align=4)
+             + sh(7, 2, 0, 0, o_sym, len(symtab), 3, 1, 4, 16)
+             + sh(15, 3, 0, 0, o_str, len(strtab)) + sh(23, 3, 0, 0, o_shs, len(shstr)))
+    out = hdr + body
+    return out + b"\0" * (shoff - len(out)) + shdrs
+
+
+class CompressedIsaBits(unittest.TestCase):
+    def test_mips16_and_micromips_functions_even(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for big in (True, False):
+                path = os.path.join(tmp, "mips-%s.elf" % ("be" if big else "le"))
+                with open(path, "wb") as f:
+                    f.write(mips_elf([("mips32_fn", 0x400000, 0, 2),
+                                      ("mips16_fn", 0x400041, 0xf0, 2),
+                                      ("micro_fn", 0x400081, 0x80, 2),
+                                      ("odd_func", 0x4000c1, 0, 2),
+                                      ("odd_label", 0x4000e1, 0, 0)], big))
+                rc, out, err = profcat("--list-symbols", "-F", "csv", path)
+                self.assertEqual(rc, 0, err)
+                got = {r["name"]: r["address"] for r in csv.DictReader(io.StringIO(out))}
+                self.assertEqual(got, {"mips32_fn": "0x400000", "mips16_fn": "0x400040",
+                                       "micro_fn": "0x400080", "odd_func": "0x4000c0",
+                                       "odd_label": "0x4000e1"})
 
 
 if __name__ == "__main__":
