@@ -60,9 +60,9 @@ GPROF_LINE = re.compile(r"^\s*(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+"
                         r"(?:(\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+)?(\S.*)$")
 
 
-def gprof_flat(exe, gmon, *opts):
+def gprof_flat(exe, gmon, *opts, gprof="gprof"):
     """[(name, self seconds, calls)] in gprof's order."""
-    out = run(["gprof", "-b", "-p", *opts, exe, gmon]).stdout
+    out = run([gprof, "-b", "-p", *opts, exe, gmon]).stdout
     rows = []
     for line in out.splitlines():
         m = GPROF_LINE.match(line)
@@ -264,6 +264,14 @@ class CppProgram(Built):
         rc, out, err = profcat("-O", "demangle=maybe", self.exe, self.gmon)
         self.assertEqual((rc, err), (2, "profcat: demangle must be auto or none, not 'maybe'\n"))
 
+    @unittest.skipIf(HAVE_DEMANGLE, "built with the demangler")
+    def test_without_demangler_says_so(self):
+        rc, out, err = profcat("--demangle", self.exe, self.gmon)
+        self.assertEqual(rc, 0)
+        self.assertEqual(err, "profcat: warning: this profcat was built without a demangler "
+                         "(libiberty-dev, meson -Ddemangle): names are shown mangled\n")
+        self.assertIn("_ZNK3geo6Circle4areaEi", out)
+
     @needs_demangle
     def test_callgraph_equals_gprof(self):
         """gprof -q's text, index included: ordered by raw names, printed
@@ -363,6 +371,28 @@ class ThumbFirmware(unittest.TestCase):
         got = {r["symbol"]: int(float(r["count"]))
                for r in csv.DictReader(io.StringIO(out)) if r["rank"]}
         self.assertEqual(got, {n: 1 for n in self.funcs})
+
+    @unittest.skipUnless(have("arm-none-eabi-gprof"), "arm-none-eabi-gprof not installed")
+    def test_flat_equals_arm_gprof(self):
+        """arm-none-eabi-gprof reads the dump exported as gmon.out.  gprof
+        never credits histogram time to the last symbol of its table (its
+        bucket loop takes the next symbol's address as the end), so the
+        last function's PCs are left out of this dump."""
+        last = max(self.funcs, key=lambda n: self.funcs[n][0])
+        a, size = self.funcs[last]
+        dump = os.path.join(self.tmp, "not-last.txt")
+        with open(dump, "w") as f:
+            f.write("".join("0x%x\n" % pc for pc in self.pcs if not a <= pc < a + size))
+        gmon = os.path.join(self.tmp, "fw.gmon")
+        rc, out, err = profcat("-e", "gmon", "-o", gmon, self.elf, "-f", "raw", dump)
+        self.assertEqual((rc, err), (0, ""))
+        want, gout = gprof_flat(self.elf, gmon, gprof="arm-none-eabi-gprof")
+        want = [(n, "%d" % float(t), c) for n, t, c in want]
+        rc, out, err = profcat("-F", "csv", self.elf, "-f", "raw", dump)
+        got = [(r["symbol"], r["count"], 0)
+               for r in csv.DictReader(io.StringIO(out)) if r["rank"]]
+        self.assertEqual(got, want, gout)
+        self.assertEqual(len(got), len(self.funcs) - 1)
 
 
 # ---- MIPS16 / microMIPS -----------------------------------------------------
