@@ -7,6 +7,7 @@
 - examples/linking and examples/plugin are copied out of the source tree
   and built with their Makefiles, seeing only pkg-config and the installed
   headers; both are run and their output is checked exactly;
+- examples/cmake finds the installed tree with CMake's find_package;
 - plugins with a wrong ABI version or without an entry point are refused;
 - `man -l` renders the installed page without warnings;
 - the installed Python package finds the installed library.
@@ -114,7 +115,13 @@ class Installed(unittest.TestCase):
                      os.path.join(self.includedir, "profcore_plugin.h"),
                      os.path.join(self.libdir, "pkgconfig", "profcore.pc"),
                      os.path.join(self.bindir, "profcat"),
-                     os.path.join(self.mandir, "man1", "profcat.1")):
+                     os.path.join(self.mandir, "man1", "profcat.1"),
+                     os.path.join(self.libdir, "cmake", "profcore",
+                                  "profcoreConfig.cmake"),
+                     os.path.join(self.libdir, "cmake", "profcore",
+                                  "profcoreConfigVersion.cmake"),
+                     os.path.join(self.datadir, "bash-completion",
+                                  "completions", "profcat")):
             self.assertTrue(os.path.isfile(self.d(path)), path)
         self.assertTrue(os.path.isdir(self.d(os.path.join(
             self.libdir, "profcore", "plugins"))))
@@ -182,6 +189,36 @@ class Installed(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertEqual(r.stderr, "pc-top: %s:25: expected a sample count, "
                          "found 'many'\n" % bad)
+
+    def test_cmake_example(self):
+        """A CMake project finds the installed profcore with find_package
+        and links the imported target profcore::profcore."""
+        cmake = shutil.which("cmake")
+        if not cmake:
+            self.skipTest("cmake not installed")
+        self.copy_example("linking")   # the example's source lives there
+        src = self.copy_example("cmake")
+        out = os.path.join(self.tmp, "build-cmake")
+        env = dict(self.env, CMAKE_PREFIX_PATH=self.d(self.prefix))
+        if SANITIZE:
+            env["CFLAGS"] = " ".join(SAN_FLAGS)
+            env["LDFLAGS"] = " ".join(SAN_FLAGS)
+        r = run([cmake, "-S", src, "-B", out], env=env)
+        self.assertIn("-- Configuring done", r.stdout)
+        run([cmake, "--build", out], env=env)
+        unix = os.path.join(SOURCE, "tests", "unix", "fixtures",
+                            "x86_64-nopie")
+        r = run([os.path.join(out, "pc-top"), "-n", "2",
+                 os.path.join(unix, "callgraph"),
+                 os.path.join(unix, "gmon.out")], env=self.env)
+        self.assertEqual(r.stdout,
+                         "365.00 samples, 365.57 attributed\n"
+                         " 72.44%     264.41  hot\n"
+                         "  9.74%      35.56  tiny_b\n")
+        with open(os.path.join(out, "CMakeCache.txt")) as f:
+            cache = f.read()
+        self.assertIn("profcore_DIR:PATH=%s\n" % self.d(os.path.join(
+            self.libdir, "cmake", "profcore")), cache)
 
     def plugin_dir(self):
         src = self.copy_example("plugin")

@@ -3,7 +3,9 @@
 
 Run by `meson test` with PYTHONPATH = the source package, PROFCORE_LIBRARY
 = the built library, PROFCAT = the built CLI and PC_TICKS_PLUGIN = the
-example plugin built in the tree.  Counts are checked against the C
+example plugin built in the tree.  scripts/venv-test.sh runs it against the
+package that `pip install .` put into a fresh venv instead (PC_INSTALLED=1,
+no PYTHONPATH, no PROFCORE_LIBRARY).  Counts are checked against the C
 report (profcat) and against GNU gprof's outputs kept with the fixtures.
 """
 import csv
@@ -40,6 +42,7 @@ ELF = os.path.join(UNIX, "callgraph")
 GMON = os.path.join(UNIX, "gmon.out")
 TICKS = os.path.join(SOURCE, "examples", "plugin", "sample.ticks")
 DOS = os.path.join(SOURCE, "tests", "dos", "fixtures")
+INSTALLED = os.environ.get("PC_INSTALLED") == "1"
 
 
 def profcat(*args):
@@ -92,6 +95,13 @@ def check_against_csv(test, prof, *args):
 class Basics(unittest.TestCase):
     def test_version(self):
         self.assertEqual(profcore.version(), "0.1.0")
+        self.assertEqual(profcore.__version__, "0.1.0")
+        if INSTALLED:   # the wheel's own library, inside the package
+            self.assertEqual(profcore.library_path(), os.path.join(
+                os.path.dirname(profcore.__file__), "libprofcore-py.so"))
+            self.assertTrue(profcore.__file__.startswith(sys.prefix),
+                            profcore.__file__)
+            return
         self.assertEqual(os.path.realpath(profcore.library_path()),
                          os.path.realpath(os.environ["PROFCORE_LIBRARY"]))
 
@@ -159,9 +169,11 @@ class Basics(unittest.TestCase):
             shutil.copytree(os.path.dirname(profcore.__file__), pkg,
                             ignore=shutil.ignore_patterns("__pycache__"))
             lib = os.path.join(pkg, "libprofcore.so.0")
-            shutil.copy(os.environ["PROFCORE_LIBRARY"], lib)
+            shutil.copy(profcore.library_path(), lib)
+            if INSTALLED:   # the wheel's copy would be found first
+                os.unlink(os.path.join(pkg, "libprofcore-py.so"))
             env = dict(os.environ, PYTHONPATH=tmp)
-            env.pop("PROFCORE_LIBRARY")
+            env.pop("PROFCORE_LIBRARY", None)
             env.pop("LD_LIBRARY_PATH", None)
             r = subprocess.run(
                 [sys.executable, "-c",
@@ -511,6 +523,23 @@ class Errors(unittest.TestCase):
             with self.assertRaises(ProfcoreError) as cm:
                 prof.load(GMON, format="no-such-format")
             self.assertEqual(cm.exception.status, "PC_ENOTFOUND")
+
+    def test_load_per_file_formats(self):
+        """A raw dump and its symbols in one call, each with its own format
+        and options: four 64-bit big-endian PCs, three in hot, one in tiny_b
+        (whose addresses the ELF's symbol table gives)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            dump = os.path.join(tmp, "pcs.bin")
+            with open(dump, "wb") as f:
+                for pc in (0x401225, 0x401226, 0x401230, 0x401273):
+                    f.write(pc.to_bytes(8, "big"))
+            with profcore.load(ELF, (dump, "raw", {"width": 64,
+                                                   "endian": "big"})) as p:
+                self.assertEqual([(r.name, r.count) for r in p.top()
+                                  if r.count],
+                                 [("hot", 3.0), ("tiny_b", 1.0)])
+            with self.assertRaisesRegex(TypeError, "a file to load is"):
+                profcore.load((dump,))
 
     def test_missing_file(self):
         with profcore.Profile() as prof:

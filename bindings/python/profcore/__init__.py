@@ -39,6 +39,14 @@ from typing import (Any, Dict, Iterator, List, Mapping, Optional, Tuple,
 
 from . import _lib as _c
 
+try:
+    from ._paths import VERSION as __version__  # written by meson install
+except ImportError:  # running from the source tree: ask the library
+    def __getattr__(name: str) -> Any:
+        if name == "__version__":
+            return version()
+        raise AttributeError("module 'profcore' has no attribute %r" % name)
+
 __all__ = [
     "ProfcoreError", "STATUS", "RegionClass", "SymbolKind", "Binding", "SymbolFlags",
     "Role", "Symbol", "Region", "Histogram", "Arc", "Row", "Totals",
@@ -799,17 +807,35 @@ class Profile:
 # --------------------------------------------------------------------------
 # Module functions
 
-def load(*paths: PathLike, format: Optional[str] = None,
+#: One file for :func:`load`: a path, or ``(path, format)`` or
+#: ``(path, format, options)`` for a file that needs its own.
+FileSpec = Union[PathLike, Tuple[PathLike, Optional[str]],
+                 Tuple[PathLike, Optional[str], Options]]
+
+
+def load(*files: FileSpec, format: Optional[str] = None,
          options: Options = None,
          registry: Optional[Registry] = None) -> Profile:
-    """A new Profile with every path loaded (format/options apply to all).
+    """A new Profile with every file loaded, in order.
+
+    format/options apply to every file given as a plain path; a tuple
+    ``(path, format)`` or ``(path, format, options)`` sets them for that
+    file alone, e.g. a raw dump and its map in one call::
+
+        profcore.load(("dump.bin", "raw", {"width": 16}), "prog.map")
 
     On failure the partly built profile is closed and the error raised.
     """
     prof = Profile(registry)
     try:
-        for path in paths:
-            prof.load(path, format, options)
+        for spec in files:
+            if isinstance(spec, tuple):
+                if not 2 <= len(spec) <= 3:
+                    raise TypeError("a file to load is a path, (path, "
+                                    "format) or (path, format, options)")
+                prof.load(*spec)
+            else:
+                prof.load(spec, format, options)
     except BaseException:
         prof.close()
         raise

@@ -172,8 +172,9 @@ def candidates() -> List[str]:
     """Where the shared library is looked for, in order.
 
     1. ``$PROFCORE_LIBRARY`` (a path to the shared object);
-    2. next to the package (``libprofcore.so*`` in the package directory,
-       e.g. when a build or a bundle copies the library there);
+    2. next to the package (``libprofcore-py.so``, which a wheel built by
+       ``pip install .`` carries, or ``libprofcore.so*`` in the package
+       directory, e.g. when a build or a bundle copies the library there);
     3. the installed library: by SONAME through the dynamic loader's
        usual search (``LD_LIBRARY_PATH``, ``ld.so.cache``), then in the
        libdir recorded when the package was installed with it
@@ -184,7 +185,9 @@ def candidates() -> List[str]:
     if env:
         out.append(env)
     here = os.path.dirname(os.path.abspath(__file__))
-    for pattern in (SONAME, "libprofcore.so", "libprofcore.so.*",
+    for pattern in ("libprofcore-py.so", "libprofcore-py.dylib",
+                    "libprofcore-py.dll",   # a wheel's own copy
+                    SONAME, "libprofcore.so", "libprofcore.so.*",
                     "libprofcore.*.dylib", "libprofcore.dylib"):
         out.extend(sorted(glob.glob(os.path.join(here, pattern))))
     out.append(SONAME)

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""bash completion (cli/profcat.bash): bash sources the script, `complete -p`
+shows it registered, and _profcat completes options, subcommands and the
+names of formats, reports and exports from the profcat under test.
+
+Arguments: the completion script and the profcat binary.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SCRIPT, PROFCAT = sys.argv[1], sys.argv[2]
+EMPTY = tempfile.mkdtemp(prefix="pc-compl-")   # no file names to offer
+
+
+def complete(*words):
+    """COMPREPLY for a command line whose last word is being completed."""
+    argv = [PROFCAT] + list(words)
+    prog = ("source %s\nCOMP_WORDS=(%s)\nCOMP_CWORD=%d\n_profcat\n"
+            "printf '%%s\\n' \"${COMPREPLY[@]}\"\n"
+            % (SCRIPT, " ".join("'%s'" % w for w in argv), len(argv) - 1))
+    r = subprocess.run(["bash", "--norc", "--noprofile", "-c", prog],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, cwd=EMPTY)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    return sorted(r.stdout.split())
+
+
+class Completion(unittest.TestCase):
+    def test_registered(self):
+        r = subprocess.run(["bash", "--norc", "--noprofile", "-c",
+                            "source %s; complete -p profcat" % SCRIPT],
+                           stdout=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(r.stdout,
+                         "complete -o filenames -F _profcat profcat\n")
+
+    def test_long_options(self):
+        self.assertEqual(complete("--for"), ["--format"])
+        self.assertEqual(complete("--list-"),
+                         ["--list-exports", "--list-formats",
+                          "--list-reports", "--list-symbols"])
+        self.assertEqual(complete("--outp"),
+                         ["--output", "--output-format"])
+
+    def test_subcommand_options(self):
+        self.assertEqual(complete("diff", "--corr"), ["--correction"])
+        self.assertEqual(complete("me"), ["merge"])
+
+    def test_names(self):
+        self.assertEqual(complete("-f", "g"), ["gemdos", "gmon"])
+        self.assertEqual(complete("--format", "au"), ["auto"])
+        self.assertEqual(complete("-r", "fl"), ["flat"])
+        self.assertEqual(complete("-e", "s"), ["speedscope"])
+        self.assertEqual(complete("-F", ""), ["csv", "json", "text"])
+        self.assertEqual(complete("--attribution", "b"), ["bucket-start"])
+
+    def test_values_of_the_user(self):
+        self.assertEqual(complete("--load-address", ""), [])
+
+    def test_files(self):
+        with open(EMPTY + "/gmon.out", "w"):
+            pass
+        try:
+            self.assertEqual(complete("gm"), ["gmon.out"])
+            self.assertEqual(complete("-o", "g"), ["gmon.out"])
+        finally:
+            os.unlink(EMPTY + "/gmon.out")
+
+
+if __name__ == "__main__":
+    if not shutil.which("bash"):
+        print("SKIP: bash not installed")
+        sys.exit(77)
+    try:
+        unittest.main(argv=sys.argv[:1], verbosity=2)
+    finally:
+        shutil.rmtree(EMPTY, ignore_errors=True)
