@@ -5,8 +5,8 @@
  * reports and exports show it; pc_symbol.name keeps the raw bytes.
  * Names are demangled as GNU gprof 2.40 prints them (utils.c
  * print_name_only: bfd_demangle(core_bfd, name, DMGL_ANSI | DMGL_PARAMS)
- * in the default "auto" style, which knows the Itanium C++ ABI, both Rust
- * manglings and _GLOBAL__sub_I_ constructors), including bfd_demangle's
+ * in the default "auto" style, which knows both Rust manglings and the
+ * Itanium C++ ABI), including bfd_demangle's
  * handling of leading dots and '@' suffixes (".foo", "foo@plt",
  * "foo@@VERS"), which stay around the demangled part.  Names of targets
  * with a leading underscore (Mach-O, 32-bit Windows: "__ZN3fooEv" in a
@@ -21,12 +21,22 @@
 #if PC_HAVE_DEMANGLE
 #include <libiberty/demangle.h>
 
+/* cplus_demangle(name, DMGL_ANSI | DMGL_PARAMS) in libiberty's default
+ * "auto" style is Rust first (legacy Rust names are also valid C++ ones),
+ * then the C++ ABI; called directly, because cplus-dem.o would bring
+ * libiberty's global style variable and xmalloc's state into the library. */
+static char *auto_style(const char *name)
+{
+	char *r = rust_demangle(name, DMGL_ANSI | DMGL_PARAMS);
+	return r ? r : cplus_demangle_v3(name, DMGL_ANSI | DMGL_PARAMS);
+}
+
 static char *iberty(const char *name)
 {
-	char *r = cplus_demangle(name, DMGL_ANSI | DMGL_PARAMS);
+	char *r = auto_style(name);
 	if (!r && name[0] == '_' && name[1] == '_' &&
 	    (name[2] == 'Z' || name[2] == 'R'))
-		r = cplus_demangle(name + 1, DMGL_ANSI | DMGL_PARAMS);
+		r = auto_style(name + 1);
 	return r;
 }
 #endif

@@ -17,6 +17,7 @@ reference tools reading the same files:
 A tool that is missing skips its test with the reason.
 """
 import csv
+import gzip
 import io
 import json
 import os
@@ -259,6 +260,14 @@ class CppProgram(Built):
             self.assertIn("geo::Circle::area", out, fmt)
             # (_GLOBAL__sub_I__ZNK3geo... stays: gprof does not demangle it)
             self.assertNotRegex(out, r"(?<!\w)_ZNK3geo6Circle4areaEi", fmt)
+        # pprof: Function.name demangled, Function.system_name the raw name
+        pb = os.path.join(self.tmp, "shapes.pb.gz")
+        rc, out, err = profcat("-e", "pprof", "-o", pb, self.exe, self.gmon)
+        self.assertEqual((rc, err), (0, ""))
+        with gzip.open(pb) as f:
+            data = f.read()
+        self.assertIn(b"\x1c" + name.encode(), data)   # its length, 28
+        self.assertIn(b"\x16_ZNK3geo6Circle4areaEi", data)
         rc, cg, err = profcat("-r", "callgraph", self.exe, self.gmon)
         self.assertIn(name, cg)
         rc, out, err = profcat("-O", "demangle=maybe", self.exe, self.gmon)
