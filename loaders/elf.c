@@ -437,8 +437,8 @@ static int stripped(pc_profile *p, pc_stream *s, Elf *e, const GElf_Ehdr *eh,
 				      "%s: no symbol table (.symtab); its dynamic symbols name only %zu function%s; %s; -O dynamic-symbols=1 charges all time to those",
 				      what, nf, nf == 1 ? "" : "s", fix);
 	double pct = code ? 100.0 * (double)(bytes < code ? bytes : code) / (double)code : 0;
-	pc_profile_warn(p, "%s has no symbol table (.symtab): its %zu exported function%s cover %.1f%% of its code, time in the others is charged to the function before them; %s",
-			basename_of(pc_stream_name(s)), nf, nf == 1 ? "" : "s", pct, fix);
+	pc_profile_warn(p, "%s has no symbol table (.symtab): its %zu exported function%s %.1f%% of its code, time in the others is charged to the function before them; %s",
+			basename_of(pc_stream_name(s)), nf, nf == 1 ? " covers" : "s cover", pct, fix);
 	return PC_OK;
 }
 

@@ -216,10 +216,10 @@ class StrippedDynamic(unittest.TestCase):
             rc, out, err = profcat("-v", "--list-symbols", *opts, path)
             self.assertEqual(rc, 0, err)
             self.assertIn("profcat: warning: %s has no symbol table (.symtab): its %d "
-                          "exported function%s cover %.1f%% of its code, time in the "
+                          "exported function%s %.1f%% of its code, time in the "
                           "others is charged to the function before them; give the "
                           "unstripped %s or its debug file (objcopy --only-keep-debug)\n"
-                          % (os.path.basename(path), n, "" if n == 1 else "s",
+                          % (os.path.basename(path), n, " covers" if n == 1 else "s cover",
                              100.0 * covered / code, what), err)
             self.assertIn(" shown\n", out)
 
