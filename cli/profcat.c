@@ -50,6 +50,8 @@ static const optmap report_opts[] = {
 	{"source-path", "source-path", 1,
 	 "':'-separated directories searched for source files (-r source)"},
 	{"ci", "ci", 1, "N percent confidence intervals (e.g. 95) beside the percents"},
+	{"demangle", "demangle", 0, "demangle C++ and Rust names as gprof does (default)"},
+	{"no-demangle", "demangle", 2, "show names as the symbol table spells them"},
 	{NULL, NULL, 0, NULL},
 };
 
@@ -538,6 +540,10 @@ int main(int argc, char **argv)
 	}
 	if ((rc = check_fit(p, ropts, in, nin, ignore_fit)))
 		goto done;
+	const char *dm = pc_options_get(ropts, "demangle");
+	if (dm && strcmp(dm, "0") && strcmp(dm, "none") && !pc_demangler_available())
+		fprintf(stderr, "profcat: warning: this profcat was built without a demangler "
+			"(libiberty-dev, meson -Ddemangle): names are shown mangled\n");
 	if (export_fmt && !list_syms)
 		st = pc_profile_export(p, export_fmt, ropts, &buf, &len);
 	else

@@ -292,10 +292,22 @@ static size_t cycle_node_of(const graph *G, size_t i)
 	return pc_callgraph_cycle_node(G->g, G->n[i].cycle);
 }
 
+/* The raw symbol name of row node i: gprof orders its index by the raw
+ * (mangled) names and prints them demangled. */
+static const char *raw_name(const graph *G, size_t i)
+{
+	pc_row r;
+	pc_symbol s;
+	if (G->n[i].row < 0 || pc_profile_row_at(G->p, (size_t)G->n[i].row, &r) ||
+	    pc_profile_symbol_at(G->p, r.symbol, &s))
+		return G->n[i].name;
+	return s.name;
+}
+
 static int cmp_name(const void *ctx, size_t l, size_t r)
 {
 	const graph *G = ctx;
-	return strcmp(G->n[l].name, G->n[r].name);
+	return strcmp(raw_name(G, l), raw_name(G, r));
 }
 
 static void gprof_index(pc_sink *k, const graph *G, int zeros)

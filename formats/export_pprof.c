@@ -16,7 +16,8 @@
  *               start for histograms), plus one at the start of each
  *               function seen as a caller; "symbol": one per function.
  *               Segmented addresses are segment << 32 | offset.
- *  function     id = frame index + 1; name, system_name, filename
+ *  function     id = frame index + 1; name (demangled), system_name (raw),
+ *               filename
  *  string_table "" first, then in order of first use
  *  duration_nanos, period_type, period, comment (sources, rate, totals)
  */
@@ -255,11 +256,17 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 	 * string table follows frame order) */
 	for (size_t f = 0; f < m.nframes; f++) {
 		const pc_xframe *fr = &m.frames[f];
-		int64_t name = S(&e, fr->name);
+		int64_t name = S(&e, fr->name), sysname = name;
+		pc_row row;
+		pc_symbol sym;
+		/* system_name: the raw (mangled) name of the symbol table */
+		if (fr->row >= 0 && !pc_profile_row_at(p, (size_t)fr->row, &row) &&
+		    !pc_profile_symbol_at(p, row.symbol, &sym))
+			sysname = S(&e, sym.name);
 		e.tmp.len = 0;
 		pc_pb_uint(&e.tmp, 1, (uint64_t)f + 1);
 		pc_pb_int(&e.tmp, 2, name);
-		pc_pb_int(&e.tmp, 3, name);
+		pc_pb_int(&e.tmp, 3, sysname);
 		pc_pb_int(&e.tmp, 4, fr->file ? S(&e, fr->file) : 0);
 		pc_pb_bytes(&funcs, 5, e.tmp.buf, e.tmp.len);
 	}

@@ -225,6 +225,10 @@ static int symbols_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	const char *of = pc_options_get(o, "output-format");
 	int csv = of && !strcmp(of, "csv"), json = of && !strcmp(of, "json");
 	size_t n = pc_profile_symbol_count(p);
+	int demangle;
+	if (pc_demangle_option(o, &demangle))
+		return pc_profile_fail(p, PC_EUSAGE, "demangle must be auto or none, not '%s'",
+				       pc_options_get(o, "demangle"));
 	if (csv)
 		pc_sink_puts(k, "name,segment,address,size,kind\n");
 	else if (json)
@@ -235,6 +239,8 @@ static int symbols_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	for (size_t i = 0; i < n; i++) {
 		pc_symbol s;
 		pc_profile_symbol_at(p, i, &s);
+		if (demangle)
+			s.name = pc_symbol_display(p, i);
 		char seg[16] = "";
 		if (s.segment != PC_NOSEG)
 			snprintf(seg, sizeof seg, "%04x", (unsigned)s.segment);

@@ -82,11 +82,16 @@ static int cmp_name(const void *a, const void *b)
 		return x->calls > y->calls ? -1 : 1;
 	if ((x->region < 0) != (y->region < 0))
 		return x->region < 0 ? -1 : 1; /* symbols before regions */
-	size_t lx = x->namelen ? x->namelen : strlen(x->label);
-	size_t ly = y->namelen ? y->namelen : strlen(y->label);
-	int c = strncmp(x->label, y->label, lx < ly ? lx : ly);
-	if (!c && lx != ly)
-		c = lx < ly ? -1 : 1;
+	int c;
+	if (x->namelen || y->namelen) { /* granularity line: by the name part */
+		size_t lx = x->namelen ? x->namelen : strlen(x->label);
+		size_t ly = y->namelen ? y->namelen : strlen(y->label);
+		c = strncmp(x->label, y->label, lx < ly ? lx : ly);
+		if (!c && lx != ly)
+			c = lx < ly ? -1 : 1;
+	} else { /* the raw symbol names, as gprof sorts */
+		c = strcmp(x->key ? x->key : x->label, y->key ? y->key : y->label);
+	}
 	if (c)
 		return c;
 	if (x->segment != y->segment)
@@ -228,7 +233,8 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		if (sym.flags & PC_SYMF_EXCLUDED)
 			continue;
 		rs->targets++;
-		all[n++] = (pc_rs_row){.label = row.name, .region = -1, .row = i,
+		all[n++] = (pc_rs_row){.label = row.name, .key = sym.name,
+				       .region = -1, .row = i,
 				       .segment = row.segment,
 				       .address = row.address, .end = row.end,
 				       .count = row.count, .calls = row.calls,
@@ -240,6 +246,7 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 			double v = rs->t.by_class[c];
 			if (v > 0)
 				all[n++] = (pc_rs_row){.label = pc_rs_region_label(c),
+						       .key = pc_rs_region_label(c),
 						       .region = c,
 						       .segment = PC_NOSEG,
 						       .count = v};

@@ -41,6 +41,8 @@ typedef struct pc_rowset_spec {
 
 typedef struct pc_rs_row {
 	const char *label;  /* symbol name, or region row label           */
+	const char *key;    /* name order: the raw symbol name (gprof sorts
+			       mangled names, prints them demangled)      */
 	int region;         /* -1: a symbol; else its pc_region_class     */
 	size_t row;         /* index for pc_profile_row_at (symbols)       */
 	uint32_t segment;

@@ -393,6 +393,11 @@ int pc_profile_attribute(pc_profile *p, const pc_options *opts)
 	uint64_t use_sizes = 0;
 	if (pc_options_get_u64(opts, "use-sizes", &use_sizes) < 0)
 		return pc_profile_fail(p, PC_EUSAGE, "use-sizes must be 0 or 1");
+	/* names only: the cached attribution stays valid */
+	if (pc_demangle_option(opts, &p->demangle))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "demangle must be auto or none, not '%s'",
+				       pc_options_get(opts, "demangle"));
 	char *key = attr_key(opts);
 	if (!key)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
@@ -485,7 +490,8 @@ int pc_profile_row_at(pc_profile *p, size_t i, pc_row *out)
 		return PC_ENOTFOUND;
 	const pc_target *t = &p->targets[i];
 	out->symbol = t->symbol;
-	out->name = p->syms[t->symbol].name;
+	out->name = p->demangle ? pc_symbol_display(p, t->symbol)
+				: p->syms[t->symbol].name;
 	out->segment = t->segment;
 	out->address = t->address;
 	out->end = t->end;

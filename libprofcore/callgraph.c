@@ -36,6 +36,7 @@ typedef struct cg_arc {
 
 typedef struct cg_sym {
 	const char *name;
+	const char *key; /* raw symbol name: gprof orders by the mangled name */
 	uint64_t ncalls, self_calls;
 	double hist_time;
 	double child_time;
@@ -426,15 +427,15 @@ static int cmp_total(const void *ctx, size_t ia, size_t ib)
 		return -1;
 	if (!b->name)
 		return 1;
-	if (a->name[0] != '_' && b->name[0] == '_')
+	if (a->key[0] != '_' && b->key[0] == '_')
 		return -1;
-	if (a->name[0] == '_' && b->name[0] != '_')
+	if (a->key[0] == '_' && b->key[0] != '_')
 		return 1;
 	if (a->ncalls > b->ncalls)
 		return -1;
 	if (a->ncalls < b->ncalls)
 		return 1;
-	return strcmp(a->name, b->name);
+	return strcmp(a->key, b->key);
 }
 
 /* glibc's qsort (msort.c), which gprof's sorts go through: a top-down
@@ -520,13 +521,16 @@ int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 		pc_symbol sym;
 		pc_profile_row_at(p, i, &r);
 		g->s[i].name = r.name;
+		g->s[i].key = r.name;
 		g->s[i].hist_time = r.count;
 		g->s[i].children = g->s[i].parents = NONE;
 		g->s[i].cyc_head = i;
 		g->s[i].cyc_next = NONE;
-		if (pc_profile_symbol_at(p, r.symbol, &sym) == PC_OK &&
-		    (sym.flags & PC_SYMF_EXCLUDED))
-			g->s[i].excluded = 1;
+		if (pc_profile_symbol_at(p, r.symbol, &sym) == PC_OK) {
+			g->s[i].key = sym.name;
+			if (sym.flags & PC_SYMF_EXCLUDED)
+				g->s[i].excluded = 1;
+		}
 	}
 	/* own time: samples when the capture has any, else flat arc time */
 	int flat = pc_profile_histogram_count(p) == 0 &&

@@ -179,6 +179,17 @@ PC_INTERNAL int pc_samples_binned(const pc_samplestore *st);
  *  (they stay at the cell start; the profile carries a warning). */
 PC_INTERNAL uint64_t pc_samples_displaced(const pc_samplestore *st);
 
+/* ---- display names (demangle.c) ----------------------------------------- */
+/** The demangled form of name (malloc'ed; caller frees), or NULL when it
+ *  is not mangled, on allocation failure, or without a demangler. */
+PC_INTERNAL char *pc_demangle(const char *name);
+/** The "demangle" option of o in *on (1 = demangle: absent, "auto", "1";
+ *  0: "none", "0", or no demangler in this build); PC_EUSAGE if invalid. */
+PC_INTERNAL int pc_demangle_option(const pc_options *o, int *on);
+/** Display name of symbol i: demangled once, then cached; the raw name
+ *  when it is not mangled.  NULL when i is out of range. */
+PC_INTERNAL const char *pc_symbol_display(pc_profile *p, size_t i);
+
 /* Built-in loader table, generated from loaders/meson.build. */
 PC_INTERNAL extern const pc_loader *const pc_builtin_loaders[];
 

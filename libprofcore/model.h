@@ -33,6 +33,10 @@ struct pc_profile {
 
 	pc_symbol *syms;
 	size_t nsyms, capsyms;
+	/* display names (demangle.c), filled on first use: NULL = not yet */
+	const char **display;
+	size_t ndisplay, capdisplay;
+	int demangle; /* rows show display names (the "demangle" option) */
 	pc_region *regions;
 	size_t nregions, capregions;
 	pc_hist *hists;

@@ -37,6 +37,7 @@ void pc_profile_free(pc_profile *p)
 	free(p->hzero.l);
 	free(p->hzero.r);
 	free(p->syms);
+	free(p->display);
 	free(p->regions);
 	free(p->arcs);
 	free(p->calls);

@@ -7,7 +7,10 @@
  *  - local code symbols ('t') are targets unless their name is empty,
  *    contains '$', starts with __gnu_compiled, or has a '.' suffix other
  *    than .<digits>, .clone.<digits>, .constprop.<digits> (so foo.cold and
- *    foo.part.0 are listed but charged to the preceding symbol);
+ *    foo.part.0 are listed but charged to the preceding symbol), checked
+ *    within the name itself: gprof 2.40 reads on past the name's end and
+ *    so sometimes drops foo.constprop.N (README "Attribution rules"; a -v
+ *    note names each symbol where profcat and gprof part);
  *  - st_size is ignored for attribution (extents run to the next symbol);
  *  - mcount & co. are EXCLUDED: their credit leaves the totals.
  * Address width and byte order of the target come from the ELF class and
@@ -35,24 +38,36 @@ static int elf_probe(const unsigned char *h, size_t n, const char *name)
 	return c;
 }
 
-/* gprof's filter on local text symbol names. */
-static int gprof_static_name_ok(const char *name)
+/* gprof's filter on local text symbol names (corefile.c core_sym_class).
+ * With end = the name's own end it is the filter gprof means; with end =
+ * the end of the string table it is gprof 2.40's, bug for bug: when a name
+ * ends in a '.'-and-digits part (foo.constprop.0, foo.1) gprof's loop
+ * steps over the terminating NUL and goes on checking the next string of
+ * the string table, so such a symbol is dropped when that next string has
+ * a '$' or a '.' followed by other than digits ("words.c").  profcat uses
+ * the first and notes where the second would differ. */
+static int gprof_static_name_ok(const char *name, const char *end, int *overran)
 {
+	*overran = 0;
 	if (!name || !*name)
 		return 0;
 	if (strncmp(name, "__gnu_compiled", 14) == 0 ||
 	    strncmp(name, "___gnu_compiled", 15) == 0)
 		return 0;
-	for (; *name; ++name) {
+	const char *own_end = name + strlen(name);
+	for (; name < end && *name; ++name) {
+		if (name > own_end)
+			*overran = 1;
 		if (*name == '$')
 			return 0;
 		while (*name == '.') {
 			int digit_seen = 0;
-			if (strlen(name) > 7 && strncmp(name, ".clone.", 7) == 0)
+			size_t left = strnlen(name, (size_t)(end - name));
+			if (left > 7 && strncmp(name, ".clone.", 7) == 0)
 				name += 6;
-			else if (strlen(name) > 11 && strncmp(name, ".constprop.", 11) == 0)
+			else if (left > 11 && strncmp(name, ".constprop.", 11) == 0)
 				name += 10;
-			for (name++; *name; name++) {
+			for (name++; name < end && *name; name++) {
 				if (digit_seen && *name == '.')
 					break;
 				else if (isdigit((unsigned char)*name))
@@ -60,9 +75,9 @@ static int gprof_static_name_ok(const char *name)
 				else
 					return 0;
 			}
+			if (name >= end)
+				return 1;
 		}
-		if (!*name)
-			break;
 	}
 	return 1;
 }
@@ -82,6 +97,43 @@ static const char *basename_of(const char *p)
 {
 	const char *b = strrchr(p, '/');
 	return b ? b + 1 : p;
+}
+
+/* The address of a symbol's first instruction.  Some ISAs mark code of
+ * their compressed instruction set with bit 0 of the symbol value (the
+ * instructions themselves are 2-byte aligned); binutils clears it when it
+ * reads the symbol (elf32-arm.c elf32_arm_swap_symbol_in, elfxx-mips.c
+ * _bfd_mips_elf_symbol_processing), so nm, addr2line and gprof show the
+ * even address, and so must we:
+ *  - ARM: Thumb functions (STT_FUNC or STT_GNU_IFUNC with an odd value;
+ *    old STT_ARM_TFUNC symbols are already even);
+ *  - MIPS: MIPS16 and microMIPS functions (an odd STT_FUNC value, or an
+ *    odd value with STO_MIPS16 / STO_MICROMIPS in st_other). */
+#ifndef STT_ARM_TFUNC
+#define STT_ARM_TFUNC 13 /* STT_LOPROC */
+#endif
+#ifndef EM_MIPS_RS3_LE
+#define EM_MIPS_RS3_LE 10
+#endif
+#define STO_MIPS16_MASK 0xf0u /* binutils include/elf/mips.h STO_MIPS16 */
+#define STO_MIPS_ISA_MASK 0xc0u
+#define STO_MICROMIPS_BITS 0x80u
+
+static uint64_t code_address(unsigned machine, const GElf_Sym *sym)
+{
+	uint64_t v = sym->st_value;
+	int type = GELF_ST_TYPE(sym->st_info);
+	if (!(v & 1) || sym->st_shndx == SHN_ABS)
+		return v;
+	if (machine == EM_ARM && (type == STT_FUNC || type == STT_GNU_IFUNC))
+		return v & ~(uint64_t)1;
+	if (machine == EM_MIPS || machine == EM_MIPS_RS3_LE) {
+		unsigned o = sym->st_other;
+		if (type == STT_FUNC || (o & STO_MIPS16_MASK) == STO_MIPS16_MASK ||
+		    (o & STO_MIPS_ISA_MASK) == STO_MICROMIPS_BITS)
+			return v & ~(uint64_t)1;
+	}
+	return v;
 }
 
 /* ---- structure check ------------------------------------------------------
@@ -218,6 +270,8 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 		return pc_stream_fail(s, PC_EFORMAT, (int64_t)sh.sh_offset,
 				      "unreadable symbol table: %s", elf_errmsg(-1));
 	size_t n = sh.sh_size / sh.sh_entsize;
+	Elf_Scn *strscn = elf_getscn(e, sh.sh_link);
+	Elf_Data *strd = strscn ? elf_getdata(strscn, NULL) : NULL;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
 		if (!gelf_getsym(d, (int)i, &sym))
@@ -231,6 +285,11 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 		if (sym.st_shndx == SHN_UNDEF)
 			continue;
 		const char *name = elf_strptr(e, sh.sh_link, sym.st_name);
+		const char *strend = name && strd &&
+				     name >= (const char *)strd->d_buf &&
+				     name < (const char *)strd->d_buf + strd->d_size
+				     ? (const char *)strd->d_buf + strd->d_size
+				     : name ? name + strlen(name) + 1 : NULL;
 		if (!name)
 			return pc_stream_fail(s, PC_EFORMAT,
 					      (int64_t)(sh.sh_offset + i * sh.sh_entsize),
@@ -240,11 +299,12 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 		pc_symbol ps = {0};
 		ps.name = name;
 		ps.segment = PC_NOSEG;
-		ps.address = sym.st_value;
+		ps.address = code_address(eh->e_machine, &sym);
 		ps.size = sym.st_size;
 		ps.binding = bind == STB_LOCAL ? PC_BIND_LOCAL
 			     : bind == STB_WEAK ? PC_BIND_WEAK : PC_BIND_GLOBAL;
-		if (type == STT_FUNC)
+		if (type == STT_FUNC ||
+		    (eh->e_machine == EM_ARM && type == STT_ARM_TFUNC))
 			ps.flags |= PC_SYMF_FUNC;
 		if (sym.st_shndx >= nsec && sym.st_shndx < SHN_LORESERVE)
 			return pc_stream_fail(s, PC_EFORMAT,
@@ -278,8 +338,15 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 				target = type != STT_OBJECT;
 			else if (bind == STB_GLOBAL)
 				target = code;
-			else if (bind == STB_LOCAL)
-				target = code && gprof_static_name_ok(name);
+			else if (bind == STB_LOCAL) {
+				int overran;
+				target = code && gprof_static_name_ok(name, name + strlen(name),
+								      &overran);
+				if (target && !gprof_static_name_ok(name, strend, &overran) &&
+				    overran)
+					pc_profile_note(p, "%s is a function of its own here; gprof 2.40 charges it to the symbol before it (its check of local names reads on into the next name of the string table, '%s')",
+							name, name + strlen(name) + 1);
+			}
 			else
 				target = 0;
 			if (type == STT_GNU_IFUNC || bind == STB_GNU_UNIQUE)
@@ -295,6 +362,90 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 		if (r)
 			return r;
 	}
+	return PC_OK;
+}
+
+/* ---- stripped files -----------------------------------------------------
+ * gprof reads only .symtab and says "file `prog' has no symbols" without
+ * one.  The dynamic symbols (.dynsym) of a stripped executable name at most
+ * the few functions it exports (often none: only undefined imports and
+ * __gmon_start__), so charging its samples to them would print wrong
+ * numbers: a stripped program is refused unless -O dynamic-symbols=1 says
+ * to use them anyway.  A stripped shared library's exported functions are
+ * its usual symbols (perf reads them too); they are used with a warning
+ * saying how much of the code they cover. */
+
+/* Functions defined in code sections among the symbols of scn, and the
+ * bytes their st_size covers. */
+static size_t dyn_functions(Elf *e, Elf_Scn *scn, size_t nsec, uint64_t *bytes)
+{
+	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t n = 0;
+	*bytes = 0;
+	if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+		return 0;
+	for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+		GElf_Sym sym;
+		GElf_Shdr ssh;
+		if (!gelf_getsym(d, (int)i, &sym))
+			break;
+		int type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= nsec)
+			continue;
+		Elf_Scn *sec = elf_getscn(e, sym.st_shndx);
+		if (!sec || !gelf_getshdr(sec, &ssh) || !(ssh.sh_flags & SHF_EXECINSTR))
+			continue;
+		n++;
+		*bytes += sym.st_size;
+	}
+	return n;
+}
+
+/* An executable (not a shared library): ET_EXEC, or ET_DYN with a
+ * program interpreter (PIE). */
+static int is_program(Elf *e, const GElf_Ehdr *eh)
+{
+	if (eh->e_type == ET_EXEC)
+		return 1;
+	size_t n = 0;
+	if (eh->e_type != ET_DYN || elf_getphdrnum(e, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_INTERP)
+			return 1;
+	}
+	return 0;
+}
+
+static int stripped(pc_profile *p, pc_stream *s, Elf *e, const GElf_Ehdr *eh,
+		    Elf_Scn *dynsym, size_t nsec, uint64_t code,
+		    const pc_options *o)
+{
+	uint64_t bytes = 0;
+	size_t nf = dynsym ? dyn_functions(e, dynsym, nsec, &bytes) : 0;
+	int program = is_program(e, eh);
+	const char *fix = program ? "give the unstripped program or its debug file "
+				    "(objcopy --only-keep-debug)"
+				  : "give the unstripped file or its debug file "
+				    "(objcopy --only-keep-debug)";
+	const char *what = program ? "stripped executable" : "stripped ELF file";
+	if (nf == 0)
+		return pc_stream_fail(s, PC_EFORMAT, -1,
+				      "%s: no symbol table (.symtab) and no function among its dynamic symbols; %s",
+				      what, fix);
+	uint64_t force = 0;
+	if (pc_options_get_u64(o, "dynamic-symbols", &force) < 0)
+		return pc_stream_fail(s, PC_EUSAGE, -1, "dynamic-symbols must be 0 or 1");
+	if (program && !force)
+		return pc_stream_fail(s, PC_EFORMAT, -1,
+				      "%s: no symbol table (.symtab); its dynamic symbols name only %zu function%s; %s; -O dynamic-symbols=1 charges all time to those",
+				      what, nf, nf == 1 ? "" : "s", fix);
+	double pct = code ? 100.0 * (double)(bytes < code ? bytes : code) / (double)code : 0;
+	pc_profile_warn(p, "%s has no symbol table (.symtab): its %zu exported function%s %.1f%% of its code, time in the others is charged to the function before them; %s",
+			basename_of(pc_stream_name(s)), nf, nf == 1 ? " covers" : "s cover", pct, fix);
 	return PC_OK;
 }
 
@@ -351,12 +502,10 @@ static int elf_load(pc_profile *p, pc_stream *s, const pc_options *o)
 				hi = sh.sh_addr + sh.sh_size;
 		}
 	}
-	if (!symtab)
-		symtab = dynsym;
 	if (!symtab) {
-		r = pc_stream_fail(s, PC_EFORMAT, -1,
-				   "ELF file has no symbol table (stripped?)");
-		goto out;
+		if ((r = stripped(p, s, e, &eh, dynsym, nsec, lo < hi ? hi - lo : 0, o)))
+			goto out;
+		symtab = dynsym;
 	}
 	if (lo < hi && eh.e_type != ET_REL) {
 		pc_region reg = {PC_NOSEG, lo, hi, PC_REGION_APPLICATION,

@@ -3,7 +3,8 @@
 # through sudo).  Safe to run again: only missing packages are installed.
 set -e
 PKGS="build-essential meson ninja-build pkg-config libelf-dev libdw-dev zlib1g-dev
-libyaml-dev libcmocka-dev python3 binutils gcc-multilib hatari cmake
+libyaml-dev libcmocka-dev libiberty-dev python3 binutils gcc-multilib hatari cmake
+gcc-arm-none-eabi
 valgrind clang libclang-rt-14-dev
 golang-go chromium python3-venv python3-mesonpy
 gcc-mingw-w64-x86-64-posix libz-mingw-w64-dev wine wine64"

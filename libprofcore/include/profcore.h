@@ -437,6 +437,17 @@ PC_API const char *pc_profile_source_file(const pc_profile *p, size_t i);
 PC_API size_t pc_profile_symbol_count(const pc_profile *p);
 /** Symbols in the order they were added. */
 PC_API int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out);
+/** Name of symbol i as rows and reports show it: demangled (C++ and Rust,
+ *  as gprof prints them; README "Attribution rules") unless opts has
+ *  "demangle" = "none" or the build has no demangler; else, and for names
+ *  that are not mangled, the raw name.  pc_symbol.name always keeps the
+ *  raw bytes.  NULL if i is out of range. */
+PC_API const char *pc_profile_symbol_display_name(pc_profile *p, size_t i,
+						  const pc_options *opts);
+/** 1 if this build demangles names (libiberty), 0 if it shows them
+ *  mangled (built with -Ddemangle=disabled or without libiberty). [any
+ *  thread] */
+PC_API int pc_demangler_available(void);
 PC_API size_t pc_profile_region_count(const pc_profile *p);
 PC_API int pc_profile_region_at(const pc_profile *p, size_t i, pc_region *out);
 PC_API size_t pc_profile_histogram_count(const pc_profile *p);
@@ -464,7 +475,8 @@ PC_API uint64_t pc_profile_class_samples(const pc_profile *p,
 /** One attributed row: a symbol that is an attribution target. */
 typedef struct pc_row {
 	size_t symbol;  /* index for pc_profile_symbol_at */
-	const char *name;
+	const char *name; /* display name (demangled unless "demangle" =
+			     "none"); the raw one: pc_profile_symbol_at */
 	uint32_t segment;
 	uint64_t address;
 	uint64_t end;   /* extent used for attribution: [address, end) */
@@ -487,7 +499,8 @@ typedef struct pc_totals {
 /** Computes the attribution (cached until the profile changes).
  *  opts keys: "attribution" = "proportional" (default, gprof) or
  *  "bucket-start" (PROFIL/PROHST style); "use-sizes" = 1 to end symbols
- *  at address+size when the size is known. */
+ *  at address+size when the size is known; "demangle" = "none" for rows
+ *  named by their raw (mangled) names (default "auto": demangled). */
 PC_API int pc_profile_attribute(pc_profile *p, const pc_options *opts);
 PC_API size_t pc_profile_row_count(pc_profile *p);
 /** Rows in symbol address order (use a report to sort). */

@@ -362,6 +362,60 @@ class Unix(unittest.TestCase):
                          ["hot", "tiny_b", "tiny_a", "tiny_c"])
 
 
+class Demangling(unittest.TestCase):
+    """Rows carry demangled names, the raw ones stay reachable: an nm
+    listing of C++ and Rust symbols (as `nm` prints them for a g++/rustc
+    program) and a raw PC dump."""
+    CIRCLE = "_ZNK3geo6Circle4areaEi"
+    DOT = "_ZN3num3dotIdEET_RKSt6vectorIS1_SaIS1_EES6_"
+    RUST = "_ZN4core3fmt5write17h0123456789abcdefE"
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.nm = os.path.join(self.tmp, "prog.nm")
+        with open(self.nm, "w") as f:
+            f.write("0000000000001000 0000000000000040 T %s\n"
+                    "0000000000001040 0000000000000040 T %s\n"
+                    "0000000000001080 0000000000000040 T %s\n"
+                    "00000000000010c0 0000000000000040 T main\n"
+                    % (self.CIRCLE, self.DOT, self.RUST))
+        self.pcs = os.path.join(self.tmp, "pcs.txt")
+        with open(self.pcs, "w") as f:
+            f.write("0x1000\n0x1004\n0x1040\n0x1080\n0x1084\n0x1088\n0x10c0\n")
+        self.prof = profcore.Profile()
+        self.prof.load(self.nm)
+        self.prof.load(self.pcs, format="raw")
+
+    def tearDown(self):
+        self.prof.close()
+        shutil.rmtree(self.tmp)
+
+    def test_rows_demangled_raw_kept(self):
+        want = {self.CIRCLE: "geo::Circle::area(int) const",
+                self.DOT: "double num::dot<double>(std::vector<double, "
+                          "std::allocator<double> > const&, std::vector<double, "
+                          "std::allocator<double> > const&)",
+                self.RUST: "core::fmt::write", "main": "main"}
+        if not profcore.demangler_available():
+            want = {k: k for k in want}
+        rows = {r.raw_name: (r.name, r.count) for r in self.prof.rows()}
+        self.assertEqual(rows, {self.CIRCLE: (want[self.CIRCLE], 2),
+                                self.DOT: (want[self.DOT], 1),
+                                self.RUST: (want[self.RUST], 3),
+                                "main": ("main", 1)})
+        syms = {s.name: s.display_name for s in self.prof.symbols()}
+        self.assertEqual(syms, want)
+        self.assertEqual([r.name for r in self.prof.top(2)],
+                         [want[self.RUST], want[self.CIRCLE]])
+
+    def test_demangle_none(self):
+        self.prof.attribute({"demangle": "none"})
+        self.assertEqual(sorted(r.name for r in self.prof.rows()),
+                         sorted([self.CIRCLE, self.DOT, self.RUST, "main"]))
+        with self.assertRaises(ProfcoreError):
+            self.prof.attribute({"demangle": "sometimes"})
+
+
 class Dos(unittest.TestCase):
     """An MS LINK-style map + an MS-DOS PROFIL .PRF (tests/dos fixtures)."""
 

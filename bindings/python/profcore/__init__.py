@@ -52,7 +52,7 @@ __all__ = [
     "Role", "Symbol", "Region", "Histogram", "Arc", "Row", "Totals",
     "CallNode", "CallEdge", "CallGraph",
     "Loader", "Registry", "Profile", "load", "report_names", "reports",
-    "export_names", "version",
+    "export_names", "version", "demangler_available",
     "library_path",
 ]
 
@@ -224,7 +224,9 @@ class _COptions:
 
 @dataclass(frozen=True)
 class Symbol:
-    """A symbol as loaded (pc_symbol)."""
+    """A symbol as loaded (pc_symbol).  name: the raw bytes of the symbol
+    table (mangled C++/Rust names stay mangled); display_name: as reports
+    show it (demangled, see :func:`demangler_available`)."""
     name: str
     address: int
     size: int                 # 0 = unknown: extends to the next symbol
@@ -234,6 +236,7 @@ class Symbol:
     flags: SymbolFlags
     file: Optional[str]
     section: Optional[str]
+    display_name: str
 
 
 @dataclass(frozen=True)
@@ -270,7 +273,9 @@ class Arc:
 
 @dataclass(frozen=True)
 class Row:
-    """One attributed symbol.  percent is count / Totals.total * 100."""
+    """One attributed symbol.  percent is count / Totals.total * 100.
+    name is demangled (C++, Rust) unless the attribution options say
+    ``{"demangle": "none"}``; raw_name is the symbol table's spelling."""
     symbol: int               # index into Profile.symbols()
     name: str
     segment: Optional[int]
@@ -280,6 +285,7 @@ class Row:
     calls: int
     self_calls: int
     percent: float
+    raw_name: str
 
 
 @dataclass(frozen=True)
@@ -580,7 +586,9 @@ class Profile:
                 out.append(Symbol(_s(s.name) or "", s.address, s.size,
                                   _seg(s.segment), SymbolKind(s.kind),
                                   Binding(s.binding), SymbolFlags(s.flags),
-                                  _s(s.file), _s(s.section)))
+                                  _s(s.file), _s(s.section),
+                                  _s(L.pc_profile_symbol_display_name(
+                                      h, i, None)) or ""))
         return out
 
     def regions(self) -> List[Region]:
@@ -679,22 +687,28 @@ class Profile:
             h = self._handle()
             for i in range(L.pc_profile_row_count(h)):
                 self._check(L.pc_profile_row_at(h, i, ctypes.byref(r)))
-                out.append(self._row(r, total))
+                out.append(self._row(h, r, total))
         return out
 
     @staticmethod
-    def _row(r: _c.PcRow, total: float) -> Row:
+    def _row(h: int, r: _c.PcRow, total: float) -> Row:
+        s = _c.PcSymbol()
+        raw = r.name
+        if _c.lib().pc_profile_symbol_at(h, r.symbol, ctypes.byref(s)) == 0:
+            raw = s.name
         return Row(r.symbol, _s(r.name) or "", _seg(r.segment), r.address,
                    r.end, r.count, r.calls, r.self_calls,
-                   r.count * 100.0 / total if total > 0 else 0.0)
+                   r.count * 100.0 / total if total > 0 else 0.0,
+                   _s(raw) or "")
 
     def __iter__(self) -> Iterator[Row]:
         return iter(self.rows())
 
     def top(self, n: Optional[int] = None) -> List[Row]:
         """Rows sorted as gprof sorts its flat profile (count descending,
-        then calls descending, then name), the first n of them."""
-        rows = sorted(self.rows(), key=lambda r: (-r.count, -r.calls, r.name))
+        then calls descending, then raw name), the first n of them."""
+        rows = sorted(self.rows(),
+                      key=lambda r: (-r.count, -r.calls, r.raw_name))
         return rows if n is None else rows[:n]
 
     def lookup(self, address: int,
@@ -710,7 +724,7 @@ class Profile:
             if i < 0:
                 return None
             self._check(L.pc_profile_row_at(h, i, ctypes.byref(r)))
-            return self._row(r, self.totals().total)
+            return self._row(h, r, self.totals().total)
 
     def callgraph(self, options: Options = None) -> CallGraph:
         """The call graph (gprof's cycles and propagation, Proff's
@@ -857,6 +871,12 @@ def export_names() -> List[str]:
             return out
         out.append(name.decode())
         i += 1
+
+
+def demangler_available() -> bool:
+    """True if the library demangles C++ and Rust names (libiberty);
+    False for a build without it (names stay mangled)."""
+    return bool(_c.lib().pc_demangler_available())
 
 
 def version() -> str:

@@ -117,6 +117,8 @@ _PROTOTYPES = {
     "pc_profile_source_file": (c_char_p, [P, c_size_t]),
     "pc_profile_symbol_count": (c_size_t, [P]),
     "pc_profile_symbol_at": (c_int, [P, c_size_t, POINTER(PcSymbol)]),
+    "pc_profile_symbol_display_name": (c_char_p, [P, c_size_t, P]),
+    "pc_demangler_available": (c_int, []),
     "pc_profile_region_count": (c_size_t, [P]),
     "pc_profile_region_at": (c_int, [P, c_size_t, POINTER(PcRegion)]),
     "pc_profile_histogram_count": (c_size_t, [P]),

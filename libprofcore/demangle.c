@@ -1,0 +1,135 @@
+/* demangle.c - display names of C++ and Rust symbols (libiberty).
+ *
+ * The one place where names are demangled: every loader's symbols (ELF,
+ * nm listings and maps, plugins) get their display name here, and rows,
+ * reports and exports show it; pc_symbol.name keeps the raw bytes.
+ * Names are demangled as GNU gprof 2.40 prints them (utils.c
+ * print_name_only: bfd_demangle(core_bfd, name, DMGL_ANSI | DMGL_PARAMS)
+ * in the default "auto" style, which knows both Rust manglings and the
+ * Itanium C++ ABI), including bfd_demangle's
+ * handling of leading dots and '@' suffixes (".foo", "foo@plt",
+ * "foo@@VERS"), which stay around the demangled part.  Names of targets
+ * with a leading underscore (Mach-O, 32-bit Windows: "__ZN3fooEv" in a
+ * map) are tried without it when they do not demangle as they are.
+ */
+#include "model.h"
+#include "pc_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if PC_HAVE_DEMANGLE
+#include <libiberty/demangle.h>
+
+/* cplus_demangle(name, DMGL_ANSI | DMGL_PARAMS) in libiberty's default
+ * "auto" style is Rust first (legacy Rust names are also valid C++ ones),
+ * then the C++ ABI; called directly, because cplus-dem.o would bring
+ * libiberty's global style variable and xmalloc's state into the library. */
+static char *auto_style(const char *name)
+{
+	char *r = rust_demangle(name, DMGL_ANSI | DMGL_PARAMS);
+	return r ? r : cplus_demangle_v3(name, DMGL_ANSI | DMGL_PARAMS);
+}
+
+static char *iberty(const char *name)
+{
+	char *r = auto_style(name);
+	if (!r && name[0] == '_' && name[1] == '_' &&
+	    (name[2] == 'Z' || name[2] == 'R'))
+		r = auto_style(name + 1);
+	return r;
+}
+#endif
+
+int pc_demangler_available(void)
+{
+	return PC_HAVE_DEMANGLE;
+}
+
+char *pc_demangle(const char *name)
+{
+#if PC_HAVE_DEMANGLE
+	if (!name || !*name)
+		return NULL;
+	const char *pre = name;
+	while (*name == '.' || *name == '$')
+		++name;
+	size_t pre_len = (size_t)(name - pre);
+	const char *suf = strchr(name, '@');
+	char *res;
+	if (suf) {
+		char *cut = pc_strndup(name, (size_t)(suf - name));
+		if (!cut)
+			return NULL;
+		res = iberty(cut);
+		free(cut);
+	} else {
+		res = iberty(name);
+	}
+	if (!res || (pre_len == 0 && !suf))
+		return res;
+	size_t len = strlen(res), suf_len = suf ? strlen(suf) : 0;
+	char *out = malloc(pre_len + len + suf_len + 1);
+	if (out) {
+		memcpy(out, pre, pre_len);
+		memcpy(out + pre_len, res, len);
+		memcpy(out + pre_len + len, suf ? suf : "", suf_len + 1);
+	}
+	free(res);
+	return out;
+#else
+	(void)name;
+	return NULL;
+#endif
+}
+
+int pc_demangle_option(const pc_options *o, int *on)
+{
+	const char *v = pc_options_get(o, "demangle");
+	*on = pc_demangler_available();
+	if (!v || !strcmp(v, "auto") || !strcmp(v, "1") || !strcmp(v, "gnu"))
+		return PC_OK;
+	if (!strcmp(v, "none") || !strcmp(v, "0")) {
+		*on = 0;
+		return PC_OK;
+	}
+	return PC_EUSAGE;
+}
+
+const char *pc_symbol_display(pc_profile *p, size_t i)
+{
+	if (i >= p->nsyms)
+		return NULL;
+	const char *raw = p->syms[i].name;
+	if (!pc_demangler_available())
+		return raw;
+	if (p->ndisplay < p->nsyms) {
+		size_t cap = p->capdisplay;
+		if (pc_grow((void **)&p->display, &cap, p->nsyms, sizeof *p->display))
+			return raw; /* out of memory: the raw name is still right */
+		memset(p->display + p->ndisplay, 0,
+		       (cap - p->ndisplay) * sizeof *p->display);
+		p->capdisplay = cap;
+		p->ndisplay = p->nsyms;
+	}
+	if (!p->display[i]) {
+		char *d = pc_demangle(raw);
+		const char *kept = d ? pc_strpool_add(&p->pool, d) : NULL;
+		free(d);
+		if (d && !kept)
+			return raw;
+		p->display[i] = kept ? kept : raw;
+	}
+	return p->display[i];
+}
+
+const char *pc_profile_symbol_display_name(pc_profile *p, size_t i,
+					   const pc_options *opts)
+{
+	int on;
+	if (!p || i >= p->nsyms)
+		return NULL;
+	if (pc_demangle_option(opts, &on) || !on)
+		return p->syms[i].name;
+	return pc_symbol_display(p, i);
+}
