@@ -752,7 +752,8 @@ int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *nout)
 		pline = f[0].line;
 		have_prev = 1;
 	}
-	qsort(v, n, sizeof *v, cmp_ls);
+	if (n) /* v is NULL when no address has a line */
+		qsort(v, n, sizeof *v, cmp_ls);
 	*out = v;
 	*nout = n;
 	return PC_OK;
