@@ -16,6 +16,9 @@ s390x)
 		-E LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@" ;;
 i386)
 	libs=$sysroot/lib/i386-linux-gnu:$sysroot/usr/lib/i386-linux-gnu
+	if [ "${PC_I386_QEMU:-0}" = 1 ]; then   # a kernel without IA-32 emulation
+		exec qemu-i386 -L / -E LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"
+	fi
 	LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	export LD_LIBRARY_PATH
 	exec "$@" ;;

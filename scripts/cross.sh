@@ -206,6 +206,17 @@ i386)
 	# gcc -m32 (gcc-multilib); the i386 programs run natively
 	need gcc-multilib binutils pkg-config meson ninja-build
 	sysroot i386
+	# some kernels are built without IA-32 emulation ("Exec format
+	# error"): then the i386 programs run under qemu-user instead
+	mkdir -p build-i386-probe
+	printf 'int main(void){return 0;}\n' > build-i386-probe/p.c
+	gcc -m32 -o build-i386-probe/p build-i386-probe/p.c
+	if ! build-i386-probe/p 2>/dev/null; then
+		echo "cross: i386: this kernel does not run 32-bit x86 programs: running them under qemu-i386" >&2
+		need qemu-user
+		PC_I386_QEMU=1
+		export PC_I386_QEMU
+	fi
 	run_leg "$SYSROOT/paths.ini" "$repo/cross/i386.ini" ;;
 mingw)
 	# zlib for Windows comes from libz-mingw-w64-dev; wine runs the tests

@@ -19,6 +19,10 @@ import subprocess
 import sys
 import tempfile
 
+if os.environ.get("PC_CROSS_LEG") == "mingw":
+    print("SKIP: -o over FIFOs, devices and symlinks, modes and signal cleanup are POSIX behaviour; the Windows build has none of them yet (issue #26)")
+    sys.exit(77)
+
 PROFCAT = os.environ["PROFCAT"]
 ROOT = os.environ["PC_SOURCE_ROOT"]
 HEX = os.path.join(ROOT, "tests", "raw", "hex.txt")
