@@ -35,6 +35,8 @@ static inline bool pc_mul_overflow(uint64_t a, uint64_t b, uint64_t *r)
  *  items; returns PC_OK or PC_ENOMEM.  Overflow-safe. */
 PC_INTERNAL int pc_grow(void **ptr, size_t *cap, size_t need, size_t elem);
 PC_INTERNAL char *pc_strdup(const char *s);
+/** The last '/'-separated part of a path (the path itself without one). */
+PC_INTERNAL const char *pc_basename(const char *path);
 /** Stable merge sort of the n indexes v (tmp: room for n), in glibc
  *  qsort's order even for a comparison that is not consistent (call
  *  graph ties, as gprof sorts them); O(n log n). */

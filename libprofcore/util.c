@@ -5,6 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *pc_basename(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
 int pc_grow(void **ptr, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)

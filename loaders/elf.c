@@ -93,12 +93,6 @@ static int is_mcount(const char *n)
 	return 0;
 }
 
-static const char *basename_of(const char *p)
-{
-	const char *b = strrchr(p, '/');
-	return b ? b + 1 : p;
-}
-
 /* The address of a symbol's first instruction.  Some ISAs mark code of
  * their compressed instruction set with bit 0 of the symbol value (the
  * instructions themselves are 2-byte aligned); binutils clears it when it
@@ -445,7 +439,7 @@ static int stripped(pc_profile *p, pc_stream *s, Elf *e, const GElf_Ehdr *eh,
 				      what, nf, nf == 1 ? "" : "s", fix);
 	double pct = code ? 100.0 * (double)(bytes < code ? bytes : code) / (double)code : 0;
 	pc_profile_warn(p, "%s has no symbol table (.symtab): its %zu exported function%s %.1f%% of its code, time in the others is charged to the function before them; %s",
-			basename_of(pc_stream_name(s)), nf, nf == 1 ? " covers" : "s cover", pct, fix);
+			pc_basename(pc_stream_name(s)), nf, nf == 1 ? " covers" : "s cover", pct, fix);
 	return PC_OK;
 }
 
@@ -482,7 +476,7 @@ static int elf_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	if (!pc_profile_target_width(p))
 		pc_profile_set_target(p, width, en);
 	if (!pc_profile_program(p))
-		pc_profile_set_program(p, basename_of(pc_stream_name(s)));
+		pc_profile_set_program(p, pc_basename(pc_stream_name(s)));
 
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
 	uint64_t lo = UINT64_MAX, hi = 0;
@@ -509,7 +503,7 @@ static int elf_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	}
 	if (lo < hi && eh.e_type != ET_REL) {
 		pc_region reg = {PC_NOSEG, lo, hi, PC_REGION_APPLICATION,
-				 basename_of(pc_stream_name(s))};
+				 pc_basename(pc_stream_name(s))};
 		if ((r = pc_profile_add_region(p, &reg)))
 			goto out;
 	}

@@ -1138,9 +1138,9 @@ static int gemdos_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			c.qdb1_names ? "; full names from the Pure C QDB1 block" : "");
 	pc_profile_set_target(p, 4, PC_ENDIAN_BIG);
 	if (!pc_profile_program(p) || !pc_profile_program(p)[0]) {
-		const char *nm = pc_stream_name(s), *slash = nm ? strrchr(nm, '/') : NULL;
+		const char *nm = pc_stream_name(s);
 		if (nm)
-			pc_profile_set_program(p, slash ? slash + 1 : nm);
+			pc_profile_set_program(p, pc_basename(nm));
 	}
 out:
 	free_syms(&c);

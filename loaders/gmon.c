@@ -68,8 +68,7 @@ static int gmon_name(const char *name)
 {
 	if (!name)
 		return 0;
-	const char *b = strrchr(name, '/');
-	b = b ? b + 1 : name;
+	const char *b = pc_basename(name);
 	size_t n = strlen(b);
 	return strncmp(b, "gmon.out", 8) == 0 || strncmp(b, "gmon.sum", 8) == 0 ||
 	       (n > 5 && strcmp(b + n - 5, ".gmon") == 0);
@@ -80,8 +79,7 @@ static int monout_name(const char *name)
 {
 	if (!name)
 		return 0;
-	const char *b = strrchr(name, '/');
-	b = b ? b + 1 : name;
+	const char *b = pc_basename(name);
 	size_t n = strlen(b);
 	return strcmp(b, "mon.out") == 0 || strncmp(b, "mon.out.", 8) == 0 ||
 	       (n > 4 && strcmp(b + n - 4, ".mon") == 0);

@@ -164,8 +164,7 @@ static int monout_probe(const unsigned char *head, size_t len,
 	 * header reads consistently in some layout. */
 	if (!filename)
 		return 0;
-	const char *base = strrchr(filename, '/');
-	base = base ? base + 1 : filename;
+	const char *base = pc_basename(filename);
 	size_t bl = strlen(base);
 	int named = strcmp(base, "mon.out") == 0 ||
 		    (bl > 4 && strcmp(base + bl - 4, ".mon") == 0) ||
