@@ -359,24 +359,32 @@ static void gprof_index(pc_sink *k, const graph *G, int zeros)
 }
 
 static void put_granularity(pc_sink *k, pc_profile *p, double print_time,
-			    double hz)
+			    double hz, int flat)
 {
 	pc_histogram h;
+	/* without a sampling rate the times are sample counts: say so */
+	const char *unit_word = pc_profile_rate(p) > 0 || hz != 1 ? "seconds"
+								  : "samples";
 	if (pc_profile_histogram_count(p) > 0 &&
 	    pc_profile_histogram_at(p, 0, &h) == PC_OK && h.nbins > 0) {
 		unsigned unit = h.unit ? h.unit : 1;
 		double scale = (double)((h.high - h.low) / unit) / (double)h.nbins;
 		pc_sink_printf(k, "\ngranularity: each sample hit covers %ld byte(s)",
 			       (long)scale * (long)unit);
+	} else if (flat) {
+		/* no samples: own times are the arcs' flat times */
+		pc_sink_printf(k, "\ngranularity: flat arc times, %.2f %s\n\n",
+			       print_time / hz, unit_word);
+		return;
 	} else {
-		/* no histogram: own times are the arcs' flat times */
-		pc_sink_printf(k, "\ngranularity: flat arc times, %.2f seconds\n\n",
-			       print_time / hz);
+		/* raw samples: each is one exact address */
+		pc_sink_printf(k, "\ngranularity: one address per sample, %.2f %s\n\n",
+			       print_time / hz, unit_word);
 		return;
 	}
 	if (print_time > 0.0)
-		pc_sink_printf(k, " for %.2f%% of %.2f seconds\n\n",
-			       100.0 / print_time, print_time / hz);
+		pc_sink_printf(k, " for %.2f%% of %.2f %s\n\n",
+			       100.0 / print_time, print_time / hz, unit_word);
 	else
 		pc_sink_puts(k, " no time propagated\n\n");
 }
@@ -409,7 +417,7 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 {
 	double print_time = pc_callgraph_total(G->g);
 	pc_sink_puts(k, "\t\t\tCall graph\n\n");
-	put_granularity(k, G->p, print_time, G->hz);
+	put_granularity(k, G->p, print_time, G->hz, G->flat);
 	if (print_time <= 0.0)
 		print_time = 1.0;
 	pc_sink_puts(k, "index % time    self  children    called     name\n");
