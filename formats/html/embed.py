@@ -28,7 +28,7 @@ def main():
         with open(path, 'rb') as f:
             data = f.read()
         low = data.lower()
-        for bad in (b'</script', b'</style', b'<!--'):
+        for bad in (b'<script', b'</script', b'</style', b'<!--'):
             if bad in low:
                 sys.stderr.write('%s: contains %r, which would end the inlined element\n'
                                  % (path, bad.decode()))

@@ -2,7 +2,7 @@
  * data element #pc-data).  Plain JavaScript, no framework, no network.
  *
  * Every name from the profile reaches the page through textContent (never
- * innerHTML), so a symbol named <script>... is shown as text.
+ * innerHTML), so a symbol named like a script element is shown as text.
  * Large profiles: the tables render only the rows in view (VTable), the
  * flame view is a canvas that draws only what is wider than a pixel.
  * When the page is built it sets data-pc-ready on <html> ("ok", or
