@@ -282,29 +282,24 @@
 
   /* ---- flame (icicle) view -------------------------------------------- */
   function buildTree(F) {
-    var root = {name: 'all', fid: -1, v: 0, self: 0, kids: [], map: new Map(), depth: 0, parent: null};
-    var maxDepth = 0;
-    (F.chains || []).forEach(function (c) {
-      var v = c[1], node = root;
-      root.v += v;
-      for (var k = 2; k < c.length; k++) {
-        var id = c[k], ch = node.map.get(id);
-        if (!ch) {
-          ch = {name: F.frames[id], fid: id, v: 0, self: 0, kids: [], map: new Map(), depth: node.depth + 1, parent: node};
-          node.map.set(id, ch);
-          node.kids.push(ch);
-          if (ch.depth > maxDepth) maxDepth = ch.depth;
-        }
-        ch.v += v;
-        node = ch;
-      }
-      node.self += v;
-    });
+    /* F.nodes: depth, frame, value per node, depth-first */
+    var root = {name: 'all', fid: -1, v: 0, self: 0, kids: [], depth: 0, parent: null};
+    var stack = [root], maxDepth = 0, a = F.nodes || [];
+    for (var i = 0; i + 2 < a.length; i += 3) {
+      var d = a[i], parent = stack[d];
+      var n = {name: F.frames[a[i + 1]], fid: a[i + 1], v: a[i + 2], self: 0, kids: [], depth: d + 1, parent: parent};
+      parent.kids.push(n);
+      stack[d + 1] = n;
+      stack.length = d + 2;
+      if (d + 1 > maxDepth) maxDepth = d + 1;
+      if (d === 0) root.v += n.v;
+    }
     (function lay(n, x) {
       n.x = x;
       n.kids.sort(function (a, b) { return b.v - a.v || (a.name < b.name ? -1 : 1); });
-      var cx = x;
-      n.kids.forEach(function (k) { lay(k, cx); cx += k.v; });
+      var cx = x, sum = 0;
+      for (var j = 0; j < n.kids.length; j++) { lay(n.kids[j], cx); cx += n.kids[j].v; sum += n.kids[j].v; }
+      n.self = Math.max(0, n.v - sum);
     })(root, 0);
     return {root: root, maxDepth: maxDepth};
   }
@@ -455,33 +450,51 @@
   };
 
   /* ---- caller / callee tables (the call graph report's model) --------- */
-  function callsPanel(box, cg, name, select) {
+  /* C.nodes: [name, cycle, index, calls, self_calls, self, children,
+   * listed]; C.edges: [parent, child, count, self, children] by time */
+  function callIndex(C) {
+    if (C._byName) return;
+    C._byName = new Map();
+    C._in = [];
+    C._out = [];
+    C.nodes.forEach(function (n, i) { if (n[0] !== null && !C._byName.has(n[0])) C._byName.set(n[0], i); });
+    C.edges.forEach(function (e) {
+      (C._in[e[1]] = C._in[e[1]] || []).push(e);
+      (C._out[e[0]] = C._out[e[0]] || []).push(e);
+    });
+  }
+  function callsPanel(box, C, name, select) {
     box.textContent = '';
-    if (!cg) return;
-    var e = null;
-    for (var i = 0; i < cg.entries.length; i++) if (cg.entries[i].name === name) { e = cg.entries[i]; break; }
-    if (!e) { box.appendChild(el('p', {cls: 'note', text: name + ': not in the call graph (no arcs or samples)'})); return; }
-    var sec = function (v) { return fixed(v, 2); };
-    box.appendChild(el('h2', {id: 'calls-title', text: '[' + e.index + '] ' + e.name + (e.cycle ? ' <cycle ' + e.cycle + '>' : '')}));
-    box.appendChild(el('p', {cls: 'facts'}, ['inclusive ', el('b', {text: fixed(e.percent, 2) + '%'}), ', self ', el('b', {text: sec(e.self)}),
-      ' s, children ', el('b', {text: sec(e.children)}), ' s, called ', el('b', {text: String(e.calls) + (e.self_calls ? '+' + e.self_calls : '')}), ' times']));
-    function table(rel, title, id) {
-      var rows = (e.related || []).filter(function (r) { return r.relation === rel; });
+    if (!C) return;
+    callIndex(C);
+    var i = C._byName.get(name);
+    if (i === undefined) { box.appendChild(el('p', {cls: 'note', text: name + ': not in the call graph'})); return; }
+    var n = C.nodes[i], sec = function (v) { return fixed(v, 2); };
+    var rate = C._rate || 0, conv = function (v) { return rate ? v / rate : v; };
+    var cyc = function (m) { return m[1] ? ' <cycle ' + m[1] + '>' : ''; };
+    box.appendChild(el('h2', {id: 'calls-title', text: '[' + n[2] + '] ' + n[0] + cyc(n)}));
+    box.appendChild(el('p', {cls: 'facts'}, ['inclusive ', el('b', {text: fixed(C.total ? 100 * (n[5] + n[6]) / C.total : 0, 2) + '%'}),
+      ', self ', el('b', {text: sec(conv(n[5]))}), rate ? ' s' : '', ', children ', el('b', {text: sec(conv(n[6]))}), rate ? ' s' : '',
+      ', called ', el('b', {text: String(n[3]) + (n[4] ? '+' + n[4] : '')}), ' times']));
+    function table(list, other, title, id) {
       var t = el('table', {cls: 'grid', id: id}, [el('thead', null, [el('tr', null, [
-        el('th', {text: title}), el('th', {cls: 'num', text: 'calls'}), el('th', {cls: 'num', text: 'self s'}), el('th', {cls: 'num', text: 'children s'})])])]);
+        el('th', {text: title}), el('th', {cls: 'num', text: 'calls'}), el('th', {cls: 'num', text: rate ? 'self s' : 'self'}),
+        el('th', {cls: 'num', text: rate ? 'children s' : 'children'})])])]);
       var tb = el('tbody');
-      rows.forEach(function (r) {
-        tb.appendChild(el('tr', {onclick: function () { select(r.name); }}, [
-          el('td', {cls: 'sym'}, [el('a', {cls: 'link', text: r.name + (r.cycle ? ' <cycle ' + r.cycle + '>' : '')})]),
-          el('td', {cls: 'num', text: r.count + '/' + r.total}),
-          el('td', {cls: 'num', 'data-v': r.self, text: sec(r.self)}),
-          el('td', {cls: 'num', 'data-v': r.children, text: sec(r.children)})]));
+      (list || []).forEach(function (e) {
+        var m = C.nodes[e[other]], callee = C.nodes[e[1]];
+        var inside = e[0] === e[1] || (callee[1] && C.nodes[e[0]][1] === callee[1]);
+        tb.appendChild(el('tr', {onclick: function () { if (m[0] !== null) select(m[0]); }}, [
+          el('td', {cls: 'sym'}, [el('a', {cls: 'link', text: (m[0] === null ? '' : m[0]) + cyc(m)})]),
+          el('td', {cls: 'num', text: inside ? String(e[2]) : e[2] + '/' + callee[3]}),
+          el('td', {cls: 'num', 'data-v': e[3], text: inside ? '' : sec(conv(e[3]))}),
+          el('td', {cls: 'num', 'data-v': e[4], text: inside ? '' : sec(conv(e[4]))})]));
       });
-      if (!rows.length) tb.appendChild(el('tr', null, [el('td', {colspan: 4, cls: 'note', text: rel === 'parent' ? '(spontaneous)' : '(none)'})]));
+      if (!list || !list.length) tb.appendChild(el('tr', null, [el('td', {colspan: 4, cls: 'note', text: other === 0 ? '(spontaneous)' : '(none)'})]));
       t.appendChild(tb);
       return el('div', null, [el('h2', {text: title}), t]);
     }
-    box.appendChild(el('div', {cls: 'cols'}, [table('parent', 'callers', 'callers'), table('child', 'callees', 'callees')]));
+    box.appendChild(el('div', {cls: 'cols'}, [table(C._in[i], 0, 'callers', 'callers'), table(C._out[i], 1, 'callees', 'callees')]));
   }
 
   /* ---- source --------------------------------------------------------- */
@@ -529,8 +542,22 @@
     return {views: views, show: show};
   }
 
+  /* flat.columns / flat.data (rows as arrays) to row objects */
+  function flatRows(flat) {
+    if (!flat.data) return;
+    var cols = flat.columns, rate = flat.rate_hz;
+    flat.rows = flat.data.map(function (a) {
+      var r = {};
+      for (var i = 0; i < cols.length; i++) r[cols[i]] = a[i];
+      if (rate) r.self_seconds = r.count / rate;
+      return r;
+    });
+    flat.data = null;
+  }
+
   function profilePage(app, D) {
     var flat = D.flat;
+    flatRows(flat);
     header(app, flat);
     var T = tabs(app, [
       {id: 'flat', label: 'Flat profile'},
@@ -539,15 +566,16 @@
       {id: 'source', label: 'Source'}]);
     var select = function (name) {
       flame.selected = name;
-      callsPanel(flame.calls || el('div'), D.callgraph, name, select);
+      callsPanel(flame.calls || el('div'), D.calls, name, select);
       if (flame.built) flame.draw();
     };
     var flame = new FlameView(T.views.flame, D.flame, D.flame_error, flat.rate_hz, select);
     flatView(T.views.flat, flat, select);
     regionsView(T.views.regions, D.regions, D.regions_error);
     sourceView(T.views.source, D.source, D.source_error);
-    if (!D.callgraph && flame.calls)
-      flame.calls.appendChild(el('p', {cls: 'note', text: 'No caller/callee tables: ' + (D.callgraph_error || 'no call arcs')}));
+    if (D.calls) D.calls._rate = flat.rate_hz || 0;
+    if ((!D.calls || !D.calls.edges.length) && flame.calls)
+      flame.calls.appendChild(el('p', {cls: 'note', text: 'No caller/callee tables: ' + (D.calls_error || 'the capture has no call arcs')}));
     var want = (location.hash || '').slice(1);
     T.show(T.views[want] ? want : 'flat');
   }
@@ -629,5 +657,7 @@
     if (!document.getElementById('pc-errors')) document.body.appendChild(el('div', {id: 'pc-errors'}));
     noteError(e && e.stack ? e.stack : e);
   }
+  /* time from navigation start to the first view, for the bench */
+  document.documentElement.setAttribute('data-pc-ms', String(Math.round(performance.now())));
   document.documentElement.setAttribute('data-pc-ready', errors.length ? 'error' : 'ok');
 })();
