@@ -478,7 +478,7 @@
       ', called ', el('b', {text: String(n[3]) + (n[4] ? '+' + n[4] : '')}), ' times']));
     function table(list, other, title, id) {
       var t = el('table', {cls: 'grid', id: id}, [el('thead', null, [el('tr', null, [
-        el('th', {text: title}), el('th', {cls: 'num', text: 'calls'}), el('th', {cls: 'num', text: rate ? 'self s' : 'self'}),
+        el('th', {text: 'function'}), el('th', {cls: 'num', text: 'calls'}), el('th', {cls: 'num', text: rate ? 'self s' : 'self'}),
         el('th', {cls: 'num', text: rate ? 'children s' : 'children'})])])]);
       var tb = el('tbody');
       (list || []).forEach(function (e) {
