@@ -40,7 +40,7 @@ _profcat()
 	-e|--export)
 		words=$(_profcat_names "$prog" --list-exports) ;;
 	-F|--output-format)
-		words="text csv json" ;;
+		words="text csv json html" ;;
 	--style)
 		words="default atari ddj prohst gprof proff" ;;
 	--attribution)

@@ -27,7 +27,7 @@ typedef struct optmap {
 } optmap;
 
 static const optmap report_opts[] = {
-	{"output-format", "output-format", 1, "text (default), csv or json"},
+	{"output-format", "output-format", 1, "text (default), csv, json or html"},
 	{"style", "style", 1, "default, atari, ddj or prohst (README \"Reports\"); "
 	 "callgraph: gprof or proff"},
 	{"callgraph-time", "callgraph-time", 1,

@@ -82,7 +82,7 @@ static void usage(FILE *f)
 		"  -f, --format NAME       read the FILEs that follow as NAME ('auto' resets)\n"
 		"  -O, --option KEY=VALUE  loader option\n"
 		"      --load-address ADDR where the program's code was loaded\n"
-		"  -F, --output-format FMT text (default), csv or json\n"
+		"  -F, --output-format FMT text (default), csv, json or html\n"
 		"  -o, --output FILE       write to FILE (atomically)\n"
 		"      --ci N              confidence level in percent (default 95)\n"
 		"      --correction M      diff: holm (default) or bh (Benjamini-Hochberg)\n"

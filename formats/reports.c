@@ -15,6 +15,7 @@ extern const pc_report pc_report_arcs;
 extern const pc_report pc_report_check;
 extern const pc_report pc_report_source;
 extern const pc_report pc_report_locations;
+extern const pc_report pc_report_html;
 
 const pc_report *const pc_reports[] = {
 	&pc_report_flat,
@@ -27,6 +28,7 @@ const pc_report *const pc_reports[] = {
 	&pc_report_check,
 	&pc_report_source,
 	&pc_report_locations,
+	&pc_report_html,
 	NULL,
 };
 
@@ -63,9 +65,15 @@ int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
 		return pc_profile_fail(p, PC_ENOTFOUND,
 				       "no report named '%s' (profcat --list-reports lists them)", name);
 	const char *of = pc_options_get(opts, "output-format");
-	if (of && strcmp(of, "text") && strcmp(of, "csv") && strcmp(of, "json"))
+	/* -F html: the HTML page (formats/html.c) holds every view */
+	if (of && !strcmp(of, "html")) {
+		name = "html";
+		r = pc_report_find(name);
+	}
+	if (of && strcmp(of, "text") && strcmp(of, "csv") && strcmp(of, "json") &&
+	    strcmp(of, "html"))
 		return pc_profile_fail(p, PC_EUSAGE,
-				       "output format must be text, csv or json, not '%s'", of);
+				       "output format must be text, csv, json or html, not '%s'", of);
 	/* granularity line, file, address: the flat table and the bar chart
 	 * of the profile seen per line / file / address (lines.c) */
 	pc_profile *g = NULL;

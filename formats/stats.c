@@ -467,6 +467,9 @@ static int finish(pc_profile *p, pc_sink *k, int st, char **out, size_t *len)
 	return PC_OK;
 }
 
+PC_INTERNAL int pc_html_diff(pc_profile *base, pc_profile *next,
+			     const pc_options *o, pc_sink *k); /* html.c */
+
 static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
@@ -654,7 +657,9 @@ int pc_profile_diff(pc_profile *base, pc_profile *next, const pc_options *opts,
 			    : PC_EUSAGE;
 	pc_sink k;
 	pc_sink_init(&k);
-	int st = diff_body(base, next, opts, &k);
+	const char *of = pc_options_get(opts, "output-format");
+	int st = of && !strcmp(of, "html") ? pc_html_diff(base, next, opts, &k)
+					   : diff_body(base, next, opts, &k);
 	return finish(next, &k, st, out, len);
 }
 

@@ -54,7 +54,7 @@ class Completion(unittest.TestCase):
         self.assertEqual(complete("--format", "au"), ["auto"])
         self.assertEqual(complete("-r", "fl"), ["flat"])
         self.assertEqual(complete("-e", "s"), ["speedscope"])
-        self.assertEqual(complete("-F", ""), ["csv", "json", "text"])
+        self.assertEqual(complete("-F", ""), ["csv", "html", "json", "text"])
         self.assertEqual(complete("--attribution", "b"), ["bucket-start"])
 
     def test_values_of_the_user(self):

@@ -264,6 +264,34 @@ class Unix(unittest.TestCase):
         folded = self.prof.export("folded").decode()
         self.assertIn("main;hot 264\n", folded)
 
+    def test_html_is_profcat_f_html(self):
+        """Profile.html() is the page profcat -F html writes: one file,
+        the flat rows as JSON inside it, names escaped for the script
+        element."""
+        r = subprocess.run([PROFCAT, "-F", "html", ELF, GMON],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual((r.returncode, r.stderr), (0, b""))
+        page = self.prof.html()
+        self.assertEqual(page, r.stdout.decode("utf-8"))
+        self.assertTrue(page.startswith("<!DOCTYPE html>\n"))
+        self.assertEqual(page.lower().count("<script"), 2)
+        self.assertIn('"tiny_b",', page)
+        self.assertIn("default-src 'none'", page)
+        # options as for render(): a 90% interval instead of 95%
+        self.assertIn('"ci": {"level": 90, "method": "wilson"}',
+                      self.prof.html({"ci": 90}))
+
+    def test_svg_is_profcat_e_svg(self):
+        """Profile.svg() is the svg export (profcat -e svg)."""
+        if "svg" not in profcore.export_names():
+            self.skipTest("no svg export in this library yet (issue #23 item 3)")
+        r = subprocess.run([PROFCAT, "-e", "svg", ELF, GMON],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual((r.returncode, r.stderr), (0, b""))
+        svg = self.prof.svg()
+        self.assertEqual(svg, r.stdout.decode("utf-8"))
+        self.assertIn("<svg", svg)
+
     def test_unknown_report(self):
         with self.assertRaises(ProfcoreError) as cm:
             self.prof.render("no-such-report")

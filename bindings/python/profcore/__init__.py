@@ -803,6 +803,19 @@ class Profile:
             finally:
                 L.pc_free(out)
 
+    def html(self, options: Options = None) -> str:
+        """The self-contained HTML report: the page ``profcat -F html``
+        writes (header, sortable flat table with intervals, regions, the
+        flame view of the call paths, caller/callee tables, source lines).
+        One file, no network; save it and open it in a browser.  options:
+        as for :meth:`render` (e.g. ``{"ci": 90}``)."""
+        return self.render("html", options)
+
+    def svg(self, options: Options = None) -> str:
+        """The static flame graph SVG: the ``svg`` export, the document
+        ``profcat -e svg`` writes."""
+        return self.export("svg", options).decode("utf-8")
+
 
 # --------------------------------------------------------------------------
 # Module functions

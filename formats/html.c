@@ -1,0 +1,481 @@
+/*
+ * html.c - the self-contained HTML report (`profcat -F html`, `-r html`)
+ * and the HTML diff (`profcat diff -F html`).
+ *
+ * One page, no network: the style sheet and script are profcore's own
+ * (formats/html/report.css, report.js), compiled into the library by
+ * formats/html/embed.py and inlined into the page.  The data is the JSON
+ * the other reports already write, so the page shows the same facts as
+ * `-F json` (same rows, totals, intervals, warnings), and, in a compact
+ * form, the two call models:
+ *
+ *   flat       the flat report with zero-hit rows and confidence
+ *              intervals (ci=95 unless the user set ci)
+ *   regions    the region summary
+ *   calls      the call graph model of the callgraph report (caller /
+ *              callee tables; calls_json below), or null
+ *   flame      the call-path model of the exports (flame_json below)
+ *   source     the source report when line data exists, or null
+ *
+ * each inside one <script type="application/json"> element.  Every name
+ * went through pc_sink_json_string (pc_name_escape: valid UTF-8, no
+ * control bytes); here '<', '>' and '&' become \u003c, \u003e, \u0026, so
+ * no name can end the script element ("</script>") or open a comment.
+ * Those three characters occur only inside JSON strings, where the
+ * escapes mean the same characters.  A Content-Security-Policy in the
+ * page forbids every network request.
+ */
+#include "export.h"
+#include "rowset.h"
+#include "dwarf_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const unsigned char pc_html_report_js[];
+extern const size_t pc_html_report_js_len;
+extern const unsigned char pc_html_report_css[];
+extern const size_t pc_html_report_css_len;
+
+PC_INTERNAL int pc_html_diff(pc_profile *base, pc_profile *next,
+			     const pc_options *o, pc_sink *k);
+
+/* Appends JSON text with '<', '>', '&' written as \u escapes and trailing
+ * white space dropped. */
+static void put_json_safe(pc_sink *k, const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		n--;
+	size_t from = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *esc = s[i] == '<' ? "\\u003c"
+				  : s[i] == '>' ? "\\u003e"
+				  : s[i] == '&' ? "\\u0026"
+						: NULL;
+		if (!esc)
+			continue;
+		pc_sink_write(k, s + from, i - from);
+		pc_sink_puts(k, esc);
+		from = i + 1;
+	}
+	pc_sink_write(k, s + from, n - from);
+}
+
+/* A copy of o with output-format=json (the page's data) and more. */
+static pc_options *json_options(const pc_options *o)
+{
+	pc_options *c = pc_options_new();
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < pc_options_count(o); i++) {
+		const char *key = pc_options_key_at(o, i);
+		if (pc_options_set(c, key, pc_options_get(o, key))) {
+			pc_options_free(c);
+			return NULL;
+		}
+	}
+	if (pc_options_set(c, "output-format", "json")) {
+		pc_options_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* Writes `,"key": DOCUMENT` for report `report` of p, or, when the report
+ * cannot be made from this profile (no arcs, no line data),
+ * `,"key": null, "key_error": "why"` so the page can say why the view is
+ * empty.  Only running out of memory is an error of the page. */
+static int put_report(pc_sink *k, pc_profile *p, const char *report,
+		      const pc_options *jo, const char *key)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int st = pc_profile_render(p, report, jo, &buf, &len);
+	pc_sink_printf(k, ",\n\"%s\": ", key);
+	if (st == PC_ENOMEM)
+		return st;
+	if (st) {
+		const pc_error *e = pc_profile_error(p);
+		pc_sink_printf(k, "null, \"%s_error\": ", key);
+		pc_sink_json_string(k, e && e->message ? e->message : "not available");
+		return k->failed;
+	}
+	put_json_safe(k, buf, len);
+	pc_free(buf);
+	return k->failed;
+}
+
+/* The flat table: the header of the flat report's JSON (same sources,
+ * totals, rate, ci, warnings; its "rows" left empty) and the same rows
+ * as arrays under "columns"/"data" (a third of the size: 50,000 rows
+ * are 4 MB instead of 10).  Numbers are written as -F json writes them;
+ * self seconds are count / rate_hz. */
+static int flat_json(pc_sink *k, pc_profile *p, const pc_options *fo)
+{
+	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 0};
+	pc_profile *g = NULL;
+	int st = pc_profile_granular(p, fo, &g);
+	if (st)
+		return st;
+	pc_profile *q = g ? g : p;
+	pc_rowset rs;
+	if ((st = pc_rowset_build(q, fo, &spec, &rs))) {
+		if (g) {
+			const pc_error *e = pc_profile_error(g);
+			st = pc_profile_fail(p, st, "%s", e ? e->message : "cannot render");
+		}
+		pc_profile_free(g);
+		return st;
+	}
+	pc_sink json;
+	pc_sink_init(&json);
+	size_t n = rs.n;
+	rs.n = 0;
+	pc_rowset_json(q, &rs, "flat", NULL, NULL, NULL, &json);
+	rs.n = n;
+	/* reopen the object: drop the final "}\n" */
+	while (json.len > 0 && (json.buf[json.len - 1] == '\n' || json.buf[json.len - 1] == '}'))
+		json.len--;
+	int seg = 0, ci = rs.ci_z > 0 && !rs.exact;
+	for (size_t i = 0; i < n; i++)
+		seg |= rs.rows[i].segment != PC_NOSEG;
+	pc_sink_printf(&json, ",\n  \"columns\": [\"rank\", \"symbol\", %s\"address\", \"count\", "
+		       "\"percent\", \"cum_percent\", %s\"calls\", \"self_calls\"],\n  \"data\": [",
+		       seg ? "\"segment\", " : "", ci ? "\"ci_low\", \"ci_high\", " : "");
+	for (size_t i = 0; i < n; i++) {
+		const pc_rs_row *x = &rs.rows[i];
+		pc_sink_printf(&json, "%s\n[%zu,", i ? "," : "", x->rank);
+		pc_sink_json_string(&json, x->label);
+		if (seg) {
+			if (x->segment != PC_NOSEG)
+				pc_sink_printf(&json, ",%u", (unsigned)x->segment);
+			else
+				pc_sink_puts(&json, ",null");
+		}
+		if (x->region < 0)
+			pc_sink_printf(&json, ",%llu,", (unsigned long long)x->address);
+		else
+			pc_sink_puts(&json, ",null,");
+		pc_sink_count(&json, x->count);
+		pc_sink_printf(&json, ",%.4f,%.4f", x->percent, x->cum_percent);
+		if (ci) {
+			double lo, hi;
+			pc_rowset_ci(&rs, x->count, &lo, &hi);
+			pc_sink_printf(&json, ",%.4f,%.4f", lo, hi);
+		}
+		pc_sink_printf(&json, ",%llu,%llu]", (unsigned long long)x->calls,
+			       (unsigned long long)x->self_calls);
+	}
+	pc_sink_puts(&json, "]}");
+	pc_rowset_dispose(&rs);
+	pc_profile_free(g);
+	if (json.failed) {
+		pc_sink_dispose(&json);
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	put_json_safe(k, json.buf, json.len);
+	pc_sink_dispose(&json);
+	return k->failed;
+}
+
+/* A caller chain to sort by path, frame by frame (the prefix tree). */
+typedef struct chainref {
+	const size_t *path;
+	size_t depth;
+	double value;
+} chainref;
+
+static int cmp_chain(const void *a, const void *b)
+{
+	const chainref *x = a, *y = b;
+	size_t n = x->depth < y->depth ? x->depth : y->depth;
+	for (size_t i = 0; i < n; i++)
+		if (x->path[i] != y->path[i])
+			return x->path[i] < y->path[i] ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+/* The flame (icicle) data, from the call-path model every export uses
+ * (pc_xmodel_build, export.h): the caller chains merged into a tree,
+ * written in depth-first order as "nodes": [depth, frame, value]...,
+ * value = the samples of every chain through the node (a chain carries
+ * its leaf's self count times its fraction).  "estimate" says that the
+ * chains were derived from call counts (arcs never record stacks);
+ * without arcs every frame is a root of its own.  Kept in this one
+ * function so that a change of the model's interface touches only
+ * this. */
+static int flame_json(pc_sink *k, pc_profile *p, const pc_options *o)
+{
+	pc_xmodel m;
+	memset(&m, 0, sizeof m);
+	int st = pc_xmodel_build(&m, p, o);
+	pc_sink_puts(k, ",\n\"flame\": ");
+	if (st) {
+		if (st == PC_ENOMEM)
+			return st;
+		const pc_error *e = pc_profile_error(p);
+		pc_sink_puts(k, "null, \"flame_error\": ");
+		pc_sink_json_string(k, e && e->message ? e->message : "not available");
+		return k->failed;
+	}
+	chainref *order = malloc((m.nchains ? m.nchains : 1) * sizeof *order);
+	/* the tree: node i has frame[i], depth[i], value[i]; at most one
+	 * node per chain step */
+	size_t cap = m.npath ? m.npath : 1;
+	size_t *frame = malloc(cap * sizeof *frame), *depth = malloc(cap * sizeof *depth);
+	double *value = malloc(cap * sizeof *value);
+	size_t *stack = malloc(cap * sizeof *stack); /* node of each depth */
+	if (!order || !frame || !depth || !value || !stack) {
+		free(order), free(frame), free(depth), free(value), free(stack);
+		pc_xmodel_free(&m);
+		return PC_ENOMEM;
+	}
+	for (size_t c = 0; c < m.nchains; c++) {
+		const pc_xchain *ch = &m.chains[c];
+		order[c] = (chainref){m.pathpool + ch->first, ch->depth,
+				      m.frames[ch->leaf].self * ch->fraction};
+	}
+	qsort(order, m.nchains, sizeof *order, cmp_chain);
+	size_t nn = 0, sp = 0; /* sp: depth of the current path */
+	for (size_t c = 0; c < m.nchains; c++) {
+		const chainref *ch = &order[c];
+		double v = ch->value;
+		size_t common = 0;
+		while (common < sp && common < ch->depth &&
+		       frame[stack[common]] == ch->path[common])
+			common++;
+		sp = common;
+		for (size_t d = 0; d < ch->depth; d++) {
+			if (d >= sp) {
+				frame[nn] = ch->path[d];
+				depth[nn] = d;
+				value[nn] = 0;
+				stack[sp++] = nn++;
+			}
+			value[stack[d]] += v;
+		}
+	}
+	pc_sink json;
+	pc_sink_init(&json);
+	pc_sink_printf(&json, "{\"estimate\": %s, \"arc_time\": %s, \"unit\": ",
+		       m.narcs > 0 ? "true" : "false", m.arc_time ? "true" : "false");
+	pc_sink_json_string(&json, m.arc_time ? "microseconds" : "samples");
+	pc_sink_puts(&json, ",\n \"frames\": [");
+	for (size_t i = 0; i < m.nframes; i++) {
+		pc_sink_puts(&json, i ? "," : "");
+		pc_sink_json_string(&json, m.frames[i].name);
+	}
+	pc_sink_puts(&json, "],\n \"nodes\": [");
+	for (size_t i = 0; i < nn; i++) {
+		pc_sink_printf(&json, "%s%zu,%zu,", i ? "," : "", depth[i], frame[i]);
+		pc_sink_xnumber(&json, value[i]);
+	}
+	pc_sink_puts(&json, "]}");
+	free(order), free(frame), free(depth), free(value), free(stack);
+	pc_xmodel_free(&m);
+	if (json.failed) {
+		pc_sink_dispose(&json);
+		return PC_ENOMEM;
+	}
+	put_json_safe(k, json.buf, json.len);
+	pc_sink_dispose(&json);
+	return k->failed;
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const pc_cg_edge *x = a, *y = b;
+	double u = x->self + x->children, v = y->self + y->children;
+	if (u != v)
+		return u > v ? -1 : 1;
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+/* The caller/callee tables' data, from the call graph model of the
+ * callgraph report (pc_profile_callgraph): "nodes": [name, cycle, index,
+ * calls, self_calls, self, children, listed] per node (rows first, then
+ * one per cycle, name null), "edges": [parent, child, count, self,
+ * children] by time, as gprof orders a function's lines. */
+static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
+{
+	pc_callgraph *g = NULL;
+	int st = pc_profile_callgraph(p, o, &g);
+	pc_sink_puts(k, ",\n\"calls\": ");
+	if (st) {
+		pc_callgraph_free(g);
+		if (st == PC_ENOMEM)
+			return st;
+		const pc_error *e = pc_profile_error(p);
+		pc_sink_puts(k, "null, \"calls_error\": ");
+		pc_sink_json_string(k, e && e->message ? e->message : "not available");
+		return k->failed;
+	}
+	size_t nn = pc_callgraph_node_count(g), ne = pc_callgraph_edge_count(g);
+	pc_cg_edge *ev = malloc((ne ? ne : 1) * sizeof *ev);
+	if (!ev) {
+		pc_callgraph_free(g);
+		return PC_ENOMEM;
+	}
+	for (size_t i = 0; i < ne; i++)
+		pc_callgraph_edge_at(g, i, &ev[i]);
+	qsort(ev, ne, sizeof *ev, cmp_edge);
+	pc_sink json;
+	pc_sink_init(&json);
+	pc_sink_puts(&json, "{\"total\": ");
+	pc_sink_xnumber(&json, pc_callgraph_total(g));
+	pc_sink_puts(&json, ",\n \"nodes\": [");
+	for (size_t i = 0; i < nn; i++) {
+		pc_cg_node n;
+		pc_callgraph_node_at(g, i, &n);
+		pc_sink_puts(&json, i ? ",\n  [" : "\n  [");
+		if (n.name)
+			pc_sink_json_string(&json, n.name);
+		else
+			pc_sink_puts(&json, "null");
+		pc_sink_printf(&json, ",%u,%zu,%llu,%llu,", n.cycle, n.index,
+			       (unsigned long long)n.calls, (unsigned long long)n.self_calls);
+		pc_sink_xnumber(&json, n.self);
+		pc_sink_putc(&json, ',');
+		pc_sink_xnumber(&json, n.children);
+		pc_sink_printf(&json, ",%d]", n.listed ? 1 : 0);
+	}
+	pc_sink_puts(&json, "],\n \"edges\": [");
+	for (size_t i = 0; i < ne; i++) {
+		pc_sink_printf(&json, "%s[%zu,%zu,%llu,", i ? "," : "", ev[i].parent, ev[i].child,
+			       (unsigned long long)ev[i].count);
+		pc_sink_xnumber(&json, ev[i].self);
+		pc_sink_putc(&json, ',');
+		pc_sink_xnumber(&json, ev[i].children);
+		pc_sink_putc(&json, ']');
+	}
+	pc_sink_puts(&json, "]}");
+	free(ev);
+	pc_callgraph_free(g);
+	if (json.failed) {
+		pc_sink_dispose(&json);
+		return PC_ENOMEM;
+	}
+	put_json_safe(k, json.buf, json.len);
+	pc_sink_dispose(&json);
+	return k->failed;
+}
+
+static void page_start(pc_sink *k, const char *title)
+{
+	pc_sink_puts(k, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		     "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+		     "<meta name=\"generator\" content=\"profcore ");
+	pc_sink_html(k, pc_version());
+	pc_sink_puts(k, "\">\n<title>");
+	pc_sink_html(k, title);
+	pc_sink_puts(k, "</title>\n<style>\n");
+	pc_sink_write(k, pc_html_report_css, pc_html_report_css_len);
+	pc_sink_puts(k, "</style>\n</head>\n<body>\n"
+		     "<div id=\"app\"><p id=\"noscript\">This report needs JavaScript.</p></div>\n"
+		     "<script type=\"application/json\" id=\"pc-data\">\n");
+}
+
+static void page_end(pc_sink *k)
+{
+	pc_sink_puts(k, "\n</script>\n<script>\n");
+	pc_sink_write(k, pc_html_report_js, pc_html_report_js_len);
+	pc_sink_puts(k, "</script>\n</body>\n</html>\n");
+}
+
+/* Title: "profcat: " and the file names of the sources. */
+static void title_of(pc_profile *p, char *buf, size_t cap)
+{
+	size_t n = (size_t)snprintf(buf, cap, "profcat:");
+	for (size_t i = 0; i < pc_profile_source_count(p) && n + 2 < cap; i++)
+		n += (size_t)snprintf(buf + n, cap - n, " %s", pc_profile_source_file(p, i));
+}
+
+static int render(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_options *jo = json_options(o);
+	if (!jo)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	int st = PC_OK;
+	/* the flat table holds the zero-hit rows too (the page hides them
+	 * behind a toggle) and draws each percent's interval */
+	pc_options *fo = json_options(jo);
+	if (!fo || pc_options_set(fo, "zero", "1") ||
+	    (!pc_options_get(fo, "ci") && pc_options_set(fo, "ci", "95"))) {
+		st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		goto done;
+	}
+	char title[512];
+	title_of(p, title, sizeof title);
+	/* the flat report's failures (bad options) are the page's */
+	pc_sink flat;
+	pc_sink_init(&flat);
+	if ((st = flat_json(&flat, p, fo))) {
+		pc_sink_dispose(&flat);
+		goto done;
+	}
+	page_start(k, title);
+	pc_sink_puts(k, "{\"kind\": \"profile\", \"version\": ");
+	pc_sink_json_string(k, pc_version());
+	pc_sink_puts(k, ",\n\"flat\": ");
+	pc_sink_write(k, flat.buf, flat.len);
+	pc_sink_dispose(&flat);
+	if ((st = put_report(k, p, "regions", jo, "regions")) ||
+	    (st = calls_json(k, p, jo)) ||
+	    (st = flame_json(k, p, jo)) ||
+	    (st = put_report(k, p, "source", jo, "source")))
+		goto done;
+	pc_sink_puts(k, "}");
+	page_end(k);
+done:
+	pc_options_free(fo);
+	pc_options_free(jo);
+	if (st == PC_ENOMEM || k->failed)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory while writing the HTML report");
+	return st;
+}
+
+const pc_report pc_report_html = {
+	"html",
+	"self-contained HTML page: header, sortable flat table, regions, "
+	"flame view, call graph, source (also -F html)",
+	render,
+};
+
+int pc_html_diff(pc_profile *base, pc_profile *next, const pc_options *o, pc_sink *k)
+{
+	pc_options *jo = json_options(o);
+	if (!jo)
+		return pc_profile_fail(next, PC_ENOMEM, "out of memory");
+	char *d = NULL;
+	size_t dlen = 0;
+	int st = pc_profile_diff(base, next, jo, &d, &dlen);
+	if (st) {
+		pc_options_free(jo);
+		return st;
+	}
+	char title[1024];
+	title_of(base, title, sizeof title);
+	size_t n = strlen(title);
+	snprintf(title + n, sizeof title - n, " vs");
+	title_of(next, title + strlen(title), sizeof title - strlen(title));
+	page_start(k, title);
+	pc_sink_puts(k, "{\"kind\": \"diff\", \"version\": ");
+	pc_sink_json_string(k, pc_version());
+	pc_sink_puts(k, ",\n\"diff\": ");
+	put_json_safe(k, d, dlen);
+	pc_free(d);
+	/* both flat profiles, side by side in the page */
+	pc_options *fo = json_options(jo);
+	if (!fo || pc_options_set(fo, "zero", "0"))
+		st = PC_ENOMEM;
+	if (!st && (st = put_report(k, base, "flat", fo, "base_flat")) == PC_OK)
+		st = put_report(k, next, "flat", fo, "new_flat");
+	pc_options_free(fo);
+	pc_options_free(jo);
+	if (st == PC_ENOMEM || k->failed)
+		return pc_profile_fail(next, PC_ENOMEM, "out of memory while writing the HTML diff");
+	pc_sink_puts(k, "}");
+	page_end(k);
+	return k->failed;
+}

@@ -1,0 +1,663 @@
+/* report.js - profcore's HTML report (formats/html.c inlines it after the
+ * data element #pc-data).  Plain JavaScript, no framework, no network.
+ *
+ * Every name from the profile reaches the page through textContent (never
+ * innerHTML), so a symbol named like a script element is shown as text.
+ * Large profiles: the tables render only the rows in view (VTable), the
+ * flame view is a canvas that draws only what is wider than a pixel.
+ * When the page is built it sets data-pc-ready on <html> ("ok", or
+ * "error" with the messages in #pc-errors); tests wait for that. */
+(function () {
+  'use strict';
+  var errors = [];
+  function noteError(msg) {
+    errors.push(String(msg));
+    var box = document.getElementById('pc-errors');
+    if (box) box.textContent = errors.join('\n');
+  }
+  window.addEventListener('error', function (e) { noteError(e.message || e); });
+
+  /* ---- DOM helpers: text only --------------------------------------- */
+  function el(tag, props, kids) {
+    var e = document.createElement(tag);
+    if (props) for (var k in props) {
+      if (!Object.prototype.hasOwnProperty.call(props, k)) continue;
+      var v = props[k];
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'text') e.textContent = v;
+      else if (k === 'cls') e.className = v;
+      else if (k.slice(0, 2) === 'on') e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? '' : String(v));
+    }
+    if (kids) for (var i = 0; i < kids.length; i++)
+      if (kids[i] !== null && kids[i] !== undefined)
+        e.appendChild(typeof kids[i] === 'string' ? document.createTextNode(kids[i]) : kids[i]);
+    return e;
+  }
+  function fixed(v, n) { return typeof v === 'number' && isFinite(v) ? v.toFixed(n) : ''; }
+  function count(v) {
+    if (typeof v !== 'number') return '';
+    return Number.isInteger(v) ? String(v) : v.toFixed(2);
+  }
+  function hex(v) { return typeof v === 'number' ? '0x' + v.toString(16) : ''; }
+  function sourcesText(src) {
+    return (src || []).map(function (s) { return s.file + ' (' + s.format + ')'; }).join(', ');
+  }
+
+  /* A text filter: substring (case-insensitive) or regular expression.
+   * Returns null for "no filter"; throws on a bad regular expression. */
+  function makeFilter(text, regex) {
+    if (!text) return null;
+    if (regex) {
+      var re = new RegExp(text);
+      return function (s) { return re.test(s); };
+    }
+    var t = text.toLowerCase();
+    return function (s) { return s.toLowerCase().indexOf(t) >= 0; };
+  }
+
+  /* ---- a sortable table that renders only the rows in view ----------- */
+  var ROW_H = 22;
+  function VTable(columns, rows, opt) {
+    opt = opt || {};
+    var self = this;
+    this.columns = columns;
+    this.all = rows;
+    this.keep = null;       /* row predicate (filter, zero toggle) */
+    this.sortCol = null;
+    this.sortDir = 1;
+    this.onclick = opt.onclick;
+    this.selected = null;
+    this.headRow = el('tr');
+    columns.forEach(function (c, i) {
+      var th = el('th', {cls: c.num ? 'num' : null, 'data-col': c.key, title: c.help, scope: 'col', text: c.label,
+        onclick: function () { self.sortBy(i); }});
+      c.th = th;
+      self.headRow.appendChild(th);
+    });
+    this.body = el('tbody');
+    this.table = el('table', {cls: 'grid', id: opt.id}, [el('thead', null, [this.headRow]), this.body]);
+    this.box = el('div', {cls: 'scroll'}, [this.table]);
+    if (opt.height) this.box.style.maxHeight = opt.height;
+    var pending = false;
+    this.box.addEventListener('scroll', function () {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(function () { pending = false; self.draw(); });
+    });
+    this.refresh();
+  }
+  VTable.prototype.refresh = function () {
+    var keep = this.keep;
+    this.view = keep ? this.all.filter(keep) : this.all.slice();
+    if (this.sortCol !== null) {
+      var c = this.columns[this.sortCol], d = this.sortDir, key = c.sort || c.value;
+      var idx = new Map();
+      this.all.forEach(function (r, i) { idx.set(r, i); });
+      this.view.sort(function (a, b) {
+        var x = key(a), y = key(b), r;
+        if (typeof x === 'string' || typeof y === 'string') r = String(x).localeCompare(String(y));
+        else r = (x === null || x === undefined ? -Infinity : x) - (y === null || y === undefined ? -Infinity : y);
+        return r ? r * d : idx.get(a) - idx.get(b);
+      });
+    }
+    this.columns.forEach(function (c, i) {
+      if (this.sortCol === i) c.th.setAttribute('aria-sort', this.sortDir > 0 ? 'ascending' : 'descending');
+      else c.th.removeAttribute('aria-sort');
+    }, this);
+    this.box.scrollTop = 0;
+    this.draw();
+  };
+  VTable.prototype.sortBy = function (i) {
+    if (this.sortCol === i) this.sortDir = -this.sortDir;
+    else { this.sortCol = i; this.sortDir = this.columns[i].num ? -1 : 1; }
+    this.refresh();
+  };
+  VTable.prototype.draw = function () {
+    var n = this.view.length, h = this.box.clientHeight || 600;
+    var first = Math.max(0, Math.floor(this.box.scrollTop / ROW_H) - 30);
+    var span = Math.max(200, Math.ceil(h / ROW_H) + 60);
+    var last = Math.min(n, first + span);
+    var body = el('tbody'), cols = this.columns, self = this;
+    if (first > 0) body.appendChild(el('tr', {cls: 'spacer'}, [el('td', {colspan: cols.length, style: 'height:' + first * ROW_H + 'px'})]));
+    for (var i = first; i < last; i++) {
+      var r = this.view[i];
+      var tr = el('tr', {cls: r === this.selected ? 'sel' : (r._cls || null)});
+      for (var j = 0; j < cols.length; j++) {
+        var c = cols[j], td = el('td', {cls: c.cls || (c.num ? 'num' : null)});
+        if (c.render) c.render(td, r);
+        else {
+          var v = c.value(r);
+          td.textContent = c.text ? c.text(r) : (v === null || v === undefined ? '' : String(v));
+          if (typeof v === 'number') td.setAttribute('data-v', String(v));
+        }
+        tr.appendChild(td);
+      }
+      if (this.onclick) tr.addEventListener('click', (function (row) {
+        return function () { self.selected = row; self.draw(); self.onclick(row); };
+      })(r));
+      body.appendChild(tr);
+    }
+    if (last < n) body.appendChild(el('tr', {cls: 'spacer'}, [el('td', {colspan: cols.length, style: 'height:' + (n - last) * ROW_H + 'px'})]));
+    this.table.replaceChild(body, this.body);
+    this.body = body;
+  };
+
+  /* filter box + regex checkbox wired to a table; extra(r) is an
+   * additional predicate (zero toggle, only significant) */
+  function filterControls(table, name, nameOf, extra, countEl) {
+    var input = el('input', {type: 'search', id: name + '-filter', placeholder: 'filter symbols (substring)', 'aria-label': 'filter'});
+    var rx = el('input', {type: 'checkbox', id: name + '-regex'});
+    function apply() {
+      var f = null;
+      input.classList.remove('bad');
+      input.removeAttribute('title');
+      try { f = makeFilter(input.value, rx.checked); } catch (e) {
+        input.classList.add('bad');
+        input.title = 'not a regular expression: ' + e.message;
+        f = null;
+      }
+      table.keep = function (r) { return (!f || f(nameOf(r))) && (!extra || extra(r)); };
+      table.refresh();
+      if (countEl) countEl.textContent = table.view.length + ' of ' + table.all.length + ' rows';
+    }
+    input.addEventListener('input', apply);
+    rx.addEventListener('change', function () {
+      input.placeholder = rx.checked ? 'filter symbols (regular expression)' : 'filter symbols (substring)';
+      apply();
+    });
+    return {apply: apply, nodes: [input, el('label', null, [rx, ' regex'])]};
+  }
+
+  /* ---- header --------------------------------------------------------- */
+  function header(app, flat) {
+    var exact = flat.dimension && flat.dimension !== 'seconds' && !flat.rate_hz;
+    app.appendChild(el('h1', {id: 'title', text: 'Profile of ' + sourcesText(flat.sources)}));
+    var t = flat.totals || {};
+    var parts = [exact ? 'Counts: ' : 'Samples: ', el('b', {text: count(t.total)}), ' total, ',
+      el('b', {text: count(t.in_program)}), ' in the program, ', el('b', {text: count(t.outside)}), ' outside'];
+    var cls = [];
+    for (var k in (t.by_class || {})) if (t.by_class[k] > 0) cls.push(k + ' ' + count(t.by_class[k]));
+    if (cls.length) parts.push(' (' + cls.join(', ') + ')');
+    app.appendChild(el('p', {cls: 'facts', id: 'samples'}, parts));
+    if (flat.rate_hz) {
+      var per = 1 / flat.rate_hz;
+      app.appendChild(el('p', {cls: 'facts', id: 'rate'}, ['Rate: ', el('b', {text: String(flat.rate_hz) + ' Hz'}),
+        ', each sample counts as ' + String(Number(per.toPrecision(6))) + ' ' + (flat.dimension || 'seconds') + '; ',
+        el('b', {text: (t.total / flat.rate_hz).toFixed(2)}), ' ' + (flat.dimension || 'seconds') + ' sampled']));
+    } else {
+      app.appendChild(el('p', {cls: 'facts', id: 'rate', text: 'Rate: unknown (counts are shown, no times)'}));
+    }
+    (flat.warnings || []).forEach(function (w) {
+      var msg = typeof w === 'string' ? w : (w.message || JSON.stringify(w));
+      app.appendChild(el('div', {cls: 'warn', text: 'warning: ' + msg}));
+    });
+  }
+
+  /* ---- flat table ----------------------------------------------------- */
+  function isZero(r) { return !r.count && !r.calls && !r.self_calls; }
+  function ciBar(maxv) {
+    return function (td, r) {
+      td.className = 'cibar';
+      var b = el('div', {cls: 'cib'});
+      b.appendChild(el('div', {cls: 'b', style: 'width:' + (100 * r.percent / maxv) + '%'}));
+      if (typeof r.ci_low === 'number') {
+        b.appendChild(el('div', {cls: 'e', style: 'left:' + (100 * r.ci_low / maxv) + '%;width:' +
+          (100 * (r.ci_high - r.ci_low) / maxv) + '%'}));
+        td.title = r.ci_low.toFixed(2) + ' .. ' + r.ci_high.toFixed(2) + ' %';
+      }
+      td.appendChild(b);
+    };
+  }
+  function flatView(view, flat, onselect) {
+    var rows = flat.rows || [];
+    var hasCalls = rows.some(function (r) { return r.calls || r.self_calls; });
+    var hasCi = !!flat.ci;
+    var maxv = 0;
+    rows.forEach(function (r) { maxv = Math.max(maxv, hasCi ? r.ci_high || 0 : 0, r.percent || 0); });
+    if (!maxv) maxv = 1;
+    var cols = [
+      {key: 'rank', label: 'rank', num: true, value: function (r) { return r.rank; }},
+      {key: 'symbol', label: 'symbol', cls: 'sym', value: function (r) { return r.symbol; }},
+      {key: 'count', label: flat.rate_hz || !flat.dimension ? 'count' : 'count', num: true, value: function (r) { return r.count; },
+        text: function (r) { return count(r.count); }},
+      {key: 'percent', label: 'percent', num: true, value: function (r) { return r.percent; }, text: function (r) { return fixed(r.percent, 2); }}
+    ];
+    if (hasCi) {
+      cols.push({key: 'ci', label: flat.ci.level + '% interval', help: flat.ci.method + ' interval of the percent',
+        num: true, value: function (r) { return r.ci_low; },
+        text: function (r) { return fixed(r.ci_low, 2) + '\u2013' + fixed(r.ci_high, 2); }});
+      cols.push({key: 'cibar', label: 'percent \u00b1 interval', value: function (r) { return r.percent; }, render: ciBar(maxv)});
+    }
+    cols.push({key: 'cum_percent', label: 'cum %', num: true, value: function (r) { return r.cum_percent; },
+      text: function (r) { return fixed(r.cum_percent, 2); }});
+    if (flat.rate_hz)
+      cols.push({key: 'self_seconds', label: 'self s', num: true, value: function (r) { return r.self_seconds; },
+        text: function (r) { return fixed(r.self_seconds, 2); }});
+    if (hasCalls)
+      cols.push({key: 'calls', label: 'calls', num: true, value: function (r) { return r.calls; },
+        sort: function (r) { return (r.calls || 0) + (r.self_calls || 0); },
+        text: function (r) { return r.self_calls ? r.calls + '+' + r.self_calls : String(r.calls); }});
+    cols.push({key: 'address', label: 'address', num: true, cls: 'num addr', value: function (r) { return r.address; },
+      text: function (r) { return hex(r.address); }});
+    var table = new VTable(cols, rows, {id: 'flat-table', onclick: function (r) { onselect(r.symbol); }});
+    var nz = rows.filter(isZero).length;
+    var zero = el('input', {type: 'checkbox', id: 'flat-zero'});
+    var counter = el('span', {id: 'flat-count', cls: 'facts'});
+    var fc = filterControls(table, 'flat', function (r) { return r.symbol; },
+      function (r) { return zero.checked || !isZero(r); }, counter);
+    zero.addEventListener('change', fc.apply);
+    view.appendChild(el('div', {cls: 'controls'}, fc.nodes.concat([
+      el('label', {title: 'symbols that received no sample and no call'}, [zero, ' zero-hit symbols (' + nz + ')']), counter])));
+    if (hasCi)
+      view.appendChild(el('p', {cls: 'note', text: 'Bars: percent of ' + (flat.percent_of === 'program' ? 'the samples in the program' : 'all samples') +
+        '; whiskers: the ' + flat.ci.level + '% ' + flat.ci.method + ' interval of the percent.'}));
+    view.appendChild(table.box);
+    fc.apply();
+    return table;
+  }
+
+  /* ---- regions chart -------------------------------------------------- */
+  var REGION_LABEL = {program: 'in program', symbols: 'symbols', 'no-symbol': 'no symbol', outside: 'outside', total: 'total',
+    system: 'system', dos: 'DOS', io: 'I/O', high: 'high memory', low: 'below the program', library: 'libraries',
+    kernel: 'kernel', unknown: 'unknown'};
+  function regionsView(view, regions, err) {
+    if (!regions) { view.appendChild(el('p', {cls: 'note', text: 'No region summary: ' + (err || 'not available')})); return; }
+    var chart = el('div', {cls: 'chart', id: 'regions-chart'});
+    var group = '';
+    (regions.regions || []).forEach(function (r) {
+      var k = r.region, top = k === 'program' || k === 'outside' || k === 'total';
+      if (top) group = k;
+      var pct = r.percent || 0;
+      chart.appendChild(el('div', {cls: 'row' + (top ? '' : ' sub') + (group === 'outside' ? ' out' : '') + (k === 'total' ? ' total' : ''),
+        'data-region': k}, [
+        el('span', {cls: 'lab', text: REGION_LABEL[k] || k}),
+        el('span', {cls: 'num', 'data-v': r.samples, text: count(r.samples)}),
+        el('span', {cls: 'num', 'data-v': pct, text: fixed(pct, 2) + ' %'}),
+        el('div', {cls: 'track'}, [el('div', {cls: 'fill', style: 'width:' + Math.min(100, pct) + '%'})])]));
+    });
+    view.appendChild(el('p', {cls: 'note', text: 'Where the samples fell: in the program (credited to a symbol or to none) or outside it, by region class; percents of every sample.'}));
+    view.appendChild(chart);
+  }
+
+  /* ---- flame (icicle) view -------------------------------------------- */
+  function buildTree(F) {
+    /* F.nodes: depth, frame, value per node, depth-first */
+    var root = {name: 'all', fid: -1, v: 0, self: 0, kids: [], depth: 0, parent: null};
+    var stack = [root], maxDepth = 0, a = F.nodes || [];
+    for (var i = 0; i + 2 < a.length; i += 3) {
+      var d = a[i], parent = stack[d];
+      var n = {name: F.frames[a[i + 1]], fid: a[i + 1], v: a[i + 2], self: 0, kids: [], depth: d + 1, parent: parent};
+      parent.kids.push(n);
+      stack[d + 1] = n;
+      stack.length = d + 2;
+      if (d + 1 > maxDepth) maxDepth = d + 1;
+      if (d === 0) root.v += n.v;
+    }
+    (function lay(n, x) {
+      n.x = x;
+      n.kids.sort(function (a, b) { return b.v - a.v || (a.name < b.name ? -1 : 1); });
+      var cx = x, sum = 0;
+      for (var j = 0; j < n.kids.length; j++) { lay(n.kids[j], cx); cx += n.kids[j].v; sum += n.kids[j].v; }
+      n.self = Math.max(0, n.v - sum);
+    })(root, 0);
+    return {root: root, maxDepth: maxDepth};
+  }
+  function hue(name) {
+    var h = 0;
+    for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+    return h;
+  }
+  function FlameView(view, F, err, rate, onselect) {
+    this.F = F;
+    this.built = false;
+    this.view = view;
+    this.rate = rate;
+    this.onselect = onselect;
+    this.selected = null;
+    this.match = null;
+    if (!F) { view.appendChild(el('p', {cls: 'note', text: 'No call paths: ' + (err || 'not available')})); return; }
+    var self = this;
+    var label = F.estimate
+      ? 'estimate: stacks derived from call counts (gprof\'s assumption: a function\'s time is split among its callers in proportion to the calls); call arcs never record stacks'
+      : 'no call arcs: one frame per function, as measured';
+    this.search = el('input', {type: 'search', id: 'flame-search', placeholder: 'highlight (substring)', 'aria-label': 'search'});
+    this.rx = el('input', {type: 'checkbox', id: 'flame-regex'});
+    this.matched = el('span', {id: 'flame-matched', cls: 'facts'});
+    this.search.addEventListener('input', function () { self.setSearch(); });
+    this.rx.addEventListener('change', function () { self.setSearch(); });
+    view.appendChild(el('div', {cls: 'controls'}, [
+      el('span', {cls: 'estimate', id: 'flame-estimate', text: label}),
+      this.search, el('label', null, [this.rx, ' regex']), this.matched,
+      el('button', {type: 'button', id: 'flame-reset', text: 'reset zoom', onclick: function () { self.zoomTo(self.tree.root); }})]));
+    this.canvas = el('canvas', {id: 'flame', role: 'img', 'aria-label': 'icicle graph of the call paths'});
+    this.tip = el('div', {id: 'flame-tip'});
+    this.list = el('ol', {id: 'flame-nodes', cls: 'sr-only'});
+    view.appendChild(el('div', {id: 'flame-wrap'}, [this.canvas, this.tip]));
+    view.appendChild(this.list);
+    view.appendChild(el('p', {cls: 'note', text: 'Click a frame to zoom in and to show its callers and callees; click a frame above it (or "all") to zoom out. Widths are inclusive ' +
+      (F.arc_time ? 'arc time (microseconds).' : 'samples.')}));
+    this.calls = el('div', {id: 'calls'});
+    view.appendChild(this.calls);
+    this.canvas.addEventListener('mousemove', function (e) { self.hover(e); });
+    this.canvas.addEventListener('mouseleave', function () { self.tip.style.display = 'none'; });
+    this.canvas.addEventListener('click', function (e) {
+      var n = self.hit(e);
+      if (!n) return;
+      self.zoomTo(n);
+      if (n.fid >= 0) self.onselect(n.name);
+    });
+    window.addEventListener('resize', function () { if (self.built && !self.view.hidden) self.draw(); });
+  }
+  FlameView.prototype.show = function () {
+    if (!this.F) return;
+    if (!this.built) {
+      this.tree = buildTree(this.F);
+      this.zoom = this.tree.root;
+      this.built = true;
+    }
+    this.draw();
+  };
+  FlameView.prototype.zoomTo = function (n) { this.zoom = n; this.draw(); };
+  FlameView.prototype.setSearch = function () {
+    var f = null;
+    this.search.classList.remove('bad');
+    try { f = makeFilter(this.search.value, this.rx.checked); } catch (e) { this.search.classList.add('bad'); }
+    this.match = f;
+    if (this.built) this.draw();
+  };
+  var FH = 18;
+  FlameView.prototype.draw = function () {
+    var c = this.canvas, dpr = window.devicePixelRatio || 1;
+    var W = c.parentNode.clientWidth || 1000, H = (this.tree.maxDepth + 1) * FH;
+    c.width = Math.round(W * dpr);
+    c.height = Math.round(H * dpr);
+    c.style.height = H + 'px';
+    var g = c.getContext('2d');
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, W, H);
+    g.font = '11px ui-monospace, "DejaVu Sans Mono", monospace';
+    g.textBaseline = 'middle';
+    var z = this.zoom, scale = z.v > 0 ? W / z.v : 0, x0 = z.x, self = this;
+    var drawn = [], rows = [];
+    var matchedV = 0, match = this.match, sel = this.selected;
+    function box(n, x, w, dim) {
+      var y = n.depth * FH, hit = match && n.fid >= 0 && match(n.name);
+      var h = hue(n.name);
+      g.fillStyle = hit ? '#d81b9c' : n.fid < 0 ? '#c9ccd1' : n.name.charAt(0) === '[' ? '#b8bcc4'
+        : 'hsl(' + (8 + h % 42) + ',' + (70 + h % 20) + '%,' + (dim ? 78 : 58 + (h >> 8) % 12) + '%)';
+      g.fillRect(x, y, Math.max(w - 0.5, 0.5), FH - 1);
+      if (sel && n.name === sel) { g.strokeStyle = '#1a56b0'; g.lineWidth = 2; g.strokeRect(x + 1, y + 1, w - 2.5, FH - 3); }
+      if (w > 28) {
+        var chars = Math.floor((w - 6) / 6.7), t = n.name;
+        if (t.length > chars) t = chars > 2 ? t.slice(0, chars - 2) + '..' : '';
+        if (t) { g.fillStyle = '#111'; g.fillText(t, x + 3, y + FH / 2); }
+      }
+      var rec = {n: n, x: x, w: w};
+      drawn.push(rec);
+      (rows[n.depth] = rows[n.depth] || []).push(rec);
+    }
+    for (var a = z; a; a = a.parent) box(a, 0, W, a !== z);
+    (function sub(n, inMatch) {
+      for (var i = 0; i < n.kids.length; i++) {
+        var k = n.kids[i], w = k.v * scale;
+        if (w < 0.3) continue; /* kids are sorted widest first */
+        var m = !inMatch && match && match(k.name);
+        if (m) matchedV += k.v;
+        box(k, (k.x - x0) * scale, w, false);
+        sub(k, inMatch || m);
+      }
+    })(z, false);
+    this.rows = rows;
+    this.scale = scale;
+    if (match) {
+      var tot = this.tree.root.v;
+      this.matched.textContent = 'matched: ' + (tot ? (100 * matchedV / tot).toFixed(2) : '0.00') + '% of all';
+    } else this.matched.textContent = '';
+    /* the frames drawn, for screen readers and tests: name, depth, x and
+     * width in CSS pixels, inclusive value */
+    var frag = document.createDocumentFragment();
+    for (var i = 0; i < drawn.length && i < 5000; i++) {
+      var d = drawn[i];
+      frag.appendChild(el('li', {'data-depth': d.n.depth, 'data-x': d.x, 'data-w': d.w, 'data-v': d.n.v, 'data-self': d.n.self,
+        text: d.n.name}));
+    }
+    this.list.textContent = '';
+    this.list.setAttribute('data-width', W);
+    this.list.setAttribute('data-total', z.v);
+    this.list.appendChild(frag);
+  };
+  FlameView.prototype.hit = function (e) {
+    var r = this.canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+    var row = this.rows && this.rows[Math.floor(y / FH)];
+    if (!row) return null;
+    for (var i = 0; i < row.length; i++) if (x >= row[i].x && x < row[i].x + row[i].w) return row[i].n;
+    return null;
+  };
+  FlameView.prototype.hover = function (e) {
+    var n = this.hit(e);
+    if (!n) { this.tip.style.display = 'none'; return; }
+    var tot = this.tree.root.v, unit = this.F.arc_time ? ' \u00b5s' : ' samples';
+    var t = n.name + '\ninclusive: ' + count(n.v) + unit + ' (' + (tot ? (100 * n.v / tot).toFixed(2) : '0') + '%)';
+    if (this.rate) t += ', ' + (n.v / this.rate).toFixed(2) + ' s';
+    t += '\nself: ' + count(n.self) + unit;
+    if (this.F.estimate) t += '\n(estimate from call counts)';
+    this.tip.textContent = t;
+    var r = this.canvas.getBoundingClientRect();
+    this.tip.style.left = Math.min(e.clientX - r.left + 12, r.width - 260) + 'px';
+    this.tip.style.top = (e.clientY - r.top + 14) + 'px';
+    this.tip.style.display = 'block';
+  };
+
+  /* ---- caller / callee tables (the call graph report's model) --------- */
+  /* C.nodes: [name, cycle, index, calls, self_calls, self, children,
+   * listed]; C.edges: [parent, child, count, self, children] by time */
+  function callIndex(C) {
+    if (C._byName) return;
+    C._byName = new Map();
+    C._in = [];
+    C._out = [];
+    C.nodes.forEach(function (n, i) { if (n[0] !== null && !C._byName.has(n[0])) C._byName.set(n[0], i); });
+    C.edges.forEach(function (e) {
+      (C._in[e[1]] = C._in[e[1]] || []).push(e);
+      (C._out[e[0]] = C._out[e[0]] || []).push(e);
+    });
+  }
+  function callsPanel(box, C, name, select) {
+    box.textContent = '';
+    if (!C) return;
+    callIndex(C);
+    var i = C._byName.get(name);
+    if (i === undefined) { box.appendChild(el('p', {cls: 'note', text: name + ': not in the call graph'})); return; }
+    var n = C.nodes[i], sec = function (v) { return fixed(v, 2); };
+    var rate = C._rate || 0, conv = function (v) { return rate ? v / rate : v; };
+    var cyc = function (m) { return m[1] ? ' <cycle ' + m[1] + '>' : ''; };
+    box.appendChild(el('h2', {id: 'calls-title', text: '[' + n[2] + '] ' + n[0] + cyc(n)}));
+    box.appendChild(el('p', {cls: 'facts'}, ['inclusive ', el('b', {text: fixed(C.total ? 100 * (n[5] + n[6]) / C.total : 0, 2) + '%'}),
+      ', self ', el('b', {text: sec(conv(n[5]))}), rate ? ' s' : '', ', children ', el('b', {text: sec(conv(n[6]))}), rate ? ' s' : '',
+      ', called ', el('b', {text: String(n[3]) + (n[4] ? '+' + n[4] : '')}), ' times']));
+    function table(list, other, title, id) {
+      var t = el('table', {cls: 'grid', id: id}, [el('thead', null, [el('tr', null, [
+        el('th', {text: 'function'}), el('th', {cls: 'num', text: 'calls'}), el('th', {cls: 'num', text: rate ? 'self s' : 'self'}),
+        el('th', {cls: 'num', text: rate ? 'children s' : 'children'})])])]);
+      var tb = el('tbody');
+      (list || []).forEach(function (e) {
+        var m = C.nodes[e[other]], callee = C.nodes[e[1]];
+        var inside = e[0] === e[1] || (callee[1] && C.nodes[e[0]][1] === callee[1]);
+        tb.appendChild(el('tr', {onclick: function () { if (m[0] !== null) select(m[0]); }}, [
+          el('td', {cls: 'sym'}, [el('a', {cls: 'link', text: (m[0] === null ? '' : m[0]) + cyc(m)})]),
+          el('td', {cls: 'num', text: inside ? String(e[2]) : e[2] + '/' + callee[3]}),
+          el('td', {cls: 'num', 'data-v': e[3], text: inside ? '' : sec(conv(e[3]))}),
+          el('td', {cls: 'num', 'data-v': e[4], text: inside ? '' : sec(conv(e[4]))})]));
+      });
+      if (!list || !list.length) tb.appendChild(el('tr', null, [el('td', {colspan: 4, cls: 'note', text: other === 0 ? '(spontaneous)' : '(none)'})]));
+      t.appendChild(tb);
+      return el('div', null, [el('h2', {text: title}), t]);
+    }
+    box.appendChild(el('div', {cls: 'cols'}, [table(C._in[i], 0, 'callers', 'callers'), table(C._out[i], 1, 'callees', 'callees')]));
+  }
+
+  /* ---- source --------------------------------------------------------- */
+  function sourceView(view, src, err) {
+    /* one panel per kind of data; a disassembly panel goes beside it */
+    var panel = el('div', {id: 'source-panel'});
+    view.appendChild(panel);
+    if (!src || !src.lines) { panel.appendChild(el('p', {cls: 'note', text: 'No source view: ' + (err || 'not available')})); return; }
+    panel.appendChild(el('p', {cls: 'facts', text: 'Samples by source line (DWARF line table); ' + count(src.no_line_info || 0) + ' samples without line information.'}));
+    var byFile = new Map();
+    src.lines.forEach(function (l) { if (!byFile.has(l.file)) byFile.set(l.file, []); byFile.get(l.file).push(l); });
+    var max = 0;
+    src.lines.forEach(function (l) { max = Math.max(max, l.percent || 0); });
+    byFile.forEach(function (lines, file) {
+      panel.appendChild(el('h2', {text: file}));
+      var tb = el('tbody');
+      lines.forEach(function (l) {
+        tb.appendChild(el('tr', null, [el('td', {cls: 'num', text: String(l.line)}), el('td', {cls: 'num', 'data-v': l.count, text: count(l.count)}),
+          el('td', {cls: 'num', 'data-v': l.percent, text: fixed(l.percent, 2)}),
+          el('td', {cls: 'cibar'}, [el('div', {cls: 'cib'}, [el('div', {cls: 'b', style: 'width:' + (max ? 100 * l.percent / max : 0) + '%'})])])]));
+      });
+      panel.appendChild(el('table', {cls: 'grid'}, [el('thead', null, [el('tr', null, [el('th', {cls: 'num', text: 'line'}),
+        el('th', {cls: 'num', text: 'count'}), el('th', {cls: 'num', text: 'percent'}), el('th', {text: ''})])]), tb]));
+    });
+  }
+
+  /* ---- tabs ----------------------------------------------------------- */
+  function tabs(app, defs) {
+    var nav = el('nav', {cls: 'tabs', role: 'tablist'}), views = {};
+    function show(id) {
+      defs.forEach(function (d) {
+        var on = d.id === id;
+        d.button.setAttribute('aria-selected', on ? 'true' : 'false');
+        views[d.id].hidden = !on;
+        if (on && d.onshow) d.onshow();
+      });
+    }
+    defs.forEach(function (d) {
+      d.button = el('button', {type: 'button', role: 'tab', id: 'tab-' + d.id, text: d.label, onclick: function () { show(d.id); }});
+      nav.appendChild(d.button);
+      views[d.id] = el('section', {cls: 'view', id: 'view-' + d.id, role: 'tabpanel'});
+    });
+    app.appendChild(nav);
+    defs.forEach(function (d) { app.appendChild(views[d.id]); });
+    return {views: views, show: show};
+  }
+
+  /* flat.columns / flat.data (rows as arrays) to row objects */
+  function flatRows(flat) {
+    if (!flat.data) return;
+    var cols = flat.columns, rate = flat.rate_hz;
+    flat.rows = flat.data.map(function (a) {
+      var r = {};
+      for (var i = 0; i < cols.length; i++) r[cols[i]] = a[i];
+      if (rate) r.self_seconds = r.count / rate;
+      return r;
+    });
+    flat.data = null;
+  }
+
+  function profilePage(app, D) {
+    var flat = D.flat;
+    flatRows(flat);
+    header(app, flat);
+    var T = tabs(app, [
+      {id: 'flat', label: 'Flat profile'},
+      {id: 'regions', label: 'Regions'},
+      {id: 'flame', label: 'Call graph', onshow: function () { flame.show(); }},
+      {id: 'source', label: 'Source'}]);
+    var select = function (name) {
+      flame.selected = name;
+      callsPanel(flame.calls || el('div'), D.calls, name, select);
+      if (flame.built) flame.draw();
+    };
+    var flame = new FlameView(T.views.flame, D.flame, D.flame_error, flat.rate_hz, select);
+    flatView(T.views.flat, flat, select);
+    regionsView(T.views.regions, D.regions, D.regions_error);
+    sourceView(T.views.source, D.source, D.source_error);
+    if (D.calls) D.calls._rate = flat.rate_hz || 0;
+    if ((!D.calls || !D.calls.edges.length) && flame.calls)
+      flame.calls.appendChild(el('p', {cls: 'note', text: 'No caller/callee tables: ' + (D.calls_error || 'the capture has no call arcs')}));
+    var want = (location.hash || '').slice(1);
+    T.show(T.views[want] ? want : 'flat');
+  }
+
+  /* ---- diff ----------------------------------------------------------- */
+  function diffPage(app, D) {
+    var d = D.diff;
+    app.appendChild(el('h1', {id: 'title', text: 'Diff of ' + sourcesText(d.base.sources)}));
+    app.appendChild(el('p', {cls: 'facts'}, ['to ', el('b', {text: sourcesText(d.new.sources)})]));
+    app.appendChild(el('p', {cls: 'facts', id: 'samples'}, ['Samples: ', el('b', {text: count(d.base.samples)}), ' before, ',
+      el('b', {text: count(d.new.samples)}), ' after']));
+    app.appendChild(el('p', {cls: 'facts', id: 'test'}, [d.exact
+      ? 'Counts are exact (not samples): changes are shown without intervals or tests'
+      : 'Test: two-proportion z-test, ' + (d.correction === 'holm' ? 'Holm' : 'Benjamini-Hochberg') + ' correction over ' +
+        d.tested + ' symbols, ' + d.confidence + '% level; ' + d.significant + ' significant']));
+    app.appendChild(el('p', {cls: 'facts'}, [el('span', {cls: 'swatch', style: 'background:var(--up)'}), 'larger share after',
+      el('span', {cls: 'swatch', style: 'background:var(--down)'}), 'smaller share after; ', el('b', {text: '*'}), ' significant']));
+    var rows = d.rows || [];
+    var maxc = 0;
+    rows.forEach(function (r) { maxc = Math.max(maxc, Math.abs(r.change_pp)); r._cls = r.significant ? 'sig' : null; });
+    function changeCell(td, r) {
+      var c = r.change_pp;
+      td.className = 'num ' + (c > 0 ? 'up' : c < 0 ? 'down' : '');
+      td.textContent = (c > 0 ? '+' : '') + c.toFixed(2);
+      td.setAttribute('data-v', String(c));
+      if (maxc > 0 && c) td.style.background = (c > 0 ? 'rgba(198,40,40,' : 'rgba(30,95,184,') + (0.08 + 0.32 * Math.abs(c) / maxc).toFixed(3) + ')';
+    }
+    var cols = [
+      {key: 'symbol', label: 'symbol', cls: 'sym', value: function (r) { return r.symbol; }},
+      {key: 'before_count', label: 'before', num: true, value: function (r) { return r.before_count; }, text: function (r) { return count(r.before_count); }},
+      {key: 'before_percent', label: 'before %', num: true, value: function (r) { return r.before_percent; }, text: function (r) { return fixed(r.before_percent, 2); }},
+      {key: 'after_count', label: 'after', num: true, value: function (r) { return r.after_count; }, text: function (r) { return count(r.after_count); }},
+      {key: 'after_percent', label: 'after %', num: true, value: function (r) { return r.after_percent; }, text: function (r) { return fixed(r.after_percent, 2); }},
+      {key: 'change_pp', label: 'change (pp)', num: true, value: function (r) { return r.change_pp; }, render: changeCell}];
+    if (!d.exact) cols.push(
+      {key: 'ci', label: d.confidence + '% interval (pp)', num: true, value: function (r) { return r.ci_low_pp; },
+        text: function (r) { return fixed(r.ci_low_pp, 2) + ' .. ' + fixed(r.ci_high_pp, 2); }},
+      {key: 'p_adjusted', label: 'p adjusted', num: true, value: function (r) { return r.p_adjusted; },
+        text: function (r) { return typeof r.p_adjusted === 'number' ? Number(r.p_adjusted.toPrecision(3)).toString() : ''; }},
+      {key: 'significant', label: 'sig.', value: function (r) { return r.significant ? 1 : 0; }, sort: function (r) { return r.significant ? 1 : 0; },
+        cls: 'sigmark', text: function (r) { return r.significant ? '*' : ''; }});
+    var table = new VTable(cols, rows, {id: 'diff-table'});
+    var only = el('input', {type: 'checkbox', id: 'diff-significant'});
+    var counter = el('span', {id: 'diff-count', cls: 'facts'});
+    var fc = filterControls(table, 'diff', function (r) { return r.symbol; }, function (r) { return !only.checked || r.significant; }, counter);
+    only.addEventListener('change', fc.apply);
+    app.appendChild(el('div', {cls: 'controls'}, fc.nodes.concat([el('label', null, [only, ' only significant']), counter])));
+    app.appendChild(table.box);
+    fc.apply();
+    /* both flat profiles side by side */
+    function side(f, err, title, id) {
+      var box = el('div', null, [el('h2', {text: title})]);
+      if (!f) { box.appendChild(el('p', {cls: 'note', text: err || 'not available'})); return box; }
+      box.appendChild(el('p', {cls: 'facts', text: sourcesText(f.sources)}));
+      var t = new VTable([
+        {key: 'rank', label: 'rank', num: true, value: function (r) { return r.rank; }},
+        {key: 'symbol', label: 'symbol', cls: 'sym', value: function (r) { return r.symbol; }},
+        {key: 'count', label: 'count', num: true, value: function (r) { return r.count; }, text: function (r) { return count(r.count); }},
+        {key: 'percent', label: 'percent', num: true, value: function (r) { return r.percent; }, text: function (r) { return fixed(r.percent, 2); }}],
+        f.rows || [], {id: id, height: '40vh'});
+      box.appendChild(t.box);
+      return box;
+    }
+    app.appendChild(el('div', {cls: 'cols'}, [side(D.base_flat, D.base_flat_error, 'before', 'base-flat'),
+      side(D.new_flat, D.new_flat_error, 'after', 'new-flat')]));
+  }
+
+  function main() {
+    var app = document.getElementById('app');
+    app.textContent = '';
+    var D = JSON.parse(document.getElementById('pc-data').textContent);
+    if (D.kind === 'diff') diffPage(app, D);
+    else profilePage(app, D);
+    app.appendChild(el('p', {cls: 'note', text: 'profcore ' + D.version}));
+    app.appendChild(el('div', {id: 'pc-errors'}));
+    if (errors.length) document.getElementById('pc-errors').textContent = errors.join('\n');
+  }
+  try { main(); } catch (e) {
+    if (!document.getElementById('pc-errors')) document.body.appendChild(el('div', {id: 'pc-errors'}));
+    noteError(e && e.stack ? e.stack : e);
+  }
+  /* time from navigation start to the first view, for the bench */
+  document.documentElement.setAttribute('data-pc-ms', String(Math.round(performance.now())));
+  document.documentElement.setAttribute('data-pc-ready', errors.length ? 'error' : 'ok');
+})();

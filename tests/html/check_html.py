@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""The HTML report in a real browser (issue #23 item 2).
+
+profcat writes the page (-F html, -r html, diff -F html); headless
+Chromium (tests/html/cdp.py: the DevTools protocol over a pipe, network
+switched off) loads it from disk, and the test reads the DOM:
+
+ - header lines equal the text report's; no console error; the page's
+   completion marker data-pc-ready is "ok";
+ - every row and number of the CSV report is in the flat table (exact
+   values in data-v, shown text at its precision); the zero-hit toggle
+   adds exactly the rows of --zero;
+ - sorting by a column and filtering (substring, regex, bad regex) change
+   the rows as expected;
+ - the flame view: every drawn frame's width is its inclusive value
+   scaled to the canvas, and each function's inclusive time equals
+   gprof -q's (tests/unix/fixtures/x86_64-nopie/gprof-q.txt; functions in
+   a cycle are left to the call-path model's own tests); clicking a
+   frame zooms to it and fills the caller/callee tables;
+ - hostile names (<script>, quotes, control bytes) render as text;
+ - diff -F html: rows, colours and significance marks equal diff -F csv;
+ - source: the lines of -r source -F json.
+
+Screenshots of each view go to BUILD/tests/html/ (not committed).
+Skips (77) when chromium is not installed.
+"""
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+PROFCAT = os.environ["PROFCAT"]
+SRC = os.environ.get("PC_SOURCE_ROOT", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+OUT = os.path.join(os.environ.get("PC_BUILD_ROOT", tempfile.gettempdir()), "tests", "html")
+UNIX = os.path.join(SRC, "tests", "unix", "fixtures", "x86_64-nopie")
+STATS = os.path.join(SRC, "tests", "stats", "fixtures")
+SOURCE = os.path.join(SRC, "tests", "source", "fixtures")
+
+failures = []
+
+
+def check(cond, what):
+    if cond:
+        print("ok   " + what)
+    else:
+        print("FAIL " + what)
+        failures.append(what)
+    return cond
+
+
+def profcat(*args, cwd=None):
+    r = subprocess.run([PROFCAT] + list(args), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode != 0 or r.stderr:
+        raise SystemExit("profcat %s: exit %d: %s" % (" ".join(args), r.returncode, r.stderr.decode(errors="replace")))
+    return r.stdout
+
+
+def url(path, hash_=""):
+    return "file://" + os.path.abspath(path) + hash_
+
+
+def static_checks(label, data):
+    """The file itself: UTF-8 without control bytes, no reference to
+    anything outside it, exactly the two script elements we wrote."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        check(False, "%s: page is UTF-8 (%s)" % (label, e))
+        return
+    bad = [c for c in text if (ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) < 0xa0]
+    check(not bad, "%s: no control characters in the page (found %r)" % (label, bad[:3]))
+    low = text.lower()
+    check(low.count("<script") == 2 and low.count("</script") == 2,
+          "%s: exactly two script elements (data, code)" % label)
+    check(not re.search(r"\b(src|href|url)\s*[=(]", low) and "http:" not in low and "https:" not in low,
+          "%s: nothing loaded from outside the file" % label)
+    check("default-src 'none'" in text, "%s: Content-Security-Policy forbids the network" % label)
+
+
+JS_ROWS = """(() => { const t = document.getElementById(%r);
+  const cols = [...t.tHead.rows[0].cells].map(th => th.dataset.col);
+  return [...t.tBodies[0].rows].filter(r => !r.classList.contains('spacer')).map(r => {
+    const o = {}; [...r.cells].forEach((td, i) => { o[cols[i]] = [td.textContent, td.dataset.v === undefined ? null : td.dataset.v,
+      td.className]; }); o._cls = r.className; return o; }); })()"""
+
+
+def rows(page, table):
+    return page.eval(JS_ROWS % table)
+
+
+def set_input(page, id_, value=None, checked=None):
+    if checked is not None:
+        page.eval("(() => { const e = document.getElementById(%r); e.checked = %s; e.dispatchEvent(new Event('change')); })()"
+                  % (id_, "true" if checked else "false"))
+    else:
+        page.eval("(() => { const e = document.getElementById(%r); e.value = %s; e.dispatchEvent(new Event('input')); })()"
+                  % (id_, json.dumps(value)))
+    page.settle()
+
+
+def click(page, selector):
+    page.eval("document.querySelector(%s).click()" % json.dumps(selector))
+    page.settle()
+
+
+def num_eq(a, b):
+    return abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b)))
+
+
+def csv_rows(text):
+    return [r for r in csv.DictReader(io.StringIO(text)) if r["rank"]]
+
+
+def compare_flat(label, got, want, rate):
+    check(len(got) == len(want), "%s: %d table rows = %d CSV rows" % (label, len(got), len(want)))
+    byrank = {g["rank"][0]: g for g in got}
+    for w in want:
+        g = byrank.get(w["rank"])
+        if not check(g is not None, "%s: row %s (%s) present" % (label, w["rank"], w["symbol"])):
+            continue
+        ok = g["symbol"][0] == w["symbol"]
+        ok &= num_eq(g["count"][1], w["count"]) and num_eq(g["percent"][1], w["percent"])
+        ok &= num_eq(g["cum_percent"][1], w["cum_percent"])
+        ok &= g["percent"][0] == "%.2f" % float(w["percent"])
+        if rate:  # the page divides count by the rate; the CSV rounds it to 6 decimals
+            ok &= abs(float(g["self_seconds"][1]) - float(w["self_seconds"])) <= 5e-7
+            ok &= g["self_seconds"][0] == "%.2f" % float(w["self_seconds"])
+        if "calls" in g:
+            want_calls = w["calls"] + ("+" + w["self_calls"] if w["self_calls"] not in ("", "0") else "")
+            ok &= g["calls"][0] == want_calls
+        ok &= g["address"][0] == w["address"]
+        check(ok, "%s: row %s %s: every number equals the CSV's (%r)" % (label, w["rank"], w["symbol"], g))
+
+
+def gprof_inclusive(path):
+    """{name: self+children seconds} of gprof -q's primary lines, names in
+    a cycle left out."""
+    out = {}
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"^\[\d+\]\s+[\d.]+\s+([\d.]+)\s+([\d.]+)\s+\S+\s+(.*?)\s+\[\d+\]$", line)
+        if m and "<cycle" not in m.group(3):
+            out[m.group(3)] = float(m.group(1)) + float(m.group(2))
+    return out
+
+
+JS_FLAME = """(() => { const l = document.getElementById('flame-nodes');
+  return {W: +l.dataset.width, total: +l.dataset.total, nodes: [...l.children].map(li => ({name: li.textContent,
+    depth: +li.dataset.depth, x: +li.dataset.x, w: +li.dataset.w, v: +li.dataset.v}))}; })()"""
+
+
+def flame_inclusive(nodes):
+    """Per function, the summed width of its outermost frames."""
+    inc, stack = {}, []
+    for n in nodes:
+        del stack[n["depth"]:]
+        if n["name"] not in stack:
+            inc[n["name"]] = inc.get(n["name"], 0) + n["v"]
+        stack.append(n["name"])
+    return inc
+
+
+def case_gmon(b, tmp):
+    label = "gmon"
+    page_file = os.path.join(tmp, "report.html")
+    profcat("-F", "html", "-o", page_file, "callgraph", "gmon.out", cwd=UNIX)
+    data = open(page_file, "rb").read()
+    check(profcat("-r", "html", "callgraph", "gmon.out", cwd=UNIX) == data, "gmon: -r html writes the same page as -F html")
+    static_checks(label, data)
+    text = profcat("callgraph", "gmon.out", cwd=UNIX).decode().splitlines()
+    want = csv_rows(profcat("-F", "csv", "callgraph", "gmon.out", cwd=UNIX).decode())
+    want_zero = csv_rows(profcat("-F", "csv", "--zero", "callgraph", "gmon.out", cwd=UNIX).decode())
+
+    p = b.open(url(page_file))
+    check(p.eval("document.documentElement.dataset.pcReady") == "ok", "gmon: page ready without error")
+    check(p.eval("document.getElementById('samples').textContent") == text[1], "gmon: samples line = text report's")
+    check(p.eval("document.getElementById('rate').textContent") == text[2], "gmon: rate line = text report's")
+    got = rows(p, "flat-table")
+    compare_flat(label, got, want, True)
+    check(all(g["ci"][0] and "\u2013" in g["ci"][0] for g in got), "gmon: each row shows its 95% interval")
+    check(p.eval("document.querySelectorAll('#flat-table .cib .e').length") == len(want), "gmon: an error bar per row")
+    p.screenshot(os.path.join(OUT, "html-flat.png"))
+
+    set_input(p, "flat-zero", checked=True)
+    compare_flat(label + " --zero", rows(p, "flat-table"), want_zero, True)
+    check(p.eval("document.getElementById('flat-count').textContent") == "%d of %d rows" % (len(want_zero), len(want_zero)),
+          "gmon: row counter with zero-hit rows")
+    set_input(p, "flat-zero", checked=False)
+
+    # sorting
+    names = [w["symbol"] for w in want]
+    click(p, "#flat-table th[data-col=symbol]")
+    check([g["symbol"][0] for g in rows(p, "flat-table")] == sorted(names, key=lambda s: s.lower()),
+          "gmon: sort by symbol (ascending)")
+    click(p, "#flat-table th[data-col=symbol]")
+    check([g["symbol"][0] for g in rows(p, "flat-table")] == sorted(names, key=lambda s: s.lower(), reverse=True),
+          "gmon: second click reverses")
+    click(p, "#flat-table th[data-col=calls]")
+    calls = [int(g["calls"][0].split("+")[0]) + int((g["calls"][0] + "+0").split("+")[1]) for g in rows(p, "flat-table")]
+    check(calls == sorted(calls, reverse=True) and calls[0] == 24000000, "gmon: sort by calls (descending)")
+    click(p, "#flat-table th[data-col=count]")
+    counts = [float(g["count"][1]) for g in rows(p, "flat-table")]
+    check(counts == sorted((float(w["count"]) for w in want), reverse=True), "gmon: sort by count (descending)")
+    click(p, "#flat-table th[data-col=count]")
+    counts = [float(g["count"][1]) for g in rows(p, "flat-table")]
+    check(counts == sorted(float(w["count"]) for w in want), "gmon: sort by count (ascending)")
+    check(p.eval("document.querySelector('#flat-table th[data-col=count]').getAttribute('aria-sort')") == "ascending",
+          "gmon: sorted column marked")
+
+    # filtering
+    set_input(p, "flat-filter", "TINY_")
+    check(sorted(g["symbol"][0] for g in rows(p, "flat-table")) == ["tiny_a", "tiny_b", "tiny_c"],
+          "gmon: substring filter (case-insensitive)")
+    set_input(p, "flat-regex", checked=True)
+    check(rows(p, "flat-table") == [], "gmon: the same text as a regex is case-sensitive")
+    set_input(p, "flat-filter", "^is_(odd|even)$")
+    check(sorted(g["symbol"][0] for g in rows(p, "flat-table")) == ["is_even", "is_odd"], "gmon: regex filter")
+    set_input(p, "flat-filter", "(")
+    check(p.eval("document.getElementById('flat-filter').classList.contains('bad')") and len(rows(p, "flat-table")) == len(want),
+          "gmon: a bad regex is marked and filters nothing")
+    set_input(p, "flat-filter", "")
+    set_input(p, "flat-regex", checked=False)
+    check(len(rows(p, "flat-table")) == len(want), "gmon: cleared filter shows every row again")
+
+    # regions
+    click(p, "#tab-regions")
+    reg = json.loads(profcat("-r", "regions", "-F", "json", "callgraph", "gmon.out", cwd=UNIX))
+    got_reg = p.eval("[...document.querySelectorAll('#regions-chart .row')].map(r => [r.dataset.region, +r.children[1].dataset.v, +r.children[2].dataset.v])")
+    check(got_reg == [[r["region"], r["samples"], r["percent"]] for r in reg["regions"]], "gmon: region chart = -r regions")
+    p.screenshot(os.path.join(OUT, "html-regions.png"))
+
+    # flame
+    click(p, "#tab-flame")
+    f = p.eval(JS_FLAME)
+    W, total = f["W"], f["total"]
+    check(W > 0 and all(abs(n["w"] - n["v"] / total * W) < 1e-6 * W for n in f["nodes"]),
+          "gmon: every frame's width is its inclusive value (%d frames)" % len(f["nodes"]))
+    inc = flame_inclusive(f["nodes"])
+    gq = gprof_inclusive(os.path.join(UNIX, "gprof-q.txt"))
+    for name, secs in sorted(gq.items()):
+        if secs == 0 and name not in inc:
+            continue
+        check(name in inc and abs(inc[name] / 100.0 - secs) <= 0.011,
+              "gmon: flame inclusive of %s %.4f s = gprof -q %.2f s" % (name, inc.get(name, -1) / 100.0, secs))
+    check("estimate" in p.eval("document.getElementById('flame-estimate').textContent"), "gmon: estimate label shown")
+    p.screenshot(os.path.join(OUT, "html-flame.png"))
+    hot = [n for n in f["nodes"] if n["name"] == "hot"][0]
+    p.eval("""(() => { const c = document.getElementById('flame'), r = c.getBoundingClientRect();
+      c.dispatchEvent(new MouseEvent('click', {clientX: r.left + %f, clientY: r.top + %f, bubbles: true})); })()"""
+           % (hot["x"] + hot["w"] / 2, hot["depth"] * 18 + 9))
+    p.settle()
+    f2 = p.eval(JS_FLAME)
+    zoomed = [n for n in f2["nodes"] if n["name"] == "hot"]
+    check(zoomed and abs(zoomed[0]["w"] - f2["W"]) < 1e-6 and f2["total"] == hot["v"], "gmon: click zooms to the frame")
+    check(p.eval("document.getElementById('calls-title').textContent") == "[2] hot", "gmon: click selects the function")
+    check(p.eval("[...document.querySelectorAll('#callers tbody tr')].map(r => r.cells[0].textContent + ' ' + r.cells[1].textContent)")
+          == ["main 1/1"], "gmon: callers table (call graph report)")
+    click(p, "#flame-reset")
+    p.eval("[...document.querySelectorAll('#flat-table tbody tr')].find(r => r.cells[1] && r.cells[1].textContent === 'tinies').click()")
+    p.settle()
+    check(p.eval("[...document.querySelectorAll('#callees tbody tr')].map(r => r.cells[0].textContent + ' ' + r.cells[1].textContent)")
+          == ["tiny_b 24000000/24000000", "tiny_a 24000000/24000000", "tiny_c 24000000/24000000"],
+          "gmon: a flat row selects the function (callees table)")
+    set_input(p, "flame-search", "tiny_")
+    tiny = sum(n["v"] for n in f["nodes"] if n["name"].startswith("tiny_"))
+    check(p.eval("document.getElementById('flame-matched').textContent") == "matched: %.2f%% of all" % (100 * tiny / total),
+          "gmon: search highlight sums the matching frames")
+    p.screenshot(os.path.join(OUT, "html-callgraph.png"))
+    check(p.console == [], "gmon: no console errors %r" % p.console)
+
+
+NM = (b"0000000000001000 T plain\n"
+      b"0000000000001010 T <script>alert(1)</script>\n"
+      b"0000000000001020 T esc\x1b[31mred\x07\n"
+      b"0000000000001030 T q\"uo'te&amp;\n"
+      b"0000000000001040 T </script><b>x\n"
+      b"0000000000001050 T bad\xfe\n"
+      b"0000000000001060 T zend\n")
+PCS = b"0x1004\n0x1014\n0x1014\n0x1024\n0x1034\n0x1044\n0x1054\n"
+
+
+def case_escape(b, tmp):
+    with open(os.path.join(tmp, "names.nm"), "wb") as f:
+        f.write(NM)
+    with open(os.path.join(tmp, "pcs.txt"), "wb") as f:
+        f.write(PCS)
+    page_file = os.path.join(tmp, "names.html")
+    profcat("-F", "html", "-o", page_file, "pcs.txt", "names.nm", cwd=tmp)
+    static_checks("escape", open(page_file, "rb").read())
+    want = csv_rows(profcat("-F", "csv", "pcs.txt", "names.nm", cwd=tmp).decode())
+    p = b.open(url(page_file))
+    check(p.eval("document.documentElement.dataset.pcReady") == "ok", "escape: page ready without error")
+    check(p.eval("document.scripts.length") == 2 and p.eval("[...document.querySelectorAll('b')].every(e => e.textContent !== 'x')"),
+          "escape: no element made from a name")
+    compare_flat("escape", rows(p, "flat-table"), want, False)
+    shown = [g["symbol"][0] for g in rows(p, "flat-table")]
+    for s in ("<script>alert(1)</script>", "esc\\x1b[31mred\\x07", "q\"uo'te&amp;", "</script><b>x", "bad\\xfe"):
+        check(s in shown, "escape: %r shown as text" % s)
+    click(p, "#tab-flame")
+    names = p.eval("[...document.querySelectorAll('#flame-nodes li')].map(l => l.textContent)")
+    check("<script>alert(1)</script>" in names and "no call arcs" in p.eval("document.getElementById('flame-estimate').textContent"),
+          "escape: flame frames named as text; no arcs: not an estimate")
+    check(p.console == [], "escape: no console errors %r" % p.console)
+
+
+def case_diff(b, tmp):
+    page_file = os.path.join(tmp, "diff.html")
+    args = ["twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz"]
+    profcat("diff", "-F", "html", "-o", page_file, *args, cwd=STATS)
+    static_checks("diff", open(page_file, "rb").read())
+    want = list(csv.DictReader(io.StringIO(profcat("diff", "-F", "csv", *args, cwd=STATS).decode())))
+    text = profcat("diff", *args, cwd=STATS).decode().splitlines()
+    p = b.open(url(page_file))
+    check(p.eval("document.documentElement.dataset.pcReady") == "ok", "diff: page ready without error")
+    check(p.eval("document.getElementById('samples').textContent") == text[2], "diff: samples line = text diff's")
+    check(p.eval("document.getElementById('test').textContent") == text[3], "diff: test line = text diff's")
+    got = rows(p, "diff-table")
+    ok = len(got) == len(want)
+    for g, w in zip(got, want):
+        ok &= g["symbol"][0] == w["symbol"] and num_eq(g["before_count"][1], w["before_count"])
+        ok &= num_eq(g["after_count"][1], w["after_count"]) and num_eq(g["change_pp"][1], w["change_pp"])
+        c = float(w["change_pp"])
+        ok &= ("up" in g["change_pp"][2]) == (c > 0) and ("down" in g["change_pp"][2]) == (c < 0)
+        ok &= (g["significant"][0] == "*") == (w["significant"] == "1") and ("sig" in g["_cls"]) == (w["significant"] == "1")
+    check(ok, "diff: rows, red/blue changes and significance marks = diff -F csv (%d rows)" % len(want))
+    set_input(p, "diff-significant", checked=True)
+    check([g["symbol"][0] for g in rows(p, "diff-table")] == [w["symbol"] for w in want if w["significant"] == "1"],
+          "diff: only significant")
+    set_input(p, "diff-significant", checked=False)
+    check(len(rows(p, "base-flat")) == 20 and len(rows(p, "new-flat")) == 20, "diff: both flat profiles side by side")
+    p.screenshot(os.path.join(OUT, "html-diff.png"))
+    check(p.console == [], "diff: no console errors %r" % p.console)
+
+
+def case_source(b, tmp):
+    page_file = os.path.join(tmp, "source.html")
+    profcat("-F", "html", "-o", page_file, "lines-O2", "gmon.out", cwd=SOURCE)
+    r = subprocess.run([PROFCAT, "-r", "source", "-F", "json", "lines-O2", "gmon.out"], cwd=SOURCE,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = b.open(url(page_file, "#source"))
+    check(p.eval("document.documentElement.dataset.pcReady") == "ok", "source: page ready without error")
+    if r.returncode == 0:
+        want = [[l["line"], l["count"], l["percent"]] for l in json.loads(r.stdout)["lines"]]
+        got = p.eval("[...document.querySelectorAll('#source-panel tbody tr')].map(r => [+r.cells[0].textContent, +r.cells[1].dataset.v, +r.cells[2].dataset.v])")
+        check(got == want, "source: the lines of -r source (%d)" % len(want))
+    else:
+        msg = r.stderr.decode().strip().split(": ", 2)[-1]
+        check(msg in p.eval("document.getElementById('source-panel').textContent"), "source: says why there is no source view")
+    p.screenshot(os.path.join(OUT, "html-source.png"))
+    check(p.console == [], "source: no console errors %r" % p.console)
+
+
+def main():
+    if not cdp.chromium():
+        print("SKIP: chromium not installed (scripts/deps.sh installs it): the HTML report is tested in a real browser")
+        return 77
+    os.makedirs(OUT, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="pc-html-")
+    try:
+        with cdp.Browser() as b:
+            if os.environ.get("PC_HAVE_ELF", "1") == "1":
+                case_gmon(b, tmp)
+                case_source(b, tmp)
+            else:
+                print("skip gmon and source cases: built without the ELF loader")
+            case_escape(b, tmp)
+            case_diff(b, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("screenshots in " + OUT)
+    if failures:
+        print("%d failed" % len(failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
