@@ -56,6 +56,7 @@ typedef struct pc_xframe {
 	uint64_t end;
 	int64_t row;       /* attribution row, -1 for a pseudo-frame */
 	int cls;           /* region class of a pseudo-frame, -1 for rows */
+	unsigned cycle;    /* N of a <cycle N> frame, 0 for the others */
 	double self;       /* self samples */
 	size_t first_site, nsites;
 	size_t first_chain, nchains;
@@ -109,7 +110,11 @@ typedef struct pc_xmodel {
 	size_t *pathpool;
 	size_t npath;
 	uint64_t self_arc_calls; /* recursive calls left out of chains */
+	int estimated;  /* some chain has callers derived from call arcs */
+	int marked;     /* option stacks=marked */
+	double truncated; /* samples in chains cut at the limits */
 	char *namebuf;           /* storage of pseudo-frame names */
+	char *cyclenames;        /* storage of the <cycle N> names */
 } pc_xmodel;
 
 /** Attributes p with opts and builds the view.  On failure the error is
@@ -117,6 +122,14 @@ typedef struct pc_xmodel {
 PC_INTERNAL int pc_xmodel_build(pc_xmodel *m, pc_profile *p,
 				const pc_options *opts);
 PC_INTERNAL void pc_xmodel_free(pc_xmodel *m);
+/** Index of the arc caller -> callee, PC_XNONE if there is none. */
+PC_INTERNAL size_t pc_xmodel_find_arc(const pc_xmodel *m, size_t caller,
+				      size_t callee);
+/** The one line every export states when its stacks are estimated. */
+#define PC_XESTIMATE_NOTE \
+	"call stacks estimated from call counts (the capture holds calls, " \
+	"not stacks: as gprof, a routine's time is split among its callers " \
+	"in proportion to the calls); --stacks none for measured samples only"
 
 /** Rounds a sequence of non-negative values to integers so that every
  *  prefix sum is the rounded exact prefix sum ("cumulative rounding"):

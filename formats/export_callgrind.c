@@ -100,6 +100,7 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 	c.instr = !m.by_symbol;
 	c.fn_named = calloc(m.nframes ? m.nframes : 1, 1);
 	int64_t *self = calloc(m.nframes ? m.nframes : 1, sizeof *self);
+	int64_t *arcv = NULL;
 	if (!c.fn_named || !self) {
 		rc = pc_profile_fail(p, PC_ENOMEM, "out of memory");
 		goto out;
@@ -108,6 +109,31 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 	for (size_t f = 0; f < m.nframes; f++) {
 		self[f] = (int64_t)llround(m.frames[f].self);
 		summary += self[f];
+	}
+	/* arc costs from whole-sample chain values (each leaf's chains
+	 * rounded cumulatively to its rounded self), so that every
+	 * function's inclusive cost (self + calls) is the sum of the
+	 * rounded stacks through it and never below its self */
+	arcv = calloc(m.narcs ? m.narcs : 1, sizeof *arcv);
+	if (!arcv) {
+		rc = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t f = 0; f < m.nframes; f++) {
+		const pc_xframe *fr = &m.frames[f];
+		pc_xround r;
+		pc_xround_reset(&r);
+		for (size_t ci = 0; ci < fr->nchains; ci++) {
+			const pc_xchain *ch = &m.chains[fr->first_chain + ci];
+			int64_t v = pc_xround_next(&r, fr->self * ch->fraction);
+			for (size_t i = 0; i + 1 < ch->depth; i++) {
+				size_t a = pc_xmodel_find_arc(
+					&m, m.pathpool[ch->first + i],
+					m.pathpool[ch->first + i + 1]);
+				if (a != PC_XNONE)
+					arcv[a] += v;
+			}
+		}
 	}
 	const char *prog = pc_profile_program(p);
 	pc_sink_puts(k, "# callgrind format\nversion: 1\n"
@@ -126,6 +152,8 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_printf(k, "# rate: %g Hz\n", m.rate);
 	if (m.arc_time)
 		pc_sink_puts(k, "# costs: flat times of the call arcs, microseconds\n");
+	if (m.estimated)
+		pc_sink_puts(k, "# stacks: " PC_XESTIMATE_NOTE "\n");
 	pc_sink_printf(k, "positions: %s\nevents: %s\nsummary: %lld\n",
 		       c.instr ? "instr" : "line",
 		       m.arc_time ? "Microseconds" : "Samples", (long long)summary);
@@ -174,8 +202,7 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 			position(&c, to->row >= 0, to->segment, to->address);
 			pc_sink_putc(k, '\n');
 			position(&c, 1, arc->from_segment, arc->from);
-			pc_sink_printf(k, " %lld\n",
-				       (long long)llround(arc->inclusive));
+			pc_sink_printf(k, " %lld\n", (long long)arcv[next_arc]);
 		}
 	}
 	rc = k->failed;
@@ -184,6 +211,7 @@ out:
 	free(c.fn_named);
 	free(c.fl_named);
 	free(self);
+	free(arcv);
 	pc_xmodel_free(&m);
 	return rc;
 }

@@ -6,7 +6,10 @@
  * order.  Counts are whole samples, rounded so that each leaf's lines add
  * up to its rounded attributed count; lines that round to 0 are left out.
  * ';' and control characters in names become '_'.  A profile without
- * samples is the single line "[no samples] 0".
+ * samples is the single line "[no samples] 0".  The format has no room
+ * for a note: option stacks=marked puts every stack whose callers were
+ * estimated from call counts under a root frame "[estimated]", and
+ * stacks=none writes the measured one-frame stacks only.
  */
 #include "export.h"
 
@@ -26,6 +29,8 @@ static int write_folded(pc_profile *p, const pc_options *o, pc_sink *k)
 			int64_t n = pc_xround_next(&r, fr->self * ch->fraction);
 			if (n <= 0)
 				continue;
+			if (m.marked && ch->depth > 1)
+				pc_sink_puts(k, "[estimated];");
 			for (size_t i = 0; i < ch->depth; i++) {
 				if (i)
 					pc_sink_putc(k, ';');

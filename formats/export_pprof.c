@@ -120,6 +120,7 @@ typedef struct pp {
 	pc_sink body;    /* Profile field 1: sample types */
 	pc_sink tmp;     /* one embedded message */
 	pc_sink tmp2;
+	pc_sink label; /* the Label message stacks=estimated */
 	uint64_t *callerloc; /* per frame, 0 = none */
 	uint64_t *ids;
 	size_t capids;
@@ -182,6 +183,8 @@ static void sample(pp *e, pc_sink *out, uint64_t leafloc,
 	e->tmp.len = 0;
 	pc_pb_packed(&e->tmp, 1, e->ids, depth);
 	pc_pb_packed(&e->tmp, 2, v, e->with_time ? 2 : 1);
+	if (depth > 1) /* label stacks=estimated: callers from call counts */
+		pc_pb_bytes(&e->tmp, 3, e->label.buf, e->label.len);
 	pc_pb_bytes(out, 2, e->tmp.buf, e->tmp.len);
 }
 
@@ -222,7 +225,19 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 		      (!dim || !*dim || strcmp(dim, "seconds") == 0);
 	e.ns_per_sample = e.with_time ? 1e9 / m.rate : 0;
 
+	/* per function unless per-address detail is asked for: consumers
+	 * load one location per function much faster than one per sampled
+	 * address (#25) */
+	if (!pc_options_get(o, "granularity"))
+		m.by_symbol = 1;
+
 	S(&e, ""); /* string_table[0] must be "" */
+
+	pc_sink_init(&e.label);
+	if (m.estimated) {
+		pc_pb_int(&e.label, 1, S(&e, "stacks"));
+		pc_pb_int(&e.label, 2, S(&e, "estimated"));
+	}
 
 	/* 1: sample types */
 	value_type(&e, 1, m.value_type, m.value_unit);
@@ -263,6 +278,10 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 		if (fr->row >= 0 && !pc_profile_row_at(p, (size_t)fr->row, &row) &&
 		    !pc_profile_symbol_at(p, row.symbol, &sym))
 			sysname = S(&e, sym.name);
+		/* pprof strips <...> from names it takes for demangled C++
+		 * unless system_name differs: a cycle has none */
+		if (fr->cycle)
+			sysname = 0;
 		e.tmp.len = 0;
 		pc_pb_uint(&e.tmp, 1, (uint64_t)f + 1);
 		pc_pb_int(&e.tmp, 2, name);
@@ -353,15 +372,21 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 	if (m.arc_time)
 		comments[nc++] = (uint64_t)st_printf(
 			&e.st, "values: flat times of the call arcs, microseconds");
-	else if (m.narcs)
+	else if (m.estimated)
 		comments[nc++] = (uint64_t)st_printf(
-			&e.st, "stacks: self samples split among callers in "
-			       "proportion to call counts");
+			&e.st, "stacks: %s (samples label stacks=estimated)",
+			PC_XESTIMATE_NOTE);
+	if (m.truncated > 0)
+		comments[nc++] = (uint64_t)st_printf(
+			&e.st, "stacks: %.6g samples under [call paths truncated] "
+			       "(more than %zu paths or %d levels)",
+			m.truncated, (size_t)PC_CG_MAX_PATHS, PC_CG_MAX_DEPTH);
 	for (size_t i = 0; i < nc; i++)
 		if ((int64_t)comments[i] < 0)
 			e.oom = 1;
 
 	if (e.oom || e.body.failed || e.tmp.failed || e.tmp2.failed ||
+	    e.label.failed ||
 	    maps.failed || locs.failed || samples.failed || funcs.failed) {
 		rc = PC_ENOMEM;
 		goto out;
@@ -406,6 +431,7 @@ out:
 	pc_sink_dispose(&e.body);
 	pc_sink_dispose(&e.tmp);
 	pc_sink_dispose(&e.tmp2);
+	pc_sink_dispose(&e.label);
 	pc_sink_dispose(&maps);
 	pc_sink_dispose(&locs);
 	pc_sink_dispose(&samples);

@@ -59,6 +59,12 @@ static void expect_text(pc_profile *p, const char *format, const char *want)
 	pc_free(got);
 }
 
+/* the note of every export whose stacks were estimated (export.h) */
+#define NOTE \
+	"call stacks estimated from call counts (the capture holds calls, " \
+	"not stacks: as gprof, a routine's time is split among its callers " \
+	"in proportion to the calls); --stacks none for measured samples only"
+
 /* ---- a growable byte string for the expected encodings ---------------- */
 typedef struct bytes {
 	unsigned char b[1024];
@@ -101,6 +107,8 @@ static void test_pprof_known_answer(void **state)
 	 * Keys: field << 3 | wire type (0 varint, 2 length-delimited). */
 	/* 1 sample_type {type 1, unit 2} */
 	B(&w, 6, 0x0a, 4, 0x08, 1, 0x10, 2);
+	/* granularity=address: one location per sampled address (the default
+	 * is one per function, test_pprof_default_per_function) */
 	/* 2 sample {location_id [1] packed, value [3] packed}, then [2], [2] */
 	B(&w, 8, 0x12, 6, 0x0a, 1, 1, 0x12, 1, 3);
 	B(&w, 8, 0x12, 6, 0x0a, 1, 2, 0x12, 1, 2);
@@ -132,13 +140,20 @@ static void test_pprof_known_answer(void **state)
 	B(&w, 3, 0x6a, 1, 5);
 
 	size_t len;
-	char *got = export(p, "pprof", "compress", "0", &len);
+	pc_options *o = pc_options_new();
+	pc_options_set(o, "granularity", "address");
+	pc_options_set(o, "compress", "0");
+	char *got = NULL;
+	assert_int_equal(pc_profile_export(p, "pprof", o, &got, &len), PC_OK);
 	assert_int_equal(len, w.n);
 	assert_memory_equal(got, w.b, w.n);
 
-	/* the default output is the same bytes, gzip-compressed */
+	/* without compress=0 the same bytes, gzip-compressed */
 	size_t zlen;
-	char *gz = export(p, "pprof", NULL, NULL, &zlen);
+	char *gz = NULL;
+	pc_options_set(o, "compress", NULL);
+	assert_int_equal(pc_profile_export(p, "pprof", o, &gz, &zlen), PC_OK);
+	pc_options_free(o);
 	assert_true(zlen > 10);
 	assert_int_equal((unsigned char)gz[0], 0x1f);
 	assert_int_equal((unsigned char)gz[1], 0x8b);
@@ -240,7 +255,7 @@ static void test_names_and_errors(void **state)
 	pc_options_set(o, "granularity", "line");
 	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "granularity 'line': expected 'address' or 'symbol'");
+			    "granularity 'line': expected function, symbol or address for an export");
 	pc_options_set(o, "granularity", NULL);
 	pc_options_set(o, "compress", "maybe");
 	assert_int_equal(pc_profile_export(p, "pprof", o, &out, &len), PC_EUSAGE);
@@ -291,18 +306,20 @@ static void test_chains_folded_speedscope_callgrind(void **state)
 		    "\"shared\":{\"frames\":[\n"
 		    "{\"name\":\"A\"},\n{\"name\":\"B\"},\n{\"name\":\"C\"},\n"
 		    "{\"name\":\"D\"}]},\n"
-		    "\"profiles\":[{\"type\":\"sampled\",\"name\":\"profile\","
+		    "\"profiles\":[{\"type\":\"sampled\",\"name\":\"profile "
+		    "(call stacks estimated from call counts)\","
 		    "\"unit\":\"none\",\"startValue\":0,\"endValue\":9,\n"
 		    "\"samples\":[\n[0,1],\n[2,1],\n[3]],\n"
 		    "\"weights\":[6,2,1]}],\n"
 		    "\"name\":\"profile\",\"activeProfileIndex\":0,"
-		    "\"exporter\":\"profcore " PC_VERSION_STRING "\"}\n");
+		    "\"exporter\":\"profcore " PC_VERSION_STRING "; " NOTE "\"}\n");
 	/* calls= lines carry the arc count and the callee's address; the
 	 * cost line after it is the call site and the samples flowing
 	 * through the arc */
 	expect_text(p, "callgrind",
 		    "# callgrind format\nversion: 1\n"
 		    "creator: profcore " PC_VERSION_STRING "\n"
+		    "# stacks: " NOTE "\n"
 		    "positions: instr\nevents: Samples\nsummary: 9\n"
 		    "\nfl=(1) ???\nfn=(1) A\n"
 		    "cfl=(1)\ncfn=(2) B\ncalls=3 0x110\n0x104 6\n"
@@ -520,6 +537,7 @@ static void test_arc_times(void **state)
 		    "# callgrind format\nversion: 1\n"
 		    "creator: profcore " PC_VERSION_STRING "\n"
 		    "# costs: flat times of the call arcs, microseconds\n"
+		    "# stacks: " NOTE "\n"
 		    "positions: instr\nevents: Microseconds\nsummary: 52\n"
 		    "\nfl=(1) ???\nfn=(1) A\n"
 		    "cfl=(1)\ncfn=(2) B\ncalls=2 0x110\n0x104 33\n"
