@@ -39,6 +39,7 @@ PC_INTERNAL extern const pc_exporter pc_export_speedscope;
 PC_INTERNAL extern const pc_exporter pc_export_folded;
 PC_INTERNAL extern const pc_exporter pc_export_callgrind;
 PC_INTERNAL extern const pc_exporter pc_export_gmon;
+PC_INTERNAL extern const pc_exporter pc_export_svg;
 
 /** NULL-terminated table in exports.c. */
 PC_INTERNAL extern const pc_exporter *const pc_exporters[];

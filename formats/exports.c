@@ -14,6 +14,7 @@ const pc_exporter *const pc_exporters[] = {
 	&pc_export_folded,
 	&pc_export_callgrind,
 	&pc_export_gmon,
+	&pc_export_svg,
 	NULL,
 };
 

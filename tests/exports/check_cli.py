@@ -38,7 +38,9 @@ check(run("--list-exports"), (0,
       "speedscope)\n"
       "callgrind    .callgrind        callgrind format (KCachegrind, "
       "callgrind_annotate)\n"
-      "gmon         .gmon.out         GNU tagged gmon.out (gprof)\n", ""),
+      "gmon         .gmon.out         GNU tagged gmon.out (gprof)\n"
+      "svg          .svg              flame graph SVG (static, tooltips; like "
+      "flamegraph.pl)\n", ""),
       "--list-exports")
 check(run("--export", "nope", ELF, GMON), (2, "", "profcat: no export named "
       "'nope' (profcat --list-exports lists them)\n"), "unknown export")

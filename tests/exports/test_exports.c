@@ -232,13 +232,15 @@ static void test_pprof_rate_and_symbol_granularity(void **state)
 static void test_names_and_errors(void **state)
 {
 	(void)state;
-	const char *want[] = {"pprof", "speedscope", "folded", "callgrind", "gmon"};
-	for (size_t i = 0; i < 5; i++) {
+	const char *want[] = {"pprof", "speedscope", "folded", "callgrind", "gmon",
+			      "svg"};
+	for (size_t i = 0; i < 6; i++) {
 		assert_string_equal(pc_export_name_at(i), want[i]);
 		assert_non_null(pc_export_description_at(i));
 	}
-	assert_null(pc_export_name_at(5));
-	assert_null(pc_export_extension_at(5));
+	assert_null(pc_export_name_at(6));
+	assert_null(pc_export_extension_at(6));
+	assert_string_equal(pc_export_extension_at(5), ".svg");
 	assert_string_equal(pc_export_extension_at(0), ".pb.gz");
 	assert_string_equal(pc_export_extension_at(4), ".gmon.out");
 
