@@ -94,6 +94,9 @@ typedef struct pc_xmodel {
 	double rate;        /* Hz, 0 = unknown */
 	int segmented;      /* some frame or site has a segment */
 	int by_symbol;      /* option granularity=symbol */
+	int lines;          /* option granularity=line: sites are gprof -l's
+			       line symbols; dwarf is the program's DWARF */
+	pc_dwarf *dwarf;    /* borrowed from the profile */
 	/* What the frame and site counts are: samples, or, for a capture
 	 * without samples whose arcs carry flat times (MPW Proff), those
 	 * times in microseconds ("arc time"). */
@@ -123,6 +126,13 @@ typedef struct pc_xmodel {
 PC_INTERNAL int pc_xmodel_build(pc_xmodel *m, pc_profile *p,
 				const pc_options *opts);
 PC_INTERNAL void pc_xmodel_free(pc_xmodel *m);
+/** The source position of address in frame f (granularity=line with
+ *  DWARF): the innermost file and line in *file, *line, and the
+ *  outermost (the function's own) in *ofile, *oline; 0 when unknown. */
+PC_INTERNAL int pc_xmodel_srcpos(const pc_xmodel *m, size_t f,
+				 uint64_t address, const char **file,
+				 unsigned *line, const char **ofile,
+				 unsigned *oline);
 /** Index of the arc caller -> callee, PC_XNONE if there is none. */
 PC_INTERNAL size_t pc_xmodel_find_arc(const pc_xmodel *m, size_t caller,
 				      size_t callee);

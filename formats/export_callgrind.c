@@ -26,6 +26,7 @@ typedef struct cg {
 	unsigned char *fn_named;
 	unsigned char *fl_named;
 	int instr;
+	int lines; /* granularity=line with DWARF: positions are lines */
 } cg;
 
 static void cg_name(pc_sink *k, const char *s)
@@ -97,7 +98,8 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 	cg c;
 	memset(&c, 0, sizeof c);
 	c.k = k;
-	c.instr = !m.by_symbol;
+	c.instr = !m.by_symbol && !m.lines;
+	c.lines = m.lines && m.dwarf;
 	c.fn_named = calloc(m.nframes ? m.nframes : 1, 1);
 	int64_t *self = calloc(m.nframes ? m.nframes : 1, sizeof *self);
 	int64_t *arcv = NULL;
@@ -166,7 +168,12 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 	for (size_t f = 0; f < m.nframes; f++) {
 		const pc_xframe *fr = &m.frames[f];
 		pc_sink_putc(k, '\n');
-		ref_file(&c, "fl", fr->file);
+		const char *ffile = fr->file, *sfile, *ofile;
+		unsigned sline, oline;
+		if (c.lines && pc_xmodel_srcpos(&m, f, fr->address, &sfile, &sline,
+						&ofile, &oline) && ofile)
+			ffile = ofile;
+		ref_file(&c, "fl", ffile);
 		ref_fn(&c, &m, "fn", f);
 		pc_xround r;
 		pc_xround_reset(&r);
@@ -183,6 +190,21 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 				v = pc_xround_next(&r, si->count);
 				if (v == 0)
 					continue;
+				if (c.lines) {
+					/* the line, in the file it is in (an
+					 * inlined function's: fi=, back fe=) */
+					pc_xmodel_srcpos(&m, f, si->address, &sfile,
+							 &sline, &ofile, &oline);
+					int other = sfile && ffile &&
+						    strcmp(sfile, ffile) != 0;
+					if (other)
+						ref_file(&c, "fi", sfile);
+					pc_sink_printf(k, "%u %lld\n", sline,
+						       (long long)v);
+					if (other)
+						ref_file(&c, "fe", ffile);
+					continue;
+				}
 				position(&c, si->has_address, si->segment,
 					 si->address);
 			}
@@ -195,13 +217,28 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 			if (arc->callee == f)
 				continue;
 			const pc_xframe *to = &m.frames[arc->callee];
-			ref_file(&c, "cfl", to->file);
+			const char *tfile = to->file;
+			if (c.lines && pc_xmodel_srcpos(&m, arc->callee, to->address,
+							&sfile, &sline, &ofile,
+							&oline) && ofile)
+				tfile = ofile;
+			ref_file(&c, "cfl", tfile);
 			ref_fn(&c, &m, "cfn", arc->callee);
 			pc_sink_printf(k, "calls=%llu ",
 				       (unsigned long long)arc->count);
-			position(&c, to->row >= 0, to->segment, to->address);
-			pc_sink_putc(k, '\n');
-			position(&c, 1, arc->from_segment, arc->from);
+			if (c.lines) {
+				pc_xmodel_srcpos(&m, arc->callee, to->address, &sfile,
+						 &sline, &ofile, &oline);
+				pc_sink_printf(k, "%u\n", oline);
+				pc_xmodel_srcpos(&m, f, arc->from, &sfile, &sline,
+						 &ofile, &oline);
+				pc_sink_printf(k, "%u", oline);
+			} else {
+				position(&c, to->row >= 0, to->segment,
+					 to->address);
+				pc_sink_putc(k, '\n');
+				position(&c, 1, arc->from_segment, arc->from);
+			}
 			pc_sink_printf(k, " %lld\n", (long long)arcv[next_arc]);
 		}
 	}

@@ -30,7 +30,15 @@ static int write_speedscope(pc_profile *p, const pc_options *o, pc_sink *k)
 		const pc_xframe *fr = &m.frames[f];
 		pc_sink_puts(k, f ? ",\n{\"name\":" : "\n{\"name\":");
 		pc_sink_json_string(k, fr->name);
-		if (fr->file) {
+		const char *file, *ofile;
+		unsigned line, oline;
+		if (pc_xmodel_srcpos(&m, f, fr->address, &file, &line, &ofile,
+				     &oline) && ofile) {
+			pc_sink_puts(k, ",\"file\":");
+			pc_sink_json_string(k, ofile);
+			if (oline)
+				pc_sink_printf(k, ",\"line\":%u", oline);
+		} else if (fr->file) {
 			pc_sink_puts(k, ",\"file\":");
 			pc_sink_json_string(k, fr->file);
 		}

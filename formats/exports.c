@@ -3,6 +3,8 @@
  * attributed profile that every exporter writes from (see export.h).
  */
 #include "export.h"
+#include "dwarf_internal.h"
+#include "model.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -616,10 +618,13 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	if (gran && (strcmp(gran, "symbol") == 0 ||
 		     strcmp(gran, "function") == 0))
 		m->by_symbol = 1;
+	else if (gran && strcmp(gran, "line") == 0)
+		m->lines = 1;
 	else if (gran && strcmp(gran, "address") != 0)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "granularity '%s': expected function, "
-				       "symbol or address for an export", gran);
+				       "symbol, line or address for an export",
+				       gran);
 	const char *st = pc_options_get(opts, "stacks");
 	int stacks = 1;
 	if (st && strcmp(st, "none") == 0)
@@ -775,8 +780,38 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 			goto out;
 	}
 	qsort(ext, next, sizeof *ext, cmp_rowext);
-	if (histogram_sites(&b, ext, next, bucket_start))
+	if (m->lines) {
+		/* sites: gprof -l's line symbols (lines.c), each at the
+		 * address where its line starts, so that the counts per line
+		 * are --granularity line's */
+		m->nsites = 0;
+		pc_profile *q = NULL;
+		rc = pc_profile_granular(p, opts, &q);
+		if (!rc)
+			rc = pc_profile_dwarf(p, opts, &m->dwarf);
+		if (!rc && q && pc_profile_attribute(q, NULL) != PC_OK) {
+			const pc_error *e = pc_profile_error(q);
+			rc = pc_profile_fail(p, e ? e->code : PC_ENOMEM, "%s",
+					     e ? e->message : "out of memory");
+		}
+		for (size_t i = 0; !rc && q && i < q->ntargets; i++) {
+			const pc_target *tg = &q->targets[i];
+			if (!(tg->count > 0) || tg->excluded)
+				continue;
+			int64_t r = pc_profile_lookup(p, tg->segment, tg->address);
+			if (r < 0 || (size_t)r >= nrows || rowframe[r] == PC_XNONE)
+				continue;
+			if (push_site(&b, rowframe[r], tg->segment, tg->address,
+				      tg->count, 1))
+				rc = PC_ENOMEM;
+		}
+		pc_profile_free(q);
+		if (rc)
+			goto out;
+		rc = PC_ENOMEM;
+	} else if (histogram_sites(&b, ext, next, bucket_start)) {
 		goto out;
+	}
 	if (!sites_sorted(m))
 		qsort(m->sites, m->nsites, sizeof *m->sites, cmp_site);
 	{
@@ -835,6 +870,24 @@ out:
 	if (rc)
 		pc_xmodel_free(m);
 	return rc;
+}
+
+int pc_xmodel_srcpos(const pc_xmodel *m, size_t f, uint64_t address,
+		     const char **file, unsigned *line, const char **ofile,
+		     unsigned *oline)
+{
+	const pc_srcframe *sf;
+	size_t n = 0;
+	*file = *ofile = NULL;
+	*line = *oline = 0;
+	if (!m->dwarf || f >= m->nframes || m->frames[f].row < 0 ||
+	    pc_dwarf_lookup(m->dwarf, address, &sf, &n) || !n)
+		return 0;
+	*file = sf[0].file;
+	*line = sf[0].line;
+	*ofile = sf[n - 1].file;
+	*oline = sf[n - 1].line;
+	return 1;
 }
 
 void pc_xmodel_free(pc_xmodel *m)

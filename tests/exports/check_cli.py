@@ -44,9 +44,9 @@ check(run("--list-exports"), (0,
       "--list-exports")
 check(run("--export", "nope", ELF, GMON), (2, "", "profcat: no export named "
       "'nope' (profcat --list-exports lists them)\n"), "unknown export")
-check(run("--export=folded", "--granularity", "line", ELF, GMON),
-      (2, "", "profcat: granularity 'line': expected function, symbol or "
-       "address for an export\n"), "bad granularity")
+check(run("--export=folded", "--granularity", "file", ELF, GMON),
+      (2, "", "profcat: granularity 'file': expected function, symbol, line "
+       "or address for an export\n"), "bad granularity")
 check(run("--export"), (2, "", "profcat: option --export needs a value\n"),
       "--export without a value")
 check(run("-e", "pprof", "-O", "compress=maybe", ELF, GMON),

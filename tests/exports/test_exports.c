@@ -254,10 +254,15 @@ static void test_names_and_errors(void **state)
 	assert_string_equal(pc_profile_error(p)->message,
 			    "no export named 'nope' (profcat --list-exports lists them)");
 	pc_options *o = pc_options_new();
+	pc_options_set(o, "granularity", "file");
+	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "granularity 'file': expected function, symbol, line or address for an export");
+	/* line needs the program's DWARF */
 	pc_options_set(o, "granularity", "line");
 	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "granularity 'line': expected function, symbol or address for an export");
+			    "source lines need the program's DWARF: give the ELF executable (built with -g) among the files");
 	pc_options_set(o, "granularity", NULL);
 	pc_options_set(o, "compress", "maybe");
 	assert_int_equal(pc_profile_export(p, "pprof", o, &out, &len), PC_EUSAGE);
