@@ -46,7 +46,7 @@ static const optmap report_opts[] = {
 	{"use-sizes", "use-sizes", 0, "end symbols at address+size when the size is known"},
 	{"granularity", "granularity", 1,
 	 "flat: function (default), line (gprof -l), file or address; "
-	 "exports: function (default), address"},
+	 "exports: function (pprof default), address (the others' default) or line"},
 	{"stacks", "stacks", 1,
 	 "exports: estimate (default; callers from call counts as gprof), "
 	 "marked (folded/svg: under an [estimated] root) or none (one frame)"},

@@ -12,9 +12,31 @@
  *    samples and histogram buckets), scaled so that the sites of a frame
  *    add up exactly to its attributed count;
  *  - arcs: call arcs resolved to frames and merged per (caller, callee);
- *  - chains: for each frame with self samples, the caller chains gprof's
- *    assumption gives it (self time is split among callers in proportion
- *    to call counts, recursively, cycles cut), as (path, fraction).
+ *  - chains: for each frame with self samples, its caller chains as
+ *    (path root first, fraction of the frame's self), from the one
+ *    call-path model of libprofcore/callgraph.c (pc_callgraph_paths):
+ *    gprof's propagation, a routine's time split among its callers in
+ *    proportion to call counts; a cycle is one frame "<cycle N>" (cycle
+ *    != 0, numbered as gprof -q numbers it) standing between the callers
+ *    of the cycle and its member (caller;<cycle N>;member;callee...);
+ *    self-recursive and intra-cycle calls carry no time; a root is a
+ *    routine gprof calls <spontaneous>.  So the samples of the chains
+ *    through a frame are its gprof -q inclusive time (self + children).
+ *    estimated says some chain has callers from arcs (exports state it);
+ *    option stacks=none gives every frame one one-frame chain.  A path
+ *    cut at the model's limits ends in the frame "[call paths
+ *    truncated]" (truncated samples, stated in the pprof comments).
+ *    Chains of a leaf are in path order (a prefix tree, depth first).
+ *  - arcs: as merged from the capture, except that an arc entering a
+ *    cycle from outside becomes caller -> <cycle N>, and each member has
+ *    an arc <cycle N> -> member (count: the member's calls as gprof -q
+ *    shows them in the cycle's entry); inclusive is the samples of the
+ *    chains through the arc.
+ *  - granularity: "function"/"symbol" (by_symbol), "address" (sites per
+ *    sampled address), "line" (sites at gprof -l's line symbols and
+ *    dwarf set: pc_xmodel_srcpos gives file/line and the inline chain's
+ *    outermost position).  pprof defaults to function, the others to
+ *    address.
  *
  *  A capture without any sample whose arcs carry flat times (MPW Proff)
  *  is exported by those times instead ("arc time", microseconds): a
