@@ -722,6 +722,8 @@ static int path_emit(pwalk *w, double weight)
 	o->v[o->n++] = (pc_cgpath){o->npool, w->depth, weight};
 	memcpy(&o->pool[o->npool], w->path, w->depth * sizeof *w->path);
 	o->npool += w->depth;
+	o->emitted++;
+	o->pooled += w->depth;
 	return PC_OK;
 }
 
@@ -763,7 +765,8 @@ static int path_up(pwalk *w, size_t x, double weight)
 	const cg_sym *s = g->s;
 	if (!(weight > 0))
 		return PC_OK;
-	if (w->depth >= PC_CG_MAX_DEPTH || w->o->n >= PC_CG_MAX_PATHS) {
+	if (w->depth >= PC_CG_MAX_DEPTH || w->o->emitted >= PC_CG_MAX_PATHS ||
+	    w->o->pooled >= PC_CG_MAX_POOL) {
 		w->path[w->depth++] = PC_CG_TRUNCATED;
 		w->o->truncated += weight;
 		int rc = path_emit(w, weight);

@@ -56,11 +56,13 @@ PC_INTERNAL char *pc_strndup(const char *s, size_t n);
  * self-recursive and intra-cycle arcs carry none), so that the paths
  * through a node add up to its gprof inclusive time (self + children);
  * a node no counted arc enters is a root (gprof's <spontaneous>).
- * Paths deeper than PC_CG_MAX_DEPTH or beyond PC_CG_MAX_PATHS in all end
- * in PC_CG_TRUNCATED (their weight is added up in truncated). */
+ * Paths deeper than PC_CG_MAX_DEPTH, or made beyond PC_CG_MAX_PATHS paths
+ * or PC_CG_MAX_POOL path entries in all, end in PC_CG_TRUNCATED (their
+ * weight is added up in truncated). */
 #define PC_CG_TRUNCATED ((size_t)-2)
 #define PC_CG_MAX_DEPTH 1024
 #define PC_CG_MAX_PATHS ((size_t)1 << 20)
+#define PC_CG_MAX_POOL ((size_t)1 << 24)
 typedef struct pc_cgpath {
 	size_t first, depth; /* into pool, leaf first */
 	double weight;       /* in the graph's time unit (samples) */
@@ -71,6 +73,9 @@ typedef struct pc_cgpaths {
 	size_t *pool;
 	size_t npool, cappool;
 	double truncated;
+	/* paths and path entries made over every call (the limits hold for
+	 * all of them: n and npool may be reset between calls) */
+	size_t emitted, pooled;
 } pc_cgpaths;
 /** Appends the paths of row's own time to out.  measured: the first
  *  caller of each path is taken from the arcs' flat times (Proff: time

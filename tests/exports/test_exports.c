@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -337,6 +338,84 @@ static void test_chains_folded_speedscope_callgrind(void **state)
 	pc_profile_free(p);
 }
 
+/* A cycle: M calls P (x2); P <-> Q call each other (P->Q x4, Q->P x3);
+ * P and Q call L (x1 each); L has 8 samples, Q 2.  gprof: <cycle 1> =
+ * {P, Q} entered from M; L's time split 1:1 between P and Q; no stack
+ * starts at a cycle member.  Folded (path order, frame order M P Q L
+ * <cycle 1>): M;<cycle 1>;P;L 4, M;<cycle 1>;Q;L 4, M;<cycle 1>;Q 2.
+ * callgrind: M -> <cycle 1> carries 10, <cycle 1> -> P 4 (calls: P's 3
+ * from Q + 2 from M = 5), <cycle 1> -> Q 6 (calls 4), P -> Q and Q -> P
+ * carry nothing. */
+static void test_cycle(void **state)
+{
+	(void)state;
+	pc_profile *p = pc_profile_new(NULL);
+	sym(p, "M", PC_NOSEG, 0x100, 0x10);
+	sym(p, "P", PC_NOSEG, 0x110, 0x10);
+	sym(p, "Q", PC_NOSEG, 0x120, 0x10);
+	sym(p, "L", PC_NOSEG, 0x130, 0x10);
+	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x134, 8), PC_OK);
+	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x124, 2), PC_OK);
+	arc(p, 0x104, 0x110, 2);
+	arc(p, 0x114, 0x120, 4);
+	arc(p, 0x124, 0x110, 3);
+	arc(p, 0x118, 0x130, 1);
+	arc(p, 0x128, 0x130, 1);
+	expect_text(p, "folded", "M;<cycle 1>;Q 2\nM;<cycle 1>;P;L 4\n"
+				 "M;<cycle 1>;Q;L 4\n");
+	expect_text(p, "callgrind",
+		    "# callgrind format\nversion: 1\n"
+		    "creator: profcore " PC_VERSION_STRING "\n"
+		    "# stacks: " NOTE "\n"
+		    "positions: instr\nevents: Samples\nsummary: 10\n"
+		    "\nfl=(1) ???\nfn=(1) M\n"
+		    "cfl=(1)\ncfn=(5) <cycle 1>\ncalls=2 0\n0x104 10\n"
+		    "\nfl=(1)\nfn=(2) P\n"
+		    "cfl=(1)\ncfn=(3) Q\ncalls=4 0x120\n0x114 0\n"
+		    "cfl=(1)\ncfn=(4) L\ncalls=1 0x130\n0x118 4\n"
+		    "\nfl=(1)\nfn=(3)\n0x124 2\n"
+		    "cfl=(1)\ncfn=(2)\ncalls=3 0x110\n0x124 0\n"
+		    "cfl=(1)\ncfn=(4)\ncalls=1 0x130\n0x128 4\n"
+		    "\nfl=(1)\nfn=(4)\n0x134 8\n"
+		    "\nfl=(1)\nfn=(5)\n"
+		    "cfl=(1)\ncfn=(2)\ncalls=5 0x110\n0x110 4\n"
+		    "cfl=(1)\ncfn=(3)\ncalls=4 0x120\n0x120 6\n");
+	/* --stacks none: the measured samples, one frame each */
+	size_t len;
+	char *s = export(p, "folded", "stacks", "none", &len);
+	assert_string_equal(s, "Q 2\nL 8\n");
+	pc_free(s);
+	pc_profile_free(p);
+}
+
+/* A call chain 1100 deep: paths are cut at 1024 frames, under the frame
+ * [call paths truncated]. */
+static void test_truncated_paths(void **state)
+{
+	(void)state;
+	pc_profile *p = pc_profile_new(NULL);
+	static char names[1100][8];
+	for (int i = 0; i < 1100; i++) {
+		snprintf(names[i], sizeof names[i], "f%d", i);
+		sym(p, names[i], PC_NOSEG, 0x1000 + 16 * (uint64_t)i, 16);
+		if (i)
+			arc(p, 0x1000 + 16 * (uint64_t)(i - 1) + 4,
+			    0x1000 + 16 * (uint64_t)i, 1);
+	}
+	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x1000 + 16 * 1099 + 2,
+					       5), PC_OK);
+	size_t len;
+	char *s = export(p, "folded", NULL, NULL, &len);
+	assert_true(strncmp(s, "[call paths truncated];f76;f77;", 31) == 0);
+	assert_non_null(strstr(s, ";f1099 5\n"));
+	size_t frames = 1;
+	for (const char *c = s; *c; c++)
+		frames += *c == ';';
+	assert_int_equal(frames, 1025);
+	pc_free(s);
+	pc_profile_free(p);
+}
+
 /* Fractions: B (1 sample) called once by A and twice by C: 1/3 and 2/3.
  * Folded counts are whole samples rounded cumulatively per leaf:
  * round(1/3) = 0 (line left out), round(1) - 0 = 1. */
@@ -589,6 +668,8 @@ int main(void)
 		cmocka_unit_test(test_names_and_errors),
 		cmocka_unit_test(test_chains_folded_speedscope_callgrind),
 		cmocka_unit_test(test_rounding),
+		cmocka_unit_test(test_cycle),
+		cmocka_unit_test(test_truncated_paths),
 		cmocka_unit_test(test_outside_only),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_gmon_known_answer),
