@@ -46,7 +46,10 @@ static const optmap report_opts[] = {
 	{"use-sizes", "use-sizes", 0, "end symbols at address+size when the size is known"},
 	{"granularity", "granularity", 1,
 	 "flat: function (default), line (gprof -l), file or address; "
-	 "exports: address (default), symbol/function, line or file"},
+	 "exports: function (pprof default), address (the others' default) or line"},
+	{"stacks", "stacks", 1,
+	 "exports: estimate (default; callers from call counts as gprof), "
+	 "marked (folded/svg: under an [estimated] root) or none (one frame)"},
 	{"source-path", "source-path", 1,
 	 "':'-separated directories searched for source files (-r source)"},
 	{"ci", "ci", 1, "N percent confidence intervals (e.g. 95) beside the percents"},

@@ -12,9 +12,31 @@
  *    samples and histogram buckets), scaled so that the sites of a frame
  *    add up exactly to its attributed count;
  *  - arcs: call arcs resolved to frames and merged per (caller, callee);
- *  - chains: for each frame with self samples, the caller chains gprof's
- *    assumption gives it (self time is split among callers in proportion
- *    to call counts, recursively, cycles cut), as (path, fraction).
+ *  - chains: for each frame with self samples, its caller chains as
+ *    (path root first, fraction of the frame's self), from the one
+ *    call-path model of libprofcore/callgraph.c (pc_callgraph_paths):
+ *    gprof's propagation, a routine's time split among its callers in
+ *    proportion to call counts; a cycle is one frame "<cycle N>" (cycle
+ *    != 0, numbered as gprof -q numbers it) standing between the callers
+ *    of the cycle and its member (caller;<cycle N>;member;callee...);
+ *    self-recursive and intra-cycle calls carry no time; a root is a
+ *    routine gprof calls <spontaneous>.  So the samples of the chains
+ *    through a frame are its gprof -q inclusive time (self + children).
+ *    estimated says some chain has callers from arcs (exports state it);
+ *    option stacks=none gives every frame one one-frame chain.  A path
+ *    cut at the model's limits ends in the frame "[call paths
+ *    truncated]" (truncated samples, stated in the pprof comments).
+ *    Chains of a leaf are in path order (a prefix tree, depth first).
+ *  - arcs: as merged from the capture, except that an arc entering a
+ *    cycle from outside becomes caller -> <cycle N>, and each member has
+ *    an arc <cycle N> -> member (count: the member's calls as gprof -q
+ *    shows them in the cycle's entry); inclusive is the samples of the
+ *    chains through the arc.
+ *  - granularity: "function"/"symbol" (by_symbol), "address" (sites per
+ *    sampled address), "line" (sites at gprof -l's line symbols and
+ *    dwarf set: pc_xmodel_srcpos gives file/line and the inline chain's
+ *    outermost position).  pprof defaults to function, the others to
+ *    address.
  *
  *  A capture without any sample whose arcs carry flat times (MPW Proff)
  *  is exported by those times instead ("arc time", microseconds): a
@@ -39,6 +61,7 @@ PC_INTERNAL extern const pc_exporter pc_export_speedscope;
 PC_INTERNAL extern const pc_exporter pc_export_folded;
 PC_INTERNAL extern const pc_exporter pc_export_callgrind;
 PC_INTERNAL extern const pc_exporter pc_export_gmon;
+PC_INTERNAL extern const pc_exporter pc_export_svg;
 
 /** NULL-terminated table in exports.c. */
 PC_INTERNAL extern const pc_exporter *const pc_exporters[];
@@ -56,6 +79,7 @@ typedef struct pc_xframe {
 	uint64_t end;
 	int64_t row;       /* attribution row, -1 for a pseudo-frame */
 	int cls;           /* region class of a pseudo-frame, -1 for rows */
+	unsigned cycle;    /* N of a <cycle N> frame, 0 for the others */
 	double self;       /* self samples */
 	size_t first_site, nsites;
 	size_t first_chain, nchains;
@@ -92,6 +116,9 @@ typedef struct pc_xmodel {
 	double rate;        /* Hz, 0 = unknown */
 	int segmented;      /* some frame or site has a segment */
 	int by_symbol;      /* option granularity=symbol */
+	int lines;          /* option granularity=line: sites are gprof -l's
+			       line symbols; dwarf is the program's DWARF */
+	pc_dwarf *dwarf;    /* borrowed from the profile */
 	/* What the frame and site counts are: samples, or, for a capture
 	 * without samples whose arcs carry flat times (MPW Proff), those
 	 * times in microseconds ("arc time"). */
@@ -109,7 +136,11 @@ typedef struct pc_xmodel {
 	size_t *pathpool;
 	size_t npath;
 	uint64_t self_arc_calls; /* recursive calls left out of chains */
+	int estimated;  /* some chain has callers derived from call arcs */
+	int marked;     /* option stacks=marked */
+	double truncated; /* samples in chains cut at the limits */
 	char *namebuf;           /* storage of pseudo-frame names */
+	char *cyclenames;        /* storage of the <cycle N> names */
 } pc_xmodel;
 
 /** Attributes p with opts and builds the view.  On failure the error is
@@ -117,6 +148,21 @@ typedef struct pc_xmodel {
 PC_INTERNAL int pc_xmodel_build(pc_xmodel *m, pc_profile *p,
 				const pc_options *opts);
 PC_INTERNAL void pc_xmodel_free(pc_xmodel *m);
+/** The source position of address in frame f (granularity=line with
+ *  DWARF): the innermost file and line in *file, *line, and the
+ *  outermost (the function's own) in *ofile, *oline; 0 when unknown. */
+PC_INTERNAL int pc_xmodel_srcpos(const pc_xmodel *m, size_t f,
+				 uint64_t address, const char **file,
+				 unsigned *line, const char **ofile,
+				 unsigned *oline);
+/** Index of the arc caller -> callee, PC_XNONE if there is none. */
+PC_INTERNAL size_t pc_xmodel_find_arc(const pc_xmodel *m, size_t caller,
+				      size_t callee);
+/** The one line every export states when its stacks are estimated. */
+#define PC_XESTIMATE_NOTE \
+	"call stacks estimated from call counts (the capture holds calls, " \
+	"not stacks: as gprof, a routine's time is split among its callers " \
+	"in proportion to the calls); --stacks none for measured samples only"
 
 /** Rounds a sequence of non-negative values to integers so that every
  *  prefix sum is the rounded exact prefix sum ("cumulative rounding"):

@@ -26,6 +26,7 @@ typedef struct cg {
 	unsigned char *fn_named;
 	unsigned char *fl_named;
 	int instr;
+	int lines; /* granularity=line with DWARF: positions are lines */
 } cg;
 
 static void cg_name(pc_sink *k, const char *s)
@@ -97,9 +98,11 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 	cg c;
 	memset(&c, 0, sizeof c);
 	c.k = k;
-	c.instr = !m.by_symbol;
+	c.instr = !m.by_symbol && !m.lines;
+	c.lines = m.lines && m.dwarf;
 	c.fn_named = calloc(m.nframes ? m.nframes : 1, 1);
 	int64_t *self = calloc(m.nframes ? m.nframes : 1, sizeof *self);
+	int64_t *arcv = NULL;
 	if (!c.fn_named || !self) {
 		rc = pc_profile_fail(p, PC_ENOMEM, "out of memory");
 		goto out;
@@ -108,6 +111,31 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 	for (size_t f = 0; f < m.nframes; f++) {
 		self[f] = (int64_t)llround(m.frames[f].self);
 		summary += self[f];
+	}
+	/* arc costs from whole-sample chain values (each leaf's chains
+	 * rounded cumulatively to its rounded self), so that every
+	 * function's inclusive cost (self + calls) is the sum of the
+	 * rounded stacks through it and never below its self */
+	arcv = calloc(m.narcs ? m.narcs : 1, sizeof *arcv);
+	if (!arcv) {
+		rc = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t f = 0; f < m.nframes; f++) {
+		const pc_xframe *fr = &m.frames[f];
+		pc_xround r;
+		pc_xround_reset(&r);
+		for (size_t ci = 0; ci < fr->nchains; ci++) {
+			const pc_xchain *ch = &m.chains[fr->first_chain + ci];
+			int64_t v = pc_xround_next(&r, fr->self * ch->fraction);
+			for (size_t i = 0; i + 1 < ch->depth; i++) {
+				size_t a = pc_xmodel_find_arc(
+					&m, m.pathpool[ch->first + i],
+					m.pathpool[ch->first + i + 1]);
+				if (a != PC_XNONE)
+					arcv[a] += v;
+			}
+		}
 	}
 	const char *prog = pc_profile_program(p);
 	pc_sink_puts(k, "# callgrind format\nversion: 1\n"
@@ -126,6 +154,8 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_printf(k, "# rate: %g Hz\n", m.rate);
 	if (m.arc_time)
 		pc_sink_puts(k, "# costs: flat times of the call arcs, microseconds\n");
+	if (m.estimated)
+		pc_sink_puts(k, "# stacks: " PC_XESTIMATE_NOTE "\n");
 	pc_sink_printf(k, "positions: %s\nevents: %s\nsummary: %lld\n",
 		       c.instr ? "instr" : "line",
 		       m.arc_time ? "Microseconds" : "Samples", (long long)summary);
@@ -138,7 +168,12 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 	for (size_t f = 0; f < m.nframes; f++) {
 		const pc_xframe *fr = &m.frames[f];
 		pc_sink_putc(k, '\n');
-		ref_file(&c, "fl", fr->file);
+		const char *ffile = fr->file, *sfile, *ofile;
+		unsigned sline, oline;
+		if (c.lines && pc_xmodel_srcpos(&m, f, fr->address, &sfile, &sline,
+						&ofile, &oline) && ofile)
+			ffile = ofile;
+		ref_file(&c, "fl", ffile);
 		ref_fn(&c, &m, "fn", f);
 		pc_xround r;
 		pc_xround_reset(&r);
@@ -155,6 +190,21 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 				v = pc_xround_next(&r, si->count);
 				if (v == 0)
 					continue;
+				if (c.lines) {
+					/* the line, in the file it is in (an
+					 * inlined function's: fi=, back fe=) */
+					pc_xmodel_srcpos(&m, f, si->address, &sfile,
+							 &sline, &ofile, &oline);
+					int other = sfile && ffile &&
+						    strcmp(sfile, ffile) != 0;
+					if (other)
+						ref_file(&c, "fi", sfile);
+					pc_sink_printf(k, "%u %lld\n", sline,
+						       (long long)v);
+					if (other)
+						ref_file(&c, "fe", ffile);
+					continue;
+				}
 				position(&c, si->has_address, si->segment,
 					 si->address);
 			}
@@ -167,15 +217,29 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 			if (arc->callee == f)
 				continue;
 			const pc_xframe *to = &m.frames[arc->callee];
-			ref_file(&c, "cfl", to->file);
+			const char *tfile = to->file;
+			if (c.lines && pc_xmodel_srcpos(&m, arc->callee, to->address,
+							&sfile, &sline, &ofile,
+							&oline) && ofile)
+				tfile = ofile;
+			ref_file(&c, "cfl", tfile);
 			ref_fn(&c, &m, "cfn", arc->callee);
 			pc_sink_printf(k, "calls=%llu ",
 				       (unsigned long long)arc->count);
-			position(&c, to->row >= 0, to->segment, to->address);
-			pc_sink_putc(k, '\n');
-			position(&c, 1, arc->from_segment, arc->from);
-			pc_sink_printf(k, " %lld\n",
-				       (long long)llround(arc->inclusive));
+			if (c.lines) {
+				pc_xmodel_srcpos(&m, arc->callee, to->address, &sfile,
+						 &sline, &ofile, &oline);
+				pc_sink_printf(k, "%u\n", oline);
+				pc_xmodel_srcpos(&m, f, arc->from, &sfile, &sline,
+						 &ofile, &oline);
+				pc_sink_printf(k, "%u", oline);
+			} else {
+				position(&c, to->row >= 0, to->segment,
+					 to->address);
+				pc_sink_putc(k, '\n');
+				position(&c, 1, arc->from_segment, arc->from);
+			}
+			pc_sink_printf(k, " %lld\n", (long long)arcv[next_arc]);
 		}
 	}
 	rc = k->failed;
@@ -184,6 +248,7 @@ out:
 	free(c.fn_named);
 	free(c.fl_named);
 	free(self);
+	free(arcv);
 	pc_xmodel_free(&m);
 	return rc;
 }

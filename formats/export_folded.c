@@ -6,7 +6,12 @@
  * order.  Counts are whole samples, rounded so that each leaf's lines add
  * up to its rounded attributed count; lines that round to 0 are left out.
  * ';' and control characters in names become '_'.  A profile without
- * samples is the single line "[no samples] 0".
+ * samples is the single line "[no samples] 0".  The format has no room
+ * for a note: option stacks=marked puts every stack whose callers were
+ * estimated from call counts under a root frame "[estimated]", and
+ * stacks=none writes the measured one-frame stacks only.  With
+ * granularity=line (and the program's DWARF) each stack is split by the
+ * leaf's source lines, the leaf written "func (file:line)".
  */
 #include "export.h"
 
@@ -21,16 +26,36 @@ static int write_folded(pc_profile *p, const pc_options *o, pc_sink *k)
 		const pc_xframe *fr = &m.frames[f];
 		pc_xround r;
 		pc_xround_reset(&r);
-		for (size_t c = 0; c < fr->nchains; c++) {
+		/* granularity=line: one line per (chain, source line), the
+		 * leaf written "func (file:line)" */
+		size_t nsites = m.lines ? fr->nsites : 1;
+		for (size_t c = 0; c < fr->nchains; c++)
+			for (size_t s = 0; s < nsites; s++) {
 			const pc_xchain *ch = &m.chains[fr->first_chain + c];
-			int64_t n = pc_xround_next(&r, fr->self * ch->fraction);
+			const char *file = NULL, *of;
+			unsigned line = 0, ol;
+			double v = fr->self;
+			if (m.lines && fr->nsites) {
+				const pc_xsite *si = &m.sites[fr->first_site + s];
+				v = si->count;
+				pc_xmodel_srcpos(&m, f, si->address, &file, &line,
+						 &of, &ol);
+			}
+			int64_t n = pc_xround_next(&r, v * ch->fraction);
 			if (n <= 0)
 				continue;
+			if (m.marked && ch->depth > 1)
+				pc_sink_puts(k, "[estimated];");
 			for (size_t i = 0; i < ch->depth; i++) {
 				if (i)
 					pc_sink_putc(k, ';');
 				pc_sink_folded_name(
 					k, m.frames[m.pathpool[ch->first + i]].name);
+			}
+			if (file && line) {
+				pc_sink_puts(k, " (");
+				pc_sink_folded_name(k, pc_basename(file));
+				pc_sink_printf(k, ":%u)", line);
 			}
 			pc_sink_printf(k, " %lld\n", (long long)n);
 		}

@@ -120,6 +120,10 @@ typedef struct pp {
 	pc_sink body;    /* Profile field 1: sample types */
 	pc_sink tmp;     /* one embedded message */
 	pc_sink tmp2;
+	pc_sink label; /* the Label message stacks=estimated */
+	pc_sink xfuncs; /* Functions of inlined frames (granularity=line) */
+	uint64_t *xslot; /* (key, id) pairs, open addressing */
+	size_t nxslot, nxf;
 	uint64_t *callerloc; /* per frame, 0 = none */
 	uint64_t *ids;
 	size_t capids;
@@ -152,16 +156,79 @@ static uint64_t addr_of(uint32_t seg, uint64_t address)
 	return seg == PC_NOSEG ? address : ((uint64_t)seg << 32 | address);
 }
 
+/* The Function id of an inlined function (name, file): made on first
+ * use after the frames' ids, written to e->xfuncs. */
+static uint64_t inline_fn(pp *e, const char *name, const char *file)
+{
+	int64_t ni = S(e, name), fi = S(e, file ? file : "");
+	uint64_t key = (uint64_t)ni << 32 | (uint64_t)fi;
+	if ((e->nxf + 1) * 2 > e->nxslot) {
+		size_t ns = e->nxslot ? e->nxslot * 2 : 64;
+		uint64_t *sl = calloc(ns, 2 * sizeof *sl);
+		if (!sl) {
+			e->oom = 1;
+			return 0;
+		}
+		for (size_t i = 0; i < e->nxslot; i++)
+			if (e->xslot[2 * i + 1]) {
+				size_t h = (size_t)(e->xslot[2 * i] * 0x9E3779B97F4A7C15ull >> 20) & (ns - 1);
+				while (sl[2 * h + 1])
+					h = (h + 1) & (ns - 1);
+				sl[2 * h] = e->xslot[2 * i];
+				sl[2 * h + 1] = e->xslot[2 * i + 1];
+			}
+		free(e->xslot);
+		e->xslot = sl;
+		e->nxslot = ns;
+	}
+	size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (e->nxslot - 1);
+	while (e->xslot[2 * h + 1]) {
+		if (e->xslot[2 * h] == key)
+			return e->xslot[2 * h + 1];
+		h = (h + 1) & (e->nxslot - 1);
+	}
+	uint64_t id = (uint64_t)e->m->nframes + 1 + e->nxf++;
+	e->xslot[2 * h] = key;
+	e->xslot[2 * h + 1] = id;
+	e->tmp2.len = 0;
+	pc_pb_uint(&e->tmp2, 1, id);
+	pc_pb_int(&e->tmp2, 2, ni);
+	pc_pb_int(&e->tmp2, 3, ni);
+	pc_pb_int(&e->tmp2, 4, fi);
+	pc_pb_bytes(&e->xfuncs, 5, e->tmp2.buf, e->tmp2.len);
+	return id;
+}
+
 static void location(pp *e, pc_sink *out, uint64_t id, uint64_t mapping,
 		     uint64_t address, size_t frame)
 {
-	e->tmp2.len = 0; /* Line */
-	pc_pb_uint(&e->tmp2, 1, (uint64_t)frame + 1);
 	e->tmp.len = 0;
 	pc_pb_uint(&e->tmp, 1, id);
 	pc_pb_uint(&e->tmp, 2, mapping);
 	pc_pb_uint(&e->tmp, 3, address);
-	pc_pb_bytes(&e->tmp, 4, e->tmp2.buf ? e->tmp2.buf : "", e->tmp2.len);
+	const pc_srcframe *sf = NULL;
+	size_t nsf = 0;
+	if (e->m->dwarf && e->m->frames[frame].row >= 0 &&
+	    pc_dwarf_lookup(e->m->dwarf, address, &sf, &nsf))
+		nsf = 0;
+	/* Line[]: innermost first, the last one the function itself (the
+	 * symbol's frame); the inlined ones as functions of their own */
+	for (size_t i = 0; i < nsf; i++) {
+		uint64_t fn = i + 1 == nsf ? (uint64_t)frame + 1
+				: inline_fn(e, sf[i].function ? sf[i].function
+							      : "??", sf[i].file);
+		e->tmp2.len = 0;
+		pc_pb_uint(&e->tmp2, 1, fn);
+		pc_pb_int(&e->tmp2, 2, sf[i].line);
+		pc_pb_bytes(&e->tmp, 4, e->tmp2.buf ? e->tmp2.buf : "",
+			    e->tmp2.len);
+	}
+	if (!nsf) {
+		e->tmp2.len = 0; /* Line */
+		pc_pb_uint(&e->tmp2, 1, (uint64_t)frame + 1);
+		pc_pb_bytes(&e->tmp, 4, e->tmp2.buf ? e->tmp2.buf : "",
+			    e->tmp2.len);
+	}
 	pc_pb_bytes(out, 4, e->tmp.buf, e->tmp.len);
 }
 
@@ -182,6 +249,8 @@ static void sample(pp *e, pc_sink *out, uint64_t leafloc,
 	e->tmp.len = 0;
 	pc_pb_packed(&e->tmp, 1, e->ids, depth);
 	pc_pb_packed(&e->tmp, 2, v, e->with_time ? 2 : 1);
+	if (depth > 1) /* label stacks=estimated: callers from call counts */
+		pc_pb_bytes(&e->tmp, 3, e->label.buf, e->label.len);
 	pc_pb_bytes(out, 2, e->tmp.buf, e->tmp.len);
 }
 
@@ -205,6 +274,7 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 	pc_sink_init(&e.body);
 	pc_sink_init(&e.tmp);
 	pc_sink_init(&e.tmp2);
+	pc_sink_init(&e.xfuncs);
 	pc_sink maps, locs, samples, funcs, prof;
 	pc_sink_init(&maps);
 	pc_sink_init(&locs);
@@ -222,7 +292,19 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 		      (!dim || !*dim || strcmp(dim, "seconds") == 0);
 	e.ns_per_sample = e.with_time ? 1e9 / m.rate : 0;
 
+	/* per function unless per-address detail is asked for: consumers
+	 * load one location per function much faster than one per sampled
+	 * address (#25) */
+	if (!pc_options_get(o, "granularity"))
+		m.by_symbol = 1;
+
 	S(&e, ""); /* string_table[0] must be "" */
+
+	pc_sink_init(&e.label);
+	if (m.estimated) {
+		pc_pb_int(&e.label, 1, S(&e, "stacks"));
+		pc_pb_int(&e.label, 2, S(&e, "estimated"));
+	}
 
 	/* 1: sample types */
 	value_type(&e, 1, m.value_type, m.value_unit);
@@ -263,11 +345,27 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 		if (fr->row >= 0 && !pc_profile_row_at(p, (size_t)fr->row, &row) &&
 		    !pc_profile_symbol_at(p, row.symbol, &sym))
 			sysname = S(&e, sym.name);
+		/* pprof strips <...> from names it takes for demangled C++
+		 * unless system_name differs: a cycle has none */
+		if (fr->cycle)
+			sysname = 0;
 		e.tmp.len = 0;
 		pc_pb_uint(&e.tmp, 1, (uint64_t)f + 1);
 		pc_pb_int(&e.tmp, 2, name);
 		pc_pb_int(&e.tmp, 3, sysname);
-		pc_pb_int(&e.tmp, 4, fr->file ? S(&e, fr->file) : 0);
+		const char *file = fr->file;
+		int64_t start = 0;
+		const pc_srcframe *sf;
+		size_t nsf = 0;
+		if (m.dwarf && fr->row >= 0 &&
+		    !pc_dwarf_lookup(m.dwarf, addr_of(fr->segment, fr->address),
+				     &sf, &nsf) && nsf) {
+			if (sf[nsf - 1].file)
+				file = sf[nsf - 1].file;
+			start = sf[nsf - 1].line;
+		}
+		pc_pb_int(&e.tmp, 4, file ? S(&e, file) : 0);
+		pc_pb_int(&e.tmp, 5, start);
 		pc_pb_bytes(&funcs, 5, e.tmp.buf, e.tmp.len);
 	}
 
@@ -353,15 +451,21 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 	if (m.arc_time)
 		comments[nc++] = (uint64_t)st_printf(
 			&e.st, "values: flat times of the call arcs, microseconds");
-	else if (m.narcs)
+	else if (m.estimated)
 		comments[nc++] = (uint64_t)st_printf(
-			&e.st, "stacks: self samples split among callers in "
-			       "proportion to call counts");
+			&e.st, "stacks: %s (samples label stacks=estimated)",
+			PC_XESTIMATE_NOTE);
+	if (m.truncated > 0)
+		comments[nc++] = (uint64_t)st_printf(
+			&e.st, "stacks: %.6g samples under [call paths truncated] "
+			       "(more than %zu paths or %d levels)",
+			m.truncated, (size_t)PC_CG_MAX_PATHS, PC_CG_MAX_DEPTH);
 	for (size_t i = 0; i < nc; i++)
 		if ((int64_t)comments[i] < 0)
 			e.oom = 1;
 
 	if (e.oom || e.body.failed || e.tmp.failed || e.tmp2.failed ||
+	    e.label.failed || e.xfuncs.failed ||
 	    maps.failed || locs.failed || samples.failed || funcs.failed) {
 		rc = PC_ENOMEM;
 		goto out;
@@ -373,6 +477,7 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 	pc_sink_write(&prof, maps.buf ? maps.buf : "", maps.len);
 	pc_sink_write(&prof, locs.buf ? locs.buf : "", locs.len);
 	pc_sink_write(&prof, funcs.buf ? funcs.buf : "", funcs.len);
+	pc_sink_write(&prof, e.xfuncs.buf ? e.xfuncs.buf : "", e.xfuncs.len);
 	for (size_t i = 0; i < e.st.n; i++)
 		pc_pb_bytes(&prof, 6, e.st.v[i], strlen(e.st.v[i]));
 	double dur = pc_profile_duration(p);
@@ -406,6 +511,9 @@ out:
 	pc_sink_dispose(&e.body);
 	pc_sink_dispose(&e.tmp);
 	pc_sink_dispose(&e.tmp2);
+	pc_sink_dispose(&e.label);
+	pc_sink_dispose(&e.xfuncs);
+	free(e.xslot);
 	pc_sink_dispose(&maps);
 	pc_sink_dispose(&locs);
 	pc_sink_dispose(&samples);

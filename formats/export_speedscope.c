@@ -30,14 +30,34 @@ static int write_speedscope(pc_profile *p, const pc_options *o, pc_sink *k)
 		const pc_xframe *fr = &m.frames[f];
 		pc_sink_puts(k, f ? ",\n{\"name\":" : "\n{\"name\":");
 		pc_sink_json_string(k, fr->name);
-		if (fr->file) {
+		const char *file, *ofile;
+		unsigned line, oline;
+		if (pc_xmodel_srcpos(&m, f, fr->address, &file, &line, &ofile,
+				     &oline) && ofile) {
+			pc_sink_puts(k, ",\"file\":");
+			pc_sink_json_string(k, ofile);
+			if (oline)
+				pc_sink_printf(k, ",\"line\":%u", oline);
+		} else if (fr->file) {
 			pc_sink_puts(k, ",\"file\":");
 			pc_sink_json_string(k, fr->file);
 		}
 		pc_sink_putc(k, '}');
 	}
 	pc_sink_puts(k, "]},\n\"profiles\":[{\"type\":\"sampled\",\"name\":");
-	pc_sink_json_string(k, name);
+	if (m.estimated) {
+		/* the profile's name says how its stacks were made */
+		pc_sink label;
+		pc_sink_init(&label);
+		pc_sink_printf(&label, "%s (call stacks estimated from call counts)",
+			       name);
+		pc_sink_json_string(k, label.failed ? name : label.buf);
+		if (label.failed)
+			k->failed = label.failed;
+		pc_sink_dispose(&label);
+	} else {
+		pc_sink_json_string(k, name);
+	}
 	pc_sink_printf(k, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":",
 		       m.arc_time ? "microseconds" : secs ? "seconds" : "none");
 	double total = 0;
@@ -63,8 +83,10 @@ static int write_speedscope(pc_profile *p, const pc_options *o, pc_sink *k)
 	}
 	pc_sink_puts(k, "]}],\n\"name\":");
 	pc_sink_json_string(k, name);
-	pc_sink_puts(k, ",\"activeProfileIndex\":0,\"exporter\":\"profcore " PC_VERSION_STRING
-			"\"}\n");
+	pc_sink_puts(k, ",\"activeProfileIndex\":0,\"exporter\":\"profcore " PC_VERSION_STRING);
+	if (m.estimated)
+		pc_sink_puts(k, "; " PC_XESTIMATE_NOTE);
+	pc_sink_puts(k, "\"}\n");
 	pc_xmodel_free(&m);
 	return k->failed;
 }

@@ -3,6 +3,8 @@
  * attributed profile that every exporter writes from (see export.h).
  */
 #include "export.h"
+#include "dwarf_internal.h"
+#include "model.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@ const pc_exporter *const pc_exporters[] = {
 	&pc_export_folded,
 	&pc_export_callgrind,
 	&pc_export_gmon,
+	&pc_export_svg,
 	NULL,
 };
 
@@ -149,9 +152,6 @@ int pc_sink_folded_name(pc_sink *k, const char *s)
 
 /* ---- building the view ----------------------------------------------- */
 
-#define MAX_CHAIN_DEPTH 64
-#define MAX_CHAINS ((size_t)1 << 16)
-
 typedef struct rowext {
 	uint32_t segment;
 	uint64_t address, end;
@@ -161,9 +161,6 @@ typedef struct rowext {
 typedef struct build {
 	pc_xmodel *m;
 	size_t cap_frames, cap_sites, cap_arcs, cap_chains, cap_path;
-	size_t *in_first; /* per frame: first index in in_arcs */
-	size_t *in_arcs;  /* arc indexes sorted by callee, self arcs left out */
-	size_t path[MAX_CHAIN_DEPTH];
 	int oom;
 } build;
 
@@ -314,7 +311,7 @@ static int histogram_sites(build *b, const rowext *ext, size_t next,
 	return PC_OK;
 }
 
-static size_t find_arc(const pc_xmodel *m, size_t caller, size_t callee)
+size_t pc_xmodel_find_arc(const pc_xmodel *m, size_t caller, size_t callee)
 {
 	size_t lo = 0, hi = m->narcs;
 	while (lo < hi) {
@@ -332,159 +329,280 @@ static size_t find_arc(const pc_xmodel *m, size_t caller, size_t callee)
 	return PC_XNONE;
 }
 
-static int emit_chain(build *b, size_t leaf, size_t depth, double fraction)
+/* Sorts the arcs by (caller, callee, call site) and merges equal pairs. */
+static void merge_arcs(pc_xmodel *m)
+{
+	size_t n = m->narcs;
+	if (n > 1)
+		qsort(m->arcs, n, sizeof *m->arcs, cmp_arc);
+	m->narcs = 0;
+	m->self_arc_calls = 0;
+	for (size_t i = 0; i < n; i++) {
+		pc_xarc *a = &m->arcs[i];
+		if (m->narcs && m->arcs[m->narcs - 1].caller == a->caller &&
+		    m->arcs[m->narcs - 1].callee == a->callee) {
+			pc_xarc *d = &m->arcs[m->narcs - 1];
+			d->count = d->count + a->count < d->count
+					   ? UINT64_MAX : d->count + a->count;
+			d->ftime += a->ftime;
+			continue;
+		}
+		m->arcs[m->narcs++] = *a;
+		if (a->caller == a->callee)
+			m->self_arc_calls += a->count;
+	}
+}
+
+static int add_frame(build *b, pc_xframe fr)
 {
 	pc_xmodel *m = b->m;
-	if (pc_grow((void **)&m->chains, &b->cap_chains, m->nchains + 1,
-		    sizeof *m->chains) ||
-	    pc_grow((void **)&m->pathpool, &b->cap_path, m->npath + depth,
-		    sizeof *m->pathpool))
+	if (pc_grow((void **)&m->frames, &b->cap_frames, m->nframes + 1,
+		    sizeof *m->frames))
 		return PC_ENOMEM;
-	pc_xchain *c = &m->chains[m->nchains++];
-	c->leaf = leaf;
-	c->first = m->npath;
-	c->depth = depth;
-	c->fraction = fraction;
-	for (size_t i = 0; i < depth; i++)
-		m->pathpool[m->npath++] = b->path[depth - 1 - i];
+	m->frames[m->nframes++] = fr;
 	return PC_OK;
 }
 
-static int on_path(const build *b, size_t depth, size_t f)
+static int cmp_chain(const void *ctx, size_t a, size_t b)
 {
-	for (size_t i = 0; i < depth; i++)
-		if (b->path[i] == f)
-			return 1;
-	return 0;
+	const pc_xmodel *m = ctx;
+	const pc_xchain *x = &m->chains[a], *y = &m->chains[b];
+	for (size_t i = 0; i < x->depth && i < y->depth; i++) {
+		size_t u = m->pathpool[x->first + i], v = m->pathpool[y->first + i];
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
-/* b->path[0..depth) = leaf .. current node (callee first). */
-static int expand(build *b, size_t leaf, size_t depth, double fraction)
+/* Chains [first, nchains) of one leaf in path order (root first, by
+ * frame index: a prefix tree in depth-first order), equal paths merged
+ * (arc times: a measured caller and the split of the rest may give the
+ * same path). */
+static int sort_chains(pc_xmodel *m, size_t first)
+{
+	size_t n = m->nchains - first;
+	if (n < 2)
+		return PC_OK;
+	size_t *ix = malloc(2 * n * sizeof *ix);
+	pc_xchain *tmp = malloc(n * sizeof *tmp);
+	if (!ix || !tmp) {
+		free(ix);
+		free(tmp);
+		return PC_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		ix[i] = first + i;
+	pc_sort_idx(ix, n, ix + n, cmp_chain, m);
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (w && cmp_chain(m, ix[i], ix[i - 1]) == 0) {
+			tmp[w - 1].fraction += m->chains[ix[i]].fraction;
+			continue;
+		}
+		tmp[w++] = m->chains[ix[i]];
+	}
+	memcpy(&m->chains[first], tmp, w * sizeof *tmp);
+	m->nchains = first + w;
+	free(ix);
+	free(tmp);
+	return PC_OK;
+}
+
+/* A copy of o with callgraph-time set to what the view counts. */
+static pc_options *graph_opts(const pc_options *o, int arc_time)
+{
+	pc_options *c = pc_options_new();
+	if (!c)
+		return NULL;
+	for (size_t i = 0; o && i < pc_options_count(o); i++) {
+		const char *k = pc_options_key_at(o, i);
+		if (pc_options_set(c, k, pc_options_get(o, k))) {
+			pc_options_free(c);
+			return NULL;
+		}
+	}
+	if (pc_options_set(c, "callgraph-time", arc_time ? "flat" : "samples")) {
+		pc_options_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* The chains: the call paths of libprofcore's call graph model
+ * (pc_callgraph_paths: gprof's propagation, cycles as <cycle N>), or with
+ * stacks=none one single-frame chain per frame.  Arcs into a cycle from
+ * outside become caller -> <cycle N> and <cycle N> -> member; the arcs
+ * inside a cycle are kept with their counts (no samples flow through
+ * them). */
+static int build_chains(build *b, const size_t *rowframe, size_t nrows,
+			const pc_options *opts, int stacks)
 {
 	pc_xmodel *m = b->m;
-	size_t node = b->path[depth - 1];
-	size_t first = b->in_first[node], last = b->in_first[node + 1];
-	uint64_t total = 0;
-	if (depth < MAX_CHAIN_DEPTH && m->nchains < MAX_CHAINS)
-		for (size_t i = first; i < last; i++) {
-			const pc_xarc *a = &m->arcs[b->in_arcs[i]];
-			if (!on_path(b, depth, a->caller))
-				total += a->count;
-		}
-	if (total == 0)
-		return emit_chain(b, leaf, depth, fraction);
-	for (size_t i = first; i < last; i++) {
-		const pc_xarc *a = &m->arcs[b->in_arcs[i]];
-		if (on_path(b, depth, a->caller) || a->count == 0)
-			continue;
-		b->path[depth] = a->caller;
-		int rc = expand(b, leaf, depth + 1,
-				fraction * (double)a->count / (double)total);
+	int rc = PC_OK;
+	pc_callgraph *g = NULL;
+	pc_cgpaths paths;
+	memset(&paths, 0, sizeof paths);
+	size_t *nodeframe = NULL;
+	size_t trunc_frame = PC_XNONE;
+	if (stacks && m->narcs) {
+		pc_options *go = graph_opts(opts, m->arc_time);
+		if (!go)
+			return PC_ENOMEM;
+		rc = pc_profile_callgraph(m->p, go, &g);
+		pc_options_free(go);
 		if (rc)
 			return rc;
-	}
-	return PC_OK;
-}
-
-/* Chains [first, nchains) of one leaf with the same path are merged
- * (arc times: a measured caller and the split of the remainder may give
- * the same path); they are the last chains and paths made. */
-static void merge_chains(pc_xmodel *m, size_t first)
-{
-	size_t w = first;
-	size_t wpath = first < m->nchains ? m->chains[first].first : m->npath;
-	for (size_t c = first; c < m->nchains; c++) {
-		pc_xchain ch = m->chains[c];
-		size_t k;
-		for (k = first; k < w; k++)
-			if (m->chains[k].depth == ch.depth &&
-			    memcmp(&m->pathpool[m->chains[k].first],
-				   &m->pathpool[ch.first],
-				   ch.depth * sizeof *m->pathpool) == 0)
-				break;
-		if (k < w) {
-			m->chains[k].fraction += ch.fraction;
-			continue;
+		size_t nn = pc_callgraph_node_count(g);
+		size_t ncyc = pc_callgraph_cycle_count(g);
+		nodeframe = malloc((nn ? nn : 1) * sizeof *nodeframe);
+		m->cyclenames = malloc(ncyc * 24 + 1);
+		if (!nodeframe || !m->cyclenames) {
+			rc = PC_ENOMEM;
+			goto out;
 		}
-		memmove(&m->pathpool[wpath], &m->pathpool[ch.first],
-			ch.depth * sizeof *m->pathpool);
-		ch.first = wpath;
-		wpath += ch.depth;
-		m->chains[w++] = ch;
+		for (size_t i = 0; i < nn; i++)
+			nodeframe[i] = i < nrows ? rowframe[i] : PC_XNONE;
+		/* one frame per cycle */
+		char *nb = m->cyclenames;
+		for (unsigned c = 1; c <= ncyc; c++) {
+			size_t node = pc_callgraph_cycle_node(g, c);
+			int n = sprintf(nb, "<cycle %u>", c);
+			nodeframe[node] = m->nframes;
+			if (add_frame(b, (pc_xframe){.name = nb,
+						      .segment = PC_NOSEG,
+						      .row = -1,
+						      .cls = -1,
+						      .cycle = c})) {
+				rc = PC_ENOMEM;
+				goto out;
+			}
+			nb += n + 1;
+		}
+		/* arcs: entries into a cycle go through its frame */
+		size_t n0 = m->narcs;
+		for (size_t i = 0; i < n0; i++) {
+			pc_xarc a = m->arcs[i];
+			const pc_xframe *from = &m->frames[a.caller];
+			const pc_xframe *to = &m->frames[a.callee];
+			pc_cg_node nf, nt;
+			if (a.caller == a.callee || from->row < 0 || to->row < 0 ||
+			    pc_callgraph_node_at(g, (size_t)from->row, &nf) ||
+			    pc_callgraph_node_at(g, (size_t)to->row, &nt) ||
+			    nt.cycle == 0 || nf.cycle == nt.cycle)
+				continue;
+			m->arcs[i].callee =
+				nodeframe[pc_callgraph_cycle_node(g, nt.cycle)];
+		}
+		/* <cycle N> -> member for every member, with the member's
+		 * calls as gprof counts them in the cycle's entry (a path goes
+		 * through it even when no outside call enters that member) */
+		for (size_t r = 0; r < nrows; r++) {
+			pc_cg_node nd;
+			if (rowframe[r] == PC_XNONE ||
+			    pc_callgraph_node_at(g, r, &nd) || nd.cycle == 0)
+				continue;
+			if (pc_grow((void **)&m->arcs, &b->cap_arcs, m->narcs + 1,
+				    sizeof *m->arcs)) {
+				rc = PC_ENOMEM;
+				goto out;
+			}
+			const pc_xframe *mf = &m->frames[rowframe[r]];
+			m->arcs[m->narcs++] = (pc_xarc){
+				nodeframe[pc_callgraph_cycle_node(g, nd.cycle)],
+				rowframe[r], mf->segment, mf->address, nd.calls, 0, 0};
+		}
+		merge_arcs(m);
 	}
-	m->nchains = w;
-	m->npath = wpath;
-}
 
-static int build_chains(build *b)
-{
-	pc_xmodel *m = b->m;
-	size_t nf = m->nframes;
-	b->in_first = calloc(nf + 1, sizeof *b->in_first);
-	b->in_arcs = malloc((m->narcs ? m->narcs : 1) * sizeof *b->in_arcs);
-	if (!b->in_first || !b->in_arcs)
-		return PC_ENOMEM;
-	/* counting sort of the non-self arcs by callee */
-	for (size_t i = 0; i < m->narcs; i++)
-		if (m->arcs[i].caller != m->arcs[i].callee)
-			b->in_first[m->arcs[i].callee + 1]++;
-	for (size_t f = 0; f < nf; f++)
-		b->in_first[f + 1] += b->in_first[f];
-	size_t *fill = calloc(nf + 1, sizeof *fill);
-	if (!fill)
-		return PC_ENOMEM;
-	for (size_t i = 0; i < m->narcs; i++) {
-		const pc_xarc *a = &m->arcs[i];
-		if (a->caller != a->callee)
-			b->in_arcs[b->in_first[a->callee] + fill[a->callee]++] = i;
-	}
-	free(fill);
-
-	for (size_t f = 0; f < nf; f++) {
+	for (size_t f = 0; f < m->nframes; f++) {
 		pc_xframe *fr = &m->frames[f];
 		fr->first_chain = m->nchains;
-		if (fr->self > 0 && m->arc_time) {
-			/* the measured callers first, then the rest (time in
-			 * self-recursive calls) by the usual assumption */
-			double rest = fr->self;
-			for (size_t i = b->in_first[f]; i < b->in_first[f + 1]; i++) {
-				const pc_xarc *a = &m->arcs[b->in_arcs[i]];
-				if (!(a->ftime > 0) || !isfinite(a->ftime))
-					continue;
-				b->path[0] = f;
-				b->path[1] = a->caller;
-				int rc = expand(b, f, 2, a->ftime / fr->self);
+		if (fr->self > 0) {
+			paths.n = paths.npool = 0;
+			if (g && fr->row >= 0) {
+				rc = pc_callgraph_paths(g, (size_t)fr->row,
+							m->arc_time, &paths);
 				if (rc)
-					return rc;
-				rest -= a->ftime;
+					goto out;
+			} else {
+				if (pc_grow((void **)&paths.v, &paths.cap, 1,
+					    sizeof *paths.v) ||
+				    pc_grow((void **)&paths.pool, &paths.cappool,
+					    1, sizeof *paths.pool)) {
+					rc = PC_ENOMEM;
+					goto out;
+				}
+				paths.v[0] = (pc_cgpath){0, 1, fr->self};
+				paths.pool[0] = PC_XNONE; /* this frame */
+				paths.n = paths.npool = 1;
 			}
-			if (rest > fr->self * 1e-12) {
-				b->path[0] = f;
-				int rc = expand(b, f, 1, rest / fr->self);
-				if (rc)
-					return rc;
+			for (size_t i = 0; i < paths.n; i++) {
+				const pc_cgpath *pa = &paths.v[i];
+				if (pc_grow((void **)&m->chains, &b->cap_chains,
+					    m->nchains + 1, sizeof *m->chains) ||
+				    pc_grow((void **)&m->pathpool, &b->cap_path,
+					    m->npath + pa->depth,
+					    sizeof *m->pathpool)) {
+					rc = PC_ENOMEM;
+					goto out;
+				}
+				pc_xchain *c = &m->chains[m->nchains++];
+				c->leaf = f;
+				c->first = m->npath;
+				c->depth = pa->depth;
+				c->fraction = pa->weight / fr->self;
+				if (pa->depth > 1)
+					m->estimated = 1;
+				/* root first */
+				for (size_t k = pa->depth; k-- > 0;) {
+					size_t node = paths.pool[pa->first + k];
+					size_t fi;
+					if (node == PC_XNONE) {
+						fi = f;
+					} else if (node == PC_CG_TRUNCATED) {
+						if (trunc_frame == PC_XNONE) {
+							trunc_frame = m->nframes;
+							if (add_frame(b, (pc_xframe){
+								    .name = "[call paths truncated]",
+								    .segment = PC_NOSEG,
+								    .row = -1,
+								    .cls = -1})) {
+								rc = PC_ENOMEM;
+								goto out;
+							}
+							fr = &m->frames[f];
+						}
+						fi = trunc_frame;
+					} else {
+						fi = nodeframe[node];
+					}
+					m->pathpool[m->npath++] = fi;
+				}
 			}
-		} else if (fr->self > 0) {
-			b->path[0] = f;
-			int rc = expand(b, f, 1, 1.0);
-			if (rc)
-				return rc;
 		}
-		merge_chains(m, fr->first_chain);
+		rc = sort_chains(m, fr->first_chain);
+		if (rc)
+			goto out;
 		fr->nchains = m->nchains - fr->first_chain;
-		/* the samples of these chains flow through their arcs */
-		for (size_t c = fr->first_chain; c < m->nchains; c++) {
-			const pc_xchain *ch = &m->chains[c];
-			double v = fr->self * ch->fraction;
-			for (size_t k = 0; k + 1 < ch->depth; k++) {
-				size_t a = find_arc(m, m->pathpool[ch->first + k],
-						    m->pathpool[ch->first + k + 1]);
-				if (a != PC_XNONE)
-					m->arcs[a].inclusive += v;
-			}
+	}
+	m->truncated = paths.truncated;
+	/* the samples of the chains flow through their arcs */
+	for (size_t c = 0; c < m->nchains; c++) {
+		const pc_xchain *ch = &m->chains[c];
+		double v = m->frames[ch->leaf].self * ch->fraction;
+		for (size_t k = 0; k + 1 < ch->depth; k++) {
+			size_t a = pc_xmodel_find_arc(m, m->pathpool[ch->first + k],
+					    m->pathpool[ch->first + k + 1]);
+			if (a != PC_XNONE)
+				m->arcs[a].inclusive += v;
 		}
 	}
-	return PC_OK;
+out:
+	pc_cgpaths_free(&paths);
+	free(nodeframe);
+	pc_callgraph_free(g);
+	return rc;
 }
 
 typedef struct rawarc {
@@ -497,12 +615,25 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	memset(m, 0, sizeof *m);
 	m->p = p;
 	const char *gran = pc_options_get(opts, "granularity");
-	if (gran && strcmp(gran, "symbol") == 0)
+	if (gran && (strcmp(gran, "symbol") == 0 ||
+		     strcmp(gran, "function") == 0))
 		m->by_symbol = 1;
+	else if (gran && strcmp(gran, "line") == 0)
+		m->lines = 1;
 	else if (gran && strcmp(gran, "address") != 0)
 		return pc_profile_fail(p, PC_EUSAGE,
-				       "granularity '%s': expected 'address' or "
-				       "'symbol'", gran);
+				       "granularity '%s': expected function, "
+				       "symbol, line or address for an export",
+				       gran);
+	const char *st = pc_options_get(opts, "stacks");
+	int stacks = 1;
+	if (st && strcmp(st, "none") == 0)
+		stacks = 0;
+	else if (st && strcmp(st, "estimate") != 0 && strcmp(st, "marked") != 0)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "stacks '%s': expected estimate, marked "
+				       "or none", st);
+	m->marked = st && strcmp(st, "marked") == 0;
 	const char *attr = pc_options_get(opts, "attribution");
 	int bucket_start = attr && strcmp(attr, "bucket-start") == 0;
 
@@ -612,21 +743,9 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 		m->arcs[i] = (pc_xarc){rowframe[ra[i].ri], rowframe[ra[i].rj],
 				       ra[i].a.from_segment, ra[i].a.from,
 				       ra[i].a.count, 0, ra[i].a.ftime};
-	qsort(m->arcs, nra, sizeof *m->arcs, cmp_arc);
-	for (size_t i = 0; i < nra; i++) {
-		pc_xarc *a = &m->arcs[i];
-		if (m->narcs && m->arcs[m->narcs - 1].caller == a->caller &&
-		    m->arcs[m->narcs - 1].callee == a->callee) {
-			pc_xarc *d = &m->arcs[m->narcs - 1];
-			d->count = d->count + a->count < d->count
-					   ? UINT64_MAX : d->count + a->count;
-			d->ftime += a->ftime;
-			continue;
-		}
-		m->arcs[m->narcs++] = *a;
-		if (a->caller == a->callee)
-			m->self_arc_calls += a->count;
-	}
+	m->narcs = nra;
+	b.cap_arcs = nra ? nra : 1;
+	merge_arcs(m);
 
 	/* no sample at all but timed arcs: export the arcs' flat times */
 	m->value_type = "samples";
@@ -661,8 +780,38 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 			goto out;
 	}
 	qsort(ext, next, sizeof *ext, cmp_rowext);
-	if (histogram_sites(&b, ext, next, bucket_start))
+	if (m->lines) {
+		/* sites: gprof -l's line symbols (lines.c), each at the
+		 * address where its line starts, so that the counts per line
+		 * are --granularity line's */
+		m->nsites = 0;
+		pc_profile *q = NULL;
+		rc = pc_profile_granular(p, opts, &q);
+		if (!rc)
+			rc = pc_profile_dwarf(p, opts, &m->dwarf);
+		if (!rc && q && pc_profile_attribute(q, NULL) != PC_OK) {
+			const pc_error *e = pc_profile_error(q);
+			rc = pc_profile_fail(p, e ? e->code : PC_ENOMEM, "%s",
+					     e ? e->message : "out of memory");
+		}
+		for (size_t i = 0; !rc && q && i < q->ntargets; i++) {
+			const pc_target *tg = &q->targets[i];
+			if (!(tg->count > 0) || tg->excluded)
+				continue;
+			int64_t r = pc_profile_lookup(p, tg->segment, tg->address);
+			if (r < 0 || (size_t)r >= nrows || rowframe[r] == PC_XNONE)
+				continue;
+			if (push_site(&b, rowframe[r], tg->segment, tg->address,
+				      tg->count, 1))
+				rc = PC_ENOMEM;
+		}
+		pc_profile_free(q);
+		if (rc)
+			goto out;
+		rc = PC_ENOMEM;
+	} else if (histogram_sites(&b, ext, next, bucket_start)) {
 		goto out;
+	}
 	if (!sites_sorted(m))
 		qsort(m->sites, m->nsites, sizeof *m->sites, cmp_site);
 	{
@@ -710,12 +859,10 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 		}
 	}
 
-	rc = build_chains(&b);
+	rc = build_chains(&b, rowframe, nrows, opts, stacks);
 out:
 	if (rc == PC_ENOMEM)
 		pc_profile_fail(p, PC_ENOMEM, "out of memory building the export");
-	free(b.in_first);
-	free(b.in_arcs);
 	free(rowframe);
 	free(used);
 	free(ra);
@@ -723,6 +870,24 @@ out:
 	if (rc)
 		pc_xmodel_free(m);
 	return rc;
+}
+
+int pc_xmodel_srcpos(const pc_xmodel *m, size_t f, uint64_t address,
+		     const char **file, unsigned *line, const char **ofile,
+		     unsigned *oline)
+{
+	const pc_srcframe *sf;
+	size_t n = 0;
+	*file = *ofile = NULL;
+	*line = *oline = 0;
+	if (!m->dwarf || f >= m->nframes || m->frames[f].row < 0 ||
+	    pc_dwarf_lookup(m->dwarf, address, &sf, &n) || !n)
+		return 0;
+	*file = sf[0].file;
+	*line = sf[0].line;
+	*ofile = sf[n - 1].file;
+	*oline = sf[n - 1].line;
+	return 1;
 }
 
 void pc_xmodel_free(pc_xmodel *m)
@@ -733,5 +898,6 @@ void pc_xmodel_free(pc_xmodel *m)
 	free(m->chains);
 	free(m->pathpool);
 	free(m->namebuf);
+	free(m->cyclenames);
 	memset(m, 0, sizeof *m);
 }

@@ -702,3 +702,173 @@ size_t pc_callgraph_dropped_arcs(const pc_callgraph *g)
 {
 	return g ? g->dropped : 0;
 }
+
+/* ---- call paths (internal.h pc_callgraph_paths) ------------------------- */
+
+typedef struct pwalk {
+	const pc_callgraph *g;
+	pc_cgpaths *o;
+	size_t path[PC_CG_MAX_DEPTH + 1];
+	size_t depth;
+} pwalk;
+
+static int path_emit(pwalk *w, double weight)
+{
+	pc_cgpaths *o = w->o;
+	if (pc_grow((void **)&o->v, &o->cap, o->n + 1, sizeof *o->v) ||
+	    pc_grow((void **)&o->pool, &o->cappool, o->npool + w->depth,
+		    sizeof *o->pool))
+		return PC_ENOMEM;
+	o->v[o->n++] = (pc_cgpath){o->npool, w->depth, weight};
+	memcpy(&o->pool[o->npool], w->path, w->depth * sizeof *w->path);
+	o->npool += w->depth;
+	o->emitted++;
+	o->pooled += w->depth;
+	return PC_OK;
+}
+
+typedef struct pcaller {
+	size_t parent;
+	uint64_t count;
+} pcaller;
+
+static int cmp_pcaller(const void *a, const void *b)
+{
+	const pcaller *x = a, *y = b;
+	return x->parent < y->parent ? -1 : x->parent > y->parent;
+}
+
+static int path_up(pwalk *w, size_t x, double weight);
+
+/* One step to caller par of x (a routine, or a cycle member followed by
+ * its cycle). */
+static int path_step(pwalk *w, size_t par, double weight)
+{
+	const cg_sym *s = w->g->s;
+	size_t d = w->depth;
+	w->path[w->depth++] = par;
+	size_t next = par;
+	if (s[par].cyc_head != par) {
+		next = s[par].cyc_head;
+		if (w->depth < PC_CG_MAX_DEPTH)
+			w->path[w->depth++] = next;
+	}
+	int rc = path_up(w, next, weight);
+	w->depth = d;
+	return rc;
+}
+
+/* path[0..depth) ends with x, a routine in no cycle or a cycle node. */
+static int path_up(pwalk *w, size_t x, double weight)
+{
+	const pc_callgraph *g = w->g;
+	const cg_sym *s = g->s;
+	if (!(weight > 0))
+		return PC_OK;
+	if (w->depth >= PC_CG_MAX_DEPTH || w->o->emitted >= PC_CG_MAX_PATHS ||
+	    w->o->pooled >= PC_CG_MAX_POOL) {
+		w->path[w->depth++] = PC_CG_TRUNCATED;
+		w->o->truncated += weight;
+		int rc = path_emit(w, weight);
+		w->depth--;
+		return rc;
+	}
+	uint64_t ncalls = s[x].ncalls;
+	int any = 0;
+	if (x < g->nrows) {
+		for (size_t ai = s[x].parents; ai != NONE; ai = g->a[ai].next_parent) {
+			const cg_arc *a = &g->a[ai];
+			size_t par = a->parent;
+			if (par == x || a->count == 0 || s[par].fract == 0.0 ||
+			    ncalls == 0)
+				continue;
+			any = 1;
+			int rc = path_step(w, par,
+					   weight * ((double)a->count / (double)ncalls));
+			if (rc)
+				return rc;
+		}
+	} else {
+		/* the arcs entering the cycle from outside, merged per caller */
+		size_t n = 0, cap = 0;
+		pcaller *v = NULL;
+		for (size_t m = s[x].cyc_next; m != NONE; m = s[m].cyc_next)
+			for (size_t ai = s[m].parents; ai != NONE;
+			     ai = g->a[ai].next_parent) {
+				const cg_arc *a = &g->a[ai];
+				size_t par = a->parent;
+				if (s[par].cyc_head == x || a->count == 0 ||
+				    s[par].fract == 0.0 || ncalls == 0)
+					continue;
+				if (pc_grow((void **)&v, &cap, n + 1, sizeof *v)) {
+					free(v);
+					return PC_ENOMEM;
+				}
+				v[n++] = (pcaller){par, a->count};
+			}
+		if (n > 1)
+			qsort(v, n, sizeof *v, cmp_pcaller);
+		int rc = PC_OK;
+		for (size_t i = 0; i < n && !rc;) {
+			uint64_t c = 0;
+			size_t par = v[i].parent;
+			for (; i < n && v[i].parent == par; i++)
+				c += v[i].count;
+			any = 1;
+			rc = path_step(w, par, weight * ((double)c / (double)ncalls));
+		}
+		free(v);
+		if (rc)
+			return rc;
+	}
+	return any ? PC_OK : path_emit(w, weight);
+}
+
+int pc_callgraph_paths(const pc_callgraph *g, size_t row, int measured,
+		       pc_cgpaths *out)
+{
+	if (!g || row >= g->nrows)
+		return PC_OK;
+	const cg_sym *s = g->s;
+	double t = s[row].hist_time;
+	if (!(t > 0))
+		return PC_OK;
+	pwalk *w = malloc(sizeof *w);
+	if (!w)
+		return PC_ENOMEM;
+	w->g = g;
+	w->o = out;
+	w->depth = 1;
+	w->path[0] = row;
+	int rc = PC_OK;
+	if (s[row].fract == 0.0) {
+		rc = path_emit(w, t); /* excluded: its own time, no callers */
+	} else if (s[row].cyc_head != row) {
+		w->path[w->depth++] = s[row].cyc_head;
+		rc = path_up(w, s[row].cyc_head, t);
+	} else if (measured) {
+		double rest = t;
+		for (size_t ai = s[row].parents; ai != NONE && !rc;
+		     ai = g->a[ai].next_parent) {
+			const cg_arc *a = &g->a[ai];
+			if (a->parent == row || !(a->ftime > 0) ||
+			    s[a->parent].fract == 0.0)
+				continue;
+			rest -= a->ftime;
+			rc = path_step(w, a->parent, a->ftime);
+		}
+		if (!rc && rest > t * 1e-12)
+			rc = path_up(w, row, rest);
+	} else {
+		rc = path_up(w, row, t);
+	}
+	free(w);
+	return rc;
+}
+
+void pc_cgpaths_free(pc_cgpaths *out)
+{
+	free(out->v);
+	free(out->pool);
+	memset(out, 0, sizeof *out);
+}

@@ -53,7 +53,7 @@ class Completion(unittest.TestCase):
         self.assertEqual(complete("-f", "g"), ["gemdos", "gmon"])
         self.assertEqual(complete("--format", "au"), ["auto"])
         self.assertEqual(complete("-r", "fl"), ["flat"])
-        self.assertEqual(complete("-e", "s"), ["speedscope"])
+        self.assertEqual(complete("-e", "s"), ["speedscope", "svg"])
         self.assertEqual(complete("-F", ""), ["csv", "html", "json", "text"])
         self.assertEqual(complete("--attribution", "b"), ["bucket-start"])
 

@@ -38,21 +38,25 @@ check(run("--list-exports"), (0,
       "speedscope)\n"
       "callgrind    .callgrind        callgrind format (KCachegrind, "
       "callgrind_annotate)\n"
-      "gmon         .gmon.out         GNU tagged gmon.out (gprof)\n", ""),
+      "gmon         .gmon.out         GNU tagged gmon.out (gprof)\n"
+      "svg          .svg              flame graph SVG (static, tooltips; like "
+      "flamegraph.pl)\n", ""),
       "--list-exports")
 check(run("--export", "nope", ELF, GMON), (2, "", "profcat: no export named "
       "'nope' (profcat --list-exports lists them)\n"), "unknown export")
-check(run("--export=folded", "--granularity", "line", ELF, GMON),
-      (2, "", "profcat: granularity 'line': expected 'address' or "
-       "'symbol'\n"), "bad granularity")
+check(run("--export=folded", "--granularity", "file", ELF, GMON),
+      (2, "", "profcat: granularity 'file': expected function, symbol, line "
+       "or address for an export\n"), "bad granularity")
 check(run("--export"), (2, "", "profcat: option --export needs a value\n"),
       "--export without a value")
 check(run("-e", "pprof", "-O", "compress=maybe", ELF, GMON),
       (2, "", "profcat: compress 'maybe': expected 0 or 1\n"),
       "bad compress value")
 # the folded stacks of the gcc -pg fixture: main calls hot and tinies
-# (which calls tiny_a/b/c) and is_even (in a cycle with is_odd)
-want = ("main;is_even;is_odd 2\nmain;hot 264\nmain;tinies;tiny_a 33\n"
+# (which calls tiny_a/b/c) and is_even, in a cycle with is_odd: gprof's
+# <cycle 1>, entered from main, holds is_odd's samples (gprof -q: the
+# cycle's children time is all is_odd's)
+want = ("main;<cycle 1>;is_odd 2\nmain;hot 264\nmain;tinies;tiny_a 33\n"
         "main;tinies;tiny_b 36\nmain;tinies;tiny_c 29\nmain;tinies 2\n")
 check(run("--export", "folded", ELF, GMON), (0, want, ""), "folded to stdout")
 with tempfile.TemporaryDirectory() as tmp:

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -59,6 +60,12 @@ static void expect_text(pc_profile *p, const char *format, const char *want)
 	pc_free(got);
 }
 
+/* the note of every export whose stacks were estimated (export.h) */
+#define NOTE \
+	"call stacks estimated from call counts (the capture holds calls, " \
+	"not stacks: as gprof, a routine's time is split among its callers " \
+	"in proportion to the calls); --stacks none for measured samples only"
+
 /* ---- a growable byte string for the expected encodings ---------------- */
 typedef struct bytes {
 	unsigned char b[1024];
@@ -101,6 +108,8 @@ static void test_pprof_known_answer(void **state)
 	 * Keys: field << 3 | wire type (0 varint, 2 length-delimited). */
 	/* 1 sample_type {type 1, unit 2} */
 	B(&w, 6, 0x0a, 4, 0x08, 1, 0x10, 2);
+	/* granularity=address: one location per sampled address (the default
+	 * is one per function, test_pprof_default_per_function) */
 	/* 2 sample {location_id [1] packed, value [3] packed}, then [2], [2] */
 	B(&w, 8, 0x12, 6, 0x0a, 1, 1, 0x12, 1, 3);
 	B(&w, 8, 0x12, 6, 0x0a, 1, 2, 0x12, 1, 2);
@@ -132,13 +141,20 @@ static void test_pprof_known_answer(void **state)
 	B(&w, 3, 0x6a, 1, 5);
 
 	size_t len;
-	char *got = export(p, "pprof", "compress", "0", &len);
+	pc_options *o = pc_options_new();
+	pc_options_set(o, "granularity", "address");
+	pc_options_set(o, "compress", "0");
+	char *got = NULL;
+	assert_int_equal(pc_profile_export(p, "pprof", o, &got, &len), PC_OK);
 	assert_int_equal(len, w.n);
 	assert_memory_equal(got, w.b, w.n);
 
-	/* the default output is the same bytes, gzip-compressed */
+	/* without compress=0 the same bytes, gzip-compressed */
 	size_t zlen;
-	char *gz = export(p, "pprof", NULL, NULL, &zlen);
+	char *gz = NULL;
+	pc_options_set(o, "compress", NULL);
+	assert_int_equal(pc_profile_export(p, "pprof", o, &gz, &zlen), PC_OK);
+	pc_options_free(o);
 	assert_true(zlen > 10);
 	assert_int_equal((unsigned char)gz[0], 0x1f);
 	assert_int_equal((unsigned char)gz[1], 0x8b);
@@ -217,13 +233,15 @@ static void test_pprof_rate_and_symbol_granularity(void **state)
 static void test_names_and_errors(void **state)
 {
 	(void)state;
-	const char *want[] = {"pprof", "speedscope", "folded", "callgrind", "gmon"};
-	for (size_t i = 0; i < 5; i++) {
+	const char *want[] = {"pprof", "speedscope", "folded", "callgrind", "gmon",
+			      "svg"};
+	for (size_t i = 0; i < 6; i++) {
 		assert_string_equal(pc_export_name_at(i), want[i]);
 		assert_non_null(pc_export_description_at(i));
 	}
-	assert_null(pc_export_name_at(5));
-	assert_null(pc_export_extension_at(5));
+	assert_null(pc_export_name_at(6));
+	assert_null(pc_export_extension_at(6));
+	assert_string_equal(pc_export_extension_at(5), ".svg");
 	assert_string_equal(pc_export_extension_at(0), ".pb.gz");
 	assert_string_equal(pc_export_extension_at(4), ".gmon.out");
 
@@ -237,10 +255,15 @@ static void test_names_and_errors(void **state)
 	assert_string_equal(pc_profile_error(p)->message,
 			    "no export named 'nope' (profcat --list-exports lists them)");
 	pc_options *o = pc_options_new();
+	pc_options_set(o, "granularity", "file");
+	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "granularity 'file': expected function, symbol, line or address for an export");
+	/* line needs the program's DWARF */
 	pc_options_set(o, "granularity", "line");
 	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "granularity 'line': expected 'address' or 'symbol'");
+			    "source lines need the program's DWARF: give the ELF executable (built with -g) among the files");
 	pc_options_set(o, "granularity", NULL);
 	pc_options_set(o, "compress", "maybe");
 	assert_int_equal(pc_profile_export(p, "pprof", o, &out, &len), PC_EUSAGE);
@@ -291,18 +314,20 @@ static void test_chains_folded_speedscope_callgrind(void **state)
 		    "\"shared\":{\"frames\":[\n"
 		    "{\"name\":\"A\"},\n{\"name\":\"B\"},\n{\"name\":\"C\"},\n"
 		    "{\"name\":\"D\"}]},\n"
-		    "\"profiles\":[{\"type\":\"sampled\",\"name\":\"profile\","
+		    "\"profiles\":[{\"type\":\"sampled\",\"name\":\"profile "
+		    "(call stacks estimated from call counts)\","
 		    "\"unit\":\"none\",\"startValue\":0,\"endValue\":9,\n"
 		    "\"samples\":[\n[0,1],\n[2,1],\n[3]],\n"
 		    "\"weights\":[6,2,1]}],\n"
 		    "\"name\":\"profile\",\"activeProfileIndex\":0,"
-		    "\"exporter\":\"profcore " PC_VERSION_STRING "\"}\n");
+		    "\"exporter\":\"profcore " PC_VERSION_STRING "; " NOTE "\"}\n");
 	/* calls= lines carry the arc count and the callee's address; the
 	 * cost line after it is the call site and the samples flowing
 	 * through the arc */
 	expect_text(p, "callgrind",
 		    "# callgrind format\nversion: 1\n"
 		    "creator: profcore " PC_VERSION_STRING "\n"
+		    "# stacks: " NOTE "\n"
 		    "positions: instr\nevents: Samples\nsummary: 9\n"
 		    "\nfl=(1) ???\nfn=(1) A\n"
 		    "cfl=(1)\ncfn=(2) B\ncalls=3 0x110\n0x104 6\n"
@@ -310,6 +335,84 @@ static void test_chains_folded_speedscope_callgrind(void **state)
 		    "\nfl=(1)\nfn=(3) C\n"
 		    "cfl=(1)\ncfn=(2)\ncalls=1 0x110\n0x124 2\n"
 		    "\nfl=(1)\nfn=(4) D\n0x134 1\n");
+	pc_profile_free(p);
+}
+
+/* A cycle: M calls P (x2); P <-> Q call each other (P->Q x4, Q->P x3);
+ * P and Q call L (x1 each); L has 8 samples, Q 2.  gprof: <cycle 1> =
+ * {P, Q} entered from M; L's time split 1:1 between P and Q; no stack
+ * starts at a cycle member.  Folded (path order, frame order M P Q L
+ * <cycle 1>): M;<cycle 1>;P;L 4, M;<cycle 1>;Q;L 4, M;<cycle 1>;Q 2.
+ * callgrind: M -> <cycle 1> carries 10, <cycle 1> -> P 4 (calls: P's 3
+ * from Q + 2 from M = 5), <cycle 1> -> Q 6 (calls 4), P -> Q and Q -> P
+ * carry nothing. */
+static void test_cycle(void **state)
+{
+	(void)state;
+	pc_profile *p = pc_profile_new(NULL);
+	sym(p, "M", PC_NOSEG, 0x100, 0x10);
+	sym(p, "P", PC_NOSEG, 0x110, 0x10);
+	sym(p, "Q", PC_NOSEG, 0x120, 0x10);
+	sym(p, "L", PC_NOSEG, 0x130, 0x10);
+	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x134, 8), PC_OK);
+	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x124, 2), PC_OK);
+	arc(p, 0x104, 0x110, 2);
+	arc(p, 0x114, 0x120, 4);
+	arc(p, 0x124, 0x110, 3);
+	arc(p, 0x118, 0x130, 1);
+	arc(p, 0x128, 0x130, 1);
+	expect_text(p, "folded", "M;<cycle 1>;Q 2\nM;<cycle 1>;P;L 4\n"
+				 "M;<cycle 1>;Q;L 4\n");
+	expect_text(p, "callgrind",
+		    "# callgrind format\nversion: 1\n"
+		    "creator: profcore " PC_VERSION_STRING "\n"
+		    "# stacks: " NOTE "\n"
+		    "positions: instr\nevents: Samples\nsummary: 10\n"
+		    "\nfl=(1) ???\nfn=(1) M\n"
+		    "cfl=(1)\ncfn=(5) <cycle 1>\ncalls=2 0\n0x104 10\n"
+		    "\nfl=(1)\nfn=(2) P\n"
+		    "cfl=(1)\ncfn=(3) Q\ncalls=4 0x120\n0x114 0\n"
+		    "cfl=(1)\ncfn=(4) L\ncalls=1 0x130\n0x118 4\n"
+		    "\nfl=(1)\nfn=(3)\n0x124 2\n"
+		    "cfl=(1)\ncfn=(2)\ncalls=3 0x110\n0x124 0\n"
+		    "cfl=(1)\ncfn=(4)\ncalls=1 0x130\n0x128 4\n"
+		    "\nfl=(1)\nfn=(4)\n0x134 8\n"
+		    "\nfl=(1)\nfn=(5)\n"
+		    "cfl=(1)\ncfn=(2)\ncalls=5 0x110\n0x110 4\n"
+		    "cfl=(1)\ncfn=(3)\ncalls=4 0x120\n0x120 6\n");
+	/* --stacks none: the measured samples, one frame each */
+	size_t len;
+	char *s = export(p, "folded", "stacks", "none", &len);
+	assert_string_equal(s, "Q 2\nL 8\n");
+	pc_free(s);
+	pc_profile_free(p);
+}
+
+/* A call chain 1100 deep: paths are cut at 1024 frames, under the frame
+ * [call paths truncated]. */
+static void test_truncated_paths(void **state)
+{
+	(void)state;
+	pc_profile *p = pc_profile_new(NULL);
+	static char names[1100][8];
+	for (int i = 0; i < 1100; i++) {
+		snprintf(names[i], sizeof names[i], "f%d", i);
+		sym(p, names[i], PC_NOSEG, 0x1000 + 16 * (uint64_t)i, 16);
+		if (i)
+			arc(p, 0x1000 + 16 * (uint64_t)(i - 1) + 4,
+			    0x1000 + 16 * (uint64_t)i, 1);
+	}
+	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x1000 + 16 * 1099 + 2,
+					       5), PC_OK);
+	size_t len;
+	char *s = export(p, "folded", NULL, NULL, &len);
+	assert_true(strncmp(s, "[call paths truncated];f76;f77;", 31) == 0);
+	assert_non_null(strstr(s, ";f1099 5\n"));
+	size_t frames = 1;
+	for (const char *c = s; *c; c++)
+		frames += *c == ';';
+	assert_int_equal(frames, 1025);
+	pc_free(s);
 	pc_profile_free(p);
 }
 
@@ -520,6 +623,7 @@ static void test_arc_times(void **state)
 		    "# callgrind format\nversion: 1\n"
 		    "creator: profcore " PC_VERSION_STRING "\n"
 		    "# costs: flat times of the call arcs, microseconds\n"
+		    "# stacks: " NOTE "\n"
 		    "positions: instr\nevents: Microseconds\nsummary: 52\n"
 		    "\nfl=(1) ???\nfn=(1) A\n"
 		    "cfl=(1)\ncfn=(2) B\ncalls=2 0x110\n0x104 33\n"
@@ -564,6 +668,8 @@ int main(void)
 		cmocka_unit_test(test_names_and_errors),
 		cmocka_unit_test(test_chains_folded_speedscope_callgrind),
 		cmocka_unit_test(test_rounding),
+		cmocka_unit_test(test_cycle),
+		cmocka_unit_test(test_truncated_paths),
 		cmocka_unit_test(test_outside_only),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_gmon_known_answer),
