@@ -185,6 +185,9 @@ static int flat_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	case PC_STYLE_PROHST:
 		st = pc_style_prohst(p, o, ivp, k);
 		break;
+	case PC_STYLE_GPROF:
+		st = pc_style_gprof(p, o, ivp, k);
+		break;
 	case PC_STYLE_DEFAULT: {
 		pc_rowset rs;
 		if ((st = pc_rowset_build(p, o, &spec, &rs)))
