@@ -357,10 +357,21 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	if (nin == 0) {
-		fprintf(stderr, "profcat: no input files (see profcat --help)\n");
-		rc = EXIT_USAGE;
-		goto done;
+		/* as gprof: a.out and gmon.out of the current directory */
+		if (!pc_cli_is_file("a.out") || !pc_cli_is_file("gmon.out")) {
+			fprintf(stderr, "Usage: profcat [OPTION]... [FILE]...\n"
+					"profcat: no FILE given, and no a.out and gmon.out here (see profcat --help)\n");
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		in[0] = (input){.path = "a.out", .format = c.format, .pos = 0};
+		in[1] = (input){.path = "gmon.out", .format = c.format, .pos = 1};
+		nin = c.nin = 2;
+		if (verbose)
+			fprintf(stderr, "profcat: no FILE given: reading a.out and gmon.out (as gprof)\n");
 	}
+	if (export_fmt && !list_syms && (rc = pc_cli_refuse_binary_tty(export_fmt, out_path)))
+		goto done;
 	if (out_path) {
 		for (size_t i = 0; i < nin; i++)
 			if (pc_cli_same_file(in[i].path, out_path)) {
@@ -382,11 +393,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nin; i++) {
 		in[i].s = pc_stream_open_file(in[i].path, &st);
 		if (!in[i].s) {
-			pc_cli_file_error(in[i].path, -1,
-				st == PC_ENOTFOUND ? "no such file"
-				: st == PC_ENOMEM  ? "out of memory"
-						   : "cannot read file");
-			rc = st == PC_ENOMEM ? EXIT_INTERNAL : EXIT_IO;
+			rc = pc_cli_open_error(in[i].path, st);
 			goto done;
 		}
 		if (in[i].format) {
@@ -417,6 +424,24 @@ int main(int argc, char **argv)
 				fprintf(stderr, "profcat: %s: detected as %s (confidence %d)\n",
 					pc_cli_shown(in[i].path), in[i].l->name, conf);
 		}
+	}
+	/* symbol files alone: nothing to report */
+	int capture = 0;
+	for (size_t i = 0; i < nin; i++)
+		if (in[i].l->roles & (PC_ROLE_SAMPLES | PC_ROLE_ARCS))
+			capture = 1;
+	if (!capture && !list_syms && !(report && !strcmp(report, "symbols"))) {
+		char names[512] = "";
+		for (size_t i = 0; i < nin; i++) {
+			size_t l = strlen(names);
+			snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "",
+				 pc_cli_shown(in[i].path));
+		}
+		fprintf(stderr, "profcat: no capture given (%s: symbols only): give the capture too "
+				"(e.g. profcat prog gmon.out), or --list-symbols for the symbol table\n",
+			names);
+		rc = EXIT_INPUT;
+		goto done;
 	}
 	qsort(in, nin, sizeof *in, cmp_input);
 	for (size_t i = 0; i < nin; i++) {

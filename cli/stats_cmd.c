@@ -100,13 +100,8 @@ static int identify(ctx *c)
 		} else {
 			int st, conf = 0;
 			pc_stream *s = pc_stream_open_file(f->path, &st);
-			if (!s) {
-				pc_cli_file_error(f->path, -1,
-					st == PC_ENOTFOUND ? "no such file"
-					: st == PC_ENOMEM  ? "out of memory"
-							   : "cannot read file");
-				return st == PC_ENOMEM ? EXIT_INTERNAL : EXIT_IO;
-			}
+			if (!s)
+				return pc_cli_open_error(f->path, st);
 			f->l = pc_registry_detect(c->reg, s, &conf);
 			if (!f->l) {
 				const unsigned char *h;
@@ -185,9 +180,7 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 		int st;
 		pc_stream *s = pc_stream_open_file(sel[i]->path, &st);
 		if (!s) {
-			pc_cli_file_error(sel[i]->path, -1,
-				st == PC_ENOTFOUND ? "no such file" : "cannot read file");
-			rc = st == PC_ENOMEM ? EXIT_INTERNAL : EXIT_IO;
+			rc = pc_cli_open_error(sel[i]->path, st);
 			break;
 		}
 		st = pc_profile_load_stream(p, s, sel[i]->l->name, c->lopts);
@@ -333,6 +326,8 @@ int profcat_stats_main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
+	if (merge && (rc = pc_cli_refuse_binary_tty(export_fmt, out_path)))
+		goto done;
 	if (out_path) {
 		for (size_t i = 0; i < c.nfiles; i++)
 			if (pc_cli_same_file(c.files[i].path, out_path)) {
