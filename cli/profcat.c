@@ -425,24 +425,6 @@ int main(int argc, char **argv)
 					pc_cli_shown(in[i].path), in[i].l->name, conf);
 		}
 	}
-	/* symbol files alone: nothing to report */
-	int capture = 0;
-	for (size_t i = 0; i < nin; i++)
-		if (in[i].l->roles & (PC_ROLE_SAMPLES | PC_ROLE_ARCS))
-			capture = 1;
-	if (!capture && !list_syms && !(report && !strcmp(report, "symbols"))) {
-		char names[512] = "";
-		for (size_t i = 0; i < nin; i++) {
-			size_t l = strlen(names);
-			snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "",
-				 pc_cli_shown(in[i].path));
-		}
-		fprintf(stderr, "profcat: no capture given (%s: symbols only): give the capture too "
-				"(e.g. profcat prog gmon.out), or --list-symbols for the symbol table\n",
-			names);
-		rc = EXIT_INPUT;
-		goto done;
-	}
 	qsort(in, nin, sizeof *in, cmp_input);
 	for (size_t i = 0; i < nin; i++) {
 		st = pc_profile_load_stream(p, in[i].s, in[i].l->name, lopts);
@@ -478,7 +460,25 @@ int main(int argc, char **argv)
 		rc = status_exit(st);
 		goto done;
 	}
-	rc = pc_cli_write_output(out_path, buf, len);
+	if ((rc = pc_cli_write_output(out_path, buf, len)))
+		goto done;
+	/* symbol files alone: an empty report, said on standard error once
+	 * it is written (exit 0: the symbols themselves were read) */
+	int capture = 0;
+	for (size_t i = 0; i < nin; i++)
+		if (in[i].l->roles & (PC_ROLE_SAMPLES | PC_ROLE_ARCS))
+			capture = 1;
+	if (!capture && !list_syms && !(report && !strcmp(report, "symbols"))) {
+		char names[512] = "";
+		for (size_t i = 0; i < nin; i++) {
+			size_t l = strlen(names);
+			snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "",
+				 pc_cli_shown(in[i].path));
+		}
+		fprintf(stderr, "profcat: warning: no capture given (%s: symbols only), so the %s is empty: "
+				"give the capture too (e.g. profcat prog gmon.out)\n",
+			names, export_fmt ? "export" : "report");
+	}
 done:
 	pc_free(buf);
 	for (size_t i = 0; i < c.nin; i++)

@@ -68,7 +68,7 @@ static void print_error(const pc_error *e)
 	pc_cli_error("", e, NULL);
 }
 
-static void usage(FILE *f)
+static void usage(FILE *f, unsigned cmd, const char *name)
 {
 	fprintf(f,
 		"Usage: profcat diff  [OPTION]... FILE... [-- SYMBOL...]\n"
@@ -80,8 +80,8 @@ static void usage(FILE *f)
 		"Each file read as samples (gmon.out, .PRF, raw dump, ...) is one capture;\n"
 		"symbol files (ELF, maps, PRG) are shared by all.  '+' separates captures\n"
 		"that have files of their own: profcat diff old/prog old.out + new/prog new.out\n\n"
-		"Options (diff, merge and rates; those marked by a command apply to it only):\n");
-	pc_cli_option_help(f, PC_CMD_DIFF | PC_CMD_MERGE | PC_CMD_RATES);
+		"Options of %s:\n", name);
+	pc_cli_option_help(f, cmd);
 }
 
 /* Detects each file's loader (or finds the -f one); fills shared and
@@ -207,6 +207,8 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 typedef struct statsargs {
 	ctx *c;
 	int diff;
+	unsigned cmd;
+	const char *name;
 	const char *out_path, *format, *report, *export_fmt;
 	char *symbols;
 	size_t symlen;
@@ -256,7 +258,7 @@ static int stats_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 	case PC_OPT_KEYED:
 		return pc_options_set(c->ropts, o->key, val) ? EXIT_INTERNAL : 0;
 	case PC_OPT_HELP:
-		usage(stdout);
+		usage(stdout, a->cmd, a->name);
 		return -1;
 	case PC_OPT_VERSION:
 		printf("profcat (profcore) %s\n", pc_version());
@@ -302,12 +304,11 @@ int profcat_stats_main(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto done;
 	}
-	statsargs sa = {&c, diff, NULL, NULL, NULL, NULL, symbols, 0};
 	char cmdname[32];
 	snprintf(cmdname, sizeof cmdname, "profcat %s", c.cmd);
-	rc = pc_cli_parse(argc, argv, 2,
-			  diff ? PC_CMD_DIFF : merge ? PC_CMD_MERGE : PC_CMD_RATES, cmdname,
-			  stats_option, &sa);
+	unsigned cmd = diff ? PC_CMD_DIFF : merge ? PC_CMD_MERGE : PC_CMD_RATES;
+	statsargs sa = {&c, diff, cmd, cmdname, NULL, NULL, NULL, NULL, symbols, 0};
+	rc = pc_cli_parse(argc, argv, 2, cmd, cmdname, stats_option, &sa);
 	symbols = sa.symbols;
 	symlen = sa.symlen;
 	out_path = sa.out_path;

@@ -3,6 +3,7 @@
  * attributed profile that every exporter writes from (see export.h).
  */
 #include "export.h"
+#include "rowset.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,7 +65,14 @@ static int export_to_sink(pc_profile *p, const char *format,
 				       "no export named '%s' (profcat "
 				       "--list-exports lists them)",
 				       format ? format : "(none)");
-	int rc = e->write(p, opts, k);
+	/* filter hook (issue #24): focus/ignore/hide on the export's stacks
+	 * are not implemented yet; refused rather than ignored */
+	char what[64];
+	snprintf(what, sizeof what, "the %s export", e->name);
+	int rc = pc_rowset_refuse_selection(p, opts, what);
+	if (rc)
+		return rc;
+	rc = e->write(p, opts, k);
 	if (rc == PC_OK && k->failed)
 		rc = pc_profile_fail(p, k->failed,
 				     "out of memory writing %s export",

@@ -267,6 +267,19 @@ int pc_filter_keep_frame(pc_profile *p, pc_filter *f, const char *name,
 	return 1;
 }
 
+int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
+			       const char *what)
+{
+	static const char *const keys[] = {"focus", "ignore", "hide", "top", "sort"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (pc_options_get(o, keys[i]))
+			return pc_profile_fail(p, PC_EUSAGE,
+					       "%s does not take the %s option yet (it applies to the flat "
+					       "report, every style, and the bar chart)",
+					       what, keys[i]);
+	return PC_OK;
+}
+
 static int cmp_cum(const void *a, const void *b)
 {
 	const pc_rs_row *x = a, *y = b;

@@ -50,6 +50,12 @@ PC_INTERNAL int pc_filter_match(pc_profile *p, pc_filter *f, const pc_re *re,
 PC_INTERNAL int pc_filter_keep_frame(pc_profile *p, pc_filter *f,
 				     const char *name, const char *key);
 
+/** PC_EUSAGE (recorded on p) when o holds "focus", "ignore", "hide",
+ *  "top" or "sort", which what (a report or export that does not read
+ *  them: "the callgraph report") would otherwise ignore. */
+PC_INTERNAL int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
+					   const char *what);
+
 /** Row order ("sort"). */
 typedef enum pc_sort {
 	PC_SORT_SELF, PC_SORT_CUM, PC_SORT_CALLS, PC_SORT_NAME, PC_SORT_ADDRESS
