@@ -73,7 +73,7 @@ int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
 	if (strcmp(name, "flat") && strcmp(name, "barchart")) {
 		char what[64];
 		snprintf(what, sizeof what, "the %s report", name);
-		int rs = pc_rowset_refuse_selection(p, opts, what);
+		int rs = pc_rowset_refuse_selection(p, opts, what, 0);
 		if (rs)
 			return rs;
 	}

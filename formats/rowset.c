@@ -268,15 +268,16 @@ int pc_filter_keep_frame(pc_profile *p, pc_filter *f, const char *name,
 }
 
 int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
-			       const char *what)
+			       const char *what, int stacks)
 {
 	static const char *const keys[] = {"focus", "ignore", "hide", "top", "sort"};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+	for (size_t i = stacks ? 2 : 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (pc_options_get(o, keys[i]))
 			return pc_profile_fail(p, PC_EUSAGE,
 					       "%s does not take the %s option yet (it applies to the flat "
-					       "report, every style, and the bar chart)",
-					       what, keys[i]);
+					       "report, every style, and the bar chart%s)",
+					       what, keys[i],
+					       i < 2 ? "; focus and ignore also to the stack exports" : "");
 	return PC_OK;
 }
 

@@ -51,10 +51,11 @@ PC_INTERNAL int pc_filter_keep_frame(pc_profile *p, pc_filter *f,
 				     const char *name, const char *key);
 
 /** PC_EUSAGE (recorded on p) when o holds "focus", "ignore", "hide",
- *  "top" or "sort", which what (a report or export that does not read
- *  them: "the callgraph report") would otherwise ignore. */
+ *  "top" or "sort" ("hide", "top" or "sort" only with stacks != 0: what
+ *  filters its stacks), which what (a report or export that does not
+ *  read them: "the callgraph report") would otherwise ignore. */
 PC_INTERNAL int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
-					   const char *what);
+					   const char *what, int stacks);
 
 /** Row order ("sort"). */
 typedef enum pc_sort {

@@ -123,10 +123,18 @@ class Selection(unittest.TestCase):
     def test_refused_where_not_read(self):
         self.check(["-r", "callgraph", "--focus", "x"] + CG, "",
                    "profcat: the callgraph report does not take the focus option yet "
-                   "(it applies to the flat report, every style, and the bar chart)\n", 2)
+                   "(it applies to the flat report, every style, and the bar chart; "
+                   "focus and ignore also to the stack exports)\n", 2)
         self.check(["-e", "folded", "-n", "2"] + CG, "",
                    "profcat: the folded export does not take the top option yet "
                    "(it applies to the flat report, every style, and the bar chart)\n", 2)
+        self.check(["-e", "pprof", "--hide", "x"] + CG, "",
+                   "profcat: the pprof export does not take the hide option yet "
+                   "(it applies to the flat report, every style, and the bar chart)\n", 2)
+        self.check(["-e", "gmon", "--focus", "x"] + CG, "",
+                   "profcat: the gmon export does not take the focus option yet "
+                   "(it applies to the flat report, every style, and the bar chart; "
+                   "focus and ignore also to the stack exports)\n", 2)
         self.check(["diff", "--top", "2"] + CG, "",
                    "profcat: option --top does not apply to profcat diff "
                    "(see profcat diff --help)\n", 2)
@@ -135,6 +143,52 @@ class Selection(unittest.TestCase):
             "symbol  percent  0   10  20  30  40  50  60  70  80  90  100\n"
             "hot       72.44  ****************************\n"
             "tiny_b     9.74  ***\n"))
+
+
+class StackExports(unittest.TestCase):
+    """--focus/--ignore on the exports' stacks (gprof's caller chains)."""
+
+    def test_folded(self):
+        self.assertEqual(run("-e", "folded", *CG), (0, (
+            "main;is_even;is_odd 2\n"
+            "main;hot 264\n"
+            "main;tinies;tiny_a 33\n"
+            "main;tinies;tiny_b 36\n"
+            "main;tinies;tiny_c 29\n"
+            "main;tinies 2\n"), ""))
+        # focus on a caller keeps its callees' samples (their stacks hold it)
+        self.assertEqual(run("-e", "folded", "--focus", "tinies", *CG), (0, (
+            "main;tinies;tiny_a 33\n"
+            "main;tinies;tiny_b 36\n"
+            "main;tinies;tiny_c 29\n"
+            "main;tinies 2\n"), ""))
+        self.assertEqual(run("-e", "folded", "--focus", "^main$", "--ignore", "is_|tiny_b",
+                             *CG), (0, (
+            "main;hot 264\n"
+            "main;tinies;tiny_a 33\n"
+            "main;tinies;tiny_c 29\n"
+            "main;tinies 2\n"), ""))
+
+    @unittest.skipUnless(shutil.which("go"), "go (go tool pprof) not installed")
+    def test_pprof_as_go_tool_pprof_filters(self):
+        """The filtered export has the flat and cum values that go tool
+        pprof -focus -ignore shows on the whole export."""
+        with tempfile.TemporaryDirectory() as tmp:
+            whole, part = os.path.join(tmp, "all.pb.gz"), os.path.join(tmp, "part.pb.gz")
+            self.assertEqual(run("-e", "pprof", "-o", whole, *CG)[0], 0)
+            self.assertEqual(run("-e", "pprof", "--focus", "tinies", "--ignore", "tiny_c",
+                                 "-o", part, *CG)[0], 0)
+
+            def top(*args):
+                r = subprocess.run(["go", "tool", "pprof", "-top", "-unit=ms", *args],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   universal_newlines=True, timeout=600)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                rows = r.stdout.split("flat%", 1)[1].splitlines()[1:]
+                return [(l.split()[0], l.split()[3], l.split()[5]) for l in rows]
+            want = top("-focus=tinies", "-ignore=tiny_c", whole)
+            self.assertEqual(top(part), want)
+            self.assertEqual([w[2] for w in want], ["tiny_b", "tiny_a", "tinies", "main"])
 
 
 class Parser(unittest.TestCase):
