@@ -165,11 +165,25 @@ size_t pc_name_escape(char *dst, size_t cap, const char *name)
 	return need;
 }
 
+/* Length of the run of printable ASCII at p: shown as it is. */
+static size_t plain_run(const unsigned char *p)
+{
+	size_t n = 0;
+	while (p[n] >= 0x20 && p[n] < 0x7f)
+		n++;
+	return n;
+}
+
 size_t pc_name_width(const char *name)
 {
 	size_t w = 0, bn;
 	char b[4];
 	for (const unsigned char *p = (const unsigned char *)(name ? name : ""); *p;) {
+		size_t n = plain_run(p);
+		w += n;
+		p += n;
+		if (!*p)
+			break;
 		p += show_step(p, b, &bn);
 		w += bn == 4 && b[0] == '\\' ? 4 : 1;
 	}
@@ -181,6 +195,11 @@ int pc_sink_name(pc_sink *k, const char *s)
 	char b[4];
 	size_t bn;
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		size_t n = plain_run(p);
+		pc_sink_write(k, p, n);
+		p += n;
+		if (!*p)
+			break;
 		p += show_step(p, b, &bn);
 		pc_sink_write(k, b, bn);
 	}
