@@ -1106,6 +1106,12 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "zero: expected 0 or 1, found '%s'",
 				       pc_options_get(o, "zero"));
+	/* without arcs every function would print as <spontaneous>, which
+	 * says "no callers" where the truth is "callers not recorded" (gprof
+	 * refuses too: "gmon.out file is missing call-graph data") */
+	if (pc_profile_arc_count(p) == 0)
+		return pc_profile_fail(p, PC_EFORMAT,
+				       "no call graph: the inputs hold no call arcs (gmon.out of a -pg build, Proff and Hatari captures have them); the flat report needs none");
 	graph G;
 	if ((rc = graph_build(&G, p, o)))
 		return rc;

@@ -15,6 +15,9 @@ PROFCAT = os.environ["PROFCAT"]
 FIX = os.path.join(HERE, "fixtures")
 rng = random.Random(8)
 failures = 0
+NO_ARCS = ("profcat: no call graph: the inputs hold no call arcs (gmon.out of "
+           "a -pg build, Proff and Hatari captures have them); the flat "
+           "report needs none\n")
 
 
 def mutants(data, n):
@@ -63,7 +66,10 @@ with tempfile.TemporaryDirectory() as tmp:
             ok = (r.returncode == 0 and err in ("", nocap)) or (
                 r.returncode == 1 and
                 re.fullmatch(re.escape("profcat: " + path) + r":\d+: [^\n]+\n",
-                             err))
+                             err)) or (
+                # a .SYM alone has symbols and no arcs: when the mutant
+                # still reads, there is no call graph to print
+                fmt == "mpwsym" and r.returncode == 1 and err == NO_ARCS)
             if not ok:
                 bad += 1
                 if bad <= 3:
