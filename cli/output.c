@@ -146,3 +146,27 @@ int pc_cli_write_output(const char *path, const char *buf, size_t len)
 	}
 	return write_atomic(path, buf, len);
 }
+
+int pc_cli_open_error(const char *path, int st)
+{
+	const char *what = st == PC_ENOTFOUND ? NULL : pc_plat_not_regular(path);
+	if (what && !strcmp(what, "a directory"))
+		pc_cli_file_error(path, -1, "is a directory, not a capture or symbol file");
+	else
+		pc_cli_file_error(path, -1,
+				  st == PC_ENOTFOUND ? "no such file"
+				  : st == PC_ENOMEM  ? "out of memory"
+						     : "cannot read file");
+	return st == PC_ENOMEM ? PC_CLI_EXIT_INTERNAL : PC_CLI_EXIT_IO;
+}
+
+int pc_cli_refuse_binary_tty(const char *format, const char *path)
+{
+	if (path || !format || (strcmp(format, "pprof") && strcmp(format, "gmon")) ||
+	    !pc_plat_is_terminal(1))
+		return 0;
+	fprintf(stderr,
+		"profcat: the %s export is binary: not written to a terminal (give -o FILE or pipe it)\n",
+		format);
+	return PC_CLI_EXIT_USAGE;
+}

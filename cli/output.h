@@ -35,4 +35,14 @@ void pc_cli_binary_stdio(void);
  *  Returns 0, or the exit code after printing one error line. */
 int pc_cli_write_output(const char *path, const char *buf, size_t len);
 
+/** After pc_stream_open_file failed with status st on path: one error
+ *  line ("no such file", "is a directory, not a capture or symbol
+ *  file", "cannot read file"); returns the exit status (3, or 4 when out
+ *  of memory). */
+int pc_cli_open_error(const char *path, int st);
+/** 0, or exit status 2 after one error line when export format (a binary
+ *  one: pprof, gmon) would be written to a terminal (path NULL and
+ *  standard output a terminal), as gzip refuses. */
+int pc_cli_refuse_binary_tty(const char *format, const char *path);
+
 #endif

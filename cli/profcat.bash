@@ -49,11 +49,20 @@ _profcat()
 		words="program total" ;;
 	--correction)
 		words="holm bh" ;;
+	--sort)
+		words="self cum calls name address" ;;
+	--granularity)
+		words="function line file address symbol" ;;
+	--callgraph-time)
+		words="samples flat" ;;
+	--source-path)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return 0 ;;
 	-o|--output)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0 ;;
 	-O|--option|--load-address|--cutoff|--interval|--intervals|--ci|\
-	-s|--symbol|--granularity|--callgraph-time)
+	-s|--symbol|-n|--top|--focus|--ignore|--hide)
 		return 0 ;;   # a value of the user's: nothing to offer
 	esac
 	if [[ -n $words ]]; then

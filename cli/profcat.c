@@ -6,6 +6,7 @@
  */
 #include "profcore.h"
 #include "pc_config.h"
+#include "args.h"
 #include "output.h"
 #include "platform.h"
 #include "stats_cmd.h"
@@ -16,47 +17,6 @@
 #include <string.h>
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_INTERNAL = 4 };
-
-/* Long options that set a report/attribution option key.  has_arg: 1 =
- * takes a value, 0 = flag (sets "1"), 2 = negative flag (sets "0"). */
-typedef struct optmap {
-	const char *name; /* without the leading "--" */
-	const char *key;
-	int has_arg;
-	const char *help;
-} optmap;
-
-static const optmap report_opts[] = {
-	{"output-format", "output-format", 1, "text (default), csv, json or html"},
-	{"style", "style", 1, "default, atari, ddj or prohst (README \"Reports\"); "
-	 "callgraph: gprof or proff"},
-	{"callgraph-time", "callgraph-time", 1,
-	 "call graph own times: samples or flat (Proff arcs' flat times)"},
-	{"zero", "zero", 0, "also list symbols that received no samples (Atari +z)"},
-	{"no-zero", "zero", 2, "list only symbols with samples (default; Atari -z)"},
-	{"cutoff", "cutoff", 1, "list symbols until N percent is covered (Atari p=N)"},
-	{"barchart", "barchart", 0, "bar column in the table (default; Atari +b)"},
-	{"no-barchart", "barchart", 2, "no bar column (Atari -b)"},
-	{"interval", "interval", 1,
-	 "split SYM (or LOW-HIGH, LOW+SIZE) into sub-ranges (Atari x=SYM)"},
-	{"intervals", "intervals", 1, "number of sub-ranges, default 25 (Atari i=N)"},
-	{"percent-of", "percent-of", 1, "program or total: what percents are of"},
-	{"attribution", "attribution", 1,
-	 "proportional (default, gprof) or bucket-start (PROFIL/PROHST)"},
-	{"use-sizes", "use-sizes", 0, "end symbols at address+size when the size is known"},
-	{"granularity", "granularity", 1,
-	 "flat: function (default), line (gprof -l), file or address; "
-	 "exports: function (pprof default), address (the others' default) or line"},
-	{"stacks", "stacks", 1,
-	 "exports: estimate (default; callers from call counts as gprof), "
-	 "marked (folded/svg: under an [estimated] root) or none (one frame)"},
-	{"source-path", "source-path", 1,
-	 "':'-separated directories searched for source files (-r source)"},
-	{"ci", "ci", 1, "N percent confidence intervals (e.g. 95) beside the percents"},
-	{"demangle", "demangle", 0, "demangle C++ and Rust names as gprof does (default)"},
-	{"no-demangle", "demangle", 2, "show names as the symbol table spells them"},
-	{NULL, NULL, 0, NULL},
-};
 
 /* The Atari ST Profiler's spellings p=N +z -z +b -b x=SYM i=N o=FILE,
  * aliases of the long options; 1 if a was one (name a file that looks
@@ -113,34 +73,15 @@ static void print_error(const pc_error *e)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: profcat [OPTION]... FILE...\n"
+		"Usage: profcat [OPTION]... [FILE]...\n"
 		"       profcat diff|merge|rates [OPTION]... FILE...  (see profcat diff --help)\n"
 		"Print a report from program-counter sample captures and symbol files.\n"
 		"FILEs may be any mix of captures (gmon.out, ...) and symbol sources\n"
 		"(ELF, maps, ...); formats are detected from content, gzip is read\n"
-		"transparently, '-' is standard input.\n\n"
-		"  -f, --format NAME       read the FILEs that follow as NAME ('auto' resets)\n"
-		"  -O, --option KEY=VALUE  loader option (e.g. width=4, endian=big)\n"
-		"      --load-address ADDR where the program's code was loaded (same as\n"
-		"                          -O load-address=ADDR; Atari: basepage + 0x100)\n"
-		"  -r, --report NAME       report to print (default: flat)\n"
-		"  -r source [FUNC|FILE]   annotated source (DWARF), of one function or file\n"
-		"  -F FMT                  same as --output-format FMT\n"
-		"  -o, --output FILE       write the report to FILE (atomically)\n"
-		"      --list-formats      list the loaders and exit\n"
-		"      --list-reports      list the reports and exit\n"
-		"  -e, --export FORMAT     write FORMAT (pprof, speedscope, folded, callgrind,\n"
-		"                          gmon) instead of a report\n"
-		"      --list-exports      list the export formats and exit\n"
-		"      --list-symbols      print the loaded symbol table\n"
-		"      --ignore-fit        report a capture that does not fit the program\n"
-		"      --check             sampling-quality diagnostics (same as -r check)\n"
-		"  -v, --verbose           print warnings and what was detected\n"
-		"  -h, --help              print this help and exit\n"
-		"  -V, --version           print the version and exit\n");
-	for (const optmap *m = report_opts; m->name; m++)
-		fprintf(f, "      --%s%s%*s%s\n", m->name, m->has_arg == 1 ? " X" : "",
-			(int)(22 - strlen(m->name) - (m->has_arg == 1 ? 2 : 0)), "", m->help);
+		"transparently, '-' is standard input.  Without FILEs, as gprof:\n"
+		"a.out and gmon.out of the current directory when both exist.\n\n"
+		"Options:\n");
+	pc_cli_option_help(f, PC_CMD_MAIN);
 	fprintf(f, "The Atari ST Profiler's p=N +z -z +b -b x=SYM i=N o=FILE are accepted too.\n");
 	fprintf(f,
 		"\nExit status: 0 success, 1 bad input, 2 usage error, 3 I/O error,\n"
@@ -281,15 +222,86 @@ static int pc_cli_is_source_name(const char *name)
 	return 0;
 }
 
+/* What the command line asks for (main_option). */
+typedef struct mainctx {
+	const char *out_path, *report, *format, *export_fmt;
+	int list_e, list_f, list_r, list_syms, verbose, ignore_fit;
+	pc_options *lopts, *ropts;
+	input *in;
+	size_t nin;
+} mainctx;
+
+static int main_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
+		       const char *val, int dashes)
+{
+	mainctx *c = vc;
+	if (!o) {
+		if (!dashes && atari_alias(val, c->ropts, &c->out_path))
+			return 0;
+		c->in[c->nin].path = val;
+		c->in[c->nin].format = c->format;
+		c->in[c->nin].pos = c->nin;
+		c->nin++;
+		return 0;
+	}
+	switch (o->id) {
+	case PC_OPT_KEYED:
+		return pc_options_set(c->ropts, o->key, val) ? EXIT_INTERNAL : 0;
+	case PC_OPT_HELP:
+		usage(stdout);
+		return -1;
+	case PC_OPT_VERSION:
+		printf("profcat (profcore) %s\n", pc_version());
+		return -1;
+	case PC_OPT_VERBOSE: c->verbose = 1; break;
+	case PC_OPT_LIST_FORMATS: c->list_f = 1; break;
+	case PC_OPT_LIST_REPORTS: c->list_r = 1; break;
+	case PC_OPT_LIST_EXPORTS: c->list_e = 1; break;
+	case PC_OPT_LIST_SYMBOLS: c->list_syms = 1; break;
+	case PC_OPT_EXPORT: c->export_fmt = val; break;
+	case PC_OPT_CHECK: c->report = "check"; break;
+	case PC_OPT_IGNORE_FIT: c->ignore_fit = 1; break;
+	case PC_OPT_FORMAT: c->format = strcmp(val, "auto") ? val : NULL; break;
+	case PC_OPT_OUTPUT: c->out_path = val; break;
+	case PC_OPT_OPTION:
+		if (pc_options_parse(c->lopts, val)) {
+			fprintf(stderr, "profcat: bad option '%s' (expected KEY=VALUE)\n", val);
+			return EXIT_USAGE;
+		}
+		break;
+	case PC_OPT_LOAD_ADDRESS:
+		pc_options_set(c->lopts, "load-address", val);
+		break;
+	case PC_OPT_REPORT: {
+		c->report = val;
+		/* -r source[:NAME] or -r source NAME: NAME selects a function
+		 * or source file (taken when it is no option and no existing
+		 * file, or names a source file) */
+		const char *next = pc_cli_peek(ps);
+		if (!strncmp(val, "source:", 7)) {
+			c->report = "source";
+			pc_options_set(c->ropts, "source-select", val + 7);
+		} else if (!strcmp(val, "source") && next && next[0] != '-' &&
+			   (!pc_cli_is_file(next) || pc_cli_is_source_name(next))) {
+			pc_options_set(c->ropts, "source-select", next);
+			pc_cli_take(ps);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *out_path = NULL, *report = NULL, *format = NULL;
-	const char *export_fmt = NULL;
-	int list_e = 0;
-	int list_f = 0, list_r = 0, list_syms = 0, verbose = 0, ignore_fit = 0;
-	pc_options *lopts = pc_options_new(), *ropts = pc_options_new();
-	input *in = calloc((size_t)argc + 1, sizeof *in);
-	size_t nin = 0;
+	mainctx c = {0};
+	c.lopts = pc_options_new();
+	c.ropts = pc_options_new();
+	c.in = calloc((size_t)argc + 3, sizeof *c.in);
+	pc_options *lopts = c.lopts, *ropts = c.ropts;
+	input *in = c.in;
 	int rc = 0, st;
 	pc_registry *reg = NULL;
 	pc_profile *p = NULL;
@@ -307,131 +319,16 @@ int main(int argc, char **argv)
 		free(in);
 		return profcat_stats_main(argc, argv);
 	}
-	int only_files = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-#define NEEDARG(optname)                                                           \
-	do {                                                                       \
-		if (i + 1 >= argc) {                                               \
-			fprintf(stderr, "profcat: option %s needs a value\n", optname); \
-			rc = EXIT_USAGE;                                           \
-			goto done;                                                 \
-		}                                                                  \
-		val = argv[++i];                                                   \
-	} while (0)
-		if (!only_files && atari_alias(a, ropts, &out_path))
-			continue;
-		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-			in[nin].path = a;
-			in[nin].format = format;
-			in[nin].pos = nin;
-			nin++;
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			only_files = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			goto done;
-		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("profcat (profcore) %s\n", pc_version());
-			goto done;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			verbose = 1;
-		} else if (!strcmp(a, "--list-formats")) {
-			list_f = 1;
-		} else if (!strcmp(a, "--list-reports")) {
-			list_r = 1;
-		} else if (!strcmp(a, "--list-exports")) {
-			list_e = 1;
-		} else if (!strcmp(a, "-e") || !strcmp(a, "--export")) {
-			NEEDARG(a);
-			export_fmt = val;
-		} else if (!strncmp(a, "--export=", 9)) {
-			export_fmt = a + 9;
-		} else if (!strcmp(a, "--check")) {
-			report = "check";
-		} else if (!strcmp(a, "--ignore-fit")) {
-			ignore_fit = 1;
-		} else if (!strcmp(a, "--list-symbols")) {
-			list_syms = 1;
-		} else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
-			NEEDARG(a);
-			format = strcmp(val, "auto") ? val : NULL;
-		} else if (!strncmp(a, "--format=", 9)) {
-			format = strcmp(a + 9, "auto") ? a + 9 : NULL;
-		} else if (!strcmp(a, "-O") || !strcmp(a, "--option")) {
-			NEEDARG(a);
-			if (pc_options_parse(lopts, val)) {
-				fprintf(stderr, "profcat: bad option '%s' (expected KEY=VALUE)\n", val);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-		} else if (!strcmp(a, "--load-address") || !strncmp(a, "--load-address=", 15)) {
-			if (a[14] == '=')
-				val = a + 15;
-			else
-				NEEDARG(a);
-			pc_options_set(lopts, "load-address", val);
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			NEEDARG(a);
-			out_path = val;
-		} else if (!strncmp(a, "--output=", 9)) {
-			out_path = a + 9;
-		} else if (!strcmp(a, "-r") || !strcmp(a, "--report") ||
-			   !strncmp(a, "--report=", 9)) {
-			if (a[1] == '-' && a[8] == '=')
-				val = a + 9;
-			else
-				NEEDARG(a);
-			report = val;
-			/* -r source[:NAME] or -r source NAME: NAME selects a
-			 * function or source file (taken when it is no option and
-			 * no existing file, or names a source file) */
-			if (!strncmp(val, "source:", 7)) {
-				report = "source";
-				pc_options_set(ropts, "source-select", val + 7);
-			} else if (!strcmp(val, "source") && i + 1 < argc &&
-				   argv[i + 1][0] != '-' &&
-				   (!pc_cli_is_file(argv[i + 1]) ||
-				    pc_cli_is_source_name(argv[i + 1]))) {
-				pc_options_set(ropts, "source-select", argv[++i]);
-			}
-		} else if (!strcmp(a, "-F")) {
-			NEEDARG(a);
-			pc_options_set(ropts, "output-format", val);
-		} else {
-			const optmap *m = NULL;
-			const char *eq = NULL;
-			if (a[1] == '-') {
-				eq = strchr(a, '=');
-				size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-				for (const optmap *k = report_opts; k->name; k++)
-					if (strlen(k->name) == nl && !strncmp(k->name, a + 2, nl))
-						m = k;
-			}
-			if (!m) {
-				fprintf(stderr, "profcat: unknown option '%s' (see profcat --help)\n", a);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			if (m->has_arg == 1) {
-				if (eq)
-					val = eq + 1;
-				else
-					NEEDARG(a);
-			} else {
-				if (eq) {
-					fprintf(stderr, "profcat: option --%s takes no value\n", m->name);
-					rc = EXIT_USAGE;
-					goto done;
-				}
-				val = m->has_arg == 2 ? "0" : "1";
-			}
-			pc_options_set(ropts, m->key, val);
-		}
+	rc = pc_cli_parse(argc, argv, 1, PC_CMD_MAIN, "profcat", main_option, &c);
+	if (rc) {
+		if (rc < 0)
+			rc = 0;
+		goto done;
 	}
+	const char *out_path = c.out_path, *report = c.report;
+	const char *export_fmt = c.export_fmt;
+	int verbose = c.verbose, list_syms = c.list_syms;
+	size_t nin = c.nin;
 
 	reg = pc_registry_new();
 	if (!reg) {
@@ -447,23 +344,34 @@ int main(int argc, char **argv)
 	    pc_registry_error(reg)) {
 		report_error("warning: ", pc_registry_error(reg));
 	}
-	if (list_f) {
+	if (c.list_f) {
 		rc = list_formats(reg);
 		goto done;
 	}
-	if (list_r) {
+	if (c.list_r) {
 		rc = list_reports();
 		goto done;
 	}
-	if (list_e) {
+	if (c.list_e) {
 		rc = list_exports();
 		goto done;
 	}
 	if (nin == 0) {
-		fprintf(stderr, "profcat: no input files (see profcat --help)\n");
-		rc = EXIT_USAGE;
-		goto done;
+		/* as gprof: a.out and gmon.out of the current directory */
+		if (!pc_cli_is_file("a.out") || !pc_cli_is_file("gmon.out")) {
+			fprintf(stderr, "Usage: profcat [OPTION]... [FILE]...\n"
+					"profcat: no FILE given, and no a.out and gmon.out here (see profcat --help)\n");
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		in[0] = (input){.path = "a.out", .format = c.format, .pos = 0};
+		in[1] = (input){.path = "gmon.out", .format = c.format, .pos = 1};
+		nin = c.nin = 2;
+		if (verbose)
+			fprintf(stderr, "profcat: no FILE given: reading a.out and gmon.out (as gprof)\n");
 	}
+	if (export_fmt && !list_syms && (rc = pc_cli_refuse_binary_tty(export_fmt, out_path)))
+		goto done;
 	if (out_path) {
 		for (size_t i = 0; i < nin; i++)
 			if (pc_cli_same_file(in[i].path, out_path)) {
@@ -485,11 +393,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nin; i++) {
 		in[i].s = pc_stream_open_file(in[i].path, &st);
 		if (!in[i].s) {
-			pc_cli_file_error(in[i].path, -1,
-				st == PC_ENOTFOUND ? "no such file"
-				: st == PC_ENOMEM  ? "out of memory"
-						   : "cannot read file");
-			rc = st == PC_ENOMEM ? EXIT_INTERNAL : EXIT_IO;
+			rc = pc_cli_open_error(in[i].path, st);
 			goto done;
 		}
 		if (in[i].format) {
@@ -541,7 +445,7 @@ int main(int argc, char **argv)
 		if (!pc_options_get(ropts, k))
 			pc_options_set(ropts, k, pc_options_get(lopts, k));
 	}
-	if ((rc = check_fit(p, ropts, in, nin, ignore_fit)))
+	if ((rc = check_fit(p, ropts, in, nin, c.ignore_fit)))
 		goto done;
 	const char *dm = pc_options_get(ropts, "demangle");
 	if (dm && strcmp(dm, "0") && strcmp(dm, "none") && !pc_demangler_available())
@@ -556,10 +460,28 @@ int main(int argc, char **argv)
 		rc = status_exit(st);
 		goto done;
 	}
-	rc = pc_cli_write_output(out_path, buf, len);
+	if ((rc = pc_cli_write_output(out_path, buf, len)))
+		goto done;
+	/* symbol files alone: an empty report, said on standard error once
+	 * it is written (exit 0: the symbols themselves were read) */
+	int capture = 0;
+	for (size_t i = 0; i < nin; i++)
+		if (in[i].l->roles & (PC_ROLE_SAMPLES | PC_ROLE_ARCS))
+			capture = 1;
+	if (!capture && !list_syms && !(report && !strcmp(report, "symbols"))) {
+		char names[512] = "";
+		for (size_t i = 0; i < nin; i++) {
+			size_t l = strlen(names);
+			snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "",
+				 pc_cli_shown(in[i].path));
+		}
+		fprintf(stderr, "profcat: warning: no capture given (%s: symbols only), so the %s is empty: "
+				"give the capture too (e.g. profcat prog gmon.out)\n",
+			names, export_fmt ? "export" : "report");
+	}
 done:
 	pc_free(buf);
-	for (size_t i = 0; i < nin; i++)
+	for (size_t i = 0; i < c.nin; i++)
 		pc_stream_free(in[i].s);
 	free(in);
 	pc_profile_free(p);

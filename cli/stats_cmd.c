@@ -14,6 +14,7 @@
  * -f and -O apply to the files that follow, as in plain profcat.
  */
 #include "profcore.h"
+#include "args.h"
 #include "output.h"
 #include "stats_cmd.h"
 
@@ -67,7 +68,7 @@ static void print_error(const pc_error *e)
 	pc_cli_error("", e, NULL);
 }
 
-static void usage(FILE *f)
+static void usage(FILE *f, unsigned cmd, const char *name)
 {
 	fprintf(f,
 		"Usage: profcat diff  [OPTION]... FILE... [-- SYMBOL...]\n"
@@ -79,20 +80,8 @@ static void usage(FILE *f)
 		"Each file read as samples (gmon.out, .PRF, raw dump, ...) is one capture;\n"
 		"symbol files (ELF, maps, PRG) are shared by all.  '+' separates captures\n"
 		"that have files of their own: profcat diff old/prog old.out + new/prog new.out\n\n"
-		"  -f, --format NAME       read the FILEs that follow as NAME ('auto' resets)\n"
-		"  -O, --option KEY=VALUE  loader option\n"
-		"      --load-address ADDR where the program's code was loaded\n"
-		"  -F, --output-format FMT text (default), csv, json or html\n"
-		"  -o, --output FILE       write to FILE (atomically)\n"
-		"      --ci N              confidence level in percent (default 95)\n"
-		"      --correction M      diff: holm (default) or bh (Benjamini-Hochberg)\n"
-		"  -s, --symbol SYM        diff: test only SYM (repeatable; same as -- SYM)\n"
-		"  -r, --report NAME       merge: the report to print (default flat)\n"
-		"  -e, --export FORMAT     merge: write FORMAT (e.g. gmon) instead\n"
-		"  -v, --verbose           print warnings and what was detected\n"
-		"Report options --attribution, --style, --cutoff, --percent-of, --interval,\n"
-		"--intervals, --granularity, --callgraph-time, --zero, --barchart, --use-sizes\n"
-		"and their --no- forms apply to every capture as in plain profcat.\n");
+		"Options of %s:\n", name);
+	pc_cli_option_help(f, cmd);
 }
 
 /* Detects each file's loader (or finds the -f one); fills shared and
@@ -111,13 +100,8 @@ static int identify(ctx *c)
 		} else {
 			int st, conf = 0;
 			pc_stream *s = pc_stream_open_file(f->path, &st);
-			if (!s) {
-				pc_cli_file_error(f->path, -1,
-					st == PC_ENOTFOUND ? "no such file"
-					: st == PC_ENOMEM  ? "out of memory"
-							   : "cannot read file");
-				return st == PC_ENOMEM ? EXIT_INTERNAL : EXIT_IO;
-			}
+			if (!s)
+				return pc_cli_open_error(f->path, st);
 			f->l = pc_registry_detect(c->reg, s, &conf);
 			if (!f->l) {
 				const unsigned char *h;
@@ -196,9 +180,7 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 		int st;
 		pc_stream *s = pc_stream_open_file(sel[i]->path, &st);
 		if (!s) {
-			pc_cli_file_error(sel[i]->path, -1,
-				st == PC_ENOTFOUND ? "no such file" : "cannot read file");
-			rc = st == PC_ENOMEM ? EXIT_INTERNAL : EXIT_IO;
+			rc = pc_cli_open_error(sel[i]->path, st);
 			break;
 		}
 		st = pc_profile_load_stream(p, s, sel[i]->l->name, c->lopts);
@@ -221,26 +203,83 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 	return 0;
 }
 
-/* Report options passed through (profcat's own, README "Reports"). */
-static int is_value_option(const char *name)
+/* What the command line asks for (stats_option). */
+typedef struct statsargs {
+	ctx *c;
+	int diff;
+	unsigned cmd;
+	const char *name;
+	const char *out_path, *format, *report, *export_fmt;
+	char *symbols;
+	size_t symlen;
+} statsargs;
+
+static int add_symbol(statsargs *a, const char *val)
 {
-	static const char *const keys[] = {"attribution", "style", "cutoff", "percent-of",
-					   "interval", "intervals", "granularity",
-					   "callgraph-time", "ci", "correction",
-					   "output-format", NULL};
-	for (size_t i = 0; keys[i]; i++)
-		if (!strcmp(keys[i], name))
-			return 1;
+	size_t l = strlen(val);
+	char *ns = realloc(a->symbols, a->symlen + l + 2);
+	if (!ns) {
+		fprintf(stderr, "profcat: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	a->symbols = ns;
+	if (a->symlen)
+		a->symbols[a->symlen++] = ',';
+	memcpy(a->symbols + a->symlen, val, l + 1);
+	a->symlen += l;
 	return 0;
 }
 
-static int is_flag(const char *name)
+static int stats_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
+			const char *val, int dashes)
 {
-	static const char *const flags[] = {"zero", "no-zero", "barchart", "no-barchart",
-					    "use-sizes", NULL};
-	for (size_t i = 0; flags[i]; i++)
-		if (!strcmp(flags[i], name))
-			return 1;
+	statsargs *a = vc;
+	ctx *c = a->c;
+	(void)ps;
+	if (!o) {
+		if (dashes && a->diff)
+			return add_symbol(a, val);
+		if (!dashes && !strcmp(val, "+")) {
+			if (!c->explicit_groups) {
+				c->explicit_groups = 1;
+				c->ngroups = 2;
+			} else {
+				c->ngroups++;
+			}
+			return 0;
+		}
+		c->files[c->nfiles].path = val;
+		c->files[c->nfiles].format = a->format;
+		c->files[c->nfiles].group = c->ngroups ? c->ngroups - 1 : 0;
+		c->nfiles++;
+		return 0;
+	}
+	switch (o->id) {
+	case PC_OPT_KEYED:
+		return pc_options_set(c->ropts, o->key, val) ? EXIT_INTERNAL : 0;
+	case PC_OPT_HELP:
+		usage(stdout, a->cmd, a->name);
+		return -1;
+	case PC_OPT_VERSION:
+		printf("profcat (profcore) %s\n", pc_version());
+		return -1;
+	case PC_OPT_VERBOSE: c->verbose = 1; break;
+	case PC_OPT_FORMAT: a->format = strcmp(val, "auto") ? val : NULL; break;
+	case PC_OPT_OPTION:
+		if (pc_options_parse(c->lopts, val)) {
+			fprintf(stderr, "profcat: bad option '%s' (expected KEY=VALUE)\n", val);
+			return EXIT_USAGE;
+		}
+		break;
+	case PC_OPT_LOAD_ADDRESS:
+		pc_options_set(c->lopts, "load-address", val);
+		break;
+	case PC_OPT_OUTPUT: a->out_path = val; break;
+	case PC_OPT_REPORT: a->report = val; break;
+	case PC_OPT_EXPORT: a->export_fmt = val; break;
+	case PC_OPT_SYMBOL: return add_symbol(a, val);
+	default: break;
+	}
 	return 0;
 }
 
@@ -249,10 +288,10 @@ int profcat_stats_main(int argc, char **argv)
 	ctx c = {0};
 	c.cmd = argv[1];
 	int diff = !strcmp(c.cmd, "diff"), merge = !strcmp(c.cmd, "merge");
-	const char *out_path = NULL, *format = NULL, *report = NULL, *export_fmt = NULL;
+	const char *out_path = NULL, *report = NULL, *export_fmt = NULL;
 	char *symbols = NULL;
 	size_t symlen = 0;
-	int rc = 0, after_dashes = 0;
+	int rc = 0;
 	pc_profile **caps = NULL;
 	char *buf = NULL;
 	size_t len = 0;
@@ -265,120 +304,20 @@ int profcat_stats_main(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto done;
 	}
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-#define NEED()                                                                      \
-	do {                                                                        \
-		if (i + 1 >= argc) {                                                \
-			fprintf(stderr, "profcat: option %s needs a value\n", a);   \
-			rc = EXIT_USAGE;                                            \
-			goto done;                                                  \
-		}                                                                   \
-		val = argv[++i];                                                    \
-	} while (0)
-		if (after_dashes && diff) {
-			val = a;
-			goto add_symbol;
-		}
-		if (after_dashes || a[0] != '-' || !strcmp(a, "-")) {
-			if (!after_dashes && !strcmp(a, "+")) {
-				if (!c.explicit_groups) {
-					c.explicit_groups = 1;
-					c.ngroups = 2;
-				} else {
-					c.ngroups++;
-				}
-				continue;
-			}
-			c.files[c.nfiles].path = a;
-			c.files[c.nfiles].format = format;
-			c.files[c.nfiles].group = c.ngroups ? c.ngroups - 1 : 0;
-			c.nfiles++;
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			after_dashes = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			goto done;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			c.verbose = 1;
-		} else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
-			NEED();
-			format = strcmp(val, "auto") ? val : NULL;
-		} else if (!strcmp(a, "-O") || !strcmp(a, "--option")) {
-			NEED();
-			if (pc_options_parse(c.lopts, val)) {
-				fprintf(stderr, "profcat: bad option '%s' (expected KEY=VALUE)\n", val);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-		} else if (!strcmp(a, "--ci") || !strcmp(a, "--correction")) {
-			NEED();
-			pc_options_set(c.ropts, a + 2, val);
-		} else if (!strcmp(a, "--load-address")) {
-			NEED();
-			pc_options_set(c.lopts, "load-address", val);
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			NEED();
-			out_path = val;
-		} else if (!strcmp(a, "-F") || !strcmp(a, "--output-format")) {
-			NEED();
-			pc_options_set(c.ropts, "output-format", val);
-		} else if (merge && (!strcmp(a, "-r") || !strcmp(a, "--report"))) {
-			NEED();
-			report = val;
-		} else if (merge && (!strcmp(a, "-e") || !strcmp(a, "--export"))) {
-			NEED();
-			export_fmt = val;
-		} else if (diff && (!strcmp(a, "-s") || !strcmp(a, "--symbol"))) {
-			NEED();
-		add_symbol:;
-			size_t l = strlen(val);
-			char *ns = realloc(symbols, symlen + l + 2);
-			if (!ns) {
-				fprintf(stderr, "profcat: out of memory\n");
-				rc = EXIT_INTERNAL;
-				goto done;
-			}
-			symbols = ns;
-			if (symlen)
-				symbols[symlen++] = ',';
-			memcpy(symbols + symlen, val, l + 1);
-			symlen += l;
-		} else if (a[1] == '-' && a[2]) {
-			/* --KEY=VALUE, --KEY VALUE, --FLAG: report options */
-			char key[64];
-			const char *eq = strchr(a, '=');
-			size_t kl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-			if (kl >= sizeof key) {
-				fprintf(stderr, "profcat: unknown option '%s'\n", a);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			memcpy(key, a + 2, kl);
-			key[kl] = '\0';
-			if (is_flag(key) && !eq) {
-				int neg = !strncmp(key, "no-", 3);
-				pc_options_set(c.ropts, neg ? key + 3 : key, neg ? "0" : "1");
-			} else if (!is_value_option(key)) {
-				fprintf(stderr, "profcat: unknown option '%s' (see profcat %s --help)\n",
-					a, c.cmd);
-				rc = EXIT_USAGE;
-				goto done;
-			} else {
-				if (eq)
-					val = eq + 1;
-				else
-					NEED();
-				pc_options_set(c.ropts, key, val);
-			}
-		} else {
-			fprintf(stderr, "profcat: unknown option '%s' (see profcat %s --help)\n", a,
-				c.cmd);
-			rc = EXIT_USAGE;
-			goto done;
-		}
+	char cmdname[32];
+	snprintf(cmdname, sizeof cmdname, "profcat %s", c.cmd);
+	unsigned cmd = diff ? PC_CMD_DIFF : merge ? PC_CMD_MERGE : PC_CMD_RATES;
+	statsargs sa = {&c, diff, cmd, cmdname, NULL, NULL, NULL, NULL, symbols, 0};
+	rc = pc_cli_parse(argc, argv, 2, cmd, cmdname, stats_option, &sa);
+	symbols = sa.symbols;
+	symlen = sa.symlen;
+	out_path = sa.out_path;
+	report = sa.report;
+	export_fmt = sa.export_fmt;
+	if (rc) {
+		if (rc < 0)
+			rc = 0;
+		goto done;
 	}
 	if (symlen)
 		pc_options_set(c.ropts, "symbols", symbols);
@@ -388,6 +327,8 @@ int profcat_stats_main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
+	if (merge && (rc = pc_cli_refuse_binary_tty(export_fmt, out_path)))
+		goto done;
 	if (out_path) {
 		for (size_t i = 0; i < c.nfiles; i++)
 			if (pc_cli_same_file(c.files[i].path, out_path)) {

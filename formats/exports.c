@@ -5,6 +5,7 @@
 #include "export.h"
 #include "dwarf_internal.h"
 #include "model.h"
+#include "rowset.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -67,7 +68,17 @@ static int export_to_sink(pc_profile *p, const char *format,
 				       "no export named '%s' (profcat "
 				       "--list-exports lists them)",
 				       format ? format : "(none)");
-	int rc = e->write(p, opts, k);
+	/* filter hook (issue #24): focus and ignore act on the stacks of the
+	 * view (pc_xmodel_build: filter_chains); hide, top and sort, and the
+	 * gmon export (a histogram, no stacks), refuse them rather than
+	 * ignore them */
+	char what[64];
+	snprintf(what, sizeof what, "the %s export", e->name);
+	int rc = pc_rowset_refuse_selection(p, opts, what,
+					    strcmp(e->name, "gmon") != 0);
+	if (rc)
+		return rc;
+	rc = e->write(p, opts, k);
 	if (rc == PC_OK && k->failed)
 		rc = pc_profile_fail(p, k->failed,
 				     "out of memory writing %s export",
@@ -605,6 +616,100 @@ out:
 	return rc;
 }
 
+/* --focus / --ignore (pprof semantics, issue #24): a chain (one stack
+ * of a leaf's samples) is kept when some frame of it matches focus and
+ * none matches ignore.  The leaf keeps the samples of its kept chains:
+ * its self count and its sites are scaled by their share, the kept
+ * chains' fractions renormalised so that each still carries the same
+ * samples, and the arcs' inclusive samples counted again.  The totals
+ * stay those of the whole capture (pprof's percentages).  Call counts
+ * are not samples and stay. */
+static int filter_chains(pc_xmodel *m, const pc_options *opts)
+{
+	pc_filter f;
+	int rc = pc_filter_init(m->p, opts, &f);
+	if (rc || !(f.focus || f.ignore)) {
+		pc_filter_dispose(&f);
+		return rc;
+	}
+	size_t nf = m->nframes;
+	unsigned char *hit = calloc(nf ? nf : 1, 1); /* 1 focus, 2 ignore */
+	double *scale = calloc(nf ? nf : 1, sizeof *scale);
+	if (!hit || !scale) {
+		rc = PC_ENOMEM;
+		goto done;
+	}
+	for (size_t i = 0; i < nf; i++) {
+		const char *name = m->frames[i].name ? m->frames[i].name : "";
+		int a = pc_filter_match(m->p, &f, f.focus, name, NULL);
+		int b = pc_filter_match(m->p, &f, f.ignore, name, NULL);
+		if (a < 0 || b < 0) {
+			rc = a < 0 ? a : b;
+			goto done;
+		}
+		hit[i] = (unsigned char)((a ? 1 : 0) | (b ? 2 : 0));
+	}
+	size_t w = 0;
+	for (size_t i = 0; i < nf; i++) {
+		pc_xframe *fr = &m->frames[i];
+		size_t first = w;
+		double all = 0, kept = 0;
+		for (size_t c = fr->first_chain; c < fr->first_chain + fr->nchains; c++) {
+			pc_xchain ch = m->chains[c];
+			int focus = !f.focus, ignore = 0;
+			for (size_t k = 0; k < ch.depth; k++) {
+				unsigned char h = hit[m->pathpool[ch.first + k]];
+				focus |= h & 1;
+				ignore |= (h & 2) != 0;
+			}
+			all += ch.fraction;
+			if (focus && !ignore) {
+				kept += ch.fraction;
+				m->chains[w++] = ch;
+			}
+		}
+		fr->first_chain = first;
+		fr->nchains = w - first;
+		scale[i] = all > 0 ? kept / all : 1.0;
+		for (size_t c = first; c < w && kept > 0; c++)
+			m->chains[c].fraction /= kept;
+		fr->self *= scale[i];
+	}
+	m->nchains = w;
+	/* sites: scaled with their frame, the empty ones dropped */
+	w = 0;
+	for (size_t i = 0; i < m->nsites; i++) {
+		pc_xsite st = m->sites[i];
+		st.count *= scale[st.frame];
+		if (st.count > 0)
+			m->sites[w++] = st;
+	}
+	m->nsites = w;
+	for (size_t i = 0, fi = 0; fi < nf; fi++) {
+		m->frames[fi].first_site = i;
+		while (i < m->nsites && m->sites[i].frame == fi)
+			i++;
+		m->frames[fi].nsites = i - m->frames[fi].first_site;
+	}
+	for (size_t i = 0; i < m->narcs; i++)
+		m->arcs[i].inclusive = 0;
+	for (size_t c = 0; c < m->nchains; c++) {
+		const pc_xchain *ch = &m->chains[c];
+		double v = m->frames[ch->leaf].self * ch->fraction;
+		for (size_t k = 0; k + 1 < ch->depth; k++) {
+			size_t a = find_arc(m, m->pathpool[ch->first + k],
+					    m->pathpool[ch->first + k + 1]);
+			if (a != PC_XNONE)
+				m->arcs[a].inclusive += v;
+		}
+	}
+done:
+	free(hit);
+	free(scale);
+	pc_filter_dispose(&f);
+	return rc;
+}
+
 typedef struct rawarc {
 	size_t ri, rj;
 	pc_arc a;
@@ -860,6 +965,8 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	}
 
 	rc = build_chains(&b, rowframe, nrows, opts, stacks);
+	if (!rc)
+		rc = filter_chains(m, opts);
 out:
 	if (rc == PC_ENOMEM)
 		pc_profile_fail(p, PC_ENOMEM, "out of memory building the export");

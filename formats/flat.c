@@ -82,6 +82,25 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 			       rs->base == PC_BASE_PROGRAM ? "program's " : "");
 		pc_sink_printf(k, "%zu of %zu symbols listed\n", rs->n, rs->targets);
 	}
+	if (rs->filtered || rs->n < rs->selected) {
+		/* pprof's "Showing nodes accounting for ..., N% of ... total" */
+		static const char *const keys[] = {"focus", "ignore", "hide"};
+		pc_sink_printf(k, "Showing: %zu row%s, %.2f%% of all samples (", rs->n,
+			       rs->n == 1 ? "" : "s",
+			       rs->denom > 0 ? rs->listed * 100.0 / rs->denom : 0.0);
+		const char *sep = "";
+		for (size_t i = 0; i < 3; i++) {
+			const char *v = pc_options_get(rs->opts, keys[i]);
+			if (!v)
+				continue;
+			pc_sink_printf(k, "%s%s ", sep, keys[i]);
+			pc_sink_name(k, v);
+			sep = ", ";
+		}
+		if (rs->n < rs->selected)
+			pc_sink_printf(k, "%stop %zu of %zu", sep, rs->top, rs->selected);
+		pc_sink_puts(k, ")\n");
+	}
 	for (size_t i = 0; i < pc_profile_warning_count(p); i++)
 		pc_sink_puts(k, "Warning: "), pc_sink_name(k, pc_profile_warning(p, i)),
 			pc_sink_putc(k, '\n');
@@ -162,7 +181,9 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 			k->len--;
 		pc_sink_puts(k, "\n");
 	}
-	if (rs->n == 0)
+	if (rs->n == 0 && rs->filtered)
+		pc_sink_puts(k, "(no symbol passes focus, ignore and hide)\n");
+	else if (rs->n == 0)
 		pc_sink_puts(k, rs->has_cutoff && rs->t.attributed > 0
 					? "(no symbol within the cutoff)\n"
 					: "(no symbol received samples)\n");
@@ -191,6 +212,9 @@ static int flat_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		break;
 	case PC_STYLE_PROHST:
 		st = pc_style_prohst(p, o, ivp, k);
+		break;
+	case PC_STYLE_GPROF:
+		st = pc_style_gprof(p, o, ivp, k);
 		break;
 	case PC_STYLE_DEFAULT: {
 		pc_rowset rs;

@@ -1,6 +1,7 @@
 /* reports.c - the report table and the rendering entry points. */
 #include "internal.h"
 #include "dwarf_internal.h"
+#include "rowset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,16 @@ int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
 	    strcmp(of, "html"))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "output format must be text, csv, json or html, not '%s'", of);
+	/* focus, ignore, hide, top, sort: read by the row selection of the
+	 * flat report and the bar chart (rowset.c); refused by the others
+	 * rather than ignored */
+	if (strcmp(name, "flat") && strcmp(name, "barchart")) {
+		char what[64];
+		snprintf(what, sizeof what, "the %s report", name);
+		int rs = pc_rowset_refuse_selection(p, opts, what, 0);
+		if (rs)
+			return rs;
+	}
 	/* granularity line, file, address: the flat table and the bar chart
 	 * of the profile seen per line / file / address (lines.c) */
 	pc_profile *g = NULL;

@@ -191,6 +191,188 @@ static int get_base(pc_profile *p, const pc_options *o, pc_base def,
 	return PC_OK;
 }
 
+/* ---- focus, ignore, hide, sort, top ------------------------------------ */
+
+static int compile_one(pc_profile *p, const pc_options *o, const char *key,
+		       pc_re **out)
+{
+	const char *v = pc_options_get(o, key);
+	*out = NULL;
+	if (!v)
+		return PC_OK;
+	char err[256];
+	int r = pc_re_compile(v, strlen(v), PC_RE_NAMED, out, err, sizeof err);
+	if (r == PC_ENOMEM)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	if (r)
+		return pc_profile_fail(p, PC_EUSAGE, "%s: bad regular expression '%s': %s",
+				       key, v, err);
+	return PC_OK;
+}
+
+int pc_filter_init(pc_profile *p, const pc_options *o, pc_filter *f)
+{
+	memset(f, 0, sizeof *f);
+	int r;
+	if ((r = compile_one(p, o, "focus", &f->focus)) ||
+	    (r = compile_one(p, o, "ignore", &f->ignore)) ||
+	    (r = compile_one(p, o, "hide", &f->hide)))
+		return r;
+	f->any = f->focus || f->ignore || f->hide;
+	return PC_OK;
+}
+
+void pc_filter_dispose(pc_filter *f)
+{
+	pc_re_free(f->focus);
+	pc_re_free(f->ignore);
+	pc_re_free(f->hide);
+	pc_re_scratch_free(&f->sc);
+	memset(f, 0, sizeof *f);
+}
+
+static int match1(pc_profile *p, pc_filter *f, const pc_re *re, const char *s)
+{
+	int m = pc_re_exec(re, &f->sc, s, strlen(s), NULL, 0);
+	if (m == PC_ENOMEM)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	if (m < 0)
+		return pc_profile_fail(p, PC_ELIMIT,
+				       "a focus, ignore or hide expression takes too long on '%s'",
+				       s);
+	return m;
+}
+
+int pc_filter_match(pc_profile *p, pc_filter *f, const pc_re *re,
+		    const char *name, const char *key)
+{
+	if (!re)
+		return 0;
+	int m = match1(p, f, re, name);
+	if (m == 0 && key && strcmp(key, name))
+		m = match1(p, f, re, key);
+	return m;
+}
+
+int pc_filter_keep_frame(pc_profile *p, pc_filter *f, const char *name,
+			 const char *key)
+{
+	int m;
+	if (f->focus && (m = pc_filter_match(p, f, f->focus, name, key)) <= 0)
+		return m;
+	if ((m = pc_filter_match(p, f, f->ignore, name, key)) != 0)
+		return m < 0 ? m : 0;
+	if ((m = pc_filter_match(p, f, f->hide, name, key)) != 0)
+		return m < 0 ? m : 0;
+	return 1;
+}
+
+int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
+			       const char *what, int stacks)
+{
+	static const char *const keys[] = {"focus", "ignore", "hide", "top", "sort"};
+	for (size_t i = stacks ? 2 : 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (pc_options_get(o, keys[i]))
+			return pc_profile_fail(p, PC_EUSAGE,
+					       "%s does not take the %s option yet (it applies to the flat "
+					       "report, every style, and the bar chart%s)",
+					       what, keys[i],
+					       i < 2 ? "; focus and ignore also to the stack exports" : "");
+	return PC_OK;
+}
+
+static int cmp_cum(const void *a, const void *b)
+{
+	const pc_rs_row *x = a, *y = b;
+	if (x->inclusive != y->inclusive)
+		return x->inclusive > y->inclusive ? -1 : 1;
+	return cmp_name(a, b);
+}
+
+static int cmp_calls(const void *a, const void *b)
+{
+	const pc_rs_row *x = a, *y = b;
+	uint64_t cx = x->calls + x->self_calls, cy = y->calls + y->self_calls;
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return cmp_name(a, b);
+}
+
+/* address order: symbols by (segment, address), region rows after them */
+static int cmp_addr_only(const void *a, const void *b)
+{
+	const pc_rs_row *x = a, *y = b;
+	if ((x->region < 0) != (y->region < 0))
+		return x->region < 0 ? -1 : 1;
+	if (x->region >= 0)
+		return x->region - y->region;
+	if (x->segment != y->segment)
+		return x->segment < y->segment ? -1 : 1;
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+/* "sort" and "top" into rs; focus/ignore/hide applied to all[0, *n) */
+static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
+		       pc_rs_row *all, size_t *n)
+{
+	static const char *const sorts[] = {"self", "cum", "calls", "name", "address"};
+	const char *v = pc_options_get(o, "sort");
+	rs->sort = PC_SORT_SELF;
+	if (v) {
+		size_t i = 0;
+		while (i < 5 && strcmp(v, sorts[i]))
+			i++;
+		if (i == 5)
+			return pc_profile_fail(p, PC_EUSAGE,
+					       "sort must be self, cum, calls, name or address, not '%s'",
+					       v);
+		rs->sort = (pc_sort)i;
+	}
+	uint64_t top = 0;
+	int r = pc_options_get_u64(o, "top", &top);
+	if (r < 0 || (r == 1 && top == 0))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "top must be a number of rows (1 or more), not '%s'",
+				       pc_options_get(o, "top"));
+	rs->top = top > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)top;
+	for (size_t i = 0; i < *n; i++)
+		all[i].inclusive = all[i].count;
+	if (rs->sort == PC_SORT_CUM) {
+		pc_callgraph *g = NULL;
+		if ((r = pc_profile_callgraph(p, o, &g)))
+			return r;
+		for (size_t i = 0; i < *n; i++) {
+			pc_cg_node nd;
+			if (all[i].region < 0 &&
+			    pc_callgraph_node_at(g, all[i].row, &nd) == PC_OK)
+				all[i].inclusive = nd.time + nd.children;
+		}
+		pc_callgraph_free(g);
+	}
+	pc_filter f;
+	if ((r = pc_filter_init(p, o, &f))) {
+		pc_filter_dispose(&f);
+		return r;
+	}
+	rs->filtered = f.any;
+	size_t k = 0;
+	for (size_t i = 0; f.any && i < *n; i++) {
+		int keep = pc_filter_keep_frame(p, &f, all[i].label, all[i].key);
+		if (keep < 0) {
+			pc_filter_dispose(&f);
+			return keep;
+		}
+		if (keep)
+			all[k++] = all[i];
+	}
+	if (f.any)
+		*n = k;
+	pc_filter_dispose(&f);
+	return PC_OK;
+}
+
 void pc_rowset_dispose(pc_rowset *rs)
 {
 	free(rs->rows);
@@ -257,6 +439,10 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		n = merge_labels(all, n);
 	for (size_t i = 0; gran && !strcmp(gran, "line") && i < n; i++)
 		all[i].namelen = line_namelen(all[i].label);
+	if ((r = select_rows(p, o, rs, all, &n))) {
+		free(all);
+		return r;
+	}
 	qsort(all, n, sizeof *all,
 	      spec->tie == PC_TIE_ADDRESS ? cmp_address : cmp_name);
 
@@ -277,18 +463,34 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 			   (rs->has_cutoff && rs->cutoff < 100)) {
 			continue;
 		}
+		cum += x->count;
+		all[keep++] = *x;
+	}
+	rs->selected = keep;
+	/* then the order asked for, and the first "top" rows of it */
+	if (rs->sort != PC_SORT_SELF) {
+		int (*cmp)(const void *, const void *) =
+			rs->sort == PC_SORT_CUM	    ? cmp_cum
+			: rs->sort == PC_SORT_CALLS ? cmp_calls
+			: rs->sort == PC_SORT_NAME  ? cmp_label
+						    : cmp_addr_only;
+		qsort(all, keep, sizeof *all, cmp);
+	}
+	if (rs->top && keep > rs->top)
+		keep = rs->top;
+	cum = 0;
+	for (size_t i = 0; i < keep; i++) {
+		pc_rs_row *x = &all[i];
 		if (x->count != floor(x->count))
 			rs->fractional = 1;
 		if (x->calls || x->self_calls)
 			rs->has_calls = 1;
 		cum += x->count;
-		all[keep] = *x;
-		all[keep].rank = keep + 1;
-		all[keep].percent = rs->denom > 0 ? x->count * 100.0 / rs->denom : 0;
-		all[keep].cum_percent = rs->denom > 0 ? cum * 100.0 / rs->denom : 0;
+		x->rank = i + 1;
+		x->percent = rs->denom > 0 ? x->count * 100.0 / rs->denom : 0;
+		x->cum_percent = rs->denom > 0 ? cum * 100.0 / rs->denom : 0;
 		if (x->count > rs->max_count)
 			rs->max_count = x->count;
-		keep++;
 	}
 	rs->rows = all;
 	rs->n = keep;

@@ -11,13 +11,56 @@
  *                  but no samples are always listed)
  *   barchart       0 | 1: bar column in the table styles (default 1)
  *   percent-of     program | total: what percents are of (style default)
+ *   focus, ignore, hide  regular expressions (pprof): a row is listed
+ *                  only if its name matches focus, and neither ignore
+ *                  nor hide (one frame per row: ignore and hide agree);
+ *                  percents stay of every sample (pprof's default)
+ *   sort           self (default) | cum | calls | name | address
+ *   top            N: list at most N rows (after the selection above)
  */
 #ifndef PC_ROWSET_H
 #define PC_ROWSET_H
 
 #include "internal.h"
+#include "pc_regex.h"
 
 typedef enum pc_outfmt { PC_OUT_TEXT, PC_OUT_CSV, PC_OUT_JSON } pc_outfmt;
+
+/** The sample filters "focus", "ignore" and "hide" (pprof semantics),
+ *  compiled once; every report and export that honours them reads them
+ *  through this. */
+typedef struct pc_filter {
+	pc_re *focus, *ignore, *hide;
+	pc_re_scratch sc;
+	int any; /* some filter is given */
+} pc_filter;
+
+/** Compiles the filters of o (PC_EUSAGE, recorded on p, for a bad
+ *  expression).  Dispose with pc_filter_dispose even on failure. */
+PC_INTERNAL int pc_filter_init(pc_profile *p, const pc_options *o,
+			       pc_filter *f);
+PC_INTERNAL void pc_filter_dispose(pc_filter *f);
+/** 1 if name (or, when different, key) matches re somewhere (unanchored,
+ *  as pprof), 0 if not or re is NULL; < 0 (recorded on p) on a budget or
+ *  memory failure. */
+PC_INTERNAL int pc_filter_match(pc_profile *p, pc_filter *f, const pc_re *re,
+				const char *name, const char *key);
+/** A one-frame sample (a flat row): 1 to keep it, 0 to drop it, < 0 on
+ *  failure. */
+PC_INTERNAL int pc_filter_keep_frame(pc_profile *p, pc_filter *f,
+				     const char *name, const char *key);
+
+/** PC_EUSAGE (recorded on p) when o holds "focus", "ignore", "hide",
+ *  "top" or "sort" ("hide", "top" or "sort" only with stacks != 0: what
+ *  filters its stacks), which what (a report or export that does not
+ *  read them: "the callgraph report") would otherwise ignore. */
+PC_INTERNAL int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
+					   const char *what, int stacks);
+
+/** Row order ("sort"). */
+typedef enum pc_sort {
+	PC_SORT_SELF, PC_SORT_CUM, PC_SORT_CALLS, PC_SORT_NAME, PC_SORT_ADDRESS
+} pc_sort;
 
 /** What percents are of. */
 typedef enum pc_base {
@@ -55,6 +98,8 @@ typedef struct pc_rs_row {
 	size_t namelen;     /* leading label bytes that sort as the name
 			       (0 = all): granularity line sorts rows of
 			       one function as gprof -l, by address     */
+	double inclusive;   /* sort cum: count plus the time of its callees
+			       (the call graph's children), else count    */
 } pc_rs_row;
 
 typedef struct pc_rowset {
@@ -79,6 +124,10 @@ typedef struct pc_rowset {
 	double ci_level;    /* "ci" in percent                             */
 	int exact;          /* exact counts (pc_profile_exact): no interval */
 	const pc_options *opts; /* what it was built with (borrowed)     */
+	pc_sort sort;       /* "sort"                                      */
+	size_t top;         /* "top": 0 = no limit                         */
+	int filtered;       /* focus/ignore/hide given                     */
+	size_t selected;    /* rows the selection kept before "top"        */
 } pc_rowset;
 
 /** Parses "output-format"; PC_EUSAGE (recorded on p) when unknown. */

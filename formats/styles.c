@@ -11,7 +11,8 @@ int pc_style_get(pc_profile *p, const pc_options *o, pc_style *out)
 	} names[] = {{"default", PC_STYLE_DEFAULT},
 		     {"atari", PC_STYLE_ATARI},
 		     {"ddj", PC_STYLE_DDJ},
-		     {"prohst", PC_STYLE_PROHST}};
+		     {"prohst", PC_STYLE_PROHST},
+		     {"gprof", PC_STYLE_GPROF}};
 	const char *v = pc_options_get(o, "style");
 	*out = PC_STYLE_DEFAULT;
 	if (!v)
@@ -22,5 +23,5 @@ int pc_style_get(pc_profile *p, const pc_options *o, pc_style *out)
 			return PC_OK;
 		}
 	return pc_profile_fail(p, PC_EUSAGE,
-			       "style must be default, atari, ddj or prohst, not '%s'", v);
+			       "style must be default, atari, ddj, prohst or gprof, not '%s'", v);
 }

@@ -6,6 +6,7 @@
  *   atari    David Rowley's Atari ST Profiler report (style_atari.c)
  *   ddj      the Dr. Dobb's module table (style_ddj.c)
  *   prohst   MS-DOS PROHST's bucket listing (style_prohst.c)
+ *   gprof    GNU gprof -b -p's flat profile (style_gprof.c)
  */
 #ifndef PC_STYLES_H
 #define PC_STYLES_H
@@ -16,7 +17,8 @@ typedef enum pc_style {
 	PC_STYLE_DEFAULT,
 	PC_STYLE_ATARI,
 	PC_STYLE_DDJ,
-	PC_STYLE_PROHST
+	PC_STYLE_PROHST,
+	PC_STYLE_GPROF
 } pc_style;
 
 /** Parses the "style" option (absent = default). */
@@ -34,6 +36,8 @@ PC_INTERNAL int pc_style_ddj(pc_profile *p, const pc_options *o,
 			     const pc_intervals *iv, pc_sink *k);
 PC_INTERNAL int pc_style_prohst(pc_profile *p, const pc_options *o,
 				const pc_intervals *iv, pc_sink *k);
+PC_INTERNAL int pc_style_gprof(pc_profile *p, const pc_options *o,
+			       const pc_intervals *iv, pc_sink *k);
 
 /* ---- report engines beside flat (each one entry in reports.c) ---------- */
 PC_INTERNAL extern const pc_report pc_report_intervals;

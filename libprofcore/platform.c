@@ -30,6 +30,11 @@ void pc_plat_binary_fd(int fd)
 	_setmode(fd, _O_BINARY);
 }
 
+int pc_plat_is_terminal(int fd)
+{
+	return _isatty(fd) != 0;
+}
+
 /* A path in the process's ANSI code page (as argv and fopen take it) as a
  * wide string for the ...W functions; NULL if out of memory. */
 static wchar_t *widen(const char *s)
@@ -210,6 +215,11 @@ int pc_plat_open_read(const char *path)
 void pc_plat_binary_fd(int fd)
 {
 	(void)fd;
+}
+
+int pc_plat_is_terminal(int fd)
+{
+	return isatty(fd) != 0;
 }
 
 #if PC_HAVE_PLUGINS

@@ -45,6 +45,8 @@ PC_PLAT_INTERNAL int pc_plat_same_file(const char *a, const char *b);
  *  device", "a directory", ...): profcat refuses to replace those.  A
  *  symbolic link is refused, not followed (lstat). */
 PC_PLAT_INTERNAL const char *pc_plat_not_regular(const char *path);
+/** 1 if file descriptor fd is a terminal (isatty, _isatty). */
+PC_PLAT_INTERNAL int pc_plat_is_terminal(int fd);
 /** Creates a new, empty temporary file beside path ("PATH.XXXXXX") for
  *  writing in binary mode; returns the open stream and the temporary name
  *  (malloc'd, in *tmp), or NULL with errno set.  Until

@@ -39,6 +39,7 @@ class Completion(unittest.TestCase):
 
     def test_long_options(self):
         self.assertEqual(complete("--for"), ["--format"])
+        self.assertEqual(complete("--fo"), ["--focus", "--format"])
         self.assertEqual(complete("--list-"),
                          ["--list-exports", "--list-formats",
                           "--list-reports", "--list-symbols"])
@@ -59,6 +60,23 @@ class Completion(unittest.TestCase):
 
     def test_values_of_the_user(self):
         self.assertEqual(complete("--load-address", ""), [])
+        for opt in ("-n", "--top", "--focus", "--ignore", "--hide"):
+            self.assertEqual(complete(opt, ""), [], opt)
+
+    def test_issue24_options(self):
+        """The CLI-habit options (issue #24) and their values."""
+        self.assertEqual(complete("--so"), ["--sort", "--source-path"])
+        self.assertEqual(complete("--sort", ""),
+                         ["address", "calls", "cum", "name", "self"])
+        self.assertEqual(complete("--style", "g"), ["gprof"])
+        self.assertEqual(complete("--fo"), ["--focus", "--format"])
+        self.assertEqual(complete("--hi"), ["--hide"])
+        self.assertEqual(complete("--to"), ["--top"])
+        self.assertEqual(complete("--granularity", "f"), ["file", "function"])
+        self.assertEqual(complete("--callgraph-time", ""), ["flat", "samples"])
+        # the subcommands' own help lists theirs
+        self.assertEqual(complete("merge", "--to"), ["--top"])
+        self.assertEqual(complete("diff", "--to"), [])
 
     def test_files(self):
         with open(EMPTY + "/gmon.out", "w"):

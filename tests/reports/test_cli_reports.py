@@ -208,7 +208,7 @@ class Errors(unittest.TestCase):
         cases = [
             (["p=101"], "profcat: cutoff must be a percentage from 0 to 100, not '101'\n"),
             (["--cutoff", "-1"], "profcat: cutoff must be a percentage from 0 to 100, not '-1'\n"),
-            (["--style", "fancy"], "profcat: style must be default, atari, ddj or prohst, not 'fancy'\n"),
+            (["--style", "fancy"], "profcat: style must be default, atari, ddj, prohst or gprof, not 'fancy'\n"),
             (["x=nosuch"], "profcat: interval: no code symbol named 'nosuch' (nor an address "
                            "range LOW-HIGH or LOW+SIZE)\n"),
             (["x=hot", "i=0"], "profcat: intervals must be a number from 1 to 1000000, not '0'\n"),
