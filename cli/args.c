@@ -44,7 +44,7 @@ static const pc_cli_opt opts[] = {
 	{"hide", 0, PC_OPT_KEYED, "hide", NULL, "REGEX", ONE,
 	 "remove the functions matching REGEX from\nthe stacks"},
 	{"style", 0, PC_OPT_KEYED, "style", NULL, "NAME", ALL,
-	 "flat: default, gprof, atari, ddj or prohst;\ncallgraph: gprof or proff (README \"Reports\")"},
+	 "flat: default, gprof, atari, ddj or prohst;\ncallgraph: gprof or proff (docs/reports.md)"},
 	{"callgraph-time", 0, PC_OPT_KEYED, "callgraph-time", NULL, "WHAT", ALL,
 	 "call graph own times: samples or flat\n(Proff arcs' flat times)"},
 	{"zero", 0, PC_OPT_KEYED, "zero", "1", NULL, ALL,

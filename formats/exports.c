@@ -697,7 +697,7 @@ static int filter_chains(pc_xmodel *m, const pc_options *opts)
 		const pc_xchain *ch = &m->chains[c];
 		double v = m->frames[ch->leaf].self * ch->fraction;
 		for (size_t k = 0; k + 1 < ch->depth; k++) {
-			size_t a = find_arc(m, m->pathpool[ch->first + k],
+			size_t a = pc_xmodel_find_arc(m, m->pathpool[ch->first + k],
 					    m->pathpool[ch->first + k + 1]);
 			if (a != PC_XNONE)
 				m->arcs[a].inclusive += v;
