@@ -11,6 +11,11 @@
  *                                      attribute, in this process; prints
  *                                      ns/sample, a checksum of the
  *                                      per-symbol counts and peak RSS
+ *   pcbench load FORMAT FILE           load FILE alone (format FORMAT,
+ *                                      "-" = detect) into a profile: CPU
+ *                                      seconds, peak RSS, symbols, distinct
+ *                                      sample addresses and the memory per
+ *                                      symbol / per distinct address
  *   pcbench spawn FD CMD [ARG...]      fork, exec CMD, wait; write
  *                                      "peak_rss_kib N" for CMD alone to
  *                                      descriptor FD; exit as CMD did
@@ -315,6 +320,30 @@ static int attrib(const char *elf, const char *dump)
  * it has buffered output).  Forked from this small process instead, the
  * pre-exec part is pcbench's own few MiB, below anything measured here.
  */
+static int load_only(const char *fmt, const char *path)
+{
+	long rss0 = peak_rss_kib();
+	double c0 = cpu_seconds();
+	pc_profile *p = pc_profile_new(NULL);
+	if (pc_profile_load_file(p, path, strcmp(fmt, "-") ? fmt : NULL, NULL)) {
+		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
+		return 1;
+	}
+	size_t nsym = pc_profile_symbol_count(p);
+	size_t ndist = pc_profile_sample_count(p); /* sorts the samples */
+	double c = cpu_seconds() - c0;
+	long rss = peak_rss_kib();
+	double grown = (double)(rss - rss0) * 1024.0;
+	printf("cpu_s %.3f\npeak_rss_kib %ld\nsymbols %zu\ndistinct %zu\n", c, rss,
+	       nsym, ndist);
+	if (nsym)
+		printf("bytes_per_symbol %.1f\n", grown / (double)nsym);
+	if (ndist)
+		printf("bytes_per_distinct %.1f\n", grown / (double)ndist);
+	pc_profile_free(p);
+	return 0;
+}
+
 static int spawn(int fd, char **cmd)
 {
 	pid_t pid = fork();
@@ -362,6 +391,8 @@ int main(int argc, char **argv)
 		return read_floor(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "map") == 0)
 		return map_floor(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "load") == 0)
+		return load_only(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "attrib") == 0)
 		return attrib(argv[2], argv[3]);
 	fprintf(stderr, "usage: pcbench gen-dump OUT N [SEED] | gen-elf OUT M [SEED] | read FILE | map FILE | attrib ELF DUMP | spawn FD CMD...\n");

@@ -43,6 +43,8 @@ struct pc_re {
 	cset first;    /* every match starts with one of these bytes ... */
 	int has_first; /* ... when set (no empty match, no '.') */
 	int ends_eol;  /* the expression ends with $: every match ends at the end */
+	int need;      /* a byte every match contains (a literal at the top
+			  level), or -1 */
 	char *src;     /* the pattern, for messages */
 };
 
@@ -709,6 +711,11 @@ int pc_re_compile(const char *pat, size_t len, unsigned flags, pc_re **out,
 			for (k = r->kid; k >= 0 && ps.nodes[k].next >= 0;)
 				k = ps.nodes[k].next;
 		re->ends_eol = k >= 0 && ps.nodes[k].type == N_EOL;
+		re->need = r->type == N_CHAR ? r->c : -1;
+		if (r->type == N_CAT)
+			for (k = r->kid; k >= 0 && re->need < 0; k = ps.nodes[k].next)
+				if (ps.nodes[k].type == N_CHAR)
+					re->need = ps.nodes[k].c;
 	}
 	free(ps.nodes);
 	if (!(re->src = malloc(len + 1))) {
@@ -1056,6 +1063,8 @@ int pc_re_exec(const pc_re *re, pc_re_scratch *sc, const char *text, size_t len,
 	if (re->anchored && re->nprefix &&
 	    (len < re->nprefix || memcmp(text, re->prefix, re->nprefix) != 0))
 		return 0;
+	if (re->need >= 0 && !memchr(text, re->need, len))
+		return 0; /* ('^[^ ]*:$' on a line without ':') */
 	size_t groups = nsub < re->ngroups + 1 ? nsub : re->ngroups + 1;
 	if (bt_fits(re, len, nsub ? 2 * groups : 0)) {
 		size_t caps[2 * (PC_RE_MAX_GROUPS + 1)];
