@@ -3,6 +3,12 @@
  *
  *   pcbench gen-dump OUT N [SEED]      N random 32-bit LE PCs over the code
  *                                      span (OUT "-" = standard output)
+ *   pcbench gen-loops OUT N [SEED]     N 32-bit LE PCs of a loop-heavy run:
+ *                                      loops of 8-64 instructions iterated
+ *                                      10-1000 times, drawn from a hot set
+ *                                      of 64 places that drifts (one place
+ *                                      replaced every 16 loops), skewed to
+ *                                      a few hot loops (realistic locality)
  *   pcbench gen-elf OUT M [SEED]       an ELF64 with M functions over the span
  *   pcbench read FILE                  plain sequential read + sum: the floor
  *   pcbench map FILE                   the same through 4 MiB mmap windows
@@ -114,6 +120,56 @@ static int gen_dump(const char *out, uint64_t n, uint64_t seed)
 			return 1;
 		}
 		n -= k;
+	}
+	free(buf);
+	if (fd != 1)
+		close(fd);
+	return 0;
+}
+
+static int gen_loops(const char *out, uint64_t n, uint64_t seed)
+{
+	int fd = strcmp(out, "-") == 0 ? 1 : open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		perror(out);
+		return 1;
+	}
+	enum { CH = 1 << 20, HOT = 64 };
+	unsigned char *buf = malloc(CH * 4);
+	uint64_t s = seed ? seed : 0x9E3779B97F4A7C15ull;
+	uint32_t hot[HOT];
+	for (int i = 0; i < HOT; i++)
+		hot[i] = (uint32_t)(((xs(&s) >> 32) * (SPAN - 256)) >> 32) & ~3u;
+	size_t k = 0;
+	uint64_t loops = 0;
+	while (n) {
+		/* skewed choice: u^3 favours the first places */
+		double u = (double)(xs(&s) >> 11) / 9007199254740992.0;
+		int h = (int)(u * u * u * HOT);
+		uint32_t start = BASE + hot[h];
+		unsigned body = 8 + (unsigned)(xs(&s) % 57);
+		unsigned iters = 10 + (unsigned)(xs(&s) % 991);
+		for (unsigned it = 0; it < iters && n; it++)
+			for (unsigned b = 0; b < body && n; b++, n--) {
+				uint32_t pc = start + 4 * b;
+				buf[4 * k] = (unsigned char)pc;
+				buf[4 * k + 1] = (unsigned char)(pc >> 8);
+				buf[4 * k + 2] = (unsigned char)(pc >> 16);
+				buf[4 * k + 3] = (unsigned char)(pc >> 24);
+				if (++k == CH) {
+					if (write_all(fd, buf, k * 4)) {
+						perror("write");
+						return 1;
+					}
+					k = 0;
+				}
+			}
+		if (++loops % 16 == 0) /* drift: one place moves */
+			hot[xs(&s) % HOT] = (uint32_t)(((xs(&s) >> 32) * (SPAN - 256)) >> 32) & ~3u;
+	}
+	if (k && write_all(fd, buf, k * 4)) {
+		perror("write");
+		return 1;
 	}
 	free(buf);
 	if (fd != 1)
@@ -384,6 +440,9 @@ int main(int argc, char **argv)
 	if (argc >= 4 && strcmp(argv[1], "gen-dump") == 0)
 		return gen_dump(argv[2], strtoull(argv[3], NULL, 0),
 				argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
+	if (argc >= 4 && strcmp(argv[1], "gen-loops") == 0)
+		return gen_loops(argv[2], strtoull(argv[3], NULL, 0),
+				 argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
 	if (argc >= 4 && strcmp(argv[1], "gen-elf") == 0)
 		return gen_elf(argv[2], strtoull(argv[3], NULL, 0),
 			       argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
