@@ -114,6 +114,11 @@ static int try_layout_at(const unsigned char *b, uint64_t size, const layout *l,
 	if (r.lowpc >= r.highpc)
 		return no_fit(why, 0, "lowpc 0x%llx is not below highpc 0x%llx",
 			      (unsigned long long)r.lowpc, (unsigned long long)r.highpc);
+	/* monitor()'s buffer (header, slots, counters) lived in the PDP-11's
+	 * 64 KiB address space: read so far of an input of unknown size,
+	 * more than that is no 16-bit mon.out */
+	if (prefix && w == 2 && size > 65536)
+		return no_fit(why, 65536, "a 16-bit mon.out is at most 64 KiB (the PDP-11's address space), more follows");
 	if (prefix) { /* only the call slots already read */
 		uint64_t have = (size - hdr) / l->slot;
 		if (r.ncnt > have)
