@@ -124,7 +124,7 @@ def main(outdir):
     os.makedirs(outdir, exist_ok=True)
 
     def put(name, data):
-        with open(os.path.join(outdir, name), "wb") as f:
+        with open(os.path.join(outdir, "gen-" + name), "wb") as f:
             f.write(data)
 
     put("gmon-hist20k.gmon", gmon_hist(20000))
