@@ -3,6 +3,12 @@
  *
  *   pcbench gen-dump OUT N [SEED]      N random 32-bit LE PCs over the code
  *                                      span (OUT "-" = standard output)
+ *   pcbench gen-loops OUT N [SEED]     N 32-bit LE PCs of a loop-heavy run:
+ *                                      loops of 8-64 instructions iterated
+ *                                      10-1000 times, drawn from a hot set
+ *                                      of 64 places that drifts (one place
+ *                                      replaced every 16 loops), skewed to
+ *                                      a few hot loops (realistic locality)
  *   pcbench gen-elf OUT M [SEED]       an ELF64 with M functions over the span
  *   pcbench read FILE                  plain sequential read + sum: the floor
  *   pcbench map FILE                   the same through 4 MiB mmap windows
@@ -11,6 +17,11 @@
  *                                      attribute, in this process; prints
  *                                      ns/sample, a checksum of the
  *                                      per-symbol counts and peak RSS
+ *   pcbench load FORMAT FILE           load FILE alone (format FORMAT,
+ *                                      "-" = detect) into a profile: CPU
+ *                                      seconds, peak RSS, symbols, distinct
+ *                                      sample addresses and the memory per
+ *                                      symbol / per distinct address
  *   pcbench spawn FD CMD [ARG...]      fork, exec CMD, wait; write
  *                                      "peak_rss_kib N" for CMD alone to
  *                                      descriptor FD; exit as CMD did
@@ -109,6 +120,56 @@ static int gen_dump(const char *out, uint64_t n, uint64_t seed)
 			return 1;
 		}
 		n -= k;
+	}
+	free(buf);
+	if (fd != 1)
+		close(fd);
+	return 0;
+}
+
+static int gen_loops(const char *out, uint64_t n, uint64_t seed)
+{
+	int fd = strcmp(out, "-") == 0 ? 1 : open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		perror(out);
+		return 1;
+	}
+	enum { CH = 1 << 20, HOT = 64 };
+	unsigned char *buf = malloc(CH * 4);
+	uint64_t s = seed ? seed : 0x9E3779B97F4A7C15ull;
+	uint32_t hot[HOT];
+	for (int i = 0; i < HOT; i++)
+		hot[i] = (uint32_t)(((xs(&s) >> 32) * (SPAN - 256)) >> 32) & ~3u;
+	size_t k = 0;
+	uint64_t loops = 0;
+	while (n) {
+		/* skewed choice: u^3 favours the first places */
+		double u = (double)(xs(&s) >> 11) / 9007199254740992.0;
+		int h = (int)(u * u * u * HOT);
+		uint32_t start = BASE + hot[h];
+		unsigned body = 8 + (unsigned)(xs(&s) % 57);
+		unsigned iters = 10 + (unsigned)(xs(&s) % 991);
+		for (unsigned it = 0; it < iters && n; it++)
+			for (unsigned b = 0; b < body && n; b++, n--) {
+				uint32_t pc = start + 4 * b;
+				buf[4 * k] = (unsigned char)pc;
+				buf[4 * k + 1] = (unsigned char)(pc >> 8);
+				buf[4 * k + 2] = (unsigned char)(pc >> 16);
+				buf[4 * k + 3] = (unsigned char)(pc >> 24);
+				if (++k == CH) {
+					if (write_all(fd, buf, k * 4)) {
+						perror("write");
+						return 1;
+					}
+					k = 0;
+				}
+			}
+		if (++loops % 16 == 0) /* drift: one place moves */
+			hot[xs(&s) % HOT] = (uint32_t)(((xs(&s) >> 32) * (SPAN - 256)) >> 32) & ~3u;
+	}
+	if (k && write_all(fd, buf, k * 4)) {
+		perror("write");
+		return 1;
 	}
 	free(buf);
 	if (fd != 1)
@@ -315,6 +376,30 @@ static int attrib(const char *elf, const char *dump)
  * it has buffered output).  Forked from this small process instead, the
  * pre-exec part is pcbench's own few MiB, below anything measured here.
  */
+static int load_only(const char *fmt, const char *path)
+{
+	long rss0 = peak_rss_kib();
+	double c0 = cpu_seconds();
+	pc_profile *p = pc_profile_new(NULL);
+	if (pc_profile_load_file(p, path, strcmp(fmt, "-") ? fmt : NULL, NULL)) {
+		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
+		return 1;
+	}
+	size_t nsym = pc_profile_symbol_count(p);
+	size_t ndist = pc_profile_sample_count(p); /* sorts the samples */
+	double c = cpu_seconds() - c0;
+	long rss = peak_rss_kib();
+	double grown = (double)(rss - rss0) * 1024.0;
+	printf("cpu_s %.3f\npeak_rss_kib %ld\nsymbols %zu\ndistinct %zu\n", c, rss,
+	       nsym, ndist);
+	if (nsym)
+		printf("bytes_per_symbol %.1f\n", grown / (double)nsym);
+	if (ndist)
+		printf("bytes_per_distinct %.1f\n", grown / (double)ndist);
+	pc_profile_free(p);
+	return 0;
+}
+
 static int spawn(int fd, char **cmd)
 {
 	pid_t pid = fork();
@@ -355,6 +440,9 @@ int main(int argc, char **argv)
 	if (argc >= 4 && strcmp(argv[1], "gen-dump") == 0)
 		return gen_dump(argv[2], strtoull(argv[3], NULL, 0),
 				argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
+	if (argc >= 4 && strcmp(argv[1], "gen-loops") == 0)
+		return gen_loops(argv[2], strtoull(argv[3], NULL, 0),
+				 argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
 	if (argc >= 4 && strcmp(argv[1], "gen-elf") == 0)
 		return gen_elf(argv[2], strtoull(argv[3], NULL, 0),
 			       argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
@@ -362,6 +450,8 @@ int main(int argc, char **argv)
 		return read_floor(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "map") == 0)
 		return map_floor(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "load") == 0)
+		return load_only(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "attrib") == 0)
 		return attrib(argv[2], argv[3]);
 	fprintf(stderr, "usage: pcbench gen-dump OUT N [SEED] | gen-elf OUT M [SEED] | read FILE | map FILE | attrib ELF DUMP | spawn FD CMD...\n");

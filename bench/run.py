@@ -129,6 +129,63 @@ def parse_profcat(out):
     return rows
 
 
+def raw_locality(pcbench, data, elf, n, rounds, ncpu):
+    """(b') the attribution of a loop-heavy trace (pcbench gen-loops: hot
+    loops, realistic locality) beside the random one, same routines and
+    size; counts identical across thread counts."""
+    dump = ensure(os.path.join(data, "loops-%d.pcs" % n),
+                  lambda t: subprocess.run([pcbench, "gen-loops", t, str(n)], check=True))
+    res = {"1": [], str(ncpu): []}
+    sums = set()
+    for _ in range(rounds):
+        for thr in res:
+            w, rss, out = wait_run([pcbench, "attrib", elf, dump],
+                                   env={"PROFCORE_THREADS": thr}, stdout=subprocess.PIPE)
+            v = kv(out)
+            res[thr].append((float(v["seconds"]), rss, float(v["cpu_seconds"])))
+            sums.add(v["checksum"])
+    if len(sums) != 1:
+        sys.exit("bench: loop trace counts differ between thread counts")
+    print()
+    print("(b') %d samples of a loop-heavy trace (pcbench gen-loops), same routines" % n)
+    for thr, r in res.items():
+        b = min(r)
+        print("  %-34s %8.3f %10.2f %6.1f MiB  (CPU %.2f ns/sample)" %
+              ("attribution (library), %s thread%s" % (thr, "" if thr == "1" else "s"),
+               b[0], b[0] * 1e9 / n, b[1] / 1024, b[2] * 1e9 / n))
+    print("  counts identical between 1 and %d threads: yes" % ncpu)
+
+
+def memory_figures(pcbench, data):
+    """(e) memory per symbol and per distinct address: pcbench load of a
+    10^6-symbol nm listing and of 3M distinct raw PCs without symbols."""
+    def gen_nm(t):
+        with open(t, "w") as f:
+            for i in range(0, 1000000, 10000):
+                f.write("".join("%016x T f%d\n" % (0x400000 + 16 * k, k)
+                                for k in range(i, i + 10000)))
+
+    def gen_raw(t):
+        rnd = random.Random(20)
+        pcs = list(range(0x400000, 0x400000 + 3000000 * 4, 4))
+        rnd.shuffle(pcs)
+        with open(t, "wb") as f:
+            f.write(struct.pack("<%dI" % len(pcs), *pcs))
+
+    nm = ensure(os.path.join(data, "nm-1e6.nm"), gen_nm)
+    raw = ensure(os.path.join(data, "distinct-3e6.pcs"), gen_raw)
+    print()
+    print("(e) memory: pcbench load (the library alone, no report)")
+    for label, fmt, path, key in (("10^6 nm symbols", "-", nm, "bytes_per_symbol"),
+                                  ("3M distinct raw PCs, no symbols", "raw", raw,
+                                   "bytes_per_distinct")):
+        w, rss, out = wait_run([pcbench, "load", fmt, path], stdout=subprocess.PIPE)
+        v = kv(out)
+        print("  %-34s %6.2f s CPU %6.1f MiB peak  %6.1f bytes per %s" %
+              (label, float(v["cpu_s"]), int(v["peak_rss_kib"]) / 1024, float(v[key]),
+               "symbol" if key == "bytes_per_symbol" else "distinct address"))
+
+
 # ---- the pprof peer: the same flat profile as a profile.proto -------------
 
 def _varint(v):
@@ -252,6 +309,8 @@ def main():
     print("  profcat end to end: %.2fx faster with %d threads (ELF load and report included)" %
           (t1[0] / tn[0], ncpu))
     print("  counts identical between 1 and %d threads: yes" % ncpu)
+    raw_locality(pcbench, data, elf, n, a.rounds, ncpu)
+    memory_figures(pcbench, data)
 
     if not a.skip_gprof:
         src = ensure(os.path.join(data, "fn50k.c"), gen_program)

@@ -82,10 +82,11 @@ static int cmp_sc_count(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The attributed rows of p (less excluded symbols) with their counts;
- * *total = every sample of the capture (the percents' denominator). */
-static int collect(pc_profile *p, const pc_options *o, symcount **out, size_t *n,
-		   double *total)
+/* The attributed rows of p (less excluded symbols) with their counts
+ * (hits_only: only those with a count above 0); *total = every sample of
+ * the capture (the percents' denominator). */
+static int collect_rows(pc_profile *p, const pc_options *o, symcount **out,
+			size_t *n, double *total, int hits_only)
 {
 	int st;
 	pc_totals t;
@@ -94,12 +95,21 @@ static int collect(pc_profile *p, const pc_options *o, symcount **out, size_t *n
 	if ((st = pc_profile_attribute(p, o)) || (st = pc_profile_totals(p, &t)))
 		return st;
 	*total = t.total;
-	size_t nr = pc_profile_row_count(p);
-	symcount *v = calloc(nr ? nr : 1, sizeof *v);
+	size_t nr = pc_profile_row_count(p), nv = nr;
+	if (hits_only) { /* (10^6 symbols, a few sampled: no 48 MB here) */
+		nv = 0;
+		for (size_t i = 0; i < nr; i++) {
+			pc_row r;
+			if ((st = pc_profile_row_at(p, i, &r)))
+				return st;
+			nv += r.count > 0;
+		}
+	}
+	symcount *v = calloc(nv ? nv : 1, sizeof *v);
 	if (!v)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	size_t k = 0;
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < nr && k < nv; i++) {
 		pc_row r;
 		pc_symbol s;
 		if ((st = pc_profile_row_at(p, i, &r)) ||
@@ -107,13 +117,19 @@ static int collect(pc_profile *p, const pc_options *o, symcount **out, size_t *n
 			free(v);
 			return st;
 		}
-		if (s.flags & PC_SYMF_EXCLUDED)
+		if ((s.flags & PC_SYMF_EXCLUDED) || (hits_only && !(r.count > 0)))
 			continue;
 		v[k++] = (symcount){r.name, r.count, i, r.address, r.end, r.segment};
 	}
 	*out = v;
 	*n = k;
 	return PC_OK;
+}
+
+static int collect(pc_profile *p, const pc_options *o, symcount **out, size_t *n,
+		   double *total)
+{
+	return collect_rows(p, o, out, n, total, 0);
 }
 
 /* ---- check -------------------------------------------------------------- */
@@ -180,8 +196,8 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 		return st;
 	symcount *v;
 	size_t n;
-	if ((st = collect(p, o, &v, &n, &cs->total)))
-		return st;
+	if ((st = collect_rows(p, o, &v, &n, &cs->total, 1)))
+		return st; /* only the hits: those sort first and are all used */
 	qsort(v, n, sizeof *v, cmp_sc_count);
 	size_t hit = 0;
 	while (hit < n && v[hit].count > 0)

@@ -42,6 +42,9 @@ struct pc_re {
 	size_t nprefix;
 	cset first;    /* every match starts with one of these bytes ... */
 	int has_first; /* ... when set (no empty match, no '.') */
+	int ends_eol;  /* the expression ends with $: every match ends at the end */
+	int need;      /* a byte every match contains (a literal at the top
+			  level), or -1 */
 	char *src;     /* the pattern, for messages */
 };
 
@@ -701,6 +704,19 @@ int pc_re_compile(const char *pat, size_t len, unsigned flags, pc_re **out,
 	memcpy(re->names, ps.names, (ps.ngroups + 1) * sizeof *re->names);
 	re->sets = ps.sets;
 	find_prefix(&ps, root, re);
+	{
+		const node *r = &ps.nodes[root];
+		int k = root;
+		if (r->type == N_CAT)
+			for (k = r->kid; k >= 0 && ps.nodes[k].next >= 0;)
+				k = ps.nodes[k].next;
+		re->ends_eol = k >= 0 && ps.nodes[k].type == N_EOL;
+		re->need = r->type == N_CHAR ? r->c : -1;
+		if (r->type == N_CAT)
+			for (k = r->kid; k >= 0 && re->need < 0; k = ps.nodes[k].next)
+				if (ps.nodes[k].type == N_CHAR)
+					re->need = ps.nodes[k].c;
+	}
 	free(ps.nodes);
 	if (!(re->src = malloc(len + 1))) {
 		pc_re_free(re);
@@ -909,6 +925,133 @@ static int vm_run(vm *m)
 	return matched;
 }
 
+/* ---- bounded backtracking ----------------------------------------------------
+ * For short texts, a depth-first search in priority order that never
+ * visits an (instruction, position) pair twice (a bit per pair): O(size of
+ * the expression x length of the text) like the VM, but one pass and
+ * without copying captures from thread to thread.  The first match it
+ * finds is the VM's highest-priority thread from the leftmost start; that
+ * is the VM's match when every match ends at the end of the text (the
+ * expression ends with $) or when only yes/no is asked.  A pair visited
+ * before failed (else the search would have stopped), so skipping it
+ * changes nothing; this is also how the VM drops a thread that reaches an
+ * instruction already on its list. */
+#define BT_MAX_BITS 50000 /* n x (len + 1): then the VM stays under its budget */
+
+typedef struct btframe {
+	uint32_t pc;   /* UINT32_MAX: restore slot */
+	uint32_t slot;
+	size_t pos;    /* or the slot's old value */
+} btframe;
+
+/* Whether the bounded backtracker answers for re on len bytes. */
+static int bt_fits(const pc_re *re, size_t len, size_t nslots)
+{
+	return (nslots == 0 || re->ends_eol) && len < BT_MAX_BITS &&
+	       (uint64_t)re->n * (len + 1) <= BT_MAX_BITS;
+}
+
+static int bt_run(const pc_re *re, pc_re_scratch *sc, const unsigned char *s,
+		  size_t len, size_t *caps, size_t nslots)
+{
+	size_t n = re->n, nbits = n * (len + 1);
+	size_t words = (nbits + 63) / 64;
+	/* the stack holds at most one frame per visited pair and one restore
+	 * per SAVE visited */
+	size_t need = words * sizeof(uint64_t) + 2 * (nbits + 1) * sizeof(btframe);
+	if (need > sc->cap) {
+		free(sc->mem);
+		sc->mem = calloc(1, need); /* zeroed: the VM's sparse sets too */
+		sc->cap = sc->mem ? need : 0;
+		if (!sc->mem)
+			return PC_ENOMEM;
+	}
+	uint64_t *seen = sc->mem;
+	btframe *st = (btframe *)(void *)(seen + words);
+	memset(seen, 0, words * sizeof *seen);
+	for (size_t k = 0; k < nslots; k++)
+		caps[k] = PC_RE_UNSET;
+	const inst *prog = re->prog;
+	for (size_t start = 0; start <= len; start++) {
+		if (re->anchored && start > 0)
+			break;
+		if (re->has_first && !re->anchored) {
+			while (start < len && !set_has(&re->first, s[start]))
+				start++;
+			if (start >= len)
+				break;
+		}
+		size_t sp = 0;
+		st[sp++] = (btframe){0, 0, start};
+		while (sp) {
+			btframe f = st[--sp];
+			if (f.pc == UINT32_MAX) {
+				caps[f.slot] = f.pos;
+				continue;
+			}
+			uint32_t pc = f.pc;
+			size_t pos = f.pos;
+			for (;;) {
+				size_t bit = (size_t)pc * (len + 1) + pos;
+				if (seen[bit / 64] >> (bit % 64) & 1)
+					break;
+				seen[bit / 64] |= (uint64_t)1 << (bit % 64);
+				const inst *in = &prog[pc];
+				int c = pos < len ? s[pos] : -1;
+				switch (in->op) {
+				case OP_CHAR:
+					if (c != in->c)
+						goto fail;
+					pc++, pos++;
+					continue;
+				case OP_ANY:
+					if (c < 0)
+						goto fail;
+					pc++, pos++;
+					continue;
+				case OP_CLASS:
+					if (c < 0 || !set_has(&re->sets[in->x], (unsigned)c))
+						goto fail;
+					pc++, pos++;
+					continue;
+				case OP_BOL:
+					if (pos != 0)
+						goto fail;
+					pc++;
+					continue;
+				case OP_EOL:
+					if (pos != len)
+						goto fail;
+					pc++;
+					continue;
+				case OP_JMP:
+					pc = in->x;
+					continue;
+				case OP_SPLIT:
+					st[sp++] = (btframe){in->y, 0, pos};
+					pc = in->x;
+					continue;
+				case OP_SAVE:
+					if (in->x < nslots) {
+						st[sp++] = (btframe){UINT32_MAX, in->x, caps[in->x]};
+						caps[in->x] = pos;
+					}
+					pc++;
+					continue;
+				case OP_MATCH:
+					return 1;
+				default:
+					goto fail;
+				}
+			}
+		fail:;
+		}
+		if (re->anchored)
+			break;
+	}
+	return 0;
+}
+
 int pc_re_exec(const pc_re *re, pc_re_scratch *sc, const char *text, size_t len,
 	       pc_re_span *sub, size_t nsub)
 {
@@ -920,6 +1063,21 @@ int pc_re_exec(const pc_re *re, pc_re_scratch *sc, const char *text, size_t len,
 	if (re->anchored && re->nprefix &&
 	    (len < re->nprefix || memcmp(text, re->prefix, re->nprefix) != 0))
 		return 0;
+	if (re->need >= 0 && !memchr(text, re->need, len))
+		return 0; /* ('^[^ ]*:$' on a line without ':') */
+	size_t groups = nsub < re->ngroups + 1 ? nsub : re->ngroups + 1;
+	if (bt_fits(re, len, nsub ? 2 * groups : 0)) {
+		size_t caps[2 * (PC_RE_MAX_GROUPS + 1)];
+		int r = bt_run(re, sc, (const unsigned char *)text, len, caps,
+			       nsub ? 2 * groups : 0);
+		for (size_t i = 0; r == 1 && nsub && i < groups; i++)
+			if (caps[2 * i] != PC_RE_UNSET && caps[2 * i + 1] != PC_RE_UNSET) {
+				sub[i].so = caps[2 * i];
+				sub[i].eo = caps[2 * i + 1];
+			}
+		pc_re_scratch_free(&local);
+		return r;
+	}
 	vm m;
 	m.re = re;
 	m.s = (const unsigned char *)text;
@@ -929,7 +1087,6 @@ int pc_re_exec(const pc_re *re, pc_re_scratch *sc, const char *text, size_t len,
 	if (!r)
 		r = vm_run(&m);
 	if (r == 1 && nsub) {
-		size_t groups = nsub < re->ngroups + 1 ? nsub : re->ngroups + 1;
 		r = vm_init(&m, sc, 2 * groups);
 		if (!r)
 			r = vm_run(&m);

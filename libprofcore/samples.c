@@ -3,9 +3,14 @@
  * Two representations; memory grows with the number of distinct addresses
  * or of symbols, never with the number of samples:
  *
- *  exact   an open-addressing hash table (segment, address) -> count.  Used
- *          while there are at most PC_SAMPLES_EXACT_MAX distinct addresses,
- *          and always when the profile has no symbols or regions yet.
+ *  exact   open-addressing hash tables address -> count, one per segment,
+ *          16 bytes a slot, at most 7/8 full.  Used while there are at most
+ *          PC_SAMPLES_EXACT_MAX distinct addresses, and always when the
+ *          profile has no symbols or regions yet.  The sorted view (24
+ *          bytes an address) replaces the tables once it is asked for: they
+ *          are compacted, sorted in place and dropped, and rebuilt from the
+ *          view if samples come after it (3M distinct addresses: 120 MiB
+ *          peak for a whole profcat run, was 242 MiB).
  *
  *  binned  above that, when the owning profile has symbols or regions,
  *          samples are counted per *cell*: the interval between two
@@ -43,11 +48,19 @@
  * samples could overflow them. */
 #define PENDING_MAX ((uint64_t)1 << 31)
 
+/* 16 bytes per distinct address: the segment is the table's. */
 typedef struct slot {
 	uint64_t address;
 	uint64_t count; /* 0 = empty */
-	uint32_t segment;
 } slot;
+
+/* The exact counts of one segment: open addressing, linear probing, at
+ * most 7/8 full. */
+typedef struct xtab {
+	uint32_t seg;
+	slot *slots;
+	size_t cap, used;
+} xtab;
 
 /* A thread's counter for one cell, beside the cell's relative start so
  * that the lookup's fix-up and the increment touch one cache line. */
@@ -70,9 +83,13 @@ typedef struct cellgroup {
 
 struct pc_samplestore {
 	pc_profile *owner;
-	/* exact */
-	slot *slots;
-	size_t cap, used;
+	/* exact: one table per segment (few); used counts them all.  While
+	 * the sorted view is current the tables are dropped (xfolded): the
+	 * view holds the counts, and the next add rebuilds them from it, so
+	 * that the counts are never held twice at rest. */
+	xtab *xt;
+	size_t nxt, used;
+	int xfolded;
 	/* binned */
 	int binned;
 	cellgroup *g;
@@ -128,7 +145,9 @@ void pc_samples_free(pc_samplestore *st)
 	if (!st)
 		return;
 	pool_stop(st->pool);
-	free(st->slots);
+	for (size_t i = 0; i < st->nxt; i++)
+		free(st->xt[i].slots);
+	free(st->xt);
 	groups_free(st);
 	free(st->sorted);
 	free(st);
@@ -136,58 +155,110 @@ void pc_samples_free(pc_samplestore *st)
 
 /* ---- exact ------------------------------------------------------------- */
 
-static inline size_t hash(uint32_t seg, uint64_t a)
+static inline size_t hash(uint64_t a)
 {
-	uint64_t h = (a ^ ((uint64_t)seg << 32)) * 0x9E3779B97F4A7C15ull;
-	return (size_t)(h >> 17);
+	return (size_t)((a * 0x9E3779B97F4A7C15ull) >> 17);
 }
 
-static int rehash(pc_samplestore *st, size_t ncap)
+static int rehash(xtab *t, size_t ncap)
 {
 	slot *n = calloc(ncap, sizeof *n);
 	if (!n)
 		return PC_ENOMEM;
-	for (size_t i = 0; i < st->cap; i++) {
-		slot *e = &st->slots[i];
+	for (size_t i = 0; i < t->cap; i++) {
+		slot *e = &t->slots[i];
 		if (!e->count)
 			continue;
-		size_t j = hash(e->segment, e->address) & (ncap - 1);
+		size_t j = hash(e->address) & (ncap - 1);
 		while (n[j].count)
 			j = (j + 1) & (ncap - 1);
 		n[j] = *e;
 	}
-	free(st->slots);
-	st->slots = n;
-	st->cap = ncap;
+	free(t->slots);
+	t->slots = n;
+	t->cap = ncap;
+	return PC_OK;
+}
+
+static void xtabs_free(pc_samplestore *st)
+{
+	for (size_t i = 0; i < st->nxt; i++)
+		free(st->xt[i].slots);
+	free(st->xt);
+	st->xt = NULL;
+	st->nxt = 0;
+}
+
+static xtab *xtab_of(pc_samplestore *st, uint32_t seg)
+{
+	for (size_t i = 0; i < st->nxt; i++)
+		if (st->xt[i].seg == seg)
+			return &st->xt[i];
+	xtab *n = realloc(st->xt, (st->nxt + 1) * sizeof *n);
+	if (!n)
+		return NULL;
+	st->xt = n;
+	n[st->nxt] = (xtab){seg, NULL, 0, 0};
+	return &n[st->nxt++];
+}
+
+static int add_to(pc_samplestore *st, xtab *t, uint64_t addr, uint64_t count)
+{
+	if ((t->used + 1) * 8 >= t->cap * 7) {
+		size_t ncap = t->cap ? t->cap * 2 : 1024;
+		if (ncap < t->cap || ncap > SIZE_MAX / sizeof(slot) || rehash(t, ncap))
+			return PC_ENOMEM;
+	}
+	size_t j = hash(addr) & (t->cap - 1);
+	for (;;) {
+		slot *e = &t->slots[j];
+		if (!e->count) {
+			e->address = addr;
+			e->count = count;
+			t->used++;
+			st->used++;
+			return PC_OK;
+		}
+		if (e->address == addr) {
+			if (e->count + count < e->count)
+				return PC_ELIMIT;
+			e->count += count;
+			return PC_OK;
+		}
+		j = (j + 1) & (t->cap - 1);
+	}
+}
+
+/* Rebuilds the tables from the sorted view (see xfolded). */
+static int unfold(pc_samplestore *st)
+{
+	st->xfolded = 0;
+	st->used = 0;
+	xtab *t = NULL;
+	for (size_t i = 0; i < st->nsorted; i++) {
+		const pc_sample *x = &st->sorted[i];
+		if ((!t || t->seg != x->segment) && !(t = xtab_of(st, x->segment)))
+			return PC_ENOMEM;
+		int r = add_to(st, t, x->address, x->count);
+		if (r)
+			return r;
+	}
+	free(st->sorted);
+	st->sorted = NULL;
+	st->nsorted = 0;
 	return PC_OK;
 }
 
 static int exact_add(pc_samplestore *st, uint32_t seg, uint64_t addr,
 		     uint64_t count)
 {
-	if ((st->used + 1) * 4 >= st->cap * 3) {
-		size_t ncap = st->cap ? st->cap * 2 : 1024;
-		if (ncap < st->cap || rehash(st, ncap))
-			return PC_ENOMEM;
+	if (st->xfolded) {
+		int r = unfold(st);
+		if (r)
+			return r;
 	}
-	size_t j = hash(seg, addr) & (st->cap - 1);
-	for (;;) {
-		slot *e = &st->slots[j];
-		if (!e->count) {
-			e->segment = seg;
-			e->address = addr;
-			e->count = count;
-			st->used++;
-			return PC_OK;
-		}
-		if (e->address == addr && e->segment == seg) {
-			if (e->count + count < e->count)
-				return PC_ELIMIT;
-			e->count += count;
-			return PC_OK;
-		}
-		j = (j + 1) & (st->cap - 1);
-	}
+	xtab *t = st->nxt && st->xt[0].seg == seg ? &st->xt[0] : xtab_of(st, seg);
+	return t ? add_to(st, t, addr, count) : PC_ENOMEM;
 }
 
 /* ---- cells --------------------------------------------------------------- */
@@ -368,38 +439,32 @@ static int has_bounds(const pc_samplestore *st)
 /* Switches from exact to binned. */
 static int go_binned(pc_samplestore *st)
 {
-	/* every segment present in the exact table gets a group */
-	uint32_t *segs = NULL;
-	size_t nseg = 0, capseg = 0;
-	for (size_t i = 0; i < st->cap; i++) {
-		const slot *e = &st->slots[i];
-		if (!e->count)
-			continue;
-		size_t k = 0;
-		while (k < nseg && segs[k] != e->segment)
-			k++;
-		if (k == nseg) {
-			if (pc_grow((void **)&segs, &capseg, nseg + 1, sizeof *segs)) {
-				free(segs);
-				return PC_ENOMEM;
-			}
-			segs[nseg++] = e->segment;
-		}
+	/* every segment present in the exact tables gets a group */
+	if (st->xfolded) {
+		int r = unfold(st);
+		if (r)
+			return r;
 	}
-	int rc = build_groups(st, segs, nseg);
+	uint32_t *segs = st->nxt ? malloc(st->nxt * sizeof *segs) : NULL;
+	if (st->nxt && !segs)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < st->nxt; i++)
+		segs[i] = st->xt[i].seg;
+	int rc = build_groups(st, segs, st->nxt);
 	free(segs);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < st->cap; i++) {
-		const slot *e = &st->slots[i];
-		if (!e->count)
-			continue;
-		cellgroup *g = group_of(st, e->segment);
-		g->count[pc_lookup_find(&g->tab, g->start, e->address)] += e->count;
+	for (size_t i = 0; i < st->nxt; i++) {
+		const xtab *t = &st->xt[i];
+		cellgroup *g = group_of(st, t->seg);
+		for (size_t k = 0; k < t->cap; k++) {
+			const slot *e = &t->slots[k];
+			if (e->count)
+				g->count[pc_lookup_find(&g->tab, g->start, e->address)] += e->count;
+		}
 	}
-	free(st->slots);
-	st->slots = NULL;
-	st->cap = st->used = 0;
+	xtabs_free(st);
+	st->used = 0;
 	st->binned = 1;
 	pc_profile_warn(st->owner,
 			"raw samples: more than %zu distinct addresses, so from here on they are counted per interval between symbol and region boundaries (exact per symbol and region; no per-address detail)",
@@ -923,29 +988,63 @@ int pc_profile_samples_exact(const pc_profile *p)
 	return !p->samples->binned;
 }
 
-static int cmp_sample(const void *a, const void *b)
+static int cmp_slot(const void *a, const void *b)
 {
-	const pc_sample *x = a, *y = b;
-	if (x->segment != y->segment)
-		return x->segment < y->segment ? -1 : 1;
-	if (x->address != y->address)
-		return x->address < y->address ? -1 : 1;
-	return 0;
+	const slot *x = a, *y = b;
+	return x->address < y->address ? -1 : x->address > y->address;
 }
 
+static int cmp_xtab(const void *a, const void *b)
+{
+	const xtab *x = a, *y = b;
+	return x->seg < y->seg ? -1 : x->seg > y->seg;
+}
+
+/* The view from the tables, which are then dropped (see xfolded).  Each
+ * table is compacted and sorted in place and shrunk before the view is
+ * allocated: at most 16 bytes per distinct address besides the view's 24
+ * (plus qsort's buffer for one table's 16). */
 static const pc_sample *sorted_exact(pc_samplestore *st)
 {
-	st->sorted = malloc(st->used * sizeof *st->sorted);
-	if (!st->sorted)
+	qsort(st->xt, st->nxt, sizeof *st->xt, cmp_xtab);
+	for (size_t t = 0; t < st->nxt; t++) {
+		xtab *x = &st->xt[t];
+		size_t k = 0;
+		for (size_t i = 0; i < x->cap; i++)
+			if (x->slots[i].count)
+				x->slots[k++] = x->slots[i];
+		qsort(x->slots, k, sizeof *x->slots, cmp_slot);
+		slot *shrunk = k ? realloc(x->slots, k * sizeof *x->slots) : NULL;
+		if (shrunk || !k) {
+			if (!k)
+				free(x->slots);
+			x->slots = shrunk;
+		}
+		x->cap = x->used = k;
+	}
+	/* the tables are no hash tables any more: from here on, the view */
+	st->xfolded = 1;
+	st->sorted = malloc((st->used ? st->used : 1) * sizeof *st->sorted);
+	if (!st->sorted) {
+		/* keep the counts: back to hash tables */
+		st->xfolded = 0;
+		for (size_t t = 0; t < st->nxt; t++) {
+			size_t cap = 1024;
+			while (cap / 8 * 7 <= st->xt[t].used)
+				cap *= 2;
+			if (rehash(&st->xt[t], cap))
+				break;
+		}
 		return NULL;
+	}
 	size_t k = 0;
-	for (size_t i = 0; i < st->cap; i++)
-		if (st->slots[i].count)
-			st->sorted[k++] = (pc_sample){st->slots[i].segment,
-						      st->slots[i].address,
-						      st->slots[i].count};
-	qsort(st->sorted, k, sizeof *st->sorted, cmp_sample);
+	for (size_t t = 0; t < st->nxt; t++)
+		for (size_t i = 0; i < st->xt[t].used; i++)
+			st->sorted[k++] = (pc_sample){st->xt[t].seg,
+						      st->xt[t].slots[i].address,
+						      st->xt[t].slots[i].count};
 	st->nsorted = k;
+	xtabs_free(st);
 	return st->sorted;
 }
 
@@ -985,6 +1084,8 @@ const pc_sample *pc_samples_sorted(pc_samplestore *st)
 	     st->owner->nregions != st->seen_regions))
 		st->dirty = 1;
 	if (!st->dirty && st->sorted)
+		return st->sorted;
+	if (!st->binned && st->xfolded) /* the view is the counts */
 		return st->sorted;
 	free(st->sorted);
 	st->sorted = NULL;

@@ -73,6 +73,9 @@ typedef struct rx {
 	int ok;
 	int group[F_COUNT]; /* capture index, 0 = none */
 	size_t nsub;        /* groups + 1 */
+	/* yes/no answers for texts of 0 or 1 byte (a symbol rule's type
+	 * letter), filled as asked: -1 unknown; [256] is the empty text */
+	signed char *short_memo;
 } rx;
 
 static void rx_free(rx *r)
@@ -80,6 +83,8 @@ static void rx_free(rx *r)
 	pc_re_free(r->re);
 	r->re = NULL;
 	r->ok = 0;
+	free(r->short_memo);
+	r->short_memo = NULL;
 }
 
 /* 1 if s matches, 0 if not (or r is absent), PC_ENOMEM. */
@@ -87,6 +92,17 @@ static int rx_test(const rx *r, pc_re_scratch *sc, const char *s)
 {
 	if (!r->ok)
 		return 0;
+	size_t n = s[0] ? 1 + (s[1] != 0) : 0;
+	if (n < 2 && r->short_memo) {
+		signed char *m = &r->short_memo[n ? (unsigned char)s[0] : 256];
+		if (*m < 0) {
+			int t = pc_re_exec(r->re, sc, s, n, NULL, 0);
+			if (t < 0)
+				return t;
+			*m = (signed char)t;
+		}
+		return *m;
+	}
 	return pc_re_exec(r->re, sc, s, strlen(s), NULL, 0);
 }
 
@@ -347,6 +363,13 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 		rx_free(out); /* the caller may not know it was compiled */
 		return derr(c, n, path, "%s", bad);
 	}
+	out->short_memo = malloc(257);
+	if (!out->short_memo) {
+		pc_re_free(out->re);
+		out->re = NULL;
+		return PC_ENOMEM;
+	}
+	memset(out->short_memo, -1, 257);
 	out->ok = 1;
 	return PC_OK;
 }
@@ -1025,13 +1048,16 @@ typedef struct arena {
 	size_t len, cap;
 } arena;
 
-#define NONE ((size_t)-1)
+/* Strings are 32-bit offsets into one arena (names are interned once per
+ * row; a 10^6-symbol nm listing keeps 48 bytes a symbol here). */
+#define NONE UINT32_MAX
 
-static size_t arena_add(arena *a, const char *s, size_t n)
+static uint32_t arena_add(arena *a, const char *s, size_t n)
 {
-	if (pc_grow((void **)&a->buf, &a->cap, a->len + n + 1, 1))
+	if (a->len + n + 1 >= NONE || /* (an arena over 4 GiB: as no memory) */
+	    pc_grow((void **)&a->buf, &a->cap, a->len + n + 1, 1))
 		return NONE;
-	size_t at = a->len;
+	uint32_t at = (uint32_t)a->len;
 	memcpy(a->buf + at, s, n);
 	a->buf[at + n] = 0;
 	a->len += n + 1;
@@ -1039,15 +1065,15 @@ static size_t arena_add(arena *a, const char *s, size_t n)
 }
 
 typedef struct msym {
-	size_t name, file, section, cls, marker, type;
+	uint32_t name, file, section, cls, marker, type; /* arena offsets */
 	uint32_t seg;
+	uint8_t kind;    /* pc_symkind */
+	uint8_t binding; /* pc_binding */
 	uint64_t addr, size;
-	pc_symkind kind;
-	pc_binding binding;
 } msym;
 
 typedef struct mreg {
-	size_t name, cls;
+	uint32_t name, cls;
 	uint32_t seg;
 	uint64_t low, high;
 	pc_region_class rclass;
@@ -1061,7 +1087,7 @@ typedef struct engine {
 	size_t nsyms, capsyms;
 	mreg *regs;
 	size_t nregs, capregs;
-	size_t ctx_file, ctx_section;
+	uint32_t ctx_file, ctx_section;
 	pc_re_scratch sc;
 	pc_re_span pm[PC_RE_MAX_GROUPS + 1];
 } engine;
@@ -1167,7 +1193,7 @@ static int parse_addr(const fields *f, int mode, uint32_t *seg, uint64_t *addr)
 	return 1;
 }
 
-static size_t fstr(engine *e, const fields *f, int k)
+static uint32_t fstr(engine *e, const fields *f, int k)
 {
 	if (!HAS(f, k))
 		return NONE;
@@ -1233,8 +1259,8 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 		m.cls = HAS(&f, F_CLASS) && f.n[F_CLASS] ? fstr(e, &f, F_CLASS) : NONE;
 		m.marker = fstr(e, &f, F_MARKER);
 		m.type = fstr(e, &f, F_TYPE);
-		m.kind = rw->kind;
-		m.binding = rw->binding;
+		m.kind = (uint8_t)rw->kind;
+		m.binding = (uint8_t)rw->binding;
 		if (m.name == NONE)
 			return PC_ENOMEM;
 		e->syms[e->nsyms++] = m;
@@ -1530,7 +1556,7 @@ static const mreg *region_of(const regsort *rs, size_t n, uint32_t seg,
 	return best;
 }
 
-static const char *astr(const engine *e, size_t at)
+static const char *astr(const engine *e, uint32_t at)
 {
 	return at == NONE ? NULL : e->str.buf + at;
 }
@@ -1560,25 +1586,70 @@ static int cmp_symkey(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : (x->idx > y->idx);
 }
 
+typedef struct addrkey {
+	uint64_t addr;
+	uint32_t seg;
+	uint32_t idx;
+} addrkey;
+
+static int cmp_addrkey(const void *a, const void *b)
+{
+	const addrkey *x = a, *y = b;
+	if (x->seg != y->seg)
+		return x->seg < y->seg ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->idx < y->idx ? -1 : (x->idx > y->idx);
+}
+
 /* Marks the repeats of (name, segment, address): maps list their publics
- * twice (by name and by value); the first listing is kept. */
+ * twice (by name and by value); the first listing is kept.  Sorted by
+ * (segment, address) first, 16 bytes a symbol; names are compared only
+ * among the symbols at one address (sorted by name when there are many). */
 static unsigned char *find_repeats(const engine *e)
 {
-	unsigned char *dup = calloc(e->nsyms ? e->nsyms : 1, 1);
-	symkey *k = malloc((e->nsyms ? e->nsyms : 1) * sizeof *k);
+	size_t n = e->nsyms;
+	if (n > UINT32_MAX)
+		return NULL;
+	unsigned char *dup = calloc(n ? n : 1, 1);
+	addrkey *k = malloc((n ? n : 1) * sizeof *k);
 	if (!dup || !k) {
 		free(dup);
 		free(k);
 		return NULL;
 	}
-	for (size_t i = 0; i < e->nsyms; i++)
-		k[i] = (symkey){e->str.buf + e->syms[i].name, e->syms[i].seg,
-				e->syms[i].addr, i};
-	qsort(k, e->nsyms, sizeof *k, cmp_symkey);
-	for (size_t i = 1; i < e->nsyms; i++)
-		if (strcmp(k[i].name, k[i - 1].name) == 0 && k[i].seg == k[i - 1].seg &&
-		    k[i].addr == k[i - 1].addr)
-			dup[k[i].idx] = 1;
+	for (size_t i = 0; i < n; i++)
+		k[i] = (addrkey){e->syms[i].addr, e->syms[i].seg, (uint32_t)i};
+	qsort(k, n, sizeof *k, cmp_addrkey);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && k[j].seg == k[i].seg && k[j].addr == k[i].addr)
+			j++;
+		if (j - i <= 8) { /* a few: each against the earlier ones */
+			for (size_t a = i + 1; a < j; a++)
+				for (size_t b = i; b < a && !dup[k[a].idx]; b++)
+					if (!dup[k[b].idx] &&
+					    strcmp(e->str.buf + e->syms[k[a].idx].name,
+						   e->str.buf + e->syms[k[b].idx].name) == 0)
+						dup[k[a].idx] = 1;
+		} else {
+			symkey *g = malloc((j - i) * sizeof *g);
+			if (!g) {
+				free(dup);
+				free(k);
+				return NULL;
+			}
+			for (size_t a = i; a < j; a++)
+				g[a - i] = (symkey){e->str.buf + e->syms[k[a].idx].name,
+						    k[a].seg, k[a].addr, k[a].idx};
+			qsort(g, j - i, sizeof *g, cmp_symkey);
+			for (size_t a = 1; a < j - i; a++)
+				if (strcmp(g[a].name, g[a - 1].name) == 0)
+					dup[g[a].idx] = 1;
+			free(g);
+		}
+		i = j;
+	}
 	free(k);
 	return dup;
 }

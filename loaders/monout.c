@@ -99,8 +99,8 @@ static int no_fit(misfit *why, uint64_t off, const char *fmt, ...)
  * the slots fit and leave an even number of counter bytes, used slots come
  * first (monitor fills them in order) and hold pcs in [lowpc, highpc].
  * If not, *why says where and what was expected. */
-static int try_layout(const unsigned char *b, uint64_t size, const layout *l,
-		      reading *out, misfit *why)
+static int try_layout_at(const unsigned char *b, uint64_t size, const layout *l,
+			 reading *out, misfit *why, int prefix)
 {
 	unsigned w = l->width;
 	uint64_t hdr = 3 * (uint64_t)w;
@@ -114,13 +114,22 @@ static int try_layout(const unsigned char *b, uint64_t size, const layout *l,
 	if (r.lowpc >= r.highpc)
 		return no_fit(why, 0, "lowpc 0x%llx is not below highpc 0x%llx",
 			      (unsigned long long)r.lowpc, (unsigned long long)r.highpc);
-	if (r.ncnt > (size - hdr) / l->slot)
+	/* monitor()'s buffer (header, slots, counters) lived in the PDP-11's
+	 * 64 KiB address space: read so far of an input of unknown size,
+	 * more than that is no 16-bit mon.out */
+	if (prefix && w == 2 && size > 65536)
+		return no_fit(why, 65536, "a 16-bit mon.out is at most 64 KiB (the PDP-11's address space), more follows");
+	if (prefix) { /* only the call slots already read */
+		uint64_t have = (size - hdr) / l->slot;
+		if (r.ncnt > have)
+			r.ncnt = have;
+	} else if (r.ncnt > (size - hdr) / l->slot)
 		return no_fit(why, 2 * w, "%llu call slots of %u bytes need %llu bytes after the header, only %llu follow",
 			      (unsigned long long)r.ncnt, l->slot,
 			      (unsigned long long)(r.ncnt * l->slot),
 			      (unsigned long long)(size - hdr));
 	uint64_t rest = size - hdr - r.ncnt * l->slot;
-	if (rest % 2)
+	if (!prefix && rest % 2)
 		return no_fit(why, size - 1, "an odd number (%llu) of histogram bytes follows the call slots, expected 16-bit counters",
 			      (unsigned long long)rest);
 	r.nbins = rest / 2;
@@ -147,6 +156,82 @@ static int try_layout(const unsigned char *b, uint64_t size, const layout *l,
 	}
 	*out = r;
 	return 1;
+}
+
+static int try_layout(const unsigned char *b, uint64_t size, const layout *l,
+		      reading *out, misfit *why)
+{
+	return try_layout_at(b, size, l, out, why, 0);
+}
+
+/* The rest of s when its size is unknown (gzip, pipe, device), read in
+ * growing chunks; stops early, with PC_EFORMAT naming the first layout's
+ * misfit, once the bytes read so far fit no allowed layout (lowpc <
+ * highpc, the call slots read so far as monitor() writes them), so that
+ * an endless input that is no mon.out (-f monout /dev/urandom) ends
+ * within a few call slots.  allowed[i] says which of the n layouts the
+ * options leave. */
+static int read_checked(pc_stream *s, const layout *all, const int *allowed,
+			size_t n, int restricted, void **out, size_t *outlen)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0, cap = 0, chunk = 4096;
+	for (;;) {
+		if (pc_grow((void **)&buf, &cap, len + chunk + 1, 1)) {
+			free(buf);
+			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+		}
+		int64_t r = pc_stream_read_some(s, buf + len, chunk);
+		if (r < 0) {
+			free(buf);
+			return (int)r;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		if (len > MONOUT_MAX_BYTES) {
+			free(buf);
+			return pc_stream_fail(s, PC_ELIMIT, 0,
+					      "file is larger than the limit of %llu bytes",
+					      (unsigned long long)MONOUT_MAX_BYTES);
+		}
+		if (chunk < ((size_t)1 << 20))
+			chunk *= 2;
+		size_t fit = 0, tried = 0;
+		misfit why = {0, ""}, m;
+		const layout *why_l = NULL;
+		for (size_t i = 0; i < n; i++) {
+			reading rd;
+			if (!allowed[i] || len < 3 * (size_t)all[i].width)
+				continue;
+			tried++;
+			if (try_layout_at(buf, len, &all[i], &rd, &m, 1))
+				fit++;
+			else if (!why_l) {
+				why = m;
+				why_l = &all[i];
+			}
+		}
+		if (tried && !fit) {
+			char one[96];
+			free(buf);
+			if (tried == 1)
+				return pc_stream_fail(s, PC_EFORMAT, why.off,
+						      "not a %s mon.out: %s",
+						      layout_name(why_l, one, sizeof one), why.msg);
+			return pc_stream_fail(s, PC_EFORMAT, 0,
+					      "not a mon.out: in no %slayout do lowpc < highpc and the call slots read as monitor() writes them (used slots first, their pcs within lowpc..highpc, free slots zero)",
+					      restricted ? "allowed " : "");
+		}
+	}
+	if (pc_grow((void **)&buf, &cap, len + 1, 1)) {
+		free(buf);
+		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+	}
+	buf[len] = '\0';
+	*out = buf;
+	*outlen = len;
+	return PC_OK;
 }
 
 static int parse_endian(const char *v, pc_endian *e)
@@ -246,19 +331,30 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 					      "not a mon.out: in no %slayout is lowpc below highpc",
 					      want_w || want_e ? "allowed " : "");
 	}
-	void *data = NULL;
-	size_t size = 0;
-	int st = pc_stream_read_all(s, MONOUT_MAX_BYTES, &data, &size);
-	if (st)
-		return st;
-	unsigned char *b = data;
-
 	/* ---- candidate readings ---- */
 	static const layout all[] = {
 		{2, PC_ENDIAN_LITTLE, 6}, {2, PC_ENDIAN_BIG, 6},
 		{4, PC_ENDIAN_LITTLE, 8}, {4, PC_ENDIAN_BIG, 8},
 		{4, PC_ENDIAN_LITTLE, 12}, {4, PC_ENDIAN_BIG, 12},
 	};
+	void *data = NULL;
+	size_t size = 0;
+	int st;
+	if (pc_stream_size(s) < 0) {
+		int allowed[sizeof all / sizeof *all];
+		for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+			allowed[i] = (!want_w || all[i].width == want_w) &&
+				     (want_e == PC_ENDIAN_UNKNOWN || all[i].endian == want_e) &&
+				     (!have_slot || all[i].slot == oslot);
+		st = read_checked(s, all, allowed, sizeof all / sizeof *all,
+				  want_w || want_e || have_slot, &data, &size);
+	} else {
+		st = pc_stream_read_all(s, MONOUT_MAX_BYTES, &data, &size);
+	}
+	if (st)
+		return st;
+	unsigned char *b = data;
+
 	reading ok[sizeof all / sizeof *all];
 	size_t nok = 0, nconsidered = 0;
 	misfit why = {0, ""};

@@ -275,6 +275,38 @@ static void small_dumps_stay_exact(void **state)
 	pc_profile_free(p);
 }
 
+/* The sorted view replaces the exact tables (samples.c, "xfolded"):
+ * samples added after it was read are counted on top, in every segment. */
+static void samples_after_the_sorted_view(void **state)
+{
+	(void)state;
+	pc_profile *p = pc_profile_new(NULL);
+	uint64_t a[4] = {0x30, 0x10, 0x30, 0x20};
+	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, a, 4), PC_OK);
+	assert_int_equal(pc_profile_add_sample(p, 2, 0x10, 5), PC_OK);
+	assert_int_equal(pc_profile_sample_count(p), 4);
+	uint64_t b[3] = {0x40, 0x30, 0x10};
+	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, b, 3), PC_OK);
+	assert_int_equal(pc_profile_add_sample(p, 2, 0x10, 1), PC_OK);
+	assert_int_equal(pc_profile_add_sample(p, 1, 0x8, 7), PC_OK);
+	assert_int_equal(pc_profile_sample_count(p), 6);
+	static const struct {
+		uint32_t seg;
+		uint64_t addr, count;
+	} want[6] = {{1, 0x8, 7}, {2, 0x10, 6}, {PC_NOSEG, 0x10, 2},
+		     {PC_NOSEG, 0x20, 1}, {PC_NOSEG, 0x30, 3}, {PC_NOSEG, 0x40, 1}};
+	uint32_t seg;
+	uint64_t addr, count;
+	for (size_t i = 0; i < 6; i++) {
+		pc_profile_sample_at(p, i, &seg, &addr, &count);
+		assert_int_equal(seg, want[i].seg);
+		assert_int_equal(addr, want[i].addr);
+		assert_int_equal(count, want[i].count);
+	}
+	assert_int_equal(pc_samples_distinct(p->samples), 6);
+	pc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +317,7 @@ int main(void)
 		cmocka_unit_test(binned_one_thread),
 		cmocka_unit_test(binned_two_threads),
 		cmocka_unit_test(late_symbol_is_reported),
+		cmocka_unit_test(samples_after_the_sorted_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -451,6 +451,10 @@ def bounded():
     h = seed("hatari")
     add("hatari-big-count.hatari", h.replace(b"(5, 20, 1, 0)",
                                              b"(18446744073709551000, 20, 1, 0)", 1))
+    # an nm listing whose names look like hex: BSD and POSIX layouts both
+    # read it (names and addresses swapped): refused under detection
+    add("nm-hexnames.nm", b"hx.o:\ndeadbeef T cafe\ncafebabe t f00d\n"
+                          b"abcdef01 T add\n")
 
 
 def generate():

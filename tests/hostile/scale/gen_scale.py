@@ -9,7 +9,10 @@ committed; standard library only, a few seconds):
                      bins, then 1 GiB of zeros: 1024 gzip members of 1 MiB
                      each (~1 MB)
   bomb-zeros.gz      2 GiB of zeros, the same way (~2 MB)
+  raw3m.bin          3,000,000 distinct 32-bit LE PCs (every 4th byte
+                     from 0x400000) in a seeded shuffled order (12 MB)
 """
+import random
 import gzip
 import os
 import struct
@@ -50,6 +53,10 @@ def main(outdir):
            b"seconds".ljust(15, b"\0") + b"s")
     bomb(os.path.join(outdir, "bomb-gmon.gz"), bad, 1024)
     bomb(os.path.join(outdir, "bomb-zeros.gz"), b"", 2048)
+    pcs = list(range(0x400000, 0x400000 + 3000000 * 4, 4))
+    random.Random(20).shuffle(pcs)
+    with open(os.path.join(outdir, "raw3m.bin"), "wb") as f:
+        f.write(struct.pack("<%dI" % len(pcs), *pcs))
 
 
 if __name__ == "__main__":
