@@ -394,6 +394,13 @@ int main(int argc, char **argv)
 				   (!pc_cli_is_file(argv[i + 1]) ||
 				    pc_cli_is_source_name(argv[i + 1]))) {
 				pc_options_set(ropts, "source-select", argv[++i]);
+			} else if (!strncmp(val, "disasm:", 7)) {
+				/* -r disasm[:]FUNCTION: the function to disassemble */
+				report = "disasm";
+				pc_options_set(ropts, "disasm-select", val + 7);
+			} else if (!strcmp(val, "disasm") && i + 1 < argc &&
+				   argv[i + 1][0] != '-' && !pc_cli_is_file(argv[i + 1])) {
+				pc_options_set(ropts, "disasm-select", argv[++i]);
 			}
 		} else if (!strcmp(a, "-F")) {
 			NEEDARG(a);

@@ -15,6 +15,7 @@ extern const pc_report pc_report_arcs;
 extern const pc_report pc_report_check;
 extern const pc_report pc_report_source;
 extern const pc_report pc_report_locations;
+extern const pc_report pc_report_disasm;
 
 const pc_report *const pc_reports[] = {
 	&pc_report_flat,
@@ -27,6 +28,7 @@ const pc_report *const pc_reports[] = {
 	&pc_report_check,
 	&pc_report_source,
 	&pc_report_locations,
+	&pc_report_disasm,
 	NULL,
 };
 
