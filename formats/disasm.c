@@ -42,6 +42,9 @@
 
 #if PC_HAVE_CAPSTONE
 
+/* Capstone's big-endian mode bit (bit 31) as a non-negative number */
+#define DIS_BE ((int64_t)(uint32_t)CS_MODE_BIG_ENDIAN)
+
 typedef struct dis_ins {
 	uint64_t addr;
 	unsigned size;
@@ -54,14 +57,15 @@ typedef struct dis_ins {
 /* A stretch of code in one decoding mode. */
 typedef struct dis_mode {
 	uint64_t addr; /* from here on */
-	int mode;      /* cs_mode; -1: data */
+	int64_t mode;  /* cs_mode; -1: data */
 } dis_mode;
 
 typedef struct dis_code {
 	const char *file, *arch;
 	uint64_t lo, hi; /* code bytes of [lo, hi) */
 	const unsigned char *bytes;
-	int cs_arch, cs_mode, unit;
+	int cs_arch, unit;
+	int64_t cs_mode; /* cs_mode (DIS_BE is bit 31) */
 	dis_mode *modes; /* by address; none: cs_mode throughout */
 	size_t nmodes, capmodes;
 	void *buf; /* the file's bytes */
@@ -94,7 +98,7 @@ static int read_file(pc_profile *p, const char *path, void **buf, size_t *len)
 	return st;
 }
 
-static int add_mode(dis_code *c, uint64_t addr, int mode)
+static int add_mode(dis_code *c, uint64_t addr, int64_t mode)
 {
 	if (pc_grow((void **)&c->modes, &c->capmodes, c->nmodes + 1, sizeof *c->modes))
 		return PC_ENOMEM;
@@ -168,7 +172,7 @@ static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
 		goto out;
 	}
 	if (big)
-		c->cs_mode |= CS_MODE_BIG_ENDIAN;
+		c->cs_mode |= DIS_BE;
 	/* the executable section holding lo */
 	Elf_Scn *scn = NULL, *code = NULL, *symtab = NULL;
 	GElf_Shdr sh, csh;
@@ -208,7 +212,7 @@ static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
 		GElf_Shdr ssh;
 		gelf_getshdr(symtab, &ssh);
 		size_t nsym = dt && ssh.sh_entsize ? dt->d_size / ssh.sh_entsize : 0;
-		int fmode = -2;
+		int64_t fmode = -2;
 		for (size_t i = 0; i < nsym; i++) {
 			GElf_Sym sym;
 			if (!gelf_getsym(dt, (int)i, &sym) || sym.st_shndx != code_idx)
@@ -217,7 +221,7 @@ static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
 			if (!nm)
 				continue;
 			uint64_t v = sym.st_value;
-			int m = -2;
+			int64_t m = -2;
 			if (nm[0] == '$' && (nm[1] == 'a' || nm[1] == 't' || nm[1] == 'd' ||
 					     nm[1] == 'x') &&
 			    (nm[2] == 0 || nm[2] == '.'))
@@ -228,19 +232,19 @@ static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
 			if (m == -2)
 				continue;
 			if (m >= 0 && big)
-				m |= CS_MODE_BIG_ENDIAN;
+				m |= DIS_BE;
 			if ((st = add_mode(c, v, m)))
 				goto out;
 		}
 		if (c->nmodes)
 			qsort(c->modes, c->nmodes, sizeof *c->modes, cmp_mode);
 		else if (fmode >= 0)
-			c->cs_mode = fmode | (big ? CS_MODE_BIG_ENDIAN : 0);
+			c->cs_mode = fmode | (big ? DIS_BE : 0);
 		if (arm && (c->cs_mode & CS_MODE_THUMB))
 			c->arch = "ARM Thumb";
 		if (c->nmodes) {
 			/* the mode in force at lo */
-			int at = -2;
+			int64_t at = -2;
 			for (size_t i = 0; i < c->nmodes && c->modes[i].addr <= lo; i++)
 				at = c->modes[i].mode;
 			if (at >= 0)
@@ -281,7 +285,7 @@ static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t ba
 	c->hi = hi - base > tlen ? base + tlen : hi;
 	c->bytes = b + 0x1c + (lo - base);
 	c->cs_arch = CS_ARCH_M68K;
-	c->cs_mode = CS_MODE_M68K_000 | CS_MODE_BIG_ENDIAN;
+	c->cs_mode = CS_MODE_M68K_000 | DIS_BE;
 	c->unit = 2;
 	c->arch = "m68k (68000)";
 	return PC_OK;
@@ -291,13 +295,13 @@ static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t ba
 static int decode(pc_profile *p, dis_code *c, dis_ins **out, size_t *nout)
 {
 	csh h[2] = {0, 0};
-	int hmode[2] = {-1, -1};
+	int64_t hmode[2] = {-1, -1};
 	dis_ins *v = NULL;
 	size_t n = 0, cap = 0;
 	cs_insn *insn = NULL;
 	uint64_t a = c->lo;
 	size_t mi = 0;
-	int mode = c->cs_mode;
+	int64_t mode = c->cs_mode;
 	int st = PC_OK;
 	while (a < c->hi) {
 		/* the mode and where it changes next */
@@ -328,7 +332,7 @@ static int decode(pc_profile *p, dis_code *c, dis_ins **out, size_t *nout)
 					cs_close(&h[slot]);
 					hmode[slot] = -1;
 				}
-				if (cs_open((cs_arch)c->cs_arch, (cs_mode)mode, &h[slot]) != CS_ERR_OK) {
+				if (cs_open((cs_arch)c->cs_arch, (cs_mode)(uint32_t)mode, &h[slot]) != CS_ERR_OK) {
 					st = fail_at(p, PC_EUNSUPPORTED, c->file, -1,
 						     "disasm: this Capstone cannot decode %s", c->arch);
 					break;
@@ -342,8 +346,18 @@ static int decode(pc_profile *p, dis_code *c, dis_ins **out, size_t *nout)
 				st = PC_ENOMEM;
 				break;
 			}
+			/* a zero-padded window: Capstone 4's m68k decodes past
+			 * the bytes it is given (as 0xaaaa); an instruction
+			 * longer than the bytes left in the function is
+			 * shown as bytes */
+			unsigned char win[24] = {0};
+			size_t wn = size < 16 ? size : 16;
+			memcpy(win, code, wn);
+			const uint8_t *wp = win;
+			size_t ws = 16;
 			uint64_t addr = a;
-			if (cs_disasm_iter(h[slot], &code, &size, &addr, insn)) {
+			if (cs_disasm_iter(h[slot], &wp, &ws, &addr, insn) &&
+			    insn->size && insn->size <= wn) {
 				ok = 1;
 				d->size = insn->size;
 				snprintf(d->text, sizeof d->text, "%s%s%s", insn->mnemonic,
@@ -699,7 +713,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	} else if (fmt == PC_OUT_TEXT && inside > 0) {
 		pc_sink_puts(k, "Note: ");
 		pc_sink_count(k, inside);
-		pc_sink_puts(k, " samples are at addresses inside an instruction, not at its first byte (counted for that instruction): the samples may not be of this program\n");
+		pc_sink_puts(k, " of the samples are at addresses inside an instruction, not at its first byte (counted for that instruction): the samples may not be of this program\n");
 	}
 	st = k->failed;
 out:
