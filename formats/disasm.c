@@ -1,5 +1,6 @@
 /* disasm.c - annotated disassembly of one function (report "disasm",
- * option "disasm-select"=FUNCTION; README "Source level").
+ * option "disasm-select"=FUNCTION, its name or 0xADDRESS inside it;
+ * README "Source level").
  *
  * The code bytes come from the program among the profile's files: an ELF
  * executable (libelf; x86 32/64, ARM and Thumb, AArch64, m68k, MIPS,
@@ -413,15 +414,31 @@ static size_t find_ins(const dis_ins *v, size_t n, uint64_t a)
 	return l;
 }
 
-/* The function selected, by its shown or its raw name. */
-static const pc_target *find_function(pc_profile *p, const char *sel)
+/* The function selected: by its shown or its raw name (*more: how many
+ * others have that name), or by an address (0xHEX) inside it. */
+static const pc_target *find_function(pc_profile *p, const char *sel, size_t *more)
 {
+	const pc_target *found = NULL;
+	*more = 0;
 	for (size_t i = 0; i < p->ntargets; i++) {
 		const pc_target *t = &p->targets[i];
 		if (!strcmp(p->syms[t->symbol].name, sel) ||
-		    !strcmp(pc_symbol_display(p, t->symbol), sel))
-			return t;
+		    !strcmp(pc_symbol_display(p, t->symbol), sel)) {
+			if (found)
+				++*more;
+			else
+				found = t;
+		}
 	}
+	if (found || sel[0] != '0' || (sel[1] != 'x' && sel[1] != 'X') || !sel[2])
+		return found;
+	char *e = NULL;
+	unsigned long long a = strtoull(sel + 2, &e, 16);
+	if (*e)
+		return NULL;
+	for (size_t i = 0; i < p->ntargets; i++)
+		if (p->targets[i].address <= a && a < p->targets[i].end)
+			return &p->targets[i];
 	return NULL;
 }
 
@@ -453,10 +470,12 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_totals t;
 	if ((st = pc_profile_totals(p, &t)))
 		return st;
-	const pc_target *fn = find_function(p, sel);
+	size_t more = 0;
+	const pc_target *fn = find_function(p, sel, &more);
 	if (!fn)
 		return pc_profile_fail(p, PC_ENOTFOUND,
-				       "disasm: no function '%s' among the profile's symbols", sel);
+				       "disasm: no function '%s' among the profile's symbols (give its name or an address in it, 0xHEX)",
+				       sel);
 	if (fn->end <= fn->address)
 		return pc_profile_fail(p, PC_EUNSUPPORTED,
 				       "disasm: function '%s' has no extent (no size and no next symbol)",
@@ -553,7 +572,11 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_dwarf *d = NULL;
 #if PC_HAVE_DWARF
 	if (elf) {
-		if ((st = pc_profile_dwarf(p, o, &d)))
+		/* no DWARF: no source lines; damaged DWARF: its error */
+		st = pc_profile_dwarf(p, o, &d);
+		if (st == PC_EUNSUPPORTED)
+			d = NULL, st = PC_OK;
+		if (st)
 			goto out;
 	}
 #endif
@@ -588,6 +611,9 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_printf(k, " in the function, %.2f%% of ", t.total > 0 ? sum * 100.0 / t.total : 0);
 		pc_sink_count(k, t.total);
 		pc_sink_puts(k, " total");
+		if (more)
+			pc_sink_printf(k, "; %zu more function%s of this name (select one by an address in it: -r disasm 0xADDR)",
+				       more, more > 1 ? "s" : "");
 		if (hist)
 			pc_sink_puts(k, "; instructions sharing a histogram bucket are one range with one count");
 		pc_sink_printf(k, "\n%10s %7s  %-10s  %-*s  %s\n", "count", "percent",

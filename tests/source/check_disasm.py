@@ -240,6 +240,11 @@ def main():
                    os.path.join(L.PROGRAMS, "lines_main.c"),
                    os.path.join(L.PROGRAMS, "lines_util.c")])
             check_elf("x86-64 gcc -O2", exe, "nm", "objdump")
+            # without -g: no source lines, the same boundaries
+            L.run(["gcc", "-O2", "-o", exe,
+                   os.path.join(L.PROGRAMS, "lines_main.c"),
+                   os.path.join(L.PROGRAMS, "lines_util.c")])
+            check_elf("x86-64 gcc -O2 without -g", exe, "nm", "objdump")
         if have("arm-none-eabi-gcc", "arm-none-eabi-objdump", "arm-none-eabi-nm",
                 "arm-none-eabi-addr2line"):
             src = os.path.join(L.PROGRAMS, "thumb_fw.c")
