@@ -43,3 +43,9 @@ cd "$here/../.."
     tests/source/fixtures/gmon.out > tests/source/fixtures/disasm-integrate.txt
 "$profcat" -r disasm _main tests/atari/fixtures/nf_vbcc.tos -f raw \
     tests/source/fixtures/disasm-m68k.pcs > tests/source/fixtures/disasm-m68k.txt
+# MS LINK / TLINK line numbers (fixtures/dos): the maps, sources and PC
+# dumps there are hand-written (see check_maplines.py); the goldens:
+D=tests/source/fixtures/dos
+"$profcat" --granularity line $D/LINES.MAP -f raw $D/lines.pcs > $D/lines-flat.txt
+"$profcat" -r source --source-path $D $D/LINES.MAP -f raw $D/lines.pcs > $D/lines-source.txt
+"$profcat" --granularity line $D/TLINES.MAP -f raw $D/tlines.pcs > $D/tlines-flat.txt
