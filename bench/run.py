@@ -129,6 +129,61 @@ def parse_profcat(out):
     return rows
 
 
+# ---- the pprof peer: the same flat profile as a profile.proto -------------
+
+def _varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _field(num, payload):
+    """A length-delimited protobuf field."""
+    return _varint(num << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _vfield(num, v):
+    return _varint(num << 3) + _varint(v)
+
+
+def write_pprof(path, rows):
+    """rows: (name, samples) of profcat's flat report.  One function and
+    one location per function, one sample each with its count, as a
+    profiler that records function addresses would write it; gzip'd as
+    pprof files are."""
+    import gzip
+    strings = ["", "samples", "count", "cpu", "nanoseconds", "fn50k.c"]
+    sid = {s: i for i, s in enumerate(strings)}
+
+    def intern(s):
+        if s not in sid:
+            sid[s] = len(strings)
+            strings.append(s)
+        return sid[s]
+    out = bytearray()
+    out += _field(1, _vfield(1, sid["samples"]) + _vfield(2, sid["count"]))
+    for i, (name, count) in enumerate(rows, 1):
+        if count <= 0:
+            continue
+        nm = intern(name)
+        out += _field(5, _vfield(1, i) + _vfield(2, nm) + _vfield(3, nm)
+                      + _vfield(4, sid["fn50k.c"]))
+        out += _field(4, _vfield(1, i) + _field(4, _vfield(1, i)))
+        out += _field(2, _field(1, _varint(i)) + _field(2, _varint(count)))
+    for s in strings:
+        out += _field(6, s.encode())
+    out += _field(11, _vfield(1, sid["cpu"]) + _vfield(2, sid["nanoseconds"]))
+    out += _vfield(12, 10000000)
+    with gzip.open(path, "wb") as f:
+        f.write(bytes(out))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -209,17 +264,53 @@ def main():
             print("  built in %.0f s" % (time.monotonic() - t))
         gmon = ensure(os.path.join(data, "fn50k.gmon.out"), lambda t: gen_gmon(t, exe))
         gprof = shutil.which("gprof")
+        go = shutil.which("go")
         pw, prss, pout = wait_run([profcat, "-F", "csv", gmon, exe], stdout=subprocess.PIPE)
-        if gprof:
-            gw, grss, gout = wait_run([gprof, "-b", "-p", exe, gmon], stdout=subprocess.PIPE)
-            g = parse_gprof(gout)
         p = parse_profcat(pout)
+        if go:
+            # the peer's input: the same counts as a profile.proto
+            proto = os.path.join(data, "fn50k.pb.gz")
+            rows = [(r["symbol"], int(round(float(r["count"]))))
+                    for r in csv.DictReader(io.StringIO(pout.decode()))
+                    if not r["symbol"].startswith("[")]
+            write_pprof(proto, rows)
+            gohome = os.path.join(data, "gohome")
+            os.makedirs(gohome, exist_ok=True)
+            goenv = {"HOME": gohome, "GOCACHE": os.path.join(gohome, "cache")}
+            # go tool pprof builds its tool on the first call: not timed
+            subprocess.run([go, "tool", "pprof", "-top", "-nodecount=1", proto],
+                           env=dict(os.environ, **goenv), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        runs = {"text": [], "csv": [], "gprof": [], "pprof": []}
+        for rnd in range(max(a.rounds, 5)):
+            runs["text"].append(wait_run([profcat, gmon, exe])[:2])
+            runs["csv"].append(wait_run([profcat, "-F", "csv", gmon, exe])[:2])
+            if gprof:
+                gw, grss, gout = wait_run([gprof, "-b", "-p", exe, gmon], stdout=subprocess.PIPE)
+                runs["gprof"].append((gw, grss))
+            if go:
+                runs["pprof"].append(wait_run([go, "tool", "pprof", "-top", "-nodefraction=0",
+                                               "-nodecount=100000", proto], env=goenv)[:2])
+
+        def med(key):
+            v = sorted(runs[key])
+            return v[len(v) // 2]
         print()
-        print("(c) 50,000 functions, gmon.out with 10^6 bins: flat profile")
-        print("  %-34s %8.3f s %6.1f MiB" % ("profcat -F csv", pw, prss / 1024))
+        print("(c) 50,000 functions, gmon.out with 10^6 bins: flat profile (median of %d)"
+              % len(runs["text"]))
+        print("  %-42s %8.3f s %6.1f MiB" % ("profcat (text)", med("text")[0], med("text")[1] / 1024))
+        print("  %-42s %8.3f s %6.1f MiB" % ("profcat -F csv", med("csv")[0], med("csv")[1] / 1024))
         if gprof:
-            print("  %-34s %8.3f s %6.1f MiB" % ("gprof -b -p", gw, grss / 1024))
-            print("  profcat is %.0fx faster" % (gw / pw))
+            print("  %-42s %8.3f s %6.1f MiB" % ("gprof -b -p", med("gprof")[0], med("gprof")[1] / 1024))
+        if go:
+            print("  %-42s %8.3f s %6.1f MiB" % ("go tool pprof -top (same counts, proto)",
+                                                med("pprof")[0], med("pprof")[1] / 1024))
+        if gprof:
+            print("  profcat is %.0fx faster than gprof" % (med("gprof")[0] / med("text")[0]))
+        if go:
+            print("  profcat is %.0fx faster than go tool pprof" % (med("pprof")[0] / med("text")[0]))
+        if gprof:
+            g = parse_gprof(gout)
             same = sum(1 for k in g if p.get(k) == g[k])
             diff = [k for k in g if p.get(k) != g[k]]
             extra = [k for k in p if k not in g and p[k] != "0.00"]

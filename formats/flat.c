@@ -22,10 +22,7 @@
 
 static void text_count(pc_sink *k, int width, double v, int fractional)
 {
-	if (fractional)
-		pc_sink_printf(k, "%*.2f", width, v);
-	else
-		pc_sink_printf(k, "%*.0f", width, v);
+	pc_sink_fixed(k, v, width, fractional ? 2 : 0);
 }
 
 static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
@@ -123,28 +120,38 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	pc_sink_puts(k, rs->barchart ? "  bar\n" : "\n");
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *r = &rs->rows[i];
-		pc_sink_printf(k, "%4zu  ", r->rank);
+		pc_sink_u64(k, r->rank, 4);
+		pc_sink_puts(k, "  ");
 		pc_sink_pad(k, r->label, namew, -1);
 		pc_sink_puts(k, "  ");
 		text_count(k, cw, r->count, rs->fractional);
-		pc_sink_printf(k, "  %7.2f  %7.2f", r->percent, r->cum_percent);
+		pc_sink_puts(k, "  ");
+		pc_sink_fixed(k, r->percent, 7, 2);
+		pc_sink_puts(k, "  ");
+		pc_sink_fixed(k, r->cum_percent, 7, 2);
 		if (ci) {
 			double lo, hi;
 			pc_rowset_ci(rs, r->count, &lo, &hi);
-			pc_sink_printf(k, "  %6.2f", (hi - lo) / 2);
+			pc_sink_puts(k, "  ");
+			pc_sink_fixed(k, (hi - lo) / 2, 6, 2);
 		}
-		if (rs->rate > 0)
-			pc_sink_printf(k, "  %9.2f", r->count / rs->rate);
+		if (rs->rate > 0) {
+			pc_sink_puts(k, "  ");
+			pc_sink_fixed(k, r->count / rs->rate, 9, 2);
+		}
 		if (rs->has_calls) {
 			char buf[48] = "";
-			if (r->self_calls)
-				snprintf(buf, sizeof buf, "%llu+%llu",
-					 (unsigned long long)r->calls,
-					 (unsigned long long)r->self_calls);
-			else if (r->calls)
-				snprintf(buf, sizeof buf, "%llu",
-					 (unsigned long long)r->calls);
-			pc_sink_printf(k, "  %9s", buf);
+			size_t n = 0;
+			if (r->self_calls || r->calls)
+				n = pc_fmt_u64(buf, r->calls);
+			if (r->self_calls) {
+				buf[n++] = '+';
+				n += pc_fmt_u64(buf + n, r->self_calls);
+			}
+			pc_sink_puts(k, "  ");
+			if (n < 9)
+				pc_sink_repeat(k, ' ', 9 - n);
+			pc_sink_write(k, buf, n);
 		}
 		if (rs->barchart) {
 			pc_sink_puts(k, "  ");

@@ -312,6 +312,13 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 	const uint64_t u = h->unit;
 	const double scale = (double)((h->high - h->low) / u) / (double)h->nbins;
 	const uint64_t lo_u = h->low / u;
+	/* addresses to units: a shift for the usual power-of-two units (a
+	 * 64-bit division per symbol and bucket dominated the loop) */
+	int sh = -1;
+	if ((u & (u - 1)) == 0)
+		for (sh = 0; ((uint64_t)1 << sh) != u; sh++)
+			;
+#define TO_UNITS(v) (sh >= 0 ? (v) >> sh : (v) / u)
 	size_t cur = seg_first(p, h->segment);
 	const size_t n = p->ntargets;
 	for (size_t i = 0; i < h->nbins; i++) {
@@ -325,14 +332,14 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 		uint64_t b_lo = lo_u + (uint64_t)e_lo;
 		uint64_t b_hi = lo_u + (uint64_t)e_hi;
 		while (cur < n && p->targets[cur].segment == h->segment &&
-		       p->targets[cur].end / u <= b_lo)
+		       TO_UNITS(p->targets[cur].end) <= b_lo)
 			cur++;
 		int hit = 0;
 		for (size_t j = cur; j < n && p->targets[j].segment == h->segment; j++) {
-			uint64_t s_lo = p->targets[j].address / u;
+			uint64_t s_lo = TO_UNITS(p->targets[j].address);
 			uint64_t s_hi = p->targets[j].end == UINT64_MAX
 						? UINT64_MAX
-						: p->targets[j].end / u;
+						: TO_UNITS(p->targets[j].end);
 			if (b_hi < s_lo)
 				break;
 			if (b_lo >= s_hi)
@@ -350,6 +357,7 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 			charge_outside(p, h->segment, b_lo * u, (double)c);
 	}
 }
+#undef TO_UNITS
 
 static void hist_bucket_start(pc_profile *p, const pc_hist *hh)
 {

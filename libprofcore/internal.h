@@ -100,6 +100,19 @@ PC_INTERNAL int pc_sink_html(pc_sink *k, const char *s);
 /** A count: integral values exactly, others with up to 6 decimals,
  *  trailing zeros removed. */
 PC_INTERNAL int pc_sink_count(pc_sink *k, double v);
+/** v as printf("%.*f", dec, v) prints it, byte for byte, without printf
+ *  (dec 0..6 take the fast exact path); returns the length. */
+PC_INTERNAL size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec);
+/** v in decimal (at least 21 bytes); returns the length. */
+PC_INTERNAL size_t pc_fmt_u64(char *buf, uint64_t v);
+/** "%*.*f" and "%*llu" of printf, without printf. */
+PC_INTERNAL int pc_sink_fixed(pc_sink *k, double v, int width, int dec);
+PC_INTERNAL int pc_sink_u64(pc_sink *k, uint64_t v, int width);
+
+/** n unsigned integers of width bytes each from p, in byte order e (bulk
+ *  pc_get_uint: histogram counters). */
+PC_INTERNAL void pc_get_uints(uint64_t *out, const void *p, size_t n,
+			      unsigned width, pc_endian e);
 
 /* ---- reports ----------------------------------------------------------- */
 typedef struct pc_report {

@@ -187,6 +187,28 @@ uint64_t pc_get_uint(const void *p, unsigned width, pc_endian e)
 	return v;
 }
 
+void pc_get_uints(uint64_t *out, const void *p, size_t n, unsigned width,
+		  pc_endian e)
+{
+	const unsigned char *b = p;
+	int big = e == PC_ENDIAN_BIG;
+	/* the common widths as loops the compiler can unroll and vectorise */
+	if (width == 2) {
+		for (size_t i = 0; i < n; i++, b += 2)
+			out[i] = big ? (uint64_t)b[0] << 8 | b[1]
+				     : (uint64_t)b[1] << 8 | b[0];
+	} else if (width == 4) {
+		for (size_t i = 0; i < n; i++, b += 4)
+			out[i] = big ? (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 |
+					       (uint64_t)b[2] << 8 | b[3]
+				     : (uint64_t)b[3] << 24 | (uint64_t)b[2] << 16 |
+					       (uint64_t)b[1] << 8 | b[0];
+	} else {
+		for (size_t i = 0; i < n; i++, b += width)
+			out[i] = pc_get_uint(b, width, e);
+	}
+}
+
 uint16_t pc_get_u16(const void *p, pc_endian e)
 {
 	return (uint16_t)pc_get_uint(p, 2, e);

@@ -182,33 +182,48 @@ static int bad(gctx *g, int code, size_t off, const char *fmt, ...)
 	return pc_stream_fail(g->s, code, (int64_t)off, "%s", msg);
 }
 
-static pc_endian other(pc_endian e)
-{
-	return e == PC_ENDIAN_BIG ? PC_ENDIAN_LITTLE : PC_ENDIAN_BIG;
-}
 
 /* Counters [cb, cb + n*size) into the profile as one histogram. */
 static int add_counters(gctx *g, size_t at, uint64_t low, uint64_t high,
 			const unsigned char *cb, size_t n, unsigned size,
 			int is_signed)
 {
-	for (size_t i = 0; i < n; i++) {
-		g->sum_as_read += pc_get_uint(cb + size * i, size, g->ce);
-		g->sum_swapped += pc_get_uint(cb + size * i, size, other(g->ce));
-	}
-	if (!g->p || n == 0)
+	if (n == 0)
 		return PC_OK;
 	uint64_t *c = malloc(n * sizeof *c);
 	if (!c)
 		return bad(g, PC_ENOMEM, at, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		uint64_t v = pc_get_uint(cb + size * i, size, g->ce);
-		if (is_signed && (v >> (8 * size - 1))) {
-			free(c);
-			return bad(g, PC_EFORMAT, (size_t)(cb - g->b) + size * i,
-				   "negative histogram counter in bin %zu", i);
+	pc_get_uints(c, cb, n, size, g->ce);
+	/* the sums in both byte orders tell a wrong counter order (OpenOCD) */
+	uint64_t as_read = 0, swapped = 0;
+	if (size == 2) {
+		for (size_t i = 0; i < n; i++) {
+			as_read += c[i];
+			swapped += (c[i] & 0xff) << 8 | c[i] >> 8;
 		}
-		c[i] = v;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			uint64_t w = 0;
+			for (unsigned k = 0; k < size; k++)
+				w = w << 8 | (c[i] >> (8 * k) & 0xff);
+			as_read += c[i];
+			swapped += w;
+		}
+	}
+	g->sum_as_read += as_read;
+	g->sum_swapped += swapped;
+	if (g->p && is_signed) {
+		unsigned sh = 64 - 8 * size;
+		for (size_t i = 0; i < n; i++)
+			if ((c[i] << sh) >> 63) {
+				free(c);
+				return bad(g, PC_EFORMAT, (size_t)(cb - g->b) + size * i,
+					   "negative histogram counter in bin %zu", i);
+			}
+	}
+	if (!g->p) {
+		free(c);
+		return PC_OK;
 	}
 	pc_histogram h = {PC_NOSEG, low, high, n, c, 2};
 	int st = pc_profile_add_histogram(g->p, &h);

@@ -20,10 +20,14 @@
  * consistent with the file is tried; one reading is used with a warning,
  * several give PC_EAMBIGUOUS naming them.
  *
- * Counters to addresses: by default as prof(1) (and gprof) did it, the
- * range [lowpc, highpc) split into nbins equal buckets.  profil=pdp11|vax|
- * ultrix|bsd|glibc instead applies that kernel's exact pc -> counter
- * arithmetic with the scale monitor() chose (or scale=N), see profil_map.h.
+ * Counters to addresses: a 16-bit (PDP-11) mon.out by default with the
+ * V6/V7 kernel's exact arithmetic (profil=pdp11): its equal-bucket reading
+ * credits whole 2-byte units under buckets of fractional width and so
+ * overshoots (a bucket spanning three units credits 9/8 of its count).
+ * Other layouts by default as prof(1) (and gprof) did it, the range
+ * [lowpc, highpc) split into nbins equal buckets.  profil=prof|pdp11|vax|
+ * ultrix|bsd|glibc chooses: that kernel's exact pc -> counter arithmetic
+ * with the scale monitor() chose (or scale=N), see profil_map.h.
  *
  * Call counts: each used slot counts calls of the function holding its pc
  * (callers unknown: pc_profile_add_calls).
@@ -319,6 +323,8 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				      list, have_slot ? "" : " or -O slot=6|8|12");
 	}
 	reading r = ok[0];
+	if (!rv && r.l.width == 2)
+		rule = PC_PROFIL_PDP11; /* the only 16-bit monitor(): exact, no overshoot */
 	if (nconsidered > 1) {
 		char one[96];
 		pc_profile_warn(p, "%s: read as %s mon.out, the only layout that fits (-O width, endian, slot to force one)",

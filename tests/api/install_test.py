@@ -318,21 +318,19 @@ class Installed(unittest.TestCase):
         self.assertEqual(missing, [])
 
     @staticmethod
-    def readme_block(heading, lang):
-        """The first ```lang block of the README section heading."""
-        with open(os.path.join(SOURCE, "README.md")) as f:
+    def docs_block(page, lang):
+        """The first ```lang block of docs/page."""
+        with open(os.path.join(SOURCE, "docs", page)) as f:
             text = f.read()
-        section = text.split("\n## " + heading + "\n", 1)[1]
-        section = section.split("\n## ", 1)[0]
-        return section.split("```" + lang + "\n", 1)[1].split("```", 1)[0]
+        return text.split("```" + lang + "\n", 1)[1].split("```", 1)[0]
 
-    def test_readme_c_example(self):
-        """The README's C example builds against the installed tree and
-        prints gprof's numbers."""
-        src = os.path.join(self.tmp, "readme-top.c")
+    def test_docs_c_example(self):
+        """The C example of docs/api.md builds against the installed tree
+        and prints gprof's numbers, most samples first."""
+        src = os.path.join(self.tmp, "docs-top.c")
         with open(src, "w") as f:
-            f.write(self.readme_block("Using libprofcore from C", "c"))
-        exe = os.path.join(self.tmp, "readme-top")
+            f.write(self.docs_block("api.md", "c"))
+        exe = os.path.join(self.tmp, "docs-top")
         flags = run(["pkg-config", "--cflags", "--libs", "profcore"],
                     env=self.env).stdout.split()
         cc = shlex.split(os.environ.get("CC", "cc"))
@@ -342,11 +340,11 @@ class Installed(unittest.TestCase):
                             "x86_64-nopie")
         r = run([exe, "callgraph", "gmon.out"], env=self.env, cwd=unix)
         self.assertEqual(r.stdout,
-                         "    2.00   0.55%  is_odd\n"
                          "  264.41  72.44%  hot\n"
-                         "   33.05   9.06%  tiny_a\n"
                          "   35.56   9.74%  tiny_b\n"
+                         "   33.05   9.06%  tiny_a\n"
                          "   28.54   7.82%  tiny_c\n"
+                         "    2.00   0.55%  is_odd\n"
                          "    2.00   0.55%  tinies\n")
         trunc = os.path.join(SOURCE, "tests", "dos", "fixtures", "prf",
                              "TRUNC.PRF")
@@ -355,9 +353,9 @@ class Installed(unittest.TestCase):
                          (1, "", "%s:30: file ends after 30 bytes; 25 "
                           "buckets need 68\n" % trunc))
 
-    def test_readme_python_example(self):
-        """The README's Python example runs with the installed package."""
-        code = self.readme_block("Python", "python")
+    def test_docs_python_example(self):
+        """The example of docs/python.md runs with the installed package."""
+        code = self.docs_block("python.md", "python")
         code += "print(csv_text.splitlines()[1])\n"
         init = [p for p in self.installed.values()
                 if p.endswith("/profcore/__init__.py")]

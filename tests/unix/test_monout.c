@@ -149,9 +149,12 @@ static void pdp11_exact(void **state)
 	}
 }
 
-/* prof(1)'s own reading: 64 words / 24 counters = 2.667 units per bin,
- * split by unit overlap: A [0,4) units gets bin 0 [0,2) whole (1 * 2 /
- * 2.667 = 0.75) and 2 of bin 1's [2,5) (10 * 2 / 2.667 = 7.5). */
+/* The equal-bucket reading (profil=prof): 64 words / 24 counters = 2.667
+ * units per bin, split by unit overlap: A [0,4) units gets bin 0 [0,2)
+ * whole (1 * 2 / 2.667 = 0.75) and 2 of bin 1's [2,5) (10 * 2 / 2.667 =
+ * 7.5).  It overshoots (D: 3 units of a 2.667-unit bin, 11250 of 10000
+ * ticks), so a 16-bit mon.out is read with the PDP-11's exact arithmetic
+ * unless profil=prof is asked for. */
 static void pdp11_uniform(void **state)
 {
 	(void)state;
@@ -159,11 +162,20 @@ static void pdp11_uniform(void **state)
 	size_t n = pdp11_monout(b, 0);
 	pc_profile *p = abcd();
 	assert_int_equal(pc_profile_load_memory(p, b, n, "mon.out", NULL, NULL), PC_OK);
-	assert_true(fabs(count_of(p, "A", NULL) - 8.25) < 1e-9);
+	assert_true(count_of(p, "A", NULL) == 11);
+	assert_true(count_of(p, "D", NULL) == 10000);
 	/* the layout was guessed: say so */
 	assert_int_equal(pc_profile_warning_count(p), 1);
 	assert_string_equal(pc_profile_warning(p, 0),
 			    "mon.out: read as 16-bit pdp-endian (PDP-11), 6-byte slots mon.out, the only layout that fits (-O width, endian, slot to force one)");
+	pc_profile_free(p);
+
+	p = abcd();
+	pc_options *o = opts("profil=prof", NULL);
+	assert_int_equal(pc_profile_load_memory(p, b, n, "mon.out", NULL, o), PC_OK);
+	assert_true(fabs(count_of(p, "A", NULL) - 8.25) < 1e-9);
+	assert_true(fabs(count_of(p, "D", NULL) - 11250) < 1e-9);
+	pc_options_free(o);
 	pc_profile_free(p);
 }
 

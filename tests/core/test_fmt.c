@@ -1,0 +1,98 @@
+/* test_fmt.c - pc_fmt_fixed and pc_fmt_u64 print what printf prints,
+ * byte for byte (the reports use them instead of printf for speed). */
+#include "internal.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void same(double v, int dec)
+{
+	char want[400], got[400];
+	snprintf(want, sizeof want, "%.*f", dec, v);
+	size_t n = pc_fmt_fixed(got, sizeof got, v, dec);
+	if (strcmp(want, got) != 0 || n != strlen(want))
+		fail_msg("%.17g with %d decimals: printf %s, pc_fmt_fixed %s", v, dec, want, got);
+}
+
+static void fixed_like_printf(void **state)
+{
+	(void)state;
+	static const double special[] = {
+		0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 0.625, 0.875,
+		1.005, 2.675, 0.045, 1.0000005, 264.410575, 72.44127, 100.16,
+		0.001, -0.001, -0.004999, 4503599627.370496, 9.99999949999,
+		1e15, 4.5e13, 4.503599627370495e13, 4.503599627370497e13, 1e300,
+		-1e300, 1e-300, INFINITY, -INFINITY, NAN,
+	};
+	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+		for (int d = 0; d <= 7; d++)
+			same(special[i], d);
+	/* exact ties: k / 2^j, whose decimal expansions end in 5 */
+	for (int j = 1; j <= 12; j++)
+		for (int k = -3000; k <= 3000; k += 7)
+			for (int d = 0; d <= 6; d++)
+				same(ldexp(k, -j), d);
+	/* near ties: n / 10^(d+1) + 5 / 10^(d+1), a hair off either way */
+	for (int d = 0; d <= 6; d++)
+		for (int n = 0; n < 5000; n++) {
+			double v = (n * 10.0 + 5) / pow(10, d + 1);
+			same(v, d);
+			same(nextafter(v, 0), d);
+			same(nextafter(v, 1e300), d);
+		}
+	/* random values of every magnitude the reports print */
+	for (int i = 0; i < 100000; i++) {
+		uint64_t r = next();
+		double mant = (double)(r >> 11) / 9007199254740992.0;
+		int e = (int)(next() % 60) - 20;
+		double v = ldexp(mant, e);
+		if (r & 1)
+			v = -v;
+		same(v, (int)(next() % 7));
+	}
+	/* random bit patterns: any double at all */
+	for (int i = 0; i < 50000; i++) {
+		uint64_t r = next();
+		double v;
+		memcpy(&v, &r, sizeof v);
+		same(v, (int)(next() % 7));
+	}
+}
+
+static void u64_like_printf(void **state)
+{
+	(void)state;
+	static const uint64_t v[] = {0, 1, 9, 10, 99, 100, 24000000, 4294967295u,
+				     4294967296u, 18446744073709551615u};
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+		char want[32], got[32];
+		snprintf(want, sizeof want, "%llu", (unsigned long long)v[i]);
+		assert_int_equal(pc_fmt_u64(got, v[i]), strlen(want));
+		assert_string_equal(got, want);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fixed_like_printf),
+		cmocka_unit_test(u64_like_printf),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
