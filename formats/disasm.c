@@ -1,6 +1,6 @@
 /* disasm.c - annotated disassembly of one function (report "disasm",
- * option "disasm-select"=FUNCTION, its name or 0xADDRESS inside it;
- * README "Source level").
+ * option "disasm-select"=FUNCTION, its name or 0xADDRESS inside it; none:
+ * the function with the most samples; README "Source level").
  *
  * The code bytes come from the program among the profile's files: an ELF
  * executable (libelf; x86 32/64, ARM and Thumb, AArch64, m68k, MIPS,
@@ -462,16 +462,26 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	if ((st = pc_rs_outfmt(p, o, &fmt)))
 		return st;
 	const char *sel = pc_options_get(o, "disasm-select");
-	if (!sel || !*sel)
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "disasm needs a function: -r disasm FUNCTION");
 	if ((st = pc_profile_attribute(p, o)))
 		return st;
 	pc_totals t;
 	if ((st = pc_profile_totals(p, &t)))
 		return st;
 	size_t more = 0;
-	const pc_target *fn = find_function(p, sel, &more);
+	const pc_target *fn = NULL;
+	int hottest = !sel || !*sel;
+	if (hottest) {
+		/* no function named: the one with the most samples */
+		for (size_t i = 0; i < p->ntargets; i++)
+			if (!p->targets[i].excluded && p->targets[i].count > 0 &&
+			    (!fn || p->targets[i].count > fn->count))
+				fn = &p->targets[i];
+		if (!fn)
+			return pc_profile_fail(p, PC_ENOTFOUND,
+					       "disasm: no function has samples; name one: -r disasm FUNCTION");
+	} else {
+		fn = find_function(p, sel, &more);
+	}
 	if (!fn)
 		return pc_profile_fail(p, PC_ENOTFOUND,
 				       "disasm: no function '%s' among the profile's symbols (give its name or an address in it, 0xHEX)",
@@ -611,6 +621,8 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_printf(k, " in the function, %.2f%% of ", t.total > 0 ? sum * 100.0 / t.total : 0);
 		pc_sink_count(k, t.total);
 		pc_sink_puts(k, " total");
+		if (hottest)
+			pc_sink_puts(k, "; the function with the most samples (name another: -r disasm FUNCTION)");
 		if (more)
 			pc_sink_printf(k, "; %zu more function%s of this name (select one by an address in it: -r disasm 0xADDR)",
 				       more, more > 1 ? "s" : "");
