@@ -196,8 +196,6 @@ void pc_attrib_free(pc_profile *p)
 	p->ntargets = 0;
 	lookup_free(p->lookup);
 	p->lookup = NULL;
-	free(p->attr_key);
-	p->attr_key = NULL;
 	p->valid = 0;
 }
 
@@ -379,17 +377,13 @@ static void hist_bucket_start(pc_profile *p, const pc_hist *hh)
 	}
 }
 
-static char *attr_key(const pc_options *o)
-{
-	const char *m = pc_options_get(o, "attribution");
-	const char *u = pc_options_get(o, "use-sizes");
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s|%s", m ? m : "", u ? u : "");
-	return pc_strdup(buf);
-}
+static int attribute_with(pc_profile *p, int bucket_start, int use_sizes);
 
 int pc_profile_attribute(pc_profile *p, const pc_options *opts)
 {
+	/* no options: the profile's own settings (the last ones given) */
+	if (!opts)
+		return attribute_with(p, p->attr_bucket_start, p->attr_use_sizes);
 	const char *mode = pc_options_get(opts, "attribution");
 	int bucket_start = 0;
 	if (mode && strcmp(mode, "bucket-start") == 0)
@@ -399,22 +393,26 @@ int pc_profile_attribute(pc_profile *p, const pc_options *opts)
 				       "attribution must be proportional or bucket-start, not '%s'",
 				       mode);
 	uint64_t use_sizes = 0;
-	if (pc_options_get_u64(opts, "use-sizes", &use_sizes) < 0)
+	if (pc_options_get_u64(opts, "use-sizes", &use_sizes) < 0 || use_sizes > 1)
 		return pc_profile_fail(p, PC_EUSAGE, "use-sizes must be 0 or 1");
 	/* names only: the cached attribution stays valid */
 	if (pc_demangle_option(opts, &p->demangle))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "demangle must be auto or none, not '%s'",
 				       pc_options_get(opts, "demangle"));
-	char *key = attr_key(opts);
-	if (!key)
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	if (p->valid && p->attr_key && strcmp(key, p->attr_key) == 0) {
-		free(key);
+	return attribute_with(p, bucket_start, use_sizes != 0);
+}
+
+static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
+{
+	p->attr_bucket_start = bucket_start;
+	p->attr_use_sizes = use_sizes;
+	if (p->valid && p->cache_bucket_start == bucket_start &&
+	    p->cache_use_sizes == use_sizes)
 		return PC_OK;
-	}
 	pc_attrib_free(p);
-	p->attr_key = key;
+	p->cache_bucket_start = bucket_start;
+	p->cache_use_sizes = use_sizes;
 	memset(&p->totals, 0, sizeof p->totals);
 	if (build_targets(p, use_sizes != 0))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
@@ -481,6 +479,8 @@ int pc_profile_attribute(pc_profile *p, const pc_options *opts)
 
 static int ensure(pc_profile *p)
 {
+	/* recomputed after a change with the settings last given, never
+	 * with defaults */
 	return p->valid ? PC_OK : pc_profile_attribute(p, NULL);
 }
 

@@ -81,7 +81,10 @@ struct pc_profile {
 
 	/* attribution cache */
 	int valid;
-	char *attr_key; /* options the cache was computed with */
+	/* the attribution settings (pc_profile_attribute): kept until the
+	 * caller changes them, never reset by adding data */
+	int attr_bucket_start, attr_use_sizes;
+	int cache_bucket_start, cache_use_sizes; /* the cache's settings */
 	pc_target *targets;
 	size_t ntargets;
 	pc_totals totals;

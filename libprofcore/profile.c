@@ -17,6 +17,7 @@ pc_profile *pc_profile_new(const pc_registry *reg)
 		pc_samples_set_owner(p->samples, p);
 	p->dimension = pc_strpool_add(&p->pool, "seconds");
 	p->abbrev = 's';
+	p->demangle = pc_demangler_available(); /* "demangle" = "auto" */
 	if (!p->samples || !p->dimension) {
 		pc_profile_free(p);
 		return NULL;

@@ -507,7 +507,11 @@ typedef struct pc_totals {
  *  opts keys: "attribution" = "proportional" (default, gprof) or
  *  "bucket-start" (PROFIL/PROHST style); "use-sizes" = 1 to end symbols
  *  at address+size when the size is known; "demangle" = "none" for rows
- *  named by their raw (mangled) names (default "auto": demangled). */
+ *  named by their raw (mangled) names (default "auto": demangled).
+ *  The settings stay with the profile: after data is added, the rows,
+ *  totals and reports are recomputed with them, and opts NULL means "the
+ *  profile's current settings" (the defaults until some are given).  A
+ *  refused value (PC_EUSAGE) changes nothing. */
 PC_API int pc_profile_attribute(pc_profile *p, const pc_options *opts);
 PC_API size_t pc_profile_row_count(pc_profile *p);
 /** Rows in symbol address order (use a report to sort). */

@@ -112,10 +112,23 @@ static void bucket_start(void **state)
 	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
 	row(p, 0, "a", 10 + 3, 0, 0, 0x10a); /* bin 2 starts at 0x108 in a */
 	row(p, 1, "b", 0, 5, 2, 0x120);
+	/* the setting stays with the profile: adding data recomputes with it
+	 * (it once fell back to proportional: a 8 + 1, b 5) */
+	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x105, 1), PC_OK);
+	row(p, 0, "a", 10 + 3 + 1, 0, 0, 0x10a);
+	row(p, 1, "b", 0, 5, 2, 0x120);
+	/* and a call without options keeps it too */
+	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
+	row(p, 0, "a", 10 + 3 + 1, 0, 0, 0x10a);
 	pc_options_set(o, "attribution", "sideways");
 	assert_int_equal(pc_profile_attribute(p, o), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "attribution must be proportional or bucket-start, not 'sideways'");
+	/* a refused setting changes nothing */
+	row(p, 0, "a", 10 + 3 + 1, 0, 0, 0x10a);
+	pc_options_set(o, "attribution", "proportional");
+	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
+	row(p, 0, "a", 5 + 3 + 1, 0, 0, 0x10a);
 	pc_options_free(o);
 	pc_profile_free(p);
 }
