@@ -285,6 +285,14 @@ static int main_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 			   (!pc_cli_is_file(next) || pc_cli_is_source_name(next))) {
 			pc_options_set(c->ropts, "source-select", next);
 			pc_cli_take(ps);
+		} else if (!strncmp(val, "disasm:", 7)) {
+			/* -r disasm[:]FUNCTION: the function to disassemble */
+			c->report = "disasm";
+			pc_options_set(c->ropts, "disasm-select", val + 7);
+		} else if (!strcmp(val, "disasm") && next && next[0] != '-' &&
+			   !pc_cli_is_file(next)) {
+			pc_options_set(c->ropts, "disasm-select", next);
+			pc_cli_take(ps);
 		}
 		break;
 	}

@@ -10,7 +10,7 @@
  *
  * Each has text, csv and json output ("output-format").
  */
-#include "internal.h"
+#include "dwarf_internal.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -37,6 +37,7 @@ typedef struct graph {
 	size_t *scratch; /* 2 * max(ne, nn) indexes for the sorts */
 	double hz;
 	int flat; /* times are Proff flat times */
+	pc_dwarf *dw; /* the program's DWARF, for the index's (file.c) */
 } graph;
 
 static int output_kind(const pc_options *o, pc_profile *p, int *kind)
@@ -310,6 +311,24 @@ static int cmp_name(const void *ctx, size_t l, size_t r)
 	return strcmp(raw_name(G, l), raw_name(G, r));
 }
 
+/* The source file (without its directories, as gprof prints it) of node
+ * i when it is a static (local) function and the DWARF at its address
+ * names its file, function and line (gprof get_src_info); else NULL. */
+static const char *static_file(const graph *G, size_t i)
+{
+	pc_row r;
+	pc_symbol s;
+	const pc_srcframe *f;
+	size_t nf;
+	if (!G->dw || G->n[i].row < 0 ||
+	    pc_profile_row_at(G->p, (size_t)G->n[i].row, &r) ||
+	    pc_profile_symbol_at(G->p, r.symbol, &s) || s.binding != PC_BIND_LOCAL ||
+	    pc_dwarf_lookup(G->dw, s.address, &f, &nf) || !nf || !f[0].file ||
+	    !f[0].function || !f[0].line)
+		return NULL;
+	return pc_basename(f[0].file);
+}
+
 static void gprof_index(pc_sink *k, const graph *G, int zeros)
 {
 	size_t nrows = G->nn - pc_callgraph_cycle_count(G->g);
@@ -346,6 +365,15 @@ static void gprof_index(pc_sink *k, const graph *G, int zeros)
 			if (j < nn) {
 				pc_sink_name(k, n->name);
 				col += pc_name_width(n->name);
+				const char *f = static_file(G, v[j]);
+				if (f) {
+					/* gprof: " (FILE)" after a static function
+					 * whose source file is known */
+					pc_sink_puts(k, " (");
+					pc_sink_name(k, f);
+					pc_sink_putc(k, ')');
+					col += pc_name_width(f) + 3;
+				}
 			} else {
 				snprintf(buf, sizeof buf, "<cycle %u>", n->cycle);
 				pc_sink_puts(k, buf);
@@ -1131,6 +1159,19 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 					      : render_proff_machine(&P, k, kind);
 		proff_free(&P);
 	} else {
+#if PC_HAVE_DWARF
+		/* the index's " (file.c)" after static functions: from the
+		 * DWARF of the ELF program when there is one; a program
+		 * without it (or with DWARF libdw cannot read) has none, as
+		 * in gprof */
+		if (kind == OUT_TEXT) {
+			int have_elf = 0;
+			for (size_t i = 0; i < pc_profile_source_count(p); i++)
+				have_elf |= !strcmp(pc_profile_source_format(p, i), "elf");
+			if (have_elf && pc_profile_dwarf(p, o, &G.dw))
+				G.dw = NULL;
+		}
+#endif
 		rc = kind == OUT_TEXT ? render_gprof_text(&G, k, z != 0)
 				      : render_gprof_machine(&G, k, kind, z != 0);
 	}

@@ -17,6 +17,7 @@ extern const pc_report pc_report_check;
 extern const pc_report pc_report_source;
 extern const pc_report pc_report_locations;
 extern const pc_report pc_report_html;
+extern const pc_report pc_report_disasm;
 
 const pc_report *const pc_reports[] = {
 	&pc_report_flat,
@@ -30,6 +31,7 @@ const pc_report *const pc_reports[] = {
 	&pc_report_source,
 	&pc_report_locations,
 	&pc_report_html,
+	&pc_report_disasm,
 	NULL,
 };
 

@@ -332,10 +332,24 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			pc_sink_count(k, nosrc);
 			pc_sink_printf(k, ",%.4f\n", t.total > 0 ? nosrc * 100.0 / t.total : 0);
 		}
-	} else if (!sel && nosrc > 0) {
-		pc_sink_puts(k, "\nWithout line information (no DWARF for the code): ");
-		pc_sink_count(k, nosrc);
-		pc_sink_printf(k, " samples, %.2f%%\n", t.total > 0 ? nosrc * 100.0 / t.total : 0);
+	} else if (!sel) {
+		if (nosrc > 0) {
+			pc_sink_puts(k, "\nWithout line information (no DWARF for the code): ");
+			pc_sink_count(k, nosrc);
+			pc_sink_printf(k, " samples, %.2f%%\n",
+				       t.total > 0 ? nosrc * 100.0 / t.total : 0);
+		}
+		/* samples no function holds (outside the program, or in
+		 * data): counted in the total, on no line */
+		double listed = nosrc;
+		for (size_t i = 0; i < n; i++)
+			listed += v[i].count;
+		double rest = t.total - listed;
+		if (rest > 1e-6 * (t.total > 1 ? t.total : 1)) {
+			pc_sink_puts(k, "\nIn no function (outside the program's code or in data): ");
+			pc_sink_count(k, rest);
+			pc_sink_printf(k, " samples, %.2f%%\n", t.total > 0 ? rest * 100.0 / t.total : 0);
+		}
 	}
 	st = k->failed;
 out:

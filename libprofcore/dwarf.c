@@ -72,6 +72,11 @@ struct pc_dwarf {
 	uint64_t text_lo, text_hi;
 	int have_text;
 	int cplus; /* some unit is not C-like: names may need ELF symbols */
+	/* a line table given by pc_dwarf_set_lines (map line numbers)
+	 * instead of DWARF: by address, strings in pool */
+	pc_linerow *trows;
+	size_t ntrows;
+	int table;
 #if PC_HAVE_DWARF
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -150,6 +155,7 @@ void pc_dwarf_free(pc_dwarf *d)
 	for (size_t i = 0; i < d->nsrcdirs; i++)
 		free(d->srcdirs[i]);
 	free(d->srcdirs);
+	free(d->trows);
 	free(d->tab);
 	free(d->frames);
 	free(d->out);
@@ -650,11 +656,79 @@ static int query(pc_dwarf *d, uint64_t addr)
 
 #endif /* PC_HAVE_DWARF */
 
+/* ---- a given line table (map line numbers) ------------------------------- */
+
+static int cmp_trow(const void *a, const void *b)
+{
+	const pc_linerow *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int pc_dwarf_set_lines(pc_dwarf *d, const char *origin, const pc_linerow *rows,
+		       size_t n)
+{
+	free(d->path);
+	d->path = pc_strdup(origin);
+	free(d->trows);
+	d->trows = malloc((n ? n : 1) * sizeof *d->trows);
+	if (!d->path || !d->trows)
+		return dfail(d, PC_ENOMEM, -1, "out of memory");
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		pc_linerow r = rows[i];
+		if (r.end <= r.addr)
+			continue;
+		r.file = r.file ? pc_strpool_add(&d->pool, r.file) : NULL;
+		r.function = r.function ? pc_strpool_add(&d->pool, r.function) : NULL;
+		if (!r.file || (rows[i].function && !r.function))
+			return dfail(d, PC_ENOMEM, -1, "out of memory");
+		d->trows[k++] = r;
+	}
+	if (k)
+		qsort(d->trows, k, sizeof *d->trows, cmp_trow);
+	/* one row per address (the first given) */
+	size_t w = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!w || d->trows[w - 1].addr != d->trows[i].addr)
+			d->trows[w++] = d->trows[i];
+	d->ntrows = w;
+	d->table = 1;
+	return PC_OK;
+}
+
+static int table_lookup(pc_dwarf *d, uint64_t a, const pc_srcframe **frames,
+			size_t *n)
+{
+	size_t lo = 0, hi = d->ntrows;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (d->trows[m].addr <= a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	d->queries++;
+	if (!lo || a >= d->trows[lo - 1].end)
+		return PC_OK;
+	if (pc_grow((void **)&d->out, &d->capout, 1, sizeof *d->out))
+		return dfail(d, PC_ENOMEM, -1, "out of memory");
+	const pc_linerow *r = &d->trows[lo - 1];
+	memset(d->out, 0, sizeof *d->out);
+	d->out[0].function = r->function;
+	d->out[0].file = r->file;
+	d->out[0].line = r->line;
+	*frames = d->out;
+	*n = 1;
+	return PC_OK;
+}
+
 int pc_dwarf_lookup(pc_dwarf *d, uint64_t address, const pc_srcframe **frames,
 		    size_t *n)
 {
 	*frames = NULL;
 	*n = 0;
+	if (d->table)
+		return table_lookup(d, address, frames, n);
 #if PC_HAVE_DWARF
 	if (!d->loaded)
 		return dfail(d, PC_EUSAGE, -1, "no DWARF loaded");
@@ -711,6 +785,25 @@ int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *nout)
 {
 	*out = NULL;
 	*nout = 0;
+	if (d->table) {
+		/* each row starting a new (function, file, line) */
+		pc_linesym *v = malloc((d->ntrows ? d->ntrows : 1) * sizeof *v);
+		if (!v)
+			return dfail(d, PC_ENOMEM, -1, "out of memory");
+		size_t k = 0;
+		for (size_t i = 0; i < d->ntrows; i++) {
+			const pc_linerow *r = &d->trows[i];
+			if (!r->function)
+				continue;
+			if (k && v[k - 1].line == r->line && !strcmp(v[k - 1].function, r->function) &&
+			    !strcmp(v[k - 1].file, r->file) && i && d->trows[i - 1].end == r->addr)
+				continue;
+			v[k++] = (pc_linesym){r->addr, r->function, r->file, r->line};
+		}
+		*out = v;
+		*nout = k;
+		return PC_OK;
+	}
 #if PC_HAVE_DWARF
 	if (!d->loaded)
 		return dfail(d, PC_EUSAGE, -1, "no DWARF loaded");

@@ -13,6 +13,20 @@ typedef struct pc_linesym {
 	unsigned line;
 } pc_linesym;
 
+/** A row of a given line table: [addr, end) is line of file, in
+ *  function (NULL: outside every function). */
+typedef struct pc_linerow {
+	uint64_t addr, end;
+	const char *function, *file;
+	unsigned line;
+} pc_linerow;
+
+/** Makes d read the given rows (copied) instead of DWARF: the line
+ *  numbers of a linker map.  origin names them in errors.  Works without
+ *  libdw. */
+PC_INTERNAL int pc_dwarf_set_lines(pc_dwarf *d, const char *origin,
+				   const pc_linerow *rows, size_t n);
+
 /** gprof's line symbols of .text (core_create_line_syms), in address
  *  order; *out is malloc'ed (caller frees). */
 PC_INTERNAL int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *n);

@@ -16,6 +16,14 @@ typedef struct pc_htree {
 	size_t *l, *r;
 } pc_htree;
 
+/* A source line row of pc_profile_add_line. */
+typedef struct pc_lineinfo {
+	uint32_t segment;
+	uint64_t address;
+	const char *file; /* in the profile's pool */
+	unsigned line;
+} pc_lineinfo;
+
 /* Attribution target (a row): sorted by (segment, address). */
 typedef struct pc_target {
 	size_t symbol;
@@ -50,6 +58,8 @@ struct pc_profile {
 	size_t narcs, caparcs;
 	pc_sample *calls; /* pc_profile_add_calls: callee address, count */
 	size_t ncalls, capcalls;
+	pc_lineinfo *lines; /* pc_profile_add_line (map line numbers) */
+	size_t nlines, caplines;
 	pc_samplestore *samples;
 	uint64_t class_samples[PC_REGION_COUNT];
 

@@ -42,6 +42,7 @@ void pc_profile_free(pc_profile *p)
 	free(p->regions);
 	free(p->arcs);
 	free(p->calls);
+	free(p->lines);
 	free(p->src_format);
 	free(p->src_file);
 	free(p->meta_key);
@@ -513,6 +514,18 @@ int pc_profile_add_calls(pc_profile *p, uint32_t segment, uint64_t address,
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	p->calls[p->ncalls++] = (pc_sample){segment, address, count};
 	pc_profile_invalidate(p);
+	return PC_OK;
+}
+
+int pc_profile_add_line(pc_profile *p, uint32_t segment, uint64_t address,
+			const char *file, unsigned line)
+{
+	if (!file || !*file || !line)
+		return pc_profile_fail(p, PC_EUSAGE, "a source line needs a file and a line number");
+	const char *f = POOL(file);
+	if (!f || pc_grow((void **)&p->lines, &p->caplines, p->nlines + 1, sizeof *p->lines))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	p->lines[p->nlines++] = (pc_lineinfo){segment, address, f, line};
 	return PC_OK;
 }
 

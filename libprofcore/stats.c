@@ -393,6 +393,10 @@ int pc_profile_merge(pc_profile *dst, const pc_profile *src, const pc_options *o
 		if ((st = pc_profile_add_calls(dst, src->calls[i].segment,
 					       src->calls[i].address, src->calls[i].count)))
 			return st;
+	for (size_t i = 0; i < src->nlines; i++)
+		if ((st = pc_profile_add_line(dst, src->lines[i].segment, src->lines[i].address,
+					      src->lines[i].file, src->lines[i].line)))
+			return st;
 	if (dst->duration >= 0 && src->duration >= 0)
 		dst->duration += src->duration;
 	else

@@ -49,12 +49,13 @@ enum field {
 	F_MARKER,
 	F_FILE,
 	F_SECTION,
+	F_LINE,
 	F_COUNT
 };
 
 static const char *const field_names[F_COUNT] = {
 	"name", "address", "segment", "offset", "start", "stop", "end",
-	"size", "class", "type", "marker", "file", "section"};
+	"size", "class", "type", "marker", "file", "section", "line"};
 
 static int field_lookup(const char *s, size_t n)
 {
@@ -110,7 +111,7 @@ static int rx_test(const rx *r, pc_re_scratch *sc, const char *s)
 /* Dialects                                                                */
 
 enum addr_mode { AM_SEGOFF, AM_OBJOFF, AM_HEX, AM_DECIMAL };
-enum emit { EM_SYMBOL, EM_REGION, EM_CONTEXT, EM_SKIP, EM_ERROR };
+enum emit { EM_SYMBOL, EM_REGION, EM_CONTEXT, EM_SKIP, EM_ERROR, EM_LINES };
 enum other { OT_END, OT_SKIP, OT_ERROR };
 
 typedef struct row {
@@ -348,11 +349,13 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 			continue;
 		int f = field_lookup(name, strlen(name));
 		if (f < 0)
-			bad = "invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section)";
+			bad = "invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section line)";
 		else if (out->group[f])
 			bad = "invalid regular expression: group name used twice";
 		else if (!groups)
-			bad = "named groups are only meaningful in a row's 'match'";
+			bad = "named groups are only meaningful in a row's 'match' and a section's 'begin'";
+		else if (groups == 2 && f != F_FILE && f != F_SECTION)
+			bad = "a section's 'begin' may name only the groups 'file' and 'section' (the context of its rows)";
 		else
 			out->group[f] = (int)g;
 	}
@@ -397,7 +400,8 @@ static int rx_list(dctx *c, const ynode *n, const char *path, rx **out,
 
 static const char *const addr_names[] = {"segoff", "objoff", "hex", "decimal", NULL};
 static const char *const base_names[] = {"hex", "decimal", NULL};
-static const char *const emit_names[] = {"symbol", "region", "context", "skip", "error", NULL};
+static const char *const emit_names[] = {"symbol", "region", "context", "skip", "error",
+					 "lines", NULL};
 static const char *const other_names[] = {"end", "skip", "error", NULL};
 static const char *const kind_names[] = {"text", "data", "bss", "abs", "other", NULL};
 static const char *const bind_names[] = {"global", "local", "weak", NULL};
@@ -512,6 +516,13 @@ static int row_compile(dctx *c, const dialect *d, const ynode *n,
 		if (!HAVE(F_FILE) && !HAVE(F_SECTION))
 			return derr(c, n, path,
 				    "a context row needs a 'file' or 'section' field");
+	} else if (rw->emit == EM_LINES) {
+		if (!rw->has_match || rw->has_col)
+			return derr(c, n, path,
+				    "a lines row needs 'match' (one line-number/address pair, found again and again along the line) and no 'columns'");
+		if (!HAVE(F_LINE) || (!HAVE(F_ADDRESS) && !(HAVE(F_SEGMENT) && HAVE(F_OFFSET))))
+			return derr(c, n, path,
+				    "a lines row needs a 'line' field and an 'address' field (or 'segment' and 'offset')");
 	}
 #undef HAVE
 	return PC_OK;
@@ -541,7 +552,7 @@ static int section_compile(dctx *c, const dialect *d, const ynode *n,
 		if (!(v = yget(n, "begin")))
 			return derr(c, n, path, "a section needs 'begin'");
 		kpath(kp, sizeof kp, "%s.begin", path);
-		if ((r = rx_compile(c, v, kp, 0, &s->begin)))
+		if ((r = rx_compile(c, v, kp, 2, &s->begin)))
 			return r;
 		if ((v = yget(n, "end"))) {
 			kpath(kp, sizeof kp, "%s.end", path);
@@ -1079,12 +1090,23 @@ typedef struct mreg {
 	pc_region_class rclass;
 } mreg;
 
+/* A line-number row: (seg, addr) starts line of file. */
+typedef struct mline {
+	size_t file;
+	uint32_t seg;
+	uint64_t addr;
+	unsigned line;
+} mline;
+
 typedef struct engine {
 	const dialect *d;
 	pc_stream *s;
 	arena str;
 	msym *syms;
 	size_t nsyms, capsyms;
+	mline *lines;
+	size_t nlines, caplines;
+	uint64_t line_off; /* of the current line, for errors */
 	mreg *regs;
 	size_t nregs, capregs;
 	uint32_t ctx_file, ctx_section;
@@ -1202,10 +1224,64 @@ static uint32_t fstr(engine *e, const fields *f, int k)
 
 /* 1 if the row took the line, 0 if not, ROW_DAMAGED if an error row
  * matched it, negative status on failure. */
+/* A lines row: its pair found again and again along the line; the line
+ * is taken only when nothing but blanks lies between and around them. */
+static int lines_apply(engine *e, const row *rw, const char *line, size_t len)
+{
+	size_t pos = 0, n0 = e->nlines;
+	int found = 0;
+	while (pos < len) {
+		int m = pc_re_exec(rw->match.re, &e->sc, line + pos, len - pos, e->pm,
+				   rw->match.nsub);
+		if (m < 0)
+			return m;
+		if (!m || e->pm[0].eo == e->pm[0].so)
+			break;
+		for (size_t i = pos; i < pos + e->pm[0].so; i++)
+			if (line[i] != ' ' && line[i] != '\t') {
+				e->nlines = n0;
+				return 0;
+			}
+		fields f;
+		memset(&f, 0, sizeof f);
+		for (int k = 0; k < F_COUNT; k++) {
+			int g = rw->match.group[k];
+			if (g && e->pm[g].so != PC_RE_UNSET)
+				fset(&f, k, line + pos + e->pm[g].so, e->pm[g].eo - e->pm[g].so);
+		}
+		mline ml;
+		uint64_t ln;
+		if (!HAS(&f, F_LINE) || !parse_num(f.p[F_LINE], f.n[F_LINE], 10, &ln) || !ln ||
+		    ln > 0xFFFFFFFFu || !parse_addr(&f, rw->addr_mode, &ml.seg, &ml.addr)) {
+			e->nlines = n0;
+			return 0;
+		}
+		ml.line = (unsigned)ln;
+		ml.file = e->ctx_file;
+		if (pc_grow((void **)&e->lines, &e->caplines, e->nlines + 1, sizeof *e->lines))
+			return PC_ENOMEM;
+		e->lines[e->nlines++] = ml;
+		found = 1;
+		pos += e->pm[0].eo;
+	}
+	for (; pos < len; pos++)
+		if (line[pos] != ' ' && line[pos] != '\t') {
+			e->nlines = n0;
+			return 0;
+		}
+	if (found && e->ctx_file == NONE)
+		return pc_stream_fail(e->s, PC_EFORMAT, (int64_t)e->line_off,
+				      "line numbers before any source file was named (dialect %s: a lines row needs a 'file' context)",
+				      e->d->name);
+	return found;
+}
+
 static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 {
 	fields f;
 	memset(&f, 0, sizeof f);
+	if (rw->emit == EM_LINES)
+		return lines_apply(e, rw, line, len);
 	if (rw->has_match) {
 		/* the expression sees the line up to a NUL byte */
 		int m = pc_re_exec(rw->match.re, &e->sc, line, strlen(line), e->pm,
@@ -1436,6 +1512,7 @@ static int engine_run(engine *e)
 				}
 			}
 		}
+		e->line_off = off;
 		int blank = is_blank(buf, n);
 		if (cur) {
 			if ((t = rx_test(&cur->end, &e->sc, buf)) < 0) {
@@ -1463,6 +1540,27 @@ static int engine_run(engine *e)
 				cur = &d->secs[i];
 				cur_rows = 0;
 				entered = 1;
+				/* the begin line's file / section: the context of
+				 * the section's rows */
+				const rx *b = &cur->begin;
+				if (b->group[F_FILE] || b->group[F_SECTION]) {
+					if ((t = pc_re_exec(b->re, &e->sc, buf, n, e->pm, b->nsub)) < 0)
+						break;
+					for (int k = F_FILE; k <= F_SECTION; k++) {
+						int g = b->group[k];
+						if (!g || e->pm[g].so == PC_RE_UNSET)
+							continue;
+						size_t v = e->pm[g].eo > e->pm[g].so
+							   ? arena_add(&e->str, buf + e->pm[g].so,
+								       e->pm[g].eo - e->pm[g].so)
+							   : NONE;
+						if (k == F_FILE)
+							e->ctx_file = v;
+						else
+							e->ctx_section = v;
+					}
+					t = 1;
+				}
 			}
 		}
 		if (t < 0) {
@@ -1745,6 +1843,16 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 		}
 		r = pc_profile_add_symbol(p, &s);
 	}
+	/* line numbers (MS LINK /LINENUMBERS) */
+	for (size_t i = 0; i < e->nlines && !r; i++) {
+		const mline *ml = &e->lines[i];
+		uint64_t a = ml->addr;
+		if (ml->seg == PC_NOSEG && pc_add_overflow(a, shift, &a)) {
+			r = pc_stream_fail(e->s, PC_EUSAGE, -1, "load-address too large");
+			break;
+		}
+		r = pc_profile_add_line(p, ml->seg, a, astr(e, ml->file), ml->line);
+	}
 	free(rs);
 	free(dup);
 	return r;
@@ -1853,6 +1961,7 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	if (!r)
 		r = engine_emit(&e, p, load);
 	free(e.syms);
+	free(e.lines);
 	free(e.regs);
 	free(e.str.buf);
 	pc_re_scratch_free(&e.sc);

@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential meson ninja-build pkg-config libelf-dev libdw-dev zlib1g-dev
 libyaml-dev libcmocka-dev libiberty-dev python3 binutils gcc-multilib hatari cmake
-gcc-arm-none-eabi
+gcc-arm-none-eabi libcapstone-dev binutils-m68k-linux-gnu
 valgrind clang libclang-rt-14-dev
 golang-go chromium python3-venv python3-mesonpy
 gcc-mingw-w64-x86-64-posix libz-mingw-w64-dev wine wine64"

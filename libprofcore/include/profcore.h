@@ -397,6 +397,13 @@ PC_API int pc_profile_add_arc(pc_profile *p, const pc_arc *a);
  *  row's calls (pc_row.calls); the call graph has no edge for them. */
 PC_API int pc_profile_add_calls(pc_profile *p, uint32_t segment,
 				uint64_t address, uint64_t count);
+/** A source line from a symbol file without DWARF (a linker map's line
+ *  numbers): the code from (segment, address) up to the next such row,
+ *  or the end of its function, is line `line` of `file` (copied).  The
+ *  source-level reports (--granularity line/file, -r source) use these
+ *  rows when the profile has no ELF program. */
+PC_API int pc_profile_add_line(pc_profile *p, uint32_t segment,
+			       uint64_t address, const char *file, unsigned line);
 
 /* Metadata. */
 PC_API void pc_profile_set_rate(pc_profile *p, double hz);

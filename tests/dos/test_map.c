@@ -839,11 +839,16 @@ static void dialect_errors(void **state)
 	ERR_IS("profcore-dialect: 1\nname: x\nsections:\n  - begin: '(['\n    rows: []\n",
 	       "dialect D.yaml:4:12: key 'sections[0].begin': invalid regular expression: unterminated bracket expression");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: '(?P<nmae>.*)'\n",
-	       "dialect D.yaml:4:12: key 'rows[0].match': invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section)");
+	       "dialect D.yaml:4:12: key 'rows[0].match': invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section line)");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: '^(?P<name>.*)$'\n",
 	       "dialect D.yaml:4:5: key 'rows[0]': a symbol row needs an 'address' field (or 'segment' and 'offset')");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: 'x'\n    emit: symbols\n",
-	       "dialect D.yaml:5:11: key 'rows[0].emit': 'symbols' is not one of: symbol, region, context, skip, error");
+	       "dialect D.yaml:5:11: key 'rows[0].emit': 'symbols' is not one of: symbol, region, context, skip, error, lines");
+	/* line numbers (MS LINK /LINENUMBERS): a lines row, a begin's groups */
+	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: '(?P<address>[0-9]+)'\n    emit: lines\n",
+	       "dialect D.yaml:4:5: key 'rows[0]': a lines row needs a 'line' field and an 'address' field (or 'segment' and 'offset')");
+	ERR_IS("profcore-dialect: 1\nname: x\nsections:\n  - begin: '^L (?P<name>x)'\n    rows:\n      - match: '^(?P<name>.*) (?P<address>.*)$'\n",
+	       "dialect D.yaml:4:12: key 'sections[0].begin': a section's 'begin' may name only the groups 'file' and 'section' (the context of its rows)");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - columns: {name: [5, 2]}\n",
 	       "dialect D.yaml:4:25: key 'rows[0].columns.name': expected a number from 6 to 65536, found '2'");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows: []\n",

@@ -1,0 +1,780 @@
+/* disasm.c - annotated disassembly of one function (report "disasm",
+ * option "disasm-select"=FUNCTION, its name or 0xADDRESS inside it; none:
+ * the function with the most samples; README "Source level").
+ *
+ * The code bytes come from the program among the profile's files: an ELF
+ * executable (libelf; x86 32/64, ARM and Thumb, AArch64, m68k, MIPS,
+ * PowerPC) or an Atari GEMDOS program (m68k, TEXT at file offset 0x1c,
+ * placed at the "TEXT" region the loader made, i.e. its load-address).
+ * Capstone decodes them.  ARM code is ARM or Thumb as the ELF mapping
+ * symbols ($a, $t, $d) say, else as bit 0 of the function symbol; $d
+ * (and $d on AArch64) marks data shown as .byte lines.
+ *
+ * Counts: raw samples are exact per address; a sample inside an
+ * instruction (not at its first byte) counts for that instruction and is
+ * noted.  Histogram buckets are not split: instructions that share a
+ * bucket with a count form one group, shown as one address range with
+ * one count (a bucket wider than an instruction is never divided among
+ * its instructions).  A bucket crossing the function's start or end
+ * counts in proportion to its bytes inside the function, so the total
+ * can differ by a fraction of a sample from the flat report's (gprof's
+ * rule credits whole 2-byte units).
+ * With DWARF, the source line (file:line, and the inlined function when
+ * it is not FUNCTION) is printed above each run of instructions from it.
+ */
+#include "dwarf_internal.h"
+#include "model.h"
+#include "rowset.h"
+#include "pc_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if PC_HAVE_CAPSTONE
+#include <capstone/capstone.h>
+#endif
+#if PC_HAVE_ELF
+#include <gelf.h>
+#include <libelf.h>
+#endif
+
+/* Largest program file read for its code. */
+#define DIS_MAX_FILE ((uint64_t)1 << 31)
+
+#if PC_HAVE_CAPSTONE
+
+/* Capstone's big-endian mode bit (bit 31) as a non-negative number */
+#define DIS_BE ((int64_t)(uint32_t)CS_MODE_BIG_ENDIAN)
+
+typedef struct dis_ins {
+	uint64_t addr;
+	unsigned size;
+	unsigned char bytes[16];
+	char text[200];
+	double count;
+	int joined; /* in one histogram group with the one before */
+} dis_ins;
+
+/* A stretch of code in one decoding mode. */
+typedef struct dis_mode {
+	uint64_t addr; /* from here on */
+	int64_t mode;  /* cs_mode; -1: data */
+} dis_mode;
+
+typedef struct dis_code {
+	const char *file, *arch;
+	uint64_t lo, hi; /* code bytes of [lo, hi) */
+	const unsigned char *bytes;
+	int cs_arch, unit;
+	int64_t cs_mode; /* cs_mode (DIS_BE is bit 31) */
+	dis_mode *modes; /* by address; none: cs_mode throughout */
+	size_t nmodes, capmodes;
+	void *buf; /* the file's bytes */
+} dis_code;
+
+static int fail_at(pc_profile *p, int code, const char *file, int64_t off,
+		   const char *fmt, ...) PC_PRINTF(5, 6);
+static int fail_at(pc_profile *p, int code, const char *file, int64_t off,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pc_errslot_set(&p->err, code, file, off, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static int read_file(pc_profile *p, const char *path, void **buf, size_t *len)
+{
+	int st = 0;
+	pc_stream *s = pc_stream_open_file(path, &st);
+	if (!s)
+		return fail_at(p, st ? st : PC_EIO, path, -1, "cannot open the program to disassemble");
+	st = pc_stream_read_all(s, DIS_MAX_FILE, buf, len);
+	if (st) {
+		const pc_error *e = pc_stream_error(s);
+		st = fail_at(p, st, path, -1, "%s", e && e->message ? e->message : "cannot read");
+	}
+	pc_stream_free(s);
+	return st;
+}
+
+static int add_mode(dis_code *c, uint64_t addr, int64_t mode)
+{
+	if (pc_grow((void **)&c->modes, &c->capmodes, c->nmodes + 1, sizeof *c->modes))
+		return PC_ENOMEM;
+	c->modes[c->nmodes++] = (dis_mode){addr, mode};
+	return PC_OK;
+}
+
+static int cmp_mode(const void *a, const void *b)
+{
+	const dis_mode *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+#if PC_HAVE_ELF
+/* The code of [lo, hi) from an ELF program. */
+static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
+		    uint64_t hi)
+{
+	size_t len = 0;
+	int st = read_file(p, path, &c->buf, &len);
+	if (st)
+		return st;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return fail_at(p, PC_EFORMAT, path, -1, "libelf: %s", elf_errmsg(-1));
+	Elf *e = elf_memory(c->buf, len);
+	GElf_Ehdr eh;
+	if (!e || !gelf_getehdr(e, &eh)) {
+		if (e)
+			elf_end(e);
+		return fail_at(p, PC_EFORMAT, path, 0, "not an ELF file: %s", elf_errmsg(-1));
+	}
+	int big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	int is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	int arm = 0, a64 = 0;
+	st = PC_OK;
+	c->unit = 4;
+	switch (eh.e_machine) {
+	case EM_X86_64:
+		c->cs_arch = CS_ARCH_X86, c->cs_mode = is64 ? CS_MODE_64 : CS_MODE_32;
+		c->arch = is64 ? "x86-64" : "x86 (x32)", c->unit = 1;
+		break;
+	case EM_386:
+		c->cs_arch = CS_ARCH_X86, c->cs_mode = CS_MODE_32, c->arch = "x86", c->unit = 1;
+		break;
+	case EM_ARM:
+		c->cs_arch = CS_ARCH_ARM, c->cs_mode = CS_MODE_ARM, c->arch = "ARM";
+		arm = 1;
+		break;
+	case EM_AARCH64:
+		c->cs_arch = CS_ARCH_ARM64, c->cs_mode = CS_MODE_ARM, c->arch = "AArch64";
+		a64 = 1;
+		break;
+	case EM_68K:
+		c->cs_arch = CS_ARCH_M68K, c->cs_mode = CS_MODE_M68K_040, c->arch = "m68k";
+		c->unit = 2;
+		break;
+	case EM_MIPS:
+		c->cs_arch = CS_ARCH_MIPS, c->cs_mode = is64 ? CS_MODE_MIPS64 : CS_MODE_MIPS32;
+		c->arch = is64 ? "MIPS64" : "MIPS32";
+		break;
+	case EM_PPC:
+		c->cs_arch = CS_ARCH_PPC, c->cs_mode = CS_MODE_32, c->arch = "PowerPC";
+		break;
+	case EM_PPC64:
+		c->cs_arch = CS_ARCH_PPC, c->cs_mode = CS_MODE_64, c->arch = "PowerPC64";
+		break;
+	default:
+		st = fail_at(p, PC_EUNSUPPORTED, path, 18,
+			     "disasm: ELF machine %u is not one profcat disassembles (x86, x86-64, ARM, Thumb, AArch64, m68k, MIPS, PowerPC)",
+			     (unsigned)eh.e_machine);
+		goto out;
+	}
+	if (big)
+		c->cs_mode |= DIS_BE;
+	/* the executable section holding lo */
+	Elf_Scn *scn = NULL, *code = NULL, *symtab = NULL;
+	GElf_Shdr sh, csh;
+	size_t code_idx = 0;
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		if ((sh.sh_flags & SHF_ALLOC) && (sh.sh_flags & SHF_EXECINSTR) &&
+		    sh.sh_type == SHT_PROGBITS && lo >= sh.sh_addr &&
+		    lo - sh.sh_addr < sh.sh_size) {
+			code = scn;
+			csh = sh;
+			code_idx = elf_ndxscn(scn);
+		}
+	}
+	if (!code) {
+		st = fail_at(p, PC_ENOTFOUND, path, -1,
+			     "disasm: no code section holds address 0x%llx (is this the program the profile was taken of?)",
+			     (unsigned long long)lo);
+		goto out;
+	}
+	if (csh.sh_offset > len || csh.sh_size > len - csh.sh_offset) {
+		st = fail_at(p, PC_EFORMAT, path, (int64_t)csh.sh_offset,
+			     "code section of %llu bytes at file offset %llu goes past the end of the file (%zu bytes)",
+			     (unsigned long long)csh.sh_size,
+			     (unsigned long long)csh.sh_offset, len);
+		goto out;
+	}
+	c->lo = lo;
+	c->hi = hi - csh.sh_addr > csh.sh_size ? csh.sh_addr + csh.sh_size : hi;
+	c->bytes = (const unsigned char *)c->buf + csh.sh_offset + (lo - csh.sh_addr);
+	/* ARM / Thumb / data from the mapping symbols of the section */
+	if ((arm || a64) && symtab) {
+		Elf_Data *dt = elf_getdata(symtab, NULL);
+		GElf_Shdr ssh;
+		gelf_getshdr(symtab, &ssh);
+		size_t nsym = dt && ssh.sh_entsize ? dt->d_size / ssh.sh_entsize : 0;
+		int64_t fmode = -2;
+		for (size_t i = 0; i < nsym; i++) {
+			GElf_Sym sym;
+			if (!gelf_getsym(dt, (int)i, &sym) || sym.st_shndx != code_idx)
+				continue;
+			const char *nm = elf_strptr(e, ssh.sh_link, sym.st_name);
+			if (!nm)
+				continue;
+			uint64_t v = sym.st_value;
+			int64_t m = -2;
+			if (nm[0] == '$' && (nm[1] == 'a' || nm[1] == 't' || nm[1] == 'd' ||
+					     nm[1] == 'x') &&
+			    (nm[2] == 0 || nm[2] == '.'))
+				m = nm[1] == 'd' ? -1 : nm[1] == 't' ? CS_MODE_THUMB : CS_MODE_ARM;
+			else if (arm && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+				 (v & ~(uint64_t)1) == lo)
+				fmode = (v & 1) ? CS_MODE_THUMB : CS_MODE_ARM;
+			if (m == -2)
+				continue;
+			if (m >= 0 && big)
+				m |= DIS_BE;
+			if ((st = add_mode(c, v, m)))
+				goto out;
+		}
+		if (c->nmodes)
+			qsort(c->modes, c->nmodes, sizeof *c->modes, cmp_mode);
+		else if (fmode >= 0)
+			c->cs_mode = fmode | (big ? DIS_BE : 0);
+		if (arm && (c->cs_mode & CS_MODE_THUMB))
+			c->arch = "ARM Thumb";
+		if (c->nmodes) {
+			/* the mode in force at lo */
+			int64_t at = -2;
+			for (size_t i = 0; i < c->nmodes && c->modes[i].addr <= lo; i++)
+				at = c->modes[i].mode;
+			if (at >= 0)
+				c->cs_mode = at;
+			if (arm)
+				c->arch = at >= 0 && (at & CS_MODE_THUMB) ? "ARM Thumb" : "ARM";
+		}
+	}
+out:
+	elf_end(e);
+	return st;
+}
+#endif
+
+/* The code of [lo, hi) from a GEMDOS program: TEXT at file offset 0x1c,
+ * placed at base. */
+static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t base,
+		       uint64_t lo, uint64_t hi)
+{
+	size_t len = 0;
+	int st = read_file(p, path, &c->buf, &len);
+	if (st)
+		return st;
+	const unsigned char *b = c->buf;
+	if (len < 0x1c || pc_get_u16(b, PC_ENDIAN_BIG) != 0x601a)
+		return fail_at(p, PC_EFORMAT, path, 0, "expected a GEMDOS program (magic 0x601a)");
+	uint64_t tlen = pc_get_u32(b + 2, PC_ENDIAN_BIG);
+	if (tlen > len - 0x1c)
+		return fail_at(p, PC_EFORMAT, path, 2,
+			       "TEXT length %llu goes past the end of the file (%zu bytes)",
+			       (unsigned long long)tlen, len);
+	if (lo < base || lo - base >= tlen)
+		return fail_at(p, PC_ENOTFOUND, path, -1,
+			       "disasm: address 0x%llx is outside the program's TEXT (0x%llx-0x%llx)",
+			       (unsigned long long)lo, (unsigned long long)base,
+			       (unsigned long long)(base + tlen));
+	c->lo = lo;
+	c->hi = hi - base > tlen ? base + tlen : hi;
+	c->bytes = b + 0x1c + (lo - base);
+	c->cs_arch = CS_ARCH_M68K;
+	c->cs_mode = CS_MODE_M68K_000 | DIS_BE;
+	c->unit = 2;
+	c->arch = "m68k (68000)";
+	return PC_OK;
+}
+
+/* Decodes c into *out. */
+static int decode(pc_profile *p, dis_code *c, dis_ins **out, size_t *nout)
+{
+	csh h[2] = {0, 0};
+	int64_t hmode[2] = {-1, -1};
+	dis_ins *v = NULL;
+	size_t n = 0, cap = 0;
+	cs_insn *insn = NULL;
+	uint64_t a = c->lo;
+	size_t mi = 0;
+	int64_t mode = c->cs_mode;
+	int st = PC_OK;
+	while (a < c->hi) {
+		/* the mode and where it changes next */
+		uint64_t next = c->hi;
+		if (c->nmodes) {
+			while (mi < c->nmodes && c->modes[mi].addr <= a)
+				mode = c->modes[mi++].mode;
+			if (mi < c->nmodes && c->modes[mi].addr < next)
+				next = c->modes[mi].addr;
+		}
+		if (pc_grow((void **)&v, &cap, n + 1, sizeof *v)) {
+			st = PC_ENOMEM;
+			break;
+		}
+		dis_ins *d = &v[n];
+		memset(d, 0, sizeof *d);
+		d->addr = a;
+		const uint8_t *code = c->bytes + (a - c->lo);
+		size_t size = (size_t)(next - a);
+		int ok = 0;
+		if (mode >= 0) {
+			int slot = hmode[0] == mode ? 0 : hmode[1] == mode ? 1 : -1;
+			if (slot < 0) {
+				slot = hmode[0] < 0 ? 0 : 1;
+				if (hmode[slot] >= 0) {
+					cs_free(insn, 1);
+					insn = NULL;
+					cs_close(&h[slot]);
+					hmode[slot] = -1;
+				}
+				if (cs_open((cs_arch)c->cs_arch, (cs_mode)(uint32_t)mode, &h[slot]) != CS_ERR_OK) {
+					st = fail_at(p, PC_EUNSUPPORTED, c->file, -1,
+						     "disasm: this Capstone cannot decode %s", c->arch);
+					break;
+				}
+				hmode[slot] = mode;
+			}
+			if (insn)
+				cs_free(insn, 1);
+			insn = cs_malloc(h[slot]);
+			if (!insn) {
+				st = PC_ENOMEM;
+				break;
+			}
+			/* a zero-padded window: Capstone 4's m68k decodes past
+			 * the bytes it is given (as 0xaaaa); an instruction
+			 * longer than the bytes left in the function is
+			 * shown as bytes */
+			unsigned char win[24] = {0};
+			size_t wn = size < 16 ? size : 16;
+			memcpy(win, code, wn);
+			const uint8_t *wp = win;
+			size_t ws = 16;
+			uint64_t addr = a;
+			if (cs_disasm_iter(h[slot], &wp, &ws, &addr, insn) &&
+			    insn->size && insn->size <= wn) {
+				ok = 1;
+				d->size = insn->size;
+				snprintf(d->text, sizeof d->text, "%s%s%s", insn->mnemonic,
+					 insn->op_str[0] ? " " : "", insn->op_str);
+			}
+			code = c->bytes + (a - c->lo);
+		}
+		if (!ok) {
+			/* data, or bytes Capstone does not decode: one unit */
+			unsigned u = mode >= 0 ? (unsigned)c->unit
+				     : (c->cs_arch == CS_ARCH_ARM && next - a >= 4 ? 4 : 1);
+			if (mode >= 0 && c->cs_arch == CS_ARCH_ARM && (mode & CS_MODE_THUMB))
+				u = 2;
+			if (u > next - a)
+				u = (unsigned)(next - a);
+			d->size = u;
+			int l = snprintf(d->text, sizeof d->text, mode < 0 ? ".byte" : "(bad) .byte");
+			for (unsigned i = 0; i < u && l > 0 && (size_t)l < sizeof d->text; i++)
+				l += snprintf(d->text + l, sizeof d->text - (size_t)l, "%s0x%02x",
+					      i ? ", " : " ", code[i]);
+		}
+		memcpy(d->bytes, code, d->size < sizeof d->bytes ? d->size : sizeof d->bytes);
+		a += d->size;
+		n++;
+	}
+	if (insn)
+		cs_free(insn, 1);
+	for (int i = 0; i < 2; i++)
+		if (hmode[i] >= 0)
+			cs_close(&h[i]);
+	if (st == PC_ENOMEM)
+		st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	if (st) {
+		free(v);
+		return st;
+	}
+	*out = v;
+	*nout = n;
+	return PC_OK;
+}
+
+/* The instruction holding address a (v sorted, non-overlapping). */
+static size_t find_ins(const dis_ins *v, size_t n, uint64_t a)
+{
+	size_t l = 0, r = n;
+	while (l < r) {
+		size_t m = l + (r - l) / 2;
+		if (v[m].addr + v[m].size <= a)
+			l = m + 1;
+		else
+			r = m;
+	}
+	return l;
+}
+
+/* The function selected: by its shown or its raw name (*more: how many
+ * others have that name), or by an address (0xHEX) inside it. */
+static const pc_target *find_function(pc_profile *p, const char *sel, size_t *more)
+{
+	const pc_target *found = NULL;
+	*more = 0;
+	for (size_t i = 0; i < p->ntargets; i++) {
+		const pc_target *t = &p->targets[i];
+		if (!strcmp(p->syms[t->symbol].name, sel) ||
+		    !strcmp(pc_symbol_display(p, t->symbol), sel)) {
+			if (found)
+				++*more;
+			else
+				found = t;
+		}
+	}
+	if (found || sel[0] != '0' || (sel[1] != 'x' && sel[1] != 'X') || !sel[2])
+		return found;
+	char *e = NULL;
+	unsigned long long a = strtoull(sel + 2, &e, 16);
+	if (*e)
+		return NULL;
+	for (size_t i = 0; i < p->ntargets; i++)
+		if (p->targets[i].address <= a && a < p->targets[i].end)
+			return &p->targets[i];
+	return NULL;
+}
+
+static void put_bytes(pc_sink *k, const dis_ins *d, unsigned width)
+{
+	char buf[40];
+	size_t l = 0;
+	unsigned shown = d->size < 8 ? d->size : 8;
+	for (unsigned i = 0; i < shown; i++)
+		l += (size_t)snprintf(buf + l, sizeof buf - l, "%s%02x", i ? " " : "",
+				      d->bytes[i]);
+	if (d->size > shown)
+		l += (size_t)snprintf(buf + l, sizeof buf - l, " ..");
+	pc_sink_printf(k, "%-*s", (int)width, buf);
+}
+
+static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_outfmt fmt;
+	int st;
+	if ((st = pc_rs_outfmt(p, o, &fmt)))
+		return st;
+	const char *sel = pc_options_get(o, "disasm-select");
+	if ((st = pc_profile_attribute(p, o)))
+		return st;
+	pc_totals t;
+	if ((st = pc_profile_totals(p, &t)))
+		return st;
+	size_t more = 0;
+	const pc_target *fn = NULL;
+	int hottest = !sel || !*sel;
+	if (hottest) {
+		/* no function named: the one with the most samples */
+		for (size_t i = 0; i < p->ntargets; i++)
+			if (!p->targets[i].excluded && p->targets[i].count > 0 &&
+			    (!fn || p->targets[i].count > fn->count))
+				fn = &p->targets[i];
+		if (!fn)
+			return pc_profile_fail(p, PC_ENOTFOUND,
+					       "disasm: no function has samples; name one: -r disasm FUNCTION");
+	} else {
+		fn = find_function(p, sel, &more);
+	}
+	if (!fn)
+		return pc_profile_fail(p, PC_ENOTFOUND,
+				       "disasm: no function '%s' among the profile's symbols (give its name or an address in it, 0xHEX)",
+				       sel);
+	if (fn->end <= fn->address)
+		return pc_profile_fail(p, PC_EUNSUPPORTED,
+				       "disasm: function '%s' has no extent (no size and no next symbol)",
+				       sel);
+	/* the program's code */
+	dis_code c;
+	memset(&c, 0, sizeof c);
+	const char *elf = NULL, *prg = NULL;
+	for (size_t i = 0; i < p->nsrc; i++) {
+		if (!elf && !strcmp(p->src_format[i], "elf"))
+			elf = p->src_file[i];
+		if (!prg && !strcmp(p->src_format[i], "gemdos"))
+			prg = p->src_file[i];
+	}
+	if (elf) {
+		c.file = elf;
+#if PC_HAVE_ELF
+		st = code_elf(p, &c, elf, fn->address, fn->end);
+#else
+		st = pc_profile_fail(p, PC_EUNSUPPORTED,
+				     "disasm: this profcat was built without libelf and cannot read ELF code");
+#endif
+	} else if (prg) {
+		uint64_t base = 0;
+		for (size_t i = 0; i < p->nregions; i++)
+			if (p->regions[i].label && !strcmp(p->regions[i].label, "TEXT") &&
+			    p->regions[i].cls == PC_REGION_APPLICATION) {
+				base = p->regions[i].low;
+				break;
+			}
+		c.file = prg;
+		st = code_gemdos(p, &c, prg, base, fn->address, fn->end);
+	} else {
+		st = pc_profile_fail(p, PC_EUSAGE,
+				     "disasm needs the program's code: give the ELF executable or GEMDOS program among the files");
+	}
+	dis_ins *v = NULL;
+	size_t n = 0;
+	if (st || (st = decode(p, &c, &v, &n)))
+		goto out;
+	/* counts: raw samples exactly, histogram buckets as groups */
+	double inside = 0, sum = 0;
+	size_t ns = pc_samples_distinct(p->samples);
+	const pc_sample *s = ns ? pc_samples_sorted(p->samples) : NULL;
+	if (ns && !s) {
+		st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (ns && pc_samples_binned(p->samples)) {
+		st = pc_profile_fail(p, PC_EUNSUPPORTED,
+				     "disasm: the raw samples were counted per symbol, not per address (more than %zu distinct addresses)",
+				     (size_t)1 << 17);
+		goto out;
+	}
+	for (size_t i = 0; i < ns; i++) {
+		if (s[i].segment != fn->segment || s[i].address < c.lo || s[i].address >= c.hi)
+			continue;
+		size_t j = find_ins(v, n, s[i].address);
+		if (j >= n)
+			continue;
+		v[j].count += (double)s[i].count;
+		if (s[i].address != v[j].addr)
+			inside += (double)s[i].count;
+	}
+	int hist = 0;
+	for (size_t h = 0; h < p->nhists; h++) {
+		const pc_histogram *H = &p->hists[h].h;
+		if (H->segment != fn->segment || H->high <= c.lo || H->low >= c.hi || !H->nbins)
+			continue;
+		long double w = (long double)(H->high - H->low) / (long double)H->nbins;
+		size_t b0 = c.lo > H->low ? (size_t)((long double)(c.lo - H->low) / w) : 0;
+		if (b0)
+			b0--;
+		for (size_t b = b0; b < H->nbins; b++) {
+			uint64_t bl = H->low + (uint64_t)(w * (long double)b);
+			uint64_t bh = b + 1 == H->nbins ? H->high
+							 : H->low + (uint64_t)(w * (long double)(b + 1));
+			if (bl >= c.hi)
+				break;
+			if (bh <= c.lo || !H->counts[b] || bh <= bl)
+				continue;
+			hist = 1;
+			uint64_t cl = bl < c.lo ? c.lo : bl, ch = bh > c.hi ? c.hi : bh;
+			size_t i = find_ins(v, n, cl), j = find_ins(v, n, ch - 1);
+			if (i >= n)
+				continue;
+			v[i].count += (double)H->counts[b] * (double)(ch - cl) / (double)(bh - bl);
+			for (size_t x = i + 1; x <= j && x < n; x++)
+				v[x].joined = 1;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		sum += v[i].count;
+	pc_dwarf *d = NULL;
+#if PC_HAVE_DWARF
+	if (elf) {
+		/* no DWARF: no source lines; damaged DWARF: its error */
+		st = pc_profile_dwarf(p, o, &d);
+		if (st == PC_EUNSUPPORTED)
+			d = NULL, st = PC_OK;
+		if (st)
+			goto out;
+	}
+#endif
+	const char *fname = pc_symbol_display(p, fn->symbol);
+	unsigned bw = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned sh = v[i].size < 8 ? v[i].size : 8;
+		unsigned w = sh ? sh * 3 - 1 + (v[i].size > 8 ? 3 : 0) : 0;
+		if (w > bw)
+			bw = w;
+	}
+	if (fmt == PC_OUT_CSV) {
+		pc_sink_puts(k, "address,size,bytes,group,count,percent,instruction,file,line\n");
+	} else if (fmt == PC_OUT_JSON) {
+		pc_sink_puts(k, "{\"report\": \"disasm\", \"function\": ");
+		pc_sink_json_string(k, fname);
+		pc_sink_printf(k, ", \"arch\": \"%s\", \"low\": %llu, \"high\": %llu, \"total\": ",
+			       c.arch, (unsigned long long)c.lo, (unsigned long long)c.hi);
+		pc_sink_count(k, t.total);
+		pc_sink_puts(k, ", \"count\": ");
+		pc_sink_count(k, sum);
+		pc_sink_puts(k, ", \"instructions\": [");
+	} else {
+		pc_sink_puts(k, "Disassembly of ");
+		pc_sink_name(k, fname);
+		pc_sink_printf(k, " (0x%llx-0x%llx, %llu bytes, %s) from ",
+			       (unsigned long long)c.lo, (unsigned long long)c.hi,
+			       (unsigned long long)(c.hi - c.lo), c.arch);
+		pc_sink_name(k, c.file);
+		pc_sink_puts(k, "\nSamples: ");
+		pc_sink_count(k, sum);
+		pc_sink_printf(k, " in the function, %.2f%% of ", t.total > 0 ? sum * 100.0 / t.total : 0);
+		pc_sink_count(k, t.total);
+		pc_sink_puts(k, " total");
+		if (hottest)
+			pc_sink_puts(k, "; the function with the most samples (name another: -r disasm FUNCTION)");
+		if (more)
+			pc_sink_printf(k, "; %zu more function%s of this name (select one by an address in it: -r disasm 0xADDR)",
+				       more, more > 1 ? "s" : "");
+		if (hist)
+			pc_sink_puts(k, "; instructions sharing a histogram bucket are one range with one count");
+		pc_sink_printf(k, "\n%10s %7s  %-10s  %-*s  %s\n", "count", "percent",
+			       "address", (int)bw, "bytes", "instruction");
+	}
+	int fractional = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].count != (double)(long long)v[i].count)
+			fractional = 1;
+	const char *lfile = NULL, *lfunc = NULL;
+	unsigned lline = 0;
+	size_t group = 0;
+	for (size_t i = 0; i < n; i++) {
+		const dis_ins *x = &v[i];
+		/* group i..j-1 */
+		size_t j = i + 1;
+		while (j < n && v[j].joined)
+			j++;
+		double gc = 0;
+		if (!x->joined) {
+			group++;
+			for (size_t y = i; y < j; y++)
+				gc += v[y].count;
+		}
+		const pc_srcframe *f = NULL;
+		size_t nf = 0;
+		if (d && (st = pc_dwarf_lookup(d, x->addr, &f, &nf))) {
+			const pc_error *e = pc_dwarf_error(d);
+			st = pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");
+			goto out;
+		}
+		const char *sf = nf && f[0].file && f[0].line ? f[0].file : NULL;
+		unsigned sl = sf ? f[0].line : 0;
+		if (fmt == PC_OUT_CSV) {
+			pc_sink_printf(k, "0x%llx,%u,", (unsigned long long)x->addr, x->size);
+			for (unsigned b = 0; b < x->size && b < sizeof x->bytes; b++)
+				pc_sink_printf(k, "%02x", x->bytes[b]);
+			pc_sink_printf(k, ",%zu,", group);
+			if (!x->joined) {
+				pc_sink_count(k, gc);
+				pc_sink_printf(k, ",%.4f", t.total > 0 ? gc * 100.0 / t.total : 0);
+			} else {
+				pc_sink_putc(k, ',');
+			}
+			pc_sink_putc(k, ',');
+			pc_sink_csv_field(k, x->text);
+			pc_sink_putc(k, ',');
+			if (sf) {
+				pc_sink_csv_field(k, sf);
+				pc_sink_printf(k, ",%u\n", sl);
+			} else {
+				pc_sink_puts(k, ",\n");
+			}
+			continue;
+		}
+		if (fmt == PC_OUT_JSON) {
+			pc_sink_printf(k, "%s\n  {\"address\": %llu, \"size\": %u, \"group\": %zu, \"count\": ",
+				       i ? "," : "", (unsigned long long)x->addr, x->size, group);
+			if (x->joined)
+				pc_sink_puts(k, "null");
+			else
+				pc_sink_count(k, gc);
+			pc_sink_puts(k, ", \"instruction\": ");
+			pc_sink_json_string(k, x->text);
+			pc_sink_puts(k, ", \"file\": ");
+			if (sf)
+				pc_sink_json_string(k, sf);
+			else
+				pc_sink_puts(k, "null");
+			pc_sink_printf(k, ", \"line\": %u}", sl);
+			continue;
+		}
+		/* text: the source line above each run of instructions */
+		const char *sfn = nf ? f[0].function : NULL;
+		if (sf && (!lfile || strcmp(sf, lfile) || sl != lline ||
+			   (sfn && lfunc && strcmp(sfn, lfunc)))) {
+			pc_sink_printf(k, "%10s %7s  ", "", "");
+			pc_sink_name(k, pc_basename(sf));
+			pc_sink_printf(k, ":%u", sl);
+			if (sfn && strcmp(sfn, p->syms[fn->symbol].name) && strcmp(sfn, fname)) {
+				pc_sink_puts(k, " (inlined ");
+				pc_sink_name(k, sfn);
+				pc_sink_putc(k, ')');
+			}
+			pc_sink_putc(k, '\n');
+		}
+		lfile = sf, lline = sl, lfunc = sfn;
+		if (!x->joined && j > i + 1) {
+			/* a histogram group: its range and count first */
+			char buf[48];
+			pc_fmt_count(gc, buf, sizeof buf);
+			if (fractional)
+				snprintf(buf, sizeof buf, "%.2f", gc);
+			pc_sink_printf(k, "%10s %7.2f  0x%llx-0x%llx: %zu instructions\n", gc > 0 ? buf : ".",
+				       t.total > 0 ? gc * 100.0 / t.total : 0,
+				       (unsigned long long)x->addr,
+				       (unsigned long long)(v[j - 1].addr + v[j - 1].size), j - i);
+		}
+		if (!x->joined && j == i + 1 && gc > 0) {
+			char buf[48];
+			pc_fmt_count(gc, buf, sizeof buf);
+			if (fractional)
+				snprintf(buf, sizeof buf, "%.2f", gc);
+			pc_sink_printf(k, "%10s %7.2f  ", buf, t.total > 0 ? gc * 100.0 / t.total : 0);
+		} else {
+			pc_sink_printf(k, "%10s %7s  ", j > i + 1 || x->joined ? "|" : ".",
+				       j > i + 1 || x->joined ? "" : ".");
+		}
+		char ab[32];
+		snprintf(ab, sizeof ab, "0x%llx", (unsigned long long)x->addr);
+		pc_sink_printf(k, "%-10s  ", ab);
+		put_bytes(k, x, bw);
+		pc_sink_puts(k, "  ");
+		pc_sink_name(k, x->text);
+		while (k->len && k->buf[k->len - 1] == ' ')
+			k->len--;
+		pc_sink_putc(k, '\n');
+	}
+	if (fmt == PC_OUT_JSON) {
+		pc_sink_puts(k, "\n], \"inside_instructions\": ");
+		pc_sink_count(k, inside);
+		pc_sink_puts(k, "}\n");
+	} else if (fmt == PC_OUT_TEXT && inside > 0) {
+		pc_sink_puts(k, "Note: ");
+		pc_sink_count(k, inside);
+		pc_sink_puts(k, " of the samples are at addresses inside an instruction, not at its first byte (counted for that instruction): the samples may not be of this program\n");
+	}
+	st = k->failed;
+out:
+	free(v);
+	free(c.modes);
+	free(c.buf);
+	return st;
+}
+
+#else /* !PC_HAVE_CAPSTONE */
+
+static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	(void)o;
+	(void)k;
+	return pc_profile_fail(p, PC_EUNSUPPORTED,
+			       "disasm: this profcat was built without Capstone; install libcapstone-dev and rebuild (meson -Dcapstone=enabled)");
+}
+
+#endif
+
+const pc_report pc_report_disasm = {
+	"disasm",
+	"annotated disassembly of one function: count of each instruction "
+	"(Capstone; option disasm-select=FUNCTION)",
+	disasm_render};

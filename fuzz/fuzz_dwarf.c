@@ -1,0 +1,95 @@
+/* libFuzzer harness: the DWARF reader (libprofcore/dwarf.c, libdw) on a
+ * hostile ELF program: truncated .debug_* sections, offsets past their
+ * ends, DW_AT_abstract_origin / DW_AT_specification loops, line tables
+ * out of order.  Seeds: the -g programs among the fixtures (e.g.
+ * tests/source/fixtures/lines-O2).  libdw reads files, so the input is
+ * written to a temporary file first.  What loads is then asked for
+ * gprof's line symbols, the location of each of their addresses (and
+ * the next byte), of addresses taken from the input, and the line view
+ * of a profile of those addresses (--granularity line, -r source,
+ * -r locations, -r disasm of its first function). */
+#include "dwarf_internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void lookups(pc_dwarf *d, const uint8_t *data, size_t size)
+{
+	pc_linesym *ls = NULL;
+	size_t n = 0;
+	const pc_srcframe *f;
+	size_t nf;
+	if (pc_dwarf_line_syms(d, &ls, &n) == PC_OK) {
+		for (size_t i = 0; i < n && i < 4096; i++) {
+			pc_dwarf_lookup(d, ls[i].addr, &f, &nf);
+			pc_dwarf_lookup(d, ls[i].addr + 1, &f, &nf);
+		}
+		free(ls);
+	}
+	/* addresses from the input itself: anywhere, in any order */
+	for (size_t i = 0; i + 8 <= size && i < 512; i += 8)
+		pc_dwarf_lookup(d, pc_get_u64(data + i, PC_ENDIAN_LITTLE), &f, &nf);
+}
+
+static void reports(const char *path, const uint8_t *data, size_t size)
+{
+	pc_profile *p = pc_profile_new(NULL);
+	if (!p)
+		return;
+	if (pc_profile_load_file(p, path, "elf", NULL) == PC_OK) {
+		for (size_t i = 0; i + 4 <= size && i < 256; i += 4)
+			pc_profile_add_sample(p, PC_NOSEG,
+					      pc_get_u32(data + i, PC_ENDIAN_LITTLE) & 0xffffu, 1);
+		pc_options *o = pc_options_new();
+		static const char *const rep[] = {"flat", "source", "locations", "callgraph"};
+		char *out = NULL;
+		size_t len = 0;
+		for (size_t i = 0; o && i < sizeof rep / sizeof *rep; i++) {
+			pc_options_set(o, "granularity", i == 0 ? "line" : NULL);
+			if (pc_profile_render(p, rep[i], o, &out, &len) == PC_OK)
+				pc_free(out);
+		}
+		pc_row r;
+		pc_symbol s;
+		if (o && pc_profile_row_count(p) && pc_profile_row_at(p, 0, &r) == PC_OK &&
+		    pc_profile_symbol_at(p, r.symbol, &s) == PC_OK) {
+			pc_options_set(o, "disasm-select", s.name);
+			if (pc_profile_render(p, "disasm", o, &out, &len) == PC_OK)
+				pc_free(out);
+		}
+		pc_options_free(o);
+	}
+	pc_profile_free(p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char path[] = "/tmp/pc-fuzz-dwarf-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return 0;
+	size_t done = 0;
+	while (done < size) {
+		ssize_t w = write(fd, data + done, size - done);
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	close(fd);
+	if (done == size) {
+		pc_dwarf *d = pc_dwarf_new(NULL);
+		if (d) {
+			if (pc_dwarf_load(d, path) == PC_OK)
+				lookups(d, data, size);
+			pc_dwarf_free(d);
+		}
+		reports(path, data, size);
+	}
+	unlink(path);
+	return 0;
+}
