@@ -1,6 +1,6 @@
 /* disasm.c - annotated disassembly of one function (report "disasm",
  * option "disasm-select"=FUNCTION, its name or 0xADDRESS inside it; none:
- * the function with the most samples; README "Source level").
+ * the function with the most samples; docs/source.md ("Source level")).
  *
  * The code bytes come from the program among the profile's files: an ELF
  * executable (libelf; x86 32/64, ARM and Thumb, AArch64, m68k, MIPS,

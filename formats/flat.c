@@ -6,7 +6,7 @@
  *           self seconds (when the rate is known), calls (when arcs
  *           exist), a barchart scaled so that the top row fills it.
  * percent = count / total samples (gprof's denominator).  CSV and JSON
- * carry the same rows and totals (README "Machine-readable output").
+ * carry the same rows and totals (docs/usage.md ("Machine-readable output")).
  * Rows, cutoff and zero-hit selection come from rowset.c; "style" picks
  * another layout (styles.h); "interval=SYM" appends that symbol's
  * intervals (intervals.c).

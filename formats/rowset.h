@@ -4,7 +4,7 @@
  * selection, ranks, percents and the helpers the text layouts share
  * (padding, bars, the percent axis, count strings).  Private to formats/.
  *
- * Option keys read here (README "Reports"):
+ * Option keys read here (docs/reports.md ("Reports")):
  *   output-format  text | csv | json                    (default text)
  *   cutoff         N: list rows until N percent of the samples is covered
  *   zero           1: also list code symbols never hit (rows with calls
@@ -154,7 +154,7 @@ PC_INTERNAL const char *pc_rs_region_label(int cls);
 
 /* ---- machine output shared by every table engine ------------------ */
 
-/** CSV as README "Machine-readable output" documents it for the flat
+/** CSV as docs/usage.md ("Machine-readable output") documents it for the flat
  *  report: "rank,symbol,count,percent,cum_percent,self_seconds,calls,
  *  self_calls,address", one line per listed row (region rows: empty
  *  address), then the bracketed total rows. */

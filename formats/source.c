@@ -1,4 +1,4 @@
-/* source.c - source-level reports (README "Source level"):
+/* source.c - source-level reports (docs/source.md ("Source level")):
  *
  *  source     annotated source: each line of the source files with its
  *             count and percent in the margin, hot lines marked with '>'

@@ -1,5 +1,5 @@
 /*
- * stats.c - honest statistics in reports (README "Statistics"):
+ * stats.c - honest statistics in reports (docs/statistics.md ("Statistics")):
  *
  *   check  sampling-quality diagnostics of one capture (profcat --check)
  *   diff   two captures compared symbol by symbol (pc_profile_diff)

@@ -1,6 +1,6 @@
 /*
  * stats.h - confidence intervals and sampling-quality checks for the
- * report engines (formats/stats.c; README "Statistics").  Private to
+ * report engines (formats/stats.c; docs/statistics.md ("Statistics")).  Private to
  * formats/.
  *
  * Option keys:

@@ -1,5 +1,5 @@
 /* dwarf.c - source locations from DWARF through elfutils' libdw/libdwfl
- * (README "Source level").
+ * (docs/source.md ("Source level")).
  *
  * A pc_dwarf reads one ELF program (and its separate debug file, where
  * libdwfl's standard search finds it: .gnu_debuglink, build-id under

@@ -1,7 +1,7 @@
 /* fit.c - does a capture fit the program it is reported against?
  *
  * pc_profile_fit() compares where the capture's samples and call arcs lie
- * with the program's code (README "Attribution rules", rule 9):
+ * with the program's code (docs/attribution.md ("Attribution rules"), rule 9):
  *  - the share of located samples (histogram counts, raw samples) in the
  *    program's code, in other known regions (ROM, DOS, libraries: they
  *    are explained) and in nothing known;
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Thresholds (README "Attribution rules", rule 9). */
+/* Thresholds (docs/attribution.md ("Attribution rules"), rule 9). */
 #define FIT_MISFIT 0.5   /* below this share in the code: refuse       */
 #define FIT_DOUBT 0.9    /* below this share: warn                      */
 #define FIT_RANGE_SLACK 64 /* bytes a histogram may miss the code end by */

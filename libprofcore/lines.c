@@ -1,5 +1,5 @@
 /* lines.c - a profile seen per source line, per source file or per
- * address (option "granularity"; README "Source level").
+ * address (option "granularity"; docs/source.md ("Source level")).
  *
  * Line granularity is gprof -l's: the symbol table becomes the function
  * symbols plus gprof's line symbols (dwarf.c pc_dwarf_line_syms), each

@@ -9,7 +9,7 @@
  *    than .<digits>, .clone.<digits>, .constprop.<digits> (so foo.cold and
  *    foo.part.0 are listed but charged to the preceding symbol), checked
  *    within the name itself: gprof 2.40 reads on past the name's end and
- *    so sometimes drops foo.constprop.N (README "Attribution rules"; a -v
+ *    so sometimes drops foo.constprop.N (docs/attribution.md ("Attribution rules"); a -v
  *    note names each symbol where profcat and gprof part);
  *  - st_size is ignored for attribution (extents run to the next symbol);
  *  - mcount & co. are EXCLUDED: their credit leaves the totals.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Cross legs (README "Portability"): build profcore for another host and run
+# Cross legs (docs/portability.md ("Portability")): build profcore for another host and run
 # the test suite there.
 #   scripts/cross.sh s390x   64-bit big-endian, clang cross build run under qemu-user
 #   scripts/cross.sh i386    32-bit x86 (gcc -m32), run natively

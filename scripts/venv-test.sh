@@ -1,5 +1,5 @@
 #!/bin/sh
-# The Python package as users install it (README "Python"): `pip install .`
+# The Python package as users install it (docs/python.md ("Python")): `pip install .`
 # into a fresh venv, offline, then the Python test suite against that
 # installed package from another directory (no PYTHONPATH, no
 # PROFCORE_LIBRARY).  Needs build/ (scripts/test.sh) for profcat and the

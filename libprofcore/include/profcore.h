@@ -445,7 +445,7 @@ PC_API size_t pc_profile_symbol_count(const pc_profile *p);
 /** Symbols in the order they were added. */
 PC_API int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out);
 /** Name of symbol i as rows and reports show it: demangled (C++ and Rust,
- *  as gprof prints them; README "Attribution rules") unless opts has
+ *  as gprof prints them; docs/attribution.md ("Attribution rules")) unless opts has
  *  "demangle" = "none" or the build has no demangler; else, and for names
  *  that are not mangled, the raw name.  pc_symbol.name always keeps the
  *  raw bytes.  NULL if i is out of range. */
@@ -477,7 +477,7 @@ PC_API uint64_t pc_profile_class_samples(const pc_profile *p,
 					 pc_region_class cls);
 
 /* ------------------------------------------------------------------ */
-/* Attribution (rules: README "Attribution rules").                    */
+/* Attribution (rules: docs/attribution.md ("Attribution rules")).                    */
 
 /** One attributed row: a symbol that is an attribution target. */
 typedef struct pc_row {
@@ -521,7 +521,7 @@ PC_API int pc_profile_totals(pc_profile *p, pc_totals *out);
 PC_API int64_t pc_profile_lookup(pc_profile *p, uint32_t segment,
 				 uint64_t address);
 
-/* ---- Does the capture fit the program? (README "Attribution rules") */
+/* ---- Does the capture fit the program? (docs/attribution.md ("Attribution rules")) */
 
 typedef enum pc_fit_verdict {
 	PC_FIT_UNKNOWN = 0, /* no program code or nothing located to compare */
@@ -552,14 +552,14 @@ typedef struct pc_fit {
 } pc_fit;
 
 /** Compares the capture's samples, call arcs and histogram ranges with
- *  the program's code (rules: README "Attribution rules", rule 9) and,
+ *  the program's code (rules: docs/attribution.md ("Attribution rules"), rule 9) and,
  *  when most samples miss it, looks for the one shift of the program
  *  that would put most of them in (a missing load address).  opts: the
  *  attribution keys and "load-address" (as given to the loaders).  The
  *  problem string belongs to the profile. */
 PC_API int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out);
 
-/* ---- Call graph (README "Call graphs") ----------------------------- */
+/* ---- Call graph (docs/reports.md ("Call graphs")) ----------------------------- */
 
 /** pc_symbol.flags: a named code point (a source statement such as
  *  "main.(51)"), used to name call sites; give it PC_SYMF_NOATTR and
@@ -639,7 +639,7 @@ PC_API size_t pc_callgraph_dropped_arcs(const pc_callgraph *g);
 /** Renders report (NULL or "flat" = the flat table; pc_report_name_at()
  *  lists all) into a newly allocated NUL-terminated buffer *out (free
  *  with pc_free).  opts keys: "output-format" (text, csv, json),
- *  "style", ... (README "Reports"). */
+ *  "style", ... (docs/reports.md ("Reports")). */
 PC_API int pc_profile_render(pc_profile *p, const char *report,
 			     const pc_options *opts, char **out, size_t *len);
 /** Same, written to f.  Output is not atomic: profcat writes to a
@@ -654,7 +654,7 @@ PC_API const char *pc_report_description_at(size_t i);
 PC_API void pc_free(void *ptr);
 
 /* ------------------------------------------------------------------ */
-/* Exports to other tools' formats (README "Exports")                  */
+/* Exports to other tools' formats (docs/exports.md ("Exports"))                  */
 
 /** Writes the attributed profile as format ("pprof", "speedscope",
  *  "folded", "callgrind", "gmon"; pc_export_name_at() lists all) into a
@@ -675,7 +675,7 @@ PC_API const char *pc_export_extension_at(size_t i);
 PC_API const char *pc_export_description_at(size_t i);
 
 /* ------------------------------------------------------------------ */
-/* Statistics (README "Statistics")                                    */
+/* Statistics (docs/statistics.md ("Statistics"))                                    */
 
 /** Two-sided standard normal quantile for a confidence level in percent
  *  (95 -> 1.959964); 0 unless 0 < confidence < 100.  [any thread] */
@@ -719,7 +719,7 @@ PC_API int pc_profile_exact(const pc_profile *p);
 PC_API int pc_profile_merge(pc_profile *dst, const pc_profile *src,
 			    const pc_options *opts);
 
-/** The "diff" report of two captures (README "Statistics"): per symbol
+/** The "diff" report of two captures (docs/statistics.md ("Statistics")): per symbol
  *  (matched by name) the shares before and after, the change in
  *  percentage points with its interval, the two-proportion test's
  *  p-value adjusted over the listed symbols, and a significance flag.
@@ -738,7 +738,7 @@ PC_API int pc_profile_compare_rates(pc_profile *const *caps, size_t n,
 				    size_t *len);
 
 /* ------------------------------------------------------------------ */
-/* Source locations from DWARF (README "Source level"; needs libdw)    */
+/* Source locations from DWARF (docs/source.md ("Source level"); needs libdw)    */
 
 typedef struct pc_dwarf pc_dwarf;
 

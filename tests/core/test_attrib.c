@@ -1,4 +1,4 @@
-/* Attribution rules (README "Attribution rules"), on a hand-made profile
+/* Attribution rules (docs/attribution.md ("Attribution rules")), on a hand-made profile
  * whose every expected number is worked out in the comments. */
 #include <setjmp.h>
 #include <stdarg.h>

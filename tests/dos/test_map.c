@@ -324,7 +324,7 @@ static void tlink_publics(void **state)
 	pc_profile_free(p);
 }
 
-/* Code segments are decided by class (README "MS-DOS maps and PROFIL").
+/* Code segments are decided by class (docs/dos.md ("MS-DOS maps and PROFIL")).
  * Lattice C names its code segment PROG, class PROG, in group PGROUP (S
  * model; _PROG in the L model), as its C.ASM shows ("PGROUP GROUP PROG",
  * "PROG SEGMENT BYTE PUBLIC 'PROG'", DGROUP = DATA, UDATA, XSTACK).  No

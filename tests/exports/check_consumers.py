@@ -119,7 +119,7 @@ CASES = {
         UNIX, "x86_64-nopie", "callgraph")], "elf": os.path.join(
         UNIX, "x86_64-nopie", "callgraph"), "speedscope_import": True},
     # every sample outside the program: read back, the gmon.out does not
-    # fit it (README "Attribution rules", rule 9), hence --ignore-fit
+    # fit it (docs/attribution.md ("Attribution rules"), rule 9), hence --ignore-fit
     "api-outside": {"api": "outside", "need": {"elf"}, "symargs": ["--ignore-fit", os.path.join(
         UNIX, "x86_64-nopie", "callgraph")], "elf": os.path.join(
         UNIX, "x86_64-nopie", "callgraph"), "speedscope_import": True},
@@ -145,7 +145,7 @@ def raw_dump(case, tmp):
     """A text dump of PCs: for the i-th text symbol (in address order),
     i + 1 samples at start + 2*k.  No sample sits on the byte before an odd
     symbol start: gprof, working in 2-byte units, would give it to that
-    symbol (README "Exports")."""
+    symbol (docs/exports.md ("Exports"))."""
     elf = case["elf"]
     out = run([PROFCAT, "--list-symbols", "-F", "csv", elf])
     starts = sorted(int(r["address"], 16) for r in csv.DictReader(

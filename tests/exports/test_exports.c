@@ -1,4 +1,4 @@
-/* Exports (README "Exports"), on hand-made profiles whose expected output
+/* Exports (docs/exports.md ("Exports")), on hand-made profiles whose expected output
  * is worked out in the comments: the pprof encoder byte by byte, the
  * gmon.out writer byte by byte, and the full text of the folded,
  * speedscope and callgrind writers. */
@@ -263,7 +263,7 @@ static void test_names_and_errors(void **state)
 	pc_options_set(o, "granularity", "line");
 	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "source lines need the program's DWARF: give the ELF executable (built with -g) among the files");
+			    "source lines need the program's DWARF or a linker map with line numbers: give the ELF executable (built with -g), or the map made with LINK /LINENUMBERS, among the files");
 	pc_options_set(o, "granularity", NULL);
 	pc_options_set(o, "compress", "maybe");
 	assert_int_equal(pc_profile_export(p, "pprof", o, &out, &len), PC_EUSAGE);
@@ -648,7 +648,7 @@ static void test_awkward_names(void **state)
 	pc_profile *p = pc_profile_new(NULL);
 	sym(p, "a;b\nc \"q\"", PC_NOSEG, 0x100, 0x10);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x104, 1), PC_OK);
-	/* names in their shown form (README "Hostile input"): \n as \x0a */
+	/* names in their shown form (docs/development.md ("Hostile input")): \n as \x0a */
 	expect_text(p, "folded", "a_b\\x0ac \"q\" 1\n");
 	size_t len;
 	char *s = export(p, "callgrind", NULL, NULL, &len);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Regular expressions from data files have a work budget (pc_regex.h
-PC_RE_STEPS_*; README "Hostile input"): a Hatari "Field regexp" or a user
+PC_RE_STEPS_*; docs/development.md ("Hostile input")): a Hatari "Field regexp" or a user
 dialect's expression that keeps thousands of threads alive per byte
 (two overlapping .{0,1000}) stops with one line naming the expression,
 early on a long line; ordinary expressions on the same long line stay

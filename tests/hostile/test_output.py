@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""profcat -o and standard output (cli/output.c, README "Hostile input"):
+"""profcat -o and standard output (cli/output.c, docs/development.md ("Hostile input")):
 
   - a destination that exists and is not a regular file (FIFO, character
     device, symbolic link, directory) is refused with exit 2 and one line,

@@ -154,7 +154,7 @@ class Built(unittest.TestCase):
         got, pout = profcat_flat(exe, gmon, *profcat_opts)
         self.assertGreater(len(want), 5, gout)
         parted = gprof_drops(exe, gmon)
-        if parted:   # README "gprof 2.40 divergence": compare the rest
+        if parted:   # docs/attribution.md ("gprof 2.40 divergence"): compare the rest
             mine, theirs = as_gprof(got, parted), as_gprof(want, {})
             msg = "\ngprof:\n%s\nprofcat:\n%s" % (gout, pout)
             self.assertEqual(sorted(mine), sorted(theirs), msg)

@@ -120,7 +120,7 @@ def main():
     write("diff_new.raw.gz", raw(new, rng))
 
     # merge: two histograms of one program, 4-byte and 8-byte buckets,
-    # the second over a range shifted by 0x80 (README "Statistics")
+    # the second over a range shifted by 0x80 (docs/statistics.md ("Statistics"))
     c4 = [i + 1 for i in range(64)]                         # [0x1000, 0x1100)
     c8 = [100 + i for i in range(32)]                       # [0x1080, 0x1180)
     write("merge4.gmon", gmon(0x1000, 0x1100, c4))

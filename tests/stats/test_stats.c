@@ -1,4 +1,4 @@
-/* test_stats.c - the statistics of libprofcore (README "Statistics"):
+/* test_stats.c - the statistics of libprofcore (docs/statistics.md ("Statistics")):
  * quantiles, Wilson and Newcombe intervals against published values,
  * Holm and Benjamini-Hochberg by hand, the coverage of the 95% Wilson
  * interval in a seeded multinomial simulation, the family-wise false

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Does the capture fit the program? (README "Attribution rules", rule 9,
+"""Does the capture fit the program? (docs/attribution.md ("Attribution rules"), rule 9,
 and the gprof 2.40 divergence.)  Each case is a report that was printed
 with exit 0 and wrong numbers before: now one line names the problem and
 the fix, checked by its exact text.

@@ -1,5 +1,5 @@
 /* pc_profile_fit() and the one rate rule through the public API
- * (README "Attribution rules", rules 9 and 10). */
+ * (docs/attribution.md ("Attribution rules"), rules 9 and 10). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scale and endless inputs (README "Hostile input"): profcat stays fast
+"""Scale and endless inputs (docs/development.md ("Hostile input")): profcat stays fast
 and small.  Inputs come from gen_scale.py at test time.
 
   - 100,000 histogram records load in under 0.5 s (limit here 5 s: 10x,
