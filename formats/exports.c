@@ -440,6 +440,24 @@ static pc_options *graph_opts(const pc_options *o, int arc_time)
 	return c;
 }
 
+/* The samples of the chains flow through their arcs: each arc's
+ * inclusive samples, from the chains (after building and after filtering). */
+static void arcs_through_chains(pc_xmodel *m)
+{
+	for (size_t i = 0; i < m->narcs; i++)
+		m->arcs[i].inclusive = 0;
+	for (size_t c = 0; c < m->nchains; c++) {
+		const pc_xchain *ch = &m->chains[c];
+		double v = m->frames[ch->leaf].self * ch->fraction;
+		for (size_t k = 0; k + 1 < ch->depth; k++) {
+			size_t a = pc_xmodel_find_arc(m, m->pathpool[ch->first + k],
+					    m->pathpool[ch->first + k + 1]);
+			if (a != PC_XNONE)
+				m->arcs[a].inclusive += v;
+		}
+	}
+}
+
 /* The chains: the call paths of libprofcore's call graph model
  * (pc_callgraph_paths: gprof's propagation, cycles as <cycle N>), or with
  * stacks=none one single-frame chain per frame.  Arcs into a cycle from
@@ -598,17 +616,7 @@ static int build_chains(build *b, const size_t *rowframe, size_t nrows,
 		fr->nchains = m->nchains - fr->first_chain;
 	}
 	m->truncated = paths.truncated;
-	/* the samples of the chains flow through their arcs */
-	for (size_t c = 0; c < m->nchains; c++) {
-		const pc_xchain *ch = &m->chains[c];
-		double v = m->frames[ch->leaf].self * ch->fraction;
-		for (size_t k = 0; k + 1 < ch->depth; k++) {
-			size_t a = pc_xmodel_find_arc(m, m->pathpool[ch->first + k],
-					    m->pathpool[ch->first + k + 1]);
-			if (a != PC_XNONE)
-				m->arcs[a].inclusive += v;
-		}
-	}
+	arcs_through_chains(m);
 out:
 	pc_cgpaths_free(&paths);
 	free(nodeframe);
@@ -691,18 +699,7 @@ static int filter_chains(pc_xmodel *m, const pc_options *opts)
 			i++;
 		m->frames[fi].nsites = i - m->frames[fi].first_site;
 	}
-	for (size_t i = 0; i < m->narcs; i++)
-		m->arcs[i].inclusive = 0;
-	for (size_t c = 0; c < m->nchains; c++) {
-		const pc_xchain *ch = &m->chains[c];
-		double v = m->frames[ch->leaf].self * ch->fraction;
-		for (size_t k = 0; k + 1 < ch->depth; k++) {
-			size_t a = pc_xmodel_find_arc(m, m->pathpool[ch->first + k],
-					    m->pathpool[ch->first + k + 1]);
-			if (a != PC_XNONE)
-				m->arcs[a].inclusive += v;
-		}
-	}
+	arcs_through_chains(m);
 done:
 	free(hit);
 	free(scale);
