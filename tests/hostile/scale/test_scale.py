@@ -119,8 +119,11 @@ def raw3m(tmp):
     cpu = ru.ru_utime + ru.ru_stime
     check(rc == 0 and err == "", "raw3m.bin: exit %d %r" % (rc, err[:200]))
     check("3000000" in out, "raw3m.bin: 3000000 samples in the output")
-    check(ru.ru_maxrss < 200 * 1024,
-          "raw3m.bin: peak RSS %d KiB (limit 200 MiB)" % ru.ru_maxrss)
+    # the target is 200 MiB; an ASan build (shadow memory, redzones)
+    # needs about 1.8x what the plain build does (measured: 342 MiB)
+    limit = 200 if os.environ.get("PC_SANITIZE", "none") in ("", "none") else 400
+    check(ru.ru_maxrss < limit * 1024,
+          "raw3m.bin: peak RSS %d KiB (limit %d MiB)" % (ru.ru_maxrss, limit))
     check(cpu < 3 * FACTOR, "raw3m.bin: %.2f s CPU (limit %.0f s)"
           % (cpu, 3 * FACTOR))
 
