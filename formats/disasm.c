@@ -72,28 +72,16 @@ typedef struct dis_code {
 	void *buf; /* the file's bytes */
 } dis_code;
 
-static int fail_at(pc_profile *p, int code, const char *file, int64_t off,
-		   const char *fmt, ...) PC_PRINTF(5, 6);
-static int fail_at(pc_profile *p, int code, const char *file, int64_t off,
-		   const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	pc_errslot_set(&p->err, code, file, off, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 static int read_file(pc_profile *p, const char *path, void **buf, size_t *len)
 {
 	int st = 0;
 	pc_stream *s = pc_stream_open_file(path, &st);
 	if (!s)
-		return fail_at(p, st ? st : PC_EIO, path, -1, "cannot open the program to disassemble");
+		return pc_profile_fail_at(p, st ? st : PC_EIO, path, -1, "cannot open the program to disassemble");
 	st = pc_stream_read_all(s, DIS_MAX_FILE, buf, len);
 	if (st) {
 		const pc_error *e = pc_stream_error(s);
-		st = fail_at(p, st, path, -1, "%s", e && e->message ? e->message : "cannot read");
+		st = pc_profile_fail_at(p, st, path, -1, "%s", e && e->message ? e->message : "cannot read");
 	}
 	pc_stream_free(s);
 	return st;
@@ -123,13 +111,13 @@ static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
 	if (st)
 		return st;
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return fail_at(p, PC_EFORMAT, path, -1, "libelf: %s", elf_errmsg(-1));
+		return pc_profile_fail_at(p, PC_EFORMAT, path, -1, "libelf: %s", elf_errmsg(-1));
 	Elf *e = elf_memory(c->buf, len);
 	GElf_Ehdr eh;
 	if (!e || !gelf_getehdr(e, &eh)) {
 		if (e)
 			elf_end(e);
-		return fail_at(p, PC_EFORMAT, path, 0, "not an ELF file: %s", elf_errmsg(-1));
+		return pc_profile_fail_at(p, PC_EFORMAT, path, 0, "not an ELF file: %s", elf_errmsg(-1));
 	}
 	int big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	int is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
@@ -167,7 +155,7 @@ static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
 		c->cs_arch = CS_ARCH_PPC, c->cs_mode = CS_MODE_64, c->arch = "PowerPC64";
 		break;
 	default:
-		st = fail_at(p, PC_EUNSUPPORTED, path, 18,
+		st = pc_profile_fail_at(p, PC_EUNSUPPORTED, path, 18,
 			     "disasm: ELF machine %u is not one profcat disassembles (x86, x86-64, ARM, Thumb, AArch64, m68k, MIPS, PowerPC)",
 			     (unsigned)eh.e_machine);
 		goto out;
@@ -192,13 +180,13 @@ static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
 		}
 	}
 	if (!code) {
-		st = fail_at(p, PC_ENOTFOUND, path, -1,
+		st = pc_profile_fail_at(p, PC_ENOTFOUND, path, -1,
 			     "disasm: no code section holds address 0x%llx (is this the program the profile was taken of?)",
 			     (unsigned long long)lo);
 		goto out;
 	}
 	if (csh.sh_offset > len || csh.sh_size > len - csh.sh_offset) {
-		st = fail_at(p, PC_EFORMAT, path, (int64_t)csh.sh_offset,
+		st = pc_profile_fail_at(p, PC_EFORMAT, path, (int64_t)csh.sh_offset,
 			     "code section of %llu bytes at file offset %llu goes past the end of the file (%zu bytes)",
 			     (unsigned long long)csh.sh_size,
 			     (unsigned long long)csh.sh_offset, len);
@@ -271,14 +259,14 @@ static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t ba
 		return st;
 	const unsigned char *b = c->buf;
 	if (len < 0x1c || pc_get_u16(b, PC_ENDIAN_BIG) != 0x601a)
-		return fail_at(p, PC_EFORMAT, path, 0, "expected a GEMDOS program (magic 0x601a)");
+		return pc_profile_fail_at(p, PC_EFORMAT, path, 0, "expected a GEMDOS program (magic 0x601a)");
 	uint64_t tlen = pc_get_u32(b + 2, PC_ENDIAN_BIG);
 	if (tlen > len - 0x1c)
-		return fail_at(p, PC_EFORMAT, path, 2,
+		return pc_profile_fail_at(p, PC_EFORMAT, path, 2,
 			       "TEXT length %llu goes past the end of the file (%zu bytes)",
 			       (unsigned long long)tlen, len);
 	if (lo < base || lo - base >= tlen)
-		return fail_at(p, PC_ENOTFOUND, path, -1,
+		return pc_profile_fail_at(p, PC_ENOTFOUND, path, -1,
 			       "disasm: address 0x%llx is outside the program's TEXT (0x%llx-0x%llx)",
 			       (unsigned long long)lo, (unsigned long long)base,
 			       (unsigned long long)(base + tlen));
@@ -334,7 +322,7 @@ static int decode(pc_profile *p, dis_code *c, dis_ins **out, size_t *nout)
 					hmode[slot] = -1;
 				}
 				if (cs_open((cs_arch)c->cs_arch, (cs_mode)(uint32_t)mode, &h[slot]) != CS_ERR_OK) {
-					st = fail_at(p, PC_EUNSUPPORTED, c->file, -1,
+					st = pc_profile_fail_at(p, PC_EUNSUPPORTED, c->file, -1,
 						     "disasm: this Capstone cannot decode %s", c->arch);
 					break;
 				}

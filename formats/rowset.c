@@ -140,11 +140,10 @@ static size_t merge_labels(pc_rs_row *all, size_t n)
 	return k;
 }
 
-static int cmp_address(const void *a, const void *b)
+/* address order: symbols by (segment, address), region rows after them */
+static int cmp_addr_only(const void *a, const void *b)
 {
 	const pc_rs_row *x = a, *y = b;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
 	if ((x->region < 0) != (y->region < 0))
 		return x->region < 0 ? -1 : 1;
 	if (x->region >= 0)
@@ -154,6 +153,14 @@ static int cmp_address(const void *a, const void *b)
 	if (x->address != y->address)
 		return x->address < y->address ? -1 : 1;
 	return strcmp(x->label, y->label);
+}
+
+static int cmp_address(const void *a, const void *b)
+{
+	const pc_rs_row *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return cmp_addr_only(a, b);
 }
 
 static int get_cutoff(pc_profile *p, const pc_options *o, pc_rowset *rs)
@@ -298,20 +305,6 @@ static int cmp_calls(const void *a, const void *b)
 	return cmp_name(a, b);
 }
 
-/* address order: symbols by (segment, address), region rows after them */
-static int cmp_addr_only(const void *a, const void *b)
-{
-	const pc_rs_row *x = a, *y = b;
-	if ((x->region < 0) != (y->region < 0))
-		return x->region < 0 ? -1 : 1;
-	if (x->region >= 0)
-		return x->region - y->region;
-	if (x->segment != y->segment)
-		return x->segment < y->segment ? -1 : 1;
-	if (x->address != y->address)
-		return x->address < y->address ? -1 : 1;
-	return strcmp(x->label, y->label);
-}
 
 /* "sort" and "top" into rs; focus/ignore/hide applied to all[0, *n) */
 static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,

@@ -95,6 +95,12 @@ typedef struct pc_errslot {
 
 PC_INTERNAL void pc_errslot_set(pc_errslot *e, int code, const char *file,
 				int64_t offset, const char *fmt, va_list ap);
+/** pc_profile_fail with the file and byte offset the error concerns (an
+ *  error about another file than the stream being read: DWARF, a
+ *  program's code). */
+PC_INTERNAL int pc_profile_fail_at(pc_profile *p, int code, const char *file,
+				   int64_t off, const char *fmt, ...)
+	PC_PRINTF(5, 6);
 PC_INTERNAL void pc_errslot_copy(pc_errslot *dst, const pc_errslot *src);
 PC_INTERNAL void pc_errslot_clear(pc_errslot *e);
 PC_INTERNAL void pc_errslot_fill_file(pc_errslot *e, const char *file);

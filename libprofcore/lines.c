@@ -26,24 +26,12 @@ void pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d)
 	p->dwarf = d;
 }
 
-static int fail_at(pc_profile *p, int code, const char *file, int64_t off,
-		   const char *fmt, ...) PC_PRINTF(5, 6);
-static int fail_at(pc_profile *p, int code, const char *file, int64_t off,
-		   const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	pc_errslot_set(&p->err, code, file, off, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 /* The DWARF reader's error, with its file and offset, on p. */
 static int fail_from(pc_profile *p, const pc_error *e, int st)
 {
 	if (!e)
 		return pc_profile_fail(p, st, "cannot read DWARF");
-	return fail_at(p, e->code ? e->code : st, e->file, e->offset, "%s",
+	return pc_profile_fail_at(p, e->code ? e->code : st, e->file, e->offset, "%s",
 		       e->message);
 }
 

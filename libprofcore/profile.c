@@ -75,6 +75,16 @@ int pc_profile_fail(pc_profile *p, int code, const char *fmt, ...)
 	return code;
 }
 
+int pc_profile_fail_at(pc_profile *p, int code, const char *file, int64_t off,
+		       const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pc_errslot_set(&p->err, code, file, off, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
 /* Appends a formatted line (kept in the profile's pool) to a list. */
 static void add_line(pc_profile *p, const char ***v, size_t *n, size_t *cap,
 		     const char *fmt, va_list ap)
