@@ -110,6 +110,14 @@ typedef struct pc_error {
 	const char *message;
 } pc_error;
 
+/** The error of the last call on this thread that failed before it had a
+ *  handle to keep the error on: a constructor (pc_profile_new,
+ *  pc_registry_new, pc_dwarf_new, pc_stream_open_file,
+ *  pc_stream_open_memory).  NULL if there was none.  Borrowed: valid
+ *  until the next such failure on the same thread.  [any thread: each
+ *  thread has its own] */
+PC_API const pc_error *pc_last_error(void);
+
 /* ------------------------------------------------------------------ */
 /* Model vocabulary                                                    */
 
@@ -237,13 +245,17 @@ typedef struct pc_stream pc_stream;
  *  unless the "gzip-limit" option says otherwise. */
 #define PC_GZIP_DEFAULT_LIMIT ((uint64_t)16 << 30)
 
-/** Opens path ("-" = standard input).  gzip content is inflated on the fly.
- *  On failure returns NULL and stores the negative pc_status in *status
- *  (may be NULL). */
-PC_API pc_stream *pc_stream_open_file(const char *path, int *status);
-/** Borrows buf (must outlive the stream). name is used in messages. */
-PC_API pc_stream *pc_stream_open_memory(const void *buf, size_t len,
-					const char *name, int *status);
+/** Opens path ("-" = standard input) into *out (free with
+ *  pc_stream_free).  gzip content is inflated on the fly.  Errors:
+ *  PC_ENOTFOUND (no such file), PC_EIO (cannot open or read, a
+ *  directory), PC_ENOMEM, PC_EUSAGE (out or path NULL); *out is then NULL
+ *  and pc_last_error() names the file and the reason. */
+PC_API int pc_stream_open_file(pc_stream **out, const char *path);
+/** A stream over buf, which it borrows (buf must outlive the stream).
+ *  name (copied) is used in messages.  Errors as pc_stream_open_file. */
+PC_API int pc_stream_open_memory(pc_stream **out, const void *buf, size_t len,
+				 const char *name);
+/** Frees s (NULL is fine); closes its file unless it is standard input. */
 PC_API void pc_stream_free(pc_stream *s);
 
 PC_API const char *pc_stream_name(const pc_stream *s);
@@ -275,12 +287,16 @@ PC_API int pc_stream_skip(pc_stream *s, uint64_t n, const char *what);
  *  More than max bytes is PC_ELIMIT. */
 PC_API int pc_stream_read_all(pc_stream *s, uint64_t max, void **buf,
 			      size_t *len);
-/** 1 at end of content, 0 otherwise, negative on error. */
-PC_API int pc_stream_eof(pc_stream *s);
-/** Reads one line (without its LF / CRLF) into the stream's line buffer.
- *  Returns 1 and sets *line / *len, 0 at end, negative on error (a line
- *  longer than 1 MiB is PC_ELIMIT).  *line_start is the byte offset of the
- *  line (may be NULL).  NUL bytes inside a line are an error. */
+/** *at_end = 1 at the end of the content, else 0 (may read ahead to
+ *  know).  Returns PC_OK or the read error (recorded on s). */
+PC_API int pc_stream_eof(pc_stream *s, int *at_end);
+/** Reads one line (without its LF / CRLF) into the stream's line buffer:
+ *  *line / *len, borrowed until the next read from s.  At the end of the
+ *  content it returns PC_OK with *line = NULL and *len = 0:
+ *      while ((st = pc_stream_getline(s, &l, &n, NULL)) == PC_OK && l)
+ *  Errors (recorded on s): a line longer than 1 MiB is PC_ELIMIT, a NUL
+ *  byte inside a line PC_EFORMAT, read errors PC_EIO / PC_ETRUNC.
+ *  *line_start is the byte offset of the line (may be NULL). */
 PC_API int pc_stream_getline(pc_stream *s, const char **line, size_t *len,
 			     uint64_t *line_start);
 /** Line number (1-based) of the last line returned by pc_stream_getline. */
@@ -306,24 +322,30 @@ PC_API uint64_t pc_get_uint(const void *p, unsigned width, pc_endian e);
 typedef struct pc_profile pc_profile;
 typedef struct pc_registry pc_registry;
 
-/** A new, empty profile.  reg (may be NULL: built-in loaders only) must
- *  outlive the profile. */
-PC_API pc_profile *pc_profile_new(const pc_registry *reg);
+/** A new, empty profile in *out (free with pc_profile_free).  reg (may
+ *  be NULL: built-in loaders only) is borrowed and must outlive the
+ *  profile.  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out is then NULL
+ *  and pc_last_error() says why. */
+PC_API int pc_profile_new(pc_profile **out, const pc_registry *reg);
+/** Frees p and everything borrowed from it (NULL is fine). */
 PC_API void pc_profile_free(pc_profile *p);
 /** The last error recorded on p, NULL if none. */
 PC_API const pc_error *pc_profile_error(const pc_profile *p);
 /** Records an error on the profile and returns code. */
 PC_API int pc_profile_fail(pc_profile *p, int code, const char *fmt, ...)
 	PC_PRINTF(3, 4);
-/** Adds a warning (not an error) shown in verbose output and reports. */
-PC_API void pc_profile_warn(pc_profile *p, const char *fmt, ...)
+/** Adds a warning (not an error) shown in verbose output and reports.
+ *  Returns PC_OK, or PC_ENOMEM (the warning is then lost). */
+PC_API int pc_profile_warn(pc_profile *p, const char *fmt, ...)
 	PC_PRINTF(2, 3);
 PC_API size_t pc_profile_warning_count(const pc_profile *p);
-PC_API const char *pc_profile_warning(const pc_profile *p, size_t i);
+/** Warning i (0-based, in the order added); NULL past the last one.
+ *  Borrowed from p. */
+PC_API const char *pc_profile_warning_at(const pc_profile *p, size_t i);
 /** Adds an informational note: what a loader detected or decided (a
  *  format variant, a vote).  profcat prints notes with --verbose;
  *  unlike warnings, reports do not show them. */
-PC_API void pc_profile_note(pc_profile *p, const char *fmt, ...)
+PC_API int pc_profile_note(pc_profile *p, const char *fmt, ...)
 	PC_PRINTF(2, 3);
 PC_API size_t pc_profile_note_count(const pc_profile *p);
 PC_API const char *pc_profile_note_at(const pc_profile *p, size_t i);
@@ -405,10 +427,13 @@ PC_API int pc_profile_add_calls(pc_profile *p, uint32_t segment,
 PC_API int pc_profile_add_line(pc_profile *p, uint32_t segment,
 			       uint64_t address, const char *file, unsigned line);
 
-/* Metadata. */
-PC_API void pc_profile_set_rate(pc_profile *p, double hz);
+/* Metadata.  Setters validate: a refused value is PC_EUSAGE (recorded
+ * on p) and changes nothing. */
+/** Sampling rate in Hz: finite and >= 0 (0 = unknown). */
+PC_API int pc_profile_set_rate(pc_profile *p, double hz);
 PC_API double pc_profile_rate(const pc_profile *p); /* 0 = unknown */
-PC_API void pc_profile_set_duration(pc_profile *p, double seconds);
+/** Duration of the run in seconds: finite and >= 0, or -1 = unknown. */
+PC_API int pc_profile_set_duration(pc_profile *p, double seconds);
 PC_API double pc_profile_duration(const pc_profile *p); /* <0 unknown */
 /** Dimension of one sample (gprof: "seconds", 's'). */
 PC_API int pc_profile_set_dimension(pc_profile *p, const char *name,
@@ -419,7 +444,17 @@ PC_API int pc_profile_set_program(pc_profile *p, const char *name);
 PC_API const char *pc_profile_program(const pc_profile *p);
 /** Address width in bytes (2, 4, 8) and byte order of the profiled
  *  program, when a loader knows them (ELF class/data, options). */
-PC_API void pc_profile_set_target(pc_profile *p, unsigned width, pc_endian e);
+/** Threads used to count large batches of raw samples
+ *  (pc_profile_add_records*): 1 .. PC_MAX_THREADS (more is PC_EUSAGE),
+ *  or 0 = one per processor core (the default, at most
+ *  PC_MAX_THREADS).  Results do not depend on it.  The library reads no environment variable (profcat
+ *  reads PROFCORE_THREADS). */
+#define PC_MAX_THREADS 8
+PC_API int pc_profile_set_threads(pc_profile *p, unsigned n);
+/** The thread count in use (the resolved default when 0 was set). */
+PC_API unsigned pc_profile_threads(const pc_profile *p);
+/** width: 0 (unknown), 1, 2, 4 or 8; e: a pc_endian value. */
+PC_API int pc_profile_set_target(pc_profile *p, unsigned width, pc_endian e);
 PC_API unsigned pc_profile_target_width(const pc_profile *p);
 PC_API pc_endian pc_profile_target_endian(const pc_profile *p);
 /** Records that file was read as format (kept for report headers). */
@@ -463,13 +498,13 @@ PC_API int pc_profile_histogram_at(const pc_profile *p, size_t i,
 PC_API size_t pc_profile_arc_count(const pc_profile *p);
 PC_API int pc_profile_arc_at(const pc_profile *p, size_t i, pc_arc *out);
 /** Distinct sampled addresses (aggregated raw samples).  When
- *  pc_profile_samples_exact() is 0 they are intervals between symbol and
- *  region boundaries, each listed by its start address. */
+ *  pc_profile_samples_per_address() is 0 they are intervals between
+ *  symbol and region boundaries, each listed by its start address. */
 PC_API size_t pc_profile_sample_count(const pc_profile *p);
 /** 1 while raw samples are kept per address; 0 once a large dump made
  *  the core count them per interval between symbol/region boundaries
  *  (per-symbol counts stay exact; per-address detail is gone). */
-PC_API int pc_profile_samples_exact(const pc_profile *p);
+PC_API int pc_profile_samples_per_address(const pc_profile *p);
 PC_API int pc_profile_sample_at(const pc_profile *p, size_t i,
 				uint32_t *segment, uint64_t *address,
 				uint64_t *count);
@@ -498,9 +533,7 @@ typedef struct pc_totals {
 	double attributed; /* of those, credited to symbols               */
 	double outside;    /* samples outside the program                 */
 	double excluded;   /* credit removed with PC_SYMF_EXCLUDED symbols */
-	double by_class[PC_REGION_COUNT]; /* outside samples by class;
-					     [APPLICATION] = in-program
-					     samples credited to no symbol */
+	/* samples by region class: pc_profile_class_total() */
 } pc_totals;
 
 /** Computes the attribution (cached until the profile changes).
@@ -513,13 +546,54 @@ typedef struct pc_totals {
  *  profile's current settings" (the defaults until some are given).  A
  *  refused value (PC_EUSAGE) changes nothing. */
 PC_API int pc_profile_attribute(pc_profile *p, const pc_options *opts);
-PC_API size_t pc_profile_row_count(pc_profile *p);
-/** Rows in symbol address order (use a report to sort). */
-PC_API int pc_profile_row_at(pc_profile *p, size_t i, pc_row *out);
-PC_API int pc_profile_totals(pc_profile *p, pc_totals *out);
-/** Index of the row whose extent holds (segment, address); -1 if none. */
-PC_API int64_t pc_profile_lookup(pc_profile *p, uint32_t segment,
-				 uint64_t address);
+
+/* The getters below compute the attribution when the profile changed
+ * since the last one (with the profile's settings): they can fail
+ * (PC_ENOMEM, ...; recorded on p) and so return a status.
+ *
+ * Output structs (pc_row, pc_totals, pc_fit, pc_cg_node, pc_cg_edge,
+ * pc_srcframe) may gain fields at their end in later versions.  The
+ * functions filling them take the caller's sizeof (the macros of the
+ * same name pass it) and write only that many bytes: a program built
+ * against an older, smaller struct keeps working.  out_size 0 is
+ * PC_EUSAGE. */
+
+/** *n = the number of rows. */
+PC_API int pc_profile_row_count(pc_profile *p, size_t *n);
+/** Row i in symbol address order (pc_profile_rows_sorted for others);
+ *  PC_ENOTFOUND past the last row.  Strings are borrowed from p. */
+PC_API int pc_profile_row_at_sized(pc_profile *p, size_t i, pc_row *out,
+				   size_t out_size);
+#define pc_profile_row_at(p, i, out) \
+	pc_profile_row_at_sized((p), (i), (out), sizeof *(out))
+PC_API int pc_profile_totals_sized(pc_profile *p, pc_totals *out,
+				   size_t out_size);
+#define pc_profile_totals(p, out) \
+	pc_profile_totals_sized((p), (out), sizeof *(out))
+/** *out = samples outside the program in region class cls; for
+ *  PC_REGION_APPLICATION the in-program samples credited to no symbol.
+ *  cls out of range is PC_EUSAGE. */
+PC_API int pc_profile_class_total(pc_profile *p, pc_region_class cls,
+				  double *out);
+/** *row = the index of the row whose extent holds (segment, address);
+ *  PC_ENOTFOUND if no row does (*row is then 0). */
+PC_API int pc_profile_lookup(pc_profile *p, uint32_t segment,
+			     uint64_t address, size_t *row);
+
+/** Orders for pc_profile_rows_sorted. */
+typedef enum pc_sort_key {
+	PC_SORT_ADDRESS = 0, /* segment, address (the row order)           */
+	PC_SORT_SELF = 1,    /* count, most first; ties by address         */
+	PC_SORT_CALLS = 2,   /* calls, most first; ties by count, address  */
+	PC_SORT_NAME = 3     /* display name (bytes), ties by address      */
+} pc_sort_key;
+/** The first min(max, rows) row indexes in the order key into idx[0..),
+ *  their number in *count.  max 0 (idx may then be NULL) only counts
+ *  the rows.  Rows with no samples are included (they sort last by
+ *  PC_SORT_SELF).  PC_EUSAGE for an unknown key or idx NULL with max >
+ *  0. */
+PC_API int pc_profile_rows_sorted(pc_profile *p, pc_sort_key key, size_t max,
+				  size_t *idx, size_t *count);
 
 /* ---- Does the capture fit the program? (docs/attribution.md ("Attribution rules")) */
 
@@ -557,7 +631,10 @@ typedef struct pc_fit {
  *  that would put most of them in (a missing load address).  opts: the
  *  attribution keys and "load-address" (as given to the loaders).  The
  *  problem string belongs to the profile. */
-PC_API int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out);
+PC_API int pc_profile_fit_sized(pc_profile *p, const pc_options *opts,
+			       pc_fit *out, size_t out_size);
+#define pc_profile_fit(p, opts, out) \
+	pc_profile_fit_sized((p), (opts), (out), sizeof *(out))
 
 /* ---- Call graph (docs/reports.md ("Call graphs")) ----------------------------- */
 
@@ -572,7 +649,9 @@ typedef struct pc_callgraph pc_callgraph;
  *  whole.  Times are in the time unit of the profile (samples) or, when
  *  the profile has no samples, the arcs' flat times (Proff). */
 typedef struct pc_cg_node {
-	int64_t row;         /* pc_profile_row_at index; -1 for a cycle     */
+	size_t row;          /* pc_profile_row_at index (= node index) when
+				is_cycle is 0; 0 for a cycle               */
+	int is_cycle;        /* 1 for a cycle node                          */
 	const char *name;    /* row name; NULL for a cycle                  */
 	unsigned cycle;      /* cycle number (gprof's <cycle N>), 0 = none  */
 	size_t index;        /* gprof's [index]: 1-based, by total time     */
@@ -586,9 +665,11 @@ typedef struct pc_cg_node {
 				entering it (a cycle member: entering its
 				cycle) from outside; never double counted    */
 	double ftime;        /* flat time summed over every arc into it     */
+	int has_next;        /* 1 if next_member is valid                   */
 	size_t next_member;  /* next member of its cycle in gprof's order
-				(a cycle: its first member); (size_t)-1
-				at the end and for nodes in no cycle       */
+				(a cycle: its first member); 0 with
+				has_next 0 at the end and for nodes in no
+				cycle                                      */
 } pc_cg_node;
 
 /** An edge: all arcs from one row to another, merged. */
@@ -614,15 +695,23 @@ PC_API int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 				pc_callgraph **out);
 PC_API void pc_callgraph_free(pc_callgraph *g);
 PC_API size_t pc_callgraph_node_count(const pc_callgraph *g);
-PC_API int pc_callgraph_node_at(const pc_callgraph *g, size_t i,
-				pc_cg_node *out);
+/** Node i; PC_ENOTFOUND past the last.  The name is borrowed from the
+ *  profile. */
+PC_API int pc_callgraph_node_at_sized(const pc_callgraph *g, size_t i,
+				      pc_cg_node *out, size_t out_size);
+#define pc_callgraph_node_at(g, i, out) \
+	pc_callgraph_node_at_sized((g), (i), (out), sizeof *(out))
 PC_API size_t pc_callgraph_cycle_count(const pc_callgraph *g);
-/** Node index of cycle n (1-based); (size_t)-1 if there is no such
- *  cycle. */
-PC_API size_t pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n);
+/** *node = the node index of cycle n (1-based); PC_ENOTFOUND if there is
+ *  no such cycle. */
+PC_API int pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n,
+				   size_t *node);
 PC_API size_t pc_callgraph_edge_count(const pc_callgraph *g);
-PC_API int pc_callgraph_edge_at(const pc_callgraph *g, size_t i,
-				pc_cg_edge *out);
+/** Edge i; PC_ENOTFOUND past the last. */
+PC_API int pc_callgraph_edge_at_sized(const pc_callgraph *g, size_t i,
+				      pc_cg_edge *out, size_t out_size);
+#define pc_callgraph_edge_at(g, i, out) \
+	pc_callgraph_edge_at_sized((g), (i), (out), sizeof *(out))
 /** gprof's total: the sum of every node's self time. */
 PC_API double pc_callgraph_total(const pc_callgraph *g);
 /** The run's hierarchical time: htime of the arcs leaving the roots
@@ -636,16 +725,38 @@ PC_API size_t pc_callgraph_dropped_arcs(const pc_callgraph *g);
 /* ------------------------------------------------------------------ */
 /* Reports                                                             */
 
+/** A writer: receives len bytes of output (len > 0) and returns 0, or a
+ *  negative pc_status (PC_EIO) to stop; the rendering then fails with
+ *  that status.  Output comes in order and in pieces of any size. */
+typedef int (*pc_write_fn)(void *ctx, const void *buf, size_t len);
+
 /** Renders report (NULL or "flat" = the flat table; pc_report_name_at()
  *  lists all) into a newly allocated NUL-terminated buffer *out (free
  *  with pc_free).  opts keys: "output-format" (text, csv, json),
  *  "style", ... (docs/reports.md ("Reports")). */
 PC_API int pc_profile_render(pc_profile *p, const char *report,
 			     const pc_options *opts, char **out, size_t *len);
-/** Same, written to f.  Output is not atomic: profcat writes to a
+/** Same, given to write(ctx, ...) (see pc_write_fn).  The report is
+ *  complete before the first write: an error in rendering writes
+ *  nothing; a failing write (recorded on p as "write failed") stops the
+ *  output where it is.  Output is not atomic: profcat writes to a
  *  temporary file and renames. */
-PC_API int pc_profile_render_file(pc_profile *p, const char *report,
-				  const pc_options *opts, FILE *f);
+PC_API int pc_profile_render_to(pc_profile *p, const char *report,
+				const pc_options *opts, pc_write_fn write,
+				void *ctx);
+
+/** pc_write_fn for a FILE * (ctx).  Inline, so that the FILE * is the
+ *  caller's C runtime's and never crosses into the library's. */
+static inline int pc_write_stdio(void *ctx, const void *buf, size_t len)
+{
+	return fwrite(buf, 1, len, (FILE *)ctx) == len ? PC_OK : PC_EIO;
+}
+/** pc_profile_render_to on f (the caller's FILE *). */
+static inline int pc_profile_render_file(pc_profile *p, const char *report,
+					 const pc_options *opts, FILE *f)
+{
+	return pc_profile_render_to(p, report, opts, pc_write_stdio, f);
+}
 /** Name and one-line description of report i (0-based); NULL past the
  *  last one.  Static strings.  [any thread] */
 PC_API const char *pc_report_name_at(size_t i);
@@ -664,9 +775,17 @@ PC_API void pc_free(void *ptr);
  *  per-format keys listed in the README. */
 PC_API int pc_profile_export(pc_profile *p, const char *format,
 			     const pc_options *opts, char **out, size_t *len);
-/** Same, written to f (not atomic). */
-PC_API int pc_profile_export_file(pc_profile *p, const char *format,
-				  const pc_options *opts, FILE *f);
+/** Same, given to write(ctx, ...) (see pc_write_fn; not atomic).  The
+ *  export is complete before the first write. */
+PC_API int pc_profile_export_to(pc_profile *p, const char *format,
+				const pc_options *opts, pc_write_fn write,
+				void *ctx);
+/** pc_profile_export_to on f (the caller's FILE *). */
+static inline int pc_profile_export_file(pc_profile *p, const char *format,
+					 const pc_options *opts, FILE *f)
+{
+	return pc_profile_export_to(p, format, opts, pc_write_stdio, f);
+}
 /** Name, usual file-name extension (".pb.gz") and one-line description
  *  of export i (0-based); NULL past the last one.  Static strings.
  *  [any thread] */
@@ -702,9 +821,11 @@ PC_API int pc_stats_adjust(const double *p, size_t n, pc_correction method,
 			   double *adj);
 
 /** Marks the counts as exact event counts (Hatari's per-instruction
- *  counts), not samples: reports show no confidence interval. */
-PC_API void pc_profile_set_exact(pc_profile *p, int exact);
-PC_API int pc_profile_exact(const pc_profile *p);
+ *  counts), not samples: reports show no confidence interval.
+ *  event_counts: 0 or 1, else PC_EUSAGE. */
+PC_API int pc_profile_set_event_counts(pc_profile *p, int event_counts);
+/** 1 if the counts are exact event counts, 0 if they are samples. */
+PC_API int pc_profile_event_counts(const pc_profile *p);
 
 /** Adds the capture src to dst (same program): samples, class samples,
  *  arcs and calls are added; histograms with identical ranges are summed,
@@ -756,9 +877,11 @@ typedef struct pc_srcframe {
 
 /** 1 if this library was built with libdw.  [any thread] */
 PC_API int pc_dwarf_available(void);
-/** A new reader.  opts key "source-path": ':'-separated directories
- *  searched for source files (pc_dwarf_find_source).  NULL: no memory. */
-PC_API pc_dwarf *pc_dwarf_new(const pc_options *opts);
+/** A new reader in *out (free with pc_dwarf_free).  opts key
+ *  "source-path": ':'-separated directories searched for source files
+ *  (pc_dwarf_find_source).  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out
+ *  is then NULL and pc_last_error() says why. */
+PC_API int pc_dwarf_new(pc_dwarf **out, const pc_options *opts);
 PC_API void pc_dwarf_free(pc_dwarf *d);
 /** Reads the DWARF of the ELF program at path, or of its separate debug
  *  file (.gnu_debuglink, build-id under /usr/lib/debug).  Every unit's
@@ -768,11 +891,17 @@ PC_API void pc_dwarf_free(pc_dwarf *d);
 PC_API int pc_dwarf_load(pc_dwarf *d, const char *path);
 PC_API const pc_error *pc_dwarf_error(const pc_dwarf *d);
 /** The location of address (as the program is linked): *n frames,
- *  innermost first (0 when no DWARF covers it).  Each distinct address
- *  is read from the DWARF once and cached; *frames is borrowed until the
- *  next call on d. */
-PC_API int pc_dwarf_lookup(pc_dwarf *d, uint64_t address,
-			   const pc_srcframe **frames, size_t *n);
+ *  innermost first (0 when no DWARF covers it), read one by one with
+ *  pc_dwarf_frame_at until the next lookup on d.  Each distinct address
+ *  is read from the DWARF once and cached.  Errors (recorded on d):
+ *  PC_EUSAGE before a successful pc_dwarf_load, PC_EFORMAT, PC_ENOMEM. */
+PC_API int pc_dwarf_lookup(pc_dwarf *d, uint64_t address, size_t *n);
+/** Frame i of the last pc_dwarf_lookup; PC_ENOTFOUND past the last.
+ *  Strings are borrowed from d. */
+PC_API int pc_dwarf_frame_at_sized(const pc_dwarf *d, size_t i,
+				   pc_srcframe *out, size_t out_size);
+#define pc_dwarf_frame_at(d, i, out) \
+	pc_dwarf_frame_at_sized((d), (i), (out), sizeof *(out))
 /** Distinct addresses read from the DWARF so far (cache misses). */
 PC_API uint64_t pc_dwarf_query_count(const pc_dwarf *d);
 /** Where the source file named file (as in pc_srcframe) can be read:
@@ -782,8 +911,9 @@ PC_API uint64_t pc_dwarf_query_count(const pc_dwarf *d);
 PC_API int pc_dwarf_find_source(const pc_dwarf *d, const char *file,
 				char **path);
 /** Gives p the reader for source-level reports (borrowed: d must
- *  outlive p).  Without it they open one from p's ELF file. */
-PC_API void pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d);
+ *  outlive p; NULL: none).  Without it they open one from p's ELF
+ *  file.  Returns PC_OK (PC_EUSAGE for p NULL). */
+PC_API int pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d);
 
 /* ------------------------------------------------------------------ */
 /* Loaders and the registry                                            */
@@ -826,8 +956,10 @@ typedef const pc_loader *const *(*pc_plugin_entry_fn)(unsigned *abi_version);
  * unloads its plugins.  Loaders are borrowed: a pc_loader given to
  * pc_registry_add must outlive the registry. */
 
-/** A registry holding the built-in loaders. */
-PC_API pc_registry *pc_registry_new(void);
+/** A registry holding the built-in loaders, in *out (free with
+ *  pc_registry_free).  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out is
+ *  then NULL and pc_last_error() says why. */
+PC_API int pc_registry_new(pc_registry **out);
 PC_API void pc_registry_free(pc_registry *r);
 PC_API int pc_registry_add(pc_registry *r, const pc_loader *l);
 /** Loads every *.so in each directory of a ':'-separated list (sorted by
