@@ -336,7 +336,8 @@ static int map_floor(const char *path)
 
 static int attrib(const char *elf, const char *dump)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_options *o = pc_options_new();
 	if (pc_profile_load_file(p, elf, "elf", NULL)) {
 		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
@@ -380,7 +381,8 @@ static int load_only(const char *fmt, const char *path)
 {
 	long rss0 = peak_rss_kib();
 	double c0 = cpu_seconds();
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	if (pc_profile_load_file(p, path, strcmp(fmt, "-") ? fmt : NULL, NULL)) {
 		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
 		return 1;

@@ -338,7 +338,7 @@ int main(int argc, char **argv)
 	int verbose = c.verbose, list_syms = c.list_syms;
 	size_t nin = c.nin;
 
-	reg = pc_registry_new();
+	pc_registry_new(&reg);
 	if (!reg) {
 		fprintf(stderr, "profcat: out of memory\n");
 		rc = EXIT_INTERNAL;
@@ -391,7 +391,7 @@ int main(int argc, char **argv)
 		if ((rc = pc_cli_check_output(out_path)) != 0)
 			goto done;
 	}
-	p = pc_profile_new(reg);
+	pc_profile_new(&p, reg);
 	if (!p) {
 		fprintf(stderr, "profcat: out of memory\n");
 		rc = EXIT_INTERNAL;
@@ -444,7 +444,7 @@ int main(int argc, char **argv)
 	}
 	size_t nw = pc_profile_warning_count(p);
 	for (size_t i = 0; i < nw && verbose; i++)
-		pc_cli_message("warning: ", pc_profile_warning(p, i));
+		pc_cli_message("warning: ", pc_profile_warning_at(p, i));
 	for (size_t i = 0; verbose && i < pc_profile_note_count(p); i++)
 		pc_cli_message("note: ", pc_profile_note_at(p, i));
 

@@ -163,7 +163,8 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 {
 	*out = NULL;
 	sfile **sel = calloc(c->nfiles + 1, sizeof *sel);
-	pc_profile *p = pc_profile_new(c->reg);
+	pc_profile *p;
+	pc_profile_new(&p, c->reg);
 	if (!sel || !p) {
 		free(sel);
 		pc_profile_free(p);
@@ -196,7 +197,7 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 		return rc;
 	}
 	for (size_t i = 0; c->verbose && i < pc_profile_warning_count(p); i++)
-		pc_cli_message("warning: ", pc_profile_warning(p, i));
+		pc_cli_message("warning: ", pc_profile_warning_at(p, i));
 	for (size_t i = 0; c->verbose && i < pc_profile_note_count(p); i++)
 		pc_cli_message("note: ", pc_profile_note_at(p, i));
 	*out = p;

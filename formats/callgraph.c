@@ -31,7 +31,7 @@ typedef struct graph {
 	pc_profile *p;
 	pc_callgraph *g;
 	size_t nn, ne;
-	pc_cg_node *n;
+	pc_icg_node *n;
 	edge_t *e;
 	size_t *parents, *children; /* list heads per node */
 	size_t *scratch; /* 2 * max(ne, nn) indexes for the sorts */
@@ -98,7 +98,7 @@ static int graph_build(graph *G, pc_profile *p, const pc_options *o)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < G->nn; i++) {
-		pc_callgraph_node_at(G->g, i, &G->n[i]);
+		pc_callgraph_inode_at(G->g, i, &G->n[i]);
 		G->parents[i] = G->children[i] = NONE;
 	}
 	for (size_t i = 0; i < G->ne; i++) {
@@ -203,7 +203,7 @@ static void sort_list(graph *G, size_t *head, int parents)
 
 static int cmp_member(const graph *G, size_t l, size_t r)
 {
-	const pc_cg_node *a = &G->n[l], *b = &G->n[r];
+	const pc_icg_node *a = &G->n[l], *b = &G->n[r];
 	double lt = a->self + a->children, rt = b->self + b->children;
 	uint64_t lc = a->calls + a->self_calls, rc = b->calls + b->self_calls;
 	if (lt > rt)
@@ -244,7 +244,7 @@ static size_t *sorted_members(const graph *G, size_t c, size_t *k)
 
 static void put_name(pc_sink *k, const graph *G, size_t i)
 {
-	const pc_cg_node *n = &G->n[i];
+	const pc_icg_node *n = &G->n[i];
 	pc_sink_name(k, n->name);
 	if (n->cycle)
 		pc_sink_printf(k, " <cycle %u>", n->cycle);
@@ -254,7 +254,7 @@ static void put_name(pc_sink *k, const graph *G, size_t i)
 
 static int skipped(const graph *G, size_t i, int zeros)
 {
-	const pc_cg_node *n = &G->n[i];
+	const pc_icg_node *n = &G->n[i];
 	if (!n->listed)
 		return 1;
 	return !zeros && n->calls == 0 && n->self_calls == 0 &&
@@ -290,7 +290,7 @@ static size_t cycle_node_of(const graph *G, size_t i)
 {
 	if (!G->n[i].cycle)
 		return i;
-	return pc_callgraph_cycle_node(G->g, G->n[i].cycle);
+	return pc_callgraph_cycle_index(G->g, G->n[i].cycle);
 }
 
 /* The raw symbol name of row node i: gprof orders its index by the raw
@@ -323,7 +323,7 @@ static const char *static_file(const graph *G, size_t i)
 	if (!G->dw || G->n[i].row < 0 ||
 	    pc_profile_row_at(G->p, (size_t)G->n[i].row, &r) ||
 	    pc_profile_symbol_at(G->p, r.symbol, &s) || s.binding != PC_BIND_LOCAL ||
-	    pc_dwarf_lookup(G->dw, s.address, &f, &nf) || !nf || !f[0].file ||
+	    pc_dwarf_lookup_frames(G->dw, s.address, &f, &nf) || !nf || !f[0].file ||
 	    !f[0].function || !f[0].line)
 		return NULL;
 	return pc_basename(f[0].file);
@@ -347,14 +347,14 @@ static void gprof_index(pc_sink *k, const graph *G, int zeros)
 	pc_sort_idx(v, nn, G->scratch, cmp_name, G);
 	size_t todo = nn;
 	for (unsigned c = 1; c <= pc_callgraph_cycle_count(G->g); c++)
-		v[todo++] = pc_callgraph_cycle_node(G->g, c);
+		v[todo++] = pc_callgraph_cycle_index(G->g, c);
 	pc_sink_puts(k, "\f\nIndex by function name\n\n");
 	size_t rows = (todo + 2) / 3;
 	const size_t column_width = (80 - 1) / 3;
 	for (size_t i = 0; i < rows; i++) {
 		size_t col = 0, starting_col = 0;
 		for (size_t j = i; j < todo; j += rows) {
-			const pc_cg_node *n = &G->n[v[j]];
+			const pc_icg_node *n = &G->n[v[j]];
 			char buf[32];
 			snprintf(buf, sizeof buf, n->listed ? "[%zu]" : "(%zu)",
 				 n->index);
@@ -454,7 +454,7 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 		return PC_ENOMEM;
 	for (size_t x = 0; x < G->nn; x++) {
 		size_t i = ord[x];
-		const pc_cg_node *n = &G->n[i];
+		const pc_icg_node *n = &G->n[i];
 		if (skipped(G, i, zeros))
 			continue;
 		char buf[32];
@@ -477,7 +477,7 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 				return PC_ENOMEM;
 			}
 			for (size_t m = 0; m < nm; m++) {
-				const pc_cg_node *mn = &G->n[mv[m]];
+				const pc_icg_node *mn = &G->n[mv[m]];
 				pc_sink_printf(k, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64,
 					       "", "", mn->self / G->hz,
 					       mn->children / G->hz, mn->calls);
@@ -557,7 +557,7 @@ static void csv_rel(void *vctx, const graph *G, const char *kind, size_t node,
 {
 	mctx *c = vctx;
 	pc_sink *k = c->k;
-	const pc_cg_node *n = &G->n[node];
+	const pc_icg_node *n = &G->n[node];
 	pc_sink_printf(k, "%zu,%s,%zu,", G->n[c->entry].index, kind, n->index);
 	pc_sink_csv_field(k, n->name ? n->name : "");
 	pc_sink_printf(k, ",%u,", n->cycle);
@@ -590,7 +590,7 @@ static void json_rel(void *vctx, const graph *G, const char *kind, size_t node,
 {
 	mctx *c = vctx;
 	pc_sink *k = c->k;
-	const pc_cg_node *n = &G->n[node];
+	const pc_icg_node *n = &G->n[node];
 	pc_sink_puts(k, c->first ? "\n    {" : ",\n    {");
 	c->first = 0;
 	pc_sink_printf(k, "\"relation\": \"%s\", \"index\": %zu, \"name\": ",
@@ -636,7 +636,7 @@ static int render_gprof_machine(graph *G, pc_sink *k, int kind, int zeros)
 		if (skipped(G, i, zeros))
 			continue;
 		c.entry = i;
-		const pc_cg_node *n = &G->n[i];
+		const pc_icg_node *n = &G->n[i];
 		double pct = total > 0 ? 100 * (n->self + n->children) / total : 0;
 		if (kind == OUT_CSV) {
 			csv_rel(&c, G, n->row < 0 ? "cycle" : "primary", i, NONE, 0);
@@ -807,7 +807,7 @@ static void proff_free(proff *P)
 static int cmp_rank(const void *ctx, size_t l, size_t r)
 {
 	const graph *G = ctx;
-	const pc_cg_node *a = &G->n[l], *b = &G->n[r];
+	const pc_icg_node *a = &G->n[l], *b = &G->n[r];
 	if (a->htime != b->htime)
 		return a->htime > b->htime ? -1 : 1;
 	if (a->ftime != b->ftime)
@@ -841,8 +841,8 @@ static int proff_build(proff *P, graph *G)
 	for (size_t i = 0; i < na; i++) {
 		pc_arc a;
 		pc_profile_arc_at(p, i, &a);
-		int64_t fr = pc_profile_lookup(p, a.from_segment, a.from);
-		int64_t to = pc_profile_lookup(p, a.to_segment, a.to);
+		int64_t fr = pc_profile_row_find(p, a.from_segment, a.from);
+		int64_t to = pc_profile_row_find(p, a.to_segment, a.to);
 		if (fr < 0 || to < 0)
 			continue; /* dropped, as in the model */
 		if (pc_grow((void **)&P->cv, &cap, P->nc + 1, sizeof *P->cv))
@@ -971,7 +971,7 @@ static int render_proff_text(proff *P, pc_sink *k)
 	pc_sink_puts(k, " H.\xc2\xb5secs.\n");
 	for (size_t r = 0; r < P->nranked; r++) {
 		size_t i = P->ranked[r];
-		const pc_cg_node *n = &G->n[i];
+		const pc_icg_node *n = &G->n[i];
 		pc_sink_printf(k, "\n%zu. ", r + 1), pc_sink_name(k, n->name), pc_sink_puts(k, "\n    Total: ");
 		put_hf(k, n->htime, n->ftime);
 		put_calls(k, n->calls);
@@ -985,7 +985,7 @@ static int render_proff_text(proff *P, pc_sink *k)
 				       n->self_calls == 1 ? "" : "s");
 		}
 		if (n->cycle) {
-			size_t c = pc_callgraph_cycle_node(G->g, n->cycle);
+			size_t c = pc_callgraph_cycle_index(G->g, n->cycle);
 			pc_sink_printf(k, "    In cycle %u, as a whole: ", n->cycle);
 			put_hf(k, G->n[c].htime, G->n[c].ftime);
 			put_calls(k, G->n[c].calls);
@@ -1017,7 +1017,7 @@ static int render_proff_text(proff *P, pc_sink *k)
 	}
 	/* each cycle's members, once */
 	for (unsigned c = 1; c <= pc_callgraph_cycle_count(G->g); c++) {
-		size_t cn = pc_callgraph_cycle_node(G->g, c);
+		size_t cn = pc_callgraph_cycle_index(G->g, c);
 		pc_sink_printf(k, "\nCycle %u:", c);
 		for (size_t m = G->n[cn].next_member; m != NONE;
 		     m = G->n[m].next_member)
@@ -1043,7 +1043,7 @@ static int render_proff_machine(proff *P, pc_sink *k, int kind)
 	}
 	for (size_t r = 0; r < P->nranked; r++) {
 		size_t i = P->ranked[r];
-		const pc_cg_node *n = &G->n[i];
+		const pc_icg_node *n = &G->n[i];
 		double ph = round(1e3 * 100 * n->htime / run) / 1e3;
 		double pf = round(1e3 * 100 * n->ftime / run) / 1e3;
 		if (kind == OUT_CSV) {
@@ -1226,8 +1226,8 @@ static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
 	for (size_t i = 0; i < na; i++) {
 		pc_arc a;
 		pc_profile_arc_at(p, i, &a);
-		int64_t fr = pc_profile_lookup(p, a.from_segment, a.from);
-		int64_t to = pc_profile_lookup(p, a.to_segment, a.to);
+		int64_t fr = pc_profile_row_find(p, a.from_segment, a.from);
+		int64_t to = pc_profile_row_find(p, a.to_segment, a.to);
 		char *caller = fr < 0 ? pc_strdup("?")
 				      : site_name(p, sv, ns, (size_t)fr,
 						  a.from_segment, a.from);

@@ -74,9 +74,9 @@ typedef struct dis_code {
 
 static int read_file(pc_profile *p, const char *path, void **buf, size_t *len)
 {
-	int st = 0;
-	pc_stream *s = pc_stream_open_file(path, &st);
-	if (!s)
+	pc_stream *s;
+	int st = pc_stream_open_file(&s, path);
+	if (st)
 		return pc_profile_fail_at(p, st ? st : PC_EIO, path, -1, "cannot open the program to disassemble");
 	st = pc_stream_read_all(s, DIS_MAX_FILE, buf, len);
 	if (st) {
@@ -452,8 +452,8 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	const char *sel = pc_options_get(o, "disasm-select");
 	if ((st = pc_profile_attribute(p, o)))
 		return st;
-	pc_totals t;
-	if ((st = pc_profile_totals(p, &t)))
+	pc_itotals t;
+	if ((st = pc_profile_itotals(p, &t)))
 		return st;
 	size_t more = 0;
 	const pc_target *fn = NULL;
@@ -640,7 +640,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		}
 		const pc_srcframe *f = NULL;
 		size_t nf = 0;
-		if (d && (st = pc_dwarf_lookup(d, x->addr, &f, &nf))) {
+		if (d && (st = pc_dwarf_lookup_frames(d, x->addr, &f, &nf))) {
 			const pc_error *e = pc_dwarf_error(d);
 			st = pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");
 			goto out;

@@ -112,7 +112,7 @@ typedef struct pc_xchain {
 
 typedef struct pc_xmodel {
 	pc_profile *p;
-	pc_totals totals;
+	pc_itotals totals;
 	double rate;        /* Hz, 0 = unknown */
 	int segmented;      /* some frame or site has a segment */
 	int by_symbol;      /* option granularity=symbol */

@@ -209,7 +209,7 @@ static void location(pp *e, pc_sink *out, uint64_t id, uint64_t mapping,
 	const pc_srcframe *sf = NULL;
 	size_t nsf = 0;
 	if (e->m->dwarf && e->m->frames[frame].row >= 0 &&
-	    pc_dwarf_lookup(e->m->dwarf, address, &sf, &nsf))
+	    pc_dwarf_lookup_frames(e->m->dwarf, address, &sf, &nsf))
 		nsf = 0;
 	/* Line[]: innermost first, the last one the function itself (the
 	 * symbol's frame); the inlined ones as functions of their own */
@@ -358,7 +358,7 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 		const pc_srcframe *sf;
 		size_t nsf = 0;
 		if (m.dwarf && fr->row >= 0 &&
-		    !pc_dwarf_lookup(m.dwarf, addr_of(fr->segment, fr->address),
+		    !pc_dwarf_lookup_frames(m.dwarf, addr_of(fr->segment, fr->address),
 				     &sf, &nsf) && nsf) {
 			if (sf[nsf - 1].file)
 				file = sf[nsf - 1].file;

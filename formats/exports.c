@@ -114,18 +114,17 @@ int pc_profile_export(pc_profile *p, const char *format,
 	return PC_OK;
 }
 
-int pc_profile_export_file(pc_profile *p, const char *format,
-			   const pc_options *opts, FILE *f)
+int pc_profile_export_to(pc_profile *p, const char *format,
+			 const pc_options *opts, pc_write_fn write, void *ctx)
 {
-	if (!f)
-		return p ? pc_profile_fail(p, PC_EUSAGE, "no output file given")
+	if (!write)
+		return p ? pc_profile_fail(p, PC_EUSAGE, "no writer given")
 			 : PC_EUSAGE;
 	pc_sink k;
 	pc_sink_init(&k);
 	int rc = export_to_sink(p, format, opts, &k);
-	if (rc == PC_OK && k.len && fwrite(k.buf, 1, k.len, f) != k.len)
-		rc = pc_profile_fail(p, PC_EIO, "cannot write the %s export",
-				     format);
+	if (rc == PC_OK)
+		rc = pc_write_all(p, write, ctx, k.buf, k.len);
 	pc_sink_dispose(&k);
 	return rc;
 }
@@ -495,7 +494,7 @@ static int build_chains(build *b, const size_t *rowframe, size_t nrows,
 		/* one frame per cycle */
 		char *nb = m->cyclenames;
 		for (unsigned c = 1; c <= ncyc; c++) {
-			size_t node = pc_callgraph_cycle_node(g, c);
+			size_t node = pc_callgraph_cycle_index(g, c);
 			int n = sprintf(nb, "<cycle %u>", c);
 			nodeframe[node] = m->nframes;
 			if (add_frame(b, (pc_xframe){.name = nb,
@@ -514,22 +513,22 @@ static int build_chains(build *b, const size_t *rowframe, size_t nrows,
 			pc_xarc a = m->arcs[i];
 			const pc_xframe *from = &m->frames[a.caller];
 			const pc_xframe *to = &m->frames[a.callee];
-			pc_cg_node nf, nt;
+			pc_icg_node nf, nt;
 			if (a.caller == a.callee || from->row < 0 || to->row < 0 ||
-			    pc_callgraph_node_at(g, (size_t)from->row, &nf) ||
-			    pc_callgraph_node_at(g, (size_t)to->row, &nt) ||
+			    pc_callgraph_inode_at(g, (size_t)from->row, &nf) ||
+			    pc_callgraph_inode_at(g, (size_t)to->row, &nt) ||
 			    nt.cycle == 0 || nf.cycle == nt.cycle)
 				continue;
 			m->arcs[i].callee =
-				nodeframe[pc_callgraph_cycle_node(g, nt.cycle)];
+				nodeframe[pc_callgraph_cycle_index(g, nt.cycle)];
 		}
 		/* <cycle N> -> member for every member, with the member's
 		 * calls as gprof counts them in the cycle's entry (a path goes
 		 * through it even when no outside call enters that member) */
 		for (size_t r = 0; r < nrows; r++) {
-			pc_cg_node nd;
+			pc_icg_node nd;
 			if (rowframe[r] == PC_XNONE ||
-			    pc_callgraph_node_at(g, r, &nd) || nd.cycle == 0)
+			    pc_callgraph_inode_at(g, r, &nd) || nd.cycle == 0)
 				continue;
 			if (pc_grow((void **)&m->arcs, &b->cap_arcs, m->narcs + 1,
 				    sizeof *m->arcs)) {
@@ -538,7 +537,7 @@ static int build_chains(build *b, const size_t *rowframe, size_t nrows,
 			}
 			const pc_xframe *mf = &m->frames[rowframe[r]];
 			m->arcs[m->narcs++] = (pc_xarc){
-				nodeframe[pc_callgraph_cycle_node(g, nd.cycle)],
+				nodeframe[pc_callgraph_cycle_index(g, nd.cycle)],
 				rowframe[r], mf->segment, mf->address, nd.calls, 0, 0};
 		}
 		merge_arcs(m);
@@ -742,7 +741,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	int rc = pc_profile_attribute(p, opts);
 	if (rc)
 		return rc;
-	rc = pc_profile_totals(p, &m->totals);
+	rc = pc_profile_itotals(p, &m->totals);
 	if (rc)
 		return rc;
 	m->rate = pc_profile_rate(p);
@@ -752,7 +751,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	build b;
 	memset(&b, 0, sizeof b);
 	b.m = m;
-	size_t nrows = pc_profile_row_count(p);
+	size_t nrows = pc_profile_rows(p);
 	size_t narcs_in = pc_profile_arc_count(p);
 	size_t *rowframe = malloc((nrows ? nrows : 1) * sizeof *rowframe);
 	unsigned char *used = calloc(nrows ? nrows : 1, 1);
@@ -768,8 +767,8 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 		pc_arc a;
 		if (pc_profile_arc_at(p, i, &a) != PC_OK)
 			continue;
-		int64_t ri = pc_profile_lookup(p, a.from_segment, a.from);
-		int64_t rj = pc_profile_lookup(p, a.to_segment, a.to);
+		int64_t ri = pc_profile_row_find(p, a.from_segment, a.from);
+		int64_t rj = pc_profile_row_find(p, a.to_segment, a.to);
 		if (ri < 0 || rj < 0 || a.count == 0)
 			continue;
 		ra[nra++] = (rawarc){(size_t)ri, (size_t)rj, a};
@@ -875,7 +874,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 		if (pc_profile_sample_at(p, i, &seg, &addr, &cnt) != PC_OK ||
 		    cnt == 0)
 			continue;
-		int64_t r = pc_profile_lookup(p, seg, addr);
+		int64_t r = pc_profile_row_find(p, seg, addr);
 		if (r < 0 || (size_t)r >= nrows || rowframe[r] == PC_XNONE)
 			continue;
 		if (push_site(&b, rowframe[r], seg, addr, (double)cnt, 1))
@@ -900,7 +899,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 			const pc_target *tg = &q->targets[i];
 			if (!(tg->count > 0) || tg->excluded)
 				continue;
-			int64_t r = pc_profile_lookup(p, tg->segment, tg->address);
+			int64_t r = pc_profile_row_find(p, tg->segment, tg->address);
 			if (r < 0 || (size_t)r >= nrows || rowframe[r] == PC_XNONE)
 				continue;
 			if (push_site(&b, rowframe[r], tg->segment, tg->address,
@@ -985,7 +984,7 @@ int pc_xmodel_srcpos(const pc_xmodel *m, size_t f, uint64_t address,
 	*file = *ofile = NULL;
 	*line = *oline = 0;
 	if (!m->dwarf || f >= m->nframes || m->frames[f].row < 0 ||
-	    pc_dwarf_lookup(m->dwarf, address, &sf, &n) || !n)
+	    pc_dwarf_lookup_frames(m->dwarf, address, &sf, &n) || !n)
 		return 0;
 	*file = sf[0].file;
 	*line = sf[0].line;

@@ -27,7 +27,7 @@ static void text_count(pc_sink *k, int width, double v, int fractional)
 
 static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 {
-	const pc_totals *t = &rs->t;
+	const pc_itotals *t = &rs->t;
 	pc_sink_puts(k, "Flat profile");
 	size_t ns = pc_profile_source_count(p);
 	for (size_t i = 0; i < ns; i++)
@@ -36,7 +36,7 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	pc_sink_puts(k, "\n");
 	/* Exact event counts (Hatari) are not samples: say so in place of
 	 * the sampling rate, and call them counts. */
-	int exact = pc_profile_exact(p);
+	int exact = pc_profile_event_counts(p);
 	char dim[4 * 64];
 	pc_name_escape(dim, sizeof dim, pc_profile_dimension(p));
 	pc_sink_puts(k, exact ? "Counts: " : "Samples: ");
@@ -102,7 +102,7 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 		pc_sink_puts(k, ")\n");
 	}
 	for (size_t i = 0; i < pc_profile_warning_count(p); i++)
-		pc_sink_puts(k, "Warning: "), pc_sink_name(k, pc_profile_warning(p, i)),
+		pc_sink_puts(k, "Warning: "), pc_sink_name(k, pc_profile_warning_at(p, i)),
 			pc_sink_putc(k, '\n');
 	if (rs->ci_z > 0 && rs->exact)
 		pc_sink_puts(k, "Counts are exact (not samples): no confidence interval\n");

@@ -325,8 +325,8 @@ static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
 	pc_sink_xnumber(&json, pc_callgraph_total(g));
 	pc_sink_puts(&json, ",\n \"nodes\": [");
 	for (size_t i = 0; i < nn; i++) {
-		pc_cg_node n;
-		pc_callgraph_node_at(g, i, &n);
+		pc_icg_node n;
+		pc_callgraph_inode_at(g, i, &n);
 		pc_sink_puts(&json, i ? ",\n  [" : "\n  [");
 		if (n.name)
 			pc_sink_json_string(&json, n.name);

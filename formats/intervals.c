@@ -113,7 +113,7 @@ static uint64_t data_end(pc_profile *p, uint32_t seg)
 
 static int locate(pc_profile *p, const char *what, pc_intervals *iv)
 {
-	size_t n = pc_profile_row_count(p), found = 0;
+	size_t n = pc_profile_rows(p), found = 0;
 	for (size_t i = 0; i < n; i++) {
 		pc_row row;
 		int r = pc_profile_row_at(p, i, &row);
@@ -213,7 +213,7 @@ int pc_intervals_build(pc_profile *p, const pc_options *o, pc_intervals *iv)
 	iv->what = what;
 	if ((r = locate(p, what, iv)))
 		return r;
-	if (!pc_profile_samples_exact(p))
+	if (!pc_profile_samples_per_address(p))
 		return pc_profile_fail(p, PC_EUNSUPPORTED,
 				       "the intervals report needs samples per address, but this capture has more than 131072 distinct addresses and was counted per interval between symbols");
 	iv->asked = (size_t)asked;

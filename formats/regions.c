@@ -26,7 +26,7 @@ typedef struct rrow {
 	double count;
 } rrow;
 
-static size_t collect(const pc_totals *t, rrow *v)
+static size_t collect(const pc_itotals *t, rrow *v)
 {
 	size_t n = 0;
 	v[n++] = (rrow){"program", "program", t->in_program};
@@ -47,14 +47,14 @@ static size_t collect(const pc_totals *t, rrow *v)
 static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
-	pc_totals t;
+	pc_itotals t;
 	int r;
 	double z;
 	if ((r = pc_rs_outfmt(p, o, &fmt)) || (r = pc_ci_option(p, o, &z, NULL)) ||
-	    (r = pc_profile_attribute(p, o)) || (r = pc_profile_totals(p, &t)))
+	    (r = pc_profile_attribute(p, o)) || (r = pc_profile_itotals(p, &t)))
 		return r;
 	/* "ci": the Wilson interval of each percent (none for exact counts) */
-	int ci = z > 0 && !pc_profile_exact(p);
+	int ci = z > 0 && !pc_profile_event_counts(p);
 	double lo, hi;
 	rrow v[PC_REGION_COUNT + 5];
 	size_t n = collect(&t, v);

@@ -119,16 +119,19 @@ int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
 	return PC_OK;
 }
 
-int pc_profile_render_file(pc_profile *p, const char *report,
-			   const pc_options *opts, FILE *f)
+int pc_profile_render_to(pc_profile *p, const char *report,
+			 const pc_options *opts, pc_write_fn write, void *ctx)
 {
+	if (!p)
+		return PC_EUSAGE;
+	if (!write)
+		return pc_profile_fail(p, PC_EUSAGE, "no writer given");
 	char *buf;
 	size_t len;
 	int st = pc_profile_render(p, report, opts, &buf, &len);
 	if (st)
 		return st;
-	if (fwrite(buf, 1, len, f) != len)
-		st = pc_profile_fail(p, PC_EIO, "write failed");
+	st = pc_write_all(p, write, ctx, buf, len);
 	free(buf);
 	return st;
 }

@@ -312,7 +312,7 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 {
 	static const char *const sorts[] = {"self", "cum", "calls", "name", "address"};
 	const char *v = pc_options_get(o, "sort");
-	rs->sort = PC_SORT_SELF;
+	rs->sort = PC_RSORT_SELF;
 	if (v) {
 		size_t i = 0;
 		while (i < 5 && strcmp(v, sorts[i]))
@@ -332,14 +332,14 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 	rs->top = top > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)top;
 	for (size_t i = 0; i < *n; i++)
 		all[i].inclusive = all[i].count;
-	if (rs->sort == PC_SORT_CUM) {
+	if (rs->sort == PC_RSORT_CUM) {
 		pc_callgraph *g = NULL;
 		if ((r = pc_profile_callgraph(p, o, &g)))
 			return r;
 		for (size_t i = 0; i < *n; i++) {
-			pc_cg_node nd;
+			pc_icg_node nd;
 			if (all[i].region < 0 &&
-			    pc_callgraph_node_at(g, all[i].row, &nd) == PC_OK)
+			    pc_callgraph_inode_at(g, all[i].row, &nd) == PC_OK)
 				all[i].inclusive = nd.time + nd.children;
 		}
 		pc_callgraph_free(g);
@@ -382,16 +382,16 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 	    (r = pc_rs_bool(p, o, "barchart", 1, &rs->barchart)) ||
 	    (r = get_cutoff(p, o, rs)) || (r = get_base(p, o, spec->base, &rs->base)))
 		return r;
-	if ((r = pc_profile_attribute(p, o)) || (r = pc_profile_totals(p, &rs->t)))
+	if ((r = pc_profile_attribute(p, o)) || (r = pc_profile_itotals(p, &rs->t)))
 		return r;
 	rs->denom = rs->base == PC_BASE_PROGRAM ? rs->t.in_program : rs->t.total;
 	rs->rate = pc_profile_rate(p);
 	if ((r = pc_ci_option(p, o, &rs->ci_z, &rs->ci_level)))
 		return r;
-	rs->exact = pc_profile_exact(p);
+	rs->exact = pc_profile_event_counts(p);
 	rs->opts = o;
 
-	size_t nt = pc_profile_row_count(p);
+	size_t nt = pc_profile_rows(p);
 	size_t cap = nt + (spec->region_rows ? PC_REGION_COUNT : 0);
 	pc_rs_row *all = calloc(cap ? cap : 1, sizeof *all);
 	if (!all)
@@ -461,11 +461,11 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 	}
 	rs->selected = keep;
 	/* then the order asked for, and the first "top" rows of it */
-	if (rs->sort != PC_SORT_SELF) {
+	if (rs->sort != PC_RSORT_SELF) {
 		int (*cmp)(const void *, const void *) =
-			rs->sort == PC_SORT_CUM	    ? cmp_cum
-			: rs->sort == PC_SORT_CALLS ? cmp_calls
-			: rs->sort == PC_SORT_NAME  ? cmp_label
+			rs->sort == PC_RSORT_CUM	    ? cmp_cum
+			: rs->sort == PC_RSORT_CALLS ? cmp_calls
+			: rs->sort == PC_RSORT_NAME  ? cmp_label
 						    : cmp_addr_only;
 		qsort(all, keep, sizeof *all, cmp);
 	}
@@ -541,7 +541,7 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 		csv_ci(k, rs, x->count);
 		pc_sink_putc(k, '\n');
 	}
-	const pc_totals *t = &rs->t;
+	const pc_itotals *t = &rs->t;
 	csv_total(k, rs, "[total]", t->total, t->total);
 	csv_total(k, rs, "[in program]", t->in_program, t->total);
 	csv_total(k, rs, "[unattributed]", t->by_class[PC_REGION_APPLICATION], t->total);
@@ -560,7 +560,7 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 		   const char *style, void (*extra)(pc_sink *k, const void *arg),
 		   const void *arg, pc_sink *k)
 {
-	const pc_totals *t = &rs->t;
+	const pc_itotals *t = &rs->t;
 	pc_sink_puts(k, "{\n  \"report\": ");
 	pc_sink_json_string(k, report);
 	if (style) {
@@ -652,7 +652,7 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 	for (size_t i = 0; i < pc_profile_warning_count(p); i++) {
 		if (i)
 			pc_sink_puts(k, ", ");
-		pc_sink_json_string(k, pc_profile_warning(p, i));
+		pc_sink_json_string(k, pc_profile_warning_at(p, i));
 	}
 	pc_sink_puts(k, "]\n}\n");
 	return k->failed;

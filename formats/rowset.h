@@ -59,7 +59,7 @@ PC_INTERNAL int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
 
 /** Row order ("sort"). */
 typedef enum pc_sort {
-	PC_SORT_SELF, PC_SORT_CUM, PC_SORT_CALLS, PC_SORT_NAME, PC_SORT_ADDRESS
+	PC_RSORT_SELF, PC_RSORT_CUM, PC_RSORT_CALLS, PC_RSORT_NAME, PC_RSORT_ADDRESS
 } pc_sort;
 
 /** What percents are of. */
@@ -103,7 +103,7 @@ typedef struct pc_rs_row {
 } pc_rs_row;
 
 typedef struct pc_rowset {
-	pc_totals t;
+	pc_itotals t;
 	pc_base base;
 	double denom;       /* samples the percents are of                 */
 	size_t targets;     /* code symbols (attribution targets)          */

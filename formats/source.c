@@ -11,7 +11,7 @@
  *             with their lines' counts and no text.
  *  locations  every distinct sampled address (histograms: every
  *             non-empty bucket start) with its count and its inline
- *             chain, innermost first, as pc_dwarf_lookup() gives it.
+ *             chain, innermost first, as pc_dwarf_lookup_frames() gives it.
  */
 #include "dwarf_internal.h"
 #include "model.h"
@@ -67,7 +67,7 @@ static pc_options *line_opts(const pc_options *o)
 	return c;
 }
 
-static void text_header(pc_sink *k, pc_profile *p, const pc_totals *t)
+static void text_header(pc_sink *k, pc_profile *p, const pc_itotals *t)
 {
 	pc_sink_puts(k, "Source profile");
 	size_t ns = pc_profile_source_count(p);
@@ -81,8 +81,8 @@ static void text_header(pc_sink *k, pc_profile *p, const pc_totals *t)
 
 static char *read_text(const char *path, size_t *len)
 {
-	pc_stream *s = pc_stream_open_file(path, NULL);
-	if (!s)
+	pc_stream *s;
+	if (pc_stream_open_file(&s, path))
 		return NULL;
 	void *buf = NULL;
 	if (pc_stream_read_all(s, (uint64_t)64 << 20, &buf, len))
@@ -208,20 +208,20 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (st)
 		return st;
 	pc_dwarf *d = NULL;
-	pc_totals t;
+	pc_itotals t;
 	sline *v = NULL;
 	size_t n = 0, cap = 0;
 	double nosrc = 0;
 	const char *sel = pc_options_get(o, "source-select");
 	if ((st = pc_profile_dwarf(p, o, &d)) || (st = pc_profile_attribute(q, NULL)) ||
-	    (st = pc_profile_totals(q, &t)))
+	    (st = pc_profile_itotals(q, &t)))
 		goto out;
 	/* every line symbol's count onto its (file, line) */
 	for (size_t i = 0; i < q->ntargets; i++) {
 		const pc_target *tg = &q->targets[i];
 		const pc_srcframe *f;
 		size_t nf;
-		if ((st = pc_dwarf_lookup(d, tg->address, &f, &nf))) {
+		if ((st = pc_dwarf_lookup_frames(d, tg->address, &f, &nf))) {
 			const pc_error *e = pc_dwarf_error(d);
 			st = pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");
 			goto out;
@@ -371,7 +371,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 {
 	const pc_srcframe *f;
 	size_t nf;
-	int st = pc_dwarf_lookup(d, addr, &f, &nf);
+	int st = pc_dwarf_lookup_frames(d, addr, &f, &nf);
 	if (st) {
 		const pc_error *e = pc_dwarf_error(d);
 		return pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");

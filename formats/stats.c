@@ -89,13 +89,13 @@ static int collect_rows(pc_profile *p, const pc_options *o, symcount **out,
 			size_t *n, double *total, int hits_only)
 {
 	int st;
-	pc_totals t;
+	pc_itotals t;
 	*out = NULL;
 	*n = 0;
-	if ((st = pc_profile_attribute(p, o)) || (st = pc_profile_totals(p, &t)))
+	if ((st = pc_profile_attribute(p, o)) || (st = pc_profile_itotals(p, &t)))
 		return st;
 	*total = t.total;
-	size_t nr = pc_profile_row_count(p), nv = nr;
+	size_t nr = pc_profile_rows(p), nv = nr;
 	if (hits_only) { /* (10^6 symbols, a few sampled: no 48 MB here) */
 		nv = 0;
 		for (size_t i = 0; i < nr; i++) {
@@ -203,7 +203,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 	while (hit < n && v[hit].count > 0)
 		hit++;
 	cs->hit = hit;
-	cs->exact = pc_profile_exact(p);
+	cs->exact = pc_profile_event_counts(p);
 	double N = cs->total;
 	unsigned char *flag = calloc(hit ? hit : 1, 2);
 	if (!flag) {
@@ -275,7 +275,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 	 * locked to the program's hits the same instruction each time) */
 	size_t ns = pc_profile_sample_count(p);
 	if (!cs->exact && ns && !pc_samples_binned(p->samples)) {
-		size_t nr = pc_profile_row_count(p);
+		size_t nr = pc_profile_rows(p);
 		uint64_t *cnt = calloc(nr ? nr : 1, sizeof *cnt);
 		size_t *addrs = calloc(nr ? nr : 1, sizeof *addrs);
 		uint64_t *where = calloc(nr ? nr : 1, sizeof *where);
@@ -287,7 +287,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 			uint32_t seg;
 			uint64_t a, c;
 			pc_profile_sample_at(p, i, &seg, &a, &c);
-			int64_t r = pc_profile_lookup(p, seg, a);
+			int64_t r = pc_profile_row_find(p, seg, a);
 			if (r < 0 || (size_t)r >= nr)
 				continue;
 			cnt[r] += c;
@@ -512,7 +512,7 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 		free(a);
 		return st;
 	}
-	int exact = pc_profile_exact(base) || pc_profile_exact(next);
+	int exact = pc_profile_event_counts(base) || pc_profile_event_counts(next);
 	qsort(a, na, sizeof *a, cmp_sc_name);
 	qsort(b, nb, sizeof *b, cmp_sc_name);
 	drow *d = calloc(na + nb + 1, sizeof *d);
@@ -690,7 +690,7 @@ static int rates_body(pc_profile *const *caps, size_t m, const pc_options *o, pc
 	if ((st = pc_rs_outfmt(p0, o, &fmt)) || (st = level_of(p0, o, &z, &level)))
 		return st;
 	for (size_t c = 0; c < m; c++)
-		if (pc_profile_exact(caps[c]))
+		if (pc_profile_event_counts(caps[c]))
 			return pc_profile_fail(p0, PC_EUNSUPPORTED,
 					       "capture %zu holds exact counts, not samples: there is no sampling period to alias",
 					       c + 1);

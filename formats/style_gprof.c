@@ -39,13 +39,13 @@ static const struct {
 static int pick_unit(pc_profile *p, const pc_callgraph *g, double hz, size_t *out)
 {
 	double top = 0;
-	size_t n = pc_profile_row_count(p);
+	size_t n = pc_profile_rows(p);
 	for (size_t i = 0; i < n; i++) {
 		pc_row row;
-		pc_cg_node nd;
+		pc_icg_node nd;
 		int r;
 		if ((r = pc_profile_row_at(p, i, &row)) ||
-		    (r = pc_callgraph_node_at(g, i, &nd)))
+		    (r = pc_callgraph_inode_at(g, i, &nd)))
 			return r;
 		if (!row.calls)
 			continue;
@@ -95,8 +95,8 @@ static void text(pc_sink *k, pc_profile *p, const pc_rowset *rs,
 			       r->count / hz);
 		if (r->calls) {
 			double children = 0;
-			pc_cg_node nd;
-			if (r->region < 0 && pc_callgraph_node_at(g, r->row, &nd) == PC_OK)
+			pc_icg_node nd;
+			if (r->region < 0 && pc_callgraph_inode_at(g, r->row, &nd) == PC_OK)
 				children = nd.children;
 			double c = (double)r->calls;
 			pc_sink_printf(k, " %8llu %8.2f %8.2f  ", (unsigned long long)r->calls,

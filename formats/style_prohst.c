@@ -57,12 +57,12 @@ static int meta_hex(const pc_profile *p, const char *key, uint64_t *out)
 	return 1;
 }
 
-static double class_pct(const pc_totals *t, int cls, double norm)
+static double class_pct(const pc_itotals *t, int cls, double norm)
 {
 	return t->by_class[cls] * norm;
 }
 
-static void one_hist(pc_profile *p, const pc_histogram *h, const pc_totals *t,
+static void one_hist(pc_profile *p, const pc_histogram *h, const pc_itotals *t,
 		     pc_sink *k)
 {
 	double sum = 0, max = 0;
@@ -119,7 +119,7 @@ static void one_hist(pc_profile *p, const pc_histogram *h, const pc_totals *t,
 	pc_sink_puts(k, "\n\n");
 
 	/* the symbols of this segment in address order (rows are) */
-	size_t nrows = pc_profile_row_count(p), next = 0;
+	size_t nrows = pc_profile_rows(p), next = 0;
 	const sym *cur = NULL;
 	sym cur_buf;
 	double cum = 0;
@@ -167,7 +167,7 @@ int pc_style_prohst(pc_profile *p, const pc_options *o, const pc_intervals *iv,
 		    pc_sink *k)
 {
 	pc_outfmt fmt;
-	pc_totals t;
+	pc_itotals t;
 	int r;
 	if ((r = pc_rs_outfmt(p, o, &fmt)))
 		return r;
@@ -185,7 +185,7 @@ int pc_style_prohst(pc_profile *p, const pc_options *o, const pc_intervals *iv,
 		pc_rowset_dispose(&rs);
 		return k->failed;
 	}
-	if ((r = pc_profile_attribute(p, o)) || (r = pc_profile_totals(p, &t)))
+	if ((r = pc_profile_attribute(p, o)) || (r = pc_profile_itotals(p, &t)))
 		return r;
 	size_t nh = pc_profile_histogram_count(p);
 	if (nh == 0)

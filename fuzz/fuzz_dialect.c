@@ -70,14 +70,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pc_options *o = pc_options_new();
 	pc_options_parse(o, opt);
 	pc_options_parse(o, "load-address=0x10");
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	if (p && pc_profile_load_memory(p, map, sizeof map - 1, "fuzz.map", "map", o) == PC_OK) {
 		size_t n = pc_profile_symbol_count(p), len = 0;
 		for (size_t i = 0; i < n; i++) {
 			pc_symbol s;
 			if (pc_profile_symbol_at(p, i, &s) == PC_OK && s.name)
 				len += strlen(s.name);
-			(void)pc_profile_lookup(p, s.segment, s.address);
+			(void)pc_profile_row_find(p, s.segment, s.address);
 		}
 		(void)len;
 	}

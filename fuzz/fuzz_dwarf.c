@@ -26,19 +26,20 @@ static void lookups(pc_dwarf *d, const uint8_t *data, size_t size)
 	size_t nf;
 	if (pc_dwarf_line_syms(d, &ls, &n) == PC_OK) {
 		for (size_t i = 0; i < n && i < 4096; i++) {
-			pc_dwarf_lookup(d, ls[i].addr, &f, &nf);
-			pc_dwarf_lookup(d, ls[i].addr + 1, &f, &nf);
+			pc_dwarf_lookup_frames(d, ls[i].addr, &f, &nf);
+			pc_dwarf_lookup_frames(d, ls[i].addr + 1, &f, &nf);
 		}
 		free(ls);
 	}
 	/* addresses from the input itself: anywhere, in any order */
 	for (size_t i = 0; i + 8 <= size && i < 512; i += 8)
-		pc_dwarf_lookup(d, pc_get_u64(data + i, PC_ENDIAN_LITTLE), &f, &nf);
+		pc_dwarf_lookup_frames(d, pc_get_u64(data + i, PC_ENDIAN_LITTLE), &f, &nf);
 }
 
 static void reports(const char *path, const uint8_t *data, size_t size)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	if (!p)
 		return;
 	if (pc_profile_load_file(p, path, "elf", NULL) == PC_OK) {
@@ -56,7 +57,7 @@ static void reports(const char *path, const uint8_t *data, size_t size)
 		}
 		pc_row r;
 		pc_symbol s;
-		if (o && pc_profile_row_count(p) && pc_profile_row_at(p, 0, &r) == PC_OK &&
+		if (o && pc_profile_rows(p) && pc_profile_row_at(p, 0, &r) == PC_OK &&
 		    pc_profile_symbol_at(p, r.symbol, &s) == PC_OK) {
 			pc_options_set(o, "disasm-select", s.name);
 			if (pc_profile_render(p, "disasm", o, &out, &len) == PC_OK)
@@ -82,7 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	close(fd);
 	if (done == size) {
-		pc_dwarf *d = pc_dwarf_new(NULL);
+		pc_dwarf *d;
+		pc_dwarf_new(&d, NULL);
 		if (d) {
 			if (pc_dwarf_load(d, path) == PC_OK)
 				lookups(d, data, size);

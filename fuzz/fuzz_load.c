@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static pc_options *lo;
 	if (!lo)
 		lo = options();
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	if (!p)
 		return 0;
 	const char *fmt = strcmp(FUZZ_FORMAT, "auto") ? FUZZ_FORMAT : NULL;

@@ -484,32 +484,50 @@ static int ensure(pc_profile *p)
 	return p->valid ? PC_OK : pc_profile_attribute(p, NULL);
 }
 
-size_t pc_profile_row_count(pc_profile *p)
+int pc_profile_row_count(pc_profile *p, size_t *n)
 {
-	return ensure(p) ? 0 : p->ntargets;
+	if (n)
+		*n = 0;
+	if (!p || !n)
+		return PC_EUSAGE;
+	int r = ensure(p);
+	if (r)
+		return r;
+	*n = p->ntargets;
+	return PC_OK;
 }
 
-int pc_profile_row_at(pc_profile *p, size_t i, pc_row *out)
+size_t pc_profile_rows(pc_profile *p)
 {
+	size_t n;
+	return pc_profile_row_count(p, &n) ? 0 : n;
+}
+
+int pc_profile_row_at_sized(pc_profile *p, size_t i, pc_row *out,
+			    size_t out_size)
+{
+	if (!p || !out || !out_size)
+		return PC_EUSAGE;
 	int r = ensure(p);
 	if (r)
 		return r;
 	if (i >= p->ntargets)
 		return PC_ENOTFOUND;
 	const pc_target *t = &p->targets[i];
-	out->symbol = t->symbol;
-	out->name = p->demangle ? pc_symbol_display(p, t->symbol)
-				: p->syms[t->symbol].name;
-	out->segment = t->segment;
-	out->address = t->address;
-	out->end = t->end;
-	out->count = t->count;
-	out->calls = t->calls;
-	out->self_calls = t->self_calls;
-	return PC_OK;
+	pc_row row;
+	row.symbol = t->symbol;
+	row.name = p->demangle ? pc_symbol_display(p, t->symbol)
+			       : p->syms[t->symbol].name;
+	row.segment = t->segment;
+	row.address = t->address;
+	row.end = t->end;
+	row.count = t->count;
+	row.calls = t->calls;
+	row.self_calls = t->self_calls;
+	return pc_copy_sized(out, out_size, &row, sizeof row);
 }
 
-int pc_profile_totals(pc_profile *p, pc_totals *out)
+int pc_profile_itotals(pc_profile *p, pc_itotals *out)
 {
 	int r = ensure(p);
 	if (r)
@@ -518,11 +536,61 @@ int pc_profile_totals(pc_profile *p, pc_totals *out)
 	return PC_OK;
 }
 
-int64_t pc_profile_lookup(pc_profile *p, uint32_t segment, uint64_t address)
+int pc_profile_totals_sized(pc_profile *p, pc_totals *out, size_t out_size)
+{
+	if (!p || !out || !out_size)
+		return PC_EUSAGE;
+	int r = ensure(p);
+	if (r)
+		return r;
+	pc_totals t;
+	t.total = p->totals.total;
+	t.in_program = p->totals.in_program;
+	t.attributed = p->totals.attributed;
+	t.outside = p->totals.outside;
+	t.excluded = p->totals.excluded;
+	return pc_copy_sized(out, out_size, &t, sizeof t);
+}
+
+int pc_profile_class_total(pc_profile *p, pc_region_class cls, double *out)
+{
+	if (out)
+		*out = 0;
+	if (!p || !out)
+		return PC_EUSAGE;
+	if ((unsigned)cls >= PC_REGION_COUNT)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "region class %d: expected 0 to %d",
+				       (int)cls, PC_REGION_COUNT - 1);
+	int r = ensure(p);
+	if (r)
+		return r;
+	*out = p->totals.by_class[cls];
+	return PC_OK;
+}
+
+int64_t pc_profile_row_find(pc_profile *p, uint32_t segment, uint64_t address)
 {
 	if (ensure(p))
 		return -1;
 	return lookup_find(p, segment, address);
+}
+
+int pc_profile_lookup(pc_profile *p, uint32_t segment, uint64_t address,
+		      size_t *row)
+{
+	if (row)
+		*row = 0;
+	if (!p || !row)
+		return PC_EUSAGE;
+	int r = ensure(p);
+	if (r)
+		return r;
+	int64_t i = lookup_find(p, segment, address);
+	if (i < 0)
+		return PC_ENOTFOUND;
+	*row = (size_t)i;
+	return PC_OK;
 }
 
 /* ---- sorted rows for reports -------------------------------------------- */
@@ -571,4 +639,109 @@ size_t *pc_rows_sorted(pc_profile *p, size_t *n)
 	free(k);
 	*n = nt;
 	return v;
+}
+
+/* ---- sorted rows for callers (pc_profile_rows_sorted) --------------------- */
+
+typedef struct skey {
+	double count;
+	uint64_t calls;
+	uint32_t segment;
+	uint64_t address;
+	const char *name;
+	size_t idx;
+} skey;
+
+static int cmp_addr(const skey *x, const skey *y)
+{
+	if (x->segment != y->segment)
+		return x->segment < y->segment ? -1 : 1;
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	return x->idx < y->idx ? -1 : (x->idx > y->idx);
+}
+
+static int cmp_self(const void *a, const void *b)
+{
+	const skey *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	int c = strcmp(x->name, y->name);
+	return c ? c : cmp_addr(x, y);
+}
+
+static int cmp_calls(const void *a, const void *b)
+{
+	const skey *x = a, *y = b;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return cmp_addr(x, y);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const skey *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : cmp_addr(x, y);
+}
+
+int pc_profile_rows_sorted(pc_profile *p, pc_sort_key key, size_t max,
+			   size_t *idx, size_t *count)
+{
+	if (count)
+		*count = 0;
+	if (!p || !count)
+		return PC_EUSAGE;
+	if (max > 0 && !idx)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "pc_profile_rows_sorted: no index array for %zu rows",
+				       max);
+	int (*cmp)(const void *, const void *);
+	switch (key) {
+	case PC_SORT_ADDRESS: cmp = NULL; break;
+	case PC_SORT_SELF: cmp = cmp_self; break;
+	case PC_SORT_CALLS: cmp = cmp_calls; break;
+	case PC_SORT_NAME: cmp = cmp_name; break;
+	default:
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "sort key %d: expected PC_SORT_ADDRESS, _SELF, _CALLS or _NAME",
+				       (int)key);
+	}
+	int r = ensure(p);
+	if (r)
+		return r;
+	size_t nt = p->ntargets;
+	size_t n = max < nt ? max : nt;
+	if (max == 0) {
+		*count = nt;
+		return PC_OK;
+	}
+	if (!cmp) { /* the rows are kept in address order */
+		for (size_t i = 0; i < n; i++)
+			idx[i] = i;
+		*count = n;
+		return PC_OK;
+	}
+	skey *k = malloc((nt + 1) * sizeof *k);
+	if (!k)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nt; i++) {
+		const pc_target *t = &p->targets[i];
+		k[i] = (skey){t->count, t->calls, t->segment, t->address,
+			      p->demangle ? pc_symbol_display(p, t->symbol)
+					  : p->syms[t->symbol].name,
+			      i};
+		if (!k[i].name)
+			k[i].name = "";
+	}
+	qsort(k, nt, sizeof *k, cmp);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = k[i].idx;
+	free(k);
+	*count = n;
+	return PC_OK;
 }

@@ -507,7 +507,7 @@ int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 	pc_callgraph *g = calloc(1, sizeof *g);
 	if (!g)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	size_t n = pc_profile_row_count(p);
+	size_t n = pc_profile_rows(p);
 	g->nrows = n;
 	g->s = calloc(n ? n : 1, sizeof *g->s);
 	size_t *top = malloc((n ? n : 1) * 2 * sizeof *top);
@@ -560,8 +560,8 @@ int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 	for (size_t i = 0; i < narcs; i++) {
 		pc_arc a;
 		pc_profile_arc_at(p, i, &a);
-		int64_t par = pc_profile_lookup(p, a.from_segment, a.from);
-		int64_t chi = pc_profile_lookup(p, a.to_segment, a.to);
+		int64_t par = pc_profile_row_find(p, a.from_segment, a.from);
+		int64_t chi = pc_profile_row_find(p, a.to_segment, a.to);
 		if (par < 0 || chi < 0) {
 			g->dropped++;
 			continue;
@@ -640,14 +640,54 @@ size_t pc_callgraph_cycle_count(const pc_callgraph *g)
 	return g ? g->ncycles : 0;
 }
 
-size_t pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n)
+size_t pc_callgraph_cycle_index(const pc_callgraph *g, unsigned n)
 {
 	if (!g || n == 0 || n > g->ncycles)
 		return NONE;
 	return g->nrows + (size_t)n - 1;
 }
 
-int pc_callgraph_node_at(const pc_callgraph *g, size_t i, pc_cg_node *out)
+int pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n, size_t *node)
+{
+	if (node)
+		*node = 0;
+	if (!g || !node)
+		return PC_EUSAGE;
+	if (n == 0 || n > g->ncycles)
+		return PC_ENOTFOUND;
+	*node = g->nrows + (size_t)n - 1;
+	return PC_OK;
+}
+
+int pc_callgraph_node_at_sized(const pc_callgraph *g, size_t i,
+			       pc_cg_node *out, size_t out_size)
+{
+	if (!g || !out || !out_size)
+		return PC_EUSAGE;
+	if (i >= g->nrows + g->ncycles)
+		return PC_ENOTFOUND;
+	pc_icg_node in;
+	pc_callgraph_inode_at(g, i, &in);
+	pc_cg_node n;
+	n.row = in.row >= 0 ? (size_t)in.row : 0;
+	n.is_cycle = in.row < 0;
+	n.name = in.name;
+	n.cycle = in.cycle;
+	n.index = in.index;
+	n.listed = in.listed;
+	n.calls = in.calls;
+	n.self_calls = in.self_calls;
+	n.time = in.time;
+	n.self = in.self;
+	n.children = in.children;
+	n.htime = in.htime;
+	n.ftime = in.ftime;
+	n.has_next = in.next_member != NONE;
+	n.next_member = n.has_next ? in.next_member : 0;
+	return pc_copy_sized(out, out_size, &n, sizeof n);
+}
+
+int pc_callgraph_inode_at(const pc_callgraph *g, size_t i, pc_icg_node *out)
 {
 	if (!g || !out || i >= g->nrows + g->ncycles)
 		return PC_EUSAGE;
@@ -673,19 +713,23 @@ size_t pc_callgraph_edge_count(const pc_callgraph *g)
 	return g ? g->na : 0;
 }
 
-int pc_callgraph_edge_at(const pc_callgraph *g, size_t i, pc_cg_edge *out)
+int pc_callgraph_edge_at_sized(const pc_callgraph *g, size_t i,
+			       pc_cg_edge *out, size_t out_size)
 {
-	if (!g || !out || i >= g->na)
+	if (!g || !out || !out_size)
 		return PC_EUSAGE;
+	if (i >= g->na)
+		return PC_ENOTFOUND;
 	const cg_arc *a = &g->a[i];
-	out->parent = a->parent;
-	out->child = a->child;
-	out->count = a->count;
-	out->self = a->time;
-	out->children = a->child_time;
-	out->htime = a->htime;
-	out->ftime = a->ftime;
-	return PC_OK;
+	pc_cg_edge e;
+	e.parent = a->parent;
+	e.child = a->child;
+	e.count = a->count;
+	e.self = a->time;
+	e.children = a->child_time;
+	e.htime = a->htime;
+	e.ftime = a->ftime;
+	return pc_copy_sized(out, out_size, &e, sizeof e);
 }
 
 double pc_callgraph_total(const pc_callgraph *g)

@@ -67,6 +67,7 @@ struct pc_dwarf {
 	size_t nframes, capframes;
 	pc_srcframe *out; /* last answer, copied out of frames */
 	size_t capout;
+	size_t nlast; /* frames in out from the last pc_dwarf_lookup */
 	uint64_t queries;
 	int loaded;
 	uint64_t text_lo, text_hi;
@@ -111,7 +112,7 @@ int pc_dwarf_available(void)
 	return PC_HAVE_DWARF;
 }
 
-pc_dwarf *pc_dwarf_new(const pc_options *opts)
+static pc_dwarf *dwarf_new(const pc_options *opts)
 {
 	pc_dwarf *d = calloc(1, sizeof *d);
 	if (!d)
@@ -137,6 +138,18 @@ pc_dwarf *pc_dwarf_new(const pc_options *opts)
 		sp = e ? e + 1 : NULL;
 	}
 	return d;
+}
+
+int pc_dwarf_new(pc_dwarf **out, const pc_options *opts)
+{
+	if (!out)
+		return pc_last_error_set(PC_EUSAGE, NULL,
+					 "pc_dwarf_new: no place for the reader");
+	*out = dwarf_new(opts);
+	if (!*out)
+		return pc_last_error_set(PC_ENOMEM, NULL,
+					 "out of memory for a DWARF reader");
+	return PC_OK;
 }
 
 void pc_dwarf_free(pc_dwarf *d)
@@ -722,8 +735,30 @@ static int table_lookup(pc_dwarf *d, uint64_t a, const pc_srcframe **frames,
 	return PC_OK;
 }
 
-int pc_dwarf_lookup(pc_dwarf *d, uint64_t address, const pc_srcframe **frames,
-		    size_t *n)
+int pc_dwarf_lookup(pc_dwarf *d, uint64_t address, size_t *n)
+{
+	if (n)
+		*n = 0;
+	if (!d || !n)
+		return PC_EUSAGE;
+	const pc_srcframe *f;
+	int st = pc_dwarf_lookup_frames(d, address, &f, n);
+	d->nlast = st ? 0 : *n;
+	return st;
+}
+
+int pc_dwarf_frame_at_sized(const pc_dwarf *d, size_t i, pc_srcframe *out,
+			    size_t out_size)
+{
+	if (!d || !out || !out_size)
+		return PC_EUSAGE;
+	if (i >= d->nlast)
+		return PC_ENOTFOUND;
+	return pc_copy_sized(out, out_size, &d->out[i], sizeof *d->out);
+}
+
+int pc_dwarf_lookup_frames(pc_dwarf *d, uint64_t address,
+			   const pc_srcframe **frames, size_t *n)
 {
 	*frames = NULL;
 	*n = 0;
@@ -820,7 +855,7 @@ int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *nout)
 			continue;
 		const pc_srcframe *f;
 		size_t nf;
-		int st = pc_dwarf_lookup(d, a, &f, &nf);
+		int st = pc_dwarf_lookup_frames(d, a, &f, &nf);
 		if (st) {
 			free(v);
 			return st;

@@ -64,7 +64,7 @@ static int in_spans(const span *v, size_t n, uint32_t seg, uint64_t a)
 /* 1 in the program's code, 0 elsewhere, -1 in another known region. */
 static int where(fitctx *c, uint32_t seg, uint64_t a)
 {
-	if (in_spans(c->code, c->ncode, seg, a) || pc_profile_lookup(c->p, seg, a) >= 0)
+	if (in_spans(c->code, c->ncode, seg, a) || pc_profile_row_find(c->p, seg, a) >= 0)
 		return 1;
 	return in_spans(c->other, c->nother, seg, a) ? -1 : 0;
 }
@@ -115,7 +115,20 @@ static const char *hexs(char *buf, size_t n, int64_t v)
 	return buf;
 }
 
-int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
+static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out);
+
+int pc_profile_fit_sized(pc_profile *p, const pc_options *opts, pc_fit *out,
+			 size_t out_size)
+{
+	if (!out || !out_size)
+		return PC_EUSAGE;
+	pc_fit f;
+	int st = profile_fit(p, opts, &f);
+	int cst = pc_copy_sized(out, out_size, &f, sizeof f);
+	return st ? st : cst;
+}
+
+static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!p)
@@ -173,7 +186,7 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 	}
 	if (c.ncode == 0) {
 		/* no region: the program is the hull of its attribution targets */
-		size_t n = pc_profile_row_count(p);
+		size_t n = pc_profile_rows(p);
 		for (size_t i = 0; i < n; i++) {
 			pc_row r;
 			pc_profile_row_at(p, i, &r);

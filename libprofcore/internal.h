@@ -104,6 +104,15 @@ PC_INTERNAL int pc_profile_fail_at(pc_profile *p, int code, const char *file,
 PC_INTERNAL void pc_errslot_copy(pc_errslot *dst, const pc_errslot *src);
 PC_INTERNAL void pc_errslot_clear(pc_errslot *e);
 PC_INTERNAL void pc_errslot_fill_file(pc_errslot *e, const char *file);
+/** Records the thread's pc_last_error() (a constructor failing before
+ *  its handle exists) and returns code. */
+PC_INTERNAL int pc_last_error_set(int code, const char *file,
+				  const char *fmt, ...) PC_PRINTF(3, 4);
+/** Copies min(out_size, full_size) bytes of a filled output struct to
+ *  the caller's (struct_size rule, profcore.h); PC_EUSAGE for out NULL
+ *  or out_size 0. */
+PC_INTERNAL int pc_copy_sized(void *out, size_t out_size, const void *full,
+			      size_t full_size);
 
 /* ---- string pool (strings live as long as their profile) ------------ */
 typedef struct pc_strpool {
@@ -124,6 +133,10 @@ typedef struct pc_sink {
 
 PC_INTERNAL void pc_sink_init(pc_sink *k);
 PC_INTERNAL void pc_sink_dispose(pc_sink *k);
+/** Gives len bytes of buf to write(ctx, ...) in pieces; a failing write
+ *  is recorded on p ("write failed") and its status returned. */
+PC_INTERNAL int pc_write_all(pc_profile *p, pc_write_fn write, void *ctx,
+			     const char *buf, size_t len);
 PC_INTERNAL int pc_sink_write(pc_sink *k, const void *data, size_t n);
 PC_INTERNAL int pc_sink_puts(pc_sink *k, const char *s);
 PC_INTERNAL int pc_sink_putc(pc_sink *k, char c);
@@ -175,6 +188,41 @@ PC_INTERNAL const pc_report *pc_report_find(const char *name);
 /** Rows sorted for a report: count desc, calls desc, name (gprof).
  *  Returns a malloc'ed array of row indexes (caller frees) or NULL. */
 PC_INTERNAL size_t *pc_rows_sorted(pc_profile *p, size_t *n);
+/** The totals with the by-class split (pc_totals and
+ *  pc_profile_class_total in one, for the report engines). */
+typedef struct pc_itotals {
+	double total, in_program, attributed, outside, excluded;
+	double by_class[PC_REGION_COUNT]; /* [APPLICATION] = in-program
+					     samples credited to no symbol */
+} pc_itotals;
+PC_INTERNAL int pc_profile_itotals(pc_profile *p, pc_itotals *out);
+/** A call graph node for the engines: row -1 for a cycle, next_member
+ *  (size_t)-1 at the end of a cycle and outside cycles. */
+typedef struct pc_icg_node {
+	int64_t row;
+	const char *name;
+	unsigned cycle;
+	size_t index;
+	int listed;
+	uint64_t calls, self_calls;
+	double time, self, children, htime, ftime;
+	size_t next_member;
+} pc_icg_node;
+PC_INTERNAL int pc_callgraph_inode_at(const pc_callgraph *g, size_t i,
+				      pc_icg_node *out);
+/** Node index of cycle n (1-based); (size_t)-1 if there is none. */
+PC_INTERNAL size_t pc_callgraph_cycle_index(const pc_callgraph *g,
+					    unsigned n);
+/** pc_profile_row_count for the engines: 0 when attribution fails (the
+ *  caller's next pc_profile_row_at / totals call reports the error). */
+PC_INTERNAL size_t pc_profile_rows(pc_profile *p);
+/** pc_profile_lookup for the engines: the row index, -1 if none. */
+PC_INTERNAL int64_t pc_profile_row_find(pc_profile *p, uint32_t segment,
+					uint64_t address);
+/** pc_dwarf_lookup with the frames as an array borrowed until the next
+ *  lookup on d. */
+PC_INTERNAL int pc_dwarf_lookup_frames(pc_dwarf *d, uint64_t address,
+				       const pc_srcframe **frames, size_t *n);
 
 /* ---- streams mapped by counting threads (stream.c) --------------------- */
 /** 1 when the rest of s can be mapped directly (a plain regular file of
@@ -235,6 +283,9 @@ PC_INTERNAL const pc_sample *pc_samples_sorted(pc_samplestore *st);
  *  interval between symbol/region boundaries (exact per symbol and region,
  *  not per address), found with lookup.c's O(1) table. */
 PC_INTERNAL void pc_samples_set_owner(pc_samplestore *st, pc_profile *owner);
+/** Counting threads: 0 = one per core (at most PC_MAX_THREADS). */
+PC_INTERNAL void pc_samples_set_threads(pc_samplestore *st, unsigned n);
+PC_INTERNAL unsigned pc_samples_threads(const pc_samplestore *st);
 /** 1 once samples are counted per cell rather than per address. */
 PC_INTERNAL int pc_samples_binned(const pc_samplestore *st);
 /** Samples whose cell was cut by a boundary added after they were counted

@@ -21,9 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d)
+int pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d)
 {
+	if (!p)
+		return PC_EUSAGE;
 	p->dwarf = d;
+	return PC_OK;
 }
 
 /* The DWARF reader's error, with its file and offset, on p. */
@@ -58,7 +61,8 @@ static int table_dwarf(pc_profile *p, const pc_options *opts, pc_dwarf **out)
 					       "source lines: line numbers of segmented (protected-mode) programs are not supported; only real-mode and flat addresses");
 	pc_lineinfo *v = malloc((p->nlines ? p->nlines : 1) * sizeof *v);
 	pc_linerow *r = malloc((p->nlines ? p->nlines : 1) * sizeof *r);
-	pc_dwarf *d = pc_dwarf_new(opts);
+	pc_dwarf *d;
+	pc_dwarf_new(&d, opts);
 	int st = PC_OK;
 	if (!v || !r || !d) {
 		st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
@@ -73,7 +77,7 @@ static int table_dwarf(pc_profile *p, const pc_options *opts, pc_dwarf **out)
 				end = v[j].address;
 				break;
 			}
-		int64_t t = pc_profile_lookup(p, PC_NOSEG, v[i].address);
+		int64_t t = pc_profile_row_find(p, PC_NOSEG, v[i].address);
 		const char *fn = NULL;
 		if (t >= 0) {
 			fn = p->syms[p->targets[t].symbol].name;
@@ -125,7 +129,8 @@ int pc_profile_dwarf(pc_profile *p, const pc_options *opts, pc_dwarf **out)
 	if (!elf)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "source lines need the program's DWARF or a linker map with line numbers: give the ELF executable (built with -g), or the map made with LINK /LINENUMBERS, among the files");
-	pc_dwarf *d = pc_dwarf_new(opts);
+	pc_dwarf *d;
+	pc_dwarf_new(&d, opts);
 	if (!d)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	int st = pc_dwarf_load(d, elf);
@@ -164,7 +169,7 @@ static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g)
 		if (g != G_ADDRESS) {
 			const pc_srcframe *f;
 			size_t nf;
-			int st = pc_dwarf_lookup(d, s->address, &f, &nf);
+			int st = pc_dwarf_lookup_frames(d, s->address, &f, &nf);
 			if (st)
 				return fail_from(p, pc_dwarf_error(d), st);
 			/* gprof get_src_info: file, function and line */
@@ -205,7 +210,7 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g)
 		    !strcmp(ls[i - 1].function, ls[i].function)) {
 			s.binding = prevb;
 		} else {
-			int64_t t = pc_profile_lookup(p, PC_NOSEG, ls[i].addr);
+			int64_t t = pc_profile_row_find(p, PC_NOSEG, ls[i].addr);
 			s.binding = t >= 0 ? p->syms[p->targets[t].symbol].binding
 					   : PC_BIND_GLOBAL;
 			if (s.binding == PC_BIND_WEAK)
@@ -247,7 +252,7 @@ static int add_addresses(pc_profile *p, pc_profile *q)
 					continue;
 				uint64_t a = H->low + (uint64_t)(w * (long double)b);
 				a -= a % H->unit;
-				int64_t t = pc_profile_lookup(p, H->segment, a);
+				int64_t t = pc_profile_row_find(p, H->segment, a);
 				if (t < 0)
 					continue;
 				const pc_symbol *s = &p->syms[p->targets[t].symbol];
@@ -266,7 +271,7 @@ static int add_addresses(pc_profile *p, pc_profile *q)
 			}
 		}
 		for (size_t i = 0; pass && i < ns; i++) {
-			int64_t t = pc_profile_lookup(p, sm[i].segment, sm[i].address);
+			int64_t t = pc_profile_row_find(p, sm[i].segment, sm[i].address);
 			if (t < 0)
 				continue;
 			const pc_symbol *s = &p->syms[p->targets[t].symbol];
@@ -314,7 +319,8 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	pc_dwarf *d = NULL;
 	if (g != G_ADDRESS && (st = pc_profile_dwarf(p, opts, &d)))
 		return st;
-	pc_profile *q = pc_profile_new(p->reg);
+	pc_profile *q;
+	pc_profile_new(&q, p->reg);
 	if (!q)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	q->exact = p->exact;
@@ -343,12 +349,12 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	 * the entry when mcount is called after the prologue) */
 	if (g != G_ADDRESS) {
 		for (size_t i = 0; i < q->narcs; i++) {
-			int64_t t = pc_profile_lookup(p, q->arcs[i].to_segment, q->arcs[i].to);
+			int64_t t = pc_profile_row_find(p, q->arcs[i].to_segment, q->arcs[i].to);
 			if (t >= 0)
 				q->arcs[i].to = p->targets[t].address;
 		}
 		for (size_t i = 0; i < q->ncalls; i++) {
-			int64_t t = pc_profile_lookup(p, q->calls[i].segment, q->calls[i].address);
+			int64_t t = pc_profile_row_find(p, q->calls[i].segment, q->calls[i].address);
 			if (t >= 0)
 				q->calls[i].address = p->targets[t].address;
 		}

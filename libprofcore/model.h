@@ -87,7 +87,7 @@ struct pc_profile {
 	int cache_bucket_start, cache_use_sizes; /* the cache's settings */
 	pc_target *targets;
 	size_t ntargets;
-	pc_totals totals;
+	pc_itotals totals;
 	/* lookup: per segment group, first-level table */
 	struct pc_lookup *lookup;
 	/* source level (dwarf.c, lines.c): given, or opened and owned */

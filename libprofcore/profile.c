@@ -1,10 +1,11 @@
 /* profile.c - the profile: what was loaded for one analysis. */
 #include "model.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
-pc_profile *pc_profile_new(const pc_registry *reg)
+static pc_profile *profile_new(const pc_registry *reg)
 {
 	pc_profile *p = calloc(1, sizeof *p);
 	if (!p)
@@ -23,6 +24,18 @@ pc_profile *pc_profile_new(const pc_registry *reg)
 		return NULL;
 	}
 	return p;
+}
+
+int pc_profile_new(pc_profile **out, const pc_registry *reg)
+{
+	if (!out)
+		return pc_last_error_set(PC_EUSAGE, NULL,
+					 "pc_profile_new: no place for the profile");
+	*out = profile_new(reg);
+	if (!*out)
+		return pc_last_error_set(PC_ENOMEM, NULL,
+					 "out of memory for a new profile");
+	return PC_OK;
 }
 
 void pc_profile_free(pc_profile *p)
@@ -86,23 +99,25 @@ int pc_profile_fail_at(pc_profile *p, int code, const char *file, int64_t off,
 }
 
 /* Appends a formatted line (kept in the profile's pool) to a list. */
-static void add_line(pc_profile *p, const char ***v, size_t *n, size_t *cap,
-		     const char *fmt, va_list ap)
+static int add_line(pc_profile *p, const char ***v, size_t *n, size_t *cap,
+		    const char *fmt, va_list ap)
 {
 	char buf[1024];
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	const char *w = pc_strpool_add(&p->pool, buf);
 	if (!w || pc_grow((void **)v, cap, *n + 1, sizeof **v))
-		return;
+		return PC_ENOMEM;
 	(*v)[(*n)++] = w;
+	return PC_OK;
 }
 
-void pc_profile_warn(pc_profile *p, const char *fmt, ...)
+int pc_profile_warn(pc_profile *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	add_line(p, &p->warnings, &p->nwarn, &p->capwarn, fmt, ap);
+	int st = add_line(p, &p->warnings, &p->nwarn, &p->capwarn, fmt, ap);
 	va_end(ap);
+	return st;
 }
 
 size_t pc_profile_warning_count(const pc_profile *p)
@@ -110,17 +125,18 @@ size_t pc_profile_warning_count(const pc_profile *p)
 	return p->nwarn;
 }
 
-const char *pc_profile_warning(const pc_profile *p, size_t i)
+const char *pc_profile_warning_at(const pc_profile *p, size_t i)
 {
 	return i < p->nwarn ? p->warnings[i] : NULL;
 }
 
-void pc_profile_note(pc_profile *p, const char *fmt, ...)
+int pc_profile_note(pc_profile *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	add_line(p, &p->notes, &p->nnote, &p->capnote, fmt, ap);
+	int st = add_line(p, &p->notes, &p->nnote, &p->capnote, fmt, ap);
 	va_end(ap);
+	return st;
 }
 
 size_t pc_profile_note_count(const pc_profile *p)
@@ -541,9 +557,32 @@ int pc_profile_add_line(pc_profile *p, uint32_t segment, uint64_t address,
 
 /* ---- metadata ---------------------------------------------------------- */
 
-void pc_profile_set_rate(pc_profile *p, double hz) { p->rate = hz > 0 ? hz : 0; }
+int pc_profile_set_rate(pc_profile *p, double hz)
+{
+	if (!p)
+		return PC_EUSAGE;
+	if (!(hz >= 0) || hz > DBL_MAX)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "sampling rate %g Hz: expected a finite rate >= 0 (0 = unknown)",
+				       hz);
+	p->rate = hz;
+	return PC_OK;
+}
+
 double pc_profile_rate(const pc_profile *p) { return p->rate; }
-void pc_profile_set_duration(pc_profile *p, double s) { p->duration = s; }
+
+int pc_profile_set_duration(pc_profile *p, double s)
+{
+	if (!p)
+		return PC_EUSAGE;
+	if (!((s >= 0 && s <= DBL_MAX) || s == -1))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "duration %g s: expected a finite duration >= 0, or -1 for unknown",
+				       s);
+	p->duration = s;
+	return PC_OK;
+}
+
 double pc_profile_duration(const pc_profile *p) { return p->duration; }
 
 int pc_profile_set_dimension(pc_profile *p, const char *name, char abbrev)
@@ -570,10 +609,38 @@ int pc_profile_set_program(pc_profile *p, const char *name)
 
 const char *pc_profile_program(const pc_profile *p) { return p->program; }
 
-void pc_profile_set_target(pc_profile *p, unsigned width, pc_endian e)
+int pc_profile_set_target(pc_profile *p, unsigned width, pc_endian e)
 {
+	if (!p)
+		return PC_EUSAGE;
+	if (width != 0 && width != 1 && width != 2 && width != 4 && width != 8)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "address width %u: expected 0 (unknown), 1, 2, 4 or 8 bytes",
+				       width);
+	if (e != PC_ENDIAN_UNKNOWN && e != PC_ENDIAN_LITTLE && e != PC_ENDIAN_BIG)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "byte order %d: expected PC_ENDIAN_UNKNOWN, _LITTLE or _BIG",
+				       (int)e);
 	p->width = width;
 	p->endian = e;
+	return PC_OK;
+}
+
+int pc_profile_set_threads(pc_profile *p, unsigned n)
+{
+	if (!p)
+		return PC_EUSAGE;
+	if (n > PC_MAX_THREADS)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "%u threads: expected 0 (one per core) to %d",
+				       n, PC_MAX_THREADS);
+	pc_samples_set_threads(p->samples, n);
+	return PC_OK;
+}
+
+unsigned pc_profile_threads(const pc_profile *p)
+{
+	return pc_samples_threads(p->samples);
 }
 
 unsigned pc_profile_target_width(const pc_profile *p) { return p->width; }

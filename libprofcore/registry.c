@@ -22,18 +22,25 @@ static size_t builtin_count(void)
 	return n;
 }
 
-pc_registry *pc_registry_new(void)
+int pc_registry_new(pc_registry **out)
 {
+	if (!out)
+		return pc_last_error_set(PC_EUSAGE, NULL,
+					 "pc_registry_new: no place for the registry");
+	*out = NULL;
 	pc_registry *r = calloc(1, sizeof *r);
 	if (!r)
-		return NULL;
+		return pc_last_error_set(PC_ENOMEM, NULL,
+					 "out of memory for a registry");
 	r->err.pub.offset = -1;
 	for (size_t i = 0; pc_builtin_loaders[i]; i++)
 		if (pc_registry_add(r, pc_builtin_loaders[i])) {
 			pc_registry_free(r);
-			return NULL;
+			return pc_last_error_set(PC_ENOMEM, NULL,
+						 "out of memory for a registry");
 		}
-	return r;
+	*out = r;
+	return PC_OK;
 }
 
 void pc_registry_free(pc_registry *r)
@@ -259,8 +266,10 @@ static int trial_one(const pc_profile *p, const pc_loader *l, pc_stream *s,
 		     const unsigned char *b, size_t n, const pc_options *opts,
 		     pc_errslot *out)
 {
-	pc_profile *t = pc_profile_new(p->reg);
-	pc_stream *m = t ? pc_stream_open_memory(b, n, pc_stream_name(s), NULL) : NULL;
+	pc_profile *t;
+	pc_stream *m = NULL;
+	if (pc_profile_new(&t, p->reg) == PC_OK)
+		pc_stream_open_memory(&m, b, n, pc_stream_name(s));
 	int st = PC_ENOMEM;
 	if (m) {
 		st = l->load(t, m, opts);
@@ -367,9 +376,9 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 int pc_profile_load_file(pc_profile *p, const char *path, const char *format,
 			 const pc_options *opts)
 {
-	int st;
-	pc_stream *s = pc_stream_open_file(path, &st);
-	if (!s) {
+	pc_stream *s;
+	int st = pc_stream_open_file(&s, path);
+	if (st) {
 		if (st == PC_ENOTFOUND)
 			pc_profile_fail(p, PC_EIO, "no such file");
 		else if (st == PC_EIO)
@@ -388,9 +397,9 @@ int pc_profile_load_memory(pc_profile *p, const void *buf, size_t len,
 			   const char *name, const char *format,
 			   const pc_options *opts)
 {
-	int st;
-	pc_stream *s = pc_stream_open_memory(buf, len, name, &st);
-	if (!s)
+	pc_stream *s;
+	int st = pc_stream_open_memory(&s, buf, len, name);
+	if (st)
 		return pc_profile_fail(p, st, "cannot open memory stream: %s",
 				       pc_status_name(st));
 	st = pc_profile_load_stream(p, s, format, opts);

@@ -23,8 +23,8 @@
  *          Cells are found with lookup.c's O(1) table, and batches of 16K
  *          samples or more are split across a pool of threads started once
  *          per store, each with private counters folded in when the
- *          totals are read (PROFCORE_THREADS sets the thread count;
- *          default: online cores, at most 8).
+ *          totals are read (pc_profile_set_threads sets the thread count;
+ *          default: online cores, at most PC_MAX_THREADS).
  *
  * Symbols or regions added after samples were binned refine the cells; a
  * sample whose cell is cut by a new boundary cannot be placed exactly and
@@ -43,7 +43,7 @@
 #endif
 /* Each thread's share of a batch is at least this many samples. */
 #define PAR_MIN ((size_t)1 << 13)
-#define MAX_THREADS 8
+#define MAX_THREADS PC_MAX_THREADS
 /* Private u32 counters are folded into the u64 totals before this many
  * samples could overflow them. */
 #define PENDING_MAX ((uint64_t)1 << 31)
@@ -110,12 +110,22 @@ pc_samplestore *pc_samples_new(void)
 	pc_samplestore *st = calloc(1, sizeof(pc_samplestore));
 	if (!st)
 		return NULL;
-	const char *e = getenv("PROFCORE_THREADS");
-	long n = e && *e ? strtol(e, NULL, 10) : 0;
-	if (n <= 0)
-		n = (long)pc_plat_cpu_count();
-	st->nthreads = n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+	pc_samples_set_threads(st, 0);
 	return st;
+}
+
+void pc_samples_set_threads(pc_samplestore *st, unsigned n)
+{
+	if (n == 0) {
+		long c = (long)pc_plat_cpu_count();
+		n = c > 0 ? (unsigned)(c > MAX_THREADS ? MAX_THREADS : c) : 1;
+	}
+	st->nthreads = n > MAX_THREADS ? MAX_THREADS : n;
+}
+
+unsigned pc_samples_threads(const pc_samplestore *st)
+{
+	return st->nthreads;
 }
 
 void pc_samples_set_owner(pc_samplestore *st, pc_profile *owner)
@@ -983,7 +993,7 @@ int pc_samples_binned(const pc_samplestore *st)
 	return st->binned;
 }
 
-int pc_profile_samples_exact(const pc_profile *p)
+int pc_profile_samples_per_address(const pc_profile *p)
 {
 	return !p->samples->binned;
 }

@@ -359,3 +359,20 @@ int pc_sink_u64(pc_sink *k, uint64_t v, int width)
 		pc_sink_repeat(k, ' ', (size_t)width - n);
 	return pc_sink_write(k, buf, n);
 }
+
+/* Hands a finished buffer to a caller's writer (pc_profile_render_to,
+ * pc_profile_export_to) in pieces of at most 64 KiB. */
+int pc_write_all(pc_profile *p, pc_write_fn write, void *ctx, const char *buf,
+		 size_t len)
+{
+	const size_t piece = (size_t)64 * 1024;
+	for (size_t at = 0; at < len;) {
+		size_t n = len - at < piece ? len - at : piece;
+		int st = write(ctx, buf + at, n);
+		if (st)
+			return pc_profile_fail(p, st < 0 ? st : PC_EIO,
+					       "write failed");
+		at += n;
+	}
+	return PC_OK;
+}

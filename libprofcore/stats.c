@@ -11,7 +11,7 @@
  *  - pc_stats_two_proportion: pooled two-proportion z-test, two-sided.
  *  - pc_stats_adjust: Holm (family-wise error) or Benjamini-Hochberg
  *    (false discovery rate) adjusted p-values.
- *  - exact-count profiles (pc_profile_set_exact) and pc_profile_merge.
+ *  - exact-count profiles (pc_profile_set_event_counts) and pc_profile_merge.
  */
 #include "model.h"
 
@@ -167,12 +167,19 @@ int pc_stats_adjust(const double *p, size_t n, pc_correction method, double *adj
 
 /* ---- exact counts -------------------------------------------------------- */
 
-void pc_profile_set_exact(pc_profile *p, int exact)
+int pc_profile_set_event_counts(pc_profile *p, int event_counts)
 {
-	p->exact = exact != 0;
+	if (!p)
+		return PC_EUSAGE;
+	if (event_counts != 0 && event_counts != 1)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "event counts flag %d: expected 0 or 1",
+				       event_counts);
+	p->exact = event_counts;
+	return PC_OK;
 }
 
-int pc_profile_exact(const pc_profile *p)
+int pc_profile_event_counts(const pc_profile *p)
 {
 	return p->exact;
 }

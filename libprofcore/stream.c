@@ -245,8 +245,34 @@ static int stream_start(pc_stream *s)
 	return PC_OK;
 }
 
-pc_stream *pc_stream_open_file(const char *path, int *status)
+static int open_failed(int st, const char *name, const pc_stream *s)
 {
+	const pc_error *e = s ? pc_stream_error(s) : NULL;
+	if (e && e->code == st)
+		return pc_last_error_set(st, name, "%s", e->message);
+	switch (st) {
+	case PC_ENOTFOUND:
+		return pc_last_error_set(st, name, "no such file");
+	case PC_EIO:
+		return pc_last_error_set(st, name, "cannot read file");
+	case PC_ENOMEM:
+		return pc_last_error_set(st, name, "out of memory");
+	default:
+		return pc_last_error_set(st, name, "cannot open: %s",
+					 pc_status_name(st));
+	}
+}
+
+int pc_stream_open_file(pc_stream **out, const char *path)
+{
+	if (!out || !path) {
+		if (out)
+			*out = NULL;
+		return pc_last_error_set(PC_EUSAGE, path,
+					 "pc_stream_open_file: no %s given",
+					 out ? "path" : "place for the stream");
+	}
+	*out = NULL;
 	int st = PC_OK;
 	pc_stream *s = NULL;
 	int fd;
@@ -280,36 +306,40 @@ pc_stream *pc_stream_open_file(const char *path, int *status)
 		s->size = (int64_t)sb.st_size;
 	st = stream_start(s);
 	if (st != PC_OK) {
+		open_failed(st, path, s);
 		pc_stream_free(s);
-		s = NULL;
+		return st;
 	}
 out:
-	if (status)
-		*status = st;
-	return s;
+	if (st != PC_OK)
+		return open_failed(st, path, NULL);
+	*out = s;
+	return PC_OK;
 }
 
-pc_stream *pc_stream_open_memory(const void *buf, size_t len, const char *name,
-				 int *status)
+int pc_stream_open_memory(pc_stream **out, const void *buf, size_t len,
+			  const char *name)
 {
+	if (!out || (!buf && len))
+		return pc_last_error_set(PC_EUSAGE, name,
+					 "pc_stream_open_memory: no %s given",
+					 out ? "buffer" : "place for the stream");
+	*out = NULL;
 	int st = PC_OK;
 	pc_stream *s = stream_new(name);
-	if (!s) {
-		st = PC_ENOMEM;
-		goto out;
-	}
+	if (!s)
+		return open_failed(PC_ENOMEM, name, NULL);
 	s->mem = buf;
 	s->memlen = len;
 	s->size = (int64_t)len;
 	st = stream_start(s);
 	if (st != PC_OK) {
+		open_failed(st, name, s);
 		pc_stream_free(s);
-		s = NULL;
+		return st;
 	}
-out:
-	if (status)
-		*status = st;
-	return s;
+	*out = s;
+	return PC_OK;
 }
 
 static void unmap_window(pc_stream *s)
@@ -591,12 +621,17 @@ int pc_stream_skip(pc_stream *s, uint64_t n, const char *what)
 	return PC_OK;
 }
 
-int pc_stream_eof(pc_stream *s)
+int pc_stream_eof(pc_stream *s, int *at_end)
 {
+	if (at_end)
+		*at_end = 0;
+	if (!s || !at_end)
+		return PC_EUSAGE;
 	int64_t r = fill(s, 1);
 	if (r < 0)
 		return (int)r;
-	return r == 0;
+	*at_end = r == 0;
+	return PC_OK;
 }
 
 int pc_stream_getline(pc_stream *s, const char **line, size_t *len,
@@ -624,10 +659,13 @@ int pc_stream_getline(pc_stream *s, const char **line, size_t *len,
 			s->bpos += consumed;
 			s->offset += consumed;
 			s->lineno++;
-			return 1;
+			return PC_OK;
 		}
-		if (s->eof)
-			return 0;
+		if (s->eof) {
+			*line = NULL;
+			*len = 0;
+			return PC_OK;
+		}
 		scanned = avail;
 		if (avail >= PC_MAX_LINE)
 			return pc_stream_fail(s, PC_ELIMIT, (int64_t)s->offset,

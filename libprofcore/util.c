@@ -223,3 +223,45 @@ uint64_t pc_get_u64(const void *p, pc_endian e)
 {
 	return pc_get_uint(p, 8, e);
 }
+
+/* ---- the thread's last constructor error (pc_last_error) ----------- */
+
+static _Thread_local struct {
+	pc_error pub;
+	int set;
+	char file[512];
+	char message[512];
+} last_error;
+
+int pc_last_error_set(int code, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_error.message, sizeof last_error.message, fmt, ap);
+	va_end(ap);
+	last_error.pub.code = code;
+	last_error.pub.offset = -1;
+	last_error.pub.message = last_error.message;
+	if (file) {
+		snprintf(last_error.file, sizeof last_error.file, "%s", file);
+		last_error.pub.file = last_error.file;
+	} else {
+		last_error.pub.file = NULL;
+	}
+	last_error.set = 1;
+	return code;
+}
+
+const pc_error *pc_last_error(void)
+{
+	return last_error.set ? &last_error.pub : NULL;
+}
+
+int pc_copy_sized(void *out, size_t out_size, const void *full,
+		  size_t full_size)
+{
+	if (!out || out_size == 0)
+		return PC_EUSAGE;
+	memcpy(out, full, out_size < full_size ? out_size : full_size);
+	return PC_OK;
+}

@@ -489,7 +489,7 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	r = pc_stream_getline(s, &l, &n, &off);
 	if (r < 0)
 		return r;
-	if (r == 0 || n < 18 || memcmp(l, "Hatari ", 7) != 0)
+	if (!l || n < 18 || memcmp(l, "Hatari ", 7) != 0)
 		return pc_stream_fail(s, PC_EFORMAT, 0,
 				      "expected \"Hatari CPU profile\" on the first line");
 	if (memcmp(l, "Hatari DSP profile", 18) == 0)
@@ -499,7 +499,7 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		return pc_stream_fail(s, PC_EFORMAT, 0,
 				      "expected \"Hatari CPU profile\" on the first line");
 
-	while ((r = pc_stream_getline(s, &l, &n, &off)) > 0) {
+	while ((r = pc_stream_getline(s, &l, &n, &off)) == PC_OK && l) {
 		size_t a0, a1, f0, f1;
 		int m, nr;
 		c.lines++;
@@ -749,7 +749,7 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		goto fail;
 	/* Hatari counts every instruction, cycle or cache event: exact
 	 * counts, not samples (no confidence interval applies). */
-	pc_profile_set_exact(p, 1);
+	pc_profile_set_event_counts(p, 1);
 	if (c.field == 1 && c.hz > 0) {
 		/* one sample = one CPU cycle = 1/clock seconds */
 		pc_profile_set_dimension(p, "seconds", 's');

@@ -804,10 +804,10 @@ static int dialect_builtin(const char *name, dialect **out, char *err,
 
 static int dialect_file(const char *path, dialect **out, char *err, size_t errlen)
 {
-	int st;
 	*out = NULL;
-	pc_stream *s = pc_stream_open_file(path, &st);
-	if (!s) {
+	pc_stream *s;
+	int st = pc_stream_open_file(&s, path);
+	if (st) {
 		snprintf(err, errlen, "dialect %s: cannot open", path);
 		return st == PC_ENOTFOUND ? PC_ENOTFOUND : PC_EIO;
 	}
@@ -1453,7 +1453,7 @@ static int engine_run(engine *e)
 				r = g;
 				break;
 			}
-			if (g == 0)
+			if (!l) /* the end */
 				break;
 			if (pc_grow((void **)&buf, &bcap, n + 1, 1)) {
 				r = PC_ENOMEM;
@@ -1481,7 +1481,7 @@ static int engine_run(engine *e)
 				r = g;
 				break;
 			}
-			if (g > 0) {
+			if (l) {
 				if (pc_grow((void **)&pend, &pcap, plen + 1, 1)) {
 					r = PC_ENOMEM;
 					break;

@@ -474,10 +474,10 @@ static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 			return r;
 		/* a header and nothing after it: no samples, as for a text dump
 		 * of comments only (a known size says so without reading on) */
-		r = size >= 0 ? (uint64_t)size == L->skip : pc_stream_eof(s);
-		if (r < 0)
+		int at_end = size >= 0 && (uint64_t)size == L->skip;
+		if (size < 0 && (r = pc_stream_eof(s, &at_end)) != PC_OK)
 			return r;
-		if (r)
+		if (at_end)
 			return pc_stream_fail(s, PC_EFORMAT, (int64_t)L->skip,
 					      "no samples: expected raw PC records after the %llu-byte header (skip), found none",
 					      (unsigned long long)L->skip);
@@ -583,7 +583,7 @@ static int load_text(pc_profile *p, pc_stream *s, const raw_layout *L)
 			rc = r;
 			break;
 		}
-		if (r == 0)
+		if (!line) /* the end */
 			break;
 		int k = line_token(line, len, &t, &tn);
 		if (k == 0)
@@ -728,13 +728,13 @@ static int raw_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	/* an empty file (or pipe, or gzip of nothing) is not an empty
 	 * report: whatever recorded it gave nothing to read (checked after
 	 * the layout, whose mistakes are usage errors) */
-	rc = pc_stream_eof(s);
-	if (rc) {
-		if (rc > 0)
-			rc = pc_stream_fail(s, PC_EFORMAT, 0,
-					    "empty file: expected raw PC records, found 0 bytes");
+	int at_end;
+	rc = pc_stream_eof(s, &at_end);
+	if (!rc && at_end)
+		rc = pc_stream_fail(s, PC_EFORMAT, 0,
+				    "empty file: expected raw PC records, found 0 bytes");
+	if (rc)
 		goto out;
-	}
 	if (L.encoding == ENC_TEXT)
 		rc = load_text(p, s, &L);
 	else

@@ -85,7 +85,8 @@ int main(int argc, char **argv)
 
 	/* The registry holds the loaders: the built-in ones plus plugins.
 	 * It must outlive every profile that uses it. */
-	pc_registry *reg = pc_registry_new();
+	pc_registry *reg;
+	pc_registry_new(&reg);
 	pc_profile *p = NULL;
 	if (!reg)
 		goto out;
@@ -94,7 +95,7 @@ int main(int argc, char **argv)
 		report(pc_registry_error(reg), "plugins");
 		goto out;
 	}
-	if (!(p = pc_profile_new(reg)))
+	if (pc_profile_new(&p, reg))
 		goto out;
 	for (; i < argc; i++)
 		if (pc_profile_load_file(p, argv[i], format, NULL) != PC_OK) {

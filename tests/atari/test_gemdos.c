@@ -25,7 +25,8 @@ static char *synth(const char *name)
 
 static pc_profile *load(const char *name, const char *opt1, const char *opt2)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_options *o = pc_options_new();
 	assert_non_null(p);
 	assert_non_null(o);

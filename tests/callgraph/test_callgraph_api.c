@@ -41,7 +41,8 @@ static void add_arc(pc_profile *p, uint64_t from, uint64_t to, uint64_t n,
 
 static pc_profile *build(void)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_non_null(p);
 	add_sym(p, "R", 0x000);
 	add_sym(p, "main", 0x100);

@@ -23,7 +23,8 @@ static void sym(pc_profile *p, const char *name, uint64_t addr, pc_symkind k,
 
 static pc_profile *make(void)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	/* targets a@0x100, b@0x10a, c@0x120, mcount@0x13c (excluded) */
 	sym(p, "_a", 0x100, PC_SYM_TEXT, PC_BIND_LOCAL, 0); /* loses to a */
 	sym(p, "a", 0x100, PC_SYM_TEXT, PC_BIND_GLOBAL, 0);
@@ -153,7 +154,8 @@ static void histograms_sum_or_conflict(void **state)
 static void fractional_width(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	sym(p, "x", 0x1000, PC_SYM_TEXT, PC_BIND_GLOBAL, 0);
 	sym(p, "y", 0x1006, PC_SYM_TEXT, PC_BIND_GLOBAL, 0);
 	pc_region app = {PC_NOSEG, 0x1000, 0x1000 + 5272, PC_REGION_APPLICATION, NULL};

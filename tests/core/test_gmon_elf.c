@@ -31,7 +31,8 @@ static size_t be32_gmon(unsigned char *b)
 
 static pc_profile *with_symbols(void)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_symbol f = {.name = "f", .segment = PC_NOSEG, .address = 0x1000, .kind = PC_SYM_TEXT};
 	pc_symbol g = {.name = "g", .segment = PC_NOSEG, .address = 0x1008, .kind = PC_SYM_TEXT};
 	pc_profile_add_symbol(p, &f);
@@ -69,7 +70,7 @@ static void guessed_reading_warns(void **state)
 	pc_profile *p = with_symbols();
 	assert_int_equal(pc_profile_load_memory(p, b, n, "be.gmon", NULL, NULL), PC_OK);
 	assert_int_equal(pc_profile_warning_count(p), 1);
-	assert_string_equal(pc_profile_warning(p, 0),
+	assert_string_equal(pc_profile_warning_at(p, 0),
 			    "be.gmon: no executable given; read as 32-bit big-endian (the only reading that fits)");
 	pc_profile_free(p);
 }
@@ -78,7 +79,8 @@ static void ambiguous_names_candidates(void **state)
 {
 	(void)state;
 	unsigned char b[20] = "gmon\1\0\0\0";
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, b, 20, "h.gmon", NULL, NULL), PC_EAMBIGUOUS);
 	const pc_error *e = pc_profile_error(p);
 	assert_string_equal(e->file, "h.gmon");
@@ -137,7 +139,8 @@ static char *fixture(const char *rel)
 static void elf_fixture(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_file(p, fixture("i386-nopie/callgraph"), NULL, NULL), PC_OK);
 	assert_int_equal(pc_profile_target_width(p), 4);
 	assert_int_equal(pc_profile_target_endian(p), PC_ENDIAN_LITTLE);
@@ -160,7 +163,7 @@ static void elf_fixture(void **state)
 	assert_true(t.outside == 0);
 	pc_profile_free(p);
 	/* not an ELF file given as ELF */
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_file(p, fixture("SOURCES.md"), "elf", NULL), PC_EFORMAT);
 	assert_int_equal(pc_profile_error(p)->offset, 0);
 	pc_profile_free(p);

@@ -13,7 +13,8 @@
 static void builtins_present(void **state)
 {
 	(void)state;
-	pc_registry *r = pc_registry_new();
+	pc_registry *r;
+	pc_registry_new(&r);
 	assert_non_null(r);
 #if PC_HAVE_ELF
 	assert_non_null(pc_registry_find(r, "elf"));
@@ -50,10 +51,12 @@ static void detect_by_content(void **state)
 static void plugin_loads_and_reads(void **state)
 {
 	(void)state;
-	pc_registry *r = pc_registry_new();
+	pc_registry *r;
+	pc_registry_new(&r);
 	assert_int_equal(pc_registry_load_plugin(r, getenv("TOY_PLUGIN")), PC_OK);
 	assert_non_null(pc_registry_find(r, "toy"));
-	pc_profile *p = pc_profile_new(r);
+	pc_profile *p;
+	pc_profile_new(&p, r);
 	static const char toy[] = "TOY1\n100 5\n1f0 7\n100 1\n";
 	assert_int_equal(pc_profile_load_memory(p, toy, sizeof toy - 1, "t.toy", NULL, NULL),
 			 PC_OK);
@@ -73,7 +76,8 @@ static void plugin_loads_and_reads(void **state)
 static void plugin_wrong_abi_refused(void **state)
 {
 	(void)state;
-	pc_registry *r = pc_registry_new();
+	pc_registry *r;
+	pc_registry_new(&r);
 	const char *bad = getenv("BAD_PLUGIN");
 	assert_int_equal(pc_registry_load_plugin(r, bad), PC_EUNSUPPORTED);
 	const pc_error *e = pc_registry_error(r);

@@ -30,7 +30,8 @@ static char *fixture(const char *rel)
 /* Loads one fixture (format NULL = detect) with "k=v" options. */
 static pc_profile *load(const char *rel, const char *format, ...)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_options *o = pc_options_new();
 	va_list ap;
 	va_start(ap, format);
@@ -251,7 +252,8 @@ static void wlink_dos4g(void **state)
 		"0004:000459f0* _gametime\n"
 		"\n"
 		"Entry point address: 0001:000655bc\n";
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "ROTT.MAP", NULL, NULL),
 			 PC_OK);
 	assert_int_equal(pc_profile_region_count(p), 3);
@@ -309,7 +311,8 @@ static void tlink_publics(void **state)
 		" 0000:5C32  Abs  FIDRQQ\r\n"
 		" 048F:179C       _main\r\n\r\n"
 		"Program entry point at 0000:0000\r\n";
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "WOLF.MAP", NULL, NULL),
 			 PC_OK);
 	assert_int_equal(pc_profile_region_count(p), 3);
@@ -371,7 +374,8 @@ static const char lattice_map[] =
 static void mslink_code_classes(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, lattice_map, sizeof lattice_map - 1,
 						"LC.MAP", NULL, NULL),
 			 PC_OK);
@@ -398,7 +402,7 @@ static void mslink_code_classes(void **state)
 	/* the same map read as TLINK's: the same classes */
 	pc_options *o = pc_options_new();
 	pc_options_parse(o, "dialect=tlink");
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, lattice_map, sizeof lattice_map - 1,
 						"LC.MAP", "map", o),
 			 PC_OK);
@@ -424,7 +428,8 @@ static void mslink_classless_segments(void **state)
 		" 0002:0000       TABLE\n"
 		" 0004:0000       BUFFER\n"
 		" 0006:0000       FARTAB\n";
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "C.MAP", NULL, NULL),
 			 PC_OK);
 	assert_sym(p, "START", 0x0, PC_SYM_TEXT);
@@ -482,7 +487,8 @@ static void wlink_empty_class(void **state)
 		"0004:00000010  _sintable\r\n"
 		"0004:00029870* _gametime\r\n"
 		"\r\n";
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "ROTT.MAP", NULL, NULL),
 			 PC_OK);
 	assert_int_equal(pc_profile_region_count(p), 9);
@@ -700,7 +706,8 @@ static void user_dialect(void **state)
 	pc_options_parse(o, opt);
 	pc_options_parse(o, "load-address=0x10");
 	/* a user dialect is used by the map loader, named with --format map */
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_file(p, mapf, "map", o), PC_OK);
 	assert_int_equal(pc_profile_region_count(p), 2);
 	assert_region(p, 0, "CODE", 256, 256 + 1024);
@@ -720,11 +727,11 @@ static void user_dialect(void **state)
 	pc_profile_free(p);
 
 	/* user dialects are not used for detection */
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_file(p, mapf, NULL, NULL), PC_EUNKNOWN);
 	pc_profile_free(p);
 	/* but the map loader named explicitly says why */
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_file(p, mapf, "map", NULL), PC_EUNKNOWN);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "no built-in map dialect recognises this file; name one with -O dialect=NAME or -O dialect=FILE.yaml");
@@ -737,7 +744,7 @@ static void user_dialect(void **state)
 				  "NAME            ADDR   T\n"
 				  "start           00016  G\n"
 				  "start?\033[2J     0x010  G\n");
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_file(p, mapf, "map", o), PC_EFORMAT);
 	const pc_error *e = pc_profile_error(p);
 	assert_int_equal(e->offset, 67);
@@ -767,7 +774,8 @@ static void error_row(void **state)
 	snprintf(opt, sizeof opt, "dialect=%s", yaml);
 	pc_options *o = pc_options_new();
 	pc_options_parse(o, opt);
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_file(p, mapf, "map", o), PC_EFORMAT);
 	const pc_error *e = pc_profile_error(p);
 	assert_int_equal(e->offset, 40);
@@ -778,7 +786,7 @@ static void error_row(void **state)
 	unlink(mapf);
 	free(mapf);
 	mapf = write_temp(".map", "alpha 0010\nbeta 0020\n\nnote: two symbols\n");
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_file(p, mapf, "map", o), PC_OK);
 	assert_int_equal(pc_profile_symbol_count(p), 2);
 	assert_sym(p, "beta", 0x20, PC_SYM_TEXT);
@@ -798,7 +806,8 @@ static char *dialect_error(const char *text, int want)
 	snprintf(opt, sizeof opt, "dialect=%s", yaml);
 	pc_options *o = pc_options_new();
 	pc_options_parse(o, opt);
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	char *map = fixture("dosmap/mslink_basicdos_CLKDEV.MAP");
 	assert_int_equal(pc_profile_load_file(p, map, NULL, o), want);
 	const pc_error *e = pc_profile_error(p);
@@ -875,7 +884,7 @@ static void dialect_names(void **state)
 	pc_profile *p = load("dosmap/mslink_basicdos_CLKDEV.MAP", "map", "dialect=tlink", NULL);
 	assert_int_equal(pc_profile_symbol_count(p), 17);
 	pc_profile_free(p);
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	pc_options *o = pc_options_new();
 	pc_options_parse(o, "dialect=lattice");
 	char *map = fixture("dosmap/mslink_basicdos_CLKDEV.MAP");
@@ -904,7 +913,8 @@ static void mslink_imports(void **state)
 		" 0000:0000  Imp  MESSAGEBOX           (USER.1)\r\n"
 		" 0000:0010       WINMAIN\r\n"
 		" 0000:0020       ONLYHERE\r\n\r\n";
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, map, sizeof map - 1, "W.MAP", NULL, NULL),
 			 PC_OK);
 	assert_int_equal(pc_profile_symbol_count(p), 3);
@@ -923,13 +933,14 @@ static void detection(void **state)
 	(void)state;
 	/* neither text that is no map nor an empty "map" is claimed */
 	static const char notmap[] = "hello\nworld\nthis is text\n";
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, notmap, sizeof notmap - 1, "x.map", NULL, NULL),
 			 PC_EUNKNOWN);
 	pc_profile_free(p);
 	/* a header and nothing else: found no symbols or segments */
 	static const char empty[] = "\n Start  Stop   Length Name                   Class\n\n";
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, empty, sizeof empty - 1, "E.MAP", NULL, NULL),
 			 PC_EFORMAT);
 	assert_string_equal(pc_profile_error(p)->message,
@@ -944,7 +955,8 @@ static void detection(void **state)
  * they were read so, names and addresses swapped. */
 static pc_profile *load_text(const char *text, int want, const char *dialect)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_options *o = NULL;
 	if (dialect) {
 		o = pc_options_new();
@@ -1040,7 +1052,8 @@ static void dialect_without_yaml(void **state)
 	snprintf(opt, sizeof opt, "dialect=%s", yaml);
 	pc_options *o = pc_options_new();
 	pc_options_parse(o, opt);
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	char *map = fixture("dialects/acme.map");
 	assert_int_equal(pc_profile_load_file(p, map, "map", o), PC_EUNSUPPORTED);
 	char want[1400];

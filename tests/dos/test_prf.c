@@ -49,7 +49,8 @@ static double count_of(pc_profile *p, const char *name)
 static void demo_exe(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, "prf/DEMO.PRF", NULL, NULL), PC_OK);
 	assert_string_equal(pc_profile_source_format(p, 0), "prf");
 	assert_int_equal(pc_profile_histogram_count(p), 1);
@@ -114,7 +115,8 @@ static void demo_exe(void **state)
 static void primes_com(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, "dosmap/mslink_basicdos_PRIMES.MAP", NULL, NULL), PC_OK);
 	assert_int_equal(load_into(p, "prf/PRIMES.PRF", NULL, "com"), PC_OK);
 	pc_histogram h;
@@ -132,7 +134,7 @@ static void primes_com(void **state)
 	pc_profile_free(p);
 
 	/* read as an .EXE the same buckets start at 0 and miss CTRLC */
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, "dosmap/mslink_basicdos_PRIMES.MAP", NULL, NULL), PC_OK);
 	assert_int_equal(load_into(p, "prf/PRIMES.PRF", NULL, NULL), PC_OK);
 	pc_profile_histogram_at(p, 0, &h);
@@ -141,7 +143,7 @@ static void primes_com(void **state)
 	pc_profile_free(p);
 
 	/* origin=ADDR places bucket 0 anywhere */
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, "prf/PRIMES.PRF", NULL, "origin=0x12340"), PC_OK);
 	pc_profile_histogram_at(p, 0, &h);
 	assert_int_equal(h.low, 0x12340);
@@ -151,7 +153,8 @@ static void primes_com(void **state)
 static void wrapped_counters(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, "prf/WRAP.PRF", NULL, NULL), PC_OK);
 	pc_histogram h;
 	pc_profile_histogram_at(p, 0, &h);
@@ -164,7 +167,8 @@ static void wrapped_counters(void **state)
 static void gzip_same(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, "prf/DEMO.PRF.gz", NULL, NULL), PC_OK);
 	pc_histogram h;
 	pc_profile_histogram_at(p, 0, &h);
@@ -176,7 +180,8 @@ static void gzip_same(void **state)
 static void expect_error(const char *rel, const char *format, int code,
 			 int64_t offset, const char *msg)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, rel, format, NULL), code);
 	const pc_error *e = pc_profile_error(p);
 	assert_int_equal(e->offset, offset);
@@ -217,7 +222,8 @@ static void header_checks(void **state)
 		b[2 * i] = (unsigned char)(w[i] & 0xff);
 		b[2 * i + 1] = (unsigned char)(w[i] >> 8);
 	}
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, b, sizeof b, "ok.prf", NULL, NULL), PC_OK);
 	pc_profile_free(p);
 
@@ -237,7 +243,7 @@ static void header_checks(void **state)
 		memcpy(c, b, sizeof b);
 		c[2 * bad[k].word] = (unsigned char)(bad[k].value & 0xff);
 		c[2 * bad[k].word + 1] = (unsigned char)(bad[k].value >> 8);
-		p = pc_profile_new(NULL);
+		pc_profile_new(&p, NULL);
 		assert_int_equal(pc_profile_load_memory(p, c, sizeof c, "bad.prf", "prf", NULL),
 				 PC_EFORMAT);
 		assert_int_equal(pc_profile_error(p)->offset, bad[k].offset);
@@ -245,13 +251,13 @@ static void header_checks(void **state)
 		pc_profile_free(p);
 	}
 	/* shorter than the header */
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, b, 10, "short.prf", "prf", NULL), PC_ETRUNC);
 	pc_profile_free(p);
 	/* a bad option value */
 	pc_options *o = pc_options_new();
 	pc_options_set(o, "com", "2");
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, b, sizeof b, "ok.prf", NULL, o), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message, "com must be 0 or 1");
 	pc_profile_free(p);

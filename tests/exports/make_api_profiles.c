@@ -58,7 +58,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: make_api_profiles ELF OUTDIR\n");
 		return 2;
 	}
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	if (pc_profile_load_file(p, argv[1], NULL, NULL))
 		return die(p, argv[1]);
 	if (write_all(p, argv[2], "empty"))

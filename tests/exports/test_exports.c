@@ -91,7 +91,8 @@ static void Bs(bytes *x, const char *s)
  * 2 samples at 0x1012; no rate, no program name, no sources. */
 static pc_profile *tiny(void)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	sym(p, "main", PC_NOSEG, 0x1000, 0x10);
 	sym(p, "f", PC_NOSEG, 0x1010, 0x10);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x1004, 3), PC_OK);
@@ -290,7 +291,8 @@ static void test_names_and_errors(void **state)
  * B's 8 samples split among its callers 3:1 -> A;B 6 and C;B 2. */
 static pc_profile *chains(void)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	sym(p, "A", PC_NOSEG, 0x100, 0x10);
 	sym(p, "B", PC_NOSEG, 0x110, 0x10);
 	sym(p, "C", PC_NOSEG, 0x120, 0x10);
@@ -349,7 +351,8 @@ static void test_chains_folded_speedscope_callgrind(void **state)
 static void test_cycle(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	sym(p, "M", PC_NOSEG, 0x100, 0x10);
 	sym(p, "P", PC_NOSEG, 0x110, 0x10);
 	sym(p, "Q", PC_NOSEG, 0x120, 0x10);
@@ -393,7 +396,8 @@ static void test_cycle(void **state)
 static void test_truncated_paths(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	static char names[1100][8];
 	for (int i = 0; i < 1100; i++) {
 		snprintf(names[i], sizeof names[i], "f%d", i);
@@ -422,7 +426,8 @@ static void test_truncated_paths(void **state)
 static void test_rounding(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	sym(p, "A", PC_NOSEG, 0x100, 0x10);
 	sym(p, "B", PC_NOSEG, 0x110, 0x10);
 	sym(p, "C", PC_NOSEG, 0x120, 0x10);
@@ -443,7 +448,8 @@ static void test_rounding(void **state)
  * in class order. */
 static pc_profile *outside(void)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	sym(p, "main", PC_NOSEG, 0x1000, 0x100);
 	pc_region app = {PC_NOSEG, 0x1000, 0x1100, PC_REGION_APPLICATION, "prog"};
 	pc_region rom = {PC_NOSEG, 0xfc0000, 0x1000000, PC_REGION_SYSTEM, "rom"};
@@ -474,7 +480,8 @@ static void test_outside_only(void **state)
 static void test_empty(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	expect_text(p, "folded", "[no samples] 0\n");
 	expect_text(p, "speedscope",
 		    "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n"
@@ -512,7 +519,8 @@ static void test_empty(void **state)
 static void test_gmon_known_answer(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_profile_set_target(p, 4, PC_ENDIAN_BIG);
 	pc_profile_set_rate(p, 100);
 	sym(p, "f", PC_NOSEG, 0x100, 8);
@@ -549,7 +557,8 @@ static void test_gmon_known_answer(void **state)
 static void test_gmon_raw_samples(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_profile_set_target(p, 4, PC_ENDIAN_LITTLE);
 	pc_profile_set_rate(p, 50);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x1001, 2), PC_OK);
@@ -579,7 +588,8 @@ static void test_gmon_raw_samples(void **state)
 static void test_segmented(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	sym(p, "A", 0x1234, 0x10, 0x10);
 	assert_int_equal(pc_profile_add_sample(p, 0x1234, 0x14, 2), PC_OK);
 	expect_text(p, "callgrind",
@@ -607,7 +617,8 @@ static void test_segmented(void **state)
 static void test_arc_times(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	sym(p, "A", PC_NOSEG, 0x100, 0x10);
 	sym(p, "B", PC_NOSEG, 0x110, 0x10);
 	sym(p, "C", PC_NOSEG, 0x120, 0x10);
@@ -645,7 +656,8 @@ static void test_arc_times(void **state)
 static void test_awkward_names(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	sym(p, "a;b\nc \"q\"", PC_NOSEG, 0x100, 0x10);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x104, 1), PC_OK);
 	/* names in their shown form (docs/development.md ("Hostile input")): \n as \x0a */

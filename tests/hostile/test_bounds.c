@@ -22,7 +22,8 @@ static void put32(unsigned char *b, uint32_t v, int big)
 static void reject(const char *format, const unsigned char *b, size_t n,
 		   const char *opts)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_options *o = pc_options_new();
 	if (opts)
 		pc_options_parse(o, opts);

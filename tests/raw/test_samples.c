@@ -114,7 +114,8 @@ static void table_wide_span(void **state)
 /* A profile with nsym text symbols (sizes on some), two regions. */
 static pc_profile *program(size_t nsym, uint64_t seed)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	rng = seed;
 	char name[32];
 	uint64_t a = 0x10000;
@@ -179,9 +180,10 @@ static void binned_equals_exact(const char *threads)
 							n - i < 300000 ? n - i : 300000),
 				 PC_OK);
 	assert_true(pc_samples_binned(b->samples));
-	assert_int_equal(pc_profile_samples_exact(b), 0);
+	assert_int_equal(pc_profile_samples_per_address(b), 0);
 	/* exact: samples first, so no cells can be built */
-	pc_profile *e = pc_profile_new(NULL);
+	pc_profile *e;
+	pc_profile_new(&e, NULL);
 	assert_int_equal(pc_profile_add_samples(e, PC_NOSEG, v, n), PC_OK);
 	assert_false(pc_samples_binned(e->samples));
 	pc_profile *tmp = program(10000, 7); /* the same symbols */
@@ -194,7 +196,7 @@ static void binned_equals_exact(const char *threads)
 	same_attribution(b, e, "1");
 	assert_int_equal(pc_samples_displaced(b->samples), 0);
 	assert_int_equal(pc_profile_warning_count(b), 1);
-	assert_string_equal(pc_profile_warning(b, 0),
+	assert_string_equal(pc_profile_warning_at(b, 0),
 			    "raw samples: more than 131072 distinct addresses, so from here on they are counted per interval between symbol and region boundaries (exact per symbol and region; no per-address detail)");
 	pc_profile_free(b);
 	pc_profile_free(e);
@@ -219,7 +221,8 @@ static void binned_two_threads(void **state)
 static void late_symbol_is_reported(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_symbol s = {"big", NULL, NULL, PC_NOSEG, 0x1000, 0, PC_SYM_TEXT,
 		       PC_BIND_GLOBAL, PC_SYMF_FUNC};
 	pc_symbol e = {"end", NULL, NULL, PC_NOSEG, 0x101000, 0, PC_SYM_TEXT,
@@ -243,7 +246,7 @@ static void late_symbol_is_reported(void **state)
 	assert_true(r.count == 400000);
 	assert_int_equal(pc_samples_displaced(p->samples), 400000);
 	assert_int_equal(pc_profile_warning_count(p), 2);
-	assert_string_equal(pc_profile_warning(p, 1),
+	assert_string_equal(pc_profile_warning_at(p, 1),
 			    "400000 raw samples were counted before symbols or regions inside their interval were loaded; they are credited at the interval start (load symbol files before large dumps)");
 	/* the cells were refined: new samples land exactly */
 	uint64_t a[2] = {0x80010, 0x7fff0};
@@ -265,7 +268,7 @@ static void small_dumps_stay_exact(void **state)
 	uint64_t a[5] = {0x10005, 0x10005, 0x10007, 5, 0x10005};
 	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, a, 5), PC_OK);
 	assert_false(pc_samples_binned(p->samples));
-	assert_int_equal(pc_profile_samples_exact(p), 1);
+	assert_int_equal(pc_profile_samples_per_address(p), 1);
 	assert_int_equal(pc_profile_sample_count(p), 3);
 	uint32_t seg;
 	uint64_t addr, count;
@@ -280,7 +283,8 @@ static void small_dumps_stay_exact(void **state)
 static void samples_after_the_sorted_view(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	uint64_t a[4] = {0x30, 0x10, 0x30, 0x20};
 	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, a, 4), PC_OK);
 	assert_int_equal(pc_profile_add_sample(p, 2, 0x10, 5), PC_OK);

@@ -238,7 +238,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "render_case: no case '%s'\n", argv[1]);
 		return 2;
 	}
-	P = pc_profile_new(NULL);
+	pc_profile_new(&P, NULL);
 	pc_options *o = pc_options_new();
 	if (!P || !o)
 		return 2;

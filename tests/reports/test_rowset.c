@@ -76,7 +76,8 @@ static void rounding_and_text(void **state)
 /* four symbols with 6, 3, 1 and 0 samples, 2 samples outside */
 static pc_profile *small(void)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	static const char *names[] = {"a", "b", "c", "d"};
 	static const uint64_t counts[] = {3, 6, 1, 0};
 	for (unsigned i = 0; i < 4; i++) {

@@ -19,7 +19,8 @@ static char exe[4096], programs[4096];
 static void test_chain(void **state)
 {
 	(void)state;
-	pc_dwarf *d = pc_dwarf_new(NULL);
+	pc_dwarf *d;
+	pc_dwarf_new(&d, NULL);
 	assert_non_null(d);
 	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
 	const pc_srcframe *f;
@@ -54,8 +55,10 @@ static void test_chain(void **state)
 static void test_once_per_address(void **state)
 {
 	(void)state;
-	pc_profile *p = pc_profile_new(NULL);
-	pc_dwarf *d = pc_dwarf_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
+	pc_dwarf *d;
+	pc_dwarf_new(&d, NULL);
 	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
 	assert_int_equal(pc_profile_load_file(p, exe, "elf", NULL), PC_OK);
 	static const uint64_t at[3] = {0x10ed, 0x1135, 0x1145};
@@ -88,7 +91,8 @@ static void test_find_source(void **state)
 	char sp[8192];
 	snprintf(sp, sizeof sp, "/nonexistent:%s", programs);
 	pc_options_set(o, "source-path", sp);
-	pc_dwarf *d = pc_dwarf_new(o);
+	pc_dwarf *d;
+	pc_dwarf_new(&d, o);
 	char *path = NULL;
 	assert_int_equal(pc_dwarf_find_source(d, "/profcore-src/lines_util.h", &path), PC_OK);
 	char want[8192];
@@ -105,7 +109,8 @@ static void test_find_source(void **state)
 static void test_errors(void **state)
 {
 	(void)state;
-	pc_dwarf *d = pc_dwarf_new(NULL);
+	pc_dwarf *d;
+	pc_dwarf_new(&d, NULL);
 	assert_int_equal(pc_dwarf_load(d, "/nonexistent/prog"), PC_EIO);
 	const pc_error *e = pc_dwarf_error(d);
 	assert_non_null(e);
@@ -113,7 +118,7 @@ static void test_errors(void **state)
 	assert_string_equal(e->message, "cannot open the program to read its DWARF");
 	pc_dwarf_free(d);
 	/* a lookup before a load */
-	d = pc_dwarf_new(NULL);
+	pc_dwarf_new(&d, NULL);
 	const pc_srcframe *f;
 	size_t n;
 	assert_int_equal(pc_dwarf_lookup(d, 0x1135, &f, &n), PC_EUSAGE);

@@ -250,7 +250,8 @@ static void test_diff_false_flags(void **state)
 static pc_profile *hist_profile(uint64_t low, uint64_t high, const uint64_t *c, size_t n,
 				double rate)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_non_null(p);
 	pc_histogram h = {PC_NOSEG, low, high, n, c, 1};
 	assert_int_equal(pc_profile_add_histogram(p, &h), PC_OK);
@@ -339,11 +340,11 @@ static void test_merge_refusals(void **state)
 	assert_string_equal(pc_profile_error(a)->message,
 			    "captures sampled at 100 Hz and 60 Hz cannot be added up: a sample would stand for different times");
 	pc_profile_set_rate(b, 100);
-	pc_profile_set_exact(b, 1);
+	pc_profile_set_event_counts(b, 1);
 	assert_int_equal(pc_profile_merge(a, b, NULL), PC_EUNSUPPORTED);
 	assert_string_equal(pc_profile_error(a)->message,
 			    "cannot merge exact counts with sampled counts");
-	pc_profile_set_exact(b, 0);
+	pc_profile_set_event_counts(b, 0);
 	assert_int_equal(pc_profile_merge(a, a, NULL), PC_EUSAGE);
 	/* identical ranges are summed */
 	assert_int_equal(pc_profile_merge(a, b, NULL), PC_OK);
@@ -358,7 +359,8 @@ static void test_merge_refusals(void **state)
 
 static pc_profile *two_symbols(int exact)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_symbol s = {.name = "hot", .segment = PC_NOSEG, .address = 0x100, .size = 0x10,
 		       .kind = PC_SYM_TEXT};
 	assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
@@ -368,7 +370,7 @@ static pc_profile *two_symbols(int exact)
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x100, 90), PC_OK);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x112, 10), PC_OK);
 	pc_profile_set_rate(p, 100);
-	pc_profile_set_exact(p, exact);
+	pc_profile_set_event_counts(p, exact);
 	return p;
 }
 
@@ -430,7 +432,7 @@ static void test_flat_exact(void **state)
 {
 	(void)state;
 	pc_profile *p = two_symbols(1);
-	assert_int_equal(pc_profile_exact(p), 1);
+	assert_int_equal(pc_profile_event_counts(p), 1);
 	char *t = render(p, "flat", NULL, "95");
 	assert_non_null(strstr(t, "Counts are exact (not samples): no confidence interval\n"));
 	assert_null(strstr(t, "+-"));
@@ -516,7 +518,8 @@ static void test_null_options_and_misuse(void **state)
 	assert_int_equal(pc_profile_diff(NULL, b, NULL, &out, NULL), PC_EUSAGE);
 	assert_int_equal(pc_profile_merge(NULL, b, NULL), PC_EUSAGE);
 	/* an empty capture: shares of nothing, no crash */
-	pc_profile *e = pc_profile_new(NULL);
+	pc_profile *e;
+	pc_profile_new(&e, NULL);
 	assert_int_equal(pc_profile_diff(e, b, NULL, &out, NULL), PC_OK);
 	assert_non_null(strstr(out, "Samples: 0 before, 100 after"));
 	pc_free(out);

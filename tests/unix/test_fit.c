@@ -14,7 +14,8 @@
 /* A program with code [0x1000, 0x1800): f at 0x1000, g at 0x1400. */
 static pc_profile *program(void)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_non_null(p);
 	pc_region r = {PC_NOSEG, 0x1000, 0x1800, PC_REGION_APPLICATION, "prog"};
 	assert_int_equal(pc_profile_add_region(p, &r), PC_OK);

@@ -34,7 +34,8 @@ static void bytes(buf *b, const void *p, size_t n)
 
 static pc_profile *fgh(unsigned width, pc_endian e)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	const char *names[] = {"f", "g", "h"};
 	uint64_t addr[] = {0x1000, 0x1010, 0x1040};
 	for (int i = 0; i < 3; i++) {
@@ -135,7 +136,7 @@ static void bsd_layouts(void **state)
 				snprintf(want, sizeof want,
 					 "gmon.out: no executable given; read as %s %u-bit %s-endian (the only reading that fits)",
 					 new ? "4.4BSD" : "old BSD", w * 8, e == PC_ENDIAN_BIG ? "big" : "little");
-				assert_string_equal(pc_profile_warning(p, 0), want);
+				assert_string_equal(pc_profile_warning_at(p, 0), want);
 				pc_profile_free(p);
 			}
 		}
@@ -157,7 +158,8 @@ static void width_undecidable(void **state)
 	put(&b, 0, 2, PC_ENDIAN_LITTLE);
 	put(&b, 20, 2, PC_ENDIAN_LITTLE);
 	put(&b, 0, 2, PC_ENDIAN_LITTLE);
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, b.b, b.n, "gmon.out", NULL, NULL), PC_EAMBIGUOUS);
 	const pc_error *e = pc_profile_error(p);
 	assert_string_equal(e->file, "gmon.out");
@@ -165,7 +167,7 @@ static void width_undecidable(void **state)
 	assert_string_equal(e->message,
 			    "BSD gmon.out records neither address width nor byte order and several readings fit (old BSD 32-bit little-endian, old BSD 64-bit little-endian): give the executable, or -O width=4|8 and -O endian=little|big");
 	pc_profile_free(p);
-	p = pc_profile_new(NULL);
+	pc_profile_new(&p, NULL);
 	pc_options *o = opts("width=4", "rate=100"); /* old BSD: no rate in the file */
 	assert_int_equal(pc_profile_load_memory(p, b.b, b.n, "gmon.out", NULL, o), PC_OK);
 	assert_true(pc_profile_rate(p) == 100);
@@ -298,7 +300,7 @@ static void bsd_malformed(void **state)
 	pc_profile *p = fgh(4, PC_ENDIAN_LITTLE);
 	assert_int_equal(pc_profile_load_memory(p, b.b, b.n - 5, "cut.gmon", NULL, NULL), PC_OK);
 	assert_int_equal(pc_profile_arc_count(p), 1);
-	assert_string_equal(pc_profile_warning(p, 0),
+	assert_string_equal(pc_profile_warning_at(p, 0),
 			    "cut.gmon: 7 bytes after the last whole arc ignored (as gprof does)");
 	pc_profile_free(p);
 }
@@ -355,10 +357,10 @@ static void openocd_shapes(void **state)
 			size_t nw = (w == 8) + (e == PC_ENDIAN_BIG);
 			assert_int_equal(pc_profile_warning_count(p), nw);
 			if (w == 8)
-				assert_string_equal(pc_profile_warning(p, 0),
+				assert_string_equal(pc_profile_warning_at(p, 0),
 						    "openocd.out: histogram records read with 4-byte addresses, as OpenOCD writes them for 64-bit targets (-O hist-width=8 to refuse)");
 			if (e == PC_ENDIAN_BIG)
-				assert_string_equal(pc_profile_warning(p, nw - 1),
+				assert_string_equal(pc_profile_warning_at(p, nw - 1),
 						    "openocd.out: histogram counters read as little-endian, as OpenOCD writes them (-O counter-endian=big to refuse)");
 			pc_profile_free(p);
 		}
@@ -432,7 +434,8 @@ static void osf_ranges(void **state)
 	(void)state;
 	buf b;
 	osf_file(&b, 2, 0x70000000);
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_symbol f = {.name = "f", .segment = PC_NOSEG, .address = 0x1000, .kind = PC_SYM_TEXT};
 	pc_symbol g = {.name = "g", .segment = PC_NOSEG, .address = 0x1006, .kind = PC_SYM_TEXT};
 	pc_profile_add_symbol(p, &f);
@@ -489,7 +492,8 @@ static void osf_malformed(void **state)
 		memcpy(c, cases[i].b->b, cases[i].b->n);
 		if (cases[i].patch_at >= 0)
 			c[cases[i].patch_at] = (unsigned char)cases[i].patch_val;
-		pc_profile *p = pc_profile_new(NULL);
+		pc_profile *p;
+		pc_profile_new(&p, NULL);
 		int st = pc_profile_load_memory(p, c, cases[i].len, "bad.mprof", "osf", NULL);
 		assert_int_equal(st, cases[i].code);
 		const pc_error *e = pc_profile_error(p);

@@ -41,7 +41,8 @@ static unsigned long loads, failures;
 static void try_load(const unsigned char *b, size_t len, const char *format,
 		     unsigned width, pc_endian e, const pc_options *o)
 {
-	pc_profile *p = pc_profile_new(NULL);
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
 	pc_symbol s = {.name = "x", .segment = PC_NOSEG, .address = 0x1000, .kind = PC_SYM_TEXT};
 	pc_profile_add_symbol(p, &s);
 	if (width)
