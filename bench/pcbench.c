@@ -334,10 +334,27 @@ static int map_floor(const char *path)
 	return 0;
 }
 
+/* A profile with the thread count of PROFCORE_THREADS (as profcat's). */
+static int new_profile(pc_profile **p)
+{
+	if (pc_profile_new(p, NULL)) {
+		fprintf(stderr, "pcbench: %s\n", pc_last_error()->message);
+		return 1;
+	}
+	const char *e = getenv("PROFCORE_THREADS");
+	long n = e && *e ? strtol(e, NULL, 10) : 0;
+	if (n < 0)
+		n = 0;
+	pc_profile_set_threads(*p, n > PC_MAX_THREADS ? PC_MAX_THREADS
+						     : (unsigned)n);
+	return 0;
+}
+
 static int attrib(const char *elf, const char *dump)
 {
 	pc_profile *p;
-	pc_profile_new(&p, NULL);
+	if (new_profile(&p))
+		return 1;
 	pc_options *o = pc_options_new();
 	if (pc_profile_load_file(p, elf, "elf", NULL)) {
 		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
@@ -357,13 +374,16 @@ static int attrib(const char *elf, const char *dump)
 	pc_totals tot;
 	pc_profile_totals(p, &tot);
 	uint64_t sum = 0;
-	for (size_t i = 0; i < pc_profile_row_count(p); i++) {
+	size_t nrows;
+	if (pc_profile_row_count(p, &nrows))
+		return 1;
+	for (size_t i = 0; i < nrows; i++) {
 		pc_row r;
 		pc_profile_row_at(p, i, &r);
 		sum = sum * 1000003u + (uint64_t)r.count;
 	}
 	printf("samples %.0f\nrows %zu\nchecksum %" PRIu64 "\nload_seconds %.4f\nseconds %.4f\nns_per_sample %.3f\ncpu_seconds %.4f\ncpu_ns_per_sample %.3f\npeak_rss_kib %ld\n",
-	       tot.total, pc_profile_row_count(p), sum, tl, t, t * 1e9 / tot.total,
+	       tot.total, nrows, sum, tl, t, t * 1e9 / tot.total,
 	       c, c * 1e9 / tot.total, peak_rss_kib());
 	pc_options_free(o);
 	pc_profile_free(p);
@@ -382,7 +402,8 @@ static int load_only(const char *fmt, const char *path)
 	long rss0 = peak_rss_kib();
 	double c0 = cpu_seconds();
 	pc_profile *p;
-	pc_profile_new(&p, NULL);
+	if (new_profile(&p))
+		return 1;
 	if (pc_profile_load_file(p, path, strcmp(fmt, "-") ? fmt : NULL, NULL)) {
 		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
 		return 1;

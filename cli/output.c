@@ -170,3 +170,14 @@ int pc_cli_refuse_binary_tty(const char *format, const char *path)
 		format);
 	return PC_CLI_EXIT_USAGE;
 }
+
+void pc_cli_set_threads(pc_profile *p)
+{
+	const char *e = getenv("PROFCORE_THREADS");
+	long n = e && *e ? strtol(e, NULL, 10) : 0;
+	if (n < 0)
+		n = 0;
+	if (n > PC_MAX_THREADS)
+		n = PC_MAX_THREADS;
+	pc_profile_set_threads(p, (unsigned)n);
+}

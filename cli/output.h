@@ -5,6 +5,13 @@
 #include <stddef.h>
 
 struct pc_error;
+struct pc_profile;
+
+/** Gives p the thread count from the environment variable
+ *  PROFCORE_THREADS (a number; 0, empty or unset: one per core; more
+ *  than the library's maximum: the maximum).  The library itself reads
+ *  no environment. */
+void pc_cli_set_threads(struct pc_profile *p);
 
 #define PC_CLI_EXIT_USAGE 2
 #define PC_CLI_EXIT_IO 3

@@ -338,8 +338,7 @@ int main(int argc, char **argv)
 	int verbose = c.verbose, list_syms = c.list_syms;
 	size_t nin = c.nin;
 
-	pc_registry_new(&reg);
-	if (!reg) {
+	if (pc_registry_new(&reg)) {
 		fprintf(stderr, "profcat: out of memory\n");
 		rc = EXIT_INTERNAL;
 		goto done;
@@ -391,16 +390,16 @@ int main(int argc, char **argv)
 		if ((rc = pc_cli_check_output(out_path)) != 0)
 			goto done;
 	}
-	pc_profile_new(&p, reg);
-	if (!p) {
+	if (pc_profile_new(&p, reg)) {
 		fprintf(stderr, "profcat: out of memory\n");
 		rc = EXIT_INTERNAL;
 		goto done;
 	}
+	pc_cli_set_threads(p);
 	/* open and identify every input, then load symbol sources first */
 	for (size_t i = 0; i < nin; i++) {
-		in[i].s = pc_stream_open_file(in[i].path, &st);
-		if (!in[i].s) {
+		st = pc_stream_open_file(&in[i].s, in[i].path);
+		if (st) {
 			rc = pc_cli_open_error(in[i].path, st);
 			goto done;
 		}

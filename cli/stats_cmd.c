@@ -99,8 +99,9 @@ static int identify(ctx *c)
 			}
 		} else {
 			int st, conf = 0;
-			pc_stream *s = pc_stream_open_file(f->path, &st);
-			if (!s)
+			pc_stream *s;
+			st = pc_stream_open_file(&s, f->path);
+			if (st)
 				return pc_cli_open_error(f->path, st);
 			f->l = pc_registry_detect(c->reg, s, &conf);
 			if (!f->l) {
@@ -165,6 +166,8 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 	sfile **sel = calloc(c->nfiles + 1, sizeof *sel);
 	pc_profile *p;
 	pc_profile_new(&p, c->reg);
+	if (p)
+		pc_cli_set_threads(p);
 	if (!sel || !p) {
 		free(sel);
 		pc_profile_free(p);
@@ -179,8 +182,9 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		int st;
-		pc_stream *s = pc_stream_open_file(sel[i]->path, &st);
-		if (!s) {
+		pc_stream *s;
+		st = pc_stream_open_file(&s, sel[i]->path);
+		if (st) {
 			rc = pc_cli_open_error(sel[i]->path, st);
 			break;
 		}
@@ -341,8 +345,7 @@ int profcat_stats_main(int argc, char **argv)
 		if ((rc = pc_cli_check_output(out_path)) != 0)
 			goto done;
 	}
-	c.reg = pc_registry_new();
-	if (!c.reg) {
+	if (pc_registry_new(&c.reg)) {
 		fprintf(stderr, "profcat: out of memory\n");
 		rc = EXIT_INTERNAL;
 		goto done;

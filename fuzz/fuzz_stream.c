@@ -14,9 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int st;
-	pc_stream *s = pc_stream_open_memory(data, size, "fuzz", &st);
-	if (!s)
+	pc_stream *s;
+	if (pc_stream_open_memory(&s, data, size, "fuzz"))
 		return 0;
 	unsigned mode = size ? data[size - 1] : 0;
 	const unsigned char *head;
@@ -27,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 0: {
 		const char *line;
 		size_t len;
-		while (pc_stream_getline(s, &line, &len, NULL) > 0)
+		while (pc_stream_getline(s, &line, &len, NULL) == PC_OK && line)
 			sum += len ? (unsigned char)line[len - 1] : 0;
 		break;
 	}
@@ -66,7 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	}
 	(void)sum;
-	(void)pc_stream_eof(s);
+	int at_end;
+	(void)pc_stream_eof(s, &at_end);
 	pc_stream_free(s);
 	return 0;
 }

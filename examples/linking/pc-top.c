@@ -15,15 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Most samples first, then by name. */
-static int by_count_desc(const void *a, const void *b)
-{
-	const pc_row *x = a, *y = b;
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return strcmp(x->name, y->name);
-}
-
 /* Prints an error the way profcat does: FILE:OFFSET: message. */
 static void report(const pc_error *e, const char *what)
 {
@@ -44,23 +35,26 @@ static int print_top(pc_profile *p, size_t top)
 	    pc_profile_totals(p, &t) != PC_OK)
 		return -1;
 
-	size_t n = pc_profile_row_count(p);
-	pc_row *rows = calloc(n ? n : 1, sizeof *rows);
-	if (!rows)
+	/* the indexes of the top rows, most samples first */
+	size_t *idx = calloc(top ? top : 1, sizeof *idx), n = 0;
+	if (!idx || pc_profile_rows_sorted(p, PC_SORT_SELF, top, idx, &n)) {
+		free(idx);
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (pc_profile_row_at(p, i, &rows[i]) != PC_OK) {
-			free(rows);
+	}
+	printf("%.2f samples, %.2f attributed\n", t.total, t.attributed);
+	for (size_t i = 0; i < n; i++) {
+		pc_row r;
+		if (pc_profile_row_at(p, idx[i], &r) != PC_OK) {
+			free(idx);
 			return -1;
 		}
-	qsort(rows, n, sizeof *rows, by_count_desc);
-
-	printf("%.2f samples, %.2f attributed\n", t.total, t.attributed);
-	for (size_t i = 0; i < n && i < top && rows[i].count > 0; i++)
+		if (r.count <= 0) /* the rest took no samples */
+			break;
 		printf("%6.2f%% %10.2f  %s\n",
-		       t.total > 0 ? 100.0 * rows[i].count / t.total : 0.0,
-		       rows[i].count, rows[i].name); /* name: owned by p */
-	free(rows);
+		       t.total > 0 ? 100.0 * r.count / t.total : 0.0, r.count,
+		       r.name); /* name: owned by p */
+	}
+	free(idx);
 	return 0;
 }
 
@@ -85,18 +79,21 @@ int main(int argc, char **argv)
 
 	/* The registry holds the loaders: the built-in ones plus plugins.
 	 * It must outlive every profile that uses it. */
-	pc_registry *reg;
-	pc_registry_new(&reg);
+	pc_registry *reg = NULL;
 	pc_profile *p = NULL;
-	if (!reg)
+	if (pc_registry_new(&reg) != PC_OK) {
+		report(pc_last_error(), "registry");
 		goto out;
+	}
 	const char *plugins = getenv("PROFCORE_PLUGIN_PATH");
 	if (plugins && pc_registry_load_plugins(reg, plugins) != PC_OK) {
 		report(pc_registry_error(reg), "plugins");
 		goto out;
 	}
-	if (pc_profile_new(&p, reg))
+	if (pc_profile_new(&p, reg) != PC_OK) {
+		report(pc_last_error(), "profile");
 		goto out;
+	}
 	for (; i < argc; i++)
 		if (pc_profile_load_file(p, argv[i], format, NULL) != PC_OK) {
 			report(pc_profile_error(p), argv[i]);

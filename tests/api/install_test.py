@@ -346,6 +346,16 @@ class Installed(unittest.TestCase):
                          "   28.54   7.82%  tiny_c\n"
                          "    2.00   0.55%  is_odd\n"
                          "    2.00   0.55%  tinies\n")
+        # samples at addresses no row holds: one in the program between
+        # symbols, 11 in DOS, I/O and high memory
+        prf = os.path.join(SOURCE, "tests", "dos", "fixtures", "prf")
+        r = run([exe, "DEMO.MAP", "DEMO.PRF"], env=self.env, cwd=prf)
+        self.assertEqual(r.stdout,
+                         "   82.00  64.06%  _work\n"
+                         "   26.00  20.31%  _main\n"
+                         "    8.00   6.25%  _idle\n"
+                         "    1.00   0.78%  [in no symbol]\n"
+                         "   11.00   8.59%  [outside the program]\n")
         trunc = os.path.join(SOURCE, "tests", "dos", "fixtures", "prf",
                              "TRUNC.PRF")
         r = run([exe, trunc], env=self.env, check=False)

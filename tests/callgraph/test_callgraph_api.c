@@ -11,6 +11,15 @@
 
 #include "profcore.h"
 
+/* the row count (pc_profile_row_count returns a status) */
+static size_t test_rows(pc_profile *p)
+{
+	size_t n = 0;
+	assert_int_equal(pc_profile_row_count(p, &n), PC_OK);
+	return n;
+}
+
+
 enum { R, MAIN, A, B, C }; /* rows, in address order */
 
 static void add_sym(pc_profile *p, const char *name, uint64_t addr)
@@ -69,17 +78,23 @@ static void test_nodes(void **state)
 	assert_int_equal(pc_profile_callgraph(p, NULL, &g), PC_OK);
 	assert_int_equal(pc_callgraph_dropped_arcs(g), 1);
 	assert_int_equal(pc_callgraph_cycle_count(g), 1);
-	size_t rows = pc_profile_row_count(p);
+	size_t rows = test_rows(p);
 	assert_int_equal(rows, 6);
 	assert_int_equal(pc_callgraph_node_count(g), rows + 1);
-	size_t cyc = pc_callgraph_cycle_node(g, 1);
+	size_t cyc = 99;
+	assert_int_equal(pc_callgraph_cycle_node(g, 1, &cyc), PC_OK);
 	assert_int_equal(cyc, rows);
-	assert_int_equal(pc_callgraph_cycle_node(g, 2), (size_t)-1);
+	size_t none = 99;
+	assert_int_equal(pc_callgraph_cycle_node(g, 2, &none), PC_ENOTFOUND);
+	assert_int_equal(none, 0);
 
 	pc_cg_node n;
 	/* main: entered once from R; inclusive 1000, flat 100 */
 	assert_int_equal(pc_callgraph_node_at(g, MAIN, &n), PC_OK);
 	assert_string_equal(n.name, "main");
+	assert_int_equal(n.is_cycle, 0);
+	assert_int_equal(n.row, MAIN);
+	assert_int_equal(n.has_next, 0); /* in no cycle */
 	assert_int_equal(n.calls, 1);
 	assert_int_equal(n.self_calls, 0);
 	assert_int_equal(n.cycle, 0);
@@ -104,16 +119,20 @@ static void test_nodes(void **state)
 	 * member are not counted), H 600, F 540; members a then b */
 	assert_int_equal(pc_callgraph_node_at(g, cyc, &n), PC_OK);
 	assert_null(n.name);
-	assert_int_equal(n.row, -1);
+	assert_int_equal(n.is_cycle, 1);
+	assert_int_equal(n.row, 0);
 	assert_int_equal(n.calls, 2);
 	assert_int_equal(n.self_calls, 4);
 	assert_true(n.htime == 600 && n.ftime == 540);
 	assert_true(n.time == 540 && n.self == 540 && n.children == 0);
+	assert_int_equal(n.has_next, 1);
 	assert_int_equal(n.next_member, A);
 	assert_int_equal(pc_callgraph_node_at(g, A, &n), PC_OK);
+	assert_int_equal(n.has_next, 1);
 	assert_int_equal(n.next_member, B);
 	assert_int_equal(pc_callgraph_node_at(g, B, &n), PC_OK);
-	assert_int_equal(n.next_member, (size_t)-1);
+	assert_int_equal(n.has_next, 0); /* the last member */
+	assert_int_equal(n.next_member, 0);
 
 	/* gprof's index by total time: main and R tie at 940, main has
 	 * more calls; then the cycle 540, c 300, b 290, a 250, end 0 */
@@ -126,7 +145,7 @@ static void test_nodes(void **state)
 	assert_int_equal(n.index, 3);
 	assert_true(pc_callgraph_total(g) == 940);
 	assert_true(pc_callgraph_run_htime(g) == 1000);
-	assert_int_equal(pc_callgraph_node_at(g, cyc + 1, &n), PC_EUSAGE);
+	assert_int_equal(pc_callgraph_node_at(g, cyc + 1, &n), PC_ENOTFOUND);
 	pc_callgraph_free(g);
 	pc_profile_free(p);
 }
@@ -161,7 +180,7 @@ static void test_edges(void **state)
 		assert_true(e.htime == want[i].h && e.ftime == want[i].f);
 	}
 	pc_cg_edge e;
-	assert_int_equal(pc_callgraph_edge_at(g, 6, &e), PC_EUSAGE);
+	assert_int_equal(pc_callgraph_edge_at(g, 6, &e), PC_ENOTFOUND);
 	pc_callgraph_free(g);
 	pc_profile_free(p);
 }

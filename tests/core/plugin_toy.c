@@ -18,9 +18,9 @@ static int toy_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	size_t len;
 	uint64_t off;
 	int r = pc_stream_getline(s, &line, &len, &off);
-	if (r <= 0 || len != 4 || memcmp(line, "TOY1", 4) != 0)
+	if (r || !line || len != 4 || memcmp(line, "TOY1", 4) != 0)
 		return pc_stream_fail(s, PC_EFORMAT, 0, "expected TOY1 header");
-	while ((r = pc_stream_getline(s, &line, &len, &off)) > 0) {
+	while ((r = pc_stream_getline(s, &line, &len, &off)) == PC_OK && line) {
 		char buf[64];
 		if (len >= sizeof buf)
 			return pc_stream_fail(s, PC_EFORMAT, (int64_t)off, "line too long");
@@ -35,7 +35,7 @@ static int toy_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		if ((r = pc_profile_add_sample(p, PC_NOSEG, a, c)))
 			return r;
 	}
-	return r < 0 ? r : PC_OK;
+	return r;
 }
 
 static const pc_loader toy = {

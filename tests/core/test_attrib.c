@@ -8,6 +8,24 @@
 
 #include "profcore.h"
 
+/* the row count (pc_profile_row_count returns a status) */
+static size_t test_rows(pc_profile *p)
+{
+	size_t n = 0;
+	assert_int_equal(pc_profile_row_count(p, &n), PC_OK);
+	return n;
+}
+
+
+/* samples of one region class (pc_profile_class_total) */
+static double test_class(pc_profile *p, pc_region_class c)
+{
+	double v = -1;
+	assert_int_equal(pc_profile_class_total(p, c, &v), PC_OK);
+	return v;
+}
+
+
 static void sym(pc_profile *p, const char *name, uint64_t addr, pc_symkind k,
 		pc_binding b, unsigned flags)
 {
@@ -81,7 +99,7 @@ static void proportional(void **state)
 	(void)state;
 	pc_profile *p = make();
 	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
-	assert_int_equal(pc_profile_row_count(p), 4);
+	assert_int_equal(test_rows(p), 4);
 	row(p, 0, "a", 5 + 3, 0, 0, 0x10a);
 	row(p, 1, "b", 5, 5, 2, 0x120);
 	row(p, 2, "c", 0, 0, 0, 0x13c); /* c.cold is not a target */
@@ -94,13 +112,17 @@ static void proportional(void **state)
 	assert_true(t.in_program == 10 + 3); /* bin 2 and the samples at 0x105 */
 	assert_true(t.attributed == 13);
 	assert_true(t.outside == 1 + 2 + 7);
-	assert_true(t.by_class[PC_REGION_SYSTEM] == 1);
-	assert_true(t.by_class[PC_REGION_UNKNOWN] == 2);
-	assert_true(t.by_class[PC_REGION_DOS] == 7);
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x10a), 1);
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x11f), 1);
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0xff), -1);
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x140), -1);
+	assert_true(test_class(p, PC_REGION_SYSTEM) == 1);
+	assert_true(test_class(p, PC_REGION_UNKNOWN) == 2);
+	assert_true(test_class(p, PC_REGION_DOS) == 7);
+	size_t ri = 99;
+	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x10a, &ri), PC_OK);
+	assert_int_equal(ri, 1);
+	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x11f, &ri), PC_OK);
+	assert_int_equal(ri, 1);
+	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0xff, &ri), PC_ENOTFOUND);
+	assert_int_equal(ri, 0);
+	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x140, &ri), PC_ENOTFOUND);
 	pc_profile_free(p);
 }
 

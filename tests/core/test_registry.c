@@ -34,7 +34,8 @@ static void detect_by_content(void **state)
 {
 	(void)state;
 	static const unsigned char gmon[20] = "gmon\1\0\0\0";
-	pc_stream *s = pc_stream_open_memory(gmon, sizeof gmon, "x.bin", NULL);
+	pc_stream *s;
+	assert_int_equal(pc_stream_open_memory(&s, gmon, sizeof gmon, "x.bin"), PC_OK);
 	int conf = 0;
 	const pc_loader *l = pc_registry_detect(NULL, s, &conf);
 	assert_non_null(l);
@@ -42,7 +43,7 @@ static void detect_by_content(void **state)
 	assert_int_equal(conf, 64);
 	pc_stream_free(s);
 	static const char text[] = "hello world\n";
-	s = pc_stream_open_memory(text, sizeof text - 1, "x.txt", NULL);
+	assert_int_equal(pc_stream_open_memory(&s, text, sizeof text - 1, "x.txt"), PC_OK);
 	assert_null(pc_registry_detect(NULL, s, &conf));
 	assert_int_equal(conf, 0);
 	pc_stream_free(s);

@@ -30,8 +30,8 @@ static void memory_read_and_truncation(void **state)
 {
 	(void)state;
 	static const unsigned char data[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-	int st;
-	pc_stream *s = pc_stream_open_memory(data, sizeof data, "m.bin", &st);
+	pc_stream *s;
+	assert_int_equal(pc_stream_open_memory(&s, data, sizeof data, "m.bin"), PC_OK);
 	assert_non_null(s);
 	assert_int_equal(pc_stream_size(s), 10);
 	unsigned char b[8];
@@ -54,7 +54,8 @@ static void gzip_detected_by_magic(void **state)
 	static const char text[] = "first line\nsecond\r\n\nlast without newline";
 	unsigned char gz[256];
 	size_t n = gzip_bytes(text, sizeof text - 1, gz, sizeof gz);
-	pc_stream *s = pc_stream_open_memory(gz, n, "t.txt.gz", NULL);
+	pc_stream *s;
+	assert_int_equal(pc_stream_open_memory(&s, gz, n, "t.txt.gz"), PC_OK);
 	assert_non_null(s);
 	assert_int_equal(pc_stream_is_compressed(s), 1);
 	assert_int_equal(pc_stream_size(s), -1);
@@ -66,20 +67,29 @@ static void gzip_detected_by_magic(void **state)
 	const char *line;
 	size_t len;
 	uint64_t off;
-	assert_int_equal(pc_stream_getline(s, &line, &len, &off), 1);
+	assert_int_equal(pc_stream_getline(s, &line, &len, &off), PC_OK);
+	assert_non_null(line);
 	assert_int_equal(len, 10);
 	assert_int_equal(off, 0);
-	assert_int_equal(pc_stream_getline(s, &line, &len, &off), 1);
+	assert_int_equal(pc_stream_getline(s, &line, &len, &off), PC_OK);
+	assert_non_null(line);
 	assert_int_equal(len, 6); /* CR stripped */
 	assert_memory_equal(line, "second", 6);
 	assert_int_equal(off, 11);
-	assert_int_equal(pc_stream_getline(s, &line, &len, &off), 1);
+	assert_int_equal(pc_stream_getline(s, &line, &len, &off), PC_OK);
+	assert_non_null(line);
 	assert_int_equal(len, 0);
-	assert_int_equal(pc_stream_getline(s, &line, &len, &off), 1);
+	assert_int_equal(pc_stream_getline(s, &line, &len, &off), PC_OK);
+	assert_non_null(line);
 	assert_int_equal(len, 20);
 	assert_int_equal(pc_stream_lineno(s), 4);
-	assert_int_equal(pc_stream_getline(s, &line, &len, &off), 0);
-	assert_int_equal(pc_stream_eof(s), 1);
+	/* the end: PC_OK with no line */
+	assert_int_equal(pc_stream_getline(s, &line, &len, &off), PC_OK);
+	assert_null(line);
+	assert_int_equal(len, 0);
+	int at_end = 0;
+	assert_int_equal(pc_stream_eof(s, &at_end), PC_OK);
+	assert_int_equal(at_end, 1);
 	pc_stream_free(s);
 }
 
@@ -90,7 +100,8 @@ static void corrupt_gzip_is_an_error(void **state)
 	unsigned char gz[256];
 	size_t n = gzip_bytes(text, sizeof text - 1, gz, sizeof gz);
 	/* cut the compressed stream short */
-	pc_stream *s = pc_stream_open_memory(gz, n - 12, "cut.gz", NULL);
+	pc_stream *s;
+	assert_int_equal(pc_stream_open_memory(&s, gz, n - 12, "cut.gz"), PC_OK);
 	assert_non_null(s);
 	void *all;
 	size_t len;
@@ -105,14 +116,15 @@ static void read_all_respects_limit(void **state)
 {
 	(void)state;
 	static const char data[100] = {0};
-	pc_stream *s = pc_stream_open_memory(data, sizeof data, "big", NULL);
+	pc_stream *s;
+	assert_int_equal(pc_stream_open_memory(&s, data, sizeof data, "big"), PC_OK);
 	void *all;
 	size_t len;
 	assert_int_equal(pc_stream_read_all(s, 50, &all, &len), PC_ELIMIT);
 	assert_string_equal(pc_stream_error(s)->message,
 			    "file is larger than the limit of 50 bytes");
 	pc_stream_free(s);
-	s = pc_stream_open_memory(data, sizeof data, "big", NULL);
+	assert_int_equal(pc_stream_open_memory(&s, data, sizeof data, "big"), PC_OK);
 	assert_int_equal(pc_stream_read_all(s, 100, &all, &len), PC_OK);
 	assert_int_equal(len, 100);
 	pc_free(all);
@@ -123,10 +135,12 @@ static void nul_in_text_line(void **state)
 {
 	(void)state;
 	static const char data[] = "ok\nbad\0line\n";
-	pc_stream *s = pc_stream_open_memory(data, sizeof data - 1, "n.txt", NULL);
+	pc_stream *s;
+	assert_int_equal(pc_stream_open_memory(&s, data, sizeof data - 1, "n.txt"), PC_OK);
 	const char *line;
 	size_t len;
-	assert_int_equal(pc_stream_getline(s, &line, &len, NULL), 1);
+	assert_int_equal(pc_stream_getline(s, &line, &len, NULL), PC_OK);
+	assert_non_null(line);
 	assert_int_equal(pc_stream_getline(s, &line, &len, NULL), PC_EFORMAT);
 	assert_int_equal(pc_stream_error(s)->offset, 6);
 	pc_stream_free(s);
@@ -142,22 +156,31 @@ static void file_stream(void **state)
 	for (int i = 0; i < 100000; i++)
 		fputc(i & 0xff, f);
 	fclose(f);
-	int st;
-	pc_stream *s = pc_stream_open_file(path, &st);
-	assert_non_null(s);
+	pc_stream *s;
+	assert_int_equal(pc_stream_open_file(&s, path), PC_OK);
 	assert_int_equal(pc_stream_size(s), 100000);
 	unsigned char *b = malloc(100000);
 	assert_int_equal(pc_stream_read(s, b, 70000, NULL), PC_OK); /* > buffer */
 	assert_int_equal(b[69999], 69999 & 0xff);
 	assert_int_equal(pc_stream_skip(s, 29999, "padding"), PC_OK);
+	int at_end = 0;
+	assert_int_equal(pc_stream_eof(s, &at_end), PC_OK);
+	assert_int_equal(at_end, 0);
 	assert_int_equal(pc_stream_read(s, b, 1, NULL), PC_OK);
 	assert_int_equal(b[0], 99999 & 0xff);
-	assert_int_equal(pc_stream_eof(s), 1);
+	assert_int_equal(pc_stream_eof(s, &at_end), PC_OK);
+	assert_int_equal(at_end, 1);
 	free(b);
 	pc_stream_free(s);
 	remove(path);
-	assert_null(pc_stream_open_file("/nonexistent/file", &st));
-	assert_int_equal(st, PC_ENOTFOUND);
+	s = (pc_stream *)&at_end; /* overwritten with NULL on failure */
+	assert_int_equal(pc_stream_open_file(&s, "/nonexistent/file"), PC_ENOTFOUND);
+	assert_null(s);
+	const pc_error *le = pc_last_error();
+	assert_non_null(le);
+	assert_int_equal(le->code, PC_ENOTFOUND);
+	assert_string_equal(le->file, "/nonexistent/file");
+	assert_string_equal(le->message, "no such file");
 }
 
 int main(void)

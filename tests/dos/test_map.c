@@ -95,11 +95,13 @@ static void assert_sym(const pc_profile *p, const char *name, uint64_t addr,
 
 static const char *row_name(pc_profile *p, uint64_t addr)
 {
-	int64_t i = pc_profile_lookup(p, PC_NOSEG, addr);
-	if (i < 0)
+	size_t i;
+	int st = pc_profile_lookup(p, PC_NOSEG, addr, &i);
+	if (st == PC_ENOTFOUND)
 		return NULL;
+	assert_int_equal(st, PC_OK);
 	pc_row r;
-	assert_int_equal(pc_profile_row_at(p, (size_t)i, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(p, i, &r), PC_OK);
 	return r.name;
 }
 
@@ -274,9 +276,9 @@ static void wlink_dos4g(void **state)
 	assert_int_equal(s.address, 0x459f0);
 	assert_int_equal(s.kind, PC_SYM_DATA);
 	/* lookups are per object */
-	int64_t i = pc_profile_lookup(p, 1, 0x20);
-	assert_true(i >= 0);
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x20), -1);
+	size_t i;
+	assert_int_equal(pc_profile_lookup(p, 1, 0x20, &i), PC_OK);
+	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x20, &i), PC_ENOTFOUND);
 	pc_profile_free(p);
 }
 

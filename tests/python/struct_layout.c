@@ -33,13 +33,13 @@ int main(void)
 	F(pc_row, end); F(pc_row, count); F(pc_row, calls); F(pc_row, self_calls);
 	printf("\npc_totals %zu", sizeof(pc_totals));
 	F(pc_totals, total); F(pc_totals, in_program); F(pc_totals, attributed);
-	F(pc_totals, outside); F(pc_totals, excluded); F(pc_totals, by_class);
+	F(pc_totals, outside); F(pc_totals, excluded);
 	printf("\npc_cg_node %zu", sizeof(pc_cg_node));
-	F(pc_cg_node, row); F(pc_cg_node, name); F(pc_cg_node, cycle);
+	F(pc_cg_node, row); F(pc_cg_node, is_cycle); F(pc_cg_node, name); F(pc_cg_node, cycle);
 	F(pc_cg_node, index); F(pc_cg_node, listed); F(pc_cg_node, calls);
 	F(pc_cg_node, self_calls); F(pc_cg_node, time); F(pc_cg_node, self);
 	F(pc_cg_node, children); F(pc_cg_node, htime); F(pc_cg_node, ftime);
-	F(pc_cg_node, next_member);
+	F(pc_cg_node, has_next); F(pc_cg_node, next_member);
 	printf("\npc_cg_edge %zu", sizeof(pc_cg_edge));
 	F(pc_cg_edge, parent); F(pc_cg_edge, child); F(pc_cg_edge, count);
 	F(pc_cg_edge, self); F(pc_cg_edge, children); F(pc_cg_edge, htime);

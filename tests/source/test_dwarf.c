@@ -16,6 +16,19 @@
 
 static char exe[4096], programs[4096];
 
+/* pc_dwarf_lookup and up to 8 of its frames (pc_dwarf_frame_at) */
+static int lookup(pc_dwarf *d, uint64_t a, pc_srcframe *f, size_t *n)
+{
+	int st = pc_dwarf_lookup(d, a, n);
+	if (st)
+		return st;
+	for (size_t i = 0; i < *n && i < 8; i++)
+		assert_int_equal(pc_dwarf_frame_at(d, i, &f[i]), PC_OK);
+	pc_srcframe past;
+	assert_int_equal(pc_dwarf_frame_at(d, *n, &past), PC_ENOTFOUND);
+	return PC_OK;
+}
+
 static void test_chain(void **state)
 {
 	(void)state;
@@ -23,9 +36,9 @@ static void test_chain(void **state)
 	pc_dwarf_new(&d, NULL);
 	assert_non_null(d);
 	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
-	const pc_srcframe *f;
+	pc_srcframe f[8];
 	size_t n;
-	assert_int_equal(pc_dwarf_lookup(d, 0x1135, &f, &n), PC_OK);
+	assert_int_equal(lookup(d, 0x1135, f, &n), PC_OK);
 	assert_int_equal(n, 3);
 	assert_string_equal(f[0].function, "mix");
 	assert_string_equal(f[0].file, "/profcore-src/lines_util.h");
@@ -41,11 +54,11 @@ static void test_chain(void **state)
 	assert_int_equal(pc_dwarf_query_count(d), 1);
 	/* cached: no second read */
 	for (int i = 0; i < 1000; i++)
-		assert_int_equal(pc_dwarf_lookup(d, 0x1135, &f, &n), PC_OK);
+		assert_int_equal(lookup(d, 0x1135, f, &n), PC_OK);
 	assert_int_equal(pc_dwarf_query_count(d), 1);
 	assert_int_equal(n, 3);
 	/* outside every unit: no frame, no error */
-	assert_int_equal(pc_dwarf_lookup(d, 0x10, &f, &n), PC_OK);
+	assert_int_equal(lookup(d, 0x10, f, &n), PC_OK);
 	assert_int_equal(n, 0);
 	assert_int_equal(pc_dwarf_query_count(d), 2);
 	pc_dwarf_free(d);
@@ -119,9 +132,9 @@ static void test_errors(void **state)
 	pc_dwarf_free(d);
 	/* a lookup before a load */
 	pc_dwarf_new(&d, NULL);
-	const pc_srcframe *f;
+	pc_srcframe f[8];
 	size_t n;
-	assert_int_equal(pc_dwarf_lookup(d, 0x1135, &f, &n), PC_EUSAGE);
+	assert_int_equal(lookup(d, 0x1135, f, &n), PC_EUSAGE);
 	pc_dwarf_free(d);
 }
 
