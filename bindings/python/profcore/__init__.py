@@ -370,9 +370,10 @@ class Registry:
 
     def __init__(self, plugins: Optional[str] = None) -> None:
         L = _c.lib()
-        self._ptr = L.pc_registry_new()
-        if not self._ptr:
+        ptr = ctypes.c_void_p()
+        if L.pc_registry_new(ctypes.byref(ptr)) != 0:
             raise MemoryError("pc_registry_new")
+        self._ptr = ptr.value
         if plugins:
             try:
                 self.load_plugins(plugins)
@@ -445,9 +446,11 @@ class Profile:
         self._lock = threading.RLock()
         self._registry = registry  # keeps it alive as long as we are
         self._attr_options: Dict[str, Any] = {}
-        self._ptr = L.pc_profile_new(registry._handle() if registry else None)
-        if not self._ptr:
+        ptr = ctypes.c_void_p()
+        if L.pc_profile_new(ctypes.byref(ptr),
+                            registry._handle() if registry else None) != 0:
             raise MemoryError("pc_profile_new")
+        self._ptr = ptr.value
 
     # -- lifetime --
     def close(self) -> None:
@@ -561,7 +564,7 @@ class Profile:
         L = _c.lib()
         with self._lock:
             h = self._handle()
-            return [_s(L.pc_profile_warning(h, i)) or ""
+            return [_s(L.pc_profile_warning_at(h, i)) or ""
                     for i in range(L.pc_profile_warning_count(h))]
 
     @property
@@ -667,15 +670,20 @@ class Profile:
 
     def totals(self) -> Totals:
         """The attribution's totals (computed on first use)."""
+        L = _c.lib()
         t = _c.PcTotals()
+        v = ctypes.c_double()
+        by_class = {}
         with self._lock:
             self._attribute()
-            self._check(_c.lib().pc_profile_totals(self._handle(),
-                                                   ctypes.byref(t)))
+            h = self._handle()
+            self._check(L.pc_profile_totals_sized(h, ctypes.byref(t),
+                                                  ctypes.sizeof(t)))
+            for i in range(_c.PC_REGION_COUNT):
+                self._check(L.pc_profile_class_total(h, i, ctypes.byref(v)))
+                by_class[RegionClass(i)] = v.value
         return Totals(t.total, t.in_program, t.attributed, t.outside,
-                      t.excluded,
-                      {RegionClass(i): t.by_class[i]
-                       for i in range(_c.PC_REGION_COUNT)})
+                      t.excluded, by_class)
 
     def rows(self) -> List[Row]:
         """Attributed symbols in address order (see :meth:`top`)."""
@@ -685,8 +693,11 @@ class Profile:
         with self._lock:
             total = self.totals().total
             h = self._handle()
-            for i in range(L.pc_profile_row_count(h)):
-                self._check(L.pc_profile_row_at(h, i, ctypes.byref(r)))
+            n = ctypes.c_size_t()
+            self._check(L.pc_profile_row_count(h, ctypes.byref(n)))
+            for i in range(n.value):
+                self._check(L.pc_profile_row_at_sized(h, i, ctypes.byref(r),
+                                                      ctypes.sizeof(r)))
                 out.append(self._row(h, r, total))
         return out
 
@@ -719,11 +730,14 @@ class Profile:
         with self._lock:
             self._attribute()
             h = self._handle()
-            i = L.pc_profile_lookup(h, _c.PC_NOSEG if segment is None
-                                    else segment, address)
-            if i < 0:
+            i = ctypes.c_size_t()
+            rc = L.pc_profile_lookup(h, _c.PC_NOSEG if segment is None
+                                     else segment, address, ctypes.byref(i))
+            if rc == STATUS["PC_ENOTFOUND"]:
                 return None
-            self._check(L.pc_profile_row_at(h, i, ctypes.byref(r)))
+            self._check(rc)
+            self._check(L.pc_profile_row_at_sized(h, i.value, ctypes.byref(r),
+                                                  ctypes.sizeof(r)))
             return self._row(h, r, self.totals().total)
 
     def callgraph(self, options: Options = None) -> CallGraph:
@@ -740,18 +754,19 @@ class Profile:
             try:
                 n = _c.PcCgNode()
                 for i in range(L.pc_callgraph_node_count(g)):
-                    if L.pc_callgraph_node_at(g, i, ctypes.byref(n)) < 0:
+                    if L.pc_callgraph_node_at_sized(
+                            g, i, ctypes.byref(n), ctypes.sizeof(n)) < 0:
                         raise ProfcoreError(STATUS["PC_ENOTFOUND"],
                                             "call-graph node %d" % i)
                     nodes.append(CallNode(
-                        None if n.row < 0 else n.row, _s(n.name), n.cycle,
+                        None if n.is_cycle else n.row, _s(n.name), n.cycle,
                         n.index, bool(n.listed), n.calls, n.self_calls,
                         n.time, n.self, n.children, n.htime, n.ftime,
-                        None if n.next_member == ctypes.c_size_t(-1).value
-                        else n.next_member))
+                        n.next_member if n.has_next else None))
                 e = _c.PcCgEdge()
                 for i in range(L.pc_callgraph_edge_count(g)):
-                    if L.pc_callgraph_edge_at(g, i, ctypes.byref(e)) < 0:
+                    if L.pc_callgraph_edge_at_sized(
+                            g, i, ctypes.byref(e), ctypes.sizeof(e)) < 0:
                         raise ProfcoreError(STATUS["PC_ENOTFOUND"],
                                             "call-graph edge %d" % i)
                     edges.append(CallEdge(e.parent, e.child, e.count, e.self,

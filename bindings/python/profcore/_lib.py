@@ -64,17 +64,17 @@ class PcRow(Structure):
 class PcTotals(Structure):
     _fields_ = [("total", c_double), ("in_program", c_double),
                 ("attributed", c_double), ("outside", c_double),
-                ("excluded", c_double),
-                ("by_class", c_double * PC_REGION_COUNT)]
+                ("excluded", c_double)]
 
 
 class PcCgNode(Structure):
-    _fields_ = [("row", c_int64), ("name", c_char_p), ("cycle", c_uint),
+    _fields_ = [("row", c_size_t), ("is_cycle", c_int), ("name", c_char_p),
+                ("cycle", c_uint),
                 ("index", c_size_t), ("listed", c_int), ("calls", c_uint64),
                 ("self_calls", c_uint64), ("time", c_double),
                 ("self", c_double), ("children", c_double),
                 ("htime", c_double), ("ftime", c_double),
-                ("next_member", c_size_t)]
+                ("has_next", c_int), ("next_member", c_size_t)]
 
 
 class PcCgEdge(Structure):
@@ -95,11 +95,14 @@ _PROTOTYPES = {
     "pc_options_new": (P, []),
     "pc_options_free": (None, [P]),
     "pc_options_set": (c_int, [P, c_char_p, c_char_p]),
-    "pc_profile_new": (P, [P]),
+    "pc_last_error": (POINTER(PcError), []),
+    "pc_profile_new": (c_int, [POINTER(c_void_p), P]),
+    "pc_profile_set_threads": (c_int, [P, c_uint]),
+    "pc_profile_threads": (c_uint, [P]),
     "pc_profile_free": (None, [P]),
     "pc_profile_error": (POINTER(PcError), [P]),
     "pc_profile_warning_count": (c_size_t, [P]),
-    "pc_profile_warning": (c_char_p, [P, c_size_t]),
+    "pc_profile_warning_at": (c_char_p, [P, c_size_t]),
     "pc_profile_note_count": (c_size_t, [P]),
     "pc_profile_note_at": (c_char_p, [P, c_size_t]),
     "pc_profile_load_file": (c_int, [P, c_char_p, c_char_p, P]),
@@ -130,10 +133,15 @@ _PROTOTYPES = {
                                      POINTER(c_uint64), POINTER(c_uint64)]),
     "pc_profile_class_samples": (c_uint64, [P, c_int]),
     "pc_profile_attribute": (c_int, [P, P]),
-    "pc_profile_row_count": (c_size_t, [P]),
-    "pc_profile_row_at": (c_int, [P, c_size_t, POINTER(PcRow)]),
-    "pc_profile_totals": (c_int, [P, POINTER(PcTotals)]),
-    "pc_profile_lookup": (c_int64, [P, c_uint32, c_uint64]),
+    "pc_profile_row_count": (c_int, [P, POINTER(c_size_t)]),
+    "pc_profile_row_at_sized": (c_int, [P, c_size_t, POINTER(PcRow),
+                                        c_size_t]),
+    "pc_profile_totals_sized": (c_int, [P, POINTER(PcTotals), c_size_t]),
+    "pc_profile_class_total": (c_int, [P, c_int, POINTER(c_double)]),
+    "pc_profile_lookup": (c_int, [P, c_uint32, c_uint64,
+                                  POINTER(c_size_t)]),
+    "pc_profile_rows_sorted": (c_int, [P, c_int, c_size_t, POINTER(c_size_t),
+                                       POINTER(c_size_t)]),
     "pc_profile_render": (c_int, [P, c_char_p, P, POINTER(c_void_p),
                                   POINTER(c_size_t)]),
     "pc_report_name_at": (c_char_p, [c_size_t]),
@@ -146,13 +154,15 @@ _PROTOTYPES = {
     "pc_profile_callgraph": (c_int, [P, P, POINTER(c_void_p)]),
     "pc_callgraph_free": (None, [P]),
     "pc_callgraph_node_count": (c_size_t, [P]),
-    "pc_callgraph_node_at": (c_int, [P, c_size_t, POINTER(PcCgNode)]),
+    "pc_callgraph_node_at_sized": (c_int, [P, c_size_t, POINTER(PcCgNode),
+                                           c_size_t]),
     "pc_callgraph_edge_count": (c_size_t, [P]),
-    "pc_callgraph_edge_at": (c_int, [P, c_size_t, POINTER(PcCgEdge)]),
+    "pc_callgraph_edge_at_sized": (c_int, [P, c_size_t, POINTER(PcCgEdge),
+                                           c_size_t]),
     "pc_callgraph_total": (c_double, [P]),
     "pc_callgraph_run_htime": (c_double, [P]),
     "pc_callgraph_dropped_arcs": (c_size_t, [P]),
-    "pc_registry_new": (P, []),
+    "pc_registry_new": (c_int, [POINTER(c_void_p)]),
     "pc_registry_free": (None, [P]),
     "pc_registry_load_plugins": (c_int, [P, c_char_p]),
     "pc_registry_load_plugin": (c_int, [P, c_char_p]),
