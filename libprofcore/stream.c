@@ -320,6 +320,8 @@ out:
 int pc_stream_open_memory(pc_stream **out, const void *buf, size_t len,
 			  const char *name)
 {
+	if (out)
+		*out = NULL;
 	if (!out || (!buf && len))
 		return pc_last_error_set(PC_EUSAGE, name,
 					 "pc_stream_open_memory: no %s given",
