@@ -5,13 +5,24 @@
  * dumps, call arcs) and symbol tables from many profilers and attributes the
  * samples to symbols and address regions.
  *
- * Conventions
+ * Conventions (each function's comment says where it differs)
  *  - Every public identifier starts with pc_ / PC_.
- *  - Handles are opaque; each pc_X_new() has a pc_X_free() (NULL is fine).
- *  - Functions that can fail return int: PC_OK (0) or a negative pc_status.
- *    Details (message, file, byte offset) are kept on the handle and read
- *    with pc_profile_error() / pc_registry_error().  The library never
- *    prints and never exits.
+ *  - Handles are opaque.  Each is made by an int pc_X_new(pc_X **out, ...)
+ *    (or pc_stream_open_*) that returns PC_OK or a negative pc_status;
+ *    on failure *out is NULL and pc_last_error() (per thread) says why.
+ *    Each has a pc_X_free() (NULL is fine).
+ *  - Errors: every function returns PC_OK (0) or a negative pc_status,
+ *    except pure accessors, which return a stored value (a count, a
+ *    name, a rate), cannot fail, and answer NULL / 0 for an index out of
+ *    range.  A function that computes (attribution, sorting) returns a
+ *    status even when it only reads.  "Not found" is PC_ENOTFOUND, never
+ *    a -1 index.  Details (message, file, byte offset) are kept on the
+ *    handle the function was given and read with pc_profile_error(),
+ *    pc_stream_error(), pc_registry_error(), pc_dwarf_error().  Setters
+ *    validate: a refused value is PC_EUSAGE, recorded on the handle, and
+ *    changes nothing.  Handles must not be NULL unless a function says
+ *    so (every pc_X_free accepts NULL).  The library never prints and
+ *    never exits.
  *  - Ownership: the caller owns what a pc_X_new()/pc_X_open_*() returns
  *    and frees it with pc_X_free(); buffers returned through a char **out
  *    are freed with pc_free().  Everything else the library returns
@@ -30,7 +41,11 @@
  *    by profiles in several threads once it is built (see there).
  *  - ABI: the shared library's SONAME is libprofcore.so.PC_VERSION_MAJOR
  *    and only pc_ symbols are exported; loader plugins are versioned
- *    separately (PC_LOADER_ABI_VERSION, profcore_plugin.h).
+ *    separately (PC_LOADER_ABI_VERSION, profcore_plugin.h).  Output
+ *    structs may grow at their end: the functions filling them take the
+ *    caller's sizeof (see pc_profile_row_at).  No FILE * crosses into the
+ *    library (the _file helpers are inline).  The library reads no
+ *    environment variable.
  */
 #ifndef PROFCORE_H
 #define PROFCORE_H
@@ -258,6 +273,8 @@ PC_API int pc_stream_open_memory(pc_stream **out, const void *buf, size_t len,
 /** Frees s (NULL is fine); closes its file unless it is standard input. */
 PC_API void pc_stream_free(pc_stream *s);
 
+/** The name given at open (the path, "<stdin>", or the memory stream's
+ *  name); borrowed from s. */
 PC_API const char *pc_stream_name(const pc_stream *s);
 /** Current offset in the (decompressed) content. */
 PC_API uint64_t pc_stream_offset(const pc_stream *s);
@@ -306,14 +323,18 @@ PC_API uint64_t pc_stream_lineno(const pc_stream *s);
  *  offset in the content, -1 for none.  Message: what was wrong/expected. */
 PC_API int pc_stream_fail(pc_stream *s, int code, int64_t offset,
 			  const char *fmt, ...) PC_PRINTF(4, 5);
+/** The last error recorded on s, NULL if none; borrowed from s (valid
+ *  until the next failing call on s or pc_stream_free). */
 PC_API const pc_error *pc_stream_error(const pc_stream *s);
 
 /** Byte helpers for parsers: no host byte order is assumed.
  *  [any thread] */
 PC_API uint16_t pc_get_u16(const void *p, pc_endian e);
+/** [any thread] */
 PC_API uint32_t pc_get_u32(const void *p, pc_endian e);
+/** [any thread] */
 PC_API uint64_t pc_get_u64(const void *p, pc_endian e);
-/** Unsigned integer of width 1..8 bytes. */
+/** Unsigned integer of width 1..8 bytes.  [any thread] */
 PC_API uint64_t pc_get_uint(const void *p, unsigned width, pc_endian e);
 
 /* ------------------------------------------------------------------ */
@@ -338,6 +359,7 @@ PC_API int pc_profile_fail(pc_profile *p, int code, const char *fmt, ...)
  *  Returns PC_OK, or PC_ENOMEM (the warning is then lost). */
 PC_API int pc_profile_warn(pc_profile *p, const char *fmt, ...)
 	PC_PRINTF(2, 3);
+/** Number of warnings (pure accessor). */
 PC_API size_t pc_profile_warning_count(const pc_profile *p);
 /** Warning i (0-based, in the order added); NULL past the last one.
  *  Borrowed from p. */
@@ -347,12 +369,21 @@ PC_API const char *pc_profile_warning_at(const pc_profile *p, size_t i);
  *  unlike warnings, reports do not show them. */
 PC_API int pc_profile_note(pc_profile *p, const char *fmt, ...)
 	PC_PRINTF(2, 3);
+/** Number of notes (pure accessor). */
 PC_API size_t pc_profile_note_count(const pc_profile *p);
+/** Note i (0-based, in the order added); NULL past the last one.
+ *  Borrowed from p. */
 PC_API const char *pc_profile_note_at(const pc_profile *p, size_t i);
 
-/** Loads a file: format NULL = detect from content.  opts may be NULL. */
+/** Loads a file: format NULL = detect from content.  opts may be NULL.
+ *  Errors (recorded on p, with the file and byte offset): the loader's
+ *  PC_EFORMAT, PC_ETRUNC, ..., PC_EUNKNOWN when no loader recognises the
+ *  content, PC_EIO when it cannot be read.  What was loaded before an
+ *  error stays in p. */
 PC_API int pc_profile_load_file(pc_profile *p, const char *path,
 				const char *format, const pc_options *opts);
+/** The same from buf (borrowed during the call only); name is used in
+ *  messages. */
 PC_API int pc_profile_load_memory(pc_profile *p, const void *buf, size_t len,
 				  const char *name, const char *format,
 				  const pc_options *opts);
@@ -360,9 +391,14 @@ PC_API int pc_profile_load_memory(pc_profile *p, const void *buf, size_t len,
 PC_API int pc_profile_load_stream(pc_profile *p, pc_stream *s,
 				  const char *format, const pc_options *opts);
 
-/* Filling the model (used by loaders; also usable by tools). Every
- * function copies what it is given. */
+/* Filling the model (used by loaders; also usable by tools).  Every
+ * function copies what it is given (strings included) and returns PC_OK,
+ * PC_ENOMEM, or PC_EUSAGE for a malformed argument; the attribution is
+ * then recomputed on the next read, with the profile's settings. */
+/** A symbol (name required). */
 PC_API int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym);
+/** An address region with a class ("TOS ROM"): samples in it that no
+ *  symbol takes count for the class. */
 PC_API int pc_profile_add_region(pc_profile *p, const pc_region *r);
 /** Identical ranges (same segment, low, high, nbins, unit) are summed;
  *  a range overlapping an existing one otherwise is PC_EFORMAT. */
@@ -413,6 +449,7 @@ PC_API uint64_t pc_record_decode(const pc_record_layout *layout,
 /** Samples known only by their region class (e.g. PROFIL's DOS counter). */
 PC_API int pc_profile_add_class_samples(pc_profile *p, pc_region_class cls,
 					uint64_t count);
+/** A call arc (both ends are looked up when the call graph is built). */
 PC_API int pc_profile_add_arc(pc_profile *p, const pc_arc *a);
 /** count calls of the function holding (segment, address) whose callers
  *  were not recorded (V7 mon.out call-count slots).  They add to the
@@ -438,9 +475,12 @@ PC_API double pc_profile_duration(const pc_profile *p); /* <0 unknown */
 /** Dimension of one sample (gprof: "seconds", 's'). */
 PC_API int pc_profile_set_dimension(pc_profile *p, const char *name,
 				    char abbrev);
+/** The dimension's name (borrowed from p) and abbreviation. */
 PC_API const char *pc_profile_dimension(const pc_profile *p);
 PC_API char pc_profile_dimension_abbrev(const pc_profile *p);
+/** The profiled program's name (copied); PC_ENOMEM. */
 PC_API int pc_profile_set_program(pc_profile *p, const char *name);
+/** The program's name, NULL if unknown; borrowed from p. */
 PC_API const char *pc_profile_program(const pc_profile *p);
 /** Address width in bytes (2, 4, 8) and byte order of the profiled
  *  program, when a loader knows them (ELF class/data, options). */
@@ -451,13 +491,16 @@ PC_API const char *pc_profile_program(const pc_profile *p);
  *  reads PROFCORE_THREADS). */
 #define PC_MAX_THREADS 8
 PC_API int pc_profile_set_threads(pc_profile *p, unsigned n);
+/* (Set it before adding samples: the counting threads start with the
+ * first large batch; a later, smaller setting uses fewer of them, a
+ * larger one no more than were started.) */
 /** The thread count in use (the resolved default when 0 was set). */
 PC_API unsigned pc_profile_threads(const pc_profile *p);
 /** width: 0 (unknown), 1, 2, 4 or 8; e: a pc_endian value. */
 PC_API int pc_profile_set_target(pc_profile *p, unsigned width, pc_endian e);
+/** The target's address width (0: unknown) and byte order. */
 PC_API unsigned pc_profile_target_width(const pc_profile *p);
 PC_API pc_endian pc_profile_target_endian(const pc_profile *p);
-/** Records that file was read as format (kept for report headers). */
 /** Capture metadata as key/value text (e.g. the raw header fields of a
  *  PROFIL .PRF: "profil.prog_low_pa" = "0x0a50"); setting a key again
  *  replaces its value.  Keys are namespaced by format; README lists them. */
@@ -465,12 +508,17 @@ PC_API int pc_profile_set_meta(pc_profile *p, const char *key,
 			       const char *value);
 /** Value of key, or NULL. */
 PC_API const char *pc_profile_meta(const pc_profile *p, const char *key);
+/** Number of metadata entries (pure accessor). */
 PC_API size_t pc_profile_meta_count(const pc_profile *p);
 /** Key and value of entry i (in the order first set). */
 PC_API int pc_profile_meta_at(const pc_profile *p, size_t i, const char **key,
 			      const char **value);
+/** Records that file was read as format (copied; kept for report
+ *  headers); PC_ENOMEM. */
 PC_API int pc_profile_add_source(pc_profile *p, const char *format,
 				 const char *file);
+/** Number of sources, and source i's format and file (borrowed from p;
+ *  NULL past the last one). */
 PC_API size_t pc_profile_source_count(const pc_profile *p);
 PC_API const char *pc_profile_source_format(const pc_profile *p, size_t i);
 PC_API const char *pc_profile_source_file(const pc_profile *p, size_t i);
@@ -490,6 +538,10 @@ PC_API const char *pc_profile_symbol_display_name(pc_profile *p, size_t i,
  *  mangled (built with -Ddemangle=disabled or without libiberty). [any
  *  thread] */
 PC_API int pc_demangler_available(void);
+/* The model as stored: counts are pure accessors; the _at functions
+ * copy item i (0-based, in the order added) into *out and return PC_OK
+ * or PC_ENOTFOUND past the last one.  Pointers in *out (names, labels,
+ * histogram counts) are borrowed from p. */
 PC_API size_t pc_profile_region_count(const pc_profile *p);
 PC_API int pc_profile_region_at(const pc_profile *p, size_t i, pc_region *out);
 PC_API size_t pc_profile_histogram_count(const pc_profile *p);
@@ -505,9 +557,16 @@ PC_API size_t pc_profile_sample_count(const pc_profile *p);
  *  the core count them per interval between symbol/region boundaries
  *  (per-symbol counts stay exact; per-address detail is gone). */
 PC_API int pc_profile_samples_per_address(const pc_profile *p);
+/** Sample i in address order: its segment, address and count (each
+ *  out-pointer may be NULL).  The first call after a change sorts the
+ *  samples (a cache in p: the const does not make it thread-safe), so it
+ *  can fail with PC_ENOMEM; PC_ENOTFOUND past the last one. */
 PC_API int pc_profile_sample_at(const pc_profile *p, size_t i,
 				uint32_t *segment, uint64_t *address,
 				uint64_t *count);
+/** Samples added with pc_profile_add_class_samples for cls (as stored;
+ *  0 for a class out of range).  The attributed split by class:
+ *  pc_profile_class_total. */
 PC_API uint64_t pc_profile_class_samples(const pc_profile *p,
 					 pc_region_class cls);
 
@@ -566,6 +625,7 @@ PC_API int pc_profile_row_at_sized(pc_profile *p, size_t i, pc_row *out,
 				   size_t out_size);
 #define pc_profile_row_at(p, i, out) \
 	pc_profile_row_at_sized((p), (i), (out), sizeof *(out))
+/** Where the samples went (pc_totals). */
 PC_API int pc_profile_totals_sized(pc_profile *p, pc_totals *out,
 				   size_t out_size);
 #define pc_profile_totals(p, out) \
@@ -693,7 +753,11 @@ typedef struct pc_cg_edge {
  *  profile.  Free *out with pc_callgraph_free. */
 PC_API int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 				pc_callgraph **out);
+/** Frees g (NULL is fine).  g does not borrow the profile's settings,
+ *  but node names are borrowed from the profile: free g first. */
 PC_API void pc_callgraph_free(pc_callgraph *g);
+/** Nodes: rows, then cycles (pure accessor).  A pc_callgraph is
+ *  read-only once built: several threads may read one at once. */
 PC_API size_t pc_callgraph_node_count(const pc_callgraph *g);
 /** Node i; PC_ENOTFOUND past the last.  The name is borrowed from the
  *  profile. */
@@ -701,11 +765,13 @@ PC_API int pc_callgraph_node_at_sized(const pc_callgraph *g, size_t i,
 				      pc_cg_node *out, size_t out_size);
 #define pc_callgraph_node_at(g, i, out) \
 	pc_callgraph_node_at_sized((g), (i), (out), sizeof *(out))
+/** Number of cycles (pure accessor). */
 PC_API size_t pc_callgraph_cycle_count(const pc_callgraph *g);
 /** *node = the node index of cycle n (1-based); PC_ENOTFOUND if there is
  *  no such cycle. */
 PC_API int pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n,
 				   size_t *node);
+/** Number of edges (pure accessor). */
 PC_API size_t pc_callgraph_edge_count(const pc_callgraph *g);
 /** Edge i; PC_ENOTFOUND past the last. */
 PC_API int pc_callgraph_edge_at_sized(const pc_callgraph *g, size_t i,
@@ -760,6 +826,7 @@ static inline int pc_profile_render_file(pc_profile *p, const char *report,
 /** Name and one-line description of report i (0-based); NULL past the
  *  last one.  Static strings.  [any thread] */
 PC_API const char *pc_report_name_at(size_t i);
+/** [any thread] */
 PC_API const char *pc_report_description_at(size_t i);
 /** Frees a buffer the library allocated for the caller.  [any thread] */
 PC_API void pc_free(void *ptr);
@@ -790,7 +857,9 @@ static inline int pc_profile_export_file(pc_profile *p, const char *format,
  *  of export i (0-based); NULL past the last one.  Static strings.
  *  [any thread] */
 PC_API const char *pc_export_name_at(size_t i);
+/** [any thread] */
 PC_API const char *pc_export_extension_at(size_t i);
+/** [any thread] */
 PC_API const char *pc_export_description_at(size_t i);
 
 /* ------------------------------------------------------------------ */
@@ -882,6 +951,7 @@ PC_API int pc_dwarf_available(void);
  *  (pc_dwarf_find_source).  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out
  *  is then NULL and pc_last_error() says why. */
 PC_API int pc_dwarf_new(pc_dwarf **out, const pc_options *opts);
+/** Frees d (NULL is fine); strings from it become invalid. */
 PC_API void pc_dwarf_free(pc_dwarf *d);
 /** Reads the DWARF of the ELF program at path, or of its separate debug
  *  file (.gnu_debuglink, build-id under /usr/lib/debug).  Every unit's
@@ -889,6 +959,7 @@ PC_API void pc_dwarf_free(pc_dwarf *d);
  *  with the file offset of the unit or line table; no DWARF at all, or a
  *  build without libdw, is PC_EUNSUPPORTED. */
 PC_API int pc_dwarf_load(pc_dwarf *d, const char *path);
+/** The last error recorded on d, NULL if none; borrowed from d. */
 PC_API const pc_error *pc_dwarf_error(const pc_dwarf *d);
 /** The location of address (as the program is linked): *n frames,
  *  innermost first (0 when no DWARF covers it), read one by one with
