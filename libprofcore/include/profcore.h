@@ -815,7 +815,12 @@ PC_API int pc_profile_render_to(pc_profile *p, const char *report,
  *  caller's C runtime's and never crosses into the library's. */
 static inline int pc_write_stdio(void *ctx, const void *buf, size_t len)
 {
-	return fwrite(buf, 1, len, (FILE *)ctx) == len ? PC_OK : PC_EIO;
+#ifdef __cplusplus
+	FILE *f = static_cast<FILE *>(ctx);
+#else
+	FILE *f = (FILE *)ctx;
+#endif
+	return fwrite(buf, 1, len, f) == len ? PC_OK : PC_EIO;
 }
 /** pc_profile_render_to on f (the caller's FILE *). */
 static inline int pc_profile_render_file(pc_profile *p, const char *report,
