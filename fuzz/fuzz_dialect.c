@@ -78,7 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pc_symbol s;
 			if (pc_profile_symbol_at(p, i, &s) == PC_OK && s.name)
 				len += strlen(s.name);
-			(void)pc_profile_row_find(p, s.segment, s.address);
+			size_t row;
+			(void)pc_profile_lookup(p, s.segment, s.address, &row);
 		}
 		(void)len;
 	}
