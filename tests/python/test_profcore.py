@@ -292,6 +292,17 @@ class Unix(unittest.TestCase):
         self.assertEqual(svg, r.stdout.decode("utf-8"))
         self.assertIn("<svg", svg)
 
+    def test_threads_setting(self):
+        with profcore.Profile() as p:
+            p.threads = 2
+            self.assertEqual(p.threads, 2)
+            with self.assertRaises(ProfcoreError) as cm:
+                p.threads = 9
+            self.assertEqual(cm.exception.status, "PC_EUSAGE")
+            self.assertEqual(cm.exception.message,
+                             "9 threads: expected 0 (one per core) to 8")
+            self.assertEqual(p.threads, 2)
+
     def test_unknown_report(self):
         with self.assertRaises(ProfcoreError) as cm:
             self.prof.render("no-such-report")

@@ -543,6 +543,20 @@ class Profile:
         return d if d >= 0 else None
 
     @property
+    def threads(self) -> int:
+        """Threads that count large raw-sample batches
+        (pc_profile_set_threads; the counts do not depend on it).  Set it
+        before loading: 0 = one per core, at most 8.  The library reads no
+        environment variable (profcat reads PROFCORE_THREADS)."""
+        with self._lock:
+            return _c.lib().pc_profile_threads(self._handle())
+
+    @threads.setter
+    def threads(self, n: int) -> None:
+        with self._lock:
+            self._check(_c.lib().pc_profile_set_threads(self._handle(), n))
+
+    @property
     def target_width(self) -> int:
         """Address width of the profiled program in bytes (0 = unknown)."""
         with self._lock:
