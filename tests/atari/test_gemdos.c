@@ -23,7 +23,6 @@ static size_t test_rows(pc_profile *p)
 	return n;
 }
 
-
 /* samples of one region class (pc_profile_class_total) */
 static double test_class(pc_profile *p, pc_region_class c)
 {
@@ -31,7 +30,6 @@ static double test_class(pc_profile *p, pc_region_class c)
 	assert_int_equal(pc_profile_class_total(p, c, &v), PC_OK);
 	return v;
 }
-
 
 static char *synth(const char *name)
 {

@@ -19,7 +19,6 @@ static size_t test_rows(pc_profile *p)
 	return n;
 }
 
-
 enum { R, MAIN, A, B, C }; /* rows, in address order */
 
 static void add_sym(pc_profile *p, const char *name, uint64_t addr)

@@ -16,7 +16,6 @@ static size_t test_rows(pc_profile *p)
 	return n;
 }
 
-
 /* samples of one region class (pc_profile_class_total) */
 static double test_class(pc_profile *p, pc_region_class c)
 {
@@ -24,7 +23,6 @@ static double test_class(pc_profile *p, pc_region_class c)
 	assert_int_equal(pc_profile_class_total(p, c, &v), PC_OK);
 	return v;
 }
-
 
 static void sym(pc_profile *p, const char *name, uint64_t addr, pc_symkind k,
 		pc_binding b, unsigned flags)

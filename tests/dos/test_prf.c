@@ -19,7 +19,6 @@ static size_t test_rows(pc_profile *p)
 	return n;
 }
 
-
 /* samples of one region class (pc_profile_class_total) */
 static double test_class(pc_profile *p, pc_region_class c)
 {
@@ -27,7 +26,6 @@ static double test_class(pc_profile *p, pc_region_class c)
 	assert_int_equal(pc_profile_class_total(p, c, &v), PC_OK);
 	return v;
 }
-
 
 static char *fixture(const char *rel)
 {

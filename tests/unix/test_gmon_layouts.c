@@ -20,7 +20,6 @@ static size_t test_rows(pc_profile *p)
 	return n;
 }
 
-
 /* samples of one region class (pc_profile_class_total) */
 static double test_class(pc_profile *p, pc_region_class c)
 {
@@ -28,7 +27,6 @@ static double test_class(pc_profile *p, pc_region_class c)
 	assert_int_equal(pc_profile_class_total(p, c, &v), PC_OK);
 	return v;
 }
-
 
 /* ---- byte builders ---------------------------------------------------------- */
 

@@ -20,7 +20,6 @@ static size_t test_rows(pc_profile *p)
 	return n;
 }
 
-
 /* ---- the index arithmetic, worked by hand -------------------------------- */
 
 /* PDP-11, offset 0x100, scale 0x6000 (what V7 monitor() picks for 24
