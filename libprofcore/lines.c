@@ -324,6 +324,7 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	if (!q)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	q->exact = p->exact;
+	pc_samples_set_threads(q->samples, pc_samples_threads(p->samples));
 	q->dimension = pc_strpool_add(&q->pool, p->dimension);
 	q->abbrev = p->abbrev;
 	if (!q->dimension) {

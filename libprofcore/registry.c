@@ -268,8 +268,10 @@ static int trial_one(const pc_profile *p, const pc_loader *l, pc_stream *s,
 {
 	pc_profile *t;
 	pc_stream *m = NULL;
-	if (pc_profile_new(&t, p->reg) == PC_OK)
+	if (pc_profile_new(&t, p->reg) == PC_OK) {
+		pc_samples_set_threads(t->samples, pc_samples_threads(p->samples));
 		pc_stream_open_memory(&m, b, n, pc_stream_name(s));
+	}
 	int st = PC_ENOMEM;
 	if (m) {
 		st = l->load(t, m, opts);
