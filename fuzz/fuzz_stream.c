@@ -32,9 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	case 1: {
 		const unsigned char *d;
-		int64_t r;
+		size_t r;
 		size_t want = 1 + (mode >> 2);
-		while ((r = pc_stream_borrow(s, want, &d)) > 0) {
+		while (pc_stream_borrow(s, want, &d, &r) == PC_OK && r > 0) {
 			sum += d[r - 1];
 			want = want * 3 + 1;
 		}
@@ -42,12 +42,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	case 2: {
 		unsigned char buf[97];
-		int64_t r;
+		size_t r;
 		for (unsigned i = 0;; i++) {
 			if (i & 1) {
 				if (pc_stream_skip(s, 1 + i % 13, "fuzz") < 0)
 					break;
-			} else if ((r = pc_stream_read_some(s, buf, 1 + i % 97)) > 0) {
+			} else if (pc_stream_read_some(s, buf, 1 + i % 97, &r) == PC_OK && r > 0) {
 				sum += buf[r - 1];
 			} else {
 				break;

@@ -104,6 +104,13 @@ PC_INTERNAL int pc_profile_fail_at(pc_profile *p, int code, const char *file,
 PC_INTERNAL void pc_errslot_copy(pc_errslot *dst, const pc_errslot *src);
 PC_INTERNAL void pc_errslot_clear(pc_errslot *e);
 PC_INTERNAL void pc_errslot_fill_file(pc_errslot *e, const char *file);
+/** The stream functions with a count-or-status result, for the core:
+ *  the content size or -1 when unknown; bytes read or borrowed (0 at
+ *  the end) or a negative status. */
+PC_INTERNAL int64_t pc_stream_known_size(const pc_stream *s);
+PC_INTERNAL int64_t pc_stream_read_part(pc_stream *s, void *buf, size_t n);
+PC_INTERNAL int64_t pc_stream_borrow_part(pc_stream *s, size_t n,
+					  const unsigned char **data);
 /** Records the thread's pc_last_error() (a constructor failing before
  *  its handle exists) and returns code. */
 PC_INTERNAL int pc_last_error_set(int code, const char *file,

@@ -474,7 +474,7 @@ int pc_profile_add_records_stream(pc_profile *p, uint32_t segment,
 		}
 		const unsigned char *d;
 		size_t want = pc_samples_binned(p->samples) ? window : exact_window;
-		int64_t r = pc_stream_borrow(s, want - have, &d);
+		int64_t r = pc_stream_borrow_part(s, want - have, &d);
 		if (r < 0) {
 			rc = (int)r;
 			goto out;

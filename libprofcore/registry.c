@@ -292,7 +292,7 @@ static int trial_fails(const pc_profile *p, const pc_loader *l, pc_stream *s,
 {
 	const unsigned char *b;
 	size_t n;
-	if (pc_stream_size(s) >= 0 || pc_stream_offset(s) != 0 ||
+	if (pc_stream_known_size(s) >= 0 || pc_stream_offset(s) != 0 ||
 	    pc_stream_lookahead(s, 2 * TRIAL + 1, &b, &n) || n <= 2 * TRIAL)
 		return 0; /* size known, or the whole input is small */
 	pc_errslot e1, e2;

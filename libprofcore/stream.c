@@ -381,9 +381,52 @@ uint64_t pc_stream_offset(const pc_stream *s)
 	return s->offset;
 }
 
-int64_t pc_stream_size(const pc_stream *s)
+int64_t pc_stream_known_size(const pc_stream *s)
 {
 	return s->gz ? -1 : s->size;
+}
+
+int pc_stream_size(const pc_stream *s, uint64_t *size, int *known)
+{
+	if (size)
+		*size = 0;
+	if (known)
+		*known = 0;
+	if (!s || !size || !known)
+		return PC_EUSAGE;
+	int64_t n = pc_stream_known_size(s);
+	if (n >= 0) {
+		*size = (uint64_t)n;
+		*known = 1;
+	}
+	return PC_OK;
+}
+
+int pc_stream_read_some(pc_stream *s, void *buf, size_t n, size_t *got)
+{
+	if (got)
+		*got = 0;
+	if (!s || !got || (!buf && n))
+		return PC_EUSAGE;
+	int64_t r = pc_stream_read_part(s, buf, n);
+	if (r < 0)
+		return (int)r;
+	*got = (size_t)r;
+	return PC_OK;
+}
+
+int pc_stream_borrow(pc_stream *s, size_t n, const unsigned char **data,
+		     size_t *got)
+{
+	if (got)
+		*got = 0;
+	if (!s || !got || !data)
+		return PC_EUSAGE;
+	int64_t r = pc_stream_borrow_part(s, n, data);
+	if (r < 0)
+		return (int)r;
+	*got = (size_t)r;
+	return PC_OK;
 }
 
 int pc_stream_is_compressed(const pc_stream *s)
@@ -398,7 +441,7 @@ int pc_stream_peek(pc_stream *s, const unsigned char **head, size_t *len)
 	return PC_OK;
 }
 
-int64_t pc_stream_read_some(pc_stream *s, void *dst, size_t n)
+int64_t pc_stream_read_part(pc_stream *s, void *dst, size_t n)
 {
 	unsigned char *d = dst;
 	size_t done = 0;
@@ -478,7 +521,8 @@ static int64_t map_window(pc_stream *s, size_t n, const unsigned char **data)
 }
 #endif
 
-int64_t pc_stream_borrow(pc_stream *s, size_t n, const unsigned char **data)
+int64_t pc_stream_borrow_part(pc_stream *s, size_t n,
+			      const unsigned char **data)
 {
 	unmap_window(s);
 	if (n == 0)
@@ -510,7 +554,7 @@ int64_t pc_stream_borrow(pc_stream *s, size_t n, const unsigned char **data)
 	if (pc_grow((void **)&s->win, &s->wincap, n, 1))
 		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 	*data = s->win;
-	return pc_stream_read_some(s, s->win, n);
+	return pc_stream_read_part(s, s->win, n);
 }
 
 /* ---- mapping at an offset, for counting threads (internal.h) ------------ */
@@ -590,7 +634,7 @@ int pc_stream_seek_past(pc_stream *s, uint64_t n)
 int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what)
 {
 	uint64_t start = s->offset;
-	int64_t r = pc_stream_read_some(s, buf, n);
+	int64_t r = pc_stream_read_part(s, buf, n);
 	if (r < 0)
 		return (int)r;
 	if ((size_t)r < n) {
@@ -611,7 +655,7 @@ int pc_stream_skip(pc_stream *s, uint64_t n, const char *what)
 	uint64_t start = s->offset;
 	while (n > 0) {
 		size_t k = n < sizeof tmp ? (size_t)n : sizeof tmp;
-		int64_t r = pc_stream_read_some(s, tmp, k);
+		int64_t r = pc_stream_read_part(s, tmp, k);
 		if (r < 0)
 			return (int)r;
 		if (r == 0)
@@ -703,7 +747,7 @@ int pc_stream_read_all(pc_stream *s, uint64_t max, void **out, size_t *outlen)
 	unsigned char *buf = NULL;
 	size_t len = 0, cap = 0;
 	uint64_t start = s->offset;
-	int64_t known = pc_stream_size(s);
+	int64_t known = pc_stream_known_size(s);
 	if (known >= 0 && (uint64_t)known - s->offset > max)
 		return pc_stream_fail(s, PC_ELIMIT, (int64_t)start,
 				      "file is larger than the limit of %llu bytes",
@@ -713,7 +757,7 @@ int pc_stream_read_all(pc_stream *s, uint64_t max, void **out, size_t *outlen)
 			free(buf);
 			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 		}
-		int64_t r = pc_stream_read_some(s, buf + len, cap - len - 1);
+		int64_t r = pc_stream_read_part(s, buf + len, cap - len - 1);
 		if (r < 0) {
 			free(buf);
 			return (int)r;

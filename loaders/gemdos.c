@@ -201,11 +201,13 @@ static int nomem(gd_ctx *c)
  * known size, so read incrementally up to the documented limit). */
 static int read_all(pc_stream *s, unsigned char **out, uint64_t *outlen)
 {
-	int64_t size = pc_stream_size(s);
+	uint64_t size;
+	int known;
+	pc_stream_size(s, &size, &known);
 	unsigned char *buf = NULL;
 	size_t cap = 0, len = 0;
-	if (size >= 0) {
-		if ((uint64_t)size > GD_MAX_FILE)
+	if (known) {
+		if (size > GD_MAX_FILE)
 			return pc_stream_fail(s, PC_ELIMIT, 0,
 					      "executable of %lld bytes is larger than the %llu-byte limit",
 					      (long long)size,
@@ -225,7 +227,7 @@ static int read_all(pc_stream *s, unsigned char **out, uint64_t *outlen)
 		return PC_OK;
 	}
 	for (;;) {
-		int64_t got;
+		size_t got;
 		if (len == cap) {
 			if (cap >= GD_MAX_FILE) {
 				free(buf);
@@ -238,14 +240,14 @@ static int read_all(pc_stream *s, unsigned char **out, uint64_t *outlen)
 				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 			}
 		}
-		got = pc_stream_read_some(s, buf + len, cap - len);
-		if (got < 0) {
+		int st = pc_stream_read_some(s, buf + len, cap - len, &got);
+		if (st) {
 			free(buf);
-			return (int)got;
+			return st;
 		}
 		if (got == 0)
 			break;
-		len += (size_t)got;
+		len += got;
 	}
 	*out = buf;
 	*outlen = len;

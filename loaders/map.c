@@ -825,13 +825,13 @@ static int dialect_file(const char *path, dialect **out, char *err, size_t errle
 			st = PC_ENOMEM;
 			break;
 		}
-		int64_t k = pc_stream_read_some(s, buf + len, 4096);
-		if (k < 0) {
-			st = (int)k;
+		size_t k;
+		st = pc_stream_read_some(s, buf + len, 4096, &k);
+		if (st) {
 			snprintf(err, errlen, "dialect %s: read error", path);
 			break;
 		}
-		len += (size_t)k;
+		len += k;
 		if (k == 0 || len > PC_Y_MAX_BYTES) { /* the parser refuses the latter */
 			st = PC_OK;
 			break;
@@ -1914,9 +1914,11 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		size_t len;
 		if ((r = pc_stream_peek(s, &head, &len)) < 0)
 			return r;
-		int64_t size = pc_stream_size(s);
+		uint64_t size;
+		int known;
+		pc_stream_size(s, &size, &known);
 		const char *name;
-		int ambiguous, whole = size >= 0 && (uint64_t)size == len;
+		int ambiguous, whole = known && size == len;
 		if (!detect_map(head, len, whole, &name, &ambiguous))
 			return pc_stream_fail(s, PC_EUNKNOWN, 0,
 					      "no built-in map dialect recognises this file; name one with -O dialect=NAME or -O dialect=FILE.yaml");

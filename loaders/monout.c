@@ -181,14 +181,15 @@ static int read_checked(pc_stream *s, const layout *all, const int *allowed,
 			free(buf);
 			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 		}
-		int64_t r = pc_stream_read_some(s, buf + len, chunk);
-		if (r < 0) {
+		size_t r;
+		int st = pc_stream_read_some(s, buf + len, chunk, &r);
+		if (st) {
 			free(buf);
-			return (int)r;
+			return st;
 		}
 		if (r == 0)
 			break;
-		len += (size_t)r;
+		len += r;
 		if (len > MONOUT_MAX_BYTES) {
 			free(buf);
 			return pc_stream_fail(s, PC_ELIMIT, 0,
@@ -316,7 +317,10 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	 * when some allowed layout has lowpc < highpc in its first words */
 	const unsigned char *head;
 	size_t hl = 0;
-	if (pc_stream_size(s) < 0 && pc_stream_peek(s, &head, &hl) == PC_OK && hl >= 8) {
+	uint64_t known_size;
+	int size_known;
+	pc_stream_size(s, &known_size, &size_known);
+	if (!size_known && pc_stream_peek(s, &head, &hl) == PC_OK && hl >= 8) {
 		int any = 0;
 		for (unsigned w = 2; w <= 4; w += 2)
 			for (int e = 0; e < 2; e++) {
@@ -340,7 +344,7 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	void *data = NULL;
 	size_t size = 0;
 	int st;
-	if (pc_stream_size(s) < 0) {
+	if (!size_known) {
 		int allowed[sizeof all / sizeof *all];
 		for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 			allowed[i] = (!want_w || all[i].width == want_w) &&

@@ -133,15 +133,17 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	}
 
 	uint64_t need = PRF_HEADER + 2 * (uint64_t)h.num;
-	int64_t size = pc_stream_size(s);
-	if (size >= 0 && (uint64_t)size < need)
-		return pc_stream_fail(s, PC_ETRUNC, size,
-				      "file ends after %lld bytes; %u buckets need %llu",
-				      (long long)size, h.num, (unsigned long long)need);
-	if (size >= 0 && (uint64_t)size > need)
+	uint64_t size;
+	int known;
+	pc_stream_size(s, &size, &known);
+	if (known && size < need)
+		return pc_stream_fail(s, PC_ETRUNC, (int64_t)size,
+				      "file ends after %llu bytes; %u buckets need %llu",
+				      (unsigned long long)size, h.num, (unsigned long long)need);
+	if (known && size > need)
 		return pc_stream_fail(s, PC_EFORMAT, (int64_t)need,
 				      "%llu unexpected bytes after the %u buckets",
-				      (unsigned long long)((uint64_t)size - need), h.num);
+				      (unsigned long long)(size - need), h.num);
 
 	unsigned char *raw = malloc(2 * (size_t)h.num);
 	uint64_t *counts = malloc(sizeof *counts * h.num);
@@ -151,12 +153,11 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
 	r = pc_stream_read(s, raw, 2 * (size_t)h.num, "bucket counts");
-	if (!r && size < 0) { /* size unknown (gzip, pipe): must end here */
+	if (!r && !known) { /* size unknown (gzip, pipe): must end here */
 		unsigned char extra;
-		int64_t k = pc_stream_read_some(s, &extra, 1);
-		if (k < 0)
-			r = (int)k;
-		else if (k > 0)
+		size_t k;
+		r = pc_stream_read_some(s, &extra, 1, &k);
+		if (!r && k > 0)
 			r = pc_stream_fail(s, PC_EFORMAT, (int64_t)need,
 					   "unexpected bytes after the %u buckets", h.num);
 	}

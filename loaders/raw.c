@@ -454,13 +454,15 @@ static int add_layout_regions(pc_profile *p, pc_stream *s, const raw_layout *L)
 static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 {
 	const size_t stride = (size_t)L->stride;
-	int64_t size = pc_stream_size(s);
-	if (size >= 0) {
-		if ((uint64_t)size < L->skip)
-			return pc_stream_fail(s, PC_ETRUNC, size,
+	uint64_t size;
+	int known;
+	pc_stream_size(s, &size, &known);
+	if (known) {
+		if (size < L->skip)
+			return pc_stream_fail(s, PC_ETRUNC, (int64_t)size,
 					      "file ends inside the %llu-byte header (skip)",
 					      (unsigned long long)L->skip);
-		uint64_t body = (uint64_t)size - L->skip;
+		uint64_t body = size - L->skip;
 		if (body % stride)
 			return pc_stream_fail(s, PC_ETRUNC,
 					      (int64_t)(L->skip + body - body % stride),
@@ -474,8 +476,8 @@ static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 			return r;
 		/* a header and nothing after it: no samples, as for a text dump
 		 * of comments only (a known size says so without reading on) */
-		int at_end = size >= 0 && (uint64_t)size == L->skip;
-		if (size < 0 && (r = pc_stream_eof(s, &at_end)) != PC_OK)
+		int at_end = known && size == L->skip;
+		if (!known && (r = pc_stream_eof(s, &at_end)) != PC_OK)
 			return r;
 		if (at_end)
 			return pc_stream_fail(s, PC_EFORMAT, (int64_t)L->skip,

@@ -278,25 +278,30 @@ PC_API void pc_stream_free(pc_stream *s);
 PC_API const char *pc_stream_name(const pc_stream *s);
 /** Current offset in the (decompressed) content. */
 PC_API uint64_t pc_stream_offset(const pc_stream *s);
-/** Total content size if known without reading (plain files, memory),
- *  else -1 (gzip, pipes). */
-PC_API int64_t pc_stream_size(const pc_stream *s);
+/** *known = 1 and *size = the total content size when it is known
+ *  without reading (plain files, memory); *known = 0 and *size = 0
+ *  otherwise (gzip, pipes).  Returns PC_OK (PC_EUSAGE for NULL
+ *  pointers). */
+PC_API int pc_stream_size(const pc_stream *s, uint64_t *size, int *known);
 /** 1 if the content was gzip-compressed. */
 PC_API int pc_stream_is_compressed(const pc_stream *s);
 
 /** Reads exactly n bytes.  Short read: PC_ETRUNC with "expected <what>"
  *  recorded as the stream's error. what may be NULL. */
 PC_API int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what);
-/** Reads up to n bytes; returns the count (0 at end), or negative status. */
-PC_API int64_t pc_stream_read_some(pc_stream *s, void *buf, size_t n);
+/** Reads up to n bytes into buf: *got = the count (0 at the end).
+ *  Returns PC_OK or the read error (recorded on s). */
+PC_API int pc_stream_read_some(pc_stream *s, void *buf, size_t n,
+			       size_t *got);
 /** Up to n bytes at the current offset, without copying where the source
  *  allows it: bytes already buffered, a memory stream, or a memory-mapped
  *  window of a large regular file; otherwise they are read into a buffer
- *  the stream owns.  *data stays valid until the next read from s or
- *  pc_stream_free().  Returns the count (0 at the end; fewer than n only
- *  at the end or when buffered bytes come first) or a negative status. */
-PC_API int64_t pc_stream_borrow(pc_stream *s, size_t n,
-				const unsigned char **data);
+ *  the stream owns.  *data (borrowed) stays valid until the next read
+ *  from s or pc_stream_free().  *got = the count (0 at the end; fewer
+ *  than n only at the end or when buffered bytes come first).  Returns
+ *  PC_OK or the read error (recorded on s). */
+PC_API int pc_stream_borrow(pc_stream *s, size_t n, const unsigned char **data,
+			    size_t *got);
 /** Skips n bytes (PC_ETRUNC if the content ends first). */
 PC_API int pc_stream_skip(pc_stream *s, uint64_t n, const char *what);
 /** Reads the rest of the content into a new buffer (*buf, free with
