@@ -383,8 +383,7 @@ PC_API const char *pc_profile_note_at(const pc_profile *p, size_t i);
 /** Loads a file: format NULL = detect from content.  opts may be NULL.
  *  Errors (recorded on p, with the file and byte offset): the loader's
  *  PC_EFORMAT, PC_ETRUNC, ..., PC_EUNKNOWN when no loader recognises the
- *  content, PC_EIO when it cannot be read.  What was loaded before an
- *  error stays in p. */
+ *  content, PC_EIO when it cannot be read. */
 PC_API int pc_profile_load_file(pc_profile *p, const char *path,
 				const char *format, const pc_options *opts);
 /** The same from buf (borrowed during the call only); name is used in
