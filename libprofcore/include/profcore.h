@@ -491,8 +491,8 @@ PC_API const char *pc_profile_program(const pc_profile *p);
 /** Threads used to count large batches of raw samples
  *  (pc_profile_add_records*): 1 .. PC_MAX_THREADS (more is PC_EUSAGE),
  *  or 0 = one per processor core (the default, at most
- *  PC_MAX_THREADS).  Results do not depend on it.  The library reads no environment variable (profcat
- *  reads PROFCORE_THREADS). */
+ *  PC_MAX_THREADS).  Results do not depend on it.  The library reads
+ *  no environment variable (profcat reads PROFCORE_THREADS). */
 #define PC_MAX_THREADS 8
 PC_API int pc_profile_set_threads(pc_profile *p, unsigned n);
 /* (Set it before adding samples: the counting threads start with the
@@ -647,7 +647,8 @@ PC_API int pc_profile_lookup(pc_profile *p, uint32_t segment,
 /** Orders for pc_profile_rows_sorted. */
 typedef enum pc_sort_key {
 	PC_SORT_ADDRESS = 0, /* segment, address (the row order)           */
-	PC_SORT_SELF = 1,    /* count, most first; ties by address         */
+	PC_SORT_SELF = 1,    /* count, most first; ties: more calls, then
+				name, then address (the flat report's order) */
 	PC_SORT_CALLS = 2,   /* calls, most first; ties by count, address  */
 	PC_SORT_NAME = 3     /* display name (bytes), ties by address      */
 } pc_sort_key;
