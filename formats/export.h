@@ -141,6 +141,8 @@ typedef struct pc_xmodel {
 	double truncated; /* samples in chains cut at the limits */
 	char *namebuf;           /* storage of pseudo-frame names */
 	char *cyclenames;        /* storage of the <cycle N> names */
+	char *filters;  /* "focus RE, ignore RE, hide RE" as given (shown
+			   form), NULL without filters: exports state it */
 } pc_xmodel;
 
 /** Attributes p with opts and builds the view.  On failure the error is

@@ -84,19 +84,10 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	}
 	if (rs->filtered || rs->n < rs->selected) {
 		/* pprof's "Showing nodes accounting for ..., N% of ... total" */
-		static const char *const keys[] = {"focus", "ignore", "hide"};
 		pc_sink_printf(k, "Showing: %zu row%s, %.2f%% of all samples (", rs->n,
 			       rs->n == 1 ? "" : "s",
 			       rs->denom > 0 ? rs->listed * 100.0 / rs->denom : 0.0);
-		const char *sep = "";
-		for (size_t i = 0; i < 3; i++) {
-			const char *v = pc_options_get(rs->opts, keys[i]);
-			if (!v)
-				continue;
-			pc_sink_printf(k, "%s%s ", sep, keys[i]);
-			pc_sink_name(k, v);
-			sep = ", ";
-		}
+		const char *sep = pc_filter_describe(rs->opts, k) ? ", " : "";
 		if (rs->n < rs->selected)
 			pc_sink_printf(k, "%stop %zu of %zu", sep, rs->top, rs->selected);
 		pc_sink_puts(k, ")\n");

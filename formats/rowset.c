@@ -274,17 +274,31 @@ int pc_filter_keep_frame(pc_profile *p, pc_filter *f, const char *name,
 	return 1;
 }
 
+int pc_filter_describe(const pc_options *o, pc_sink *k)
+{
+	static const char *const keys[] = {"focus", "ignore", "hide"};
+	int n = 0;
+	for (size_t i = 0; i < 3; i++) {
+		const char *v = pc_options_get(o, keys[i]);
+		if (!v)
+			continue;
+		pc_sink_printf(k, "%s%s ", n++ ? ", " : "", keys[i]);
+		pc_sink_name(k, v);
+	}
+	return n;
+}
+
 int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
 			       const char *what, int stacks)
 {
 	static const char *const keys[] = {"focus", "ignore", "hide", "top", "sort"};
-	for (size_t i = stacks ? 2 : 0; i < sizeof keys / sizeof keys[0]; i++)
+	for (size_t i = stacks ? 3 : 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (pc_options_get(o, keys[i]))
 			return pc_profile_fail(p, PC_EUSAGE,
 					       "%s does not take the %s option yet (it applies to the flat "
 					       "report, every style, and the bar chart%s)",
 					       what, keys[i],
-					       i < 2 ? "; focus and ignore also to the stack exports" : "");
+					       i < 3 ? "; focus, ignore and hide also to the stack exports" : "");
 	return PC_OK;
 }
 
