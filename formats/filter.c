@@ -1,0 +1,169 @@
+/*
+ * filter.c - --focus, --ignore and --hide for the reports that see
+ * samples one address at a time (regions, intervals, source, locations,
+ * disasm, symbols, arcs, check, the call graph): the one-frame rule of
+ * the flat report (docs/usage.md ("Rows")), per attribution row.
+ *
+ * A sample is kept when the row (symbol) holding it passes: its name
+ * matches focus (when given) and neither ignore nor hide (a one-frame
+ * stack: hiding its only frame drops the sample, as pprof drops a sample
+ * left without locations).  A sample in no symbol (another region, or
+ * program code no symbol covers) has no name: it is dropped by a focus
+ * and kept otherwise.  The stack exports apply the stack rule instead
+ * (exports.c filter_chains).
+ */
+#include "filter.h"
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int pc_rowfilter_init(pc_profile *p, const pc_options *o, pc_rowfilter *rf)
+{
+	memset(rf, 0, sizeof *rf);
+	int r = pc_filter_init(p, o, &rf->f);
+	if (r)
+		return r;
+	rf->any = rf->f.any;
+	rf->opts = o;
+	if (!rf->any)
+		return PC_OK;
+	if ((r = pc_profile_attribute(p, o)))
+		return r;
+	rf->p = p;
+	rf->nrows = pc_profile_row_count(p);
+	rf->keep = malloc(rf->nrows ? rf->nrows : 1);
+	if (!rf->keep)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	memset(rf->keep, 0xff, rf->nrows ? rf->nrows : 1); /* unknown */
+	return PC_OK;
+}
+
+void pc_rowfilter_dispose(pc_rowfilter *rf)
+{
+	pc_filter_dispose(&rf->f);
+	free(rf->keep);
+	memset(rf, 0, sizeof *rf);
+}
+
+int pc_rowfilter_keep_row(pc_rowfilter *rf, int64_t row)
+{
+	if (!rf->any)
+		return 1;
+	if (row < 0 || (uint64_t)row >= rf->nrows)
+		return rf->f.focus ? 0 : 1;
+	signed char *k = &rf->keep[row];
+	if (*k >= 0)
+		return *k;
+	pc_row r;
+	pc_symbol sym;
+	int st;
+	if ((st = pc_profile_row_at(rf->p, (size_t)row, &r)) ||
+	    (st = pc_profile_symbol_at(rf->p, r.symbol, &sym)))
+		return st;
+	int m = pc_filter_keep_frame(rf->p, &rf->f, r.name ? r.name : "",
+				     sym.name);
+	if (m < 0)
+		return m;
+	*k = (signed char)m;
+	return m;
+}
+
+int pc_rowfilter_keep_at(pc_rowfilter *rf, uint32_t segment, uint64_t address)
+{
+	if (!rf->any)
+		return 1;
+	return pc_rowfilter_keep_row(rf, pc_profile_lookup(rf->p, segment, address));
+}
+
+int pc_rowfilter_keep_name(pc_rowfilter *rf, const char *name, const char *key)
+{
+	if (!rf->any)
+		return 1;
+	return pc_filter_keep_frame(rf->p, &rf->f, name ? name : "", key);
+}
+
+int pc_rowfilter_ranges(pc_rowfilter *rf, uint32_t segment, uint64_t low,
+			uint64_t high, pc_addr_range **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	pc_addr_range *v = NULL;
+	size_t cap = 0, nv = 0;
+	uint64_t at = low; /* [at, ...) not yet covered */
+	pc_profile *p = rf->p;
+	for (size_t i = 0; i <= p->ntargets && at < high; i++) {
+		const pc_target *t = i < p->ntargets ? &p->targets[i] : NULL;
+		if (t && (t->segment != segment || t->end <= at))
+			continue;
+		uint64_t gap_end = t && t->address < high ? t->address : high;
+		uint64_t s[2][2];
+		int keep[2];
+		size_t np = 0;
+		if (gap_end > at) { /* no symbol there */
+			s[np][0] = at;
+			s[np][1] = gap_end;
+			keep[np++] = rf->f.focus ? 0 : 1;
+		}
+		if (t && t->address < high) {
+			int k = pc_rowfilter_keep_row(rf, (int64_t)i);
+			if (k < 0) {
+				free(v);
+				return k;
+			}
+			s[np][0] = t->address > at ? t->address : at;
+			s[np][1] = t->end < high ? t->end : high;
+			keep[np++] = k;
+		}
+		for (size_t j = 0; j < np; j++) {
+			if (s[j][1] <= s[j][0])
+				continue;
+			if (keep[j] && nv && v[nv - 1].high == s[j][0]) {
+				v[nv - 1].high = s[j][1];
+			} else if (keep[j]) {
+				if (pc_grow((void **)&v, &cap, nv + 1, sizeof *v)) {
+					free(v);
+					return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+				}
+				v[nv++] = (pc_addr_range){s[j][0], s[j][1]};
+			}
+			at = s[j][1];
+		}
+		if (!t)
+			break;
+	}
+	*out = v;
+	*n = nv;
+	return PC_OK;
+}
+
+int pc_filter_totals_line(const pc_rowfilter *rf, double kept, double all,
+			  pc_sink *k)
+{
+	if (!rf->any)
+		return PC_OK;
+	pc_sink_puts(k, "Filters: ");
+	pc_filter_describe(rf->opts, k);
+	pc_sink_puts(k, "; kept ");
+	pc_sink_count(k, kept);
+	pc_sink_puts(k, " of ");
+	pc_sink_count(k, all);
+	pc_sink_puts(k, " samples\n");
+	return k->failed;
+}
+
+int pc_filter_json(const pc_options *o, pc_sink *k)
+{
+	static const char *const keys[] = {"focus", "ignore", "hide"};
+	pc_sink_puts(k, "{");
+	for (size_t i = 0; i < 3; i++) {
+		const char *v = pc_options_get(o, keys[i]);
+		pc_sink_printf(k, "%s\"%s\": ", i ? ", " : "", keys[i]);
+		if (v)
+			pc_sink_json_string(k, v);
+		else
+			pc_sink_puts(k, "null");
+	}
+	pc_sink_puts(k, "}");
+	return k->failed;
+}
