@@ -142,13 +142,11 @@ int pc_filter_totals_line(const pc_rowfilter *rf, double kept, double all,
 {
 	if (!rf->any)
 		return PC_OK;
+	char buf[48];
 	pc_sink_puts(k, "Filters: ");
 	pc_filter_describe(rf->opts, k);
-	pc_sink_puts(k, "; kept ");
-	pc_sink_count(k, kept);
-	pc_sink_puts(k, " of ");
-	pc_sink_count(k, all);
-	pc_sink_puts(k, " samples\n");
+	pc_sink_printf(k, "; kept %s", pc_fmt_count(kept, buf, sizeof buf));
+	pc_sink_printf(k, " of %s samples\n", pc_fmt_count(all, buf, sizeof buf));
 	return k->failed;
 }
 
