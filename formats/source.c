@@ -463,35 +463,69 @@ static int locations_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		return pc_profile_fail(p, PC_EUNSUPPORTED,
 				       "locations: the raw samples were counted per symbol, not per address (more than %zu distinct addresses)",
 				       (size_t)1 << 17);
-	int first = 1;
-	if (fmt == PC_OUT_CSV)
-		pc_sink_puts(k, "address,count,frames\n");
-	else if (fmt == PC_OUT_JSON)
-		pc_sink_puts(k, "{\"report\": \"locations\", \"locations\": [");
-	else
-		pc_sink_printf(k, "%-12s %10s  %s\n", "address", "count",
-			       "function at file:line:column (inline chain, innermost first)");
-	for (size_t h = 0; h < p->nhists; h++) {
-		const pc_histogram *H = &p->hists[h].h;
-		long double w = (long double)(H->high - H->low) / (long double)H->nbins;
-		for (size_t b = 0; b < H->nbins; b++)
-			if (H->counts[b] &&
-			    (st = put_location(p, d, fmt, k,
-					       H->low + (uint64_t)(w * (long double)b),
-					       (double)H->counts[b], &first)))
-				return st;
-	}
 	size_t ns = pc_samples_distinct(p->samples);
 	const pc_sample *s = pc_samples_sorted(p->samples);
 	if (ns && !s)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	for (size_t i = 0; i < ns; i++)
-		if ((st = put_location(p, d, fmt, k, s[i].address, (double)s[i].count,
-				       &first)))
-			return st;
-	if (fmt == PC_OUT_JSON)
-		pc_sink_puts(k, "\n]}\n");
-	return k->failed;
+	/* --focus/--ignore/--hide: the addresses in functions that pass
+	 * (a bucket by its start), two passes: the totals first */
+	pc_rowfilter rf;
+	double all = 0, kept = 0;
+	if ((st = pc_rowfilter_init(p, o, &rf)))
+		goto out;
+	for (int pass = rf.any ? 0 : 1; pass < 2; pass++) {
+		int first = 1;
+		if (pass == 1 && fmt == PC_OUT_CSV) {
+			pc_sink_puts(k, "address,count,frames\n");
+		} else if (pass == 1 && fmt == PC_OUT_JSON) {
+			pc_sink_puts(k, "{\"report\": \"locations\", ");
+			if (rf.any) {
+				pc_sink_puts(k, "\"filters\": ");
+				pc_filter_json(o, k);
+				pc_sink_puts(k, ", \"filtered_out\": ");
+				pc_sink_count(k, all - kept);
+				pc_sink_puts(k, ", ");
+			}
+			pc_sink_puts(k, "\"locations\": [");
+		} else if (pass == 1) {
+			pc_filter_totals_line(&rf, kept, all, k);
+			pc_sink_printf(k, "%-12s %10s  %s\n", "address", "count",
+				       "function at file:line:column (inline chain, innermost first)");
+		}
+		size_t nh = p->nhists;
+		for (size_t i = 0; i < nh + ns; i++) {
+			const pc_histogram *H = i < nh ? &p->hists[i].h : NULL;
+			size_t nb = H ? H->nbins : 1;
+			long double w = H ? (long double)(H->high - H->low) /
+						    (long double)H->nbins : 0;
+			for (size_t b = 0; b < nb; b++) {
+				uint32_t seg = H ? H->segment : s[i - nh].segment;
+				uint64_t a = H ? H->low + (uint64_t)(w * (long double)b)
+					       : s[i - nh].address;
+				double c = H ? (double)H->counts[b] : (double)s[i - nh].count;
+				if (!(c > 0))
+					continue;
+				int keep = pc_rowfilter_keep_at(&rf, seg, a);
+				if (keep < 0) {
+					st = keep;
+					goto out;
+				}
+				if (pass == 0) {
+					all += c;
+					kept += keep ? c : 0;
+				} else if (keep &&
+					   (st = put_location(p, d, fmt, k, a, c, &first))) {
+					goto out;
+				}
+			}
+		}
+		if (pass == 1 && fmt == PC_OUT_JSON)
+			pc_sink_puts(k, "\n]}\n");
+	}
+	st = k->failed;
+out:
+	pc_rowfilter_dispose(&rf);
+	return st;
 }
 
 const pc_report pc_report_locations = {
