@@ -45,6 +45,14 @@ PC_INTERNAL int pc_rowfilter_ranges(pc_rowfilter *rf, uint32_t segment,
  *  given, nothing otherwise. */
 PC_INTERNAL int pc_filter_totals_line(const pc_rowfilter *rf, double kept,
 				      double all, pc_sink *k);
+/** For the call graph: *out = a copy of p (NULL when no filter is
+ *  given) whose rows the filters drop have no samples, whose arcs into
+ *  and out of a hidden function are replaced by arcs from its callers to
+ *  its callees (the calls of each callee split among the callers in
+ *  proportion to their calls), attributed with o.  The totals stay
+ *  those of p.  Free with pc_profile_free. */
+PC_INTERNAL int pc_filter_profile(pc_profile *p, const pc_options *o,
+				  pc_profile **out);
 /** The JSON object {"focus": RE|null, "ignore": ..., "hide": ...}. */
 PC_INTERNAL int pc_filter_json(const pc_options *o, pc_sink *k);
 
