@@ -87,6 +87,13 @@ int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
 		if (rs)
 			return rs;
 	}
+	static const char *const filters[] = {"focus", "ignore", "hide"};
+	for (size_t i = 0; i < 3 && !strcmp(name, "check"); i++)
+		if (pc_options_get(opts, filters[i]))
+			return pc_profile_fail(p, PC_EUSAGE,
+					       "the check report judges the whole capture and takes no %s "
+					       "(the other reports and the exports do)",
+					       filters[i]);
 	/* granularity line, file, address: the flat table and the bar chart
 	 * of the profile seen per line / file / address (lines.c) */
 	pc_profile *g = NULL;

@@ -298,7 +298,8 @@ int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
 					       "%s does not take the %s option yet (it applies to the flat "
 					       "report, every style, and the bar chart%s)",
 					       what, keys[i],
-					       i < 3 ? "; focus, ignore and hide also to the stack exports" : "");
+					       i < 3 ? "; focus, ignore and hide also to the other reports and "
+						       "the stack exports" : "");
 	return PC_OK;
 }
 
