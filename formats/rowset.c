@@ -1,6 +1,7 @@
 /* rowset.c - the rows a table report lists, and the text helpers the
  * layouts share.  See rowset.h. */
 #include "rowset.h"
+#include "filter.h"
 #include "stats.h"
 
 #include <math.h>
@@ -568,6 +569,26 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 				 pc_region_class_name((pc_region_class)c));
 			csv_total(k, rs, lab, t->by_class[c], t->total);
 		}
+	if (rs->filtered || rs->n < rs->selected) {
+		/* what the text's "Showing:" line says: the listed rows'
+		 * samples, and the filters and top that chose them */
+		pc_sink lab;
+		pc_sink_init(&lab);
+		pc_sink_puts(&lab, "[listed: ");
+		const char *sep = pc_filter_describe(rs->opts, &lab) ? ", " : "";
+		if (rs->n < rs->selected)
+			pc_sink_printf(&lab, "%stop %zu of %zu", sep, rs->top, rs->selected);
+		pc_sink_putc(&lab, ']');
+		if (lab.failed)
+			k->failed = lab.failed;
+		pc_sink_putc(k, ',');
+		pc_sink_csv_field(k, lab.buf ? lab.buf : "");
+		pc_sink_putc(k, ',');
+		pc_sink_count(k, rs->listed);
+		pc_sink_printf(k, ",%.4f,,,,,%s\n", pct(rs->listed, rs->denom),
+			       rs->ci_z > 0 ? ",," : "");
+		pc_sink_dispose(&lab);
+	}
 	return k->failed;
 }
 
@@ -630,6 +651,16 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 	if (rs->ci_z > 0)
 		pc_sink_printf(k, ",\n  \"ci\": {\"level\": %g, \"method\": \"%s\"}",
 			       rs->ci_level, rs->exact ? "none: exact counts" : "wilson");
+	if (rs->filtered) {
+		pc_sink_puts(k, ",\n  \"filters\": ");
+		pc_filter_json(rs->opts, k);
+	}
+	if (rs->top)
+		pc_sink_printf(k, ",\n  \"top\": %zu, \"selected\": %zu", rs->top, rs->selected);
+	if (rs->filtered || rs->top) {
+		pc_sink_puts(k, ",\n  \"listed\": ");
+		pc_sink_count(k, rs->listed);
+	}
 	pc_sink_puts(k, ",\n  \"rows\": [");
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];
