@@ -594,6 +594,12 @@
     app.appendChild(el('p', {cls: 'facts'}, ['to ', el('b', {text: sourcesText(d.new.sources)})]));
     app.appendChild(el('p', {cls: 'facts', id: 'samples'}, ['Samples: ', el('b', {text: count(d.base.samples)}), ' before, ',
       el('b', {text: count(d.new.samples)}), ' after']));
+    if (d.filters) {
+      var fl = [];
+      ['focus', 'ignore', 'hide'].forEach(function (f) { if (d.filters[f] !== null) fl.push(f + ' ' + d.filters[f]); });
+      app.appendChild(el('p', {cls: 'facts', id: 'filters'}, ['Filters: ', el('b', {text: fl.join(', ')}),
+        ' (the symbols they keep are tested; shares of all samples)']));
+    }
     app.appendChild(el('p', {cls: 'facts', id: 'test'}, [d.exact
       ? 'Counts are exact (not samples): changes are shown without intervals or tests'
       : 'Test: two-proportion z-test, ' + (d.correction === 'holm' ? 'Holm' : 'Benjamini-Hochberg') + ' correction over ' +

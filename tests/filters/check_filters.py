@@ -203,6 +203,41 @@ check(data.get("flat", {}).get("filters") == {"focus": None, "ignore": "^tiny_",
 check((data.get("regions") or {}).get("filters", {}).get("ignore") == "^tiny_",
       "html: the regions' data says the filters")
 
+# diff: the symbols the filters keep are tested, shares of all samples
+out, _ = run(["diff", "--ignore", "^tiny"] + cases.CG + ["gmon.out"])
+check(out.splitlines()[3:5] == [
+    "Filters: ignore ^tiny (the symbols they keep are tested; shares of all samples)",
+    "Test: two-proportion z-test, Holm correction over 3 symbols, 95% level; 0 significant"],
+      "diff --ignore: the filters line and 3 symbols tested", out)
+out, _ = run(["diff", "--focus", "hot", "-F", "json"] + cases.CG + ["gmon.out"])
+d = json.loads(out)
+check([r["symbol"] for r in d["rows"]] == ["hot"] and d["tested"] == 1 and
+      d["filters"] == {"focus": "hot", "ignore": None, "hide": None} and
+      d["rows"][0]["before_percent"] == 72.4413,
+      "diff --focus -F json: one row, percent of all samples, filters member")
+
+# the pages in a real browser: the header line says the filters
+sys.path.insert(0, os.path.join(cases.ROOT, "tests", "html"))
+import cdp  # noqa: E402
+if cdp.chromium():
+    with tempfile.TemporaryDirectory() as tmp, cdp.Browser() as b:
+        for label, args, want in [
+                ("page", ["-r", "html", "--ignore", "^tiny_", "--hide", "hot"] + cases.CG,
+                 "Filters: ignore ^tiny_, hide hot (flat table and regions: the symbols they "
+                 "keep, percents of all samples; flame view: the stacks they keep; call graph: "
+                 "the self time they keep, a hidden function's callers joined to its callees)"),
+                ("diff page", ["diff", "-F", "html", "--ignore", "^tiny"] + cases.CG + ["gmon.out"],
+                 "Filters: ignore ^tiny (the symbols they keep are tested; shares of all samples)")]:
+            page = os.path.join(tmp, "p.html")
+            run(args[:-len(cases.CG) - (label == "diff page")] + ["-o", page] +
+                args[-len(cases.CG) - (label == "diff page"):])
+            p = b.open("file://" + page)
+            check(p.eval("document.documentElement.dataset.pcReady") == "ok" and
+                  p.eval("document.getElementById('filters').textContent") == want and
+                  p.console == [], "html %s: the filters line in a browser" % label)
+else:
+    print("skip html pages in a browser: chromium not installed")
+
 # ---- refusals ----------------------------------------------------------------
 _, err = run(["-e", "gmon", "--focus", "x"] + cases.CG, rc=2)
 check(err.startswith("profcat: the gmon export does not take the focus option yet"),
