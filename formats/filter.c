@@ -1,8 +1,9 @@
 /*
  * filter.c - --focus, --ignore and --hide for the reports that see
  * samples one address at a time (regions, intervals, source, locations,
- * disasm, symbols, arcs, check, the call graph): the one-frame rule of
- * the flat report (docs/usage.md ("Rows")), per attribution row.
+ * disasm, symbols; the call graph, arcs and the HTML call tables through
+ * pc_filter_profile): the one-frame rule of the flat report
+ * (docs/usage.md ("Rows")), per attribution row.
  *
  * A sample is kept when the row (symbol) holding it passes: its name
  * matches focus (when given) and neither ignore nor hide (a one-frame
