@@ -242,14 +242,61 @@ static size_t *sorted_members(const graph *G, size_t c, size_t *k)
 	return v;
 }
 
+/* ---- numbers without printf ---------------------------------------------
+ * A call graph prints a line per arc: at 10^5 functions printf was most of
+ * the report's time.  These write the bytes of the printf formats named
+ * beside each use (pc_sink_fixed is "%*.*f", pc_sink_u64 "%*llu"). */
+
+/* "[%zu]" (listed) or "(%zu)"; buf holds at least 24 bytes */
+static size_t fmt_index(char *buf, int listed, size_t idx)
+{
+	size_t n = 0;
+	buf[n++] = listed ? '[' : '(';
+	n += pc_fmt_u64(buf + n, (uint64_t)idx);
+	buf[n++] = listed ? ']' : ')';
+	buf[n] = '\0';
+	return n;
+}
+
+/* "%-W.Ws": s left-justified in width columns, cut to width */
+static void put_left(pc_sink *k, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+	pc_sink_write(k, s, n < width ? n : width);
+	if (n < width)
+		pc_sink_repeat(k, ' ', width - n);
+}
+
+/* "%-W" PRIu64 */
+static void put_u64_left(pc_sink *k, uint64_t v, size_t width)
+{
+	char buf[24];
+	size_t n = pc_fmt_u64(buf, v);
+	pc_sink_write(k, buf, n);
+	if (n < width)
+		pc_sink_repeat(k, ' ', width - n);
+}
+
+/* " <cycle %u>" and the like: text, then v */
+static void put_text_u64(pc_sink *k, const char *text, uint64_t v)
+{
+	pc_sink_puts(k, text);
+	pc_sink_u64(k, v, 0);
+}
+
 static void put_name(pc_sink *k, const graph *G, size_t i)
 {
 	const pc_cg_node *n = &G->n[i];
 	pc_sink_name(k, n->name);
-	if (n->cycle)
-		pc_sink_printf(k, " <cycle %u>", n->cycle);
-	if (n->index)
-		pc_sink_printf(k, n->listed ? " [%zu]" : " (%zu)", n->index);
+	if (n->cycle) {
+		put_text_u64(k, " <cycle ", n->cycle);
+		pc_sink_putc(k, '>');
+	}
+	if (n->index) {
+		char buf[32];
+		pc_sink_putc(k, ' ');
+		pc_sink_write(k, buf, fmt_index(buf, n->listed, n->index));
+	}
 }
 
 static int skipped(const graph *G, size_t i, int zeros)
@@ -275,13 +322,23 @@ static void gprof_arc_line(pc_sink *k, const graph *G, size_t a, size_t other,
 			   uint64_t total, int inside)
 {
 	const pc_cg_edge *e = &G->e[a].e;
-	if (inside)
-		pc_sink_printf(k, "%6.6s %5.5s %7.7s %7.7s %7" PRIu64 " %7.7s     ",
-			       "", "", "", "", e->count, "");
-	else
-		pc_sink_printf(k, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64 "/%-7" PRIu64
-			       "     ", "", "", e->self / G->hz,
-			       e->children / G->hz, e->count, total);
+	if (inside) {
+		/* "%6.6s %5.5s %7.7s %7.7s %7" PRIu64 " %7.7s     " of "" */
+		pc_sink_repeat(k, ' ', 6 + 1 + 5 + 1 + 7 + 1 + 7 + 1);
+		pc_sink_u64(k, e->count, 7);
+		pc_sink_repeat(k, ' ', 1 + 7 + 5);
+	} else {
+		/* "%6.6s %5.5s %7.2f %7.2f %7" PRIu64 "/%-7" PRIu64 "     " */
+		pc_sink_repeat(k, ' ', 6 + 1 + 5 + 1);
+		pc_sink_fixed(k, e->self / G->hz, 7, 2);
+		pc_sink_putc(k, ' ');
+		pc_sink_fixed(k, e->children / G->hz, 7, 2);
+		pc_sink_putc(k, ' ');
+		pc_sink_u64(k, e->count, 7);
+		pc_sink_putc(k, '/');
+		put_u64_left(k, total, 7);
+		pc_sink_repeat(k, ' ', 5);
+	}
 	put_name(k, G, other);
 	pc_sink_putc(k, '\n');
 }
@@ -356,12 +413,13 @@ static void gprof_index(pc_sink *k, const graph *G, int zeros)
 		for (size_t j = i; j < todo; j += rows) {
 			const pc_cg_node *n = &G->n[v[j]];
 			char buf[32];
-			snprintf(buf, sizeof buf, n->listed ? "[%zu]" : "(%zu)",
-				 n->index);
-			col += strlen(buf);
+			size_t bl = fmt_index(buf, n->listed, n->index);
+			col += bl;
 			for (; col < starting_col + 5; ++col)
 				pc_sink_putc(k, ' ');
-			pc_sink_printf(k, " %s ", buf);
+			pc_sink_putc(k, ' ');
+			pc_sink_write(k, buf, bl);
+			pc_sink_putc(k, ' ');
 			if (j < nn) {
 				pc_sink_name(k, n->name);
 				col += pc_name_width(n->name);
@@ -375,9 +433,11 @@ static void gprof_index(pc_sink *k, const graph *G, int zeros)
 					col += pc_name_width(f) + 3;
 				}
 			} else {
-				snprintf(buf, sizeof buf, "<cycle %u>", n->cycle);
-				pc_sink_puts(k, buf);
-				col += strlen(buf);
+				/* "<cycle %u>" */
+				size_t before = k->len;
+				put_text_u64(k, "<cycle ", n->cycle);
+				pc_sink_putc(k, '>');
+				col += k->len - before;
 			}
 			starting_col += column_width;
 		}
@@ -458,18 +518,29 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 		if (skipped(G, i, zeros))
 			continue;
 		char buf[32];
-		snprintf(buf, sizeof buf, "[%zu]", n->index);
+		fmt_index(buf, 1, n->index);
 		if (n->row < 0) {
-			pc_sink_printf(k, "%-6.6s %5.1f %7.2f %7.2f %7" PRIu64,
-				       buf, 100 * (n->self + n->children) / print_time,
-				       n->self / G->hz, n->children / G->hz,
-				       n->calls);
-			if (n->self_calls)
-				pc_sink_printf(k, "+%-7" PRIu64, n->self_calls);
-			else
-				pc_sink_printf(k, " %7.7s", "");
-			pc_sink_printf(k, " <cycle %u as a whole> [%zu]\n",
-				       n->cycle, n->index);
+			/* "%-6.6s %5.1f %7.2f %7.2f %7" PRIu64 */
+			put_left(k, buf, 6);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, 100 * (n->self + n->children) /
+				      print_time, 5, 1);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, n->self / G->hz, 7, 2);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, n->children / G->hz, 7, 2);
+			pc_sink_putc(k, ' ');
+			pc_sink_u64(k, n->calls, 7);
+			if (n->self_calls) {
+				pc_sink_putc(k, '+');
+				put_u64_left(k, n->self_calls, 7);
+			} else {
+				pc_sink_repeat(k, ' ', 1 + 7);
+			}
+			/* " <cycle %u as a whole> [%zu]\n" */
+			put_text_u64(k, " <cycle ", n->cycle);
+			put_text_u64(k, " as a whole> [", n->index);
+			pc_sink_puts(k, "]\n");
 			size_t nm = 0;
 			size_t *mv = sorted_members(G, i, &nm);
 			if (!mv) {
@@ -478,14 +549,19 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 			}
 			for (size_t m = 0; m < nm; m++) {
 				const pc_cg_node *mn = &G->n[mv[m]];
-				pc_sink_printf(k, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64,
-					       "", "", mn->self / G->hz,
-					       mn->children / G->hz, mn->calls);
-				if (mn->self_calls)
-					pc_sink_printf(k, "+%-7" PRIu64,
-						       mn->self_calls);
-				else
-					pc_sink_printf(k, " %7.7s", "");
+				/* "%6.6s %5.5s %7.2f %7.2f %7" PRIu64 */
+				pc_sink_repeat(k, ' ', 6 + 1 + 5 + 1);
+				pc_sink_fixed(k, mn->self / G->hz, 7, 2);
+				pc_sink_putc(k, ' ');
+				pc_sink_fixed(k, mn->children / G->hz, 7, 2);
+				pc_sink_putc(k, ' ');
+				pc_sink_u64(k, mn->calls, 7);
+				if (mn->self_calls) {
+					pc_sink_putc(k, '+');
+					put_u64_left(k, mn->self_calls, 7);
+				} else {
+					pc_sink_repeat(k, ' ', 1 + 7);
+				}
 				pc_sink_puts(k, "     ");
 				put_name(k, G, mv[m]);
 				pc_sink_putc(k, '\n');
@@ -493,10 +569,11 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 			free(mv);
 		} else {
 			/* parents */
-			if (G->parents[i] == NONE)
-				pc_sink_printf(k, "%6.6s %5.5s %7.7s %7.7s %7.7s "
-					       "%7.7s     <spontaneous>\n",
-					       "", "", "", "", "", "");
+			if (G->parents[i] == NONE) {
+				/* "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s" of "" */
+				pc_sink_repeat(k, ' ', 6 + 1 + 5 + 1 + 4 * (7 + 1) - 1);
+				pc_sink_puts(k, "     <spontaneous>\n");
+			}
 			sort_list(G, &G->parents[i], 1);
 			uint64_t total = G->n[cycle_node_of(G, i)].calls;
 			for (size_t a = G->parents[i]; a != NONE;
@@ -506,18 +583,30 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 					       par == i || same_cycle(G, par, i));
 			}
 			/* the primary line */
-			pc_sink_printf(k, "%-6.6s %5.1f %7.2f %7.2f", buf,
-				       100 * (n->self + n->children) / print_time,
-				       n->self / G->hz, n->children / G->hz);
+			/* "%-6.6s %5.1f %7.2f %7.2f" */
+			put_left(k, buf, 6);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, 100 * (n->self + n->children) /
+				      print_time, 5, 1);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, n->self / G->hz, 7, 2);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, n->children / G->hz, 7, 2);
 			if (n->calls + n->self_calls != 0) {
-				pc_sink_printf(k, " %7" PRIu64, n->calls);
-				if (n->self_calls)
-					pc_sink_printf(k, "+%-7" PRIu64 " ",
-						       n->self_calls);
-				else
-					pc_sink_printf(k, " %7.7s ", "");
+				/* " %7" PRIu64, then "+%-7" PRIu64 " " or
+				 * " %7.7s " of "" */
+				pc_sink_putc(k, ' ');
+				pc_sink_u64(k, n->calls, 7);
+				if (n->self_calls) {
+					pc_sink_putc(k, '+');
+					put_u64_left(k, n->self_calls, 7);
+					pc_sink_putc(k, ' ');
+				} else {
+					pc_sink_repeat(k, ' ', 1 + 7 + 1);
+				}
 			} else {
-				pc_sink_printf(k, " %7.7s %7.7s ", "", "");
+				/* " %7.7s %7.7s " of "" */
+				pc_sink_repeat(k, ' ', 1 + 7 + 1 + 7 + 1);
 			}
 			put_name(k, G, i);
 			pc_sink_putc(k, '\n');
@@ -704,12 +793,11 @@ static int cmp_site(const void *l, const void *r)
 
 static void put_thousands(pc_sink *k, double v)
 {
-	char buf[64];
+	char buf[352]; /* "%.0f" of DBL_MAX fits */
 	double r = floor(v + 0.5);
 	if (r < 0)
 		r = 0;
-	snprintf(buf, sizeof buf, "%.0f", r);
-	size_t len = strlen(buf);
+	size_t len = pc_fmt_fixed(buf, sizeof buf, r, 0);
 	for (size_t i = 0; i < len; i++) {
 		if (i && (len - i) % 3 == 0)
 			pc_sink_putc(k, ',');
@@ -732,7 +820,7 @@ static const char *segment_label(pc_profile *p, uint32_t seg)
 static void put_segment(pc_sink *k, pc_profile *p, uint32_t seg)
 {
 	const char *l = segment_label(p, seg);
-	pc_sink_printf(k, "%" PRIu32, seg);
+	pc_sink_u64(k, seg, 0);
 	if (l)
 		pc_sink_putc(k, '/'), pc_sink_name(k, l);
 }
@@ -972,11 +1060,16 @@ static int render_proff_text(proff *P, pc_sink *k)
 	for (size_t r = 0; r < P->nranked; r++) {
 		size_t i = P->ranked[r];
 		const pc_cg_node *n = &G->n[i];
-		pc_sink_printf(k, "\n%zu. ", r + 1), pc_sink_name(k, n->name), pc_sink_puts(k, "\n    Total: ");
+		put_text_u64(k, "\n", r + 1);
+		pc_sink_puts(k, ". "), pc_sink_name(k, n->name), pc_sink_puts(k, "\n    Total: ");
 		put_hf(k, n->htime, n->ftime);
 		put_calls(k, n->calls);
-		pc_sink_printf(k, " (%6.3f %%H/%6.3f %%F)\n",
-			       100 * n->htime / run, 100 * n->ftime / run);
+		/* " (%6.3f %%H/%6.3f %%F)\n" */
+		pc_sink_puts(k, " (");
+		pc_sink_fixed(k, 100 * n->htime / run, 6, 3);
+		pc_sink_puts(k, " %H/");
+		pc_sink_fixed(k, 100 * n->ftime / run, 6, 3);
+		pc_sink_puts(k, " %F)\n");
 		if (n->self_calls) {
 			pc_sink_puts(k, "    Recursive: ");
 			put_thousands(k, (double)n->self_calls);
@@ -986,7 +1079,8 @@ static int render_proff_text(proff *P, pc_sink *k)
 		}
 		if (n->cycle) {
 			size_t c = pc_callgraph_cycle_node(G->g, n->cycle);
-			pc_sink_printf(k, "    In cycle %u, as a whole: ", n->cycle);
+			put_text_u64(k, "    In cycle ", n->cycle);
+			pc_sink_puts(k, ", as a whole: ");
 			put_hf(k, G->n[c].htime, G->n[c].ftime);
 			put_calls(k, G->n[c].calls);
 			pc_sink_puts(k, "\n");
@@ -1000,8 +1094,10 @@ static int render_proff_text(proff *P, pc_sink *k)
 			const caller_t *c = &P->cv[cv[j]];
 			size_t fr = (size_t)c->from_row;
 			int rec = fr == i || same_cycle(G, fr, i);
-			pc_sink_printf(k, "        %zu. ", P->rank[fr]), pc_sink_name(k, c->name),
-				pc_sink_printf(k, "%s\n            ", rec ? " (recursive)" : "");
+			put_text_u64(k, "        ", P->rank[fr]);
+			pc_sink_puts(k, ". "), pc_sink_name(k, c->name),
+				pc_sink_puts(k, rec ? " (recursive)\n            "
+						    : "\n            ");
 			put_hf(k, c->htime, c->ftime);
 			put_calls(k, c->count);
 			pc_sink_putc(k, '\n');
@@ -1018,7 +1114,8 @@ static int render_proff_text(proff *P, pc_sink *k)
 	/* each cycle's members, once */
 	for (unsigned c = 1; c <= pc_callgraph_cycle_count(G->g); c++) {
 		size_t cn = pc_callgraph_cycle_node(G->g, c);
-		pc_sink_printf(k, "\nCycle %u:", c);
+		put_text_u64(k, "\nCycle ", c);
+		pc_sink_putc(k, ':');
 		for (size_t m = G->n[cn].next_member; m != NONE;
 		     m = G->n[m].next_member)
 			pc_sink_putc(k, ' '), pc_sink_name(k, G->n[m].name);
