@@ -1278,12 +1278,38 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 	return rc;
 }
 
-static void put_addr(pc_sink *k, uint32_t seg, uint64_t a)
+/* "0x%" PRIx64 or "%" PRIu32 ":%" PRIx64 into buf (at least 40 bytes);
+ * returns the length */
+static size_t fmt_addr(char *buf, uint32_t seg, uint64_t a)
 {
-	if (seg == PC_NOSEG)
-		pc_sink_printf(k, "0x%" PRIx64, a);
-	else
-		pc_sink_printf(k, "%" PRIu32 ":%" PRIx64, seg, a);
+	static const char hex[] = "0123456789abcdef";
+	size_t n;
+	if (seg == PC_NOSEG) {
+		buf[0] = '0';
+		buf[1] = 'x';
+		n = 2;
+	} else {
+		n = pc_fmt_u64(buf, seg);
+		buf[n++] = ':';
+	}
+	char t[16];
+	size_t d = 0;
+	do
+		t[d++] = hex[a & 15];
+	while ((a >>= 4) != 0);
+	while (d)
+		buf[n++] = t[--d];
+	buf[n] = '\0';
+	return n;
+}
+
+/* "%-Ws" (no precision): s, then blanks up to width */
+static void put_pad(pc_sink *k, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+	pc_sink_write(k, s, n);
+	if (n < width)
+		pc_sink_repeat(k, ' ', width - n);
 }
 
 static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
@@ -1337,44 +1363,56 @@ static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 		}
 		if (kind == OUT_TEXT) {
-			pc_sink k2;
-			pc_sink_init(&k2);
-			put_addr(&k2, a.from_segment, a.from);
-			pc_sink_putc(&k2, '\0');
-			pc_sink k3;
-			pc_sink_init(&k3);
-			put_addr(&k3, a.to_segment, a.to);
-			pc_sink_putc(&k3, '\0');
-			pc_sink_printf(k, "%-14s %-22s %-14s %-22s %10" PRIu64
-				       " ", k2.failed ? "" : k2.buf, caller,
-				       k3.failed ? "" : k3.buf, callee, a.count);
-			pc_sink_dispose(&k2);
-			pc_sink_dispose(&k3);
-			pc_sink_printf(k, "%12.0f %12.0f\n", a.htime, a.ftime);
+			/* "%-14s %-22s %-14s %-22s %10" PRIu64 " %12.0f %12.0f\n" */
+			char ab[48];
+			fmt_addr(ab, a.from_segment, a.from);
+			put_pad(k, ab, 14);
+			pc_sink_putc(k, ' ');
+			put_pad(k, caller, 22);
+			pc_sink_putc(k, ' ');
+			fmt_addr(ab, a.to_segment, a.to);
+			put_pad(k, ab, 14);
+			pc_sink_putc(k, ' ');
+			put_pad(k, callee, 22);
+			pc_sink_putc(k, ' ');
+			pc_sink_u64(k, a.count, 10);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, a.htime, 12, 0);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, a.ftime, 12, 0);
+			pc_sink_putc(k, '\n');
 		} else if (kind == OUT_CSV) {
-			pc_sink_printf(k, "%" PRIu32 ",%" PRIu64 ",",
-				       a.from_segment, a.from);
+			/* "%" PRIu32 ",%" PRIu64 "," and so on */
+			pc_sink_u64(k, a.from_segment, 0);
+			pc_sink_putc(k, ',');
+			pc_sink_u64(k, a.from, 0);
+			pc_sink_putc(k, ',');
 			pc_sink_csv_field(k, caller);
-			pc_sink_printf(k, ",%" PRIu32 ",%" PRIu64 ",",
-				       a.to_segment, a.to);
+			pc_sink_putc(k, ',');
+			pc_sink_u64(k, a.to_segment, 0);
+			pc_sink_putc(k, ',');
+			pc_sink_u64(k, a.to, 0);
+			pc_sink_putc(k, ',');
 			pc_sink_csv_field(k, callee);
-			pc_sink_printf(k, ",%" PRIu64 ",", a.count);
+			pc_sink_putc(k, ',');
+			pc_sink_u64(k, a.count, 0);
+			pc_sink_putc(k, ',');
 			put_num(k, a.htime);
 			pc_sink_putc(k, ',');
 			put_num(k, a.ftime);
 			pc_sink_putc(k, '\n');
 		} else {
 			pc_sink_puts(k, i ? ",\n    {" : "\n    {");
-			pc_sink_printf(k, "\"from_segment\": %" PRIu32
-				       ", \"from\": %" PRIu64 ", \"caller\": ",
-				       a.from_segment, a.from);
+			put_text_u64(k, "\"from_segment\": ", a.from_segment);
+			put_text_u64(k, ", \"from\": ", a.from);
+			pc_sink_puts(k, ", \"caller\": ");
 			pc_sink_json_string(k, caller);
-			pc_sink_printf(k, ", \"to_segment\": %" PRIu32
-				       ", \"to\": %" PRIu64 ", \"callee\": ",
-				       a.to_segment, a.to);
+			put_text_u64(k, ", \"to_segment\": ", a.to_segment);
+			put_text_u64(k, ", \"to\": ", a.to);
+			pc_sink_puts(k, ", \"callee\": ");
 			pc_sink_json_string(k, callee);
-			pc_sink_printf(k, ", \"count\": %" PRIu64 ", \"htime\": ",
-				       a.count);
+			put_text_u64(k, ", \"count\": ", a.count);
+			pc_sink_puts(k, ", \"htime\": ");
 			put_num(k, a.htime);
 			pc_sink_puts(k, ", \"ftime\": ");
 			put_num(k, a.ftime);
