@@ -206,12 +206,28 @@ int pc_sink_name(pc_sink *k, const char *s)
 	return k->failed;
 }
 
+/* Length of the run of printable ASCII at p without any byte of special
+ * (a sink's syntax characters): written as it is, in one piece. */
+static size_t plain_run_but(const unsigned char *p, const char *special)
+{
+	size_t n = 0;
+	while (p[n] >= 0x20 && p[n] < 0x7f && !strchr(special, p[n]))
+		n++;
+	return n;
+}
+
 int pc_sink_json_string(pc_sink *k, const char *s)
 {
 	char b[4];
 	size_t bn;
 	pc_sink_putc(k, '"');
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		size_t n = plain_run_but(p, "\"\\");
+		if (n) {
+			pc_sink_write(k, p, n);
+			p += n;
+			continue;
+		}
 		p += show_step(p, b, &bn);
 		for (size_t i = 0; i < bn; i++) {
 			if (b[i] == '"' || b[i] == '\\')
@@ -232,6 +248,12 @@ int pc_sink_csv_field(pc_sink *k, const char *s)
 	size_t bn;
 	pc_sink_putc(k, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = plain_run_but(p, "\"");
+		if (n) {
+			pc_sink_write(k, p, n);
+			p += n;
+			continue;
+		}
 		p += show_step(p, b, &bn);
 		for (size_t i = 0; i < bn; i++) {
 			if (b[i] == '"')
@@ -247,6 +269,12 @@ int pc_sink_html(pc_sink *k, const char *s)
 	char b[4];
 	size_t bn;
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		size_t n = plain_run_but(p, "&<>\"'");
+		if (n) {
+			pc_sink_write(k, p, n);
+			p += n;
+			continue;
+		}
 		p += show_step(p, b, &bn);
 		for (size_t i = 0; i < bn; i++) {
 			switch (b[i]) {
