@@ -22,6 +22,8 @@ static int reserve(pc_sink *k, size_t n)
 {
 	if (k->failed)
 		return k->failed;
+	if (n < k->cap - k->len) /* room for n bytes and the NUL */
+		return PC_OK;
 	if (n > SIZE_MAX - k->len - 1 ||
 	    pc_grow((void **)&k->buf, &k->cap, k->len + n + 1, 1) != PC_OK) {
 		k->failed = PC_ENOMEM;
