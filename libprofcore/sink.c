@@ -313,13 +313,27 @@ int pc_sink_count(pc_sink *k, double v)
 
 size_t pc_fmt_u64(char *buf, uint64_t v)
 {
+	/* two digits a step, from the right */
+	static const char d2[] = "00010203040506070809101112131415161718192021222324"
+				 "25262728293031323334353637383940414243444546474849"
+				 "50515253545556575859606162636465666768697071727374"
+				 "75767778798081828384858687888990919293949596979899";
 	char t[20];
-	size_t n = 0;
-	do
-		t[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = t[n - 1 - i];
+	size_t i = sizeof t;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		i -= 2;
+		memcpy(t + i, d2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		i -= 2;
+		memcpy(t + i, d2 + 2 * v, 2);
+	} else {
+		t[--i] = (char)('0' + v);
+	}
+	size_t n = sizeof t - i;
+	memcpy(buf, t + i, n);
 	buf[n] = '\0';
 	return n;
 }
