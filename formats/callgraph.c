@@ -1303,13 +1303,117 @@ static size_t fmt_addr(char *buf, uint32_t seg, uint64_t a)
 	return n;
 }
 
-/* "%-Ws" (no precision): s, then blanks up to width */
-static void put_pad(pc_sink *k, const char *s, size_t width)
+/* ---- the arcs report, a line at a time -----------------------------------
+ * 40,000 arcs in three formats were most of a megabyte input's time under
+ * the fuzzers (sanitizers make every sink call dear): each line is built
+ * in a buffer and written once; names that need escaping go through the
+ * sink's escaping, the rest are copied. */
+typedef struct line {
+	char b[1024];
+	size_t n;
+} line;
+
+static void ln_flush(pc_sink *k, line *l)
 {
-	size_t n = strlen(s);
-	pc_sink_write(k, s, n);
-	if (n < width)
-		pc_sink_repeat(k, ' ', width - n);
+	pc_sink_write(k, l->b, l->n);
+	l->n = 0;
+}
+
+static void ln_str(pc_sink *k, line *l, const char *s, size_t n)
+{
+	if (l->n + n > sizeof l->b)
+		ln_flush(k, l);
+	if (n > sizeof l->b / 2) {
+		pc_sink_write(k, s, n);
+		return;
+	}
+	memcpy(l->b + l->n, s, n);
+	l->n += n;
+}
+
+static void ln_lit(pc_sink *k, line *l, const char *s)
+{
+	ln_str(k, l, s, strlen(s));
+}
+
+static void ln_c(pc_sink *k, line *l, char c)
+{
+	if (l->n == sizeof l->b)
+		ln_flush(k, l);
+	l->b[l->n++] = c;
+}
+
+/* blanks from have up to width columns */
+static void ln_pad(pc_sink *k, line *l, size_t have, size_t width)
+{
+	static const char blanks[] = "                        ";
+	if (have < width)
+		ln_str(k, l, blanks, width - have < sizeof blanks - 1
+				      ? width - have : sizeof blanks - 1);
+	for (size_t w = have + sizeof blanks - 1; w < width; w++)
+		ln_c(k, l, ' ');
+}
+
+/* "%*" PRIu64 */
+static void ln_u64(pc_sink *k, line *l, uint64_t v, size_t width)
+{
+	char t[24];
+	size_t n = pc_fmt_u64(t, v);
+	ln_pad(k, l, n, width);
+	ln_str(k, l, t, n);
+}
+
+/* "%*.0f" */
+static void ln_fixed(pc_sink *k, line *l, double v, size_t width)
+{
+	char t[352];
+	size_t n = pc_fmt_fixed(t, sizeof t, v, 0);
+	ln_pad(k, l, n, width);
+	ln_str(k, l, t, n);
+}
+
+/* pc_sink_count */
+static void ln_count(pc_sink *k, line *l, double v)
+{
+	char t[352];
+	ln_str(k, l, t, pc_fmt_sink_count(t, sizeof t, v));
+}
+
+/* Length of s when it is printable ASCII without any byte of special
+ * (shown as it is in that sink), else -1. */
+static long plain_len(const char *s, const char *special)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++, n++)
+		if (*p < 0x20 || *p > 0x7e || strchr(special, *p))
+			return -1;
+	return n > 256 ? -1 : (long)n;
+}
+
+/* pc_sink_csv_field */
+static void ln_csv(pc_sink *k, line *l, const char *s)
+{
+	long n = plain_len(s, ",\"");
+	if (n >= 0) {
+		ln_str(k, l, s, (size_t)n);
+		return;
+	}
+	ln_flush(k, l);
+	pc_sink_csv_field(k, s);
+}
+
+/* pc_sink_json_string */
+static void ln_json(pc_sink *k, line *l, const char *s)
+{
+	long n = plain_len(s, "\"\\");
+	if (n >= 0) {
+		ln_c(k, l, '"');
+		ln_str(k, l, s, (size_t)n);
+		ln_c(k, l, '"');
+		return;
+	}
+	ln_flush(k, l);
+	pc_sink_json_string(k, s);
 }
 
 static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
@@ -1337,6 +1441,8 @@ static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (ns)
 		qsort(sv, ns, sizeof *sv, cmp_site);
 	size_t na = pc_profile_arc_count(p);
+	line L;
+	L.n = 0;
 	if (kind == OUT_TEXT)
 		pc_sink_printf(k, "%-14s %-22s %-14s %-22s %10s %12s %12s\n",
 			       "from (hex)", "caller", "to (hex)", "callee", "count",
@@ -1362,64 +1468,77 @@ static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
 			free(sv);
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 		}
+		char ab[48];
 		if (kind == OUT_TEXT) {
-			/* "%-14s %-22s %-14s %-22s %10" PRIu64 " %12.0f %12.0f\n" */
-			char ab[48];
-			fmt_addr(ab, a.from_segment, a.from);
-			put_pad(k, ab, 14);
-			pc_sink_putc(k, ' ');
-			put_pad(k, caller, 22);
-			pc_sink_putc(k, ' ');
-			fmt_addr(ab, a.to_segment, a.to);
-			put_pad(k, ab, 14);
-			pc_sink_putc(k, ' ');
-			put_pad(k, callee, 22);
-			pc_sink_putc(k, ' ');
-			pc_sink_u64(k, a.count, 10);
-			pc_sink_putc(k, ' ');
-			pc_sink_fixed(k, a.htime, 12, 0);
-			pc_sink_putc(k, ' ');
-			pc_sink_fixed(k, a.ftime, 12, 0);
-			pc_sink_putc(k, '\n');
+			/* "%-14s %-22s %-14s %-22s %10" PRIu64 " %12.0f %12.0f\n"
+			 * (the names as they are, as printf writes them) */
+			size_t an = fmt_addr(ab, a.from_segment, a.from);
+			ln_str(k, &L, ab, an);
+			ln_pad(k, &L, an, 14);
+			ln_c(k, &L, ' ');
+			size_t cn = strlen(caller);
+			ln_str(k, &L, caller, cn);
+			ln_pad(k, &L, cn, 22);
+			ln_c(k, &L, ' ');
+			an = fmt_addr(ab, a.to_segment, a.to);
+			ln_str(k, &L, ab, an);
+			ln_pad(k, &L, an, 14);
+			ln_c(k, &L, ' ');
+			cn = strlen(callee);
+			ln_str(k, &L, callee, cn);
+			ln_pad(k, &L, cn, 22);
+			ln_c(k, &L, ' ');
+			ln_u64(k, &L, a.count, 10);
+			ln_c(k, &L, ' ');
+			ln_fixed(k, &L, a.htime, 12);
+			ln_c(k, &L, ' ');
+			ln_fixed(k, &L, a.ftime, 12);
+			ln_c(k, &L, '\n');
 		} else if (kind == OUT_CSV) {
 			/* "%" PRIu32 ",%" PRIu64 "," and so on */
-			pc_sink_u64(k, a.from_segment, 0);
-			pc_sink_putc(k, ',');
-			pc_sink_u64(k, a.from, 0);
-			pc_sink_putc(k, ',');
-			pc_sink_csv_field(k, caller);
-			pc_sink_putc(k, ',');
-			pc_sink_u64(k, a.to_segment, 0);
-			pc_sink_putc(k, ',');
-			pc_sink_u64(k, a.to, 0);
-			pc_sink_putc(k, ',');
-			pc_sink_csv_field(k, callee);
-			pc_sink_putc(k, ',');
-			pc_sink_u64(k, a.count, 0);
-			pc_sink_putc(k, ',');
-			put_num(k, a.htime);
-			pc_sink_putc(k, ',');
-			put_num(k, a.ftime);
-			pc_sink_putc(k, '\n');
+			ln_u64(k, &L, a.from_segment, 0);
+			ln_c(k, &L, ',');
+			ln_u64(k, &L, a.from, 0);
+			ln_c(k, &L, ',');
+			ln_csv(k, &L, caller);
+			ln_c(k, &L, ',');
+			ln_u64(k, &L, a.to_segment, 0);
+			ln_c(k, &L, ',');
+			ln_u64(k, &L, a.to, 0);
+			ln_c(k, &L, ',');
+			ln_csv(k, &L, callee);
+			ln_c(k, &L, ',');
+			ln_u64(k, &L, a.count, 0);
+			ln_c(k, &L, ',');
+			ln_count(k, &L, a.htime);
+			ln_c(k, &L, ',');
+			ln_count(k, &L, a.ftime);
+			ln_c(k, &L, '\n');
 		} else {
-			pc_sink_puts(k, i ? ",\n    {" : "\n    {");
-			put_text_u64(k, "\"from_segment\": ", a.from_segment);
-			put_text_u64(k, ", \"from\": ", a.from);
-			pc_sink_puts(k, ", \"caller\": ");
-			pc_sink_json_string(k, caller);
-			put_text_u64(k, ", \"to_segment\": ", a.to_segment);
-			put_text_u64(k, ", \"to\": ", a.to);
-			pc_sink_puts(k, ", \"callee\": ");
-			pc_sink_json_string(k, callee);
-			put_text_u64(k, ", \"count\": ", a.count);
-			pc_sink_puts(k, ", \"htime\": ");
-			put_num(k, a.htime);
-			pc_sink_puts(k, ", \"ftime\": ");
-			put_num(k, a.ftime);
-			pc_sink_putc(k, '}');
+			ln_lit(k, &L, i ? ",\n    {" : "\n    {");
+			ln_lit(k, &L, "\"from_segment\": ");
+			ln_u64(k, &L, a.from_segment, 0);
+			ln_lit(k, &L, ", \"from\": ");
+			ln_u64(k, &L, a.from, 0);
+			ln_lit(k, &L, ", \"caller\": ");
+			ln_json(k, &L, caller);
+			ln_lit(k, &L, ", \"to_segment\": ");
+			ln_u64(k, &L, a.to_segment, 0);
+			ln_lit(k, &L, ", \"to\": ");
+			ln_u64(k, &L, a.to, 0);
+			ln_lit(k, &L, ", \"callee\": ");
+			ln_json(k, &L, callee);
+			ln_lit(k, &L, ", \"count\": ");
+			ln_u64(k, &L, a.count, 0);
+			ln_lit(k, &L, ", \"htime\": ");
+			ln_count(k, &L, a.htime);
+			ln_lit(k, &L, ", \"ftime\": ");
+			ln_count(k, &L, a.ftime);
+			ln_c(k, &L, '}');
 		}
 		free(caller);
 	}
+	ln_flush(k, &L);
 	if (kind == OUT_JSON)
 		pc_sink_puts(k, na ? "\n  ]\n}\n" : "]\n}\n");
 	free(sv);

@@ -292,18 +292,23 @@ int pc_sink_html(pc_sink *k, const char *s)
 	return k->failed;
 }
 
-int pc_sink_count(pc_sink *k, double v)
+size_t pc_fmt_sink_count(char *buf, size_t size, double v)
 {
 	/* (pc_fmt_fixed: the bytes of "%.0f" and "%.6f", without printf) */
 	if (v == floor(v) && fabs(v) < 9e15)
-		return pc_sink_fixed(k, v, 0, 0);
-	char buf[352];
-	size_t n = pc_fmt_fixed(buf, sizeof buf, v, 6);
+		return pc_fmt_fixed(buf, size, v, 0);
+	size_t n = pc_fmt_fixed(buf, size, v, 6);
 	while (n > 0 && buf[n - 1] == '0')
 		buf[--n] = '\0';
 	if (n > 0 && buf[n - 1] == '.')
 		buf[--n] = '\0';
-	return pc_sink_puts(k, buf);
+	return n;
+}
+
+int pc_sink_count(pc_sink *k, double v)
+{
+	char buf[352];
+	return pc_sink_write(k, buf, pc_fmt_sink_count(buf, sizeof buf, v));
 }
 
 /* ---- numbers without printf ---------------------------------------------
