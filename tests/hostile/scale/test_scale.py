@@ -185,14 +185,18 @@ def feed(pipe, seed):
             pass
 
 
-def run_alone(tmp, args, seed=None):
+def run_alone(tmp, args, seed=None, address_space=None):
     """profcat ARGS: exit status, stdout, stderr and the resource usage of
     that one process (os.wait4: its CPU time and peak RSS alone).  With a
     seed, its standard input is the endless pipe random_stream(seed)."""
     with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS,
+                               (address_space, address_space))
         p = subprocess.Popen([PROFCAT] + args, cwd=tmp, stdout=fo, stderr=fe,
                              stdin=subprocess.PIPE if seed is not None
-                             else subprocess.DEVNULL)
+                             else subprocess.DEVNULL,
+                             preexec_fn=limit if address_space else None)
         writer = None
         if seed is not None:
             writer = threading.Thread(target=feed, args=(p.stdin, seed))
@@ -224,6 +228,27 @@ def raw3m(tmp):
           "raw3m.bin: peak RSS %d KiB (limit %d MiB)" % (ru.ru_maxrss, limit))
     check(cpu < 3 * FACTOR, "raw3m.bin: %.2f s CPU (limit %.0f s)"
           % (cpu, 3 * FACTOR))
+
+
+def raw_out_of_memory(tmp):
+    """A raw dump without symbols from an endless pipe of random 32-bit
+    PCs keeps every distinct address: in a 300 MiB address space the read
+    ends with exit 4 and a message saying how many it kept and why."""
+    if (not sys.platform.startswith("linux") or os.environ.get("PC_CROSS_LEG")
+            or os.environ.get("PC_I386_QEMU") == "1"
+            or os.environ.get("PC_SANITIZE", "none") not in ("", "none")):
+        print("skip the raw out-of-memory case (needs a native, "
+              "unsanitized Linux build: RLIMIT_AS)")
+        return
+    rc, out, err, ru = run_alone(tmp, ["-f", "raw", "-O", "width=4", "-O",
+                                       "endian=little", "-"], seed=7,
+                                 address_space=300 << 20)
+    check(rc == 4 and re.fullmatch(
+        r"profcat: <stdin>: out of memory keeping the samples of [0-9]+ "
+        r"distinct addresses \(without symbols every distinct address is "
+        r"kept: load the symbols first to count by symbol\)\n", err) is not None,
+        "raw from an endless random pipe, 300 MiB address space: exit %d, %r"
+        % (rc, err[:300]))
 
 
 def main():
@@ -268,6 +293,7 @@ def main():
         else:
             print("skip /dev/zero and /dev/urandom (not on this system)")
         piped(tmp)
+        raw_out_of_memory(tmp)
     finally:
         shutil.rmtree(tmp)
     if failures:
