@@ -1424,10 +1424,14 @@ static void ln_count(pc_sink *k, line *l, double v)
 static long plain_len(const char *s, const char *special)
 {
 	size_t n = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++, n++)
-		if (*p < 0x20 || *p > 0x7e || strchr(special, *p))
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++, n++) {
+		if (*p < 0x20 || *p > 0x7e || n >= 256)
 			return -1;
-	return n > 256 ? -1 : (long)n;
+		for (const char *q = special; *q; q++)
+			if ((unsigned char)*q == *p)
+				return -1;
+	}
+	return (long)n;
 }
 
 /* pc_sink_csv_field */
