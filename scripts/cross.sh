@@ -8,6 +8,9 @@
 # The target's libelf, libyaml, zlib and cmocka are Debian packages fetched
 # with `apt-get download` and unpacked into build-LEG-sysroot/ (multiarch
 # installs of the -dev packages fail on a mirror whose versions are skewed).
+# The mingw leg's libyaml, cmocka, libiberty and libelf/libdw have no
+# mingw-w64 packages: they are cross-built from pinned Debian source
+# packages into build-mingw-deps/ (MINGW_SRCPKGS below).
 # At the end the skipped tests are counted and each one's reason printed.
 set -e
 cd "$(dirname "$0")/.."
