@@ -392,11 +392,15 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 	rs->opts = o;
 
 	size_t nt = pc_profile_row_count(p);
-	size_t cap = nt + (spec->region_rows ? PC_REGION_COUNT : 0);
-	pc_rs_row *all = calloc(cap ? cap : 1, sizeof *all);
-	if (!all)
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	size_t n = 0;
+	const char *gran = pc_options_get(o, "granularity");
+	/* A row without samples that the selection below would drop
+	 * whatever its place (no calls, no "zero", or a cutoff below 100) is
+	 * not made at all: 10^6 unsampled symbols cost no rows.  Granularity
+	 * file merges rows first (a merged row's address is its lowest):
+	 * every row is made there. */
+	int drop_idle = !(gran && !strcmp(gran, "file"));
+	size_t cap = 0, n = 0;
+	pc_rs_row *all = NULL;
 	for (size_t i = 0; i < nt; i++) {
 		pc_row row;
 		pc_symbol sym;
@@ -408,6 +412,14 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		if (sym.flags & PC_SYMF_EXCLUDED)
 			continue;
 		rs->targets++;
+		if (drop_idle && !(row.count > 0) &&
+		    (!(rs->zero || row.calls || row.self_calls) ||
+		     (rs->has_cutoff && rs->cutoff < 100)))
+			continue;
+		if (pc_grow((void **)&all, &cap, n + 1, sizeof *all)) {
+			free(all);
+			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
 		all[n++] = (pc_rs_row){.label = row.name, .key = sym.name,
 				       .region = -1, .row = i,
 				       .segment = row.segment,
@@ -415,6 +427,13 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 				       .count = row.count, .calls = row.calls,
 				       .self_calls = row.self_calls};
 	}
+	if (spec->region_rows &&
+	    pc_grow((void **)&all, &cap, n + PC_REGION_COUNT, sizeof *all)) {
+		free(all);
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	if (!all && !(all = calloc(1, sizeof *all)))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	if (spec->region_rows) {
 		for (int c = 0; c < PC_REGION_COUNT; c++) {
 			/* [APPLICATION]: program samples credited to no symbol */
@@ -427,7 +446,6 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 						       .count = v};
 		}
 	}
-	const char *gran = pc_options_get(o, "granularity");
 	if (gran && !strcmp(gran, "file"))
 		n = merge_labels(all, n);
 	for (size_t i = 0; gran && !strcmp(gran, "line") && i < n; i++)
