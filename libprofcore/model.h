@@ -27,11 +27,11 @@ typedef struct pc_lineinfo {
 /* Attribution target (a row): sorted by (segment, address). */
 typedef struct pc_target {
 	size_t symbol;
-	uint32_t segment;
 	uint64_t address, end;
 	double count;
 	uint64_t calls, self_calls;
-	int excluded;
+	uint32_t segment;
+	int excluded; /* (beside segment: 56 bytes a target, not 64) */
 } pc_target;
 
 struct pc_profile {
