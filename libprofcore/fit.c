@@ -201,11 +201,44 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		pc_profile_histogram_at(p, i, &h);
 		double width = h.nbins ? (double)(h.high - h.low) / (double)h.nbins : 0;
 		uint64_t sum = 0;
+		/* runs of buckets inside one code span are all in the
+		 * program: summed as integers, which is what adding them one
+		 * by one as doubles gives while every sum stays below 2^53 */
+		uint64_t total = 0;
+		int exact = 1;
+		for (size_t b = 0; b < h.nbins && exact; b++)
+			exact = !pc_add_overflow(total, h.counts[b], &total);
+		exact = exact && (double)total + out->samples < 9007199254740992.0;
 		for (size_t b = 0; b < h.nbins; b++) {
+			uint64_t a = h.low + (uint64_t)(width * (double)b);
+			size_t sp = c.ncode;
+			if (exact)
+				for (sp = 0; sp < c.ncode; sp++)
+					if (c.code[sp].seg == h.segment && a >= c.code[sp].low &&
+					    a < c.code[sp].high)
+						break;
+			if (sp < c.ncode) {
+				/* the last bucket e >= b that starts in the span */
+				size_t elo = b, ehi = h.nbins; /* e in [elo, ehi) */
+				while (ehi - elo > 1) {
+					size_t mid = elo + (ehi - elo) / 2;
+					if (h.low + (uint64_t)(width * (double)mid) < c.code[sp].high)
+						elo = mid;
+					else
+						ehi = mid;
+				}
+				uint64_t run = 0;
+				for (size_t e = b; e <= elo; e++)
+					run += h.counts[e];
+				sum += run;
+				out->samples += (double)run;
+				out->in_program += (double)run;
+				b = elo;
+				continue;
+			}
 			if (!h.counts[b])
 				continue;
 			sum += h.counts[b];
-			uint64_t a = h.low + (uint64_t)(width * (double)b);
 			int k = where(&c, h.segment, a);
 			out->samples += (double)h.counts[b];
 			if (k > 0)
