@@ -360,6 +360,11 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 #define TO_UNITS(v) (sh >= 0 ? (v) >> sh : (v) / u)
 	size_t cur = seg_first(p, h->segment);
 	const size_t n = p->ntargets;
+	/* targets[cur] in units, cached: its address, its end (as the
+	 * advance below compares it) and its end for the overlap */
+	size_t cached = SIZE_MAX;
+	int in_seg = 0;
+	uint64_t cur_lo = 0, cur_end = 0, cur_hi = 0;
 	for (size_t i = 0; i < h->nbins; i++) {
 		uint64_t c = hh->counts[i];
 		if (!c)
@@ -370,9 +375,36 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 		const double e_lo = scale * (double)i, e_hi = scale * (double)(i + 1);
 		uint64_t b_lo = lo_u + (uint64_t)e_lo;
 		uint64_t b_hi = lo_u + (uint64_t)e_hi;
-		while (cur < n && p->targets[cur].segment == h->segment &&
-		       TO_UNITS(p->targets[cur].end) <= b_lo)
+		if (cur != cached) {
+			cached = cur;
+			in_seg = cur < n && p->targets[cur].segment == h->segment;
+			if (in_seg) {
+				cur_lo = TO_UNITS(p->targets[cur].address);
+				cur_end = TO_UNITS(p->targets[cur].end);
+				cur_hi = p->targets[cur].end == UINT64_MAX ? UINT64_MAX
+									    : cur_end;
+			}
+		}
+		while (in_seg && cur_end <= b_lo) {
 			cur++;
+			in_seg = cur < n && p->targets[cur].segment == h->segment;
+			if (in_seg) {
+				cur_lo = TO_UNITS(p->targets[cur].address);
+				cur_end = TO_UNITS(p->targets[cur].end);
+				cur_hi = p->targets[cur].end == UINT64_MAX ? UINT64_MAX
+									    : cur_end;
+			}
+			cached = cur;
+		}
+		/* the usual bucket: inside the current target.  Targets do not
+		 * overlap (each ends at or before the next one's address), so
+		 * no other target shares a unit with it: the loop below would
+		 * credit this target alone, with this amount. */
+		if (in_seg && b_lo >= cur_lo && b_hi <= cur_hi && b_hi > b_lo) {
+			credit(p, cur, (double)(b_hi - b_lo) * (double)c / scale);
+			p->totals.in_program += (double)c;
+			continue;
+		}
 		int hit = 0;
 		for (size_t j = cur; j < n && p->targets[j].segment == h->segment; j++) {
 			uint64_t s_lo = TO_UNITS(p->targets[j].address);
