@@ -18,7 +18,7 @@ void pc_sink_dispose(pc_sink *k)
 	memset(k, 0, sizeof *k);
 }
 
-static int reserve(pc_sink *k, size_t n)
+static int reserve_slow(pc_sink *k, size_t n)
 {
 	if (k->failed)
 		return k->failed;
@@ -28,6 +28,15 @@ static int reserve(pc_sink *k, size_t n)
 		return PC_ENOMEM;
 	}
 	return PC_OK;
+}
+
+/* Room for n more bytes and the terminating NUL (the usual case: no
+ * call). */
+static inline int reserve(pc_sink *k, size_t n)
+{
+	if (!k->failed && k->cap - k->len > n)
+		return PC_OK;
+	return reserve_slow(k, n);
 }
 
 int pc_sink_write(pc_sink *k, const void *data, size_t n)
