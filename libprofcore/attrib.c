@@ -77,6 +77,42 @@ static const pc_region *region_at(const pc_profile *p, uint32_t seg,
 	return best;
 }
 
+/* region_at(p, seg, addr, 0) for runs of nearby addresses: the answer
+ * and the addresses [lo, hi) of seg where it holds (no region starts or
+ * ends inside: the same regions contain all of them). */
+typedef struct rcache {
+	int valid;
+	uint32_t seg;
+	uint64_t lo, hi;
+	const pc_region *r;
+} rcache;
+
+static const pc_region *region_at_cached(const pc_profile *p, rcache *rc,
+					 uint32_t seg, uint64_t addr)
+{
+	if (rc->valid && rc->seg == seg && addr >= rc->lo && addr < rc->hi)
+		return rc->r;
+	uint64_t lo = 0, hi = UINT64_MAX;
+	for (size_t i = 0; i < p->nregions; i++) {
+		const pc_region *r = &p->regions[i];
+		if (r->segment != seg)
+			continue;
+		if (addr >= r->low && addr < r->high) {
+			if (r->low > lo)
+				lo = r->low;
+			if (r->high < hi)
+				hi = r->high;
+		} else if (r->low > addr) {
+			if (r->low < hi)
+				hi = r->low;
+		} else if (r->high > lo) { /* r->high <= addr */
+			lo = r->high;
+		}
+	}
+	*rc = (rcache){1, seg, lo, hi, region_at(p, seg, addr, 0)};
+	return rc->r;
+}
+
 /* ---- lookup: O(1) first level over each segment's targets -------------- */
 
 typedef struct lgroup {
@@ -309,10 +345,16 @@ static int build_targets(pc_profile *p, int use_sizes)
 }
 
 /* Where an unattributed address goes. */
+static void charge_outside_r(pc_profile *p, const pc_region *r, double c);
+
 static void charge_outside(pc_profile *p, uint32_t seg, uint64_t addr,
 			   double c)
 {
-	const pc_region *r = region_at(p, seg, addr, 0);
+	charge_outside_r(p, region_at(p, seg, addr, 0), c);
+}
+
+static void charge_outside_r(pc_profile *p, const pc_region *r, double c)
+{
 	pc_region_class cls = r ? r->cls : PC_REGION_UNKNOWN;
 	p->totals.by_class[cls] += c;
 	if (cls == PC_REGION_APPLICATION)
@@ -365,6 +407,7 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 	size_t cached = SIZE_MAX;
 	int in_seg = 0;
 	uint64_t cur_lo = 0, cur_end = 0, cur_hi = 0;
+	rcache rc = {0, 0, 0, 0, NULL};
 	for (size_t i = 0; i < h->nbins; i++) {
 		uint64_t c = hh->counts[i];
 		if (!c)
@@ -405,6 +448,15 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 			p->totals.in_program += (double)c;
 			continue;
 		}
+		/* a bucket of no whole unit (a scale below 1: gprof credits it
+		 * to nobody), before the current target (every earlier one
+		 * ended at or before it), or after the segment's last: the
+		 * loop below would credit no target */
+		if (b_hi <= b_lo || !in_seg || b_hi <= cur_lo) {
+			charge_outside_r(p, region_at_cached(p, &rc, h->segment, b_lo * u),
+					 (double)c);
+			continue;
+		}
 		int hit = 0;
 		for (size_t j = cur; j < n && p->targets[j].segment == h->segment; j++) {
 			uint64_t s_lo = TO_UNITS(p->targets[j].address);
@@ -425,7 +477,8 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 		if (hit)
 			p->totals.in_program += (double)c;
 		else
-			charge_outside(p, h->segment, b_lo * u, (double)c);
+			charge_outside_r(p, region_at_cached(p, &rc, h->segment, b_lo * u),
+					 (double)c);
 	}
 }
 #undef TO_UNITS
