@@ -351,20 +351,32 @@ size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
+/* buf[0, n) right-aligned in width columns, in one append. */
+static int put_right(pc_sink *k, const char *buf, size_t n, int width)
+{
+	size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+	if (reserve(k, pad + n))
+		return k->failed;
+	char *d = k->buf + k->len;
+	for (size_t i = 0; i < pad; i++)
+		d[i] = ' ';
+	for (size_t i = 0; i < n; i++)
+		d[pad + i] = buf[i];
+	k->len += pad + n;
+	k->buf[k->len] = '\0';
+	return PC_OK;
+}
+
 int pc_sink_fixed(pc_sink *k, double v, int width, int dec)
 {
 	char buf[352]; /* DBL_MAX with 6 decimals fits */
 	size_t n = pc_fmt_fixed(buf, sizeof buf, v, dec);
-	if (width > 0 && (size_t)width > n)
-		pc_sink_repeat(k, ' ', (size_t)width - n);
-	return pc_sink_write(k, buf, n);
+	return put_right(k, buf, n, width);
 }
 
 int pc_sink_u64(pc_sink *k, uint64_t v, int width)
 {
 	char buf[24];
 	size_t n = pc_fmt_u64(buf, v);
-	if (width > 0 && (size_t)width > n)
-		pc_sink_repeat(k, ' ', (size_t)width - n);
-	return pc_sink_write(k, buf, n);
+	return put_right(k, buf, n, width);
 }
