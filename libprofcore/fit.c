@@ -204,11 +204,17 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		/* runs of buckets inside one code span are all in the
 		 * program: summed as integers, which is what adding them one
 		 * by one as doubles gives while every sum stays below 2^53 */
-		uint64_t total = 0;
-		int exact = 1;
-		for (size_t b = 0; b < h.nbins && exact; b++)
-			exact = !pc_add_overflow(total, h.counts[b], &total);
-		exact = exact && (double)total + out->samples < 9007199254740992.0;
+		/* (every count below 2^cb and fewer than 2^nb buckets, with
+		 * cb + nb <= 52: the sum stays below 2^52) */
+		uint64_t any = 0;
+		for (size_t b = 0; b < h.nbins; b++)
+			any |= h.counts[b];
+		unsigned cb = 0, nb = 0;
+		while (cb < 64 && (any >> cb))
+			cb++;
+		while (nb < 64 && ((uint64_t)h.nbins >> nb))
+			nb++;
+		int exact = cb + nb <= 52 && out->samples < 4503599627370496.0;
 		for (size_t b = 0; b < h.nbins; b++) {
 			uint64_t a = h.low + (uint64_t)(width * (double)b);
 			size_t sp = c.ncode;
