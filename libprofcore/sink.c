@@ -321,13 +321,13 @@ size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 		double ah = c - (c - a), al = a - ah;
 		double lo = (ah * m - hi) + al * m;
 		/* round the exact a * m to an integer, ties to even, as
-		 * printf rounds the exact binary value */
-		double fl = floor(hi), r;
-		if (hi - fl == 0.5)
-			r = lo > 0 ? fl + 1 : lo < 0 ? fl : nearbyint(hi);
-		else
-			r = nearbyint(hi);
-		uint64_t u = (uint64_t)r, ip = u, fp = 0;
+		 * printf rounds the exact binary value (0 <= hi < 2^52: the
+		 * conversion is floor, hi - floor exact; no libm call) */
+		uint64_t t = (uint64_t)hi;
+		double d = hi - (double)t;
+		uint64_t u = t + (d > 0.5 ||
+				  (d == 0.5 && (lo > 0 || (lo == 0 && (t & 1)))));
+		uint64_t ip = u, fp = 0;
 		if (dec) {
 			uint64_t pm = (uint64_t)m;
 			ip = u / pm;
