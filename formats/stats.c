@@ -97,13 +97,9 @@ static int collect_rows(pc_profile *p, const pc_options *o, symcount **out,
 	*total = t.total;
 	size_t nr = pc_profile_row_count(p), nv = nr;
 	if (hits_only) { /* (10^6 symbols, a few sampled: no 48 MB here) */
-		nv = 0;
-		for (size_t i = 0; i < nr; i++) {
-			pc_row r;
-			if ((st = pc_profile_row_at(p, i, &r)))
-				return st;
-			nv += r.count > 0;
-		}
+		nv = 0; /* (the rows are the attribution targets) */
+		for (size_t i = 0; i < nr; i++)
+			nv += p->targets[i].count > 0;
 	}
 	symcount *v = calloc(nv ? nv : 1, sizeof *v);
 	if (!v)
@@ -269,10 +265,9 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 			pc_histogram hg;
 			pc_profile_histogram_at(p, h, &hg);
 			for (size_t b = 0; b < hg.nbins; b++) {
-				if (hg.counts[b] > max)
-					max = hg.counts[b];
-				if (hg.counts[b] >= WRAP_NEAR && hg.counts[b] <= 65535)
-					near++;
+				uint64_t c = hg.counts[b];
+				max = c > max ? c : max;
+				near += c - WRAP_NEAR <= 65535 - WRAP_NEAR; /* (wraps below) */
 			}
 		}
 		if (near && max <= 65535)
