@@ -51,7 +51,20 @@ int pc_sink_write(pc_sink *k, const void *data, size_t n)
 
 int pc_sink_puts(pc_sink *k, const char *s)
 {
-	return pc_sink_write(k, s, strlen(s));
+	/* short strings (the layouts' separators) in one pass, no calls */
+	if (reserve(k, 32))
+		return k->failed;
+	char *d = k->buf + k->len;
+	size_t i = 0;
+	for (; i < 32 && s[i]; i++)
+		d[i] = s[i];
+	if (i == 32) { /* longer */
+		*d = '\0';
+		return pc_sink_write(k, s, strlen(s));
+	}
+	k->len += i;
+	d[i] = '\0';
+	return PC_OK;
 }
 
 int pc_sink_putc(pc_sink *k, char c)
