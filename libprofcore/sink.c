@@ -305,15 +305,32 @@ int pc_sink_count(pc_sink *k, double v)
 
 size_t pc_fmt_u64(char *buf, uint64_t v)
 {
+	/* two digits a division (the reports print many numbers) */
+	static const char d2[] =
+		"0001020304050607080910111213141516171819"
+		"2021222324252627282930313233343536373839"
+		"4041424344454647484950515253545556575859"
+		"6061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char t[20];
-	size_t n = 0;
-	do
-		t[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = t[n - 1 - i];
-	buf[n] = '\0';
-	return n;
+	size_t n = sizeof t;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		t[--n] = d2[2 * r + 1];
+		t[--n] = d2[2 * r];
+	}
+	if (v >= 10) {
+		t[--n] = d2[2 * v + 1];
+		t[--n] = d2[2 * v];
+	} else {
+		t[--n] = (char)('0' + v);
+	}
+	size_t len = sizeof t - n;
+	for (size_t i = 0; i < len; i++)
+		buf[i] = t[n + i];
+	buf[len] = '\0';
+	return len;
 }
 
 size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
