@@ -607,6 +607,23 @@ static void csv_total(pc_sink *k, const pc_rowset *rs, const char *label, double
 	pc_sink_printf(k, ",%.4f,,,,,%s\n", pct(v, total), rs->ci_z > 0 ? ",," : "");
 }
 
+/* v in lower-case hex, at least minw digits (printf's %0*llx) */
+static void put_hex(pc_sink *k, uint64_t v, int minw)
+{
+	char t[16];
+	int n = 0;
+	do {
+		t[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n < minw && n < 16)
+		t[n++] = '0';
+	char o[16];
+	for (int i = 0; i < n; i++)
+		o[i] = t[n - 1 - i];
+	pc_sink_write(k, o, (size_t)n);
+}
+
 /* the "ci" columns: ",ci_low,ci_high" (empty for exact counts) */
 static void csv_ci(pc_sink *k, const pc_rowset *rs, double count)
 {
@@ -624,21 +641,34 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 	(void)p;
 	pc_sink_puts(k, "rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address");
 	pc_sink_puts(k, rs->ci_z > 0 ? ",ci_low,ci_high\n" : "\n");
+	/* the numbers without printf (pc_sink_fixed, pc_sink_u64, put_hex:
+	 * the same bytes) */
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];
-		pc_sink_printf(k, "%zu,", x->rank);
+		pc_sink_u64(k, x->rank, 0);
+		pc_sink_putc(k, ',');
 		pc_sink_csv_field(k, x->label);
 		pc_sink_putc(k, ',');
 		pc_sink_count(k, x->count);
-		pc_sink_printf(k, ",%.4f,%.4f,", x->percent, x->cum_percent);
+		pc_sink_putc(k, ',');
+		pc_sink_fixed(k, x->percent, 0, 4);
+		pc_sink_putc(k, ',');
+		pc_sink_fixed(k, x->cum_percent, 0, 4);
+		pc_sink_putc(k, ',');
 		if (rs->rate > 0)
-			pc_sink_printf(k, "%.6f", x->count / rs->rate);
-		pc_sink_printf(k, ",%llu,%llu,", (unsigned long long)x->calls,
-			       (unsigned long long)x->self_calls);
+			pc_sink_fixed(k, x->count / rs->rate, 0, 6);
+		pc_sink_putc(k, ',');
+		pc_sink_u64(k, x->calls, 0);
+		pc_sink_putc(k, ',');
+		pc_sink_u64(k, x->self_calls, 0);
+		pc_sink_putc(k, ',');
 		if (x->region < 0) {
-			if (x->segment != PC_NOSEG)
-				pc_sink_printf(k, "%04x:", (unsigned)x->segment);
-			pc_sink_printf(k, "0x%llx", (unsigned long long)x->address);
+			if (x->segment != PC_NOSEG) {
+				put_hex(k, x->segment, 4); /* %04x */
+				pc_sink_putc(k, ':');
+			}
+			pc_sink_puts(k, "0x");
+			put_hex(k, x->address, 1);
 		}
 		csv_ci(k, rs, x->count);
 		pc_sink_putc(k, '\n');

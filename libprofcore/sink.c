@@ -286,11 +286,12 @@ int pc_sink_html(pc_sink *k, const char *s)
 
 int pc_sink_count(pc_sink *k, double v)
 {
-	if (v == floor(v) && fabs(v) < 9e15)
-		return pc_sink_printf(k, "%.0f", v);
-	char buf[64];
-	snprintf(buf, sizeof buf, "%.6f", v);
-	size_t n = strlen(buf);
+	char buf[352]; /* pc_fmt_fixed: what printf's %.0f and %.6f print */
+	if (v == floor(v) && fabs(v) < 9e15) {
+		size_t n = pc_fmt_fixed(buf, sizeof buf, v, 0);
+		return pc_sink_write(k, buf, n);
+	}
+	size_t n = pc_fmt_fixed(buf, sizeof buf, v, 6);
 	while (n > 0 && buf[n - 1] == '0')
 		buf[--n] = '\0';
 	if (n > 0 && buf[n - 1] == '.')
