@@ -498,7 +498,7 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		    (!(rs->zero || row.calls || row.self_calls) ||
 		     (rs->has_cutoff && rs->cutoff < 100)))
 			continue;
-		if (pc_grow((void **)&all, &cap, n + 1, sizeof *all)) {
+		if (n == cap && pc_grow((void **)&all, &cap, n + 1, sizeof *all)) {
 			free(all);
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 		}
