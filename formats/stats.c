@@ -264,7 +264,12 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 		for (size_t h = 0; h < pc_profile_histogram_count(p); h++) {
 			pc_histogram hg;
 			pc_profile_histogram_at(p, h, &hg);
-			for (size_t b = 0; b < hg.nbins; b++) {
+			/* every count below WRAP_NEAR (their OR is, the usual
+			 * case): none near, none the largest that matters */
+			uint64_t any = 0;
+			for (size_t b = 0; b < hg.nbins; b++)
+				any |= hg.counts[b];
+			for (size_t b = 0; b < hg.nbins && any >= WRAP_NEAR; b++) {
 				uint64_t c = hg.counts[b];
 				max = c > max ? c : max;
 				near += c - WRAP_NEAR <= 65535 - WRAP_NEAR; /* (wraps below) */
