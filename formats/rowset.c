@@ -380,8 +380,10 @@ static int cmp_ptr_address(const void *a, const void *b)
 
 /* all[0, n) in cmp order (cmp_name or cmp_address: by count, most
  * first, then by other keys): a stable radix sort by count, then each
- * run of one count by cmp (50,000 rows: a third of the instructions
- * qsort takes). */
+ * run of one count by cmp, as pointers, and the rows moved once (the
+ * bench's 50,000 rows, in runs of up to 1,800 equal counts: 31 M
+ * instructions, where qsort of the rows took 42 M and moved rows of 128
+ * bytes). */
 static int sort_rows(pc_rs_row *all, size_t n,
 		     int (*cmp)(const void *, const void *))
 {
