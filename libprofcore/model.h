@@ -41,6 +41,9 @@ struct pc_profile {
 
 	pc_symbol *syms;
 	size_t nsyms, capsyms;
+	/* the last file and section names pooled for a symbol: a run of
+	 * symbols of one object file or section shares one copy */
+	const char *last_file, *last_section;
 	/* display names (demangle.c), filled on first use: NULL = not yet */
 	const char **display;
 	size_t ndisplay, capdisplay;
