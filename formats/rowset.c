@@ -750,34 +750,48 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 		pc_sink_printf(k, ",\n  \"ci\": {\"level\": %g, \"method\": \"%s\"}",
 			       rs->ci_level, rs->exact ? "none: exact counts" : "wilson");
 	pc_sink_puts(k, ",\n  \"rows\": [");
+	/* the numbers without printf (pc_sink_fixed, pc_sink_u64: the same
+	 * bytes) */
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];
-		pc_sink_printf(k, "%s\n    {\"rank\": %zu, \"symbol\": ", i ? "," : "",
-			       x->rank);
+		pc_sink_puts(k, i ? ",\n    {\"rank\": " : "\n    {\"rank\": ");
+		pc_sink_u64(k, x->rank, 0);
+		pc_sink_puts(k, ", \"symbol\": ");
 		pc_sink_json_string(k, x->label);
 		if (x->region < 0) {
-			if (x->segment != PC_NOSEG)
-				pc_sink_printf(k, ", \"segment\": %u", (unsigned)x->segment);
-			pc_sink_printf(k, ", \"address\": %llu",
-				       (unsigned long long)x->address);
+			if (x->segment != PC_NOSEG) {
+				pc_sink_puts(k, ", \"segment\": ");
+				pc_sink_u64(k, x->segment, 0);
+			}
+			pc_sink_puts(k, ", \"address\": ");
+			pc_sink_u64(k, x->address, 0);
 		} else {
 			pc_sink_printf(k, ", \"region\": \"%s\"",
 				       pc_region_class_name((pc_region_class)x->region));
 		}
 		pc_sink_puts(k, ", \"count\": ");
 		pc_sink_count(k, x->count);
-		pc_sink_printf(k, ", \"percent\": %.4f, \"cum_percent\": %.4f",
-			       x->percent, x->cum_percent);
-		if (rs->rate > 0)
-			pc_sink_printf(k, ", \"self_seconds\": %.6f", x->count / rs->rate);
+		pc_sink_puts(k, ", \"percent\": ");
+		pc_sink_fixed(k, x->percent, 0, 4);
+		pc_sink_puts(k, ", \"cum_percent\": ");
+		pc_sink_fixed(k, x->cum_percent, 0, 4);
+		if (rs->rate > 0) {
+			pc_sink_puts(k, ", \"self_seconds\": ");
+			pc_sink_fixed(k, x->count / rs->rate, 0, 6);
+		}
 		if (rs->ci_z > 0 && !rs->exact) {
 			double lo, hi;
 			pc_rowset_ci(rs, x->count, &lo, &hi);
-			pc_sink_printf(k, ", \"ci_low\": %.4f, \"ci_high\": %.4f", lo, hi);
+			pc_sink_puts(k, ", \"ci_low\": ");
+			pc_sink_fixed(k, lo, 0, 4);
+			pc_sink_puts(k, ", \"ci_high\": ");
+			pc_sink_fixed(k, hi, 0, 4);
 		}
-		pc_sink_printf(k, ", \"calls\": %llu, \"self_calls\": %llu}",
-			       (unsigned long long)x->calls,
-			       (unsigned long long)x->self_calls);
+		pc_sink_puts(k, ", \"calls\": ");
+		pc_sink_u64(k, x->calls, 0);
+		pc_sink_puts(k, ", \"self_calls\": ");
+		pc_sink_u64(k, x->self_calls, 0);
+		pc_sink_putc(k, '}');
 	}
 	pc_sink_puts(k, rs->n ? "\n  ]" : "]");
 	if (extra)
