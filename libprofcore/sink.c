@@ -345,19 +345,22 @@ size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 	    fabs(v) * p10[dec] < 4503599627370496.0) {
 		int neg = signbit(v) != 0;
 		double a = fabs(v), m = p10[dec];
-		/* a * m = hi + lo exactly (Dekker's product; m < 2^27 splits
-		 * into itself) */
+		/* a * m = hi + lo exactly (Dekker's product below, needed
+		 * only at a tie; m < 2^27 splits into itself) */
 		double hi = a * m;
-		double c = 134217729.0 * a; /* 2^27 + 1 */
-		double ah = c - (c - a), al = a - ah;
-		double lo = (ah * m - hi) + al * m;
 		/* round the exact a * m to an integer, ties to even, as
 		 * printf rounds the exact binary value (0 <= hi < 2^52: the
 		 * conversion is floor, hi - floor exact; no libm call) */
 		uint64_t t = (uint64_t)hi;
 		double d = hi - (double)t;
-		uint64_t u = t + (d > 0.5 ||
-				  (d == 0.5 && (lo > 0 || (lo == 0 && (t & 1)))));
+		int up = d > 0.5;
+		if (d == 0.5) { /* the rest of the exact product decides */
+			double c = 134217729.0 * a; /* 2^27 + 1 */
+			double ah = c - (c - a), al = a - ah;
+			double lo = (ah * m - hi) + al * m;
+			up = lo > 0 || (lo == 0 && (t & 1));
+		}
+		uint64_t u = t + (uint64_t)up;
 		uint64_t ip = u, fp = 0;
 		if (dec) {
 			uint64_t pm = (uint64_t)m;
@@ -382,10 +385,22 @@ size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
-/* buf[0, n) right-aligned in width columns, in one append. */
+/* buf[0, n) right-aligned in width columns, in one append (buf holds
+ * at least 16 bytes: the short case copies 16 of spaces and of buf,
+ * fixed sizes the compiler writes inline, and keeps pad + n of them). */
 static int put_right(pc_sink *k, const char *buf, size_t n, int width)
 {
 	size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+	if (pad <= 16 && n <= 16) {
+		if (reserve(k, 32))
+			return k->failed;
+		char *d = k->buf + k->len;
+		memcpy(d, "                ", 16);
+		memcpy(d + pad, buf, 16);
+		k->len += pad + n;
+		k->buf[k->len] = '\0';
+		return PC_OK;
+	}
 	if (reserve(k, pad + n))
 		return k->failed;
 	char *d = k->buf + k->len;
