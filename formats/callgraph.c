@@ -1137,7 +1137,7 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 				       "style: expected gprof or proff for the "
 				       "callgraph report, found '%s'", style);
 	uint64_t z = 0;
-	rc = pc_options_get_u64(o, "zero", &z);
+	rc = pc_options_get_u64(o, "zero", &z, NULL);
 	if (rc < 0)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "zero: expected 0 or 1, found '%s'",

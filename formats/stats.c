@@ -30,7 +30,7 @@ int pc_ci_option(pc_profile *p, const pc_options *o, double *z, double *level)
 	if (!v)
 		return PC_OK;
 	double c;
-	if (pc_options_get_double(o, "ci", &c) != 1 || !(c > 0 && c < 100))
+	if (pc_options_get_double(o, "ci", &c, NULL) != PC_OK || !(c > 0 && c < 100))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "option ci=%s; expected a confidence level in percent, above 0 and below 100 (e.g. 95)",
 				       v);

@@ -541,7 +541,7 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		goto out;
 	}
 	double rate = 0;
-	if (pc_options_get_double(o, "rate", &rate) < 0 || rate < 0) {
+	if (pc_options_get_double(o, "rate", &rate, NULL) < 0 || rate < 0) {
 		r = pc_stream_fail(s, PC_EUSAGE, -1, "rate must be a number of ticks per second");
 		goto out;
 	}
@@ -657,6 +657,22 @@ out:
 
 static const char *const gmon_ext[] = {".out", ".gmon", NULL};
 
+static const pc_option_decl gmon_options[] = {
+	{"width", PC_OPTION_ENUM, "2,4,8,16,32,64", NULL,
+	 "address width in bytes (2, 4, 8) or bits; default: from the program or the file"},
+	{"endian", PC_OPTION_ENUM, "little,le,big,be", NULL,
+	 "byte order of the file; default: from the program or the file"},
+	{"gmon-layout", PC_OPTION_ENUM, "tagged,gnu,bsd44,4.4bsd,oldbsd,bsd,alpha", NULL,
+	 "file layout; default: detected"},
+	{"hist-width", PC_OPTION_ENUM, "4,8,32,64", NULL,
+	 "width of the histogram range fields (bytes or bits)"},
+	{"counter-endian", PC_OPTION_ENUM, "little,le,big,be", NULL,
+	 "byte order of the histogram counters"},
+	{"rate", PC_OPTION_DOUBLE, NULL, NULL,
+	 "sampling rate in ticks per second (overrides the file)"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_gmon = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "gmon",
@@ -666,4 +682,5 @@ const pc_loader pc_loader_gmon = {
 	.probe = gmon_probe,
 	.load = gmon_load,
 	.order = 10,
+	.options = gmon_options,
 };

@@ -1933,7 +1933,7 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			return pc_profile_fail(p, r, "%s", err);
 	}
 	uint64_t load = 0;
-	if (pc_options_get_u64(opts, "load-address", &load) < 0) {
+	if (pc_options_get_u64(opts, "load-address", &load, NULL) < 0) {
 		dialect_free(d);
 		return pc_profile_fail(p, PC_EUSAGE, "load-address must be a number");
 	}
@@ -1971,6 +1971,14 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 
 static const char *const map_ext[] = {"map", "MAP", "nm", NULL};
 
+static const pc_option_decl map_options[] = {
+	{"dialect", PC_OPTION_STRING, NULL, NULL,
+	 "a built-in dialect name or a FILE.yaml; default: detected"},
+	{"load-address", PC_OPTION_U64, NULL, "0",
+	 "added to every address of the map"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_map = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "map",
@@ -1980,4 +1988,5 @@ const pc_loader pc_loader_map = {
 	.probe = map_probe,
 	.load = map_load,
 	.order = 0,
+	.options = map_options,
 };

@@ -746,6 +746,36 @@ out:
 
 static const char *const raw_ext[] = {NULL};
 
+static const pc_option_decl raw_options[] = {
+	{"layout", PC_OPTION_STRING, NULL, NULL,
+	 "a YAML file holding the keys below"},
+	{"encoding", PC_OPTION_ENUM, "binary,text", NULL,
+	 "binary records or text addresses"},
+	{"width", PC_OPTION_STRING, NULL, NULL,
+	 "bits of a PC: 16, 24, 32 or 64 (or bytes 2, 3, 4, 8)"},
+	{"endian", PC_OPTION_ENUM, "little,le,big,be", "little",
+	 "byte order of a binary PC"},
+	{"pair", PC_OPTION_ENUM, "ip:cs,cs:ip,none", "none",
+	 "real-mode segment:offset pairs"},
+	{"mask", PC_OPTION_STRING, NULL, NULL,
+	 "ANDed with every address (not 0)"},
+	{"stride", PC_OPTION_STRING, NULL, NULL,
+	 "bytes per record, 1..65536"},
+	{"offset", PC_OPTION_STRING, NULL, "0",
+	 "offset of the PC in a record"},
+	{"skip", PC_OPTION_STRING, NULL, "0",
+	 "bytes skipped at the start"},
+	{"radix", PC_OPTION_STRING, NULL, "16",
+	 "text addresses: 16 or 10"},
+	{"origin", PC_OPTION_STRING, NULL, NULL,
+	 "address of the program's start"},
+	{"program-end", PC_OPTION_STRING, NULL, NULL,
+	 "address of the program's end"},
+	{"regions", PC_OPTION_STRING, NULL, NULL,
+	 "LOW-HIGH:CLASS,... named address ranges"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_raw = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "raw",
@@ -755,4 +785,5 @@ const pc_loader pc_loader_raw = {
 	.probe = raw_probe,
 	.load = raw_load,
 	.order = 50,
+	.options = raw_options,
 };
