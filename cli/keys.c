@@ -57,6 +57,8 @@ void pc_cli_list_loader_keys(FILE *f, const pc_loader *l)
 		fprintf(f, "    (built for loader ABI %u: keys not declared)\n", l->abi_version);
 		return;
 	}
+	if (!l->options || !l->options[0].name)
+		fprintf(f, "    (no -O keys)\n");
 	for (size_t i = 0; l->options && l->options[i].name; i++) {
 		const pc_option_decl *d = &l->options[i];
 		char type[128];
