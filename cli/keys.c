@@ -79,7 +79,17 @@ void pc_cli_list_loader_keys(FILE *f, const pc_loader *l)
 
 const char *pc_cli_option_advice(const char *message)
 {
-	if (message && !strncmp(message, "unknown option '", 16))
-		return " (-O KEY=VALUE: the loaders' keys are listed by profcat --list-formats -v)";
+	static const struct {
+		const char *start, *advice;
+	} advice[] = {
+		{"unknown option '",
+		 " (-O KEY=VALUE: the loaders' keys are listed by profcat --list-formats -v)"},
+		{"no export named '", " (profcat --list-exports lists them)"},
+		{"no report named '", " (profcat --list-reports lists them)"},
+		{"no loader named '", " (see profcat --list-formats)"},
+	};
+	for (size_t i = 0; message && i < sizeof advice / sizeof advice[0]; i++)
+		if (!strncmp(message, advice[i].start, strlen(advice[i].start)))
+			return advice[i].advice;
 	return "";
 }

@@ -22,8 +22,9 @@ int pc_cli_merge_options(pc_options *ropts, const pc_options *lopts,
 /** profcat --list-formats -v: under each loader, its keys (type, choices,
  *  default, help), from the loader's own table. */
 void pc_cli_list_loader_keys(FILE *f, const pc_loader *l);
-/** The CLI's advice after a library message (may be ""): where an
- *  unknown option's name is listed. */
+/** The CLI's advice after a library message (may be ""): which profcat
+ *  option lists the names that an unknown option, export, report or
+ *  loader could have been. */
 const char *pc_cli_option_advice(const char *message);
 
 #endif

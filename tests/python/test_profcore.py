@@ -116,7 +116,7 @@ class Basics(unittest.TestCase):
             self.assertIn("elf", names)
             self.assertIn("gmon", names)
             elf = [l for l in reg.loaders() if l.name == "elf"][0]
-            self.assertEqual(elf.abi_version, 1)
+            self.assertEqual(elf.abi_version, 2)  # PC_LOADER_ABI_VERSION
             self.assertEqual(elf.roles, profcore.Role.SYMBOLS)
 
     def test_struct_layouts_match_c(self):

@@ -275,11 +275,12 @@ static void malformed(void **state)
 		 "not a 16-bit pdp-endian (PDP-11), 6-byte slots mon.out: an odd number (47) of histogram bytes follows the call slots, expected 16-bit counters"},
 		{n - 1, "width=4", NULL, PC_EFORMAT, 0,
 		 "not a mon.out: in no allowed layout do lowpc < highpc, the call slots and an even number of counter bytes fit the 59-byte file"},
-		{n, "width=3", NULL, PC_EUSAGE, -1, "option width must be 2 or 4 for a mon.out"},
+		{n, "width=3", NULL, PC_EUSAGE, -1,
+		 "bad value '3' for option 'width' of loader monout; expected one of: 2, 4"},
 		{n, "width=4", "slot=6", PC_EUSAGE, -1,
 		 "no mon.out layout has 4-byte words and 6-byte slots (2-byte words go with 6-byte slots, 4-byte words with 8 or 12)"},
 		{n, "profil=cray", NULL, PC_EUSAGE, -1,
-		 "option profil must be one of prof, pdp11, vax, ultrix, bsd, glibc, not 'cray'"},
+		 "bad value 'cray' for option 'profil' of loader monout; expected one of: prof, pdp11, vax, ultrix, bsd, glibc"},
 		/* scale 2: s = 1, byte = ((d >> 14) + 1) & ~1 is at most 2 for
 		 * the 32768 words of a PDP-11: counter 2 (100 ticks, at byte 6 +
 		 * 6 + 2 * 2 = 16) cannot have been hit */
