@@ -87,9 +87,13 @@ const char *pc_cli_option_advice(const char *message)
 		{"no export named '", " (profcat --list-exports lists them)"},
 		{"no report named '", " (profcat --list-reports lists them)"},
 		{"no loader named '", " (see profcat --list-formats)"},
+		{"disasm: no function has samples", " (profcat -r disasm FUNCTION)"},
 	};
 	for (size_t i = 0; message && i < sizeof advice / sizeof advice[0]; i++)
 		if (!strncmp(message, advice[i].start, strlen(advice[i].start)))
 			return advice[i].advice;
+	/* the library names its options by key */
+	if (message && (strstr(message, "the option ") || strstr(message, "the options ")))
+		return " (-O KEY=VALUE)";
 	return "";
 }

@@ -156,7 +156,7 @@ static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
 		break;
 	default:
 		st = pc_profile_fail_at(p, PC_EUNSUPPORTED, path, 18,
-			     "disasm: ELF machine %u is not one profcat disassembles (x86, x86-64, ARM, Thumb, AArch64, m68k, MIPS, PowerPC)",
+			     "disasm: ELF machine %u is not one libprofcore disassembles (x86, x86-64, ARM, Thumb, AArch64, m68k, MIPS, PowerPC)",
 			     (unsigned)eh.e_machine);
 		goto out;
 	}
@@ -466,7 +466,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 				fn = &p->targets[i];
 		if (!fn)
 			return pc_profile_fail(p, PC_ENOTFOUND,
-					       "disasm: no function has samples; name one: -r disasm FUNCTION");
+					       "disasm: no function has samples; name one with the option disasm-select=FUNCTION");
 	} else {
 		fn = find_function(p, sel, &more);
 	}
@@ -494,7 +494,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		st = code_elf(p, &c, elf, fn->address, fn->end);
 #else
 		st = pc_profile_fail(p, PC_EUNSUPPORTED,
-				     "disasm: this profcat was built without libelf and cannot read ELF code");
+				     "disasm: this libprofcore was built without libelf and cannot read ELF code");
 #endif
 	} else if (prg) {
 		uint64_t base = 0;
@@ -756,7 +756,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	(void)o;
 	(void)k;
 	return pc_profile_fail(p, PC_EUNSUPPORTED,
-			       "disasm: this profcat was built without Capstone; install libcapstone-dev and rebuild (meson -Dcapstone=enabled)");
+			       "disasm: this libprofcore was built without Capstone; install libcapstone-dev and rebuild (meson -Dcapstone=enabled)");
 }
 
 #endif

@@ -435,7 +435,7 @@ static int stripped(pc_profile *p, pc_stream *s, Elf *e, const GElf_Ehdr *eh,
 		return pc_stream_fail(s, PC_EUSAGE, -1, "dynamic-symbols must be 0 or 1");
 	if (program && !force)
 		return pc_stream_fail(s, PC_EFORMAT, -1,
-				      "%s: no symbol table (.symtab); its dynamic symbols name only %zu function%s; %s; -O dynamic-symbols=1 charges all time to those",
+				      "%s: no symbol table (.symtab); its dynamic symbols name only %zu function%s; %s; the option dynamic-symbols=1 charges all time to those",
 				      what, nf, nf == 1 ? "" : "s", fix);
 	double pct = code ? 100.0 * (double)(bytes < code ? bytes : code) / (double)code : 0;
 	pc_profile_warn(p, "%s has no symbol table (.symtab): its %zu exported function%s %.1f%% of its code, time in the others is charged to the function before them; %s",

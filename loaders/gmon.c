@@ -601,11 +601,11 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		} else if (nfit > 1) {
 			if (bsd)
 				r = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
-						   "BSD gmon.out records neither address width nor byte order and several readings fit (%s): give the executable, or -O width=4|8 and -O endian=little|big",
+						   "BSD gmon.out records neither address width nor byte order and several readings fit (%s): give the executable, or the options width=4|8 and endian=little|big",
 						   cands);
 			else
 				r = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
-						   "address width and byte order are not recorded in gmon.out and several readings fit (%s): give the executable, or -O width=4|8 and -O endian=little|big",
+						   "address width and byte order are not recorded in gmon.out and several readings fit (%s): give the executable, or the options width=4|8 and endian=little|big",
 						   cands);
 			goto out;
 		} else {
@@ -630,7 +630,7 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 			t.hw = 4;
 			if (parse(&t) == PC_OK && t.narcs == 0) {
 				g.hw = 4;
-				pc_profile_warn(p, "%s: histogram records read with 4-byte addresses, as OpenOCD writes them for 64-bit targets (-O hist-width=8 to refuse)",
+				pc_profile_warn(p, "%s: histogram records read with 4-byte addresses, as OpenOCD writes them for 64-bit targets (the option hist-width=8 refuses that)",
 						pc_stream_name(s));
 			}
 		}
@@ -641,7 +641,7 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		if (parse(&t) == PC_OK && t.narcs == 0 && t.nhist > 0 &&
 		    t.sum_swapped < t.sum_as_read) {
 			g.ce = PC_ENDIAN_LITTLE;
-			pc_profile_warn(p, "%s: histogram counters read as little-endian, as OpenOCD writes them (-O counter-endian=big to refuse)",
+			pc_profile_warn(p, "%s: histogram counters read as little-endian, as OpenOCD writes them (the option counter-endian=big refuses that)",
 					pc_stream_name(s));
 		}
 	}

@@ -1919,14 +1919,14 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		int ambiguous, whole = size >= 0 && (uint64_t)size == len;
 		if (!detect_map(head, len, whole, &name, &ambiguous))
 			return pc_stream_fail(s, PC_EUNKNOWN, 0,
-					      "no built-in map dialect recognises this file; name one with -O dialect=NAME or -O dialect=FILE.yaml");
+					      "no built-in map dialect recognises this file; name one with the option dialect=NAME or dialect=FILE.yaml");
 		if (ambiguous) {
 			uint64_t off;
 			char shown[64];
 			nm_shape(head, len, whole, &off, shown, sizeof shown);
 			return pc_stream_fail(
 				s, PC_EFORMAT, (int64_t)off,
-				"nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"%s\"; choose with -O dialect=nm or -O dialect=nm-posix",
+				"nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"%s\"; choose with the option dialect=nm or dialect=nm-posix",
 				shown);
 		}
 		if ((r = dialect_builtin(name, &d, err, sizeof err)))

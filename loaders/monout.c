@@ -419,15 +419,15 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		}
 		pc_free(b);
 		return pc_stream_fail(s, PC_EAMBIGUOUS, 0,
-				      "mon.out layout is ambiguous: it reads as %s; choose with -O width=2|4, -O endian=little|big%s",
-				      list, have_slot ? "" : " or -O slot=6|8|12");
+				      "mon.out layout is ambiguous: it reads as %s; choose with the options width=2|4, endian=little|big%s",
+				      list, have_slot ? "" : " or slot=6|8|12");
 	}
 	reading r = ok[0];
 	if (!rv && r.l.width == 2)
 		rule = PC_PROFIL_PDP11; /* the only 16-bit monitor(): exact, no overshoot */
 	if (nconsidered > 1) {
 		char one[96];
-		pc_profile_warn(p, "%s: read as %s mon.out, the only layout that fits (-O width, endian, slot to force one)",
+		pc_profile_warn(p, "%s: read as %s mon.out, the only layout that fits (the options width, endian and slot force one)",
 				pc_stream_name(s), layout_name(&r.l, one, sizeof one));
 	}
 
@@ -470,7 +470,7 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 						 r.l.width, counts, (size_t)r.nbins, &bad);
 			if (st == PC_EFORMAT)
 				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(cstart + 2 * bad),
-						    "counter %zu holds %llu ticks but no pc maps to it with profil=%s scale=0x%x (wrong -O profil or -O scale?)",
+						    "counter %zu holds %llu ticks but no pc maps to it with profil=%s scale=0x%x (wrong profil or scale option?)",
 						    bad, (unsigned long long)counts[bad],
 						    pc_profil_rule_name(rule), (unsigned)scale);
 		}

@@ -210,7 +210,7 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			h.grain, h.num, h.siz, h.siz == 1 ? "" : "s", h.low, h.high, h.dos);
 	if (absolute)
 		pc_profile_note(p,
-				"PROFIL: buckets at physical addresses 0x%05llx-0x%05llx; give a map -O load-address=0x%04x (.EXE) or 0x%04x (.COM)",
+				"PROFIL: buckets at physical addresses 0x%05llx-0x%05llx; give a map the option load-address=0x%04x (.EXE) or 0x%04x (.COM)",
 				(unsigned long long)origin,
 				(unsigned long long)(origin + bucket_bytes * h.num), h.low,
 				h.low - 0x10);
@@ -220,7 +220,7 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				(unsigned long long)origin,
 				(unsigned long long)(origin + bucket_bytes * h.num),
 				com ? ".COM origin 0x100" : origin ? "origin option"
-							       : ".EXE origin; -O com for a .COM program");
+							       : ".EXE origin; the option com=1 for a .COM program");
 	/* the header as PROHST printed it (paragraphs, hex) */
 	char v[16];
 	snprintf(v, sizeof v, "0x%04x", h.low);

@@ -236,7 +236,7 @@ static int layout_read_yaml(raw_layout *L, pc_stream *s, const char *path,
 	(void)bag;
 	(void)is_raw_key; /* only the YAML reader uses it */
 	return pc_stream_fail(s, PC_EUNSUPPORTED, -1,
-			      "layout %s: this profcore was built without YAML support; give the layout as -O options",
+			      "layout %s: this libprofcore was built without YAML support; give the layout's keys as options",
 			      path);
 #else
 	FILE *f = fopen(path, "rb");
@@ -717,7 +717,7 @@ static int raw_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		int hex;
 		if (scan_text(head, hl, &hex) > 0 && hex == 0) {
 			rc = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
-					    "the addresses could be decimal or hex (none has 0x, $, seg:off or a digit a-f in the first 4 KiB): give -O radix=10 or -O radix=16");
+					    "the addresses could be decimal or hex (none has 0x, $, seg:off or a digit a-f in the first 4 KiB): give the option radix=10 or radix=16");
 			goto out;
 		}
 		L.radix = 16;

@@ -167,7 +167,7 @@ static void pdp11_uniform(void **state)
 	/* the layout was guessed: say so */
 	assert_int_equal(pc_profile_warning_count(p), 1);
 	assert_string_equal(pc_profile_warning(p, 0),
-			    "mon.out: read as 16-bit pdp-endian (PDP-11), 6-byte slots mon.out, the only layout that fits (-O width, endian, slot to force one)");
+			    "mon.out: read as 16-bit pdp-endian (PDP-11), 6-byte slots mon.out, the only layout that fits (the options width, endian and slot force one)");
 	pc_profile_free(p);
 
 	p = abcd();
@@ -240,7 +240,7 @@ static void ambiguous_layout(void **state)
 	assert_string_equal(e->file, "mon.out");
 	assert_int_equal(e->offset, 0);
 	assert_string_equal(e->message,
-			    "mon.out layout is ambiguous: it reads as 16-bit pdp-endian (PDP-11), 6-byte slots; 16-bit big-endian (PDP-11), 6-byte slots; 32-bit little-endian, 8-byte slots; 32-bit big-endian, 8-byte slots; choose with -O width=2|4, -O endian=little|big or -O slot=6|8|12");
+			    "mon.out layout is ambiguous: it reads as 16-bit pdp-endian (PDP-11), 6-byte slots; 16-bit big-endian (PDP-11), 6-byte slots; 32-bit little-endian, 8-byte slots; 32-bit big-endian, 8-byte slots; choose with the options width=2|4, endian=little|big or slot=6|8|12");
 	pc_profile_free(p);
 	/* the option decides */
 	p = pc_profile_new(NULL);
@@ -285,7 +285,7 @@ static void malformed(void **state)
 		 * the 32768 words of a PDP-11: counter 2 (100 ticks, at byte 6 +
 		 * 6 + 2 * 2 = 16) cannot have been hit */
 		{n, "profil=pdp11", "scale=2", PC_EFORMAT, 16,
-		 "counter 2 holds 100 ticks but no pc maps to it with profil=pdp11 scale=0x2 (wrong -O profil or -O scale?)"},
+		 "counter 2 holds 100 ticks but no pc maps to it with profil=pdp11 scale=0x2 (wrong profil or scale option?)"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		pc_profile *p = abcd();

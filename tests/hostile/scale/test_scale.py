@@ -80,10 +80,10 @@ ENDLESS = {
     ("hatari", "/dev/urandom"): ANY_URANDOM,
     ("map", "/dev/zero"): re.escape(
         "profcat: /dev/zero:0: no built-in map dialect recognises this file; "
-        "name one with -O dialect=NAME or -O dialect=FILE.yaml\n"),
+        "name one with the option dialect=NAME or dialect=FILE.yaml (-O KEY=VALUE)\n"),
     ("map", "/dev/urandom"): re.escape(
         "profcat: /dev/urandom:0: no built-in map dialect recognises this "
-        "file; name one with -O dialect=NAME or -O dialect=FILE.yaml\n"),
+        "file; name one with the option dialect=NAME or dialect=FILE.yaml (-O KEY=VALUE)\n"),
     ("prf", "/dev/zero"): re.escape(
         "profcat: /dev/zero:0: clock grain of 0 microseconds is below "
         "PROFIL's minimum of 60\n"),
