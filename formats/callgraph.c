@@ -1298,7 +1298,7 @@ PC_INTERNAL extern const pc_report pc_report_arcs;
 
 const pc_report pc_report_callgraph = {
 	"callgraph",
-	"call graph: --style gprof (gprof -q layout) or proff (PrintProff)",
+	"call graph: style gprof (gprof -q layout) or proff (PrintProff)",
 	render_callgraph,
 };
 

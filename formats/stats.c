@@ -309,7 +309,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 		if (one >= CLUSTER_SYMBOLS && one == big) {
 			name_list(names, sizeof names, v, flag, hit, one);
 			add_chk(cs, "clustered",
-				"the samples of every symbol with %d or more samples sit on a single address (%zu symbols: %s): the sampling period may beat with a program period; repeat at another period and compare (profcat rates)",
+				"the samples of every symbol with %d or more samples sit on a single address (%zu symbols: %s): the sampling period may beat with a program period; repeat at another period and compare them (the rates report)",
 				CLUSTER_MIN, one, names);
 		}
 		free(cnt), free(addrs), free(where);

@@ -64,7 +64,7 @@ static void expect_text(pc_profile *p, const char *format, const char *want)
 #define NOTE \
 	"call stacks estimated from call counts (the capture holds calls, " \
 	"not stacks: as gprof, a routine's time is split among its callers " \
-	"in proportion to the calls); --stacks none for measured samples only"
+	"in proportion to the calls); the option stacks=none gives measured samples only"
 
 /* ---- a growable byte string for the expected encodings ---------------- */
 typedef struct bytes {
