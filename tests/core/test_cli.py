@@ -177,7 +177,8 @@ class Cli(unittest.TestCase):
         # loaded; the last refusal is reported
         self.assertEqual(err, "profcat: warning: %s: plugin built for loader ABI 0, "
                          "this libprofcore supports 1 to 2\n"
-                         % os.path.join(plug_dir, "badabi_low.so"))
+                         % os.path.join(plug_dir,
+                                        os.path.basename(os.environ["BAD_PLUGIN_LOW"])))
 
     @needs_plugins
     def test_list_formats_verbose_plugin_keys(self):
