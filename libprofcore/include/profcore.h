@@ -432,7 +432,12 @@ PC_API void pc_profile_note(pc_profile *p, const char *fmt, ...)
 PC_API size_t pc_profile_note_count(const pc_profile *p);
 PC_API const char *pc_profile_note_at(const pc_profile *p, size_t i);
 
-/** Loads a file: format NULL = detect from content.  opts may be NULL. */
+/** Loads a file: format NULL = detect from content.  opts may be NULL;
+ *  its keys are checked against the loader's (pc_loader.options) before
+ *  anything is read: an unknown key or a bad value is PC_EUSAGE, the
+ *  message naming it (a loader built for ABI 1 declares none: not
+ *  checked).  "no loader named 'X'" is PC_ENOTFOUND; content no loader
+ *  recognises, PC_EUNKNOWN. */
 PC_API int pc_profile_load_file(pc_profile *p, const char *path,
 				const char *format, const pc_options *opts);
 PC_API int pc_profile_load_memory(pc_profile *p, const void *buf, size_t len,
@@ -747,7 +752,8 @@ PC_API size_t pc_callgraph_dropped_arcs(const pc_callgraph *g);
 PC_API int pc_profile_render(pc_profile *p, const char *report,
 			     const pc_options *opts, char **out, size_t *len);
 /** Same, written to f.  Output is not atomic: profcat writes to a
- *  temporary file and renames. */
+ *  temporary file and renames.  Both check opts against
+ *  pc_report_options() first (PC_EUSAGE naming the key). */
 PC_API int pc_profile_render_file(pc_profile *p, const char *report,
 				  const pc_options *opts, FILE *f);
 /** Name and one-line description of report i (0-based); NULL past the
@@ -773,7 +779,8 @@ PC_API void pc_free(void *ptr);
  *  per-format keys listed in the README. */
 PC_API int pc_profile_export(pc_profile *p, const char *format,
 			     const pc_options *opts, char **out, size_t *len);
-/** Same, written to f (not atomic). */
+/** Same, written to f (not atomic).  Both check opts against
+ *  pc_export_options() first (PC_EUSAGE naming the key). */
 PC_API int pc_profile_export_file(pc_profile *p, const char *format,
 				  const pc_options *opts, FILE *f);
 /** Name, usual file-name extension (".pb.gz") and one-line description
