@@ -402,12 +402,12 @@ int pc_options_set_settings(pc_options *o, const pc_settings *s)
 					f[i].v,
 					f[i].names ? "one of the pc_* enum values" : "-1, 0 or 1");
 	}
-	/* check every key before changing anything */
+	/* check every key and value before changing anything */
 	for (size_t i = 0; o->bound && i < nf; i++) {
 		int leave = f[i].names ? f[i].v == 0 : f[i].v == -1;
+		const char *v = f[i].names ? f[i].names[f[i].v] : f[i].v ? "1" : "0";
 		char msg[1024];
-		if (!leave && pc_option_check(o->bound, o->consumer, f[i].key, NULL, msg,
-					      sizeof msg))
+		if (!leave && pc_option_check(o->bound, o->consumer, f[i].key, v, msg, sizeof msg))
 			return opt_fail(o, PC_EUSAGE, "%s", msg);
 	}
 	for (size_t i = 0; i < nf; i++) {
@@ -417,7 +417,7 @@ int pc_options_set_settings(pc_options *o, const pc_settings *s)
 		int st = pc_options_set(o, f[i].key, f[i].names ? f[i].names[f[i].v]
 								: f[i].v ? "1" : "0");
 		if (st)
-			return st;
+			return st; /* PC_ENOMEM: the keys before it are set */
 	}
 	return PC_OK;
 }

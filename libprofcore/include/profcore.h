@@ -326,10 +326,11 @@ typedef struct pc_settings {
 	}
 /** Writes the settings that are not "leave" into o under their keys
  *  (attribution = proportional, demangle = 0, ...).  PC_EUSAGE, with
- *  nothing changed, for a struct_size smaller than the first version's
- *  or larger than this library's pc_settings, an out-of-range value (the
- *  message names the field and value), or a key o's binding does not
- *  know; PC_ENOMEM. */
+ *  nothing changed and the message in pc_options_error(), for a
+ *  struct_size smaller than the first version's or larger than this
+ *  library's pc_settings, an out-of-range value (the message names the
+ *  field and value), or a key or value o's binding refuses; PC_ENOMEM
+ *  (the keys before the failing one are set). */
 PC_API int pc_options_set_settings(pc_options *o, const pc_settings *s);
 
 /* ------------------------------------------------------------------ */
