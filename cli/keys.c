@@ -40,7 +40,9 @@ int pc_cli_merge_options(pc_options *ropts, const pc_options *lopts,
 		const char *k = pc_options_key_at(lopts, i);
 		if (pc_options_get(ropts, k))
 			continue;
-		int loader_key = 0;
+		/* load-address is also read by profcat's fit check
+		 * (pc_profile_fit), whatever the inputs and the output */
+		int loader_key = !strcmp(k, "load-address");
 		for (size_t j = 0; j < n && !loader_key; j++)
 			loader_key = ls[j]->abi_version < 2 || declares(ls[j]->options, k);
 		if (loader_key && !declares(keys, k))

@@ -14,8 +14,8 @@ pc_options *pc_cli_loader_options(const pc_loader *l, const pc_options *all);
 /** Copies into ropts (unless set there already) each entry of lopts that
  *  the report or export reads (keys), and each that none of the n
  *  loaders declares: the library then refuses it, naming it and the
- *  keys known.  Entries only loaders read stay with them.  0, or
- *  PC_ENOMEM. */
+ *  keys known.  Entries only loaders read stay with them, and so does
+ *  load-address, which the fit check reads too.  0, or PC_ENOMEM. */
 int pc_cli_merge_options(pc_options *ropts, const pc_options *lopts,
 			 const pc_option_decl *keys, const pc_loader *const *ls,
 			 size_t n);

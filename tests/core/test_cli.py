@@ -245,6 +245,11 @@ class Cli(unittest.TestCase):
         rc, out, err = run(ELF, GMON, "-O", "rate=50", "-O", "dynamic-symbols=0")
         self.assertEqual((rc, err), (0, ""))
         self.assertIn("\nRate: 50 Hz, each sample counts as 0.02 seconds;", out)
+        # load-address is read by the fit check too: never refused as
+        # unknown, though neither these loaders nor the export read it
+        rc, out, err = run("--load-address", "0", ELF, GMON, "-e", "folded")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("main;hot 264\n", out)
 
     @needs_elf
     @needs_plugins
