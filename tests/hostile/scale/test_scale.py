@@ -131,7 +131,8 @@ PIPED = {
                     "368: NUL byte in a text line (binary file?)",
                     "113: NUL byte in a text line (binary file?)"),
     "map": _msgs(*["0: no built-in map dialect recognises this file; name "
-                   "one with -O dialect=NAME or -O dialect=FILE.yaml"] * 3),
+                   "one with the option dialect=NAME or dialect=FILE.yaml "
+                   "(-O KEY=VALUE)"] * 3),
     "prf": _msgs(
         "8: program high paragraph 0x3549 is not above the low paragraph 0xfc7b",
         "8: program high paragraph 0x2a7b is not above the low paragraph 0xb8a4",
