@@ -171,7 +171,7 @@ static int get_cutoff(pc_profile *p, const pc_options *o, pc_rowset *rs)
 	if (!v)
 		return PC_OK;
 	double c = 0;
-	int r = pc_options_get_double(o, "cutoff", &c);
+	int r = pc_options_get_double(o, "cutoff", &c, NULL);
 	if (r < 0 || !(c >= 0 && c <= 100))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "cutoff must be a percentage from 0 to 100, not '%s'",
@@ -341,8 +341,9 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 		rs->sort = (pc_sort)i;
 	}
 	uint64_t top = 0;
-	int r = pc_options_get_u64(o, "top", &top);
-	if (r < 0 || (r == 1 && top == 0))
+	int given = 0;
+	int r = pc_options_get_u64(o, "top", &top, &given);
+	if (r < 0 || (given && top == 0))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "top must be a number of rows (1 or more), not '%s'",
 				       pc_options_get(o, "top"));

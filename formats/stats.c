@@ -31,7 +31,7 @@ int pc_ci_option(pc_profile *p, const pc_options *o, double *z, double *level)
 	if (!v)
 		return PC_OK;
 	double c;
-	if (pc_options_get_double(o, "ci", &c) != 1 || !(c > 0 && c < 100))
+	if (pc_options_get_double(o, "ci", &c, NULL) != PC_OK || !(c > 0 && c < 100))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "option ci=%s; expected a confidence level in percent, above 0 and below 100 (e.g. 95)",
 				       v);
@@ -323,7 +323,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 		if (one >= CLUSTER_SYMBOLS && one == big) {
 			name_list(names, sizeof names, v, flag, hit, one);
 			add_chk(cs, "clustered",
-				"the samples of every symbol with %d or more samples sit on a single address (%zu symbols: %s): the sampling period may beat with a program period; repeat at another period and compare (profcat rates)",
+				"the samples of every symbol with %d or more samples sit on a single address (%zu symbols: %s): the sampling period may beat with a program period; repeat at another period and compare them (the rates report)",
 				CLUSTER_MIN, one, names);
 		}
 		free(cnt), free(addrs), free(where);

@@ -519,7 +519,7 @@ int pc_profile_attribute(pc_profile *p, const pc_options *opts)
 				       "attribution must be proportional or bucket-start, not '%s'",
 				       mode);
 	uint64_t use_sizes = 0;
-	if (pc_options_get_u64(opts, "use-sizes", &use_sizes) < 0 || use_sizes > 1)
+	if (pc_options_get_u64(opts, "use-sizes", &use_sizes, NULL) < 0 || use_sizes > 1)
 		return pc_profile_fail(p, PC_EUSAGE, "use-sizes must be 0 or 1");
 	/* names only: the cached attribution stays valid */
 	if (pc_demangle_option(opts, &p->demangle))

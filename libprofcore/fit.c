@@ -317,7 +317,8 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 			out->has_shift = 1;
 	}
 	uint64_t load = 0;
-	out->load_given = pc_options_get_u64(opts, "load-address", &load) == 1;
+	int given = 0;
+	out->load_given = pc_options_get_u64(opts, "load-address", &load, &given) == PC_OK && given;
 	if (out->has_shift) {
 		/* no load address below 0 */
 		int64_t lowest = load > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)load;

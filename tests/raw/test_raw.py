@@ -423,8 +423,8 @@ class Errors(unittest.TestCase):
         p = fx("dec.txt")
         self.fails([ELF, "-f", "raw", p], 1,
                    "profcat: %s:0: the addresses could be decimal or hex (none has 0x, $, "
-                   "seg:off or a digit a-f in the first 4 KiB): give -O radix=10 or "
-                   "-O radix=16\n" % p)
+                   "seg:off or a digit a-f in the first 4 KiB): give the option radix=10 or "
+                   "radix=16 (-O KEY=VALUE)\n" % p)
 
     def test_binary_dumps_are_never_guessed(self):
         rc, out, err = run(ELF, fx("w32le.pcs"))
