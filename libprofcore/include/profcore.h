@@ -79,9 +79,9 @@ extern "C" {
 #endif
 
 #define PC_VERSION_MAJOR 0
-#define PC_VERSION_MINOR 1
+#define PC_VERSION_MINOR 2
 #define PC_VERSION_PATCH 0
-#define PC_VERSION_STRING "0.1.0"
+#define PC_VERSION_STRING "0.2.0"
 
 /** Version of the loader plugin ABI (pc_loader.abi_version) this header
  *  describes, and the oldest one the registry still accepts: a loader
@@ -91,7 +91,7 @@ extern "C" {
 #define PC_LOADER_ABI_VERSION 2
 #define PC_LOADER_ABI_MIN 1
 
-/** The library's version string, e.g. "0.1.0".  [any thread] */
+/** The library's version string, e.g. "0.2.0".  [any thread] */
 PC_API const char *pc_version(void);
 
 /* ------------------------------------------------------------------ */

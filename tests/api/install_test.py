@@ -109,8 +109,8 @@ class Installed(unittest.TestCase):
         lib = os.path.join(self.libdir, "libprofcore.so")
         self.assertEqual(os.readlink(self.d(lib)), "libprofcore.so.0")
         self.assertEqual(os.readlink(self.d(lib + ".0")),
-                         "libprofcore.so.0.1.0")
-        for path in (lib + ".0.1.0",
+                         "libprofcore.so.0.2.0")
+        for path in (lib + ".0.2.0",
                      os.path.join(self.includedir, "profcore.h"),
                      os.path.join(self.includedir, "profcore_plugin.h"),
                      os.path.join(self.libdir, "pkgconfig", "profcore.pc"),
@@ -139,7 +139,7 @@ class Installed(unittest.TestCase):
 
     def test_pkg_config(self):
         r = run(["pkg-config", "--modversion", "profcore"], env=self.env)
-        self.assertEqual(r.stdout, "0.1.0\n")
+        self.assertEqual(r.stdout, "0.2.0\n")
         r = run(["pkg-config", "--libs", "profcore"], env=self.env)
         self.assertEqual(r.stdout.split(),
                          ["-L" + self.d(self.libdir), "-lprofcore"])
@@ -399,7 +399,7 @@ class Installed(unittest.TestCase):
                  "import profcore; print(profcore.version(), "
                  "profcore.library_path())"],
                 env=self.python_env(PYTHONPATH=pkgroot), cwd=self.tmp)
-        self.assertEqual(r.stdout, "0.1.0 libprofcore.so.0\n")
+        self.assertEqual(r.stdout, "0.2.0 libprofcore.so.0\n")
         # Under a prefix ld.so does not search, the recorded libdir is used.
         with open(os.path.join(pkgroot, "profcore", "_paths.py")) as f:
             self.assertIn('\nLIBDIR = "%s"\n' % self.libdir, f.read())

@@ -94,8 +94,8 @@ def check_against_csv(test, prof, *args):
 
 class Basics(unittest.TestCase):
     def test_version(self):
-        self.assertEqual(profcore.version(), "0.1.0")
-        self.assertEqual(profcore.__version__, "0.1.0")
+        self.assertEqual(profcore.version(), "0.2.0")
+        self.assertEqual(profcore.__version__, "0.2.0")
         if INSTALLED:   # the wheel's own library, inside the package
             self.assertEqual(profcore.library_path(), os.path.join(
                 os.path.dirname(profcore.__file__), "libprofcore-py.so"))

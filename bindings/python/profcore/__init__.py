@@ -973,7 +973,7 @@ def demangler_available() -> bool:
 
 
 def version() -> str:
-    """Version of the loaded libprofcore, e.g. "0.1.0"."""
+    """Version of the loaded libprofcore, e.g. "0.2.0"."""
     return _c.lib().pc_version().decode()
 
 
