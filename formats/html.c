@@ -17,7 +17,12 @@
  *   flame      the call-path model of the exports (flame_json below)
  *   source     the source report when line data exists, or null
  *
- * each inside one <script type="application/json"> element.  Every name
+ * in two <script type="application/json"> elements: #pc-data holds what
+ * the first view shows (the version, the flat header and its first
+ * FIRST_ROWS rows), #pc-data-rest the other rows ("flat_data") and the
+ * other views, which the page parses after it has shown the first view
+ * (a 50,000-function profile's first view needs 250 rows, not all of
+ * its 5 to 9 MB).  Every name
  * went through pc_sink_json_string (pc_name_escape: valid UTF-8, no
  * control bytes); here '<', '>' and '&' become \u003c, \u003e, \u0026, so
  * no name can end the script element ("</script>") or open a comment.
@@ -105,12 +110,47 @@ static int put_report(pc_sink *k, pc_profile *p, const char *report,
 	return k->failed;
 }
 
+/* Rows the page shows before it reads the rest of its data: the first
+ * view (the header and the top of the flat table) needs only these. */
+#define FIRST_ROWS 250
+
+/* One flat row as an array of the "columns". */
+static void put_row(pc_sink *json, const pc_rowset *rs, const pc_rs_row *x, int seg, int ci)
+{
+	pc_sink_printf(json, "\n[%zu,", x->rank);
+	pc_sink_json_string(json, x->label);
+	if (seg) {
+		if (x->segment != PC_NOSEG)
+			pc_sink_printf(json, ",%u", (unsigned)x->segment);
+		else
+			pc_sink_puts(json, ",null");
+	}
+	if (x->region < 0)
+		pc_sink_printf(json, ",%llu,", (unsigned long long)x->address);
+	else
+		pc_sink_puts(json, ",null,");
+	pc_sink_count(json, x->count);
+	pc_sink_printf(json, ",%.4f,%.4f", x->percent, x->cum_percent);
+	if (ci) {
+		double lo, hi;
+		pc_rowset_ci(rs, x->count, &lo, &hi);
+		pc_sink_printf(json, ",%.4f,%.4f", lo, hi);
+	}
+	pc_sink_printf(json, ",%llu,%llu]", (unsigned long long)x->calls,
+		       (unsigned long long)x->self_calls);
+}
+
 /* The flat table: the header of the flat report's JSON (same sources,
  * totals, rate, ci, warnings; its "rows" left empty) and the same rows
  * as arrays under "columns"/"data" (a third of the size: 50,000 rows
  * are 4 MB instead of 10).  Numbers are written as -F json writes them;
- * self seconds are count / rate_hz. */
-static int flat_json(pc_sink *k, pc_profile *p, const pc_options *fo)
+ * self seconds are count / rate_hz.  Only the first FIRST_ROWS rows go
+ * into k with the header, and what the table needs to know of all rows
+ * before it has them ("nrows"; "has_calls": some row has calls;
+ * "zero_rows": rows without samples or calls; "max_percent": the
+ * largest percent or interval end, the bars' scale); the others go to
+ * rest as one JSON array. */
+static int flat_json(pc_sink *k, pc_sink *rest, pc_profile *p, const pc_options *fo)
 {
 	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 0};
 	pc_profile *g = NULL;
@@ -136,46 +176,55 @@ static int flat_json(pc_sink *k, pc_profile *p, const pc_options *fo)
 	/* reopen the object: drop the final "}\n" */
 	while (json.len > 0 && (json.buf[json.len - 1] == '\n' || json.buf[json.len - 1] == '}'))
 		json.len--;
-	int seg = 0, ci = rs.ci_z > 0 && !rs.exact;
-	for (size_t i = 0; i < n; i++)
-		seg |= rs.rows[i].segment != PC_NOSEG;
-	pc_sink_printf(&json, ",\n  \"columns\": [\"rank\", \"symbol\", %s\"address\", \"count\", "
-		       "\"percent\", \"cum_percent\", %s\"calls\", \"self_calls\"],\n  \"data\": [",
-		       seg ? "\"segment\", " : "", ci ? "\"ci_low\", \"ci_high\", " : "");
+	int seg = 0, ci = rs.ci_z > 0 && !rs.exact, calls = 0;
+	size_t zero = 0;
+	double maxv = 0;
 	for (size_t i = 0; i < n; i++) {
 		const pc_rs_row *x = &rs.rows[i];
-		pc_sink_printf(&json, "%s\n[%zu,", i ? "," : "", x->rank);
-		pc_sink_json_string(&json, x->label);
-		if (seg) {
-			if (x->segment != PC_NOSEG)
-				pc_sink_printf(&json, ",%u", (unsigned)x->segment);
-			else
-				pc_sink_puts(&json, ",null");
-		}
-		if (x->region < 0)
-			pc_sink_printf(&json, ",%llu,", (unsigned long long)x->address);
-		else
-			pc_sink_puts(&json, ",null,");
-		pc_sink_count(&json, x->count);
-		pc_sink_printf(&json, ",%.4f,%.4f", x->percent, x->cum_percent);
+		seg |= x->segment != PC_NOSEG;
+		calls |= x->calls || x->self_calls;
+		zero += !x->count && !x->calls && !x->self_calls;
+		if (x->percent > maxv)
+			maxv = x->percent;
 		if (ci) {
 			double lo, hi;
 			pc_rowset_ci(&rs, x->count, &lo, &hi);
-			pc_sink_printf(&json, ",%.4f,%.4f", lo, hi);
+			if (hi > maxv)
+				maxv = hi;
 		}
-		pc_sink_printf(&json, ",%llu,%llu]", (unsigned long long)x->calls,
-			       (unsigned long long)x->self_calls);
+	}
+	pc_sink_printf(&json, ",\n  \"nrows\": %zu, \"has_calls\": %s, \"zero_rows\": %zu, "
+		       "\"max_percent\": %.4f", n, calls ? "true" : "false", zero, maxv);
+	pc_sink_printf(&json, ",\n  \"columns\": [\"rank\", \"symbol\", %s\"address\", \"count\", "
+		       "\"percent\", \"cum_percent\", %s\"calls\", \"self_calls\"],\n  \"data\": [",
+		       seg ? "\"segment\", " : "", ci ? "\"ci_low\", \"ci_high\", " : "");
+	for (size_t i = 0; i < n && i < FIRST_ROWS; i++) {
+		if (i)
+			pc_sink_putc(&json, ',');
+		put_row(&json, &rs, &rs.rows[i], seg, ci);
 	}
 	pc_sink_puts(&json, "]}");
+	pc_sink more;
+	pc_sink_init(&more);
+	pc_sink_putc(&more, '[');
+	for (size_t i = FIRST_ROWS; i < n; i++) {
+		if (i > FIRST_ROWS)
+			pc_sink_putc(&more, ',');
+		put_row(&more, &rs, &rs.rows[i], seg, ci);
+	}
+	pc_sink_putc(&more, ']');
 	pc_rowset_dispose(&rs);
 	pc_profile_free(g);
-	if (json.failed) {
+	if (json.failed || more.failed) {
 		pc_sink_dispose(&json);
+		pc_sink_dispose(&more);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
 	put_json_safe(k, json.buf, json.len);
+	put_json_safe(rest, more.buf, more.len);
 	pc_sink_dispose(&json);
-	return k->failed;
+	pc_sink_dispose(&more);
+	return k->failed || rest->failed ? pc_profile_fail(p, PC_ENOMEM, "out of memory") : PC_OK;
 }
 
 /* A caller chain to sort by path, frame by frame (the prefix tree). */
@@ -408,18 +457,26 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	char title[512];
 	title_of(p, title, sizeof title);
 	/* the flat report's failures (bad options) are the page's */
-	pc_sink flat;
+	pc_sink flat, rest;
 	pc_sink_init(&flat);
-	if ((st = flat_json(&flat, p, fo))) {
+	pc_sink_init(&rest);
+	if ((st = flat_json(&flat, &rest, p, fo))) {
 		pc_sink_dispose(&flat);
+		pc_sink_dispose(&rest);
 		goto done;
 	}
+	/* the first view's data (header, top rows), then the rest: the
+	 * page parses the second element after it has shown the first */
 	page_start(k, title);
 	pc_sink_puts(k, "{\"kind\": \"profile\", \"version\": ");
 	pc_sink_json_string(k, pc_version());
 	pc_sink_puts(k, ",\n\"flat\": ");
 	pc_sink_write(k, flat.buf, flat.len);
 	pc_sink_dispose(&flat);
+	pc_sink_puts(k, "}\n</script>\n<script type=\"application/json\" id=\"pc-data-rest\">\n"
+		     "{\"flat_data\": ");
+	pc_sink_write(k, rest.buf, rest.len);
+	pc_sink_dispose(&rest);
 	if ((st = put_report(k, p, "regions", jo, "regions")) ||
 	    (st = calls_json(k, p, jo)) ||
 	    (st = flame_json(k, p, jo)) ||
