@@ -1,5 +1,5 @@
 /* report.js - profcore's HTML report (formats/html.c inlines it after the
- * data element #pc-data).  Plain JavaScript, no framework, no network.
+ * data element #pc-data and before #pc-data-rest).  Plain JavaScript, no framework, no network.
  *
  * Every name from the profile reaches the page through textContent (never
  * innerHTML), so a symbol named like a script element is shown as text.
@@ -7,7 +7,9 @@
  * flame view is a canvas that draws only what is wider than a pixel.
  * The data comes in two elements: #pc-data holds what the first view
  * shows (the header, the top rows of the flat table), #pc-data-rest the
- * other rows and views, parsed once the first view is on the screen.
+ * other rows and views (JSON, gzip'ed and base64'ed), placed after this script (the browser still
+ * parses it while this draws the first view) and read once the first
+ * view is on the screen and the document is parsed.
  * When the page is complete it sets data-pc-ready on <html> ("ok", or
  * "error" with the messages in #pc-errors); tests wait for that. */
 (function () {
@@ -119,7 +121,7 @@
   VTable.prototype.draw = function () {
     var n = this.view.length, h = this.box.clientHeight || 600;
     var first = Math.max(0, Math.floor(this.box.scrollTop / ROW_H) - 30);
-    var span = Math.max(200, Math.ceil(h / ROW_H) + 60);
+    var span = Math.max(100, Math.ceil(h / ROW_H) + 60);
     var last = Math.min(n, first + span);
     var body = el('tbody'), cols = this.columns, self = this;
     if (first > 0) body.appendChild(el('tr', {cls: 'spacer'}, [el('td', {colspan: cols.length, style: 'height:' + first * ROW_H + 'px'})]));
@@ -700,13 +702,35 @@
   /* the first view is on the screen after the next frame: its time
    * (the mark "pc-first-view", data-pc-view-ms) is the bench's; then
    * the rest of the data is read */
+  /* #pc-data-rest: JSON, gzip'ed and base64'ed (formats/html.c
+   * put_rest); a promise of the object */
+  function readRest(rest) {
+    if (rest.getAttribute('type') === 'application/json') return Promise.resolve(JSON.parse(rest.textContent));
+    if (typeof DecompressionStream === 'undefined')
+      return Promise.reject(new Error('this browser has no DecompressionStream: it cannot read the rest of the report'));
+    var bin = atob(rest.textContent.replace(/\s+/g, ''));
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(stream).text().then(JSON.parse);
+  }
+  function complete() {
+    var rest = document.getElementById('pc-data-rest');
+    if (!more) { done(); return; }
+    var p;
+    try {
+      if (!rest) throw new Error('the page has no #pc-data-rest: it is incomplete');
+      p = readRest(rest);
+    } catch (e) { failed(e); done(); return; }
+    p.then(function (R) { more(R); }).catch(failed).then(done);
+  }
   requestAnimationFrame(function () {
     setTimeout(function () {
       performance.mark('pc-first-view');
       document.documentElement.setAttribute('data-pc-view-ms', ms());
-      var rest = document.getElementById('pc-data-rest');
-      try { if (more && rest) more(JSON.parse(rest.textContent)); } catch (e) { failed(e); }
-      done();
+      /* #pc-data-rest follows this script: parsed when the document is */
+      if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', complete);
+      else complete();
     }, 0);
   });
 })();

@@ -78,12 +78,11 @@ def static_checks(label, data):
     bad = [c for c in text if (ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) < 0xa0]
     check(not bad, "%s: no control characters in the page (found %r)" % (label, bad[:3]))
     low = text.lower()
-    # a profile's data in two elements (the first view's, the rest), a
-    # diff's in one; then the code
-    want = ['<script type="application/json" id="pc-data">']
+    # a profile's data in two elements (the first view's before the code,
+    # the rest after it), a diff's in one before the code
+    want = ['<script type="application/json" id="pc-data">', "<script>"]
     if label != "diff":
-        want.append('<script type="application/json" id="pc-data-rest">')
-    want.append("<script>")
+        want.append('<script type="application/gzip" data-encoding="base64" id="pc-data-rest">')
     check(re.findall(r"<script[^>]*>", low) == want and low.count("</script") == len(want),
           "%s: exactly the script elements %s" % (label, ", ".join(want)))
     check(not re.search(r"\b(src|href|url)\s*[=(]", low) and "http:" not in low and "https:" not in low,
