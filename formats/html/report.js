@@ -581,12 +581,19 @@
     var flat = D.flat;
     flatRows(flat);
     header(app, flat);
-    var flame = null;
+    var flame = null, haveRest = false, sourceBuilt = false;
+    /* the source view (a row per sampled line: tens of thousands for a
+     * large -g program) is built when its tab is first shown */
+    function showSource() {
+      if (!haveRest || sourceBuilt) return;
+      sourceBuilt = true;
+      sourceView(T.views.source, D.source, D.source_error);
+    }
     var T = tabs(app, [
       {id: 'flat', label: 'Flat profile'},
       {id: 'regions', label: 'Regions'},
       {id: 'flame', label: 'Call graph', onshow: function () { if (flame) flame.show(); }},
-      {id: 'source', label: 'Source'}]);
+      {id: 'source', label: 'Source', onshow: showSource}]);
     var select = function (name) {
       if (!flame) return;
       flame.selected = name;
@@ -600,7 +607,7 @@
       if (R.flat_data && R.flat_data.length) table.addRows(rowObjects(flat, R.flat_data));
       flame = new FlameView(T.views.flame, D.flame, D.flame_error, flat.rate_hz, select);
       regionsView(T.views.regions, D.regions, D.regions_error);
-      sourceView(T.views.source, D.source, D.source_error);
+      haveRest = true;
       if (D.calls) D.calls._rate = flat.rate_hz || 0;
       if ((!D.calls || !D.calls.edges.length) && flame.calls)
         flame.calls.appendChild(el('p', {cls: 'note', text: 'No caller/callee tables: ' + (D.calls_error || 'the capture has no call arcs')}));
