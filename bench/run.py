@@ -256,6 +256,22 @@ def median(v):
     return v[len(v) // 2]
 
 
+def timed(cmd, stdout=subprocess.DEVNULL):
+    """wait_run with the CPU time (user + system) of the program beside
+    the wall time: on a loaded machine the wall time is mostly waiting
+    for a core.  Returns (wall, cpu, stdout)."""
+    import resource
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    w, rss, out = wait_run(cmd, stdout=stdout)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return w, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), out
+
+
+def wc(runs):
+    """'wall s (CPU s)' of the medians"""
+    return "%8.3f s (CPU %.3f s)" % (median([x[0] for x in runs]), median([x[1] for x in runs]))
+
+
 def build_g(data, src):
     exe = os.path.join(data, "fn50k-g")
     if not os.path.exists(exe):
@@ -322,14 +338,14 @@ def source_figures(profcat, data, src, n, rounds):
                     lambda t: gen_gmon_sparse(t, exe))
     runs = {"line": [], "sparse": [], "func": []}
     for _ in range(max(rounds, 5)):
-        runs["line"].append(wait_run([profcat, "--granularity", "line", gmon, exe])[0])
-        runs["sparse"].append(wait_run([profcat, "--granularity", "line", sparse, exe])[0])
-        runs["func"].append(wait_run([profcat, gmon, exe])[0])
+        runs["line"].append(timed([profcat, "--granularity", "line", gmon, exe]))
+        runs["sparse"].append(timed([profcat, "--granularity", "line", sparse, exe]))
+        runs["func"].append(timed([profcat, gmon, exe]))
     print()
-    print("(f) the 50,000-function program built with -g (median of %d)" % len(runs["line"]))
-    print("  %-52s %8.3f s" % ("line report, gmon.out of (c) (every function sampled)", median(runs["line"])))
-    print("  %-52s %8.3f s" % ("line report, 1 function in 100 sampled", median(runs["sparse"])))
-    print("  %-52s %8.3f s" % ("flat report (function granularity), same gmon.out", median(runs["func"])))
+    print("(f) the 50,000-function program built with -g (median of %d; wall, CPU)" % len(runs["line"]))
+    print("  %-52s %s" % ("line report, gmon.out of (c) (every function sampled)", wc(runs["line"])))
+    print("  %-52s %s" % ("line report, 1 function in 100 sampled", wc(runs["sparse"])))
+    print("  %-52s %s" % ("flat report (function granularity), same gmon.out", wc(runs["func"])))
     dump = ensure(os.path.join(data, "dump-g-%d.pcs" % n), lambda t: gen_dump_g(t, exe, n))
     r = {"plain": [], "g": [], "gline": []}
     outs = {}
@@ -338,8 +354,8 @@ def source_figures(profcat, data, src, n, rounds):
                          ("g", [profcat, "-F", "csv", exe, "-f", "raw", dump]),
                          ("gline", [profcat, "-F", "csv", "--granularity", "line", exe,
                                     "-f", "raw", dump])):
-            w, rss, out = wait_run(cmd, stdout=subprocess.PIPE)
-            r[key].append(w)
+            w, cpu, out = timed(cmd, stdout=subprocess.PIPE)
+            r[key].append((w, cpu))
             outs[key] = out
     if outs["plain"] != outs["g"]:
         sys.exit("bench: the -g program and the one without debug info count differently")
@@ -347,11 +363,14 @@ def source_figures(profcat, data, src, n, rounds):
                          if x["symbol"] == "[total]"]
     if total(outs["gline"]) != total(outs["plain"]):
         sys.exit("bench: the line report's total differs from the flat report's")
-    a, b, c = median(r["plain"]), median(r["g"]), median(r["gline"])
-    print("  %d-sample raw dump over 10^5 distinct addresses (median of %d):" % (n, len(r["g"])))
-    print("  %-52s %8.3f s" % ("flat, program without debug info", a))
-    print("  %-52s %8.3f s  %.2fx" % ("flat, the -g program", b, b / a))
-    print("  %-52s %8.3f s  %.2fx" % ("--granularity line, the -g program (DWARF)", c, c / a))
+    def ratio(key):
+        return "%.2fx (CPU %.2fx)" % (median([x[0] for x in r[key]]) / median([x[0] for x in r["plain"]]),
+                                      median([x[1] for x in r[key]]) / median([x[1] for x in r["plain"]]))
+    print("  %d-sample raw dump over 10^5 distinct addresses (median of %d; ratio of medians):"
+          % (n, len(r["g"])))
+    print("  %-52s %s" % ("flat, program without debug info", wc(r["plain"])))
+    print("  %-52s %s  %s" % ("flat, the -g program", wc(r["g"]), ratio("g")))
+    print("  %-52s %s  %s" % ("--granularity line, the -g program (DWARF)", wc(r["gline"]), ratio("gline")))
 
 
 # ---- (g) the HTML report of the 50,000-function profile -------------------
@@ -363,7 +382,7 @@ def html_figures(profcat, data, exe, gmon, rounds):
         print("\n(g) chromium not installed: the HTML report's first view is not measured")
         return
     page = os.path.join(data, "fn50k.html")
-    writes = [wait_run([profcat, "-F", "html", "-o", page, gmon, exe])[0]
+    writes = [timed([profcat, "-F", "html", "-o", page, gmon, exe])
               for _ in range(max(rounds, 5))]
     view, full = [], []
     with cdp.Browser() as b:
@@ -380,7 +399,7 @@ def html_figures(profcat, data, exe, gmon, rounds):
             p.call("Page.navigate", {"url": "about:blank"})
     print()
     print("(g) the HTML report of the 50,000-function profile of (c) (median of %d)" % len(view))
-    print("  %-52s %8.3f s  %.1f MB" % ("profcat -F html", median(writes), os.path.getsize(page) / 1e6))
+    print("  %-52s %s  %.1f MB" % ("profcat -F html", wc(writes), os.path.getsize(page) / 1e6))
     print("  %-52s %8.3f s" % ("Chromium (headless): first view", median(view)))
     print("  %-52s %8.3f s" % ("Chromium (headless): every view's data read", median(full)))
 
