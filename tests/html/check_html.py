@@ -378,8 +378,21 @@ def case_many(b, tmp):
     want_zero = csv_rows(profcat("-F", "csv", "--zero", "many.nm", "-f", "raw", "many.pcs", cwd=tmp).decode())
     p = b.open(url(page_file))
     check(p.eval("document.documentElement.dataset.pcReady") == "ok", "many: page ready without error")
-    check(p.eval("+document.documentElement.dataset.pcViewMs <= +document.documentElement.dataset.pcMs"),
-          "many: the first view came before the complete page")
+    # the first view's element holds the header and the first 250 rows,
+    # the gzip'ed, base64'ed rest the others and the other views
+    import base64
+    import gzip
+    text = open(page_file, encoding="utf-8").read()
+    first = json.loads(re.search(r'<script type="application/json" id="pc-data">(.*?)</script>', text, re.S).group(1))
+    rest = json.loads(gzip.decompress(base64.b64decode(re.search(
+        r'<script type="application/gzip" data-encoding="base64" id="pc-data-rest">(.*?)</script>',
+        text, re.S).group(1))))
+    check(len(first["flat"]["data"]) == 250 and first["flat"]["nrows"] == len(want_zero)
+          and len(rest["flat_data"]) == len(want_zero) - 250 and "flame" in rest and "flame" not in first,
+          "many: #pc-data holds 250 of %d rows, #pc-data-rest the other %d and the other views"
+          % (len(want_zero), len(want_zero) - 250))
+    check(p.eval("performance.getEntriesByName('pc-first-view').length") == 1,
+          "many: the page marks its first view (pc-first-view)")
     check(p.eval("document.getElementById('flat-count').textContent") == "%d of %d rows" % (len(want), len(want_zero)),
           "many: row counter counts every row (%d of %d)" % (len(want), len(want_zero)))
     check("(%d)" % (len(want_zero) - len(want)) in p.eval("document.querySelector('label[title]').textContent"),
