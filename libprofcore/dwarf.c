@@ -902,7 +902,12 @@ int pc_dwarf_line_syms_in(pc_dwarf *d, const uint64_t *ranges, size_t nranges,
 		free(w.v);
 		return st;
 	}
-	if (w.n) /* v is NULL when no address has a line */
+	/* the walk goes up through the candidates: sorted already, unless
+	 * a bias wrapped an address around */
+	size_t up = 1;
+	while (up < w.n && w.v[up - 1].addr <= w.v[up].addr)
+		up++;
+	if (up < w.n)
 		qsort(w.v, w.n, sizeof *w.v, cmp_ls);
 	*out = w.v;
 	*nout = w.n;

@@ -208,6 +208,23 @@ static int wants_zero(const pc_options *opts)
 	return 1;
 }
 
+/* Marks the function extents meeting [lo, hi) (extent i is [ta[i-1],
+ * ta[i]), extent 0 below ta[0], extent nt from ta[nt-1] up): from the
+ * one holding lo to the one holding hi - 1.  *pos is where the last call
+ * ended, *last its lo: calls in address order walk the extents once. */
+static void mark_extents(const uint64_t *ta, size_t nt, unsigned char *hit,
+			 size_t *pos, uint64_t *last, uint64_t lo, uint64_t hi)
+{
+	size_t a = lo < *last ? 0 : *pos;
+	*last = lo;
+	while (a < nt && ta[a] <= lo)
+		a++;
+	*pos = a;
+	hit[a] = 1;
+	for (; a < nt && ta[a] < hi; a++)
+		hit[a + 1] = 1;
+}
+
 /* The address ranges whose line symbols can get a share of a sample:
  * each function's extent (from its address to the next function's, so
  * the padding after it too) that holds a sampled address or meets a
@@ -227,30 +244,30 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 	for (size_t i = 0; i < ns; i++)
 		if (sm[i].segment != PC_NOSEG)
 			return PC_OK;
-	size_t nb = 0;
-	for (size_t h = 0; h < p->nhists; h++) {
+	for (size_t h = 0; h < p->nhists; h++)
 		if (p->hists[h].h.segment != PC_NOSEG)
 			return PC_OK;
-		nb += p->hists[h].h.nbins;
-	}
+	/* the function extents: [ta[i-1], ta[i]) is extent i, extent 0 is
+	 * below the first function, extent nt from the last one up */
+	size_t nt = 0;
 	uint64_t *ta = malloc((p->ntargets ? p->ntargets : 1) * sizeof *ta);
-	uint64_t *hit = malloc((ns + nb ? ns + nb : 1) * 2 * sizeof *hit);
+	unsigned char *hit = calloc(p->ntargets + 1, 1);
 	if (!ta || !hit) {
 		free(ta);
 		free(hit);
 		return PC_ENOMEM;
 	}
-	size_t nt = 0, nh = 0;
 	for (size_t i = 0; i < p->ntargets; i++)
 		if (p->targets[i].segment == PC_NOSEG)
 			ta[nt++] = p->targets[i].address;
 	if (nt)
 		qsort(ta, nt, sizeof *ta, cmp_u64);
-	/* the hits, [lo, hi) each */
-	for (size_t i = 0; i < ns; i++) {
-		hit[2 * nh] = sm[i].address;
-		hit[2 * nh++ + 1] = sm[i].address + 1;
-	}
+	/* samples (sorted) and each histogram's buckets come in address
+	 * order: one walk over the extents for each */
+	size_t pos = 0;
+	uint64_t last = 0;
+	for (size_t i = 0; i < ns; i++)
+		mark_extents(ta, nt, hit, &pos, &last, sm[i].address, sm[i].address + 1);
 	for (size_t h = 0; h < p->nhists; h++) {
 		const pc_histogram *H = &p->hists[h].h;
 		long double w = (long double)(H->high - H->low) / (long double)H->nbins;
@@ -261,47 +278,32 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 			uint64_t hi = b + 1 == H->nbins ? H->high
 					: H->low + (uint64_t)(w * (long double)(b + 1));
 			/* a bucket's edges rounded outwards: never narrower */
-			hit[2 * nh] = lo ? lo - 1 : 0;
-			hit[2 * nh++ + 1] = hi + 1 > hi ? hi + 1 : hi;
+			mark_extents(ta, nt, hit, &pos, &last, lo ? lo - 1 : 0,
+				     hi + 1 > hi ? hi + 1 : hi);
 		}
 	}
-	/* each hit widened to the function extents it meets */
-	for (size_t i = 0; i < nh; i++) {
-		uint64_t lo = hit[2 * i], hi = hit[2 * i + 1];
-		size_t a = 0, b = nt;
-		while (a < b) { /* first target address > lo */
-			size_t m = a + (b - a) / 2;
-			if (ta[m] <= lo)
-				a = m + 1;
-			else
-				b = m;
+	/* runs of marked extents, as address ranges */
+	size_t k = 0;
+	uint64_t *r = malloc((nt + 1) * 2 * sizeof *r);
+	if (!r) {
+		free(ta);
+		free(hit);
+		return PC_ENOMEM;
+	}
+	for (size_t i = 0; i <= nt; i++) {
+		if (!hit[i])
+			continue;
+		uint64_t lo = i ? ta[i - 1] : 0, hi = i < nt ? ta[i] : UINT64_MAX;
+		if (k && r[2 * k - 1] == lo)
+			r[2 * k - 1] = hi;
+		else {
+			r[2 * k] = lo;
+			r[2 * k++ + 1] = hi;
 		}
-		hit[2 * i] = a ? ta[a - 1] : 0;
-		b = nt;
-		while (a < b) { /* first target address >= hi */
-			size_t m = a + (b - a) / 2;
-			if (ta[m] < hi)
-				a = m + 1;
-			else
-				b = m;
-		}
-		hit[2 * i + 1] = a < nt ? ta[a] : UINT64_MAX;
 	}
 	free(ta);
-	/* sorted by start (pairs), merged */
-	if (nh)
-		qsort(hit, nh, 2 * sizeof *hit, cmp_u64);
-	size_t k = 0;
-	for (size_t i = 0; i < nh; i++) {
-		if (k && hit[2 * i] <= hit[2 * k - 1]) {
-			if (hit[2 * i + 1] > hit[2 * k - 1])
-				hit[2 * k - 1] = hit[2 * i + 1];
-			continue;
-		}
-		hit[2 * k] = hit[2 * i];
-		hit[2 * k++ + 1] = hit[2 * i + 1];
-	}
-	*out = hit;
+	free(hit);
+	*out = r;
 	*nout = k;
 	return PC_OK;
 }
