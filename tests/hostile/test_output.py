@@ -36,6 +36,16 @@ def check(cond, what):
         failures.append(what)
 
 
+def default_signals():
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+def ignore_hup():
+    default_signals()
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
 def run(*args, **kw):
     r = subprocess.run([PROFCAT] + list(args), stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=60, **kw)
@@ -105,9 +115,13 @@ def main():
             with open(dest, "w") as f:
                 f.write("old\n")
             env = dict(os.environ, PC_TEST_OUTPUT_STALL="20000")
+            # the test's own parent may ignore SIGHUP (nohup, a detached
+            # CI job) and an ignored signal stays ignored across exec:
+            # profcat gets the default dispositions, as from a terminal
             p = subprocess.Popen([PROFCAT, "-o", dest, HEX], env=env,
                                  stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE)
+                                 stderr=subprocess.PIPE,
+                                 preexec_fn=default_signals)
             line = p.stderr.readline().decode()
             pre = "profcat: test: writing "
             name = line[len(pre):].rstrip("\n") if line.startswith(pre) else ""
@@ -124,6 +138,23 @@ def main():
                   (sig.name, leftovers(tmp, "sig.txt")))
             check(open(dest).read() == "old\n",
                   "%s: destination untouched" % sig.name)
+
+        # under nohup (SIGHUP ignored) a hangup does not stop the write
+        dest = os.path.join(tmp, "nohup.txt")
+        with open(dest, "w") as f:
+            f.write("old\n")
+        env = dict(os.environ, PC_TEST_OUTPUT_STALL="300")
+        p = subprocess.Popen([PROFCAT, "-o", dest, HEX], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=ignore_hup)
+        p.stderr.readline()
+        p.send_signal(signal.SIGHUP)
+        rc = p.wait(timeout=60)
+        p.stdout.close()
+        p.stderr.close()
+        check(rc == 0 and open(dest).read().startswith("Flat profile") and
+              leftovers(tmp, "nohup.txt") == [],
+              "SIGHUP ignored (nohup): the report is written (%d)" % rc)
 
         # closed standard output: exit 3, quiet
         r, w = os.pipe()
