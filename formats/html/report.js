@@ -538,8 +538,9 @@
 
   /* ---- tabs ----------------------------------------------------------- */
   function tabs(app, defs) {
-    var nav = el('nav', {cls: 'tabs', role: 'tablist'}), views = {};
+    var nav = el('nav', {cls: 'tabs', role: 'tablist'}), views = {}, cur = null;
     function show(id) {
+      cur = id;
       defs.forEach(function (d) {
         var on = d.id === id;
         d.button.setAttribute('aria-selected', on ? 'true' : 'false');
@@ -554,7 +555,7 @@
     });
     app.appendChild(nav);
     defs.forEach(function (d) { app.appendChild(views[d.id]); });
-    return {views: views, show: show};
+    return {views: views, show: show, current: function () { return cur; }};
   }
 
   /* rows as arrays (flat.columns) to row objects */
@@ -611,8 +612,10 @@
       if (D.calls) D.calls._rate = flat.rate_hz || 0;
       if ((!D.calls || !D.calls.edges.length) && flame.calls)
         flame.calls.appendChild(el('p', {cls: 'note', text: 'No caller/callee tables: ' + (D.calls_error || 'the capture has no call arcs')}));
+      /* the tab the address names, unless the user chose one while the
+       * rest was read; shown again, so that its view is built now */
       var want = (location.hash || '').slice(1);
-      T.show(T.views[want] ? want : 'flat');
+      T.show(T.views[want] && T.current() === 'flat' ? want : T.current());
     };
   }
 
