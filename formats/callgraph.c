@@ -11,6 +11,7 @@
  * Each has text, csv and json output ("output-format").
  */
 #include "dwarf_internal.h"
+#include "filter.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -1148,9 +1149,25 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (pc_profile_arc_count(p) == 0)
 		return pc_profile_fail(p, PC_EFORMAT,
 				       "no call graph: the inputs hold no call arcs (gmon.out of a -pg build, Proff and Hatari captures have them); the flat report needs none");
+	/* --focus/--ignore/--hide: the graph of the filtered profile */
+	pc_profile *fq = NULL, *up = p;
+	pc_sink out = *k;
+	if ((rc = pc_filter_profile(p, o, &fq)))
+		return rc;
+	if (fq) {
+		p = fq;
+		pc_sink_init(k);
+		if (kind == OUT_TEXT) {
+			pc_sink_puts(&out, "Filters: ");
+			pc_filter_describe(o, &out);
+			pc_sink_puts(&out, " (the functions they drop keep no self time, "
+					   "a hidden function's callers call its callees; "
+					   "% time is of the time they keep)\n\n");
+		}
+	}
 	graph G;
 	if ((rc = graph_build(&G, p, o)))
-		return rc;
+		goto filtered;
 	if (proff_style) {
 		proff P;
 		rc = proff_build(&P, &G);
@@ -1176,6 +1193,29 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 				      : render_gprof_machine(&G, k, kind, z != 0);
 	}
 	graph_free(&G);
+filtered:
+	if (fq) {
+		/* the json object says which filters made it */
+		size_t skip = 0;
+		if (kind == OUT_JSON && k->len > 2 && !strncmp(k->buf, "{\n", 2)) {
+			pc_sink_puts(&out, "{\n  \"filters\": ");
+			pc_filter_json(o, &out);
+			pc_sink_puts(&out, ",\n");
+			skip = 2;
+		}
+		if (k->len > skip)
+			pc_sink_write(&out, k->buf + skip, k->len - skip);
+		if (k->failed)
+			out.failed = k->failed;
+		if (rc && rc != PC_ENOMEM) {
+			const pc_error *e = pc_profile_error(fq);
+			rc = pc_profile_fail(up, rc, "%s", e ? e->message : "cannot filter");
+		}
+		pc_sink_dispose(k);
+		pc_profile_free(fq);
+		p = up;
+		*k = out;
+	}
 	if (rc == PC_ENOMEM || k->failed)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	return rc;
@@ -1189,7 +1229,7 @@ static void put_addr(pc_sink *k, uint32_t seg, uint64_t a)
 		pc_sink_printf(k, "%" PRIu32 ":%" PRIx64, seg, a);
 }
 
-static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
+static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	int kind, rc;
 	if ((rc = output_kind(o, p, &kind)))
@@ -1291,6 +1331,44 @@ static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (k->failed)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	return PC_OK;
+}
+
+/* --focus/--ignore/--hide: the arcs of the filtered profile (filter.c:
+ * a hidden function's callers call its callees) */
+static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	int kind, rc;
+	pc_profile *fq = NULL;
+	if ((rc = output_kind(o, p, &kind)) || (rc = pc_filter_profile(p, o, &fq)))
+		return rc;
+	if (!fq)
+		return render_arcs_of(p, o, k);
+	pc_sink t;
+	pc_sink_init(&t);
+	rc = render_arcs_of(fq, o, &t);
+	if (rc && rc != PC_ENOMEM) {
+		const pc_error *e = pc_profile_error(fq);
+		rc = pc_profile_fail(p, rc, "%s", e ? e->message : "cannot filter");
+	}
+	size_t skip = 0;
+	if (kind == OUT_TEXT) {
+		pc_sink_puts(k, "Filters: ");
+		pc_filter_describe(o, k);
+		pc_sink_puts(k, " (a hidden function's callers call its callees; "
+				"focus and ignore select samples, not calls)\n\n");
+	} else if (kind == OUT_JSON && t.len > 2 && !strncmp(t.buf, "{\n", 2)) {
+		pc_sink_puts(k, "{\n  \"filters\": ");
+		pc_filter_json(o, k);
+		pc_sink_puts(k, ",\n");
+		skip = 2;
+	}
+	if (!rc && t.len > skip)
+		pc_sink_write(k, t.buf + skip, t.len - skip);
+	pc_sink_dispose(&t);
+	pc_profile_free(fq);
+	if (!rc && k->failed)
+		rc = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	return rc;
 }
 
 PC_INTERNAL extern const pc_report pc_report_callgraph;

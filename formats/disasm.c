@@ -25,6 +25,7 @@
 #include "dwarf_internal.h"
 #include "model.h"
 #include "rowset.h"
+#include "filter.h"
 #include "pc_config.h"
 
 #include <stdlib.h>
@@ -455,21 +456,44 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_totals t;
 	if ((st = pc_profile_totals(p, &t)))
 		return st;
+	/* --focus/--ignore/--hide: the function's samples are kept when it
+	 * passes (filter.c); the hottest function is one that passes */
+	pc_rowfilter rf;
+	if ((st = pc_rowfilter_init(p, o, &rf))) {
+		pc_rowfilter_dispose(&rf);
+		return st;
+	}
 	size_t more = 0;
 	const pc_target *fn = NULL;
 	int hottest = !sel || !*sel;
 	if (hottest) {
 		/* no function named: the one with the most samples */
-		for (size_t i = 0; i < p->ntargets; i++)
-			if (!p->targets[i].excluded && p->targets[i].count > 0 &&
-			    (!fn || p->targets[i].count > fn->count))
+		for (size_t i = 0; i < p->ntargets; i++) {
+			if (p->targets[i].excluded || !(p->targets[i].count > 0) ||
+			    (fn && !(p->targets[i].count > fn->count)))
+				continue;
+			int keep = pc_rowfilter_keep_row(&rf, (int64_t)i);
+			if (keep < 0) {
+				pc_rowfilter_dispose(&rf);
+				return keep;
+			}
+			if (keep)
 				fn = &p->targets[i];
-		if (!fn)
+		}
+		if (!fn) {
+			pc_rowfilter_dispose(&rf);
 			return pc_profile_fail(p, PC_ENOTFOUND,
-					       "disasm: no function has samples; name one: -r disasm FUNCTION");
+					       "disasm: no function has samples%s; name one: -r disasm FUNCTION",
+					       rf.any ? " that the filters keep" : "");
+		}
 	} else {
 		fn = find_function(p, sel, &more);
 	}
+	int fn_kept = fn ? pc_rowfilter_keep_row(&rf, fn - p->targets) : 1;
+	int filtered = rf.any;
+	pc_rowfilter_dispose(&rf);
+	if (fn_kept < 0)
+		return fn_kept;
 	if (!fn)
 		return pc_profile_fail(p, PC_ENOTFOUND,
 				       "disasm: no function '%s' among the profile's symbols (give its name or an address in it, 0xHEX)",
@@ -565,6 +589,8 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 				v[x].joined = 1;
 		}
 	}
+	for (size_t i = 0; i < n && !fn_kept; i++)
+		v[i].count = 0; /* the filters drop the function's samples */
 	for (size_t i = 0; i < n; i++)
 		sum += v[i].count;
 	pc_dwarf *d = NULL;
@@ -596,6 +622,11 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_count(k, t.total);
 		pc_sink_puts(k, ", \"count\": ");
 		pc_sink_count(k, sum);
+		if (filtered) {
+			pc_sink_puts(k, ", \"filters\": ");
+			pc_filter_json(o, k);
+			pc_sink_printf(k, ", \"filtered_out\": %s", fn_kept ? "false" : "true");
+		}
 		pc_sink_puts(k, ", \"instructions\": [");
 	} else {
 		pc_sink_puts(k, "Disassembly of ");
@@ -616,6 +647,12 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 				       more, more > 1 ? "s" : "");
 		if (hist)
 			pc_sink_puts(k, "; instructions sharing a histogram bucket are one range with one count");
+		if (filtered) {
+			pc_sink_puts(k, "\nFilters: ");
+			pc_filter_describe(o, k);
+			pc_sink_puts(k, fn_kept ? "; they keep the function's samples"
+						: "; they drop the function's samples (counts 0)");
+		}
 		pc_sink_printf(k, "\n%10s %7s  %-10s  %-*s  %s\n", "count", "percent",
 			       "address", (int)bw, "bytes", "instruction");
 	}

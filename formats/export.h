@@ -38,6 +38,11 @@
  *    outermost position).  pprof defaults to function, the others to
  *    address.
  *
+ *  - filters: --focus and --ignore keep the chains with a frame matching
+ *    focus and none matching ignore, --hide then takes the matching
+ *    frames out of the chains (exports.c filter_chains, hide_frames);
+ *    filters says which were given.
+ *
  *  A capture without any sample whose arcs carry flat times (MPW Proff)
  *  is exported by those times instead ("arc time", microseconds): a
  *  frame's self count is the flat time of its incoming arcs, and the
@@ -141,6 +146,8 @@ typedef struct pc_xmodel {
 	double truncated; /* samples in chains cut at the limits */
 	char *namebuf;           /* storage of pseudo-frame names */
 	char *cyclenames;        /* storage of the <cycle N> names */
+	char *filters;  /* "focus RE, ignore RE, hide RE" as given (shown
+			   form), NULL without filters: exports state it */
 } pc_xmodel;
 
 /** Attributes p with opts and builds the view.  On failure the error is

@@ -156,6 +156,9 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_puts(k, "# costs: flat times of the call arcs, microseconds\n");
 	if (m.estimated)
 		pc_sink_puts(k, "# stacks: " PC_XESTIMATE_NOTE "\n");
+	if (m.filters)
+		pc_sink_printf(k, "# filters: %s (the samples their stacks keep)\n",
+			       m.filters);
 	pc_sink_printf(k, "positions: %s\nevents: %s\nsummary: %lld\n",
 		       c.instr ? "instr" : "line",
 		       m.arc_time ? "Microseconds" : "Samples", (long long)summary);

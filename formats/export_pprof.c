@@ -455,6 +455,10 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 		comments[nc++] = (uint64_t)st_printf(
 			&e.st, "stacks: %s (samples label stacks=estimated)",
 			PC_XESTIMATE_NOTE);
+	if (m.filters)
+		comments[nc++] = (uint64_t)st_printf(
+			&e.st, "filters: %s (the samples their stacks keep; totals above: "
+			       "the whole capture)", m.filters);
 	if (m.truncated > 0)
 		comments[nc++] = (uint64_t)st_printf(
 			&e.st, "stacks: %.6g samples under [call paths truncated] "

@@ -86,6 +86,19 @@ static int write_speedscope(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_sink_puts(k, ",\"activeProfileIndex\":0,\"exporter\":\"profcore " PC_VERSION_STRING);
 	if (m.estimated)
 		pc_sink_puts(k, "; " PC_XESTIMATE_NOTE);
+	if (m.filters) {
+		/* the shown form is valid UTF-8; escaped as a JSON string's
+		 * inside */
+		pc_sink fl;
+		pc_sink_init(&fl);
+		pc_sink_json_string(&fl, m.filters);
+		pc_sink_puts(k, "; filters: ");
+		if (!fl.failed && fl.len >= 2)
+			pc_sink_write(k, fl.buf + 1, fl.len - 2);
+		else
+			k->failed = PC_ENOMEM;
+		pc_sink_dispose(&fl);
+	}
 	pc_sink_puts(k, "\"}\n");
 	pc_xmodel_free(&m);
 	return k->failed;

@@ -289,6 +289,10 @@ static int write_svg(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_html(k, PC_XESTIMATE_NOTE);
 	else
 		pc_sink_puts(k, "stacks as measured");
+	if (m.filters) {
+		pc_sink_puts(k, "; filters: ");
+		pc_sink_html(k, m.filters);
+	}
 	pc_sink_puts(k, "</text>\n");
 	pc_sink_printf(k, "<text class=\"n\" x=\"%.0f\" y=\"%.0f\">",
 		       SVG_PAD, height - 10);

@@ -624,6 +624,224 @@ out:
 	return rc;
 }
 
+/* chains sorted by leaf, then path (root first) */
+static int cmp_leaf_chain(const void *ctx, size_t a, size_t b)
+{
+	const pc_xmodel *m = ctx;
+	if (m->chains[a].leaf != m->chains[b].leaf)
+		return m->chains[a].leaf < m->chains[b].leaf ? -1 : 1;
+	return cmp_chain(ctx, a, b);
+}
+
+/* --hide (pprof semantics, after focus and ignore): the frames matching
+ * hide are taken out of every chain and the chain's samples stay with
+ * what is left, so a hidden leaf's samples go to its nearest caller that
+ * is not hidden (a site at that caller's start) and a chain of hidden
+ * frames only is dropped.  The arcs through a hidden frame h connect its
+ * callers to its callees: A -> B gets the calls of h -> B split among
+ * the callers A in proportion to their calls of h (as the chains split
+ * time), rounded.  Hidden frames keep no samples, sites, chains or arcs;
+ * the totals stay those of the whole capture. */
+static int hide_frames(pc_xmodel *m, pc_filter *f)
+{
+	size_t nf = m->nframes;
+	int rc = PC_OK, any = 0;
+	unsigned char *hidden = calloc(nf ? nf : 1, 1);
+	double *moved = calloc(nf ? nf : 1, sizeof *moved);
+	pc_xchain *nch = NULL;
+	size_t *pool = NULL, *ix = NULL;
+	if (!hidden || !moved) {
+		rc = PC_ENOMEM;
+		goto done;
+	}
+	for (size_t i = 0; i < nf; i++) {
+		int h = pc_filter_match(m->p, f, f->hide,
+					m->frames[i].name ? m->frames[i].name : "", NULL);
+		if (h < 0) {
+			rc = h;
+			goto done;
+		}
+		hidden[i] = (unsigned char)(h != 0);
+		any |= h;
+	}
+	if (!any)
+		goto done;
+
+	/* the chains without their hidden frames, weights in samples */
+	size_t cn = 0, np = 0;
+	nch = malloc((m->nchains ? m->nchains : 1) * sizeof *nch);
+	pool = malloc((m->npath ? m->npath : 1) * sizeof *pool);
+	if (!nch || !pool) {
+		rc = PC_ENOMEM;
+		goto done;
+	}
+	for (size_t c = 0; c < m->nchains; c++) {
+		const pc_xchain *ch = &m->chains[c];
+		double w = m->frames[ch->leaf].self * ch->fraction;
+		size_t first = np;
+		for (size_t k = 0; k < ch->depth; k++) {
+			size_t fr = m->pathpool[ch->first + k];
+			if (fr >= nf || !hidden[fr])
+				pool[np++] = fr;
+		}
+		if (np == first || !(w > 0)) {
+			np = first; /* every frame hidden: the sample goes */
+			continue;
+		}
+		size_t leaf = pool[np - 1];
+		if (leaf != ch->leaf)
+			moved[leaf] += w;
+		nch[cn++] = (pc_xchain){leaf, first, np - first, w};
+	}
+	for (size_t i = 0; i < nf; i++) {
+		pc_xframe *fr = &m->frames[i];
+		if (hidden[i])
+			fr->self = 0;
+		fr->self += moved[i];
+		fr->nchains = 0;
+		fr->first_chain = 0;
+	}
+	free(m->chains);
+	free(m->pathpool);
+	m->chains = nch;
+	m->nchains = cn;
+	m->pathpool = pool;
+	m->npath = np;
+	nch = NULL;
+	pool = NULL;
+
+	/* group by leaf, equal paths merged, fractions of the new self */
+	ix = malloc((cn ? 2 * cn : 1) * sizeof *ix);
+	pc_xchain *tmp = malloc((cn ? cn : 1) * sizeof *tmp);
+	if (!ix || !tmp) {
+		free(tmp);
+		rc = PC_ENOMEM;
+		goto done;
+	}
+	for (size_t i = 0; i < cn; i++)
+		ix[i] = i;
+	if (cn > 1)
+		pc_sort_idx(ix, cn, ix + cn, cmp_leaf_chain, m);
+	size_t w = 0;
+	for (size_t i = 0; i < cn; i++) {
+		const pc_xchain *ch = &m->chains[ix[i]];
+		if (w && tmp[w - 1].leaf == ch->leaf &&
+		    cmp_leaf_chain(m, ix[i], ix[i - 1]) == 0) {
+			tmp[w - 1].fraction += ch->fraction;
+			continue;
+		}
+		tmp[w++] = *ch;
+	}
+	for (size_t i = 0; i < w; i++) {
+		pc_xframe *fr = &m->frames[tmp[i].leaf];
+		if (fr->nchains == 0)
+			fr->first_chain = i;
+		fr->nchains++;
+		tmp[i].fraction = fr->self > 0 ? tmp[i].fraction / fr->self : 0;
+	}
+	free(m->chains);
+	m->chains = tmp;
+	m->nchains = w;
+
+	/* sites: the hidden frames' go, the moved samples get one at the
+	 * start of the frame they went to */
+	size_t ns = 0, extra = 0;
+	for (size_t i = 0; i < nf; i++)
+		extra += moved[i] > 0;
+	pc_xsite *sites = malloc((m->nsites + extra ? m->nsites + extra : 1) *
+				 sizeof *sites);
+	if (!sites) {
+		rc = PC_ENOMEM;
+		goto done;
+	}
+	for (size_t i = 0; i < m->nsites; i++)
+		if (!hidden[m->sites[i].frame])
+			sites[ns++] = m->sites[i];
+	for (size_t i = 0; i < nf; i++)
+		if (moved[i] > 0)
+			sites[ns++] = (pc_xsite){i, m->frames[i].segment,
+						 m->frames[i].address, moved[i],
+						 m->frames[i].row >= 0};
+	qsort(sites, ns, sizeof *sites, cmp_site);
+	w = 0;
+	for (size_t i = 0; i < ns; i++) {
+		if (w && cmp_site(&sites[w - 1], &sites[i]) == 0)
+			sites[w - 1].count += sites[i].count;
+		else
+			sites[w++] = sites[i];
+	}
+	free(m->sites);
+	m->sites = sites;
+	m->nsites = w;
+	for (size_t i = 0, fi = 0; fi < nf; fi++) {
+		m->frames[fi].first_site = i;
+		while (i < m->nsites && m->sites[i].frame == fi)
+			i++;
+		m->frames[fi].nsites = i - m->frames[fi].first_site;
+	}
+
+	/* arcs: each hidden frame's callers joined to its callees */
+	for (size_t h = 0; h < nf; h++) {
+		if (!hidden[h])
+			continue;
+		uint64_t in = 0;
+		size_t nin = 0, nout = 0;
+		for (size_t i = 0; i < m->narcs; i++) {
+			const pc_xarc *a = &m->arcs[i];
+			if (a->callee == h && a->caller != h) {
+				in += a->count;
+				nin++;
+			}
+			if (a->caller == h && a->callee != h)
+				nout++;
+		}
+		if (nout && nin > (SIZE_MAX / sizeof(pc_xarc) - m->narcs - 1) / nout) {
+			rc = PC_ENOMEM;
+			goto done;
+		}
+		size_t cap = m->narcs + nin * nout;
+		pc_xarc *arcs = malloc((cap ? cap : 1) * sizeof *arcs);
+		if (!arcs) {
+			rc = PC_ENOMEM;
+			goto done;
+		}
+		size_t na = 0;
+		for (size_t i = 0; i < m->narcs; i++) {
+			const pc_xarc *a = &m->arcs[i];
+			if (a->caller != h && a->callee != h)
+				arcs[na++] = *a;
+		}
+		for (size_t i = 0; i < m->narcs && in > 0; i++) {
+			const pc_xarc *a = &m->arcs[i];
+			if (a->callee != h || a->caller == h)
+				continue;
+			for (size_t j = 0; j < m->narcs; j++) {
+				const pc_xarc *b = &m->arcs[j];
+				if (b->caller != h || b->callee == h)
+					continue;
+				double c = (double)b->count * ((double)a->count / (double)in);
+				arcs[na++] = (pc_xarc){a->caller, b->callee, a->from_segment,
+						       a->from,
+						       c >= 9.0e18 ? UINT64_MAX
+								   : (uint64_t)llround(c),
+						       0, 0};
+			}
+		}
+		free(m->arcs);
+		m->arcs = arcs;
+		m->narcs = na;
+		merge_arcs(m);
+	}
+	arcs_through_chains(m);
+done:
+	free(nch);
+	free(pool);
+	free(ix);
+	free(hidden);
+	free(moved);
+	return rc;
+}
+
 /* --focus / --ignore (pprof semantics, issue #24): a chain (one stack
  * of a leaf's samples) is kept when some frame of it matches focus and
  * none matches ignore.  The leaf keeps the samples of its kept chains:
@@ -637,6 +855,8 @@ static int filter_chains(pc_xmodel *m, const pc_options *opts)
 	pc_filter f;
 	int rc = pc_filter_init(m->p, opts, &f);
 	if (rc || !(f.focus || f.ignore)) {
+		if (!rc && f.hide)
+			rc = hide_frames(m, &f);
 		pc_filter_dispose(&f);
 		return rc;
 	}
@@ -703,6 +923,8 @@ static int filter_chains(pc_xmodel *m, const pc_options *opts)
 done:
 	free(hit);
 	free(scale);
+	if (!rc && f.hide)
+		rc = hide_frames(m, &f);
 	pc_filter_dispose(&f);
 	return rc;
 }
@@ -964,6 +1186,16 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	rc = build_chains(&b, rowframe, nrows, opts, stacks);
 	if (!rc)
 		rc = filter_chains(m, opts);
+	if (!rc) {
+		pc_sink fk;
+		pc_sink_init(&fk);
+		if (pc_filter_describe(opts, &fk) && !fk.failed)
+			m->filters = fk.buf;
+		else
+			pc_sink_dispose(&fk);
+		if (fk.failed)
+			rc = PC_ENOMEM;
+	}
 out:
 	if (rc == PC_ENOMEM)
 		pc_profile_fail(p, PC_ENOMEM, "out of memory building the export");
@@ -1003,5 +1235,6 @@ void pc_xmodel_free(pc_xmodel *m)
 	free(m->pathpool);
 	free(m->namebuf);
 	free(m->cyclenames);
+	free(m->filters);
 	memset(m, 0, sizeof *m);
 }

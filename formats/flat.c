@@ -13,6 +13,7 @@
  */
 #include "styles.h"
 #include "stats.h"
+#include "filter.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -84,19 +85,10 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	}
 	if (rs->filtered || rs->n < rs->selected) {
 		/* pprof's "Showing nodes accounting for ..., N% of ... total" */
-		static const char *const keys[] = {"focus", "ignore", "hide"};
 		pc_sink_printf(k, "Showing: %zu row%s, %.2f%% of all samples (", rs->n,
 			       rs->n == 1 ? "" : "s",
 			       rs->denom > 0 ? rs->listed * 100.0 / rs->denom : 0.0);
-		const char *sep = "";
-		for (size_t i = 0; i < 3; i++) {
-			const char *v = pc_options_get(rs->opts, keys[i]);
-			if (!v)
-				continue;
-			pc_sink_printf(k, "%s%s ", sep, keys[i]);
-			pc_sink_name(k, v);
-			sep = ", ";
-		}
+		const char *sep = pc_filter_describe(rs->opts, k) ? ", " : "";
 		if (rs->n < rs->selected)
 			pc_sink_printf(k, "%stop %zu of %zu", sep, rs->top, rs->selected);
 		pc_sink_puts(k, ")\n");
@@ -260,18 +252,47 @@ static int symbols_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (pc_demangle_option(o, &demangle))
 		return pc_profile_fail(p, PC_EUSAGE, "demangle must be auto or none, not '%s'",
 				       pc_options_get(o, "demangle"));
-	if (csv)
+	/* --focus/--ignore/--hide: the symbols whose samples they keep
+	 * (filter.c) */
+	pc_rowfilter rf;
+	int st = pc_rowfilter_init(p, o, &rf);
+	if (st) {
+		pc_rowfilter_dispose(&rf);
+		return st;
+	}
+	if (csv) {
 		pc_sink_puts(k, "name,segment,address,size,kind\n");
-	else if (json)
-		pc_sink_puts(k, "{\"report\": \"symbols\", \"symbols\": [");
-	else
+	} else if (json) {
+		pc_sink_puts(k, "{\"report\": \"symbols\", ");
+		if (rf.any) {
+			pc_sink_puts(k, "\"filters\": ");
+			pc_filter_json(o, k);
+			pc_sink_puts(k, ", ");
+		}
+		pc_sink_puts(k, "\"symbols\": [");
+	} else {
+		if (rf.any) {
+			pc_sink_puts(k, "Filters: ");
+			pc_filter_describe(o, k);
+			pc_sink_puts(k, " (the symbols whose samples they keep)\n\n");
+		}
 		pc_sink_printf(k, "%-8s %-18s %-10s %-5s %s\n", "segment", "address", "size",
 			       "kind", "name");
+	}
+	int listed = 0;
 	for (size_t i = 0; i < n; i++) {
 		pc_symbol s;
 		pc_profile_symbol_at(p, i, &s);
+		const char *raw = s.name;
 		if (demangle)
 			s.name = pc_symbol_display(p, i);
+		int keep = pc_rowfilter_keep_name(&rf, s.name, raw);
+		if (keep < 0) {
+			pc_rowfilter_dispose(&rf);
+			return keep;
+		}
+		if (!keep)
+			continue;
 		char seg[16] = "";
 		if (s.segment != PC_NOSEG)
 			snprintf(seg, sizeof seg, "%04x", (unsigned)s.segment);
@@ -282,7 +303,7 @@ static int symbols_render(pc_profile *p, const pc_options *o, pc_sink *k)
 				       (unsigned long long)s.address,
 				       (unsigned long long)s.size, kind);
 		} else if (json) {
-			pc_sink_puts(k, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+			pc_sink_puts(k, listed++ ? ",\n  {\"name\": " : "\n  {\"name\": ");
 			pc_sink_json_string(k, s.name);
 			pc_sink_printf(k, ", \"segment\": %s%s%s, \"address\": %llu, \"size\": %llu, \"kind\": \"%s\"}",
 				       *seg ? "\"" : "", *seg ? seg : "null", *seg ? "\"" : "",
@@ -296,6 +317,7 @@ static int symbols_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	}
 	if (json)
 		pc_sink_puts(k, "\n]}\n");
+	pc_rowfilter_dispose(&rf);
 	return PC_OK;
 }
 

@@ -30,6 +30,7 @@
  * escapes mean the same characters.  A Content-Security-Policy in the
  * page forbids every network request.
  */
+#include "filter.h"
 #include "export.h"
 #include "rowset.h"
 #include "dwarf_internal.h"
@@ -349,9 +350,19 @@ static int cmp_edge(const void *a, const void *b)
 static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
 {
 	pc_callgraph *g = NULL;
-	int st = pc_profile_callgraph(p, o, &g);
+	/* --focus/--ignore/--hide: the call graph report's filtered
+	 * profile (filter.c) */
+	pc_profile *fq = NULL;
+	int st = pc_filter_profile(p, o, &fq);
+	if (!st)
+		st = pc_profile_callgraph(fq ? fq : p, o, &g);
+	if (st && fq) {
+		const pc_error *e = pc_profile_error(fq);
+		st = pc_profile_fail(p, st, "%s", e ? e->message : "cannot filter");
+	}
 	pc_sink_puts(k, ",\n\"calls\": ");
 	if (st) {
+		pc_profile_free(fq);
 		pc_callgraph_free(g);
 		if (st == PC_ENOMEM)
 			return st;
@@ -364,6 +375,7 @@ static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
 	pc_cg_edge *ev = malloc((ne ? ne : 1) * sizeof *ev);
 	if (!ev) {
 		pc_callgraph_free(g);
+		pc_profile_free(fq);
 		return PC_ENOMEM;
 	}
 	for (size_t i = 0; i < ne; i++)
@@ -401,6 +413,7 @@ static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
 	pc_sink_puts(&json, "]}");
 	free(ev);
 	pc_callgraph_free(g);
+	pc_profile_free(fq);
 	if (json.failed) {
 		pc_sink_dispose(&json);
 		return PC_ENOMEM;

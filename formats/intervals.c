@@ -12,6 +12,7 @@
  * its count.  Percents are of the samples in the whole range.
  */
 #include "styles.h"
+#include "filter.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -151,12 +152,13 @@ static int locate(pc_profile *p, const char *what, pc_intervals *iv)
  * gprof): in address units of h->unit, interval bounds rounded down to a
  * unit, a bucket's count shared in proportion to the units it overlaps;
  * so the intervals of a symbol add up to its count. */
-static void add_hist(pc_intervals *iv, const pc_histogram *h, int bucket_start)
+static void add_hist(pc_intervals *iv, const pc_histogram *h, int bucket_start,
+		     uint64_t clo, uint64_t chi)
 {
 	uint64_t u = h->unit ? h->unit : 1;
 	double scale = (double)((h->high - h->low) / u) / (double)h->nbins;
 	uint64_t lo_u = h->low / u;
-	uint64_t r_lo = iv->low / u, r_hi = iv->high / u;
+	uint64_t r_lo = clo / u, r_hi = chi / u;
 	for (size_t i = 0; i < h->nbins; i++) {
 		uint64_t c = h->counts[i];
 		if (!c)
@@ -167,7 +169,7 @@ static void add_hist(pc_intervals *iv, const pc_histogram *h, int bucket_start)
 			uint64_t a = h->low + (uint64_t)((long double)(h->high - h->low) /
 							 (long double)h->nbins *
 							 (long double)i);
-			if (a >= iv->low && a < iv->high) {
+			if (a >= clo && a < chi) {
 				iv->iv[find(iv, a)].count += (double)c;
 				iv->total += (double)c;
 			}
@@ -177,7 +179,7 @@ static void add_hist(pc_intervals *iv, const pc_histogram *h, int bucket_start)
 		uint64_t to = b_hi < r_hi ? b_hi : r_hi;
 		if (to <= from)
 			continue;
-		for (size_t j = find(iv, from * u < iv->low ? iv->low : from * u);
+		for (size_t j = find(iv, from * u < clo ? clo : from * u);
 		     j < iv->n; j++) {
 			uint64_t a = bound(iv, j) / u, b = bound(iv, j + 1) / u;
 			if (a >= to)
@@ -191,6 +193,31 @@ static void add_hist(pc_intervals *iv, const pc_histogram *h, int bucket_start)
 			iv->total += share;
 		}
 	}
+}
+
+/* The samples in [clo, chi) (inside the range) onto the intervals. */
+static int accumulate(pc_profile *p, pc_intervals *iv, uint64_t clo,
+		      uint64_t chi, int bucket_start)
+{
+	int r;
+	for (size_t i = 0; i < pc_profile_sample_count(p); i++) {
+		uint32_t s;
+		uint64_t a, c;
+		if ((r = pc_profile_sample_at(p, i, &s, &a, &c)))
+			return r;
+		if (s != iv->segment || a < clo || a >= chi)
+			continue;
+		iv->iv[find(iv, a)].count += (double)c;
+		iv->total += (double)c;
+	}
+	for (size_t i = 0; i < pc_profile_histogram_count(p); i++) {
+		pc_histogram h;
+		if ((r = pc_profile_histogram_at(p, i, &h)))
+			return r;
+		if (h.segment == iv->segment && h.nbins)
+			add_hist(iv, &h, bucket_start, clo, chi);
+	}
+	return PC_OK;
 }
 
 int pc_intervals_build(pc_profile *p, const pc_options *o, pc_intervals *iv)
@@ -226,23 +253,32 @@ int pc_intervals_build(pc_profile *p, const pc_options *o, pc_intervals *iv)
 		iv->iv[i].low = bound(iv, i);
 		iv->iv[i].high = bound(iv, i + 1);
 	}
-	for (size_t i = 0; i < pc_profile_sample_count(p); i++) {
-		uint32_t s;
-		uint64_t a, c;
-		if ((r = pc_profile_sample_at(p, i, &s, &a, &c)))
-			goto fail;
-		if (s != iv->segment || a < iv->low || a >= iv->high)
-			continue;
-		iv->iv[find(iv, a)].count += (double)c;
-		iv->total += (double)c;
+	if ((r = accumulate(p, iv, iv->low, iv->high, bucket_start)))
+		goto fail;
+	/* --focus/--ignore/--hide: the samples of the symbols that pass
+	 * (filter.c), counted again part by part */
+	pc_rowfilter rf;
+	if ((r = pc_rowfilter_init(p, o, &rf))) {
+		pc_rowfilter_dispose(&rf);
+		goto fail;
 	}
-	for (size_t i = 0; i < pc_profile_histogram_count(p); i++) {
-		pc_histogram h;
-		if ((r = pc_profile_histogram_at(p, i, &h)))
-			goto fail;
-		if (h.segment == iv->segment && h.nbins)
-			add_hist(iv, &h, bucket_start);
+	iv->opts = o;
+	iv->all = iv->total;
+	if (rf.any) {
+		pc_addr_range *kr = NULL;
+		size_t nk = 0;
+		iv->filtered = 1;
+		iv->total = 0;
+		for (size_t i = 0; i < iv->n; i++)
+			iv->iv[i].count = 0;
+		r = pc_rowfilter_ranges(&rf, iv->segment, iv->low, iv->high, &kr, &nk);
+		for (size_t i = 0; !r && i < nk; i++)
+			r = accumulate(p, iv, kr[i].low, kr[i].high, bucket_start);
+		free(kr);
 	}
+	pc_rowfilter_dispose(&rf);
+	if (r)
+		goto fail;
 	for (size_t i = 0; i < iv->n; i++) {
 		pc_interval *x = &iv->iv[i];
 		x->percent = iv->total > 0 ? x->count * 100.0 / iv->total : 0;
@@ -290,6 +326,12 @@ int pc_intervals_json_members(const pc_intervals *iv, pc_sink *k)
 		       ", \"intervals_asked\": %zu, \"total\": ",
 		       iv->low, iv->high, iv->asked);
 	pc_sink_count(k, iv->total);
+	if (iv->filtered) {
+		pc_sink_puts(k, ", \"filters\": ");
+		pc_filter_json(iv->opts, k);
+		pc_sink_puts(k, ", \"total_unfiltered\": ");
+		pc_sink_count(k, iv->all);
+	}
 	pc_sink_puts(k, ", \"intervals\": [");
 	for (size_t i = 0; i < iv->n; i++) {
 		const pc_interval *x = &iv->iv[i];
@@ -335,6 +377,13 @@ void pc_intervals_text(const pc_intervals *iv, int barchart, pc_sink *k)
 	if (iv->n < iv->asked)
 		pc_sink_printf(k, " (%zu asked; the range has %zu addresses)",
 			       iv->asked, iv->n);
+	if (iv->filtered) {
+		pc_sink_puts(k, "\nFilters: ");
+		pc_filter_describe(iv->opts, k);
+		pc_sink_printf(k, "; kept %s of ", pc_fmt_count(iv->total, cnt, sizeof cnt));
+		pc_sink_printf(k, "%s samples in the range (percents: of the kept)",
+			       pc_fmt_count(iv->all, cnt, sizeof cnt));
+	}
 	pc_sink_puts(k, "\n\n");
 	pc_sink_pad(k, "#", wn, 1);
 	pc_sink_puts(k, "  ");

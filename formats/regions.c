@@ -16,6 +16,7 @@
  */
 #include "styles.h"
 #include "stats.h"
+#include "filter.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +45,50 @@ static size_t collect(const pc_totals *t, rrow *v)
 	return n;
 }
 
+/* --focus/--ignore/--hide (filter.c): t becomes the kept samples, the
+ * rest is *dropped; the total stays every sample */
+static int filter_totals(pc_profile *p, const pc_options *o, pc_totals *t,
+			 double *dropped, int *any)
+{
+	pc_rowfilter rf;
+	int r = pc_rowfilter_init(p, o, &rf);
+	*dropped = 0;
+	*any = rf.any;
+	if (r || !rf.any) {
+		pc_rowfilter_dispose(&rf);
+		return r;
+	}
+	double kept = 0;
+	for (size_t i = 0; i < rf.nrows; i++) {
+		pc_row row;
+		pc_symbol sym;
+		if ((r = pc_profile_row_at(p, i, &row)) ||
+		    (r = pc_profile_symbol_at(p, row.symbol, &sym)))
+			break;
+		if (sym.flags & PC_SYMF_EXCLUDED)
+			continue;
+		if ((r = pc_rowfilter_keep_row(&rf, (int64_t)i)) < 0)
+			break;
+		if (r)
+			kept += row.count;
+		else
+			*dropped += row.count;
+		r = PC_OK;
+	}
+	if (!r) {
+		t->attributed = kept;
+		if (rf.f.focus) { /* no name: no sample outside the symbols */
+			*dropped += t->outside + t->by_class[PC_REGION_APPLICATION];
+			t->outside = 0;
+			for (int c = 0; c < PC_REGION_COUNT; c++)
+				t->by_class[c] = 0;
+		}
+		t->in_program = t->attributed + t->by_class[PC_REGION_APPLICATION];
+	}
+	pc_rowfilter_dispose(&rf);
+	return r;
+}
+
 static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
@@ -56,8 +101,17 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	/* "ci": the Wilson interval of each percent (none for exact counts) */
 	int ci = z > 0 && !pc_profile_exact(p);
 	double lo, hi;
-	rrow v[PC_REGION_COUNT + 5];
+	double dropped;
+	int filtered;
+	if ((r = filter_totals(p, o, &t, &dropped, &filtered)))
+		return r;
+	rrow v[PC_REGION_COUNT + 6];
 	size_t n = collect(&t, v);
+	if (filtered) { /* before "total" */
+		v[n] = v[n - 1];
+		v[n - 1] = (rrow){"filtered", "filtered out", dropped};
+		n++;
+	}
 	char lab[64], cnt[48];
 	size_t wl = strlen("region"), wc = strlen("samples");
 	for (size_t i = 0; i < n; i++) {
@@ -72,6 +126,11 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	}
 	switch (fmt) {
 	case PC_OUT_TEXT:
+		if (filtered) {
+			pc_sink_puts(k, "Filters: ");
+			pc_filter_describe(o, k);
+			pc_sink_puts(k, " (\"filtered out\": the samples they drop)\n\n");
+		}
 		pc_sink_pad(k, "region", wl, -1);
 		pc_sink_puts(k, "  ");
 		pc_sink_pad(k, "samples", wc, 1);
@@ -111,7 +170,13 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		}
 		break;
 	case PC_OUT_JSON:
-		pc_sink_puts(k, "{\"report\":\"regions\",\"regions\":[");
+		pc_sink_puts(k, "{\"report\":\"regions\",");
+		if (filtered) {
+			pc_sink_puts(k, "\"filters\":");
+			pc_filter_json(o, k);
+			pc_sink_putc(k, ',');
+		}
+		pc_sink_puts(k, "\"regions\":[");
 		for (size_t i = 0; i < n; i++) {
 			pc_sink_printf(k, "%s{\"region\":\"%s\",\"samples\":", i ? "," : "",
 				       v[i].key);

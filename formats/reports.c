@@ -77,16 +77,23 @@ int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
 	    strcmp(of, "html"))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "output format must be text, csv, json or html, not '%s'", of);
-	/* focus, ignore, hide, top, sort: read by the row selection of the
-	 * flat report and the bar chart (rowset.c); refused by the others
-	 * rather than ignored */
+	/* top, sort: read by the row selection of the flat report and the
+	 * bar chart (rowset.c); refused by the others rather than ignored.
+	 * focus, ignore, hide: read by every report */
 	if (strcmp(name, "flat") && strcmp(name, "barchart")) {
 		char what[64];
 		snprintf(what, sizeof what, "the %s report", name);
-		int rs = pc_rowset_refuse_selection(p, opts, what, 0);
+		int rs = pc_rowset_refuse_selection(p, opts, what, 1);
 		if (rs)
 			return rs;
 	}
+	static const char *const filters[] = {"focus", "ignore", "hide"};
+	for (size_t i = 0; i < 3 && !strcmp(name, "check"); i++)
+		if (pc_options_get(opts, filters[i]))
+			return pc_profile_fail(p, PC_EUSAGE,
+					       "the check report judges the whole capture and takes no %s "
+					       "(the other reports and the exports do)",
+					       filters[i]);
 	/* granularity line, file, address: the flat table and the bar chart
 	 * of the profile seen per line / file / address (lines.c) */
 	pc_profile *g = NULL;

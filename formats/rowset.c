@@ -1,6 +1,7 @@
 /* rowset.c - the rows a table report lists, and the text helpers the
  * layouts share.  See rowset.h. */
 #include "rowset.h"
+#include "filter.h"
 #include "stats.h"
 
 #include <math.h>
@@ -274,17 +275,32 @@ int pc_filter_keep_frame(pc_profile *p, pc_filter *f, const char *name,
 	return 1;
 }
 
+int pc_filter_describe(const pc_options *o, pc_sink *k)
+{
+	static const char *const keys[] = {"focus", "ignore", "hide"};
+	int n = 0;
+	for (size_t i = 0; i < 3; i++) {
+		const char *v = pc_options_get(o, keys[i]);
+		if (!v)
+			continue;
+		pc_sink_printf(k, "%s%s ", n++ ? ", " : "", keys[i]);
+		pc_sink_name(k, v);
+	}
+	return n;
+}
+
 int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
 			       const char *what, int stacks)
 {
 	static const char *const keys[] = {"focus", "ignore", "hide", "top", "sort"};
-	for (size_t i = stacks ? 2 : 0; i < sizeof keys / sizeof keys[0]; i++)
+	for (size_t i = stacks ? 3 : 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (pc_options_get(o, keys[i]))
 			return pc_profile_fail(p, PC_EUSAGE,
 					       "%s does not take the %s option yet (it applies to the flat "
 					       "report, every style, and the bar chart%s)",
 					       what, keys[i],
-					       i < 2 ? "; focus and ignore also to the stack exports" : "");
+					       i < 3 ? "; focus, ignore and hide also to the other reports and "
+						       "the stack exports" : "");
 	return PC_OK;
 }
 
@@ -553,6 +569,26 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 				 pc_region_class_name((pc_region_class)c));
 			csv_total(k, rs, lab, t->by_class[c], t->total);
 		}
+	if (rs->filtered || rs->n < rs->selected) {
+		/* what the text's "Showing:" line says: the listed rows'
+		 * samples, and the filters and top that chose them */
+		pc_sink lab;
+		pc_sink_init(&lab);
+		pc_sink_puts(&lab, "[listed: ");
+		const char *sep = pc_filter_describe(rs->opts, &lab) ? ", " : "";
+		if (rs->n < rs->selected)
+			pc_sink_printf(&lab, "%stop %zu of %zu", sep, rs->top, rs->selected);
+		pc_sink_putc(&lab, ']');
+		if (lab.failed)
+			k->failed = lab.failed;
+		pc_sink_putc(k, ',');
+		pc_sink_csv_field(k, lab.buf ? lab.buf : "");
+		pc_sink_putc(k, ',');
+		pc_sink_count(k, rs->listed);
+		pc_sink_printf(k, ",%.4f,,,,,%s\n", pct(rs->listed, rs->denom),
+			       rs->ci_z > 0 ? ",," : "");
+		pc_sink_dispose(&lab);
+	}
 	return k->failed;
 }
 
@@ -615,6 +651,16 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 	if (rs->ci_z > 0)
 		pc_sink_printf(k, ",\n  \"ci\": {\"level\": %g, \"method\": \"%s\"}",
 			       rs->ci_level, rs->exact ? "none: exact counts" : "wilson");
+	if (rs->filtered) {
+		pc_sink_puts(k, ",\n  \"filters\": ");
+		pc_filter_json(rs->opts, k);
+	}
+	if (rs->top)
+		pc_sink_printf(k, ",\n  \"top\": %zu, \"selected\": %zu", rs->top, rs->selected);
+	if (rs->filtered || rs->top) {
+		pc_sink_puts(k, ",\n  \"listed\": ");
+		pc_sink_count(k, rs->listed);
+	}
 	pc_sink_puts(k, ",\n  \"rows\": [");
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];

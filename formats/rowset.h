@@ -50,6 +50,11 @@ PC_INTERNAL int pc_filter_match(pc_profile *p, pc_filter *f, const pc_re *re,
 PC_INTERNAL int pc_filter_keep_frame(pc_profile *p, pc_filter *f,
 				     const char *name, const char *key);
 
+/** The filters of o as reports and exports state them, "focus RE,
+ *  ignore RE, hide RE" (those given, in the shown form), appended to k;
+ *  returns how many are given. */
+PC_INTERNAL int pc_filter_describe(const pc_options *o, pc_sink *k);
+
 /** PC_EUSAGE (recorded on p) when o holds "focus", "ignore", "hide",
  *  "top" or "sort" ("hide", "top" or "sort" only with stacks != 0: what
  *  filters its stacks), which what (a report or export that does not

@@ -16,6 +16,7 @@
 #include "dwarf_internal.h"
 #include "model.h"
 #include "rowset.h"
+#include "filter.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,8 @@ static pc_options *line_opts(const pc_options *o)
 	return c;
 }
 
-static void text_header(pc_sink *k, pc_profile *p, const pc_totals *t)
+static void text_header(pc_sink *k, pc_profile *p, const pc_totals *t,
+			const pc_rowfilter *rf, double dropped)
 {
 	pc_sink_puts(k, "Source profile");
 	size_t ns = pc_profile_source_count(p);
@@ -77,6 +79,7 @@ static void text_header(pc_sink *k, pc_profile *p, const pc_totals *t)
 	pc_sink_puts(k, "\nSamples: ");
 	pc_sink_count(k, t->total);
 	pc_sink_puts(k, " total; percents are of the total; '>' marks lines with 10% or more\n");
+	pc_filter_totals_line(rf, t->total - dropped, t->total, k);
 }
 
 static char *read_text(const char *path, size_t *len)
@@ -213,8 +216,11 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	size_t n = 0, cap = 0;
 	double nosrc = 0;
 	const char *sel = pc_options_get(o, "source-select");
-	if ((st = pc_profile_dwarf(p, o, &d)) || (st = pc_profile_attribute(q, NULL)) ||
-	    (st = pc_profile_totals(q, &t)))
+	/* --focus/--ignore/--hide: the lines of the functions that pass */
+	pc_rowfilter rf;
+	double dropped = 0;
+	if ((st = pc_rowfilter_init(p, o, &rf)) || (st = pc_profile_dwarf(p, o, &d)) ||
+	    (st = pc_profile_attribute(q, NULL)) || (st = pc_profile_totals(q, &t)))
 		goto out;
 	/* every line symbol's count onto its (file, line) */
 	for (size_t i = 0; i < q->ntargets; i++) {
@@ -228,6 +234,15 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		}
 		if (tg->excluded)
 			continue;
+		int keep = pc_rowfilter_keep_at(&rf, tg->segment, tg->address);
+		if (keep < 0) {
+			st = keep;
+			goto out;
+		}
+		if (!keep) {
+			dropped += tg->count;
+			continue;
+		}
 		if (!nf || !f[0].file || !f[0].line || !f[0].function) {
 			nosrc += tg->count;
 			continue;
@@ -256,6 +271,13 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 				     sel);
 		goto out;
 	}
+	/* samples no function holds (outside the program, or in data):
+	 * counted in the total, on no line; a focus drops them */
+	double rest = t.total - nosrc - dropped;
+	for (size_t i = 0; i < n; i++)
+		rest -= v[i].count;
+	if (!(rest > 1e-6 * (t.total > 1 ? t.total : 1)))
+		rest = 0;
 	int fractional = 0;
 	for (size_t i = 0; i < n; i++)
 		if (v[i].count != (double)(long long)v[i].count)
@@ -265,9 +287,15 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	} else if (fmt == PC_OUT_JSON) {
 		pc_sink_puts(k, "{\"report\": \"source\", \"total\": ");
 		pc_sink_count(k, t.total);
+		if (rf.any) {
+			pc_sink_puts(k, ", \"filters\": ");
+			pc_filter_json(o, k);
+			pc_sink_puts(k, ", \"filtered_out\": ");
+			pc_sink_count(k, dropped + (rf.f.focus ? rest : 0));
+		}
 		pc_sink_puts(k, ", \"lines\": [");
 	} else {
-		text_header(k, p, &t);
+		text_header(k, p, &t, &rf, dropped + (rf.f.focus ? rest : 0));
 	}
 	int first = 1;
 	for (size_t a = 0; a < n;) {
@@ -339,13 +367,7 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			pc_sink_printf(k, " samples, %.2f%%\n",
 				       t.total > 0 ? nosrc * 100.0 / t.total : 0);
 		}
-		/* samples no function holds (outside the program, or in
-		 * data): counted in the total, on no line */
-		double listed = nosrc;
-		for (size_t i = 0; i < n; i++)
-			listed += v[i].count;
-		double rest = t.total - listed;
-		if (rest > 1e-6 * (t.total > 1 ? t.total : 1)) {
+		if (rest > 0 && !rf.f.focus) {
 			pc_sink_puts(k, "\nIn no function (outside the program's code or in data): ");
 			pc_sink_count(k, rest);
 			pc_sink_printf(k, " samples, %.2f%%\n", t.total > 0 ? rest * 100.0 / t.total : 0);
@@ -353,6 +375,7 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	}
 	st = k->failed;
 out:
+	pc_rowfilter_dispose(&rf);
 	free(v);
 	pc_profile_free(q);
 	return st;
@@ -440,35 +463,69 @@ static int locations_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		return pc_profile_fail(p, PC_EUNSUPPORTED,
 				       "locations: the raw samples were counted per symbol, not per address (more than %zu distinct addresses)",
 				       (size_t)1 << 17);
-	int first = 1;
-	if (fmt == PC_OUT_CSV)
-		pc_sink_puts(k, "address,count,frames\n");
-	else if (fmt == PC_OUT_JSON)
-		pc_sink_puts(k, "{\"report\": \"locations\", \"locations\": [");
-	else
-		pc_sink_printf(k, "%-12s %10s  %s\n", "address", "count",
-			       "function at file:line:column (inline chain, innermost first)");
-	for (size_t h = 0; h < p->nhists; h++) {
-		const pc_histogram *H = &p->hists[h].h;
-		long double w = (long double)(H->high - H->low) / (long double)H->nbins;
-		for (size_t b = 0; b < H->nbins; b++)
-			if (H->counts[b] &&
-			    (st = put_location(p, d, fmt, k,
-					       H->low + (uint64_t)(w * (long double)b),
-					       (double)H->counts[b], &first)))
-				return st;
-	}
 	size_t ns = pc_samples_distinct(p->samples);
 	const pc_sample *s = pc_samples_sorted(p->samples);
 	if (ns && !s)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	for (size_t i = 0; i < ns; i++)
-		if ((st = put_location(p, d, fmt, k, s[i].address, (double)s[i].count,
-				       &first)))
-			return st;
-	if (fmt == PC_OUT_JSON)
-		pc_sink_puts(k, "\n]}\n");
-	return k->failed;
+	/* --focus/--ignore/--hide: the addresses in functions that pass
+	 * (a bucket by its start), two passes: the totals first */
+	pc_rowfilter rf;
+	double all = 0, kept = 0;
+	if ((st = pc_rowfilter_init(p, o, &rf)))
+		goto out;
+	for (int pass = rf.any ? 0 : 1; pass < 2; pass++) {
+		int first = 1;
+		if (pass == 1 && fmt == PC_OUT_CSV) {
+			pc_sink_puts(k, "address,count,frames\n");
+		} else if (pass == 1 && fmt == PC_OUT_JSON) {
+			pc_sink_puts(k, "{\"report\": \"locations\", ");
+			if (rf.any) {
+				pc_sink_puts(k, "\"filters\": ");
+				pc_filter_json(o, k);
+				pc_sink_puts(k, ", \"filtered_out\": ");
+				pc_sink_count(k, all - kept);
+				pc_sink_puts(k, ", ");
+			}
+			pc_sink_puts(k, "\"locations\": [");
+		} else if (pass == 1) {
+			pc_filter_totals_line(&rf, kept, all, k);
+			pc_sink_printf(k, "%-12s %10s  %s\n", "address", "count",
+				       "function at file:line:column (inline chain, innermost first)");
+		}
+		size_t nh = p->nhists;
+		for (size_t i = 0; i < nh + ns; i++) {
+			const pc_histogram *H = i < nh ? &p->hists[i].h : NULL;
+			size_t nb = H ? H->nbins : 1;
+			long double w = H ? (long double)(H->high - H->low) /
+						    (long double)H->nbins : 0;
+			for (size_t b = 0; b < nb; b++) {
+				uint32_t seg = H ? H->segment : s[i - nh].segment;
+				uint64_t a = H ? H->low + (uint64_t)(w * (long double)b)
+					       : s[i - nh].address;
+				double c = H ? (double)H->counts[b] : (double)s[i - nh].count;
+				if (!(c > 0))
+					continue;
+				int keep = pc_rowfilter_keep_at(&rf, seg, a);
+				if (keep < 0) {
+					st = keep;
+					goto out;
+				}
+				if (pass == 0) {
+					all += c;
+					kept += keep ? c : 0;
+				} else if (keep &&
+					   (st = put_location(p, d, fmt, k, a, c, &first))) {
+					goto out;
+				}
+			}
+		}
+		if (pass == 1 && fmt == PC_OUT_JSON)
+			pc_sink_puts(k, "\n]}\n");
+	}
+	st = k->failed;
+out:
+	pc_rowfilter_dispose(&rf);
+	return st;
 }
 
 const pc_report pc_report_locations = {

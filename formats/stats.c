@@ -14,6 +14,7 @@
  */
 #include "stats.h"
 #include "model.h"
+#include "filter.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -501,14 +502,23 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 		return pc_profile_fail(next, PC_EUSAGE,
 				       "option correction=%s; expected holm or bh", cv);
 	const char *only = pc_options_get(o, "symbols");
+	/* --focus/--ignore/--hide: the symbols they keep (a sample is a
+	 * one-frame stack, as in the flat report), shares of all samples */
+	pc_filter flt;
+	if ((st = pc_filter_init(next, o, &flt))) {
+		pc_filter_dispose(&flt);
+		return st;
+	}
 	symcount *a = NULL, *b = NULL;
 	size_t na, nb;
 	double n1, n2;
 	if ((st = collect(base, o, &a, &na, &n1))) {
 		const pc_error *e = pc_profile_error(base);
+		pc_filter_dispose(&flt);
 		return pc_profile_fail(next, st, "%s", e ? e->message : "base capture failed");
 	}
 	if ((st = collect(next, o, &b, &nb, &n2))) {
+		pc_filter_dispose(&flt);
 		free(a);
 		return st;
 	}
@@ -519,6 +529,7 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 	double *pv = calloc(na + nb + 1, sizeof *pv);
 	if (!d || !pv) {
 		free(a), free(b), free(d), free(pv);
+		pc_filter_dispose(&flt);
 		return pc_profile_fail(next, PC_ENOMEM, "out of memory");
 	}
 	size_t n = 0, i = 0, j = 0;
@@ -534,6 +545,14 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 		if (k1 <= 0 && k2 <= 0)
 			continue;
 		if (only && !in_list(only, name))
+			continue;
+		int keep = flt.any ? pc_filter_keep_frame(next, &flt, name, NULL) : 1;
+		if (keep < 0) {
+			free(a), free(b), free(d), free(pv);
+			pc_filter_dispose(&flt);
+			return keep;
+		}
+		if (!keep)
 			continue;
 		drow *r = &d[n++];
 		r->name = name;
@@ -554,6 +573,7 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 			pv[x] = d[x].p;
 		if ((st = pc_stats_adjust(pv, n, corr, pv))) {
 			free(a), free(b), free(d), free(pv);
+			pc_filter_dispose(&flt);
 			return pc_profile_fail(next, st, "out of memory");
 		}
 		for (size_t x = 0; x < n; x++) {
@@ -597,8 +617,14 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 		sources_json(k, next);
 		pc_sink_puts(k, ", \"samples\": ");
 		pc_sink_count(k, n2);
-		pc_sink_printf(k, "},\n  \"exact\": %s,\n  \"confidence\": %s,\n  \"correction\": \"%s\",\n  \"tested\": %zu,\n  \"significant\": %zu,\n  \"rows\": [",
+		pc_sink_printf(k, "},\n  \"exact\": %s,\n  \"confidence\": %s,\n  \"correction\": \"%s\",\n  \"tested\": %zu,\n  \"significant\": %zu,",
 			       exact ? "true" : "false", lv, cname, n, nsig);
+		if (flt.any) {
+			pc_sink_puts(k, "\n  \"filters\": ");
+			pc_filter_json(o, k);
+			pc_sink_putc(k, ',');
+		}
+		pc_sink_puts(k, "\n  \"rows\": [");
 		for (size_t x = 0; x < n; x++) {
 			drow *r = &d[x];
 			pc_sink_printf(k, "%s\n    {\"symbol\": ", x ? "," : "");
@@ -626,6 +652,11 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 		pc_sink_puts(k, "\n     to ");
 		sources_text(k, next);
 		pc_sink_printf(k, "\nSamples: %s before, %s after\n", t1, t2);
+		if (flt.any) {
+			pc_sink_puts(k, "Filters: ");
+			pc_filter_describe(o, k);
+			pc_sink_puts(k, " (the symbols they keep are tested; shares of all samples)\n");
+		}
 		if (exact)
 			pc_sink_puts(k, "Counts are exact (not samples): changes are shown without intervals or tests\n");
 		else
@@ -662,6 +693,7 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 			pc_sink_puts(k, "(no symbol received samples)\n");
 	}
 	free(a), free(b), free(d), free(pv);
+	pc_filter_dispose(&flt);
 	return k->failed;
 }
 

@@ -62,6 +62,10 @@ struct pc_intervals {
 	pc_interval *iv;
 	double total;       /* samples in [low, high)                       */
 	double max_count;
+	int filtered;       /* focus/ignore/hide given (filter.c): total is
+			       the kept samples, all every sample          */
+	double all;
+	const pc_options *opts;
 };
 
 /** Splits the range named by the "interval" option (a symbol name, or

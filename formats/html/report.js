@@ -193,6 +193,13 @@
     } else {
       app.appendChild(el('p', {cls: 'facts', id: 'rate', text: 'Rate: unknown (counts are shown, no times)'}));
     }
+    if (flat.filters) {
+      var fl = [];
+      ['focus', 'ignore', 'hide'].forEach(function (f) { if (flat.filters[f] !== null) fl.push(f + ' ' + flat.filters[f]); });
+      app.appendChild(el('p', {cls: 'facts', id: 'filters'}, ['Filters: ', el('b', {text: fl.join(', ')}),
+        ' (flat table and regions: the symbols they keep, percents of all samples; flame view: the stacks ' +
+        'they keep; call graph: the self time they keep, a hidden function\'s callers joined to its callees)']));
+    }
     (flat.warnings || []).forEach(function (w) {
       var msg = typeof w === 'string' ? w : (w.message || JSON.stringify(w));
       app.appendChild(el('div', {cls: 'warn', text: 'warning: ' + msg}));
@@ -626,6 +633,12 @@
     app.appendChild(el('p', {cls: 'facts'}, ['to ', el('b', {text: sourcesText(d.new.sources)})]));
     app.appendChild(el('p', {cls: 'facts', id: 'samples'}, ['Samples: ', el('b', {text: count(d.base.samples)}), ' before, ',
       el('b', {text: count(d.new.samples)}), ' after']));
+    if (d.filters) {
+      var fl = [];
+      ['focus', 'ignore', 'hide'].forEach(function (f) { if (d.filters[f] !== null) fl.push(f + ' ' + d.filters[f]); });
+      app.appendChild(el('p', {cls: 'facts', id: 'filters'}, ['Filters: ', el('b', {text: fl.join(', ')}),
+        ' (the symbols they keep are tested; shares of all samples)']));
+    }
     app.appendChild(el('p', {cls: 'facts', id: 'test'}, [d.exact
       ? 'Counts are exact (not samples): changes are shown without intervals or tests'
       : 'Test: two-proportion z-test, ' + (d.correction === 'holm' ? 'Holm' : 'Benjamini-Hochberg') + ' correction over ' +

@@ -79,7 +79,8 @@ class Selection(unittest.TestCase):
             ",[total],365,100.0000,,,,,\n"
             ",[in program],365,100.0000,,,,,\n"
             ",[unattributed],0,0.0000,,,,,\n"
-            ",[outside],0,0.0000,,,,,\n"))
+            ",[outside],0,0.0000,,,,,\n"
+            ",[listed: top 3 of 8],97.150855,26.6167,,,,,\n"))
         out = run("--sort", "address", "--zero", "-n", "3", *CG)[1]
         self.assertTrue(out.endswith(
             "   1  _init                  0     0.00     0.00       0.00\n"
@@ -121,20 +122,19 @@ class Selection(unittest.TestCase):
                    "profcat: top must be a number of rows (1 or more), not 'x'\n", 2)
 
     def test_refused_where_not_read(self):
-        self.check(["-r", "callgraph", "--focus", "x"] + CG, "",
-                   "profcat: the callgraph report does not take the focus option yet "
-                   "(it applies to the flat report, every style, and the bar chart; "
-                   "focus and ignore also to the stack exports)\n", 2)
+        self.check(["-r", "callgraph", "-n", "2"] + CG, "",
+                   "profcat: the callgraph report does not take the top option yet "
+                   "(it applies to the flat report, every style, and the bar chart)\n", 2)
+        self.check(["-r", "check", "--focus", "x"] + CG, "",
+                   "profcat: the check report judges the whole capture and takes no focus "
+                   "(the other reports and the exports do)\n", 2)
         self.check(["-e", "folded", "-n", "2"] + CG, "",
                    "profcat: the folded export does not take the top option yet "
                    "(it applies to the flat report, every style, and the bar chart)\n", 2)
-        self.check(["-e", "pprof", "--hide", "x"] + CG, "",
-                   "profcat: the pprof export does not take the hide option yet "
-                   "(it applies to the flat report, every style, and the bar chart)\n", 2)
-        self.check(["-e", "gmon", "--focus", "x"] + CG, "",
-                   "profcat: the gmon export does not take the focus option yet "
+        self.check(["-e", "gmon", "--hide", "x"] + CG, "",
+                   "profcat: the gmon export does not take the hide option yet "
                    "(it applies to the flat report, every style, and the bar chart; "
-                   "focus and ignore also to the stack exports)\n", 2)
+                   "focus, ignore and hide also to the other reports and the stack exports)\n", 2)
         self.check(["diff", "--top", "2"] + CG, "",
                    "profcat: option --top does not apply to profcat diff "
                    "(see profcat diff --help)\n", 2)
