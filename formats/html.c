@@ -17,12 +17,14 @@
  *   flame      the call-path model of the exports (flame_json below)
  *   source     the source report when line data exists, or null
  *
- * in two <script type="application/json"> elements: #pc-data holds what
- * the first view shows (the version, the flat header and its first
- * FIRST_ROWS rows), #pc-data-rest the other rows ("flat_data") and the
- * other views, which the page parses after it has shown the first view
- * (a 50,000-function profile's first view needs 250 rows, not all of
- * its 5 to 9 MB).  Every name
+ * in two elements: <script type="application/json" id="pc-data">, before
+ * the code, holds what the first view shows (the version, the flat
+ * header and its first FIRST_ROWS rows, the region summary);
+ * <script type="application/gzip" id="pc-data-rest">, after the code,
+ * the other rows ("flat_data") and the other views as JSON, gzip'ed and
+ * base64'ed (put_rest), which the page reads after it has shown the
+ * first view (a 50,000-function profile's first view needs 250 rows,
+ * not all of its 5 to 9 MB of JSON).  Every name
  * went through pc_sink_json_string (pc_name_escape: valid UTF-8, no
  * control bytes); here '<', '>' and '&' become \u003c, \u003e, \u0026, so
  * no name can end the script element ("</script>") or open a comment.
@@ -562,14 +564,15 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_dispose(&rest);
 		goto done;
 	}
-	/* the first view's data (header, top rows), the code, then the
-	 * rest, which the page parses after it has shown the first view */
+	/* the first view's data (header, top rows; and the region
+	 * summary, a few rows), the code, then the rest, which the page
+	 * parses after it has shown the first view */
 	pc_sink more;
 	pc_sink_init(&more);
 	pc_sink_puts(&more, "{\"flat_data\": ");
 	pc_sink_write(&more, rest.buf, rest.len);
 	pc_sink_dispose(&rest);
-	if ((st = put_report(&more, p, "regions", jo, "regions")) ||
+	if ((st = put_report(&flat, p, "regions", jo, "regions")) ||
 	    (st = calls_json(&more, p, jo)) ||
 	    (st = flame_json(&more, p, jo)) ||
 	    (st = put_report(&more, p, "source", jo, "source")) ||

@@ -388,8 +388,9 @@ def case_many(b, tmp):
         r'<script type="application/gzip" data-encoding="base64" id="pc-data-rest">(.*?)</script>',
         text, re.S).group(1))))
     check(len(first["flat"]["data"]) == 250 and first["flat"]["nrows"] == len(want_zero)
-          and len(rest["flat_data"]) == len(want_zero) - 250 and "flame" in rest and "flame" not in first,
-          "many: #pc-data holds 250 of %d rows, #pc-data-rest the other %d and the other views"
+          and len(rest["flat_data"]) == len(want_zero) - 250 and "flame" in rest and "flame" not in first
+          and "regions" in first,
+          "many: #pc-data holds 250 of %d rows and the regions, #pc-data-rest the other %d and the other views"
           % (len(want_zero), len(want_zero) - 250))
     check(p.eval("performance.getEntriesByName('pc-first-view').length") == 1,
           "many: the page marks its first view (pc-first-view)")
