@@ -243,14 +243,61 @@ static size_t *sorted_members(const graph *G, size_t c, size_t *k)
 	return v;
 }
 
+/* ---- numbers without printf ---------------------------------------------
+ * A call graph prints a line per arc: at 10^5 functions printf was most of
+ * the report's time.  These write the bytes of the printf formats named
+ * beside each use (pc_sink_fixed is "%*.*f", pc_sink_u64 "%*llu"). */
+
+/* "[%zu]" (listed) or "(%zu)"; buf holds at least 24 bytes */
+static size_t fmt_index(char *buf, int listed, size_t idx)
+{
+	size_t n = 0;
+	buf[n++] = listed ? '[' : '(';
+	n += pc_fmt_u64(buf + n, (uint64_t)idx);
+	buf[n++] = listed ? ']' : ')';
+	buf[n] = '\0';
+	return n;
+}
+
+/* "%-W.Ws": s left-justified in width columns, cut to width */
+static void put_left(pc_sink *k, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+	pc_sink_write(k, s, n < width ? n : width);
+	if (n < width)
+		pc_sink_repeat(k, ' ', width - n);
+}
+
+/* "%-W" PRIu64 */
+static void put_u64_left(pc_sink *k, uint64_t v, size_t width)
+{
+	char buf[24];
+	size_t n = pc_fmt_u64(buf, v);
+	pc_sink_write(k, buf, n);
+	if (n < width)
+		pc_sink_repeat(k, ' ', width - n);
+}
+
+/* " <cycle %u>" and the like: text, then v */
+static void put_text_u64(pc_sink *k, const char *text, uint64_t v)
+{
+	pc_sink_puts(k, text);
+	pc_sink_u64(k, v, 0);
+}
+
 static void put_name(pc_sink *k, const graph *G, size_t i)
 {
 	const pc_cg_node *n = &G->n[i];
 	pc_sink_name(k, n->name);
-	if (n->cycle)
-		pc_sink_printf(k, " <cycle %u>", n->cycle);
-	if (n->index)
-		pc_sink_printf(k, n->listed ? " [%zu]" : " (%zu)", n->index);
+	if (n->cycle) {
+		put_text_u64(k, " <cycle ", n->cycle);
+		pc_sink_putc(k, '>');
+	}
+	if (n->index) {
+		char buf[32];
+		pc_sink_putc(k, ' ');
+		pc_sink_write(k, buf, fmt_index(buf, n->listed, n->index));
+	}
 }
 
 static int skipped(const graph *G, size_t i, int zeros)
@@ -276,13 +323,23 @@ static void gprof_arc_line(pc_sink *k, const graph *G, size_t a, size_t other,
 			   uint64_t total, int inside)
 {
 	const pc_cg_edge *e = &G->e[a].e;
-	if (inside)
-		pc_sink_printf(k, "%6.6s %5.5s %7.7s %7.7s %7" PRIu64 " %7.7s     ",
-			       "", "", "", "", e->count, "");
-	else
-		pc_sink_printf(k, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64 "/%-7" PRIu64
-			       "     ", "", "", e->self / G->hz,
-			       e->children / G->hz, e->count, total);
+	if (inside) {
+		/* "%6.6s %5.5s %7.7s %7.7s %7" PRIu64 " %7.7s     " of "" */
+		pc_sink_repeat(k, ' ', 6 + 1 + 5 + 1 + 7 + 1 + 7 + 1);
+		pc_sink_u64(k, e->count, 7);
+		pc_sink_repeat(k, ' ', 1 + 7 + 5);
+	} else {
+		/* "%6.6s %5.5s %7.2f %7.2f %7" PRIu64 "/%-7" PRIu64 "     " */
+		pc_sink_repeat(k, ' ', 6 + 1 + 5 + 1);
+		pc_sink_fixed(k, e->self / G->hz, 7, 2);
+		pc_sink_putc(k, ' ');
+		pc_sink_fixed(k, e->children / G->hz, 7, 2);
+		pc_sink_putc(k, ' ');
+		pc_sink_u64(k, e->count, 7);
+		pc_sink_putc(k, '/');
+		put_u64_left(k, total, 7);
+		pc_sink_repeat(k, ' ', 5);
+	}
 	put_name(k, G, other);
 	pc_sink_putc(k, '\n');
 }
@@ -357,12 +414,13 @@ static void gprof_index(pc_sink *k, const graph *G, int zeros)
 		for (size_t j = i; j < todo; j += rows) {
 			const pc_cg_node *n = &G->n[v[j]];
 			char buf[32];
-			snprintf(buf, sizeof buf, n->listed ? "[%zu]" : "(%zu)",
-				 n->index);
-			col += strlen(buf);
+			size_t bl = fmt_index(buf, n->listed, n->index);
+			col += bl;
 			for (; col < starting_col + 5; ++col)
 				pc_sink_putc(k, ' ');
-			pc_sink_printf(k, " %s ", buf);
+			pc_sink_putc(k, ' ');
+			pc_sink_write(k, buf, bl);
+			pc_sink_putc(k, ' ');
 			if (j < nn) {
 				pc_sink_name(k, n->name);
 				col += pc_name_width(n->name);
@@ -376,9 +434,11 @@ static void gprof_index(pc_sink *k, const graph *G, int zeros)
 					col += pc_name_width(f) + 3;
 				}
 			} else {
-				snprintf(buf, sizeof buf, "<cycle %u>", n->cycle);
-				pc_sink_puts(k, buf);
-				col += strlen(buf);
+				/* "<cycle %u>" */
+				size_t before = k->len;
+				put_text_u64(k, "<cycle ", n->cycle);
+				pc_sink_putc(k, '>');
+				col += k->len - before;
 			}
 			starting_col += column_width;
 		}
@@ -459,18 +519,29 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 		if (skipped(G, i, zeros))
 			continue;
 		char buf[32];
-		snprintf(buf, sizeof buf, "[%zu]", n->index);
+		fmt_index(buf, 1, n->index);
 		if (n->row < 0) {
-			pc_sink_printf(k, "%-6.6s %5.1f %7.2f %7.2f %7" PRIu64,
-				       buf, 100 * (n->self + n->children) / print_time,
-				       n->self / G->hz, n->children / G->hz,
-				       n->calls);
-			if (n->self_calls)
-				pc_sink_printf(k, "+%-7" PRIu64, n->self_calls);
-			else
-				pc_sink_printf(k, " %7.7s", "");
-			pc_sink_printf(k, " <cycle %u as a whole> [%zu]\n",
-				       n->cycle, n->index);
+			/* "%-6.6s %5.1f %7.2f %7.2f %7" PRIu64 */
+			put_left(k, buf, 6);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, 100 * (n->self + n->children) /
+				      print_time, 5, 1);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, n->self / G->hz, 7, 2);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, n->children / G->hz, 7, 2);
+			pc_sink_putc(k, ' ');
+			pc_sink_u64(k, n->calls, 7);
+			if (n->self_calls) {
+				pc_sink_putc(k, '+');
+				put_u64_left(k, n->self_calls, 7);
+			} else {
+				pc_sink_repeat(k, ' ', 1 + 7);
+			}
+			/* " <cycle %u as a whole> [%zu]\n" */
+			put_text_u64(k, " <cycle ", n->cycle);
+			put_text_u64(k, " as a whole> [", n->index);
+			pc_sink_puts(k, "]\n");
 			size_t nm = 0;
 			size_t *mv = sorted_members(G, i, &nm);
 			if (!mv) {
@@ -479,14 +550,19 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 			}
 			for (size_t m = 0; m < nm; m++) {
 				const pc_cg_node *mn = &G->n[mv[m]];
-				pc_sink_printf(k, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64,
-					       "", "", mn->self / G->hz,
-					       mn->children / G->hz, mn->calls);
-				if (mn->self_calls)
-					pc_sink_printf(k, "+%-7" PRIu64,
-						       mn->self_calls);
-				else
-					pc_sink_printf(k, " %7.7s", "");
+				/* "%6.6s %5.5s %7.2f %7.2f %7" PRIu64 */
+				pc_sink_repeat(k, ' ', 6 + 1 + 5 + 1);
+				pc_sink_fixed(k, mn->self / G->hz, 7, 2);
+				pc_sink_putc(k, ' ');
+				pc_sink_fixed(k, mn->children / G->hz, 7, 2);
+				pc_sink_putc(k, ' ');
+				pc_sink_u64(k, mn->calls, 7);
+				if (mn->self_calls) {
+					pc_sink_putc(k, '+');
+					put_u64_left(k, mn->self_calls, 7);
+				} else {
+					pc_sink_repeat(k, ' ', 1 + 7);
+				}
 				pc_sink_puts(k, "     ");
 				put_name(k, G, mv[m]);
 				pc_sink_putc(k, '\n');
@@ -494,10 +570,11 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 			free(mv);
 		} else {
 			/* parents */
-			if (G->parents[i] == NONE)
-				pc_sink_printf(k, "%6.6s %5.5s %7.7s %7.7s %7.7s "
-					       "%7.7s     <spontaneous>\n",
-					       "", "", "", "", "", "");
+			if (G->parents[i] == NONE) {
+				/* "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s" of "" */
+				pc_sink_repeat(k, ' ', 6 + 1 + 5 + 1 + 4 * (7 + 1) - 1);
+				pc_sink_puts(k, "     <spontaneous>\n");
+			}
 			sort_list(G, &G->parents[i], 1);
 			uint64_t total = G->n[cycle_node_of(G, i)].calls;
 			for (size_t a = G->parents[i]; a != NONE;
@@ -507,18 +584,30 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 					       par == i || same_cycle(G, par, i));
 			}
 			/* the primary line */
-			pc_sink_printf(k, "%-6.6s %5.1f %7.2f %7.2f", buf,
-				       100 * (n->self + n->children) / print_time,
-				       n->self / G->hz, n->children / G->hz);
+			/* "%-6.6s %5.1f %7.2f %7.2f" */
+			put_left(k, buf, 6);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, 100 * (n->self + n->children) /
+				      print_time, 5, 1);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, n->self / G->hz, 7, 2);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, n->children / G->hz, 7, 2);
 			if (n->calls + n->self_calls != 0) {
-				pc_sink_printf(k, " %7" PRIu64, n->calls);
-				if (n->self_calls)
-					pc_sink_printf(k, "+%-7" PRIu64 " ",
-						       n->self_calls);
-				else
-					pc_sink_printf(k, " %7.7s ", "");
+				/* " %7" PRIu64, then "+%-7" PRIu64 " " or
+				 * " %7.7s " of "" */
+				pc_sink_putc(k, ' ');
+				pc_sink_u64(k, n->calls, 7);
+				if (n->self_calls) {
+					pc_sink_putc(k, '+');
+					put_u64_left(k, n->self_calls, 7);
+					pc_sink_putc(k, ' ');
+				} else {
+					pc_sink_repeat(k, ' ', 1 + 7 + 1);
+				}
 			} else {
-				pc_sink_printf(k, " %7.7s %7.7s ", "", "");
+				/* " %7.7s %7.7s " of "" */
+				pc_sink_repeat(k, ' ', 1 + 7 + 1 + 7 + 1);
 			}
 			put_name(k, G, i);
 			pc_sink_putc(k, '\n');
@@ -705,12 +794,11 @@ static int cmp_site(const void *l, const void *r)
 
 static void put_thousands(pc_sink *k, double v)
 {
-	char buf[64];
+	char buf[352]; /* "%.0f" of DBL_MAX fits */
 	double r = floor(v + 0.5);
 	if (r < 0)
 		r = 0;
-	snprintf(buf, sizeof buf, "%.0f", r);
-	size_t len = strlen(buf);
+	size_t len = pc_fmt_fixed(buf, sizeof buf, r, 0);
 	for (size_t i = 0; i < len; i++) {
 		if (i && (len - i) % 3 == 0)
 			pc_sink_putc(k, ',');
@@ -733,7 +821,7 @@ static const char *segment_label(pc_profile *p, uint32_t seg)
 static void put_segment(pc_sink *k, pc_profile *p, uint32_t seg)
 {
 	const char *l = segment_label(p, seg);
-	pc_sink_printf(k, "%" PRIu32, seg);
+	pc_sink_u64(k, seg, 0);
 	if (l)
 		pc_sink_putc(k, '/'), pc_sink_name(k, l);
 }
@@ -973,11 +1061,16 @@ static int render_proff_text(proff *P, pc_sink *k)
 	for (size_t r = 0; r < P->nranked; r++) {
 		size_t i = P->ranked[r];
 		const pc_cg_node *n = &G->n[i];
-		pc_sink_printf(k, "\n%zu. ", r + 1), pc_sink_name(k, n->name), pc_sink_puts(k, "\n    Total: ");
+		put_text_u64(k, "\n", r + 1);
+		pc_sink_puts(k, ". "), pc_sink_name(k, n->name), pc_sink_puts(k, "\n    Total: ");
 		put_hf(k, n->htime, n->ftime);
 		put_calls(k, n->calls);
-		pc_sink_printf(k, " (%6.3f %%H/%6.3f %%F)\n",
-			       100 * n->htime / run, 100 * n->ftime / run);
+		/* " (%6.3f %%H/%6.3f %%F)\n" */
+		pc_sink_puts(k, " (");
+		pc_sink_fixed(k, 100 * n->htime / run, 6, 3);
+		pc_sink_puts(k, " %H/");
+		pc_sink_fixed(k, 100 * n->ftime / run, 6, 3);
+		pc_sink_puts(k, " %F)\n");
 		if (n->self_calls) {
 			pc_sink_puts(k, "    Recursive: ");
 			put_thousands(k, (double)n->self_calls);
@@ -987,7 +1080,8 @@ static int render_proff_text(proff *P, pc_sink *k)
 		}
 		if (n->cycle) {
 			size_t c = pc_callgraph_cycle_node(G->g, n->cycle);
-			pc_sink_printf(k, "    In cycle %u, as a whole: ", n->cycle);
+			put_text_u64(k, "    In cycle ", n->cycle);
+			pc_sink_puts(k, ", as a whole: ");
 			put_hf(k, G->n[c].htime, G->n[c].ftime);
 			put_calls(k, G->n[c].calls);
 			pc_sink_puts(k, "\n");
@@ -1001,8 +1095,10 @@ static int render_proff_text(proff *P, pc_sink *k)
 			const caller_t *c = &P->cv[cv[j]];
 			size_t fr = (size_t)c->from_row;
 			int rec = fr == i || same_cycle(G, fr, i);
-			pc_sink_printf(k, "        %zu. ", P->rank[fr]), pc_sink_name(k, c->name),
-				pc_sink_printf(k, "%s\n            ", rec ? " (recursive)" : "");
+			put_text_u64(k, "        ", P->rank[fr]);
+			pc_sink_puts(k, ". "), pc_sink_name(k, c->name),
+				pc_sink_puts(k, rec ? " (recursive)\n            "
+						    : "\n            ");
 			put_hf(k, c->htime, c->ftime);
 			put_calls(k, c->count);
 			pc_sink_putc(k, '\n');
@@ -1019,7 +1115,8 @@ static int render_proff_text(proff *P, pc_sink *k)
 	/* each cycle's members, once */
 	for (unsigned c = 1; c <= pc_callgraph_cycle_count(G->g); c++) {
 		size_t cn = pc_callgraph_cycle_node(G->g, c);
-		pc_sink_printf(k, "\nCycle %u:", c);
+		put_text_u64(k, "\nCycle ", c);
+		pc_sink_putc(k, ':');
 		for (size_t m = G->n[cn].next_member; m != NONE;
 		     m = G->n[m].next_member)
 			pc_sink_putc(k, ' '), pc_sink_name(k, G->n[m].name);
@@ -1221,12 +1318,146 @@ filtered:
 	return rc;
 }
 
-static void put_addr(pc_sink *k, uint32_t seg, uint64_t a)
+/* "0x%" PRIx64 or "%" PRIu32 ":%" PRIx64 into buf (at least 40 bytes);
+ * returns the length */
+static size_t fmt_addr(char *buf, uint32_t seg, uint64_t a)
 {
-	if (seg == PC_NOSEG)
-		pc_sink_printf(k, "0x%" PRIx64, a);
-	else
-		pc_sink_printf(k, "%" PRIu32 ":%" PRIx64, seg, a);
+	static const char hex[] = "0123456789abcdef";
+	size_t n;
+	if (seg == PC_NOSEG) {
+		buf[0] = '0';
+		buf[1] = 'x';
+		n = 2;
+	} else {
+		n = pc_fmt_u64(buf, seg);
+		buf[n++] = ':';
+	}
+	char t[16];
+	size_t d = 0;
+	do
+		t[d++] = hex[a & 15];
+	while ((a >>= 4) != 0);
+	while (d)
+		buf[n++] = t[--d];
+	buf[n] = '\0';
+	return n;
+}
+
+/* ---- the arcs report, a line at a time -----------------------------------
+ * 40,000 arcs in three formats were most of a megabyte input's time under
+ * the fuzzers (sanitizers make every sink call dear): each line is built
+ * in a buffer and written once; names that need escaping go through the
+ * sink's escaping, the rest are copied. */
+typedef struct line {
+	char b[1024];
+	size_t n;
+} line;
+
+static void ln_flush(pc_sink *k, line *l)
+{
+	pc_sink_write(k, l->b, l->n);
+	l->n = 0;
+}
+
+static void ln_str(pc_sink *k, line *l, const char *s, size_t n)
+{
+	if (l->n + n > sizeof l->b)
+		ln_flush(k, l);
+	if (n > sizeof l->b / 2) {
+		pc_sink_write(k, s, n);
+		return;
+	}
+	memcpy(l->b + l->n, s, n);
+	l->n += n;
+}
+
+static void ln_lit(pc_sink *k, line *l, const char *s)
+{
+	ln_str(k, l, s, strlen(s));
+}
+
+static void ln_c(pc_sink *k, line *l, char c)
+{
+	if (l->n == sizeof l->b)
+		ln_flush(k, l);
+	l->b[l->n++] = c;
+}
+
+/* blanks from have up to width columns */
+static void ln_pad(pc_sink *k, line *l, size_t have, size_t width)
+{
+	static const char blanks[] = "                        ";
+	if (have < width)
+		ln_str(k, l, blanks, width - have < sizeof blanks - 1
+				      ? width - have : sizeof blanks - 1);
+	for (size_t w = have + sizeof blanks - 1; w < width; w++)
+		ln_c(k, l, ' ');
+}
+
+/* "%*" PRIu64 */
+static void ln_u64(pc_sink *k, line *l, uint64_t v, size_t width)
+{
+	char t[24];
+	size_t n = pc_fmt_u64(t, v);
+	ln_pad(k, l, n, width);
+	ln_str(k, l, t, n);
+}
+
+/* "%*.0f" */
+static void ln_fixed(pc_sink *k, line *l, double v, size_t width)
+{
+	char t[352];
+	size_t n = pc_fmt_fixed(t, sizeof t, v, 0);
+	ln_pad(k, l, n, width);
+	ln_str(k, l, t, n);
+}
+
+/* pc_sink_count */
+static void ln_count(pc_sink *k, line *l, double v)
+{
+	char t[352];
+	ln_str(k, l, t, pc_fmt_sink_count(t, sizeof t, v));
+}
+
+/* Length of s when it is printable ASCII without any byte of special
+ * (shown as it is in that sink), else -1. */
+static long plain_len(const char *s, const char *special)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++, n++) {
+		if (*p < 0x20 || *p > 0x7e || n >= 256)
+			return -1;
+		for (const char *q = special; *q; q++)
+			if ((unsigned char)*q == *p)
+				return -1;
+	}
+	return (long)n;
+}
+
+/* pc_sink_csv_field */
+static void ln_csv(pc_sink *k, line *l, const char *s)
+{
+	long n = plain_len(s, ",\"");
+	if (n >= 0) {
+		ln_str(k, l, s, (size_t)n);
+		return;
+	}
+	ln_flush(k, l);
+	pc_sink_csv_field(k, s);
+}
+
+/* pc_sink_json_string */
+static void ln_json(pc_sink *k, line *l, const char *s)
+{
+	long n = plain_len(s, "\"\\");
+	if (n >= 0) {
+		ln_c(k, l, '"');
+		ln_str(k, l, s, (size_t)n);
+		ln_c(k, l, '"');
+		return;
+	}
+	ln_flush(k, l);
+	pc_sink_json_string(k, s);
 }
 
 static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
@@ -1254,6 +1485,8 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (ns)
 		qsort(sv, ns, sizeof *sv, cmp_site);
 	size_t na = pc_profile_arc_count(p);
+	line L;
+	L.n = 0;
 	if (kind == OUT_TEXT)
 		pc_sink_printf(k, "%-14s %-22s %-14s %-22s %10s %12s %12s\n",
 			       "from (hex)", "caller", "to (hex)", "callee", "count",
@@ -1279,52 +1512,77 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 			free(sv);
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 		}
+		char ab[48];
 		if (kind == OUT_TEXT) {
-			pc_sink k2;
-			pc_sink_init(&k2);
-			put_addr(&k2, a.from_segment, a.from);
-			pc_sink_putc(&k2, '\0');
-			pc_sink k3;
-			pc_sink_init(&k3);
-			put_addr(&k3, a.to_segment, a.to);
-			pc_sink_putc(&k3, '\0');
-			pc_sink_printf(k, "%-14s %-22s %-14s %-22s %10" PRIu64
-				       " ", k2.failed ? "" : k2.buf, caller,
-				       k3.failed ? "" : k3.buf, callee, a.count);
-			pc_sink_dispose(&k2);
-			pc_sink_dispose(&k3);
-			pc_sink_printf(k, "%12.0f %12.0f\n", a.htime, a.ftime);
+			/* "%-14s %-22s %-14s %-22s %10" PRIu64 " %12.0f %12.0f\n"
+			 * (the names as they are, as printf writes them) */
+			size_t an = fmt_addr(ab, a.from_segment, a.from);
+			ln_str(k, &L, ab, an);
+			ln_pad(k, &L, an, 14);
+			ln_c(k, &L, ' ');
+			size_t cn = strlen(caller);
+			ln_str(k, &L, caller, cn);
+			ln_pad(k, &L, cn, 22);
+			ln_c(k, &L, ' ');
+			an = fmt_addr(ab, a.to_segment, a.to);
+			ln_str(k, &L, ab, an);
+			ln_pad(k, &L, an, 14);
+			ln_c(k, &L, ' ');
+			cn = strlen(callee);
+			ln_str(k, &L, callee, cn);
+			ln_pad(k, &L, cn, 22);
+			ln_c(k, &L, ' ');
+			ln_u64(k, &L, a.count, 10);
+			ln_c(k, &L, ' ');
+			ln_fixed(k, &L, a.htime, 12);
+			ln_c(k, &L, ' ');
+			ln_fixed(k, &L, a.ftime, 12);
+			ln_c(k, &L, '\n');
 		} else if (kind == OUT_CSV) {
-			pc_sink_printf(k, "%" PRIu32 ",%" PRIu64 ",",
-				       a.from_segment, a.from);
-			pc_sink_csv_field(k, caller);
-			pc_sink_printf(k, ",%" PRIu32 ",%" PRIu64 ",",
-				       a.to_segment, a.to);
-			pc_sink_csv_field(k, callee);
-			pc_sink_printf(k, ",%" PRIu64 ",", a.count);
-			put_num(k, a.htime);
-			pc_sink_putc(k, ',');
-			put_num(k, a.ftime);
-			pc_sink_putc(k, '\n');
+			/* "%" PRIu32 ",%" PRIu64 "," and so on */
+			ln_u64(k, &L, a.from_segment, 0);
+			ln_c(k, &L, ',');
+			ln_u64(k, &L, a.from, 0);
+			ln_c(k, &L, ',');
+			ln_csv(k, &L, caller);
+			ln_c(k, &L, ',');
+			ln_u64(k, &L, a.to_segment, 0);
+			ln_c(k, &L, ',');
+			ln_u64(k, &L, a.to, 0);
+			ln_c(k, &L, ',');
+			ln_csv(k, &L, callee);
+			ln_c(k, &L, ',');
+			ln_u64(k, &L, a.count, 0);
+			ln_c(k, &L, ',');
+			ln_count(k, &L, a.htime);
+			ln_c(k, &L, ',');
+			ln_count(k, &L, a.ftime);
+			ln_c(k, &L, '\n');
 		} else {
-			pc_sink_puts(k, i ? ",\n    {" : "\n    {");
-			pc_sink_printf(k, "\"from_segment\": %" PRIu32
-				       ", \"from\": %" PRIu64 ", \"caller\": ",
-				       a.from_segment, a.from);
-			pc_sink_json_string(k, caller);
-			pc_sink_printf(k, ", \"to_segment\": %" PRIu32
-				       ", \"to\": %" PRIu64 ", \"callee\": ",
-				       a.to_segment, a.to);
-			pc_sink_json_string(k, callee);
-			pc_sink_printf(k, ", \"count\": %" PRIu64 ", \"htime\": ",
-				       a.count);
-			put_num(k, a.htime);
-			pc_sink_puts(k, ", \"ftime\": ");
-			put_num(k, a.ftime);
-			pc_sink_putc(k, '}');
+			ln_lit(k, &L, i ? ",\n    {" : "\n    {");
+			ln_lit(k, &L, "\"from_segment\": ");
+			ln_u64(k, &L, a.from_segment, 0);
+			ln_lit(k, &L, ", \"from\": ");
+			ln_u64(k, &L, a.from, 0);
+			ln_lit(k, &L, ", \"caller\": ");
+			ln_json(k, &L, caller);
+			ln_lit(k, &L, ", \"to_segment\": ");
+			ln_u64(k, &L, a.to_segment, 0);
+			ln_lit(k, &L, ", \"to\": ");
+			ln_u64(k, &L, a.to, 0);
+			ln_lit(k, &L, ", \"callee\": ");
+			ln_json(k, &L, callee);
+			ln_lit(k, &L, ", \"count\": ");
+			ln_u64(k, &L, a.count, 0);
+			ln_lit(k, &L, ", \"htime\": ");
+			ln_count(k, &L, a.htime);
+			ln_lit(k, &L, ", \"ftime\": ");
+			ln_count(k, &L, a.ftime);
+			ln_c(k, &L, '}');
 		}
 		free(caller);
 	}
+	ln_flush(k, &L);
 	if (kind == OUT_JSON)
 		pc_sink_puts(k, na ? "\n  ]\n}\n" : "]\n}\n");
 	free(sv);

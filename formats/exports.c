@@ -241,6 +241,8 @@ static uint64_t bin_edge(uint64_t low, uint64_t span, uint64_t nbins,
 			 uint64_t i)
 {
 	uint64_t q = span / nbins, r = span % nbins;
+	if (nbins <= UINT32_MAX && i <= nbins) /* r * i < 2^64: exact */
+		return low + q * i + r * i / nbins;
 	/* floor(r * i / nbins) with r < nbins: long division, one bit of i
 	 * at a time; acc = fq * nbins + rem with rem < nbins throughout. */
 	uint64_t fq = 0, rem = 0;

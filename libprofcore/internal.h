@@ -152,6 +152,9 @@ PC_INTERNAL int pc_sink_count(pc_sink *k, double v);
 PC_INTERNAL size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec);
 /** v in decimal (at least 21 bytes); returns the length. */
 PC_INTERNAL size_t pc_fmt_u64(char *buf, uint64_t v);
+/** What pc_sink_count writes, into buf (at least 352 bytes); returns the
+ *  length. */
+PC_INTERNAL size_t pc_fmt_sink_count(char *buf, size_t size, double v);
 /** "%*.*f" and "%*llu" of printf, without printf. */
 PC_INTERNAL int pc_sink_fixed(pc_sink *k, double v, int width, int dec);
 PC_INTERNAL int pc_sink_u64(pc_sink *k, uint64_t v, int width);

@@ -360,12 +360,24 @@ int pc_profile_add_sample(pc_profile *p, uint32_t segment, uint64_t address,
 	return PC_OK;
 }
 
+/* The error of samples that could not be stored: out of memory says how
+ * many distinct addresses were kept (without symbols a raw dump keeps
+ * every one, docs/development.md). */
+static int store_fail(pc_profile *p, int r)
+{
+	if (r == PC_ENOMEM && !pc_samples_binned(p->samples))
+		return pc_profile_fail(p, r,
+				       "out of memory keeping the samples of %zu distinct addresses (without symbols every distinct address is kept: load the symbols first to count by symbol)",
+				       pc_samples_distinct(p->samples));
+	return pc_profile_fail(p, r, "cannot store samples");
+}
+
 int pc_profile_add_samples(pc_profile *p, uint32_t segment,
 			   const uint64_t *addresses, size_t n)
 {
 	int r = pc_samples_add_many(p->samples, segment, addresses, n);
 	if (r)
-		return pc_profile_fail(p, r, "cannot store samples");
+		return store_fail(p, r);
 	pc_profile_invalidate(p);
 	return PC_OK;
 }
@@ -388,7 +400,7 @@ int pc_profile_add_records(pc_profile *p, uint32_t segment,
 		return pc_profile_fail(p, PC_EUSAGE, "too many records");
 	int r = pc_samples_add_records(p->samples, segment, records, n, l);
 	if (r)
-		return pc_profile_fail(p, r, "cannot store samples");
+		return store_fail(p, r);
 	pc_profile_invalidate(p);
 	return PC_OK;
 }
@@ -451,7 +463,7 @@ int pc_profile_add_records_stream(pc_profile *p, uint32_t segment,
 				goto out;
 			}
 			if (rc < 0) {
-				rc = pc_profile_fail(p, rc, "cannot store samples");
+				rc = store_fail(p, rc);
 				goto out;
 			}
 			rc = PC_OK; /* counted one by one here: borrow */

@@ -22,6 +22,8 @@ static int reserve(pc_sink *k, size_t n)
 {
 	if (k->failed)
 		return k->failed;
+	if (n < k->cap - k->len) /* room for n bytes and the NUL */
+		return PC_OK;
 	if (n > SIZE_MAX - k->len - 1 ||
 	    pc_grow((void **)&k->buf, &k->cap, k->len + n + 1, 1) != PC_OK) {
 		k->failed = PC_ENOMEM;
@@ -206,12 +208,34 @@ int pc_sink_name(pc_sink *k, const char *s)
 	return k->failed;
 }
 
+/* Length of the run of printable ASCII at p without any byte of special
+ * (a sink's syntax characters): written as it is, in one piece. */
+static size_t plain_run_but(const unsigned char *p, const char *special)
+{
+	size_t n = 0;
+	for (;; n++) {
+		unsigned char c = p[n];
+		if (c < 0x20 || c >= 0x7f)
+			return n;
+		/* (no strchr: a sanitizer checks every call) */
+		for (const char *q = special; *q; q++)
+			if ((unsigned char)*q == c)
+				return n;
+	}
+}
+
 int pc_sink_json_string(pc_sink *k, const char *s)
 {
 	char b[4];
 	size_t bn;
 	pc_sink_putc(k, '"');
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		size_t n = plain_run_but(p, "\"\\");
+		if (n) {
+			pc_sink_write(k, p, n);
+			p += n;
+			continue;
+		}
 		p += show_step(p, b, &bn);
 		for (size_t i = 0; i < bn; i++) {
 			if (b[i] == '"' || b[i] == '\\')
@@ -232,6 +256,12 @@ int pc_sink_csv_field(pc_sink *k, const char *s)
 	size_t bn;
 	pc_sink_putc(k, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = plain_run_but(p, "\"");
+		if (n) {
+			pc_sink_write(k, p, n);
+			p += n;
+			continue;
+		}
 		p += show_step(p, b, &bn);
 		for (size_t i = 0; i < bn; i++) {
 			if (b[i] == '"')
@@ -247,6 +277,12 @@ int pc_sink_html(pc_sink *k, const char *s)
 	char b[4];
 	size_t bn;
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		size_t n = plain_run_but(p, "&<>\"'");
+		if (n) {
+			pc_sink_write(k, p, n);
+			p += n;
+			continue;
+		}
 		p += show_step(p, b, &bn);
 		for (size_t i = 0; i < bn; i++) {
 			switch (b[i]) {
@@ -262,18 +298,23 @@ int pc_sink_html(pc_sink *k, const char *s)
 	return k->failed;
 }
 
-int pc_sink_count(pc_sink *k, double v)
+size_t pc_fmt_sink_count(char *buf, size_t size, double v)
 {
+	/* (pc_fmt_fixed: the bytes of "%.0f" and "%.6f", without printf) */
 	if (v == floor(v) && fabs(v) < 9e15)
-		return pc_sink_printf(k, "%.0f", v);
-	char buf[64];
-	snprintf(buf, sizeof buf, "%.6f", v);
-	size_t n = strlen(buf);
+		return pc_fmt_fixed(buf, size, v, 0);
+	size_t n = pc_fmt_fixed(buf, size, v, 6);
 	while (n > 0 && buf[n - 1] == '0')
 		buf[--n] = '\0';
 	if (n > 0 && buf[n - 1] == '.')
 		buf[--n] = '\0';
-	return pc_sink_puts(k, buf);
+	return n;
+}
+
+int pc_sink_count(pc_sink *k, double v)
+{
+	char buf[352];
+	return pc_sink_write(k, buf, pc_fmt_sink_count(buf, sizeof buf, v));
 }
 
 /* ---- numbers without printf ---------------------------------------------
@@ -283,13 +324,27 @@ int pc_sink_count(pc_sink *k, double v)
 
 size_t pc_fmt_u64(char *buf, uint64_t v)
 {
+	/* two digits a step, from the right */
+	static const char d2[] = "00010203040506070809101112131415161718192021222324"
+				 "25262728293031323334353637383940414243444546474849"
+				 "50515253545556575859606162636465666768697071727374"
+				 "75767778798081828384858687888990919293949596979899";
 	char t[20];
-	size_t n = 0;
-	do
-		t[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = t[n - 1 - i];
+	size_t i = sizeof t;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		i -= 2;
+		memcpy(t + i, d2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		i -= 2;
+		memcpy(t + i, d2 + 2 * v, 2);
+	} else {
+		t[--i] = (char)('0' + v);
+	}
+	size_t n = sizeof t - i;
+	memcpy(buf, t + i, n);
 	buf[n] = '\0';
 	return n;
 }

@@ -265,6 +265,11 @@ static int parse_hist(gctx *g, size_t *pos)
 			   (unsigned long long)low, (unsigned long long)high);
 	if (nbins == 0)
 		return bad(g, PC_EFORMAT, at + 2 * w, "histogram record has 0 bins");
+	if ((uint64_t)nbins * 2 > GMON_MAX_SIZE)
+		return bad(g, PC_ELIMIT, at + 2 * w,
+			   "histogram claims %u bins (%llu bytes), over the limit of %llu bytes",
+			   nbins, (unsigned long long)nbins * 2,
+			   (unsigned long long)GMON_MAX_SIZE);
 	if ((uint64_t)nbins * 2 > g->len - at - hdr)
 		return bad(g, PC_ETRUNC, at + 2 * w,
 			   "histogram claims %u bins (%llu bytes) but only %zu bytes follow",
@@ -396,6 +401,12 @@ static int parse_bsd(gctx *g)
 		return bad(g, PC_EFORMAT, 2 * w,
 			   "header and histogram size %u is smaller than the %zu-byte header",
 			   (unsigned)ncnt, hdr);
+	/* a claim over the file limit fails before it is read: an endless
+	 * input (a pipe, /dev/urandom) stops here, not at the limit */
+	if (ncnt > GMON_MAX_SIZE)
+		return bad(g, PC_ELIMIT, 2 * w,
+			   "header and histogram size %u is over the limit of %llu bytes",
+			   (unsigned)ncnt, (unsigned long long)GMON_MAX_SIZE);
 	size_t nbins = (ncnt - hdr) / csize;
 	if (g->strict && (ncnt - hdr) % csize)
 		return PC_EFORMAT;

@@ -86,6 +86,17 @@ static void u64_like_printf(void **state)
 		assert_int_equal(pc_fmt_u64(got, v[i]), strlen(want));
 		assert_string_equal(got, want);
 	}
+	/* every length, and both sides of each power of ten (the formatter
+	 * writes two digits a step) */
+	for (uint64_t p = 1, i = 0; i < 20; i++, p *= 10) {
+		for (uint64_t d = 0; d < 3; d++) {
+			uint64_t x = p - 1 + d;
+			char want[32], got[32];
+			snprintf(want, sizeof want, "%llu", (unsigned long long)x);
+			assert_int_equal(pc_fmt_u64(got, x), strlen(want));
+			assert_string_equal(got, want);
+		}
+	}
 }
 
 int main(void)
