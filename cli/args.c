@@ -199,13 +199,15 @@ int pc_cli_parse(int argc, char **argv, int first, unsigned cmd,
 						o = &opts[i];
 			if (!o && !strncmp(arg, "--", 2))
 				o = long_named(arg + 2, &amb);
-			if (c == ':' && o && optopt < LONG_BASE)
+			/* first: mingw-w64's getopt_long reports --flag=VALUE
+			 * with ':' where glibc's reports it with '?' */
+			if (o && o->value && strchr(arg, '='))
+				fprintf(stderr, "profcat: option %s takes no value\n",
+					shown_name(o, nb, sizeof nb));
+			else if (c == ':' && o && optopt < LONG_BASE)
 				fprintf(stderr, "profcat: option -%c needs a value\n", optopt);
 			else if (c == ':' && o)
 				fprintf(stderr, "profcat: option %s needs a value\n",
-					shown_name(o, nb, sizeof nb));
-			else if (o && o->value && strchr(arg, '='))
-				fprintf(stderr, "profcat: option %s takes no value\n",
 					shown_name(o, nb, sizeof nb));
 			else if (amb)
 				fprintf(stderr, "profcat: ambiguous option '%.*s' (see %s --help)\n",

@@ -8,6 +8,9 @@
 # The target's libelf, libyaml, zlib and cmocka are Debian packages fetched
 # with `apt-get download` and unpacked into build-LEG-sysroot/ (multiarch
 # installs of the -dev packages fail on a mirror whose versions are skewed).
+# The mingw leg's libyaml, cmocka, libiberty and libelf/libdw have no
+# mingw-w64 packages: they are cross-built from pinned Debian source
+# packages into build-mingw-deps/ (MINGW_SRCPKGS below).
 # At the end the skipped tests are counted and each one's reason printed.
 set -e
 cd "$(dirname "$0")/.."
@@ -107,18 +110,26 @@ run_leg() {   # run_leg CROSSFILE...: setup, build, test, summary
 }
 
 mingw_leg() {
-	wdir=$repo/build-mingw-wine   # wine prefix and the generated cross file
+	wdir=$repo/build-mingw-wine   # wine prefix and the generated cross files
 	mkdir -p "$wdir"
-	# no libelf or libyaml for Windows: the ELF loader is left out, YAML
-	# dialect files are read only if libyaml is found (the built-in map
-	# dialects are compiled in); plugins are DLLs loaded with LoadLibraryW
-	SETUP_ARGS="-Delf=disabled -Dplugins=enabled -Dwarning_level=3"
+	# the libraries with no mingw-w64 package, from Debian source packages
+	# (cached in build-mingw-deps/: a second run builds nothing)
+	DEPS=$repo/build-mingw-deps
+	for d in libyaml cmocka libiberty elfutils; do
+		mingw_dep $d
+	done
+	printf "[constants]\ndeps = '%s'\n" "$DEPS/prefix" > "$wdir/deps.ini"
+	# every feature the Linux build has, required (a library that is not
+	# found fails the setup instead of leaving a feature out), except
+	# Capstone's disassembly (not cross-built yet); plugins are DLLs
+	# loaded with LoadLibraryW
+	SETUP_ARGS="-Delf=enabled -Ddwarf=enabled -Dyaml=enabled -Ddemangle=enabled -Dplugins=enabled -Dwarning_level=3"
 	wine=$(command -v wine64 || command -v wine || true)
 	# PC_MINGW_BUILD_ONLY=1: build only, no wine run
 	[ "${PC_MINGW_BUILD_ONLY:-0}" = 1 ] && wine=
 	if [ -z "$wine" ]; then
 		echo "cross: mingw: wine is not installed: build only, no tests run"
-		build_leg "$repo/cross/mingw.ini"
+		build_leg "$repo/cross/mingw.ini" "$wdir/deps.ini" "$repo/cross/mingw-deps.ini"
 		check_mingw_build
 		return 0
 	fi
@@ -137,7 +148,8 @@ mingw_leg() {
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	wine_up   # meson's sanity check runs a program through wine
-	build_leg "$repo/cross/mingw.ini" "$wdir/paths.ini" "$repo/cross/mingw-wine.ini"
+	build_leg "$repo/cross/mingw.ini" "$wdir/deps.ini" "$repo/cross/mingw-deps.ini" \
+		"$wdir/paths.ini" "$repo/cross/mingw-wine.ini"
 	check_mingw_build
 	# a server of its own for the tests: the build can take longer than any
 	# idle time a server outlives
@@ -195,6 +207,178 @@ check_mingw_build() {
 	echo "cross: mingw: built $dir/libprofcore-0.dll, libprofcore.a, cli/profcat.exe"
 }
 
+# The mingw leg's libraries that Debian has no mingw-w64 package of,
+# cross-built from Debian source packages into build-mingw-deps/
+# (docs/portability.md ("Windows")): NAME VERSION and the SHA-256 of the
+# version's .dsc (which in turn holds the checksums of the tarballs that
+# dpkg-source checks when it unpacks them).  Each is built once: a stamp
+# prefix/.NAME names the version and the checksum of the recipe (this
+# script and cross/elfutils-*), so a change to either rebuilds it.
+MINGW_SRCPKGS="
+libyaml 0.2.5-1 1edbf86e5cd76937ff62892ba6c2537456d645d834d4cd4a82430b8be7051bf4
+cmocka 1.1.5-2.1 9f94190b571e059dd6a359c7effd40b982c6c2796959ea201cf41e7cac0b6730
+libiberty 20230104-1 5c3222cdb4b00baef3abfb3fbcd677ca4a37b1e8efd0e4993a7b922ad1069527
+elfutils 0.188-2.1 2e73c5bfe9d0ddbf837742d638c43b049590ae1de8f6e3d9c2740c28e2550760
+"
+MINGW_HOST=x86_64-w64-mingw32
+MINGW_CC=x86_64-w64-mingw32-gcc-posix
+
+srcpkg() {   # srcpkg NAME VERSION SHA256: fetch and unpack into $DEPS/src/NAME-UPSTREAM
+	name=$1 ver=$2 sum=$3
+	d=$DEPS/src
+	mkdir -p "$d"
+	a=$DEPS/apt
+	if [ ! -f "$d/${name}_$ver.dsc" ]; then
+		# a private apt state whose sources are the system's Debian
+		# entries as deb-src: the system's own apt configuration is left
+		# alone (and needs no root)
+		if [ ! -f "$a/.updated" ]; then
+			rm -rf "$a"
+			mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/sources"
+			touch "$a/status"
+			for f in /etc/apt/sources.list.d/*.sources; do
+				[ -f "$f" ] && sed 's/^Types:.*/Types: deb-src/' "$f" > "$a/sources/$(basename "$f")"
+			done
+			[ -f /etc/apt/sources.list ] && sed -n 's/^deb /deb-src /p' /etc/apt/sources.list > "$a/sources/main.list"
+		fi
+		set -- -q -o Dir::State="$a" -o Dir::State::Lists="$a/lists" \
+			-o Dir::State::status="$a/status" -o Dir::Cache="$a/cache" \
+			-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$a/sources"
+		if [ ! -f "$a/.updated" ]; then
+			apt-get "$@" update >/dev/null 2>&1 || echo "cross: apt-get update (deb-src) reported errors; trying the download anyway" >&2
+			touch "$a/.updated"
+		fi
+		(cd "$d" && apt-get "$@" source --download-only "$name=$ver" >/dev/null 2>&1) || {
+			echo "cross: mingw: apt-get source $name=$ver failed (is the version still in the archive?)" >&2; exit 1; }
+	fi
+	got=$(sha256sum "$d/${name}_$ver.dsc" | cut -d' ' -f1)
+	[ "$got" = "$sum" ] || {
+		echo "cross: mingw: $d/${name}_$ver.dsc has SHA-256 $got, expected $sum" >&2; exit 1; }
+	SRC=$d/$name-${ver%-*}
+	rm -rf "$SRC"
+	# checks the tarballs against the .dsc's checksums and applies
+	# Debian's patches
+	dpkg-source -x "$d/${name}_$ver.dsc" "$SRC" >/dev/null 2>&1 || {
+		echo "cross: mingw: dpkg-source -x ${name}_$ver.dsc failed (checksum mismatch?)" >&2; exit 1; }
+}
+
+mingw_dep() {   # mingw_dep NAME: build NAME into $DEPS/prefix unless its stamp is current
+	line=$(printf '%s\n' "$MINGW_SRCPKGS" | grep "^$1 ")
+	set -- $line
+	recipe=$(sed -n "/^build_$1()/,/^}/p" "$repo/scripts/cross.sh"
+		if [ "$1" = elfutils ]; then find "$repo"/cross/elfutils-shims "$repo"/cross/elfutils-mingw.patch -type f | LC_ALL=C sort | xargs cat; fi)
+	stamp="$1 $2 $(printf '%s' "$recipe" | sha256sum | cut -c1-16)"
+	P=$DEPS/prefix
+	if [ "$(cat "$P/.$1" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
+	echo "cross: mingw: building $1 $2 from its Debian source package"
+	srcpkg "$@"
+	B=$DEPS/build/$1
+	rm -rf "$B"; mkdir -p "$B"
+	log=$DEPS/build/$1.log
+	mkdir -p "$P/include" "$P/lib/pkgconfig"
+	( set -e; "build_$1" ) > "$log" 2>&1 || {
+		tail -40 "$log"; echo "cross: mingw: building $1 failed (log: $log)" >&2; exit 1; }
+	echo "$stamp" > "$P/.$1"
+}
+
+mingw_cmake() {   # mingw_cmake SRCDIR [ARG]...: configure a CMake project for mingw-w64 in $B
+	s=$1; shift
+	cmake -S "$s" -B "$B" -DCMAKE_SYSTEM_NAME=Windows \
+		-DCMAKE_C_COMPILER="$MINGW_CC" -DCMAKE_RC_COMPILER=$MINGW_HOST-windres \
+		-DCMAKE_AR="$(command -v $MINGW_HOST-ar)" -DCMAKE_RANLIB="$(command -v $MINGW_HOST-ranlib)" \
+		-DCMAKE_FIND_ROOT_PATH=/usr/$MINGW_HOST -DCMAKE_BUILD_TYPE=Release \
+		-DCMAKE_INSTALL_PREFIX="$P" "$@"
+}
+
+pcfile() {   # pcfile NAME VERSION CFLAGS LIBS [REQUIRES]: write $P/lib/pkgconfig/NAME.pc
+	{
+		echo "prefix=$P"
+		echo "Name: $1"
+		echo "Description: $1 for mingw-w64 (scripts/cross.sh mingw)"
+		echo "Version: $2"
+		[ -n "${5:-}" ] && echo "Requires: $5"
+		echo "Cflags: -I\${prefix}/include $3"
+		echo "Libs: -L\${prefix}/lib $4"
+	} > "$P/lib/pkgconfig/$1.pc"
+}
+
+build_libyaml() {   # static: YAML_DECLARE_STATIC (no __declspec(dllimport))
+	mingw_cmake "$SRC" -DBUILD_SHARED_LIBS=OFF -DBUILD_TESTING=OFF -DINSTALL_CMAKE_DIR=lib/cmake/yaml
+	cmake --build "$B" -j2
+	cmake --install "$B"
+	pcfile yaml-0.1 0.2.5 -DYAML_DECLARE_STATIC -lyaml
+}
+
+build_cmocka() {   # the static library, libcmocka-static.a
+	mingw_cmake "$SRC" -DWITH_STATIC_LIB=ON -DWITH_EXAMPLES=OFF -DUNIT_TESTING=OFF
+	cmake --build "$B" -j2
+	cmake --install "$B"
+	pcfile cmocka 1.1.5 "" -lcmocka-static
+}
+
+build_libiberty() {   # only the libiberty directory: libiberty.a, <libiberty/demangle.h>
+	cd "$B"
+	"$SRC/libiberty/configure" --host=$MINGW_HOST CC="$MINGW_CC" CFLAGS=-O2
+	make -j2
+	cp libiberty.a "$P/lib/"
+	mkdir -p "$P/include/libiberty"
+	for h in ansidecl.h demangle.h libiberty.h; do
+		cp "$SRC/include/$h" "$P/include/libiberty/"
+	done
+}
+
+# elfutils' libelf and libdw (with libdwfl, libdwelf, libebl and the
+# backends, which libdw.so holds on Linux) as static libraries, with the
+# portability shims of cross/elfutils-shims (forced in with -include) and
+# cross/elfutils-mingw.patch.  Only the libraries are built; the objects
+# that serve only the tools or Linux-only features are left out, and any
+# other object failing to build is an error:
+ELFUTILS_SKIP="color.o printversion.o argp-std.o linux-kernel-modules.o linux-proc-maps.o"
+build_elfutils() {
+	sh=$repo/cross/elfutils-shims
+	(cd "$SRC" && patch -p1 < "$repo/cross/elfutils-mingw.patch")
+	cd "$B"
+	# argp, fts and obstack serve only the tools and
+	# linux-kernel-modules.c: configure need not find them
+	"$SRC/configure" --host=$MINGW_HOST CC="$MINGW_CC" \
+		--disable-debuginfod --disable-libdebuginfod --disable-nls \
+		--disable-symbol-versioning --without-bzlib --without-lzma --without-zstd \
+		ac_cv_search_argp_parse="none required" \
+		ac_cv_search_fts_close="none required" \
+		ac_cv_search__obstack_free="none required"
+	f="-O2 -I$sh -include $sh/mingw-compat.h -Wno-error"
+	for sub in lib libelf libebl backends libdwelf libdwfl libdw; do
+		make -k -j2 -C $sub CFLAGS="$f" $([ $sub = libdw ] && echo libdw.a) > "$B/make-$sub.log" 2>&1 || true
+		cat "$B/make-$sub.log"
+	done
+	bad=$(sed -n 's/.*\*\*\* \[Makefile:[0-9]*: \([^]]*\.o\)\] Error.*/\1/p' "$B"/make-*.log | sort -u)
+	for o in $bad; do
+		case " $ELFUTILS_SKIP " in *" $o "*) ;; *) echo "elfutils: $o failed to build"; return 1 ;; esac
+	done
+	objs=""
+	for sub in lib libelf libebl backends libdwelf libdwfl libdw; do
+		for o in "$sub"/*.o; do
+			case " $ELFUTILS_SKIP " in *" ${o##*/} "*) ;; *) objs="$objs $o" ;; esac
+		done
+	done
+	# libcpu's decoders: stubs (cross/elfutils-shims/disasm-stubs.c)
+	$MINGW_CC -O2 -c -DHAVE_CONFIG_H -I. -I"$SRC/lib" -I"$SRC/libelf" -I"$SRC/libebl" \
+		-I"$SRC/libdw" -I"$SRC/libasm" -o disasm-stubs.o "$sh/disasm-stubs.c"
+	objs="$objs disasm-stubs.o"
+	rm -f "$P/lib/libelf.a" "$P/lib/libdw.a"
+	$MINGW_HOST-ar rcs "$P/lib/libelf.a" libelf/*.o
+	$MINGW_HOST-ar rcs "$P/lib/libdw.a" $(printf '%s\n' $objs | grep -v '^libelf/')
+	mkdir -p "$P/include/elfutils"
+	cp "$SRC/libelf/libelf.h" "$SRC/libelf/gelf.h" "$SRC/libelf/nlist.h" "$SRC/libelf/elf.h" "$P/include/"
+	cp "$SRC/libdw/dwarf.h" "$P/include/"
+	cp "$SRC/libdw/libdw.h" "$SRC/libdwfl/libdwfl.h" "$SRC/libdwelf/libdwelf.h" \
+		"$SRC/libdw/known-dwarf.h" version.h "$P/include/elfutils/"
+	pcfile libelf 0.188 "" "-lelf -lz"
+	pcfile libdw 0.188 "" "-ldw -lelf -lz" libelf
+}
+
 DEVPKGS="libelf1 libelf-dev zlib1g zlib1g-dev libzstd1 libyaml-0-2 libyaml-dev libcmocka0 libcmocka-dev"
 case "$leg" in
 s390x)
@@ -219,8 +403,10 @@ i386)
 	fi
 	run_leg "$SYSROOT/paths.ini" "$repo/cross/i386.ini" ;;
 mingw)
-	# zlib for Windows comes from libz-mingw-w64-dev; wine runs the tests
-	need gcc-mingw-w64-x86-64-posix libz-mingw-w64-dev wine wine64 pkg-config meson ninja-build
+	# zlib for Windows comes from libz-mingw-w64-dev; wine runs the tests;
+	# dpkg-dev (dpkg-source), cmake, make and patch build the dependencies
+	need gcc-mingw-w64-x86-64-posix libz-mingw-w64-dev wine wine64 pkg-config meson ninja-build \
+		dpkg-dev cmake make patch m4
 	mingw_leg ;;
 *)
 	echo "usage: $0 s390x|i386|mingw" >&2; exit 2 ;;

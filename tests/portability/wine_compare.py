@@ -13,6 +13,7 @@ hook in tests/portability/crosshook runs it through wine)
 """
 import gzip
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -159,6 +160,46 @@ with tempfile.TemporaryDirectory() as tmp:
         kept = f.read() == gmon
     check("-o Z:\\...\\in.gmon over the input /.../in.gmon: refused",
           (rc, out, err) == (2, b"", want) and kept, repr((rc, out, err)))
+
+    # 7. ELF symbols, DWARF lines and user dialects (libelf, libdw and
+    # libyaml, cross-built by scripts/cross.sh mingw)
+    if os.environ.get("PC_HAVE_ELF", "1") == "1":
+        exe = os.path.join(UNIX, "callgraph")
+        same("ELF + gmon.out: flat report", [exe, GMON])
+        same("ELF + gmon.out: call graph", ["--report", "callgraph", exe, GMON])
+        same("ELF + gmon.out: --list-symbols csv",
+             ["--list-symbols", "-F", "csv", exe])
+        # ARM Thumb firmware (tests/realworld/programs/thumb) and a raw dump
+        # of every instruction address objdump lists
+        fw = os.path.join(tmp, "fw.elf")
+        subprocess.run(["arm-none-eabi-gcc", "-mthumb", "-mcpu=cortex-m3",
+                        "-g", "-O1", "-nostdlib", "-Wl,-Ttext=0x8000",
+                        "-Wl,-e,Reset_Handler", "-o", fw,
+                        os.path.join(ROOT, "tests", "realworld", "programs",
+                                     "thumb", "fw.c")], check=True)
+        dis = subprocess.run(["arm-none-eabi-objdump", "-d", fw], check=True,
+                             stdout=subprocess.PIPE, text=True).stdout
+        pcs = os.path.join(tmp, "fw.pcs")
+        with open(pcs, "w") as f:
+            f.write("".join("0x%s\n" % m.group(1) for m in
+                            re.finditer(r"^\s+([0-9a-f]+):\s", dis, re.M)))
+        same("ARM Thumb ELF + raw dump", [fw, "-f", "raw", pcs])
+        same("ARM Thumb ELF + raw dump, csv", ["-F", "csv", fw, "-f", "raw", pcs])
+    if os.environ.get("PC_HAVE_DWARF", "1") == "1":
+        src = os.path.join(ROOT, "tests", "source", "fixtures")
+        lines = [os.path.join(src, "lines-O2"), os.path.join(src, "gmon.out")]
+        same("-g program: line report", ["--granularity", "line"] + lines)
+        same("-g program: file report", ["--granularity", "file"] + lines)
+    if os.environ.get("PC_HAVE_YAML", "1") == "1":
+        dia = os.path.join(ROOT, "tests", "dos", "fixtures", "dialects")
+        same("user YAML dialect: symbols",
+             ["--list-symbols", "-f", "map", "-O",
+              "dialect=" + os.path.join(dia, "acme.yaml"),
+              os.path.join(dia, "acme.map")])
+        same("user YAML dialect with a bad key: the same error",
+             ["-f", "map", "-O", "dialect=" + os.path.join(dia, "bad-key.yaml"),
+              os.path.join(ROOT, "tests", "dos", "fixtures", "dosmap",
+                           "mslink_basicdos_CLKDEV.MAP")], want_rc=2)
 
 print("%d failure(s)" % failures)
 sys.exit(1 if failures else 0)

@@ -13,6 +13,12 @@
 #include "lookup.h"
 #include "model.h"
 
+#ifdef _WIN32
+/* the Windows C runtime's way to set and remove a variable */
+#define setenv(name, value, overwrite) _putenv_s((name), (value))
+#define unsetenv(name) _putenv_s((name), "")
+#endif
+
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next(void)
 {
