@@ -23,7 +23,9 @@
  *                                      sample addresses and the memory per
  *                                      symbol / per distinct address
  *   pcbench spawn FD CMD [ARG...]      fork, exec CMD, wait; write
- *                                      "peak_rss_kib N" for CMD alone to
+ *                                      "peak_rss_kib N" and "cpu_s S"
+ *                                      (user + system, with the children
+ *                                      CMD waited for) for CMD alone to
  *                                      descriptor FD; exit as CMD did
  *
  * Every line of output is "key value" so bench/run.py can parse it.  The
@@ -421,8 +423,10 @@ static int spawn(int fd, char **cmd)
 			return 125;
 		}
 	}
-	char line[64];
-	int n = snprintf(line, sizeof line, "peak_rss_kib %ld\n", ru.ru_maxrss);
+	char line[96];
+	int n = snprintf(line, sizeof line, "peak_rss_kib %ld\ncpu_s %.4f\n", ru.ru_maxrss,
+			 (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+				 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6);
 	if (write_all(fd, line, (size_t)n) < 0) {
 		perror("pcbench: spawn result");
 		return 125;

@@ -22,7 +22,7 @@ static const pc_cli_opt opts[] = {
 	{"format", 'f', PC_OPT_FORMAT, NULL, NULL, "NAME", ALL,
 	 "read the FILEs that follow as NAME ('auto'\nresets)"},
 	{"option", 'O', PC_OPT_OPTION, NULL, NULL, "KEY=VALUE", ALL,
-	 "loader option (e.g. width=4, endian=big)"},
+	 "loader option (e.g. width=4, endian=big;\n--list-formats -v lists every loader's)"},
 	{"load-address", 0, PC_OPT_LOAD_ADDRESS, NULL, NULL, "ADDR", ALL,
 	 "where the program's code was loaded (same as\n-O load-address=ADDR; Atari: basepage+0x100)"},
 	{"report", 'r', PC_OPT_REPORT, NULL, NULL, "NAME", ONE,

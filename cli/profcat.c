@@ -10,6 +10,7 @@
 #include "output.h"
 #include "platform.h"
 #include "stats_cmd.h"
+#include "keys.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -62,7 +63,10 @@ static int status_exit(int st)
  * describes. */
 static void report_error(const char *kind, const pc_error *e)
 {
-	pc_cli_error(kind, e, e ? pc_cli_rate_advice(e->message) : "");
+	const char *advice = e ? pc_cli_rate_advice(e->message) : "";
+	if (e && !*advice)
+		advice = pc_cli_option_advice(e->message);
+	pc_cli_error(kind, e, advice);
 }
 
 static void print_error(const pc_error *e)
@@ -107,7 +111,7 @@ static int cmp_input(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : (x->pos > y->pos);
 }
 
-static int list_formats(const pc_registry *reg)
+static int list_formats(const pc_registry *reg, int verbose)
 {
 	printf("%-12s %-22s %s\n", "name", "role", "description");
 	for (size_t i = 0; i < pc_registry_count(reg); i++) {
@@ -122,6 +126,8 @@ static int list_formats(const pc_registry *reg)
 		if (*roles)
 			roles[strlen(roles) - 1] = '\0';
 		printf("%-12s %-22s %s\n", l->name, roles, l->description);
+		if (verbose)
+			pc_cli_list_loader_keys(stdout, l);
 	}
 	return 0;
 }
@@ -313,6 +319,7 @@ int main(int argc, char **argv)
 	int rc = 0, st;
 	pc_registry *reg = NULL;
 	pc_profile *p = NULL;
+	pc_options *fopts = NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	pc_cli_binary_stdio();
@@ -353,7 +360,7 @@ int main(int argc, char **argv)
 		report_error("warning: ", pc_registry_error(reg));
 	}
 	if (c.list_f) {
-		rc = list_formats(reg);
+		rc = list_formats(reg, verbose);
 		goto done;
 	}
 	if (c.list_r) {
@@ -435,7 +442,15 @@ int main(int argc, char **argv)
 	}
 	qsort(in, nin, sizeof *in, cmp_input);
 	for (size_t i = 0; i < nin; i++) {
-		st = pc_profile_load_stream(p, in[i].s, in[i].l->name, lopts);
+		/* each loader gets the -O keys it declares */
+		pc_options *own = pc_cli_loader_options(in[i].l, lopts);
+		if (!own) {
+			fprintf(stderr, "profcat: out of memory\n");
+			rc = EXIT_INTERNAL;
+			goto done;
+		}
+		st = pc_profile_load_stream(p, in[i].s, in[i].l->name, own);
+		pc_options_free(own);
 		if (st) {
 			print_error(pc_profile_error(p));
 			rc = status_exit(st);
@@ -448,12 +463,36 @@ int main(int argc, char **argv)
 	for (size_t i = 0; verbose && i < pc_profile_note_count(p); i++)
 		pc_cli_message("note: ", pc_profile_note_at(p, i));
 
-	for (size_t i = 0; i < pc_options_count(lopts); i++) {
-		const char *k = pc_options_key_at(lopts, i);
-		if (!pc_options_get(ropts, k))
-			pc_options_set(ropts, k, pc_options_get(lopts, k));
+	/* the fit check reads the attribution keys and load-address: every
+	 * option; the report or export gets the -O keys it reads and those
+	 * no loader took (it refuses these, naming them) */
+	fopts = pc_options_new();
+	const pc_loader **ls = calloc(nin ? nin : 1, sizeof *ls);
+	for (size_t i = 0; ls && i < nin; i++)
+		ls[i] = in[i].l;
+	const char *target = export_fmt && !list_syms ? export_fmt : NULL;
+	const pc_option_decl *tkeys = target ? pc_export_options(target)
+					     : pc_report_options(list_syms ? "symbols" : report);
+	int merr = !fopts || !ls;
+	for (size_t i = 0; !merr && i < pc_options_count(ropts); i++) {
+		const char *k = pc_options_key_at(ropts, i);
+		merr = pc_options_set(fopts, k, pc_options_get(ropts, k)) != PC_OK;
 	}
-	if ((rc = check_fit(p, ropts, in, nin, c.ignore_fit)))
+	for (size_t i = 0; !merr && i < pc_options_count(lopts); i++) {
+		const char *k = pc_options_key_at(lopts, i);
+		if (!pc_options_get(fopts, k))
+			merr = pc_options_set(fopts, k, pc_options_get(lopts, k)) != PC_OK;
+	}
+	/* an unknown report or export: the library names it */
+	if (!merr && tkeys)
+		merr = pc_cli_merge_options(ropts, lopts, tkeys, ls, nin) != 0;
+	free(ls);
+	if (merr) {
+		fprintf(stderr, "profcat: out of memory\n");
+		rc = EXIT_INTERNAL;
+		goto done;
+	}
+	if ((rc = check_fit(p, fopts, in, nin, c.ignore_fit)))
 		goto done;
 	const char *dm = pc_options_get(ropts, "demangle");
 	if (dm && strcmp(dm, "0") && strcmp(dm, "none") && !pc_demangler_available())
@@ -496,5 +535,6 @@ done:
 	pc_registry_free(reg);
 	pc_options_free(lopts);
 	pc_options_free(ropts);
+	pc_options_free(fopts);
 	return rc;
 }

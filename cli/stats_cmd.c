@@ -17,6 +17,7 @@
 #include "args.h"
 #include "output.h"
 #include "stats_cmd.h"
+#include "keys.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -65,7 +66,7 @@ const char *pc_cli_rate_advice(const char *message)
 
 static void print_error(const pc_error *e)
 {
-	pc_cli_error("", e, NULL);
+	pc_cli_error("", e, e ? pc_cli_option_advice(e->message) : NULL);
 }
 
 static void usage(FILE *f, unsigned cmd, const char *name)
@@ -183,7 +184,9 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 			rc = pc_cli_open_error(sel[i]->path, st);
 			break;
 		}
-		st = pc_profile_load_stream(p, s, sel[i]->l->name, c->lopts);
+		pc_options *own = pc_cli_loader_options(sel[i]->l, c->lopts);
+		st = own ? pc_profile_load_stream(p, s, sel[i]->l->name, own) : PC_ENOMEM;
+		pc_options_free(own);
 		pc_stream_free(s);
 		if (st) {
 			print_error(pc_profile_error(p));
@@ -365,10 +368,29 @@ int profcat_stats_main(int argc, char **argv)
 	for (size_t g = 0; g < c.ngroups; g++)
 		if ((rc = load_capture(&c, g, &caps[g])))
 			goto done;
-	for (size_t i = 0; i < pc_options_count(c.lopts); i++) {
-		const char *k = pc_options_key_at(c.lopts, i);
-		if (!pc_options_get(c.ropts, k))
-			pc_options_set(c.ropts, k, pc_options_get(c.lopts, k));
+	/* diff and rates read the attribution keys and their own from one
+	 * bag: every option; merge's report or export gets the -O keys it
+	 * reads and those no loader took (it refuses these, naming them) */
+	const pc_option_decl *tkeys = !merge ? NULL
+				      : export_fmt ? pc_export_options(export_fmt)
+						   : pc_report_options(report);
+	if (tkeys) {
+		const pc_loader **ls = calloc(c.nfiles ? c.nfiles : 1, sizeof *ls);
+		for (size_t i = 0; ls && i < c.nfiles; i++)
+			ls[i] = c.files[i].l;
+		int merr = !ls || pc_cli_merge_options(c.ropts, c.lopts, tkeys, ls, c.nfiles);
+		free(ls);
+		if (merr) {
+			fprintf(stderr, "profcat: out of memory\n");
+			rc = EXIT_INTERNAL;
+			goto done;
+		}
+	} else {
+		for (size_t i = 0; i < pc_options_count(c.lopts); i++) {
+			const char *k = pc_options_key_at(c.lopts, i);
+			if (!pc_options_get(c.ropts, k))
+				pc_options_set(c.ropts, k, pc_options_get(c.lopts, k));
+		}
 	}
 	int st;
 	if (diff) {

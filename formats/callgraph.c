@@ -1234,12 +1234,10 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "style: expected gprof or proff for the "
 				       "callgraph report, found '%s'", style);
-	uint64_t z = 0;
-	rc = pc_options_get_u64(o, "zero", &z);
-	if (rc < 0)
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "zero: expected 0 or 1, found '%s'",
-				       pc_options_get(o, "zero"));
+	/* "zero" as every report reads it: 0/1, no/yes, off/on, false/true */
+	int z = 0;
+	if ((rc = pc_rs_bool(p, o, "zero", 0, &z)))
+		return rc;
 	/* without arcs every function would print as <spontaneous>, which
 	 * says "no callers" where the truth is "callers not recorded" (gprof
 	 * refuses too: "gmon.out file is missing call-graph data") */
@@ -1634,7 +1632,7 @@ PC_INTERNAL extern const pc_report pc_report_arcs;
 
 const pc_report pc_report_callgraph = {
 	"callgraph",
-	"call graph: --style gprof (gprof -q layout) or proff (PrintProff)",
+	"call graph: style gprof (gprof -q layout) or proff (PrintProff)",
 	render_callgraph,
 };
 

@@ -157,7 +157,7 @@ static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
 		break;
 	default:
 		st = pc_profile_fail_at(p, PC_EUNSUPPORTED, path, 18,
-			     "disasm: ELF machine %u is not one profcat disassembles (x86, x86-64, ARM, Thumb, AArch64, m68k, MIPS, PowerPC)",
+			     "disasm: ELF machine %u is not one libprofcore disassembles (x86, x86-64, ARM, Thumb, AArch64, m68k, MIPS, PowerPC)",
 			     (unsigned)eh.e_machine);
 		goto out;
 	}
@@ -483,7 +483,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		if (!fn) {
 			pc_rowfilter_dispose(&rf);
 			return pc_profile_fail(p, PC_ENOTFOUND,
-					       "disasm: no function has samples%s; name one: -r disasm FUNCTION",
+					       "disasm: no function has samples%s; name one with the option disasm-select=FUNCTION",
 					       rf.any ? " that the filters keep" : "");
 		}
 	} else {
@@ -518,7 +518,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		st = code_elf(p, &c, elf, fn->address, fn->end);
 #else
 		st = pc_profile_fail(p, PC_EUNSUPPORTED,
-				     "disasm: this profcat was built without libelf and cannot read ELF code");
+				     "disasm: this libprofcore was built without libelf and cannot read ELF code");
 #endif
 	} else if (prg) {
 		uint64_t base = 0;
@@ -793,7 +793,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	(void)o;
 	(void)k;
 	return pc_profile_fail(p, PC_EUNSUPPORTED,
-			       "disasm: this profcat was built without Capstone; install libcapstone-dev and rebuild (meson -Dcapstone=enabled)");
+			       "disasm: this libprofcore was built without Capstone; install libcapstone-dev and rebuild (meson -Dcapstone=enabled)");
 }
 
 #endif

@@ -169,7 +169,7 @@ PC_INTERNAL size_t pc_xmodel_find_arc(const pc_xmodel *m, size_t caller,
 #define PC_XESTIMATE_NOTE \
 	"call stacks estimated from call counts (the capture holds calls, " \
 	"not stacks: as gprof, a routine's time is split among its callers " \
-	"in proportion to the calls); --stacks none for measured samples only"
+	"in proportion to the calls); the option stacks=none gives measured samples only"
 
 /** Rounds a sequence of non-negative values to integers so that every
  *  prefix sum is the rounded exact prefix sum ("cumulative rounding"):

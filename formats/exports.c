@@ -57,6 +57,41 @@ const char *pc_export_description_at(size_t i)
 	return e ? e->description : NULL;
 }
 
+/* The keys the exports read (docs/exports.md).  top and sort are known:
+ * the exports refuse them with a message saying where they apply
+ * (pc_rowset_refuse_selection), as gmon does the filters. */
+#define EXPORT_OPTION_DECLS                                                        \
+	PC_ATTRIBUTION_OPTION_DECLS,                                               \
+	    {"granularity", PC_OPTION_ENUM, "function,symbol,line,address", NULL,  \
+	     "what a frame is; default: function for pprof, else address"},       \
+	    {"stacks", PC_OPTION_ENUM, "estimate,marked,none", "estimate",         \
+	     "callers from call counts, under an [estimated] root, or none"},      \
+	    {"focus", PC_OPTION_STRING, NULL, NULL,                                \
+	     "keep the samples whose stack matches"},                              \
+	    {"ignore", PC_OPTION_STRING, NULL, NULL,                               \
+	     "drop the samples whose stack matches"},                              \
+	    {"hide", PC_OPTION_STRING, NULL, NULL,                                 \
+	     "remove matching functions from the stacks"},                         \
+	    {"top", PC_OPTION_STRING, NULL, NULL, "refused by the exports"},       \
+	    {"sort", PC_OPTION_STRING, NULL, NULL, "refused by the exports"}
+static const pc_option_decl export_options[] = {
+	EXPORT_OPTION_DECLS,
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+static const pc_option_decl pprof_options[] = {
+	EXPORT_OPTION_DECLS,
+	{"compress", PC_OPTION_ENUM, "0,1,no,yes", "1", "gzip the profile.proto"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
+const pc_option_decl *pc_export_options(const char *format)
+{
+	const pc_exporter *e = pc_exporter_find(format);
+	if (!e)
+		return NULL;
+	return e == &pc_export_pprof ? pprof_options : export_options;
+}
+
 static int export_to_sink(pc_profile *p, const char *format,
 			  const pc_options *opts, pc_sink *k)
 {
@@ -64,10 +99,12 @@ static int export_to_sink(pc_profile *p, const char *format,
 		return PC_EUSAGE;
 	const pc_exporter *e = pc_exporter_find(format);
 	if (!e)
-		return pc_profile_fail(p, PC_ENOTFOUND,
-				       "no export named '%s' (profcat "
-				       "--list-exports lists them)",
+		return pc_profile_fail(p, PC_ENOTFOUND, "no export named '%s'",
 				       format ? format : "(none)");
+	char consumer[96];
+	snprintf(consumer, sizeof consumer, "export %s", e->name);
+	if (pc_profile_check_options(p, opts, pc_export_options(e->name), consumer))
+		return PC_EUSAGE;
 	/* filter hook (issue #24): focus and ignore act on the stacks of the
 	 * view (pc_xmodel_build: filter_chains); hide, top and sort, and the
 	 * gmon export (a histogram, no stacks), refuse them rather than

@@ -104,7 +104,7 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	const char *first;
 	size_t nchk = pc_check_count(p, rs->opts, 1, &first);
 	if (nchk)
-		pc_sink_printf(k, "Check: %zu sampling-quality warning%s (%s%s); see profcat --check\n",
+		pc_sink_printf(k, "Check: %zu sampling-quality warning%s (%s%s); see the check report\n",
 			       nchk, nchk == 1 ? "" : "s", first, nchk > 1 ? ", ..." : "");
 	pc_sink_puts(k, "\n");
 }

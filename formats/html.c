@@ -531,10 +531,10 @@ static int page_end(pc_sink *k, const pc_sink *rest)
 	return st ? st : k->failed;
 }
 
-/* Title: "profcat: " and the file names of the sources. */
+/* Title: "profcore: " and the file names of the sources. */
 static void title_of(pc_profile *p, char *buf, size_t cap)
 {
-	size_t n = (size_t)snprintf(buf, cap, "profcat:");
+	size_t n = (size_t)snprintf(buf, cap, "profcore:");
 	for (size_t i = 0; i < pc_profile_source_count(p) && n + 2 < cap; i++)
 		n += (size_t)snprintf(buf + n, cap - n, " %s", pc_profile_source_file(p, i));
 }

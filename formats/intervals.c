@@ -228,8 +228,9 @@ int pc_intervals_build(pc_profile *p, const pc_options *o, pc_intervals *iv)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "the intervals report needs a symbol or an address range (interval=SYM)");
 	uint64_t asked = DEFAULT_INTERVALS;
-	int r = pc_options_get_u64(o, "intervals", &asked);
-	if (r < 0 || (r == 1 && (asked == 0 || asked > MAX_INTERVALS)))
+	int given = 0;
+	int r = pc_options_get_u64(o, "intervals", &asked, &given);
+	if (r < 0 || (given && (asked == 0 || asked > MAX_INTERVALS)))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "intervals must be a number from 1 to %u, not '%s'",
 				       MAX_INTERVALS, pc_options_get(o, "intervals"));

@@ -59,14 +59,55 @@ const char *pc_report_description_at(size_t i)
 	return NULL;
 }
 
+/* The keys the reports read (docs/reports.md), one table for all of
+ * them: they share the row selection, the styles and the attribution.
+ * focus, ignore, hide, top and sort are known to every report: those
+ * that do not apply them refuse them with a message saying where they
+ * apply (pc_rowset_refuse_selection). */
+static const pc_option_decl report_options[] = {
+	PC_ATTRIBUTION_OPTION_DECLS,
+	{"output-format", PC_OPTION_ENUM, "text,csv,json,html", "text", "the output's format"},
+	{"style", PC_OPTION_STRING, NULL, "default",
+	 "flat: default, gprof, atari, ddj or prohst; callgraph: gprof or proff"},
+	{"granularity", PC_OPTION_ENUM, "function,symbol,line,file,address", "function",
+	 "what a row of the flat table is"},
+	{"zero", PC_OPTION_BOOL, NULL, "0", "also list symbols without samples"},
+	{"barchart", PC_OPTION_BOOL, NULL, "1", "bar column in the table"},
+	{"cutoff", PC_OPTION_DOUBLE, NULL, NULL, "list symbols until this percent is covered"},
+	{"percent-of", PC_OPTION_ENUM, "program,total", "program", "what percents are of"},
+	{"top", PC_OPTION_U64, NULL, NULL, "list the first N rows only"},
+	{"sort", PC_OPTION_ENUM, "self,cum,calls,name,address", "self", "row order"},
+	{"focus", PC_OPTION_STRING, NULL, NULL, "keep the samples whose stack matches"},
+	{"ignore", PC_OPTION_STRING, NULL, NULL, "drop the samples whose stack matches"},
+	{"hide", PC_OPTION_STRING, NULL, NULL, "remove matching functions from the stacks"},
+	{"interval", PC_OPTION_STRING, NULL, NULL, "symbol or LOW-HIGH, LOW+SIZE to split"},
+	{"intervals", PC_OPTION_U64, NULL, "25", "number of sub-ranges"},
+	{"callgraph-time", PC_OPTION_ENUM, "samples,flat", NULL, "call graph own times"},
+	{"ci", PC_OPTION_STRING, NULL, NULL,
+	 "confidence level of intervals, in percent, above 0 and below 100"},
+	{"source-path", PC_OPTION_STRING, NULL, NULL, "directories searched for source files"},
+	{"source-select", PC_OPTION_STRING, NULL, NULL, "source report: function or file"},
+	{"disasm-select", PC_OPTION_STRING, NULL, NULL, "disasm report: function"},
+	{"load-address", PC_OPTION_U64, NULL, NULL, "where the program was loaded (fit check)"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
+const pc_option_decl *pc_report_options(const char *report)
+{
+	return pc_report_find(report && *report ? report : "flat") ? report_options : NULL;
+}
+
 int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
 		      char **out, size_t *len)
 {
 	const char *name = report && *report ? report : "flat";
 	const pc_report *r = pc_report_find(name);
 	if (!r)
-		return pc_profile_fail(p, PC_ENOTFOUND,
-				       "no report named '%s' (profcat --list-reports lists them)", name);
+		return pc_profile_fail(p, PC_ENOTFOUND, "no report named '%s'", name);
+	char consumer[96];
+	snprintf(consumer, sizeof consumer, "report %s", name);
+	if (pc_profile_check_options(p, opts, report_options, consumer))
+		return PC_EUSAGE;
 	const char *of = pc_options_get(opts, "output-format");
 	/* -F html: the HTML page (formats/html.c) holds every view */
 	if (of && !strcmp(of, "html")) {

@@ -139,7 +139,7 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 	pc_sink_printf(k, " samples, %.2f%%\n", total > 0 ? sum * 100.0 / total : 0);
 	if (!text) {
 		pc_sink_puts(k, st == PC_ENOTFOUND || !path
-				      ? "  source file not found (give its directory with --source-path DIR); counts by line:\n"
+				      ? "  source file not found (give its directory in the option source-path); counts by line:\n"
 				      : "  source file cannot be read; counts by line:\n");
 		for (size_t i = a; i < b;) {
 			size_t j = i;

@@ -31,7 +31,7 @@ int pc_ci_option(pc_profile *p, const pc_options *o, double *z, double *level)
 	if (!v)
 		return PC_OK;
 	double c;
-	if (pc_options_get_double(o, "ci", &c) != 1 || !(c > 0 && c < 100))
+	if (pc_options_get_double(o, "ci", &c, NULL) != PC_OK || !(c > 0 && c < 100))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "option ci=%s; expected a confidence level in percent, above 0 and below 100 (e.g. 95)",
 				       v);
@@ -98,13 +98,9 @@ static int collect_rows(pc_profile *p, const pc_options *o, symcount **out,
 	*total = t.total;
 	size_t nr = pc_profile_row_count(p), nv = nr;
 	if (hits_only) { /* (10^6 symbols, a few sampled: no 48 MB here) */
-		nv = 0;
-		for (size_t i = 0; i < nr; i++) {
-			pc_row r;
-			if ((st = pc_profile_row_at(p, i, &r)))
-				return st;
-			nv += r.count > 0;
-		}
+		nv = 0; /* (the rows are the attribution targets) */
+		for (size_t i = 0; i < nr; i++)
+			nv += p->targets[i].count > 0;
 	}
 	symcount *v = calloc(nv ? nv : 1, sizeof *v);
 	if (!v)
@@ -173,11 +169,26 @@ static void add_chk(chkset *cs, const char *id, const char *fmt, ...)
 static void name_list(char *buf, size_t bn, const symcount *v, const unsigned char *flag,
 		      size_t n, size_t nflag)
 {
-	size_t used = 0, shown = 0;
+	size_t used = 0, shown = 0, top[3], ntop = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < n && shown < 3; i++) {
+	/* the first three flagged rows in cmp_sc_count order (v is not
+	 * sorted: one pass, not a sort of every row) */
+	for (size_t i = 0; i < n; i++) {
 		if (!flag[i])
 			continue;
+		size_t at = ntop;
+		while (at > 0 && cmp_sc_count(&v[i], &v[top[at - 1]]) < 0)
+			at--;
+		if (at >= 3)
+			continue;
+		for (size_t m = ntop < 3 ? ntop : 2; m > at; m--)
+			top[m] = top[m - 1];
+		top[at] = i;
+		if (ntop < 3)
+			ntop++;
+	}
+	for (size_t t = 0; t < ntop; t++) {
+		size_t i = top[t];
 		int w = snprintf(buf + used, bn - used, "%s%s", shown ? ", " : "", v[i].name);
 		if (w < 0 || (size_t)w >= bn - used)
 			return;
@@ -198,11 +209,9 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 	symcount *v;
 	size_t n;
 	if ((st = collect_rows(p, o, &v, &n, &cs->total, 1)))
-		return st; /* only the hits: those sort first and are all used */
-	qsort(v, n, sizeof *v, cmp_sc_count);
-	size_t hit = 0;
-	while (hit < n && v[hit].count > 0)
-		hit++;
+		return st; /* only the hits, in row order (name_list picks
+			      the first names in count order) */
+	size_t hit = n;
 	cs->hit = hit;
 	cs->exact = pc_profile_exact(p);
 	double N = cs->total;
@@ -256,11 +265,15 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 		for (size_t h = 0; h < pc_profile_histogram_count(p); h++) {
 			pc_histogram hg;
 			pc_profile_histogram_at(p, h, &hg);
-			for (size_t b = 0; b < hg.nbins; b++) {
-				if (hg.counts[b] > max)
-					max = hg.counts[b];
-				if (hg.counts[b] >= WRAP_NEAR && hg.counts[b] <= 65535)
-					near++;
+			/* every count below WRAP_NEAR (their OR is, the usual
+			 * case): none near, none the largest that matters */
+			uint64_t any = 0;
+			for (size_t b = 0; b < hg.nbins; b++)
+				any |= hg.counts[b];
+			for (size_t b = 0; b < hg.nbins && any >= WRAP_NEAR; b++) {
+				uint64_t c = hg.counts[b];
+				max = c > max ? c : max;
+				near += c - WRAP_NEAR <= 65535 - WRAP_NEAR; /* (wraps below) */
 			}
 		}
 		if (near && max <= 65535)
@@ -310,7 +323,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs)
 		if (one >= CLUSTER_SYMBOLS && one == big) {
 			name_list(names, sizeof names, v, flag, hit, one);
 			add_chk(cs, "clustered",
-				"the samples of every symbol with %d or more samples sit on a single address (%zu symbols: %s): the sampling period may beat with a program period; repeat at another period and compare (profcat rates)",
+				"the samples of every symbol with %d or more samples sit on a single address (%zu symbols: %s): the sampling period may beat with a program period; repeat at another period and compare them (the rates report)",
 				CLUSTER_MIN, one, names);
 		}
 		free(cnt), free(addrs), free(where);

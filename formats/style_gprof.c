@@ -126,7 +126,7 @@ int pc_style_gprof(pc_profile *p, const pc_options *o, const pc_intervals *iv,
 				   iv ? pc_intervals_json_extra : NULL, iv, k);
 	} else if (rs.rate <= 0) {
 		r = pc_profile_fail(p, PC_EUSAGE,
-				    "the gprof style prints seconds and the capture has no sampling rate: give it with -O rate=HZ");
+				    "the gprof style prints seconds and the capture has no sampling rate: give it with the option rate=HZ");
 	} else if (!(r = pc_profile_callgraph(p, o, &g))) {
 		size_t unit = 0;
 		if (!(r = pick_unit(p, g, rs.rate, &unit))) {

@@ -55,6 +55,10 @@ char *pc_demangle(const char *name)
 	while (*name == '.' || *name == '$')
 		++name;
 	size_t pre_len = (size_t)(name - pre);
+	/* every mangling libiberty reads starts with '_' ("_Z", "_R",
+	 * "_GLOBAL_", and "__Z"/"__R" below): a plain C name costs no call */
+	if (*name != '_')
+		return NULL;
 	const char *suf = strchr(name, '@');
 	char *res;
 	if (suf) {

@@ -201,11 +201,50 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		pc_profile_histogram_at(p, i, &h);
 		double width = h.nbins ? (double)(h.high - h.low) / (double)h.nbins : 0;
 		uint64_t sum = 0;
+		/* runs of buckets inside one code span are all in the
+		 * program: summed as integers, which is what adding them one
+		 * by one as doubles gives while every sum stays below 2^53 */
+		/* (every count below 2^cb and fewer than 2^nb buckets, with
+		 * cb + nb <= 52: the sum stays below 2^52) */
+		uint64_t any = 0;
+		for (size_t b = 0; b < h.nbins; b++)
+			any |= h.counts[b];
+		unsigned cb = 0, nb = 0;
+		while (cb < 64 && (any >> cb))
+			cb++;
+		while (nb < 64 && ((uint64_t)h.nbins >> nb))
+			nb++;
+		int exact = cb + nb <= 52 && out->samples < 4503599627370496.0;
 		for (size_t b = 0; b < h.nbins; b++) {
+			uint64_t a = h.low + (uint64_t)(width * (double)b);
+			size_t sp = c.ncode;
+			if (exact)
+				for (sp = 0; sp < c.ncode; sp++)
+					if (c.code[sp].seg == h.segment && a >= c.code[sp].low &&
+					    a < c.code[sp].high)
+						break;
+			if (sp < c.ncode) {
+				/* the last bucket e >= b that starts in the span */
+				size_t elo = b, ehi = h.nbins; /* e in [elo, ehi) */
+				while (ehi - elo > 1) {
+					size_t mid = elo + (ehi - elo) / 2;
+					if (h.low + (uint64_t)(width * (double)mid) < c.code[sp].high)
+						elo = mid;
+					else
+						ehi = mid;
+				}
+				uint64_t run = 0;
+				for (size_t e = b; e <= elo; e++)
+					run += h.counts[e];
+				sum += run;
+				out->samples += (double)run;
+				out->in_program += (double)run;
+				b = elo;
+				continue;
+			}
 			if (!h.counts[b])
 				continue;
 			sum += h.counts[b];
-			uint64_t a = h.low + (uint64_t)(width * (double)b);
 			int k = where(&c, h.segment, a);
 			out->samples += (double)h.counts[b];
 			if (k > 0)
@@ -278,7 +317,8 @@ int pc_profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 			out->has_shift = 1;
 	}
 	uint64_t load = 0;
-	out->load_given = pc_options_get_u64(opts, "load-address", &load) == 1;
+	int given = 0;
+	out->load_given = pc_options_get_u64(opts, "load-address", &load, &given) == PC_OK && given;
 	if (out->has_shift) {
 		/* no load address below 0 */
 		int64_t lowest = load > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)load;

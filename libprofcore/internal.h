@@ -263,4 +263,30 @@ PC_INTERNAL extern const pc_loader *const pc_builtin_loaders[];
  *  added up, else PC_EUNSUPPORTED recorded on p. */
 PC_INTERNAL int pc_rates_check(pc_profile *p, double have, double adding);
 
+/* ---- option keys (options.c) ---- */
+/** The declaration of key in keys (a NULL-terminated table), or NULL. */
+PC_INTERNAL const pc_option_decl *pc_option_find(const pc_option_decl *keys,
+						 const char *key);
+/** PC_OK if key is in keys and value (may be NULL: not checked) fits its
+ *  type, else PC_EUSAGE with the message in msg. */
+PC_INTERNAL int pc_option_check(const pc_option_decl *keys, const char *consumer,
+				const char *key, const char *value, char *msg,
+				size_t cap);
+/** pc_option_check for every entry of o. */
+PC_INTERNAL int pc_options_check(const pc_options *o, const pc_option_decl *keys,
+				 const char *consumer, char *msg, size_t cap);
+/** pc_options_check, the error recorded on p. */
+PC_INTERNAL int pc_profile_check_options(pc_profile *p, const pc_options *o,
+					 const pc_option_decl *keys,
+					 const char *consumer);
+/** The attribution keys (attribution, use-sizes, demangle) that every
+ *  report and export takes, for their tables. */
+#define PC_ATTRIBUTION_OPTION_DECLS                                              \
+	{"attribution", PC_OPTION_ENUM, "proportional,bucket-start", "proportional", \
+	 "how a histogram bucket is split among the symbols in it"},             \
+	    {"use-sizes", PC_OPTION_ENUM, "0,1", "0",                             \
+	     "end symbols at address+size when the size is known"},               \
+	    {"demangle", PC_OPTION_ENUM, "auto,none,0,1,gnu", "auto",             \
+	     "show C++ and Rust names demangled (auto) or raw (none)"}
+
 #endif

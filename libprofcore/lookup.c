@@ -93,3 +93,60 @@ size_t pc_lookup_find(const pc_lookup_table *t, const uint64_t *start,
 	}
 	return lo;
 }
+
+/* ---- sorting by 64-bit keys ---------------------------------------------- */
+
+#define RADIX_BITS 11
+#define RADIX_N (1u << RADIX_BITS)
+
+pc_rkey *pc_radix_sort(pc_rkey *v, pc_rkey *tmp, size_t n)
+{
+	size_t i = 1;
+	while (i < n && v[i - 1].key <= v[i].key)
+		i++;
+	if (i >= n)
+		return v; /* already in order */
+	uint64_t all_or = 0, all_and = UINT64_MAX;
+	for (i = 0; i < n; i++) {
+		all_or |= v[i].key;
+		all_and &= v[i].key;
+	}
+	const uint64_t differ = all_or ^ all_and;
+	size_t cnt[RADIX_N];
+	for (unsigned sh = 0; sh < 64; sh += RADIX_BITS) {
+		const uint64_t mask = RADIX_N - 1;
+		if (!((differ >> sh) & mask))
+			continue; /* every key has this digit */
+		memset(cnt, 0, sizeof cnt);
+		for (i = 0; i < n; i++)
+			cnt[(v[i].key >> sh) & mask]++;
+		size_t sum = 0;
+		for (size_t d = 0; d < RADIX_N; d++) {
+			size_t c = cnt[d];
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[cnt[(v[i].key >> sh) & mask]++] = v[i];
+		pc_rkey *t = v;
+		v = tmp;
+		tmp = t;
+	}
+	return v;
+}
+
+int pc_double_key(double d, uint64_t *key)
+{
+	static const double one = 1.0;
+	uint64_t u;
+	if (sizeof u != sizeof one)
+		return 0;
+	memcpy(&u, &one, sizeof u);
+	if (u != UINT64_C(0x3FF0000000000000))
+		return 0;
+	if (d == 0)
+		d = 0; /* -0 as +0 */
+	memcpy(&u, &d, sizeof u);
+	*key = u >> 63 ? ~u : u | UINT64_C(0x8000000000000000);
+	return 1;
+}

@@ -75,4 +75,23 @@ static inline size_t pc_lookup_find_fast(const pc_lookup_table *t, uint64_t a)
 	return pc_lookup_cell(t, (const char *)t->rel, sizeof *t->rel, a);
 }
 
+/* ---- sorting by 64-bit keys (lookup.c) --------------------------------- */
+
+/** A key and the index of what it stands for. */
+typedef struct pc_rkey {
+	uint64_t key;
+	uint64_t idx;
+} pc_rkey;
+
+/** Sorts v[0, n) by key, stably (equal keys keep their order): an LSD
+ *  radix sort that skips the digits every key shares, O(n) for input
+ *  already in order.  tmp holds n entries; the result is in the array
+ *  returned (v or tmp). */
+PC_INTERNAL pc_rkey *pc_radix_sort(pc_rkey *v, pc_rkey *tmp, size_t n);
+/** An order-keeping key of a double (no NaN): a < b gives key(a) <
+ *  key(b), -0 and +0 the same key.  Returns 0 (and no key) when doubles
+ *  are not IEEE 754 binary64 in the integers' byte order: sort another
+ *  way then. */
+PC_INTERNAL int pc_double_key(double d, uint64_t *key);
+
 #endif

@@ -27,11 +27,11 @@ typedef struct pc_lineinfo {
 /* Attribution target (a row): sorted by (segment, address). */
 typedef struct pc_target {
 	size_t symbol;
-	uint32_t segment;
 	uint64_t address, end;
 	double count;
 	uint64_t calls, self_calls;
-	int excluded;
+	uint32_t segment;
+	int excluded; /* (beside segment: 56 bytes a target, not 64) */
 } pc_target;
 
 struct pc_profile {
@@ -41,6 +41,9 @@ struct pc_profile {
 
 	pc_symbol *syms;
 	size_t nsyms, capsyms;
+	/* the last file and section names pooled for a symbol: a run of
+	 * symbols of one object file or section shares one copy */
+	const char *last_file, *last_section;
 	/* display names (demangle.c), filled on first use: NULL = not yet */
 	const char **display;
 	size_t ndisplay, capdisplay;

@@ -143,10 +143,19 @@ int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	pc_symbol s = *sym;
 	s.name = POOL(sym->name);
-	s.file = POOL(sym->file);
-	s.section = POOL(sym->section);
+	s.file = sym->file && p->last_file && !strcmp(sym->file, p->last_file)
+			 ? p->last_file
+			 : POOL(sym->file);
+	s.section = sym->section && p->last_section &&
+				    !strcmp(sym->section, p->last_section)
+			    ? p->last_section
+			    : POOL(sym->section);
 	if (!s.name || (sym->file && !s.file) || (sym->section && !s.section))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	if (s.file)
+		p->last_file = s.file;
+	if (s.section)
+		p->last_section = s.section;
 	p->syms[p->nsyms++] = s;
 	pc_profile_invalidate(p);
 	return PC_OK;

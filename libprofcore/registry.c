@@ -8,7 +8,8 @@
 
 struct pc_registry {
 	const pc_loader **loaders;
-	size_t n, cap;
+	pc_loader **copies; /* [i]: the registry's copy of an older loader, or NULL */
+	size_t n, cap, ccap;
 	void **handles;
 	size_t nh, caph;
 	pc_errslot err;
@@ -43,6 +44,9 @@ void pc_registry_free(pc_registry *r)
 	for (size_t i = 0; i < r->nh; i++)
 		pc_plat_dl_close(r->handles[i]);
 	free(r->handles);
+	for (size_t i = 0; i < r->n; i++)
+		free(r->copies[i]);
+	free(r->copies);
 	free(r->loaders);
 	pc_errslot_clear(&r->err);
 	free(r);
@@ -59,20 +63,54 @@ static int reg_fail(pc_registry *r, int code, const char *file, const char *fmt,
 	return code;
 }
 
+/* The bytes of a pc_loader of ABI version v: the fields it has. */
+static size_t loader_size(unsigned v)
+{
+	if (v < 2)
+		return offsetof(pc_loader, options);
+	return sizeof(pc_loader);
+}
+
+/* Drops the loaders registered from index n on (a refused plugin). */
+static void truncate_to(pc_registry *r, size_t n)
+{
+	while (r->n > n) {
+		r->n--;
+		free(r->copies[r->n]);
+		r->copies[r->n] = NULL;
+	}
+}
+
 int pc_registry_add(pc_registry *r, const pc_loader *l)
 {
+	if (!r)
+		return PC_EUSAGE;
+	/* abi_version is the first field of every version: read it alone */
+	if (l && (l->abi_version < PC_LOADER_ABI_MIN || l->abi_version > PC_LOADER_ABI_VERSION))
+		return reg_fail(r, PC_EUNSUPPORTED, NULL,
+				"loader '%s' was built for loader ABI %u, this libprofcore supports %u to %u",
+				l->name ? l->name : "", l->abi_version, PC_LOADER_ABI_MIN,
+				PC_LOADER_ABI_VERSION);
 	if (!l || !l->name || !l->load)
 		return reg_fail(r, PC_EUSAGE, NULL, "loader without a name or load function");
-	if (l->abi_version != PC_LOADER_ABI_VERSION)
-		return reg_fail(r, PC_EUNSUPPORTED, NULL,
-				"loader '%s' was built for loader ABI %u, this libprofcore speaks %u",
-				l->name, l->abi_version, PC_LOADER_ABI_VERSION);
 	for (size_t i = 0; i < r->n; i++)
 		if (strcmp(r->loaders[i]->name, l->name) == 0)
 			return reg_fail(r, PC_EUSAGE, NULL,
 					"a loader named '%s' is already registered", l->name);
-	if (pc_grow((void **)&r->loaders, &r->cap, r->n + 1, sizeof *r->loaders))
+	if (pc_grow((void **)&r->loaders, &r->cap, r->n + 1, sizeof *r->loaders) ||
+	    pc_grow((void **)&r->copies, &r->ccap, r->n + 1, sizeof *r->copies))
 		return reg_fail(r, PC_ENOMEM, NULL, "out of memory");
+	pc_loader *copy = NULL;
+	if (l->abi_version < PC_LOADER_ABI_VERSION) {
+		/* an older, shorter struct: copy the fields it has, the later
+		 * ones stay zero (NULL options: nothing declared) */
+		copy = calloc(1, sizeof *copy);
+		if (!copy)
+			return reg_fail(r, PC_ENOMEM, NULL, "out of memory");
+		memcpy(copy, l, loader_size(l->abi_version));
+		l = copy;
+	}
+	r->copies[r->n] = copy;
 	r->loaders[r->n++] = l;
 	return PC_OK;
 }
@@ -93,11 +131,11 @@ int pc_registry_load_plugin(pc_registry *r, const char *path)
 	}
 	unsigned abi = 0;
 	const pc_loader *const *ls = entry(&abi);
-	if (abi != PC_LOADER_ABI_VERSION) {
+	if (abi < PC_LOADER_ABI_MIN || abi > PC_LOADER_ABI_VERSION) {
 		pc_plat_dl_close(h);
 		return reg_fail(r, PC_EUNSUPPORTED, path,
-				"plugin built for loader ABI %u, this libprofcore speaks %u",
-				abi, PC_LOADER_ABI_VERSION);
+				"plugin built for loader ABI %u, this libprofcore supports %u to %u",
+				abi, PC_LOADER_ABI_MIN, PC_LOADER_ABI_VERSION);
 	}
 	if (!ls || !ls[0]) {
 		pc_plat_dl_close(h);
@@ -107,14 +145,14 @@ int pc_registry_load_plugin(pc_registry *r, const char *path)
 	for (size_t i = 0; ls[i]; i++) {
 		int st = pc_registry_add(r, ls[i]);
 		if (st) {
-			r->n = before;
+			truncate_to(r, before);
 			pc_errslot_fill_file(&r->err, path);
 			pc_plat_dl_close(h);
 			return st;
 		}
 	}
 	if (pc_grow((void **)&r->handles, &r->caph, r->nh + 1, sizeof *r->handles)) {
-		r->n = before;
+		truncate_to(r, before);
 		pc_plat_dl_close(h);
 		return reg_fail(r, PC_ENOMEM, path, "out of memory");
 	}
@@ -309,8 +347,7 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 	if (format && *format && strcmp(format, "auto") != 0) {
 		l = pc_registry_find(p->reg, format);
 		if (!l) {
-			pc_profile_fail(p, PC_ENOTFOUND,
-					"no loader named '%s' (see profcat --list-formats)", format);
+			pc_profile_fail(p, PC_ENOTFOUND, "no loader named '%s'", format);
 			pc_errslot_fill_file(&p->err, pc_stream_name(s));
 			return PC_ENOTFOUND;
 		}
@@ -325,11 +362,21 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 				return p->err.pub.code;
 			}
 			pc_profile_fail(p, PC_EUNKNOWN,
-					n ? "unrecognised file format (use --format; profcat --list-formats lists them)"
+					n ? "unrecognised file format: no loader recognises its content"
 					  : "empty file");
 			p->err.pub.offset = 0;
 			pc_errslot_fill_file(&p->err, pc_stream_name(s));
 			return PC_EUNKNOWN;
+		}
+	}
+	/* the options: only keys the loader declares, with fitting values
+	 * (a loader built for ABI 1 declares none: not checked) */
+	if (l->abi_version >= 2) {
+		char consumer[128];
+		snprintf(consumer, sizeof consumer, "loader %s", l->name);
+		if (pc_profile_check_options(p, opts, l->options, consumer)) {
+			pc_errslot_fill_file(&p->err, pc_stream_name(s));
+			return PC_EUSAGE;
 		}
 	}
 	/* one rate rule for every way of adding captures up (fit.c): the

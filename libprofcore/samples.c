@@ -48,6 +48,8 @@
  * samples could overflow them. */
 #define PENDING_MAX ((uint64_t)1 << 31)
 
+#define XHINTS 1024
+
 /* 16 bytes per distinct address: the segment is the table's. */
 typedef struct slot {
 	uint64_t address;
@@ -103,6 +105,11 @@ struct pc_samplestore {
 	pc_sample *sorted;
 	size_t nsorted;
 	int dirty;
+	/* exact: where in the first table an address was last seen, by a
+	 * few low bits of the address (the loops of a real program come
+	 * back to the same addresses).  Checked on every use (the slot must
+	 * hold that address), so it is never stale: no invalidation. */
+	size_t xhint[XHINTS];
 };
 
 pc_samplestore *pc_samples_new(void)
@@ -202,7 +209,9 @@ static xtab *xtab_of(pc_samplestore *st, uint32_t seg)
 	return &n[st->nxt++];
 }
 
-static int add_to(pc_samplestore *st, xtab *t, uint64_t addr, uint64_t count)
+/* Adds count at addr in t; *at = its slot. */
+static int add_at(pc_samplestore *st, xtab *t, uint64_t addr, uint64_t count,
+		  size_t *at)
 {
 	if ((t->used + 1) * 8 >= t->cap * 7) {
 		size_t ncap = t->cap ? t->cap * 2 : 1024;
@@ -217,16 +226,24 @@ static int add_to(pc_samplestore *st, xtab *t, uint64_t addr, uint64_t count)
 			e->count = count;
 			t->used++;
 			st->used++;
+			*at = j;
 			return PC_OK;
 		}
 		if (e->address == addr) {
 			if (e->count + count < e->count)
 				return PC_ELIMIT;
 			e->count += count;
+			*at = j;
 			return PC_OK;
 		}
 		j = (j + 1) & (t->cap - 1);
 	}
+}
+
+static int add_to(pc_samplestore *st, xtab *t, uint64_t addr, uint64_t count)
+{
+	size_t at;
+	return add_at(st, t, addr, count, &at);
 }
 
 /* Rebuilds the tables from the sorted view (see xfolded). */
@@ -917,14 +934,41 @@ int pc_samples_add_many(pc_samplestore *st, uint32_t seg, const uint64_t *a,
 		return PC_OK;
 	st->dirty = 1;
 	size_t i = 0;
-	while (!st->binned && i < n) {
-		int r = exact_add(st, seg, a[i++], 1);
-		if (r)
-			return r;
-		if (st->used > PC_SAMPLES_EXACT_MAX && has_bounds(st)) {
-			r = go_binned(st);
+	if (!st->binned) {
+		/* exact_add for each address, with the table found once */
+		if (st->xfolded) {
+			int r = unfold(st);
 			if (r)
 				return r;
+		}
+		xtab *t = st->nxt && st->xt[0].seg == seg ? &st->xt[0] : xtab_of(st, seg);
+		if (!t)
+			return PC_ENOMEM;
+		const int bounds = has_bounds(st);
+		size_t *hint = t == &st->xt[0] ? st->xhint : NULL;
+		while (i < n) {
+			uint64_t x = a[i++];
+			if (hint) {
+				size_t *h = &hint[(x >> 2 ^ x) & (XHINTS - 1)];
+				if (*h < t->cap && t->slots[*h].address == x &&
+				    t->slots[*h].count && t->slots[*h].count != UINT64_MAX) {
+					t->slots[*h].count++;
+					continue;
+				}
+				int r = add_at(st, t, x, 1, h);
+				if (r)
+					return r;
+			} else {
+				int r = add_to(st, t, x, 1);
+				if (r)
+					return r;
+			}
+			if (st->used > PC_SAMPLES_EXACT_MAX && bounds) {
+				int r = go_binned(st);
+				if (r)
+					return r;
+				break;
+			}
 		}
 	}
 	if (i == n)
@@ -947,8 +991,20 @@ int pc_samples_add_records(pc_samplestore *st, uint32_t seg,
 	uint64_t tmp[256];
 	while (!st->binned && i < n) {
 		size_t k = n - i < 256 ? n - i : 256;
-		for (size_t j = 0; j < k; j++)
-			tmp[j] = pc_record_decode(l, b + (i + j) * l->stride);
+		const unsigned char *r0 = b + i * l->stride;
+		if (l->real == PC_REAL_NONE && l->width == 4) {
+			/* the common layouts: a load and a mask */
+			const unsigned char *f = r0 + l->offset;
+			if (l->endian == PC_ENDIAN_BIG)
+				for (size_t j = 0; j < k; j++, f += l->stride)
+					tmp[j] = rd_be32(f) & l->mask;
+			else
+				for (size_t j = 0; j < k; j++, f += l->stride)
+					tmp[j] = rd_le32(f) & l->mask;
+		} else {
+			for (size_t j = 0; j < k; j++)
+				tmp[j] = pc_record_decode(l, r0 + j * l->stride);
+		}
 		int r = pc_samples_add_many(st, seg, tmp, k);
 		if (r)
 			return r;

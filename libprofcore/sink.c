@@ -18,7 +18,7 @@ void pc_sink_dispose(pc_sink *k)
 	memset(k, 0, sizeof *k);
 }
 
-static int reserve(pc_sink *k, size_t n)
+static int reserve_slow(pc_sink *k, size_t n)
 {
 	if (k->failed)
 		return k->failed;
@@ -30,6 +30,15 @@ static int reserve(pc_sink *k, size_t n)
 		return PC_ENOMEM;
 	}
 	return PC_OK;
+}
+
+/* Room for n more bytes and the terminating NUL (the usual case: no
+ * call). */
+static inline int reserve(pc_sink *k, size_t n)
+{
+	if (!k->failed && k->cap - k->len > n)
+		return PC_OK;
+	return reserve_slow(k, n);
 }
 
 int pc_sink_write(pc_sink *k, const void *data, size_t n)
@@ -44,7 +53,20 @@ int pc_sink_write(pc_sink *k, const void *data, size_t n)
 
 int pc_sink_puts(pc_sink *k, const char *s)
 {
-	return pc_sink_write(k, s, strlen(s));
+	/* short strings (the layouts' separators) in one pass, no calls */
+	if (reserve(k, 32))
+		return k->failed;
+	char *d = k->buf + k->len;
+	size_t i = 0;
+	for (; i < 32 && s[i]; i++)
+		d[i] = s[i];
+	if (i == 32) { /* longer */
+		*d = '\0';
+		return pc_sink_write(k, s, strlen(s));
+	}
+	k->len += i;
+	d[i] = '\0';
+	return PC_OK;
 }
 
 int pc_sink_putc(pc_sink *k, char c)
@@ -360,20 +382,23 @@ size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 	    fabs(v) * p10[dec] < 4503599627370496.0) {
 		int neg = signbit(v) != 0;
 		double a = fabs(v), m = p10[dec];
-		/* a * m = hi + lo exactly (Dekker's product; m < 2^27 splits
-		 * into itself) */
+		/* a * m = hi + lo exactly (Dekker's product below, needed
+		 * only at a tie; m < 2^27 splits into itself) */
 		double hi = a * m;
-		double c = 134217729.0 * a; /* 2^27 + 1 */
-		double ah = c - (c - a), al = a - ah;
-		double lo = (ah * m - hi) + al * m;
 		/* round the exact a * m to an integer, ties to even, as
-		 * printf rounds the exact binary value */
-		double fl = floor(hi), r;
-		if (hi - fl == 0.5)
-			r = lo > 0 ? fl + 1 : lo < 0 ? fl : nearbyint(hi);
-		else
-			r = nearbyint(hi);
-		uint64_t u = (uint64_t)r, ip = u, fp = 0;
+		 * printf rounds the exact binary value (0 <= hi < 2^52: the
+		 * conversion is floor, hi - floor exact; no libm call) */
+		uint64_t t = (uint64_t)hi;
+		double d = hi - (double)t;
+		int up = d > 0.5;
+		if (d == 0.5) { /* the rest of the exact product decides */
+			double c = 134217729.0 * a; /* 2^27 + 1 */
+			double ah = c - (c - a), al = a - ah;
+			double lo = (ah * m - hi) + al * m;
+			up = lo > 0 || (lo == 0 && (t & 1));
+		}
+		uint64_t u = t + (uint64_t)up;
+		uint64_t ip = u, fp = 0;
 		if (dec) {
 			uint64_t pm = (uint64_t)m;
 			ip = u / pm;
@@ -397,20 +422,44 @@ size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
+/* buf[0, n) right-aligned in width columns, in one append (buf holds
+ * at least 16 bytes: the short case copies 16 of spaces and of buf,
+ * fixed sizes the compiler writes inline, and keeps pad + n of them). */
+static int put_right(pc_sink *k, const char *buf, size_t n, int width)
+{
+	size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+	if (pad <= 16 && n <= 16) {
+		if (reserve(k, 32))
+			return k->failed;
+		char *d = k->buf + k->len;
+		memcpy(d, "                ", 16);
+		memcpy(d + pad, buf, 16);
+		k->len += pad + n;
+		k->buf[k->len] = '\0';
+		return PC_OK;
+	}
+	if (reserve(k, pad + n))
+		return k->failed;
+	char *d = k->buf + k->len;
+	for (size_t i = 0; i < pad; i++)
+		d[i] = ' ';
+	for (size_t i = 0; i < n; i++)
+		d[pad + i] = buf[i];
+	k->len += pad + n;
+	k->buf[k->len] = '\0';
+	return PC_OK;
+}
+
 int pc_sink_fixed(pc_sink *k, double v, int width, int dec)
 {
 	char buf[352]; /* DBL_MAX with 6 decimals fits */
 	size_t n = pc_fmt_fixed(buf, sizeof buf, v, dec);
-	if (width > 0 && (size_t)width > n)
-		pc_sink_repeat(k, ' ', (size_t)width - n);
-	return pc_sink_write(k, buf, n);
+	return put_right(k, buf, n, width);
 }
 
 int pc_sink_u64(pc_sink *k, uint64_t v, int width)
 {
 	char buf[24];
 	size_t n = pc_fmt_u64(buf, v);
-	if (width > 0 && (size_t)width > n)
-		pc_sink_repeat(k, ' ', (size_t)width - n);
-	return pc_sink_write(k, buf, n);
+	return put_right(k, buf, n, width);
 }

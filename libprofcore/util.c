@@ -193,10 +193,12 @@ void pc_get_uints(uint64_t *out, const void *p, size_t n, unsigned width,
 	const unsigned char *b = p;
 	int big = e == PC_ENDIAN_BIG;
 	/* the common widths as loops the compiler can unroll and vectorise */
-	if (width == 2) {
+	if (width == 2 && big) {
 		for (size_t i = 0; i < n; i++, b += 2)
-			out[i] = big ? (uint64_t)b[0] << 8 | b[1]
-				     : (uint64_t)b[1] << 8 | b[0];
+			out[i] = (uint64_t)b[0] << 8 | b[1];
+	} else if (width == 2) {
+		for (size_t i = 0; i < n; i++, b += 2)
+			out[i] = (uint64_t)b[1] << 8 | b[0];
 	} else if (width == 4) {
 		for (size_t i = 0; i < n; i++, b += 4)
 			out[i] = big ? (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 |

@@ -431,11 +431,11 @@ static int stripped(pc_profile *p, pc_stream *s, Elf *e, const GElf_Ehdr *eh,
 				      "%s: no symbol table (.symtab) and no function among its dynamic symbols; %s",
 				      what, fix);
 	uint64_t force = 0;
-	if (pc_options_get_u64(o, "dynamic-symbols", &force) < 0)
+	if (pc_options_get_u64(o, "dynamic-symbols", &force, NULL) < 0)
 		return pc_stream_fail(s, PC_EUSAGE, -1, "dynamic-symbols must be 0 or 1");
 	if (program && !force)
 		return pc_stream_fail(s, PC_EFORMAT, -1,
-				      "%s: no symbol table (.symtab); its dynamic symbols name only %zu function%s; %s; -O dynamic-symbols=1 charges all time to those",
+				      "%s: no symbol table (.symtab); its dynamic symbols name only %zu function%s; %s; the option dynamic-symbols=1 charges all time to those",
 				      what, nf, nf == 1 ? "" : "s", fix);
 	double pct = code ? 100.0 * (double)(bytes < code ? bytes : code) / (double)code : 0;
 	pc_profile_warn(p, "%s has no symbol table (.symtab): its %zu exported function%s %.1f%% of its code, time in the others is charged to the function before them; %s",
@@ -517,6 +517,12 @@ out:
 
 static const char *const elf_ext[] = {"", ".elf", ".so", ".o", NULL};
 
+static const pc_option_decl elf_options[] = {
+	{"dynamic-symbols", PC_OPTION_ENUM, "0,1", "0",
+	 "with only dynamic symbols, use them as the functions (1) rather than refuse the program"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_elf = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "elf",
@@ -526,4 +532,5 @@ const pc_loader pc_loader_elf = {
 	.probe = elf_probe,
 	.load = elf_load,
 	.order = 0,
+	.options = elf_options,
 };

@@ -948,12 +948,13 @@ static int parse_options(gd_ctx *c)
 {
 	const char *v;
 	uint64_t u;
-	int st = pc_options_get_u64(c->opts, "load-address", &u);
+	int given = 0;
+	int st = pc_options_get_u64(c->opts, "load-address", &u, &given);
 	if (st < 0)
 		return pc_stream_fail(c->s, PC_EUSAGE, -1,
 				      "option load-address=%s is not a number",
 				      pc_options_get(c->opts, "load-address"));
-	if (st == 1) {
+	if (given) {
 		if (u > 0xFFFFFFFFull)
 			return pc_stream_fail(c->s, PC_EUSAGE, -1,
 					      "load-address 0x%llx is beyond the 32-bit Atari address space",
@@ -1151,6 +1152,18 @@ out:
 static const char *const gemdos_ext[] = {"prg", "tos", "ttp", "app", "acc",
 					 "prx", "acx", "gtp", NULL};
 
+static const pc_option_decl gemdos_options[] = {
+	{"load-address", PC_OPTION_U64, NULL, "0",
+	 "where TEXT was loaded (basepage + 0x100)"},
+	{"gemdos-basis", PC_OPTION_ENUM, "auto,text,section", "auto",
+	 "what symbol values are relative to"},
+	{"gemdos-locals", PC_OPTION_STRING, NULL, "0",
+	 "1: Devpac local labels are targets too"},
+	{"gemdos-relocations", PC_OPTION_ENUM, "check,ignore", "check",
+	 "check the relocation table"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_gemdos = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "gemdos",
@@ -1160,4 +1173,5 @@ const pc_loader pc_loader_gemdos = {
 	.probe = gemdos_probe,
 	.load = gemdos_load,
 	.order = 10,
+	.options = gemdos_options,
 };

@@ -552,7 +552,7 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		goto out;
 	}
 	double rate = 0;
-	if (pc_options_get_double(o, "rate", &rate) < 0 || rate < 0) {
+	if (pc_options_get_double(o, "rate", &rate, NULL) < 0 || rate < 0) {
 		r = pc_stream_fail(s, PC_EUSAGE, -1, "rate must be a number of ticks per second");
 		goto out;
 	}
@@ -612,11 +612,11 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		} else if (nfit > 1) {
 			if (bsd)
 				r = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
-						   "BSD gmon.out records neither address width nor byte order and several readings fit (%s): give the executable, or -O width=4|8 and -O endian=little|big",
+						   "BSD gmon.out records neither address width nor byte order and several readings fit (%s): give the executable, or the options width=4|8 and endian=little|big",
 						   cands);
 			else
 				r = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
-						   "address width and byte order are not recorded in gmon.out and several readings fit (%s): give the executable, or -O width=4|8 and -O endian=little|big",
+						   "address width and byte order are not recorded in gmon.out and several readings fit (%s): give the executable, or the options width=4|8 and endian=little|big",
 						   cands);
 			goto out;
 		} else {
@@ -641,7 +641,7 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 			t.hw = 4;
 			if (parse(&t) == PC_OK && t.narcs == 0) {
 				g.hw = 4;
-				pc_profile_warn(p, "%s: histogram records read with 4-byte addresses, as OpenOCD writes them for 64-bit targets (-O hist-width=8 to refuse)",
+				pc_profile_warn(p, "%s: histogram records read with 4-byte addresses, as OpenOCD writes them for 64-bit targets (the option hist-width=8 refuses that)",
 						pc_stream_name(s));
 			}
 		}
@@ -652,7 +652,7 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		if (parse(&t) == PC_OK && t.narcs == 0 && t.nhist > 0 &&
 		    t.sum_swapped < t.sum_as_read) {
 			g.ce = PC_ENDIAN_LITTLE;
-			pc_profile_warn(p, "%s: histogram counters read as little-endian, as OpenOCD writes them (-O counter-endian=big to refuse)",
+			pc_profile_warn(p, "%s: histogram counters read as little-endian, as OpenOCD writes them (the option counter-endian=big refuses that)",
 					pc_stream_name(s));
 		}
 	}
@@ -668,6 +668,22 @@ out:
 
 static const char *const gmon_ext[] = {".out", ".gmon", NULL};
 
+static const pc_option_decl gmon_options[] = {
+	{"width", PC_OPTION_ENUM, "2,4,8,16,32,64", NULL,
+	 "address width in bytes (2, 4, 8) or bits; default: from the program or the file"},
+	{"endian", PC_OPTION_ENUM, "little,le,big,be", NULL,
+	 "byte order of the file; default: from the program or the file"},
+	{"gmon-layout", PC_OPTION_ENUM, "tagged,gnu,bsd44,4.4bsd,oldbsd,bsd,alpha", NULL,
+	 "file layout; default: detected"},
+	{"hist-width", PC_OPTION_ENUM, "4,8,32,64", NULL,
+	 "width of the histogram range fields (bytes or bits)"},
+	{"counter-endian", PC_OPTION_ENUM, "little,le,big,be", NULL,
+	 "byte order of the histogram counters"},
+	{"rate", PC_OPTION_DOUBLE, NULL, NULL,
+	 "sampling rate in ticks per second (overrides the file)"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_gmon = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "gmon",
@@ -677,4 +693,5 @@ const pc_loader pc_loader_gmon = {
 	.probe = gmon_probe,
 	.load = gmon_load,
 	.order = 10,
+	.options = gmon_options,
 };

@@ -794,6 +794,12 @@ fail:
 
 static const char *const hatari_ext[] = {"txt", "prof", NULL};
 
+static const pc_option_decl hatari_options[] = {
+	{"hatari-field", PC_OPTION_ENUM, "instructions,cycles,i-misses,d-hits", "instructions",
+	 "the counter that becomes the samples"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_hatari = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "hatari",
@@ -803,4 +809,5 @@ const pc_loader pc_loader_hatari = {
 	.probe = hatari_probe,
 	.load = hatari_load,
 	.order = 50,
+	.options = hatari_options,
 };

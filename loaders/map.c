@@ -1977,21 +1977,21 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		int ambiguous, whole = size >= 0 && (uint64_t)size == len;
 		if (!detect_map(head, len, whole, &name, &ambiguous))
 			return pc_stream_fail(s, PC_EUNKNOWN, 0,
-					      "no built-in map dialect recognises this file; name one with -O dialect=NAME or -O dialect=FILE.yaml");
+					      "no built-in map dialect recognises this file; name one with the option dialect=NAME or dialect=FILE.yaml");
 		if (ambiguous) {
 			uint64_t off;
 			char shown[64];
 			nm_shape(head, len, whole, &off, shown, sizeof shown);
 			return pc_stream_fail(
 				s, PC_EFORMAT, (int64_t)off,
-				"nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"%s\"; choose with -O dialect=nm or -O dialect=nm-posix",
+				"nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"%s\"; choose with the option dialect=nm or dialect=nm-posix",
 				shown);
 		}
 		if ((r = dialect_builtin(name, &d, err, sizeof err)))
 			return pc_profile_fail(p, r, "%s", err);
 	}
 	uint64_t load = 0;
-	if (pc_options_get_u64(opts, "load-address", &load) < 0) {
+	if (pc_options_get_u64(opts, "load-address", &load, NULL) < 0) {
 		dialect_free(d);
 		return pc_profile_fail(p, PC_EUSAGE, "load-address must be a number");
 	}
@@ -2029,6 +2029,14 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 
 static const char *const map_ext[] = {"map", "MAP", "nm", NULL};
 
+static const pc_option_decl map_options[] = {
+	{"dialect", PC_OPTION_STRING, NULL, NULL,
+	 "a built-in dialect name or a FILE.yaml; default: detected"},
+	{"load-address", PC_OPTION_U64, NULL, "0",
+	 "added to every address of the map"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_map = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "map",
@@ -2038,4 +2046,5 @@ const pc_loader pc_loader_map = {
 	.probe = map_probe,
 	.load = map_load,
 	.order = 0,
+	.options = map_options,
 };

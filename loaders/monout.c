@@ -280,9 +280,13 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 {
 	/* ---- what the options and the executable fix ---- */
 	uint64_t ow = 0, oslot = 0, scale_opt = 0;
-	int have_w = pc_options_get_u64(opts, "width", &ow);
-	int have_slot = pc_options_get_u64(opts, "slot", &oslot);
-	int have_scale = pc_options_get_u64(opts, "scale", &scale_opt);
+	int have_w = 0, have_slot = 0, have_scale = 0;
+	if (pc_options_get_u64(opts, "width", &ow, &have_w) < 0)
+		have_w = -1;
+	if (pc_options_get_u64(opts, "slot", &oslot, &have_slot) < 0)
+		have_slot = -1;
+	if (pc_options_get_u64(opts, "scale", &scale_opt, &have_scale) < 0)
+		have_scale = -1;
 	if (have_w < 0 || (have_w && ow != 2 && ow != 4))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "option width must be 2 or 4 for a mon.out");
@@ -304,7 +308,7 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				       "option profil must be one of " PC_PROFIL_RULE_NAMES ", not '%s'",
 				       rv);
 	double rate = 0;
-	if (pc_options_get_double(opts, "rate", &rate) < 0 || rate < 0)
+	if (pc_options_get_double(opts, "rate", &rate, NULL) < 0 || rate < 0)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "option rate must be a number of ticks per second");
 	unsigned tw = pc_profile_target_width(p);
@@ -415,15 +419,15 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		}
 		pc_free(b);
 		return pc_stream_fail(s, PC_EAMBIGUOUS, 0,
-				      "mon.out layout is ambiguous: it reads as %s; choose with -O width=2|4, -O endian=little|big%s",
-				      list, have_slot ? "" : " or -O slot=6|8|12");
+				      "mon.out layout is ambiguous: it reads as %s; choose with the options width=2|4, endian=little|big%s",
+				      list, have_slot ? "" : " or slot=6|8|12");
 	}
 	reading r = ok[0];
 	if (!rv && r.l.width == 2)
 		rule = PC_PROFIL_PDP11; /* the only 16-bit monitor(): exact, no overshoot */
 	if (nconsidered > 1) {
 		char one[96];
-		pc_profile_warn(p, "%s: read as %s mon.out, the only layout that fits (-O width, endian, slot to force one)",
+		pc_profile_warn(p, "%s: read as %s mon.out, the only layout that fits (the options width, endian and slot force one)",
 				pc_stream_name(s), layout_name(&r.l, one, sizeof one));
 	}
 
@@ -466,7 +470,7 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 						 r.l.width, counts, (size_t)r.nbins, &bad);
 			if (st == PC_EFORMAT)
 				st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(cstart + 2 * bad),
-						    "counter %zu holds %llu ticks but no pc maps to it with profil=%s scale=0x%x (wrong -O profil or -O scale?)",
+						    "counter %zu holds %llu ticks but no pc maps to it with profil=%s scale=0x%x (wrong profil or scale option?)",
 						    bad, (unsigned long long)counts[bad],
 						    pc_profil_rule_name(rule), (unsigned)scale);
 		}
@@ -487,6 +491,22 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 
 static const char *const monout_ext[] = {"mon.out", ".mon", NULL};
 
+static const pc_option_decl monout_options[] = {
+	{"width", PC_OPTION_ENUM, "2,4", NULL,
+	 "address width in bytes; default: detected"},
+	{"slot", PC_OPTION_ENUM, "6,8,12", NULL,
+	 "bytes per call-count slot; default: detected"},
+	{"scale", PC_OPTION_U64, NULL, NULL,
+	 "profil scale, 1..0x10000; default: from the file"},
+	{"endian", PC_OPTION_ENUM, "little,le,pdp,big,be", NULL,
+	 "byte order; default: detected"},
+	{"profil", PC_OPTION_ENUM, "prof,pdp11,vax,ultrix,bsd,glibc", "prof",
+	 "the kernel's profil bucket rule"},
+	{"rate", PC_OPTION_DOUBLE, NULL, NULL,
+	 "clock ticks per second"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_monout = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "monout",
@@ -496,4 +516,5 @@ const pc_loader pc_loader_monout = {
 	.probe = monout_probe,
 	.load = monout_load,
 	.order = 50,
+	.options = monout_options,
 };

@@ -372,4 +372,5 @@ const pc_loader pc_loader_mpwsym = {
 	sym_probe,
 	sym_load,
 	0,
+	NULL, /* options: none */
 };

@@ -222,6 +222,12 @@ static int osf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 
 static const char *const osf_ext[] = {".mprof", NULL};
 
+static const pc_option_decl osf_options[] = {
+	{"profil", PC_OPTION_ENUM, "pdp11,vax,ultrix,bsd,glibc", NULL,
+	 "the kernel's profil bucket rule (multi-range)"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_osf = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "osf",
@@ -231,4 +237,5 @@ const pc_loader pc_loader_osf = {
 	.probe = osf_probe,
 	.load = osf_load,
 	.order = 50,
+	.options = osf_options,
 };

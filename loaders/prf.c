@@ -94,15 +94,16 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	prf_decode(hb, &h);
 
 	uint64_t origin = 0, com = 0, absolute = 0;
-	if ((r = pc_options_get_u64(opts, "com", &com)) < 0 || com > 1)
+	if ((r = pc_options_get_u64(opts, "com", &com, NULL)) < 0 || com > 1)
 		return pc_profile_fail(p, PC_EUSAGE, "com must be 0 or 1");
-	if ((r = pc_options_get_u64(opts, "absolute", &absolute)) < 0 || absolute > 1)
+	if ((r = pc_options_get_u64(opts, "absolute", &absolute, NULL)) < 0 || absolute > 1)
 		return pc_profile_fail(p, PC_EUSAGE, "absolute must be 0 or 1");
 	if (com)
 		origin = 0x100;
-	if ((r = pc_options_get_u64(opts, "origin", &origin)) < 0)
+	int given = 0;
+	if ((r = pc_options_get_u64(opts, "origin", &origin, &given)) < 0)
 		return pc_profile_fail(p, PC_EUSAGE, "origin must be an address");
-	if (r == 1 && absolute)
+	if (given && absolute)
 		return pc_profile_fail(p, PC_EUSAGE, "origin and absolute exclude each other");
 	if (origin > UINT64_MAX / 2)
 		return pc_profile_fail(p, PC_EUSAGE, "origin too large");
@@ -209,7 +210,7 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			h.grain, h.num, h.siz, h.siz == 1 ? "" : "s", h.low, h.high, h.dos);
 	if (absolute)
 		pc_profile_note(p,
-				"PROFIL: buckets at physical addresses 0x%05llx-0x%05llx; give a map -O load-address=0x%04x (.EXE) or 0x%04x (.COM)",
+				"PROFIL: buckets at physical addresses 0x%05llx-0x%05llx; give a map the option load-address=0x%04x (.EXE) or 0x%04x (.COM)",
 				(unsigned long long)origin,
 				(unsigned long long)(origin + bucket_bytes * h.num), h.low,
 				h.low - 0x10);
@@ -219,7 +220,7 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				(unsigned long long)origin,
 				(unsigned long long)(origin + bucket_bytes * h.num),
 				com ? ".COM origin 0x100" : origin ? "origin option"
-							       : ".EXE origin; -O com for a .COM program");
+							       : ".EXE origin; the option com=1 for a .COM program");
 	/* the header as PROHST printed it (paragraphs, hex) */
 	char v[16];
 	snprintf(v, sizeof v, "0x%04x", h.low);
@@ -238,6 +239,16 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 
 static const char *const prf_ext[] = {"prf", "PRF", NULL};
 
+static const pc_option_decl prf_options[] = {
+	{"com", PC_OPTION_ENUM, "0,1", "0",
+	 "1: a .COM program (origin 0x100)"},
+	{"absolute", PC_OPTION_ENUM, "0,1", "0",
+	 "1: keep physical addresses; DOS, BIOS regions"},
+	{"origin", PC_OPTION_U64, NULL, "0",
+	 "image address of the histogram start"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_prf = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "prf",
@@ -247,4 +258,5 @@ const pc_loader pc_loader_prf = {
 	.probe = prf_probe,
 	.load = prf_load,
 	.order = 50,
+	.options = prf_options,
 };

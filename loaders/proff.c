@@ -297,4 +297,5 @@ const pc_loader pc_loader_proff = {
 	proff_probe,
 	proff_load,
 	50,
+	NULL, /* options: none */
 };

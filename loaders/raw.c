@@ -236,7 +236,7 @@ static int layout_read_yaml(raw_layout *L, pc_stream *s, const char *path,
 	(void)bag;
 	(void)is_raw_key; /* only the YAML reader uses it */
 	return pc_stream_fail(s, PC_EUNSUPPORTED, -1,
-			      "layout %s: this profcore was built without YAML support; give the layout as -O options",
+			      "layout %s: this libprofcore was built without YAML support; give the layout's keys as options",
 			      path);
 #else
 	FILE *f = fopen(path, "rb");
@@ -717,7 +717,7 @@ static int raw_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		int hex;
 		if (scan_text(head, hl, &hex) > 0 && hex == 0) {
 			rc = pc_stream_fail(s, PC_EAMBIGUOUS, 0,
-					    "the addresses could be decimal or hex (none has 0x, $, seg:off or a digit a-f in the first 4 KiB): give -O radix=10 or -O radix=16");
+					    "the addresses could be decimal or hex (none has 0x, $, seg:off or a digit a-f in the first 4 KiB): give the option radix=10 or radix=16");
 			goto out;
 		}
 		L.radix = 16;
@@ -746,6 +746,36 @@ out:
 
 static const char *const raw_ext[] = {NULL};
 
+static const pc_option_decl raw_options[] = {
+	{"layout", PC_OPTION_STRING, NULL, NULL,
+	 "a YAML file holding the keys below"},
+	{"encoding", PC_OPTION_ENUM, "binary,text", NULL,
+	 "binary records or text addresses"},
+	{"width", PC_OPTION_STRING, NULL, NULL,
+	 "bits of a PC: 16, 24, 32 or 64 (or bytes 2, 3, 4, 8)"},
+	{"endian", PC_OPTION_ENUM, "little,le,big,be", "little",
+	 "byte order of a binary PC"},
+	{"pair", PC_OPTION_ENUM, "ip:cs,cs:ip,none", "none",
+	 "real-mode segment:offset pairs"},
+	{"mask", PC_OPTION_STRING, NULL, NULL,
+	 "ANDed with every address (not 0)"},
+	{"stride", PC_OPTION_STRING, NULL, NULL,
+	 "bytes per record, 1..65536"},
+	{"offset", PC_OPTION_STRING, NULL, "0",
+	 "offset of the PC in a record"},
+	{"skip", PC_OPTION_STRING, NULL, "0",
+	 "bytes skipped at the start"},
+	{"radix", PC_OPTION_STRING, NULL, "16",
+	 "text addresses: 16 or 10"},
+	{"origin", PC_OPTION_STRING, NULL, NULL,
+	 "address of the program's start"},
+	{"program-end", PC_OPTION_STRING, NULL, NULL,
+	 "address of the program's end"},
+	{"regions", PC_OPTION_STRING, NULL, NULL,
+	 "LOW-HIGH:CLASS,... named address ranges"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
 const pc_loader pc_loader_raw = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "raw",
@@ -755,4 +785,5 @@ const pc_loader pc_loader_raw = {
 	.probe = raw_probe,
 	.load = raw_load,
 	.order = 50,
+	.options = raw_options,
 };

@@ -115,15 +115,14 @@ mingw_leg() {
 	# the libraries with no mingw-w64 package, from Debian source packages
 	# (cached in build-mingw-deps/: a second run builds nothing)
 	DEPS=$repo/build-mingw-deps
-	for d in libyaml cmocka libiberty elfutils; do
+	for d in libyaml cmocka libiberty elfutils capstone; do
 		mingw_dep $d
 	done
 	printf "[constants]\ndeps = '%s'\n" "$DEPS/prefix" > "$wdir/deps.ini"
 	# every feature the Linux build has, required (a library that is not
-	# found fails the setup instead of leaving a feature out), except
-	# Capstone's disassembly (not cross-built yet); plugins are DLLs
-	# loaded with LoadLibraryW
-	SETUP_ARGS="-Delf=enabled -Ddwarf=enabled -Dyaml=enabled -Ddemangle=enabled -Dplugins=enabled -Dwarning_level=3"
+	# found fails the setup instead of leaving a feature out); plugins
+	# are DLLs loaded with LoadLibraryW
+	SETUP_ARGS="-Delf=enabled -Ddwarf=enabled -Dyaml=enabled -Ddemangle=enabled -Dcapstone=enabled -Dplugins=enabled -Dwarning_level=3"
 	wine=$(command -v wine64 || command -v wine || true)
 	# PC_MINGW_BUILD_ONLY=1: build only, no wine run
 	[ "${PC_MINGW_BUILD_ONLY:-0}" = 1 ] && wine=
@@ -219,6 +218,7 @@ libyaml 0.2.5-1 1edbf86e5cd76937ff62892ba6c2537456d645d834d4cd4a82430b8be7051bf4
 cmocka 1.1.5-2.1 9f94190b571e059dd6a359c7effd40b982c6c2796959ea201cf41e7cac0b6730
 libiberty 20230104-1 5c3222cdb4b00baef3abfb3fbcd677ca4a37b1e8efd0e4993a7b922ad1069527
 elfutils 0.188-2.1 2e73c5bfe9d0ddbf837742d638c43b049590ae1de8f6e3d9c2740c28e2550760
+capstone 4.0.2-5 29f42b7c5070a89b3a2bcc814eee60abd0e1ba67097f5ff433b49ab2c92fd06b
 "
 MINGW_HOST=x86_64-w64-mingw32
 MINGW_CC=x86_64-w64-mingw32-gcc-posix
@@ -316,6 +316,19 @@ build_cmocka() {   # the static library, libcmocka-static.a
 	cmake --build "$B" -j2
 	cmake --install "$B"
 	pcfile cmocka 1.1.5 "" -lcmocka-static
+}
+
+build_capstone() {   # the static library, only the architectures -r disasm uses
+	# project(capstone) would also enable C++, which has no mingw-w64
+	# compiler here: the library is C only
+	sed -i 's/^project(capstone)$/project(capstone C)/' "$SRC/CMakeLists.txt"
+	mingw_cmake "$SRC" -DCAPSTONE_BUILD_SHARED=OFF -DCAPSTONE_BUILD_TESTS=OFF \
+		-DCAPSTONE_BUILD_CSTOOL=OFF -DCAPSTONE_ARCHITECTURE_DEFAULT=OFF \
+		-DCAPSTONE_X86_SUPPORT=ON -DCAPSTONE_ARM_SUPPORT=ON -DCAPSTONE_ARM64_SUPPORT=ON \
+		-DCAPSTONE_M68K_SUPPORT=ON -DCAPSTONE_MIPS_SUPPORT=ON -DCAPSTONE_PPC_SUPPORT=ON
+	cmake --build "$B" -j2
+	cmake --install "$B"
+	pcfile capstone 4.0.2 "-I\${prefix}/include/capstone" -lcapstone
 }
 
 build_libiberty() {   # only the libiberty directory: libiberty.a, <libiberty/demangle.h>

@@ -68,8 +68,13 @@ extern "C" {
 #define PC_VERSION_PATCH 0
 #define PC_VERSION_STRING "0.1.0"
 
-/** Version of the loader plugin ABI (pc_loader.abi_version). */
-#define PC_LOADER_ABI_VERSION 1
+/** Version of the loader plugin ABI (pc_loader.abi_version) this header
+ *  describes, and the oldest one the registry still accepts: a loader
+ *  built for any version in [PC_LOADER_ABI_MIN, PC_LOADER_ABI_VERSION]
+ *  is registered, and only the pc_loader fields its version has are
+ *  read.  Version 1: abi_version .. order.  Version 2 adds options. */
+#define PC_LOADER_ABI_VERSION 2
+#define PC_LOADER_ABI_MIN 1
 
 /** The library's version string, e.g. "0.1.0".  [any thread] */
 PC_API const char *pc_version(void);
@@ -208,25 +213,125 @@ typedef enum pc_endian {
 } pc_endian;
 
 /* ------------------------------------------------------------------ */
-/* Options: a string key/value bag used by loaders and reports.        */
+/* Options: a key/value bag used by loaders, reports and exports,      */
+/* checked against the keys its consumer declares (pc_option_decl).    */
 
 typedef struct pc_options pc_options;
 
+/** The type of an option's value, as a pc_option_decl declares it. */
+typedef enum pc_option_type {
+	PC_OPTION_STRING = 0, /* any text (the consumer checks it when used) */
+	PC_OPTION_U64,        /* unsigned integer: decimal, 0x hex, 0 octal  */
+	PC_OPTION_DOUBLE,     /* a finite number (strtod)                    */
+	PC_OPTION_BOOL,       /* 0/1, no/yes, off/on, false/true             */
+	PC_OPTION_ENUM        /* one of the comma-separated choices          */
+} pc_option_type;
+
+/** One key a consumer (a loader, a report, an export) reads.  Tables of
+ *  them end with an entry whose name is NULL.  choices: for
+ *  PC_OPTION_ENUM the accepted values, comma-separated ("little,big");
+ *  NULL otherwise.  default_value: shown in listings, NULL when the
+ *  default depends on the input.  Static strings. */
+typedef struct pc_option_decl {
+	const char *name;
+	pc_option_type type;
+	const char *choices;
+	const char *default_value;
+	const char *help;
+} pc_option_decl;
+
+/** [any thread] A short name of an option type ("string", "u64",
+ *  "number", "bool", "enum"). */
+PC_API const char *pc_option_type_name(pc_option_type t);
+
+/** A new, empty bag (NULL: out of memory).  The caller frees it with
+ *  pc_options_free().  An unbound bag takes any key; its keys are checked
+ *  when it is handed to a loader (pc_profile_load_*), a report
+ *  (pc_profile_render*) or an export (pc_profile_export*): an unknown key
+ *  or a bad value there fails with PC_EUSAGE before any work, the message
+ *  (on the profile) naming the key and the known ones. */
 PC_API pc_options *pc_options_new(void);
 PC_API void pc_options_free(pc_options *o);
-/** Sets (or replaces) key; value NULL removes it. */
+/** Binds o to the key table of one consumer (keys, borrowed: it must
+ *  outlive o; e.g. a pc_loader's options, pc_report_options(),
+ *  pc_export_options()); consumer names it in messages ("export pprof").
+ *  The keys already set are checked now, and every later
+ *  pc_options_set()/pc_options_parse() is checked at once: an unknown key
+ *  or a bad value is PC_EUSAGE ("unknown option 'granularty' for export
+ *  pprof; known: ...") and leaves o unchanged.  keys NULL unbinds.
+ *  The message is read with pc_options_error(). */
+PC_API int pc_options_bind(pc_options *o, const pc_option_decl *keys,
+			   const char *consumer);
+/** The last error of pc_options_bind/set/parse/set_settings on o, NULL
+ *  if none; cleared by the next call that succeeds. */
+PC_API const pc_error *pc_options_error(const pc_options *o);
+/** Sets (or replaces) key; value NULL removes it.  PC_EUSAGE for an
+ *  empty key or, when o is bound, an unknown key or a bad value;
+ *  PC_ENOMEM. */
 PC_API int pc_options_set(pc_options *o, const char *key, const char *value);
-/** Parses "key=value"; a bare "key" means "key=1". */
+/** Parses "key=value"; a bare "key" means "key=1".  Errors as
+ *  pc_options_set ("=value" is PC_EUSAGE). */
 PC_API int pc_options_parse(pc_options *o, const char *assignment);
+/** The value of key, NULL if absent; borrowed until key is set again. */
 PC_API const char *pc_options_get(const pc_options *o, const char *key);
-/** Integer value of key (decimal, 0x hex, 0 octal) in *out; returns 1 if
- *  present and valid, 0 if absent, PC_EUSAGE if malformed. */
+/** Integer value of key (decimal, 0x hex, 0 octal) in *out.  Returns
+ *  PC_OK with *found = 1 if present and valid, PC_OK with *found = 0
+ *  (and *out unchanged) if absent, PC_EUSAGE if malformed (*found = 1).
+ *  found may be NULL; o may be NULL (nothing is present). */
 PC_API int pc_options_get_u64(const pc_options *o, const char *key,
-			      uint64_t *out);
+			      uint64_t *out, int *found);
+/** The same for a number (strtod). */
 PC_API int pc_options_get_double(const pc_options *o, const char *key,
-				 double *out);
+				 double *out, int *found);
 PC_API size_t pc_options_count(const pc_options *o);
+/** Key of entry i (in the order first set), NULL past the end. */
 PC_API const char *pc_options_key_at(const pc_options *o, size_t i);
+
+/** The common settings as a typed, versioned struct: what the
+ *  attribution, the reports and the exports read under the keys named
+ *  below.  Initialise with PC_SETTINGS_INIT (or set struct_size to
+ *  sizeof(pc_settings)): fields added later come after these, and the
+ *  library reads only the first struct_size bytes. */
+typedef enum pc_attribution_rule {
+	PC_ATTRIBUTION_DEFAULT = 0,      /* leave "attribution" as it is */
+	PC_ATTRIBUTION_PROPORTIONAL = 1, /* gprof                        */
+	PC_ATTRIBUTION_BUCKET_START = 2  /* PROFIL / PROHST              */
+} pc_attribution_rule;
+typedef enum pc_granularity {
+	PC_GRANULARITY_DEFAULT = 0, /* leave "granularity" as it is   */
+	PC_GRANULARITY_FUNCTION = 1,
+	PC_GRANULARITY_LINE = 2,
+	PC_GRANULARITY_FILE = 3,
+	PC_GRANULARITY_ADDRESS = 4
+} pc_granularity;
+typedef enum pc_output_format {
+	PC_OUTPUT_DEFAULT = 0, /* leave "output-format" as it is */
+	PC_OUTPUT_TEXT = 1,
+	PC_OUTPUT_CSV = 2,
+	PC_OUTPUT_JSON = 3,
+	PC_OUTPUT_HTML = 4
+} pc_output_format;
+typedef struct pc_settings {
+	size_t struct_size;           /* sizeof(pc_settings) of the caller */
+	pc_attribution_rule attribution; /* "attribution"                   */
+	int use_sizes;   /* "use-sizes": -1 leave, 0 or 1                   */
+	int demangle;    /* "demangle": -1 leave, 0 (raw names) or 1        */
+	pc_granularity granularity;   /* "granularity"                      */
+	pc_output_format output_format; /* "output-format"                  */
+} pc_settings;
+#define PC_SETTINGS_INIT                                                  \
+	{                                                                 \
+		sizeof(pc_settings), PC_ATTRIBUTION_DEFAULT, -1, -1,       \
+		    PC_GRANULARITY_DEFAULT, PC_OUTPUT_DEFAULT               \
+	}
+/** Writes the settings that are not "leave" into o under their keys
+ *  (attribution = proportional, demangle = 0, ...).  PC_EUSAGE, with
+ *  nothing changed and the message in pc_options_error(), for a
+ *  struct_size smaller than the first version's or larger than this
+ *  library's pc_settings, an out-of-range value (the message names the
+ *  field and value), or a key or value o's binding refuses; PC_ENOMEM
+ *  (the keys before the failing one are set). */
+PC_API int pc_options_set_settings(pc_options *o, const pc_settings *s);
 
 /* ------------------------------------------------------------------ */
 /* Input streams: plain file, memory, gzip (detected by magic bytes).  */
@@ -328,7 +433,12 @@ PC_API void pc_profile_note(pc_profile *p, const char *fmt, ...)
 PC_API size_t pc_profile_note_count(const pc_profile *p);
 PC_API const char *pc_profile_note_at(const pc_profile *p, size_t i);
 
-/** Loads a file: format NULL = detect from content.  opts may be NULL. */
+/** Loads a file: format NULL = detect from content.  opts may be NULL;
+ *  its keys are checked against the loader's (pc_loader.options) before
+ *  anything is read: an unknown key or a bad value is PC_EUSAGE, the
+ *  message naming it (a loader built for ABI 1 declares none: not
+ *  checked).  "no loader named 'X'" is PC_ENOTFOUND; content no loader
+ *  recognises, PC_EUNKNOWN. */
 PC_API int pc_profile_load_file(pc_profile *p, const char *path,
 				const char *format, const pc_options *opts);
 PC_API int pc_profile_load_memory(pc_profile *p, const void *buf, size_t len,
@@ -643,13 +753,19 @@ PC_API size_t pc_callgraph_dropped_arcs(const pc_callgraph *g);
 PC_API int pc_profile_render(pc_profile *p, const char *report,
 			     const pc_options *opts, char **out, size_t *len);
 /** Same, written to f.  Output is not atomic: profcat writes to a
- *  temporary file and renames. */
+ *  temporary file and renames.  Both check opts against
+ *  pc_report_options() first (PC_EUSAGE naming the key). */
 PC_API int pc_profile_render_file(pc_profile *p, const char *report,
 				  const pc_options *opts, FILE *f);
 /** Name and one-line description of report i (0-based); NULL past the
  *  last one.  Static strings.  [any thread] */
 PC_API const char *pc_report_name_at(size_t i);
 PC_API const char *pc_report_description_at(size_t i);
+/** The keys report (NULL = "flat") reads: a NULL-terminated static table,
+ *  NULL for an unknown report.  pc_profile_render() checks its options
+ *  against it first (PC_EUSAGE: "unknown option 'X' for report flat;
+ *  known: ...").  [any thread] */
+PC_API const pc_option_decl *pc_report_options(const char *report);
 /** Frees a buffer the library allocated for the caller.  [any thread] */
 PC_API void pc_free(void *ptr);
 
@@ -664,7 +780,8 @@ PC_API void pc_free(void *ptr);
  *  per-format keys listed in the README. */
 PC_API int pc_profile_export(pc_profile *p, const char *format,
 			     const pc_options *opts, char **out, size_t *len);
-/** Same, written to f (not atomic). */
+/** Same, written to f (not atomic).  Both check opts against
+ *  pc_export_options() first (PC_EUSAGE naming the key). */
 PC_API int pc_profile_export_file(pc_profile *p, const char *format,
 				  const pc_options *opts, FILE *f);
 /** Name, usual file-name extension (".pb.gz") and one-line description
@@ -673,6 +790,11 @@ PC_API int pc_profile_export_file(pc_profile *p, const char *format,
 PC_API const char *pc_export_name_at(size_t i);
 PC_API const char *pc_export_extension_at(size_t i);
 PC_API const char *pc_export_description_at(size_t i);
+/** The keys export format reads: a NULL-terminated static table, NULL
+ *  for an unknown format.  pc_profile_export() checks its options against
+ *  it first (PC_EUSAGE: "unknown option 'granularty' for export pprof;
+ *  known: ...").  [any thread] */
+PC_API const pc_option_decl *pc_export_options(const char *format);
 
 /* ------------------------------------------------------------------ */
 /* Statistics (docs/statistics.md ("Statistics"))                                    */
@@ -792,7 +914,8 @@ PC_API void pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d);
 #define PC_ROLE_SAMPLES 0x2u
 #define PC_ROLE_ARCS 0x4u
 
-/** One loader.  Built-in loaders and plugins use the same struct.
+/** One loader.  Built-in loaders and plugins use the same struct; it
+ *  grows only at its end, each addition with a new PC_LOADER_ABI_VERSION.
  *  probe: looks at the first len bytes of the content (head, len <= 4096)
  *  and the file name (may be NULL), and returns a confidence: 0 = not
  *  mine, else the number of bits it verified (libarchive's bid: 32 for a
@@ -811,6 +934,12 @@ typedef struct pc_loader {
 	/* Symbol loaders run before sample loaders when profcat is given
 	 * several files: lower runs first. */
 	int order;
+	/* ---- ABI 2 ---- */
+	/* The keys load() reads (NULL-terminated; NULL = none).  A load's
+	 * options are checked against them before load() runs: an unknown
+	 * key or a bad value is PC_EUSAGE.  The options of a loader built
+	 * for ABI 1 are not checked (it declares nothing). */
+	const pc_option_decl *options;
 } pc_loader;
 
 /** A plugin shared object exports this function under the name
@@ -829,6 +958,12 @@ typedef const pc_loader *const *(*pc_plugin_entry_fn)(unsigned *abi_version);
 /** A registry holding the built-in loaders. */
 PC_API pc_registry *pc_registry_new(void);
 PC_API void pc_registry_free(pc_registry *r);
+/** Registers l (borrowed).  PC_EUSAGE without a name or load function
+ *  or for a name already registered; PC_EUNSUPPORTED for an abi_version
+ *  outside [PC_LOADER_ABI_MIN, PC_LOADER_ABI_VERSION].  A loader of an
+ *  older version is registered as a copy holding its fields and zeros for
+ *  the later ones: pc_registry_find()/at() return that copy (owned by r),
+ *  whose abi_version stays the loader's. */
 PC_API int pc_registry_add(pc_registry *r, const pc_loader *l);
 /** Loads every *.so in each directory of a ':'-separated list (sorted by
  *  name; a missing directory is skipped).  A plugin that is refused does
@@ -836,8 +971,10 @@ PC_API int pc_registry_add(pc_registry *r, const pc_loader *l);
  *  pc_registry_error() describes the last one. */
 PC_API int pc_registry_load_plugins(pc_registry *r, const char *dirs);
 /** Loads one plugin shared object (profcore_plugin.h).  One without the
- *  entry point, or built for another PC_LOADER_ABI_VERSION, is refused
- *  with PC_EUNSUPPORTED and nothing of it is registered. */
+ *  entry point, or built for a loader ABI outside [PC_LOADER_ABI_MIN,
+ *  PC_LOADER_ABI_VERSION], is refused with PC_EUNSUPPORTED ("plugin built
+ *  for loader ABI 3, this libprofcore supports 1 to 2") and nothing of it
+ *  is registered. */
 PC_API int pc_registry_load_plugin(pc_registry *r, const char *path);
 /** The last error recorded on r, NULL if none. */
 PC_API const pc_error *pc_registry_error(const pc_registry *r);

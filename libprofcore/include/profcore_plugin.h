@@ -18,9 +18,17 @@
  *        }
  *
  *    A shared object without it, or whose *abi_version or any
- *    pc_loader.abi_version differs from the library's
- *    PC_LOADER_ABI_VERSION, is refused (pc_registry_load_plugin() fails
+ *    pc_loader.abi_version is outside [PC_LOADER_ABI_MIN,
+ *    PC_LOADER_ABI_VERSION], is refused (pc_registry_load_plugin() fails
  *    with PC_EUNSUPPORTED and says why; nothing of it is registered).
+ *    A plugin built against an older profcore.h keeps loading: the
+ *    registry reads only the pc_loader fields of the plugin's version
+ *    (profcore.h lists what each version added).
+ *  - Declare the option keys load() reads in pc_loader.options (ABI 2),
+ *    a pc_option_decl table ending with a NULL name: a load's options
+ *    are checked against it before load() runs (an unknown key or a value
+ *    that does not fit is PC_EUSAGE), and profcat --list-formats -v
+ *    prints it.  NULL declares no keys.
  *  - The array and the loaders it points to must be static: the registry
  *    keeps pointers to them and never unloads a plugin while it lives.
  *  - A loader's name must be unique in the registry (PC_EUSAGE otherwise).

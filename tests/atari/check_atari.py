@@ -243,8 +243,8 @@ ERRORS = [
      "header, found 20 bytes"),
     ("dwarfs.pcs", ["-f", "gemdos"], 1, "0: expected the GEMDOS magic "
      "0x601a, found 0x0001"),
-    ("alcyon.prg", ["-O", "gemdos-basis=both"], 2, "option "
-     "gemdos-basis=both; expected auto, text or section"),
+    ("alcyon.prg", ["-O", "gemdos-basis=both"], 2, "bad value 'both' for "
+     "option 'gemdos-basis' of loader gemdos; expected one of: auto, text, section"),
 ]
 
 

@@ -115,11 +115,13 @@ class Selection(unittest.TestCase):
         self.check(["--focus", "("] + CG, "",
                    "profcat: focus: bad regular expression '(': unmatched '(' (no ')')\n", 2)
         self.check(["--sort", "size"] + CG, "",
-                   "profcat: sort must be self, cum, calls, name or address, not 'size'\n", 2)
+                   "profcat: bad value 'size' for option 'sort' of report flat; expected "
+                   "one of: self, cum, calls, name, address\n", 2)
         self.check(["-n", "0"] + CG, "",
                    "profcat: top must be a number of rows (1 or more), not '0'\n", 2)
         self.check(["-n", "x"] + CG, "",
-                   "profcat: top must be a number of rows (1 or more), not 'x'\n", 2)
+                   "profcat: bad value 'x' for option 'top' of report flat; expected "
+                   "an unsigned integer\n", 2)
 
     def test_refused_where_not_read(self):
         self.check(["-r", "callgraph", "-n", "2"] + CG, "",

@@ -1,9 +1,38 @@
 /* A tiny out-of-tree loader used by the registry tests: "TOY1" then lines
- * "<hex address> <count>". Built as a shared module, loaded with dlopen. */
+ * "<hex address> <count>". Built as a shared module, loaded with dlopen.
+ *
+ * Built twice (tests/core/meson.build): as a plugin of the current loader
+ * ABI ("toy", which declares its key "multiplier"), and with -DTOY_ABI_V1
+ * as a plugin built against loader ABI 1 ("toy1"): pc_loader as ABI 1
+ * laid it out is frozen below, so the registry must read no field that
+ * ABI 1 did not have (ASan sees a read past this static struct). */
 #include "profcore.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef TOY_ABI_V1
+typedef struct toy_loader {
+	unsigned abi_version;
+	const char *name;
+	const char *description;
+	unsigned roles;
+	const char *const *extensions;
+	int (*probe)(const unsigned char *head, size_t len, const char *filename);
+	int (*load)(pc_profile *p, pc_stream *s, const pc_options *opts);
+	int order;
+} toy_loader;
+#define TOY_ABI 1u
+#define TOY_NAME "toy1"
+#else
+typedef pc_loader toy_loader;
+#define TOY_ABI PC_LOADER_ABI_VERSION
+#define TOY_NAME "toy"
+static const pc_option_decl toy_options[] = {
+	{"multiplier", PC_OPTION_U64, NULL, "1", "every count is multiplied by it"},
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+#endif
 
 static int toy_probe(const unsigned char *h, size_t n, const char *name)
 {
@@ -13,7 +42,9 @@ static int toy_probe(const unsigned char *h, size_t n, const char *name)
 
 static int toy_load(pc_profile *p, pc_stream *s, const pc_options *o)
 {
-	(void)o;
+	uint64_t mul = 1;
+	if (pc_options_get_u64(o, "multiplier", &mul, NULL))
+		return pc_stream_fail(s, PC_EUSAGE, -1, "multiplier must be a number");
 	const char *line;
 	size_t len;
 	uint64_t off;
@@ -32,28 +63,31 @@ static int toy_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		if (*end)
 			return pc_stream_fail(s, PC_EFORMAT, (int64_t)off,
 					      "expected '<hex address> <count>'");
-		if ((r = pc_profile_add_sample(p, PC_NOSEG, a, c)))
+		if ((r = pc_profile_add_sample(p, PC_NOSEG, a, c * mul)))
 			return r;
 	}
 	return r < 0 ? r : PC_OK;
 }
 
-static const pc_loader toy = {
-	.abi_version = PC_LOADER_ABI_VERSION,
-	.name = "toy",
+static const toy_loader toy = {
+	.abi_version = TOY_ABI,
+	.name = TOY_NAME,
 	.description = "toy samples (test plugin)",
 	.roles = PC_ROLE_SAMPLES,
 	.probe = toy_probe,
 	.load = toy_load,
 	.order = 10,
+#ifndef TOY_ABI_V1
+	.options = toy_options,
+#endif
 };
 
-static const pc_loader *const loaders[] = {&toy, NULL};
+static const toy_loader *const loaders[] = {&toy, NULL};
 
-__attribute__((visibility("default"))) const pc_loader *const *
+__attribute__((visibility("default"))) const toy_loader *const *
 pc_plugin_loaders(unsigned *abi);
-const pc_loader *const *pc_plugin_loaders(unsigned *abi)
+const toy_loader *const *pc_plugin_loaders(unsigned *abi)
 {
-	*abi = PC_LOADER_ABI_VERSION;
+	*abi = TOY_ABI;
 	return loaders;
 }

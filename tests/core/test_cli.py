@@ -171,8 +171,85 @@ class Cli(unittest.TestCase):
         plug_dir = os.path.dirname(os.environ["TOY_PLUGIN"])
         rc, out, err = run("--list-formats", env={"PROFCORE_PLUGIN_PATH": plug_dir})
         self.assertIn("toy ", out)
-        # the bad-ABI plugin in the same directory is reported, not loaded
-        self.assertIn("plugin built for loader ABI 99", err)
+        # the loader-ABI 1 build of the toy plugin loads too
+        self.assertIn("\ntoy1 ", out)
+        # the out-of-range plugins in the same directory are refused, not
+        # loaded; the last refusal is reported
+        self.assertEqual(err, "profcat: warning: %s: plugin built for loader ABI 0, "
+                         "this libprofcore supports 1 to 2\n"
+                         % os.path.join(plug_dir,
+                                        os.path.basename(os.environ["BAD_PLUGIN_LOW"])))
+
+    @needs_plugins
+    def test_list_formats_verbose_plugin_keys(self):
+        """-v lists a plugin's keys from its table; an ABI 1 plugin has none."""
+        plug_dir = os.path.dirname(os.environ["TOY_PLUGIN"])
+        rc, out, _ = run("--list-formats", "-v", env={"PROFCORE_PLUGIN_PATH": plug_dir})
+        self.assertEqual(rc, 0)
+        tail = out[out.index("\ntoy "):]
+        self.assertEqual(tail,
+                         "\ntoy          samples                toy samples (test plugin)\n"
+                         "    -O multiplier=<u64> (default 1)\n"
+                         "        every count is multiplied by it\n"
+                         "toy1         samples                toy samples (test plugin)\n"
+                         "    (built for loader ABI 1: keys not declared)\n")
+
+    def test_list_formats_verbose(self):
+        """--list-formats -v: each loader's keys, from the loader's table."""
+        rc, out, err = run("--list-formats", "-v")
+        self.assertEqual((rc, err), (0, ""))
+        with open(os.path.join(ROOT, "tests", "core", "expected",
+                               "list-formats-v.txt")) as f:
+            want = f.read()
+        if not HAVE_ELF:  # no elf entry: drop its line and its keys
+            lines = want.splitlines(True)
+            i = next(k for k, l in enumerate(lines) if l.startswith("elf "))
+            j = i + 1
+            while lines[j].startswith(" "):
+                j += 1
+            want = "".join(lines[:i] + lines[j:])
+        self.assertEqual(out, want)
+
+    @needs_elf
+    def test_unknown_and_bad_keys(self):
+        """-O keys: each loader gets its own; a key nobody declares is
+        refused by the report or export, naming it and the known ones; a
+        bad value of a loader's key is refused by that loader."""
+        rc, out, err = run(ELF, GMON, "-e", "pprof", "-O", "granularty=symbol",
+                           "-o", os.path.join(self.tmp, "x.pb"))
+        self.assertEqual((rc, out), (2, ""))
+        self.assertEqual(err, "profcat: unknown option 'granularty' for export pprof; known: "
+                         "attribution, use-sizes, demangle, granularity, stacks, focus, "
+                         "ignore, hide, top, sort, compress (-O KEY=VALUE: the loaders' "
+                         "keys are listed by profcat --list-formats -v)\n")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.pb")))
+        rc, out, err = run(ELF, GMON, "-O", "cutof=50")
+        self.assertEqual((rc, out), (2, ""))
+        self.assertEqual(err, "profcat: unknown option 'cutof' for report flat; known: "
+                         "attribution, use-sizes, demangle, output-format, style, "
+                         "granularity, zero, barchart, cutoff, percent-of, top, sort, "
+                         "focus, ignore, hide, interval, intervals, callgraph-time, ci, "
+                         "source-path, source-select, disasm-select, load-address "
+                         "(-O KEY=VALUE: the loaders' keys are listed by profcat "
+                         "--list-formats -v)\n")
+        rc, out, err = run(ELF, GMON, "-O", "rate=fast")
+        self.assertEqual((rc, out), (2, ""))
+        self.assertEqual(err, "profcat: %s: bad value 'fast' for option 'rate' of loader "
+                         "gmon; expected a number\n" % GMON)
+        rc, out, err = run(ELF, GMON, "--top", "many")
+        self.assertEqual((rc, out), (2, ""))
+        self.assertEqual(err, "profcat: bad value 'many' for option 'top' of report flat; "
+                         "expected an unsigned integer\n")
+        # a loader key goes to its loader only (elf does not know rate),
+        # and is no key of the report: 100 Hz instead of the file's
+        rc, out, err = run(ELF, GMON, "-O", "rate=50", "-O", "dynamic-symbols=0")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("\nRate: 50 Hz, each sample counts as 0.02 seconds;", out)
+        # load-address is read by the fit check too: never refused as
+        # unknown, though neither these loaders nor the export read it
+        rc, out, err = run("--load-address", "0", ELF, GMON, "-e", "folded")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("main;hot 264\n", out)
 
     @needs_elf
     @needs_plugins

@@ -84,7 +84,7 @@ static void ambiguous_names_candidates(void **state)
 	assert_string_equal(e->file, "h.gmon");
 	assert_int_equal(e->offset, 0);
 	assert_string_equal(e->message,
-			    "address width and byte order are not recorded in gmon.out and several readings fit (32-bit little-endian, 64-bit little-endian): give the executable, or -O width=4|8 and -O endian=little|big");
+			    "address width and byte order are not recorded in gmon.out and several readings fit (32-bit little-endian, 64-bit little-endian): give the executable, or the options width=4|8 and endian=little|big");
 	pc_profile_free(p);
 }
 

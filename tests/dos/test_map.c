@@ -739,7 +739,7 @@ static void user_dialect(void **state)
 	p = pc_profile_new(NULL);
 	assert_int_equal(pc_profile_load_file(p, mapf, "map", NULL), PC_EUNKNOWN);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "no built-in map dialect recognises this file; name one with -O dialect=NAME or -O dialect=FILE.yaml");
+			    "no built-in map dialect recognises this file; name one with the option dialect=NAME or dialect=FILE.yaml");
 	pc_profile_free(p);
 
 	/* a line the section cannot read: other: error */
@@ -1018,7 +1018,7 @@ static void nm_hex_names(void **state)
 	const pc_error *e = pc_profile_error(p);
 	assert_int_equal(e->offset, 6);
 	assert_string_equal(e->message,
-			    "nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"deadbeef T cafe\"; choose with -O dialect=nm or -O dialect=nm-posix");
+			    "nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"deadbeef T cafe\"; choose with the option dialect=nm or dialect=nm-posix");
 	pc_profile_free(p);
 	p = load_text(amb, PC_OK, "dialect=nm");
 	assert_sym(p, "cafe", 0xdeadbeef, PC_SYM_TEXT);

@@ -253,7 +253,8 @@ static void header_checks(void **state)
 	pc_options_set(o, "com", "2");
 	p = pc_profile_new(NULL);
 	assert_int_equal(pc_profile_load_memory(p, b, sizeof b, "ok.prf", NULL, o), PC_EUSAGE);
-	assert_string_equal(pc_profile_error(p)->message, "com must be 0 or 1");
+	assert_string_equal(pc_profile_error(p)->message,
+			    "bad value '2' for option 'com' of loader prf; expected one of: 0, 1");
 	pc_profile_free(p);
 	pc_options_free(o);
 }

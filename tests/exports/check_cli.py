@@ -45,12 +45,14 @@ check(run("--list-exports"), (0,
 check(run("--export", "nope", ELF, GMON), (2, "", "profcat: no export named "
       "'nope' (profcat --list-exports lists them)\n"), "unknown export")
 check(run("--export=folded", "--granularity", "file", ELF, GMON),
-      (2, "", "profcat: granularity 'file': expected function, symbol, line "
-       "or address for an export\n"), "bad granularity")
+      (2, "", "profcat: bad value 'file' for option 'granularity' of export "
+       "folded; expected one of: function, symbol, line, address\n"),
+      "bad granularity")
 check(run("--export"), (2, "", "profcat: option --export needs a value\n"),
       "--export without a value")
 check(run("-e", "pprof", "-O", "compress=maybe", ELF, GMON),
-      (2, "", "profcat: compress 'maybe': expected 0 or 1\n"),
+      (2, "", "profcat: bad value 'maybe' for option 'compress' of export "
+       "pprof; expected one of: 0, 1, no, yes\n"),
       "bad compress value")
 # the folded stacks of the gcc -pg fixture: main calls hot and tinies
 # (which calls tiny_a/b/c) and is_even, in a cycle with is_odd: gprof's

@@ -64,7 +64,7 @@ static void expect_text(pc_profile *p, const char *format, const char *want)
 #define NOTE \
 	"call stacks estimated from call counts (the capture holds calls, " \
 	"not stacks: as gprof, a routine's time is split among its callers " \
-	"in proportion to the calls); --stacks none for measured samples only"
+	"in proportion to the calls); the option stacks=none gives measured samples only"
 
 /* ---- a growable byte string for the expected encodings ---------------- */
 typedef struct bytes {
@@ -253,12 +253,13 @@ static void test_names_and_errors(void **state)
 	assert_null(out);
 	assert_int_equal(len, 0);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "no export named 'nope' (profcat --list-exports lists them)");
+			    "no export named 'nope'");
 	pc_options *o = pc_options_new();
 	pc_options_set(o, "granularity", "file");
 	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "granularity 'file': expected function, symbol, line or address for an export");
+			    "bad value 'file' for option 'granularity' of export folded; "
+			    "expected one of: function, symbol, line, address");
 	/* line needs the program's DWARF */
 	pc_options_set(o, "granularity", "line");
 	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
@@ -268,7 +269,8 @@ static void test_names_and_errors(void **state)
 	pc_options_set(o, "compress", "maybe");
 	assert_int_equal(pc_profile_export(p, "pprof", o, &out, &len), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "compress 'maybe': expected 0 or 1");
+			    "bad value 'maybe' for option 'compress' of export pprof; "
+			    "expected one of: 0, 1, no, yes");
 	pc_options_free(o);
 
 	/* export_file writes the same bytes as export */

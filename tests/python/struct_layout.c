@@ -46,7 +46,11 @@ int main(void)
 	F(pc_cg_edge, ftime);
 	printf("\npc_loader %zu", sizeof(pc_loader));
 	F(pc_loader, abi_version); F(pc_loader, name); F(pc_loader, description);
-	F(pc_loader, roles);
+	F(pc_loader, roles); F(pc_loader, extensions); F(pc_loader, probe);
+	F(pc_loader, load); F(pc_loader, order); F(pc_loader, options);
+	printf("\npc_option_decl %zu", sizeof(pc_option_decl));
+	F(pc_option_decl, name); F(pc_option_decl, type); F(pc_option_decl, choices);
+	F(pc_option_decl, default_value); F(pc_option_decl, help);
 	printf("\nPC_REGION_COUNT %d\n", (int)PC_REGION_COUNT);
 	return 0;
 }

@@ -116,8 +116,31 @@ class Basics(unittest.TestCase):
             self.assertIn("elf", names)
             self.assertIn("gmon", names)
             elf = [l for l in reg.loaders() if l.name == "elf"][0]
-            self.assertEqual(elf.abi_version, 1)
+            self.assertEqual(elf.abi_version, 2)  # PC_LOADER_ABI_VERSION
             self.assertEqual(elf.roles, profcore.Role.SYMBOLS)
+            gmon = [l for l in reg.loaders() if l.name == "gmon"][0]
+            self.assertEqual([k.name for k in gmon.options],
+                             ["width", "endian", "gmon-layout", "hist-width",
+                              "counter-endian", "rate"])
+            self.assertEqual(gmon.options[1], profcore.OptionKey(
+                "endian", "enum", ("little", "le", "big", "be"), None,
+                "byte order of the file; default: from the program or the file"))
+            self.assertEqual(gmon.options[5].type, "number")
+
+    def test_option_keys_checked(self):
+        """Unknown keys and bad values: ProfcoreError naming them."""
+        self.assertEqual([k.name for k in profcore.export_options("pprof")][-1],
+                         "compress")
+        self.assertEqual(profcore.report_options("flat")[0].name, "attribution")
+        with self.assertRaises(profcore.ProfcoreError) as cm:
+            profcore.export_options("nope")
+        self.assertEqual(cm.exception.status, "PC_ENOTFOUND")
+        with self.assertRaises(profcore.ProfcoreError) as cm:
+            profcore.load(GMON, format="gmon", options={"rat": 100})
+        self.assertEqual(cm.exception.status, "PC_EUSAGE")
+        self.assertEqual(cm.exception.message,
+                         "unknown option 'rat' for loader gmon; known: width, endian, "
+                         "gmon-layout, hist-width, counter-endian, rate")
 
     def test_struct_layouts_match_c(self):
         """Every ctypes mirror has the C compiler's size and offsets."""
@@ -126,7 +149,7 @@ class Basics(unittest.TestCase):
                    "pc_region": c.PcRegion, "pc_histogram": c.PcHistogram,
                    "pc_arc": c.PcArc, "pc_row": c.PcRow,
                    "pc_totals": c.PcTotals, "pc_cg_node": c.PcCgNode,
-                   "pc_cg_edge": c.PcCgEdge}
+                   "pc_cg_edge": c.PcCgEdge, "pc_option_decl": c.PcOptionDecl}
         out = subprocess.run([os.environ["PC_STRUCT_LAYOUT"]], check=True,
                              stdout=subprocess.PIPE,
                              universal_newlines=True).stdout
@@ -140,10 +163,11 @@ class Basics(unittest.TestCase):
                        for f in fields]
             seen.add(name)
             with self.subTest(struct=name):
-                if name == "pc_loader":  # only its leading fields
+                if name == "pc_loader":  # every field of ABI 2
                     ours = [(f, getattr(c.PcLoader, f).offset)
                             for f, _ in c.PcLoader._fields_]
                     self.assertEqual(ours, offsets)
+                    self.assertEqual(ctypes.sizeof(c.PcLoader), int(size))
                     continue
                 st = mirrors[name]
                 self.assertEqual(ctypes.sizeof(st), int(size))

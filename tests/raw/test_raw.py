@@ -423,8 +423,8 @@ class Errors(unittest.TestCase):
         p = fx("dec.txt")
         self.fails([ELF, "-f", "raw", p], 1,
                    "profcat: %s:0: the addresses could be decimal or hex (none has 0x, $, "
-                   "seg:off or a digit a-f in the first 4 KiB): give -O radix=10 or "
-                   "-O radix=16\n" % p)
+                   "seg:off or a digit a-f in the first 4 KiB): give the option radix=10 or "
+                   "radix=16 (-O KEY=VALUE)\n" % p)
 
     def test_binary_dumps_are_never_guessed(self):
         rc, out, err = run(ELF, fx("w32le.pcs"))
@@ -460,6 +460,52 @@ class Errors(unittest.TestCase):
         self.fails([ELF, "-f", "raw", "-O", "regions=0-1000:rom", p], 2,
                    "profcat: %s: regions: unknown class 'rom' (application, system, dos, "
                    "io, high, low, library, kernel, unknown)\n" % p)
+
+
+class RowOrder(unittest.TestCase):
+    """Many rows with equal counts (report rows are sorted by a radix sort
+    of their counts, then each run of equal counts by name): the flat
+    report's order is count, most first, then the raw name; the DDJ
+    style's is count, then address; rows without samples are listed
+    only with zero=1."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="pc-roworder-")
+        self.n = 300
+        # names in an order unlike the addresses', counts 0..4
+        self.syms = [(0x10000 + 16 * i, "f%03d" % ((i * 7) % self.n), i % 5)
+                     for i in range(self.n)]
+        with open(os.path.join(self.tmp, "prog.nm"), "w") as f:
+            for a, name, _ in self.syms:
+                f.write("%016x T %s\n" % (a, name))
+            # the last symbol's end (nm gives no sizes)
+            f.write("%016x T zz_end\n" % (0x10000 + 16 * self.n))
+        with open(os.path.join(self.tmp, "pcs.bin"), "wb") as f:
+            for a, _, c in self.syms:
+                f.write(((a + 4).to_bytes(4, "little")) * c)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def order(self, *args):
+        p = subprocess.run([PROFCAT, "-F", "csv", *args, "prog.nm", "-f", "raw",
+                            "-O", "width=4", "pcs.bin"], capture_output=True, cwd=self.tmp)
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        rows = csv.DictReader(io.StringIO(p.stdout.decode()))
+        return [r["symbol"] for r in rows if not r["symbol"].startswith("[")]
+
+    def test_count_then_name(self):
+        want = [n for _, n, c in sorted(self.syms, key=lambda s: (-s[2], s[1])) if c]
+        self.assertEqual(len(want), 240)
+        self.assertEqual(self.order(), want)
+
+    def test_zero_rows_after_by_name(self):
+        want = [n for _, n, c in sorted(self.syms, key=lambda s: (-s[2], s[1]))]
+        self.assertEqual(self.order("-O", "zero=1"), want + ["zz_end"])
+
+    def test_ddj_count_then_address(self):
+        want = [n for _, n, c in sorted(self.syms, key=lambda s: (-s[2], s[0])) if c]
+        self.assertEqual(self.order("--style", "ddj"), want)
 
 
 if __name__ == "__main__":

@@ -313,6 +313,106 @@ static void samples_after_the_sorted_view(void **state)
 	pc_profile_free(p);
 }
 
+/* pc_radix_sort (lookup.c), used to order attribution targets and report
+ * rows: the order of a stable sort, for keys that differ in few or many
+ * digits, in order, reversed or random. */
+static int cmp_rkey(const void *x, const void *y)
+{
+	const pc_rkey *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->idx < b->idx ? -1 : (a->idx > b->idx); /* stable */
+}
+
+static void radix_sort_is_a_stable_sort(void **state)
+{
+	(void)state;
+	enum { N = 5000 };
+	pc_rkey *v = malloc(N * sizeof *v), *tmp = malloc(N * sizeof *tmp);
+	pc_rkey *want = malloc(N * sizeof *want);
+	assert_non_null(v);
+	assert_non_null(tmp);
+	assert_non_null(want);
+	for (int kind = 0; kind < 6; kind++) {
+		for (size_t i = 0; i < N; i++) {
+			uint64_t r = next();
+			uint64_t k = kind == 0	 ? r			  /* every digit */
+				     : kind == 1 ? r % 7		  /* few values */
+				     : kind == 2 ? (r % 5) << 59	  /* top digit only */
+				     : kind == 3 ? 0x400000 + 16 * (uint64_t)i /* in order */
+				     : kind == 4 ? UINT64_MAX - i	  /* reversed */
+						 : 0x400000 + (r % 1000) * 4; /* addresses */
+			v[i] = (pc_rkey){k, i};
+		}
+		memcpy(want, v, N * sizeof *v);
+		qsort(want, N, sizeof *want, cmp_rkey);
+		pc_rkey *got = pc_radix_sort(v, tmp, N);
+		for (size_t i = 0; i < N; i++) {
+			assert_int_equal(got[i].key, want[i].key);
+			assert_int_equal(got[i].idx, want[i].idx);
+		}
+	}
+	free(v);
+	free(tmp);
+	free(want);
+}
+
+/* pc_double_key keeps the order of doubles; -0 and +0 get one key */
+static void double_keys_keep_the_order(void **state)
+{
+	(void)state;
+	static const double d[] = {-1e300, -2.5, -1, -1e-300, -0.0, 0.0, 1e-300,
+				   0.5, 1, 1.0000000000000002, 2.5, 195.74, 1e300};
+	uint64_t k[sizeof d / sizeof *d];
+	for (size_t i = 0; i < sizeof d / sizeof *d; i++)
+		assert_int_equal(pc_double_key(d[i], &k[i]), 1);
+	for (size_t i = 1; i < sizeof d / sizeof *d; i++) {
+		if (d[i - 1] == d[i])
+			assert_int_equal(k[i - 1], k[i]);
+		else
+			assert_true(k[i - 1] < k[i]);
+	}
+}
+
+/* The exact tables' per-address counts with many repeats (the hint
+ * before the hash probe), hint slots shared by several addresses, and
+ * the table growing in the middle of a batch (stale hints). */
+static void exact_counts_with_repeats(void **state)
+{
+	(void)state;
+	enum { N = 60000, D = 3000 };
+	pc_profile *p = pc_profile_new(NULL);
+	uint64_t *a = malloc(N * sizeof *a);
+	uint64_t *want = calloc(D, sizeof *want);
+	assert_non_null(a);
+	assert_non_null(want);
+	for (size_t i = 0; i < N; i++) {
+		/* loops over 8 to 64 addresses, and addresses 4 KiB apart
+		 * (the same hint slot) */
+		uint64_t r = next();
+		size_t d = (i / 16) % 8 == 0 ? (size_t)(r % D) : (i % (8 + (i / 1000) % 57)) % D;
+		a[i] = d % 2 ? 0x10000000 + 4096 * (uint64_t)d : 0x100000 + 4 * (uint64_t)d;
+		want[d]++;
+	}
+	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, a, N), PC_OK);
+	size_t nd = 0;
+	for (size_t d = 0; d < D; d++)
+		nd += want[d] != 0;
+	assert_int_equal(pc_profile_sample_count(p), nd);
+	for (size_t i = 0; i < nd; i++) {
+		uint32_t seg;
+		uint64_t addr, count;
+		pc_profile_sample_at(p, i, &seg, &addr, &count);
+		size_t d = addr >= 0x10000000 ? (size_t)((addr - 0x10000000) / 4096)
+					      : (size_t)((addr - 0x100000) / 4);
+		assert_true(d < D);
+		assert_int_equal(count, want[d]);
+	}
+	free(a);
+	free(want);
+	pc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +424,9 @@ int main(void)
 		cmocka_unit_test(binned_two_threads),
 		cmocka_unit_test(late_symbol_is_reported),
 		cmocka_unit_test(samples_after_the_sorted_view),
+		cmocka_unit_test(radix_sort_is_a_stable_sort),
+		cmocka_unit_test(double_keys_keep_the_order),
+		cmocka_unit_test(exact_counts_with_repeats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -262,7 +262,8 @@ class StrippedDynamic(unittest.TestCase):
         self.assertEqual(err, "profcat: %s: stripped executable: no symbol table (.symtab); "
                          "its dynamic symbols name only %d function%s; give the unstripped "
                          "program or its debug file (objcopy --only-keep-debug); "
-                         "-O dynamic-symbols=1 charges all time to those\n"
+                         "the option dynamic-symbols=1 charges all time to those "
+                         "(-O KEY=VALUE)\n"
                          % (self.exe, n, "" if n == 1 else "s"))
 
     def test_forced_and_library_warn_with_coverage(self):

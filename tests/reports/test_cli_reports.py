@@ -212,7 +212,8 @@ class Errors(unittest.TestCase):
             (["x=nosuch"], "profcat: interval: no code symbol named 'nosuch' (nor an address "
                            "range LOW-HIGH or LOW+SIZE)\n"),
             (["x=hot", "i=0"], "profcat: intervals must be a number from 1 to 1000000, not '0'\n"),
-            (["--percent-of", "half"], "profcat: percent-of must be program or total, not 'half'\n"),
+            (["--percent-of", "half"], "profcat: bad value 'half' for option 'percent-of' of "
+             "report flat; expected one of: program, total\n"),
             (["--no-zero=1"], "profcat: option --no-zero takes no value\n"),
         ]
         for args, msg in cases:

@@ -100,9 +100,9 @@ class Check(Golden):
         # the flat report names the warnings meaning the counts may be
         # wrong (wrap, clustered); precision warnings stay in --check
         out = run(*GMON, "ten.nm", "wrap.gmon").stdout
-        self.assertIn("\nCheck: 1 sampling-quality warning (wrap); see profcat --check\n", out)
+        self.assertIn("\nCheck: 1 sampling-quality warning (wrap); see the check report\n", out)
         out = run("ten.nm", "clustered.raw.gz").stdout
-        self.assertIn("\nCheck: 1 sampling-quality warning (clustered); see profcat --check\n", out)
+        self.assertIn("\nCheck: 1 sampling-quality warning (clustered); see the check report\n", out)
         for cap in ("healthy.gmon", "few.gmon", "nearzero.gmon"):
             self.assertNotIn("Check:", run(*GMON, "ten.nm", cap).stdout)
 

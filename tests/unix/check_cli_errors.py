@@ -33,8 +33,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("width undecidable", [amb], 1,
           "profcat: %s:0: BSD gmon.out records neither address width nor "
           "byte order and several readings fit (old BSD 32-bit little-endian, "
-          "old BSD 64-bit little-endian): give the executable, or -O "
-          "width=4|8 and -O endian=little|big\n" % amb)
+          "old BSD 64-bit little-endian): give the executable, or the options "
+          "width=4|8 and endian=little|big (-O KEY=VALUE)\n" % amb)
     check("width given", ["-O", "width=4", "-F", "csv", amb], 0, "")
 
     # a 4.4BSD file cut inside its histogram, with its executable
@@ -57,8 +57,8 @@ with tempfile.TemporaryDirectory() as tmp:
           "profcat: %s:0: mon.out layout is ambiguous: it reads as 16-bit "
           "pdp-endian (PDP-11), 6-byte slots; 16-bit big-endian (PDP-11), "
           "6-byte slots; 32-bit little-endian, 8-byte slots; 32-bit "
-          "big-endian, 8-byte slots; choose with -O width=2|4, -O "
-          "endian=little|big or -O slot=6|8|12\n" % mon)
+          "big-endian, 8-byte slots; choose with the options "
+          "width=2|4, endian=little|big or slot=6|8|12 (-O KEY=VALUE)\n" % mon)
     check("mon.out layout given",
           ["-O", "width=4", "-O", "endian=big", "-F", "csv", mon], 0, "")
 

@@ -163,7 +163,7 @@ static void width_undecidable(void **state)
 	assert_string_equal(e->file, "gmon.out");
 	assert_int_equal(e->offset, 0);
 	assert_string_equal(e->message,
-			    "BSD gmon.out records neither address width nor byte order and several readings fit (old BSD 32-bit little-endian, old BSD 64-bit little-endian): give the executable, or -O width=4|8 and -O endian=little|big");
+			    "BSD gmon.out records neither address width nor byte order and several readings fit (old BSD 32-bit little-endian, old BSD 64-bit little-endian): give the executable, or the options width=4|8 and endian=little|big");
 	pc_profile_free(p);
 	p = pc_profile_new(NULL);
 	pc_options *o = opts("width=4", "rate=100"); /* old BSD: no rate in the file */
@@ -356,10 +356,10 @@ static void openocd_shapes(void **state)
 			assert_int_equal(pc_profile_warning_count(p), nw);
 			if (w == 8)
 				assert_string_equal(pc_profile_warning(p, 0),
-						    "openocd.out: histogram records read with 4-byte addresses, as OpenOCD writes them for 64-bit targets (-O hist-width=8 to refuse)");
+						    "openocd.out: histogram records read with 4-byte addresses, as OpenOCD writes them for 64-bit targets (the option hist-width=8 refuses that)");
 			if (e == PC_ENDIAN_BIG)
 				assert_string_equal(pc_profile_warning(p, nw - 1),
-						    "openocd.out: histogram counters read as little-endian, as OpenOCD writes them (-O counter-endian=big to refuse)");
+						    "openocd.out: histogram counters read as little-endian, as OpenOCD writes them (the option counter-endian=big refuses that)");
 			pc_profile_free(p);
 		}
 	}

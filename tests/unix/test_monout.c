@@ -167,7 +167,7 @@ static void pdp11_uniform(void **state)
 	/* the layout was guessed: say so */
 	assert_int_equal(pc_profile_warning_count(p), 1);
 	assert_string_equal(pc_profile_warning(p, 0),
-			    "mon.out: read as 16-bit pdp-endian (PDP-11), 6-byte slots mon.out, the only layout that fits (-O width, endian, slot to force one)");
+			    "mon.out: read as 16-bit pdp-endian (PDP-11), 6-byte slots mon.out, the only layout that fits (the options width, endian and slot force one)");
 	pc_profile_free(p);
 
 	p = abcd();
@@ -240,7 +240,7 @@ static void ambiguous_layout(void **state)
 	assert_string_equal(e->file, "mon.out");
 	assert_int_equal(e->offset, 0);
 	assert_string_equal(e->message,
-			    "mon.out layout is ambiguous: it reads as 16-bit pdp-endian (PDP-11), 6-byte slots; 16-bit big-endian (PDP-11), 6-byte slots; 32-bit little-endian, 8-byte slots; 32-bit big-endian, 8-byte slots; choose with -O width=2|4, -O endian=little|big or -O slot=6|8|12");
+			    "mon.out layout is ambiguous: it reads as 16-bit pdp-endian (PDP-11), 6-byte slots; 16-bit big-endian (PDP-11), 6-byte slots; 32-bit little-endian, 8-byte slots; 32-bit big-endian, 8-byte slots; choose with the options width=2|4, endian=little|big or slot=6|8|12");
 	pc_profile_free(p);
 	/* the option decides */
 	p = pc_profile_new(NULL);
@@ -275,16 +275,17 @@ static void malformed(void **state)
 		 "not a 16-bit pdp-endian (PDP-11), 6-byte slots mon.out: an odd number (47) of histogram bytes follows the call slots, expected 16-bit counters"},
 		{n - 1, "width=4", NULL, PC_EFORMAT, 0,
 		 "not a mon.out: in no allowed layout do lowpc < highpc, the call slots and an even number of counter bytes fit the 59-byte file"},
-		{n, "width=3", NULL, PC_EUSAGE, -1, "option width must be 2 or 4 for a mon.out"},
+		{n, "width=3", NULL, PC_EUSAGE, -1,
+		 "bad value '3' for option 'width' of loader monout; expected one of: 2, 4"},
 		{n, "width=4", "slot=6", PC_EUSAGE, -1,
 		 "no mon.out layout has 4-byte words and 6-byte slots (2-byte words go with 6-byte slots, 4-byte words with 8 or 12)"},
 		{n, "profil=cray", NULL, PC_EUSAGE, -1,
-		 "option profil must be one of prof, pdp11, vax, ultrix, bsd, glibc, not 'cray'"},
+		 "bad value 'cray' for option 'profil' of loader monout; expected one of: prof, pdp11, vax, ultrix, bsd, glibc"},
 		/* scale 2: s = 1, byte = ((d >> 14) + 1) & ~1 is at most 2 for
 		 * the 32768 words of a PDP-11: counter 2 (100 ticks, at byte 6 +
 		 * 6 + 2 * 2 = 16) cannot have been hit */
 		{n, "profil=pdp11", "scale=2", PC_EFORMAT, 16,
-		 "counter 2 holds 100 ticks but no pc maps to it with profil=pdp11 scale=0x2 (wrong -O profil or -O scale?)"},
+		 "counter 2 holds 100 ticks but no pc maps to it with profil=pdp11 scale=0x2 (wrong profil or scale option?)"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		pc_profile *p = abcd();

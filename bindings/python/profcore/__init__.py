@@ -51,7 +51,8 @@ __all__ = [
     "ProfcoreError", "STATUS", "RegionClass", "SymbolKind", "Binding", "SymbolFlags",
     "Role", "Symbol", "Region", "Histogram", "Arc", "Row", "Totals",
     "CallNode", "CallEdge", "CallGraph",
-    "Loader", "Registry", "Profile", "load", "report_names", "reports",
+    "Loader", "OptionKey", "report_options", "export_options",
+    "Registry", "Profile", "load", "report_names", "reports",
     "export_names", "version", "demangler_available",
     "library_path",
 ]
@@ -349,12 +350,60 @@ class CallGraph:
 
 
 @dataclass(frozen=True)
+class OptionKey:
+    """One option key a loader, report or export reads (``pc_option_decl``):
+    type is "string", "u64", "number", "bool" or "enum" (then choices lists
+    the accepted values); default is None when it depends on the input."""
+    name: str
+    type: str
+    choices: Tuple[str, ...]
+    default: Optional[str]
+    help: str
+
+
+def _option_keys(table: Any) -> Tuple[OptionKey, ...]:
+    """The entries of a NULL-terminated pc_option_decl table (an address)."""
+    if not table:
+        return ()
+    arr = ctypes.cast(table, ctypes.POINTER(_c.PcOptionDecl))
+    out = []
+    i = 0
+    while arr[i].name:
+        d = arr[i]
+        out.append(OptionKey(_s(d.name) or "",
+                             _s(_c.lib().pc_option_type_name(d.type)) or "",
+                             tuple((_s(d.choices) or "").split(","))
+                             if d.choices else (),
+                             _s(d.default_value), _s(d.help) or ""))
+        i += 1
+    return tuple(out)
+
+
+def report_options(report: str = "flat") -> Tuple[OptionKey, ...]:
+    """The keys a report reads (render() refuses others)."""
+    t = _c.lib().pc_report_options(report.encode())
+    if not t:
+        raise ProfcoreError(STATUS["PC_ENOTFOUND"], "no report named '%s'" % report)
+    return _option_keys(t)
+
+
+def export_options(format: str) -> Tuple[OptionKey, ...]:
+    """The keys an export reads (export() refuses others)."""
+    t = _c.lib().pc_export_options(format.encode())
+    if not t:
+        raise ProfcoreError(STATUS["PC_ENOTFOUND"], "no export named '%s'" % format)
+    return _option_keys(t)
+
+
+@dataclass(frozen=True)
 class Loader:
-    """A registered loader: name for format=, roles, description."""
+    """A registered loader: name for format=, roles, description, and the
+    option keys it declares (none for a loader built for ABI 1)."""
     name: str
     description: str
     roles: Role
     abi_version: int
+    options: Tuple[OptionKey, ...] = ()
 
 
 # --------------------------------------------------------------------------
@@ -409,8 +458,10 @@ class Registry:
             if not p:
                 continue
             ld = ctypes.cast(p, ctypes.POINTER(_c.PcLoader)).contents
+            opts = (_option_keys(ctypes.cast(ld.options, ctypes.c_void_p).value)
+                    if ld.abi_version >= 2 else ())
             out.append(Loader(_s(ld.name) or "", _s(ld.description) or "",
-                              Role(ld.roles & 0x7), ld.abi_version))
+                              Role(ld.roles & 0x7), ld.abi_version, opts))
         return out
 
     def close(self) -> None:

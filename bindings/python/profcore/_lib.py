@@ -95,6 +95,9 @@ _PROTOTYPES = {
     "pc_options_new": (P, []),
     "pc_options_free": (None, [P]),
     "pc_options_set": (c_int, [P, c_char_p, c_char_p]),
+    "pc_option_type_name": (c_char_p, [c_int]),
+    "pc_report_options": (c_void_p, [c_char_p]),
+    "pc_export_options": (c_void_p, [c_char_p]),
     "pc_profile_new": (P, [P]),
     "pc_profile_free": (None, [P]),
     "pc_profile_error": (POINTER(PcError), [P]),
@@ -162,10 +165,21 @@ _PROTOTYPES = {
 }
 
 
+class PcOptionDecl(Structure):
+    """``pc_option_decl``: one key a loader, report or export reads."""
+    _fields_ = [("name", c_char_p), ("type", c_int), ("choices", c_char_p),
+                ("default_value", c_char_p), ("help", c_char_p)]
+
+
 class PcLoader(Structure):
-    """Leading fields of ``pc_loader`` (only these are read)."""
+    """``pc_loader`` of loader ABI 2 (the registry hands out copies of
+    older loaders with the later fields zero, so all of them can be read;
+    the function pointers are not used from Python)."""
     _fields_ = [("abi_version", c_uint), ("name", c_char_p),
-                ("description", c_char_p), ("roles", c_uint)]
+                ("description", c_char_p), ("roles", c_uint),
+                ("extensions", c_void_p), ("probe", c_void_p),
+                ("load", c_void_p), ("order", c_int),
+                ("options", POINTER(PcOptionDecl))]
 
 
 def candidates() -> List[str]:

@@ -85,10 +85,10 @@ ENDLESS = {
     ("hatari", "/dev/urandom"): ANY_URANDOM,
     ("map", "/dev/zero"): re.escape(
         "profcat: /dev/zero:0: no built-in map dialect recognises this file; "
-        "name one with -O dialect=NAME or -O dialect=FILE.yaml\n"),
+        "name one with the option dialect=NAME or dialect=FILE.yaml (-O KEY=VALUE)\n"),
     ("map", "/dev/urandom"): re.escape(
         "profcat: /dev/urandom:0: no built-in map dialect recognises this "
-        "file; name one with -O dialect=NAME or -O dialect=FILE.yaml\n"),
+        "file; name one with the option dialect=NAME or dialect=FILE.yaml (-O KEY=VALUE)\n"),
     ("prf", "/dev/zero"): re.escape(
         "profcat: /dev/zero:0: clock grain of 0 microseconds is below "
         "PROFIL's minimum of 60\n"),
@@ -131,7 +131,8 @@ PIPED = {
                     "368: NUL byte in a text line (binary file?)",
                     "113: NUL byte in a text line (binary file?)"),
     "map": _msgs(*["0: no built-in map dialect recognises this file; name "
-                   "one with -O dialect=NAME or -O dialect=FILE.yaml"] * 3),
+                   "one with the option dialect=NAME or dialect=FILE.yaml "
+                   "(-O KEY=VALUE)"] * 3),
     "prf": _msgs(
         "8: program high paragraph 0x3549 is not above the low paragraph 0xfc7b",
         "8: program high paragraph 0x2a7b is not above the low paragraph 0xb8a4",

@@ -1,0 +1,30 @@
+/* keys.h - which of profcat's -O options go to which consumer
+ * (cli/keys.c). */
+#ifndef PC_CLI_KEYS_H
+#define PC_CLI_KEYS_H
+
+#include "profcore.h"
+
+#include <stdio.h>
+
+/** A new bag holding the entries of all that loader l declares (every
+ *  entry for a loader built for ABI 1, which declares none); NULL when
+ *  out of memory.  Free with pc_options_free. */
+pc_options *pc_cli_loader_options(const pc_loader *l, const pc_options *all);
+/** Copies into ropts (unless set there already) each entry of lopts that
+ *  the report or export reads (keys), and each that none of the n
+ *  loaders declares: the library then refuses it, naming it and the
+ *  keys known.  Entries only loaders read stay with them, and so does
+ *  load-address, which the fit check reads too.  0, or PC_ENOMEM. */
+int pc_cli_merge_options(pc_options *ropts, const pc_options *lopts,
+			 const pc_option_decl *keys, const pc_loader *const *ls,
+			 size_t n);
+/** profcat --list-formats -v: under each loader, its keys (type, choices,
+ *  default, help), from the loader's own table. */
+void pc_cli_list_loader_keys(FILE *f, const pc_loader *l);
+/** The CLI's advice after a library message (may be ""): which profcat
+ *  option lists the names that an unknown option, export, report or
+ *  loader could have been. */
+const char *pc_cli_option_advice(const char *message);
+
+#endif
