@@ -12,6 +12,14 @@
      time, and the per-function self seconds compared line by line.
  (d) with --huge: 10^9 samples (4 GB) generated into a pipe, through
      profcat: wall time and peak RSS.
+ (f) the same 50,000-function program built with -g: the line report
+     (--granularity line) of its gmon.out, all functions and one in 100
+     sampled; and a 10^8-sample raw dump over 10^5 distinct addresses of
+     its code, read with the -g program (flat, and --granularity line)
+     and with the same program without debug info (objcopy
+     --strip-debug): medians and their ratios.
+ (g) with chromium installed: the HTML report of the 50,000-function
+     profile, its size, and the time Chromium takes to its first view.
 
 Usage: run.py BUILD_DIR [--skip-gprof] [--huge] [--samples N] [--rounds R]
 Generated inputs are cached in BUILD_DIR/bench-data.
@@ -266,6 +274,161 @@ def write_pprof(path, rows):
         f.write(bytes(out))
 
 
+# ---- (f) source level: the -g program ------------------------------------
+
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2]
+
+
+def timed(cmd, stdout=subprocess.DEVNULL):
+    """wait_run with the CPU time (user + system) of the program beside
+    the wall time: on a loaded machine the wall time is mostly waiting
+    for a core.  Returns (wall, cpu, stdout)."""
+    import resource
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    w, rss, out = wait_run(cmd, stdout=stdout)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return w, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), out
+
+
+def wc(runs):
+    """'wall s (CPU s)' of the medians"""
+    return "%8.3f s (CPU %.3f s)" % (median([x[0] for x in runs]), median([x[1] for x in runs]))
+
+
+def build_g(data, src):
+    exe = os.path.join(data, "fn50k-g")
+    if not os.path.exists(exe):
+        print("\n(building the 50,000-function program with gcc -O1 -g; minutes, cached)")
+        t = time.monotonic()
+        subprocess.run(["gcc", "-O1", "-g", "-o", exe + ".tmp", src], check=True)
+        os.replace(exe + ".tmp", exe)
+        print("  built in %.0f s" % (time.monotonic() - t))
+    nodebug = exe + "-nodebug"
+    if not os.path.exists(nodebug):
+        subprocess.run(["objcopy", "--strip-debug", exe, nodebug + ".tmp"], check=True)
+        os.replace(nodebug + ".tmp", nodebug)
+    return exe, nodebug
+
+
+def gen_gmon_sparse(path, elf, every=100):
+    """gen_gmon's histogram with only every 100th function's buckets
+    kept (the functions f0, f100, ... by their nm addresses)."""
+    gen_gmon(path + ".all", elf)
+    lo, size = text_section(elf)
+    with open(path + ".all", "rb") as f:
+        d = bytearray(f.read())
+    os.unlink(path + ".all")
+    nbins = 1000000
+    hi = lo + size
+    hi += (hi - lo) % 2
+    keep = bytearray(nbins)
+    out = subprocess.run(["nm", "-S", elf], check=True, stdout=subprocess.PIPE).stdout.decode()
+    for line in out.splitlines():
+        p = line.split()
+        if len(p) == 4 and p[3].startswith("f") and p[3][1:].isdigit() and int(p[3][1:]) % every == 0:
+            a, n = int(p[0], 16), int(p[1], 16)
+            b0 = (a - lo) * nbins // (hi - lo)
+            b1 = ((a + n - lo) * nbins + (hi - lo) - 1) // (hi - lo)
+            for b in range(max(b0, 0), min(b1, nbins)):
+                keep[b] = 1
+    off = len(d) - 2 * nbins
+    for b in range(nbins):
+        if not keep[b]:
+            d[off + 2 * b] = d[off + 2 * b + 1] = 0
+    with open(path, "wb") as f:
+        f.write(bytes(d))
+
+
+def gen_dump_g(path, elf, n, ndistinct=100000):
+    """n 32-bit LE PCs drawn from ndistinct distinct addresses of elf's
+    .text (a block of 10^6 written n / 10^6 times)."""
+    lo, size = text_section(elf)
+    rnd = random.Random(22)
+    pcs = rnd.sample(range(lo, lo + size), ndistinct)
+    block = struct.pack("<1000000I", *(rnd.choice(pcs) for _ in range(1000000)))
+    with open(path, "wb") as f:
+        left = n
+        while left > 0:
+            k = min(left, 1000000)
+            f.write(block[:4 * k])
+            left -= k
+
+
+def source_figures(profcat, data, src, n, rounds):
+    exe, nodebug = build_g(data, src)
+    gmon = ensure(os.path.join(data, "fn50k-g.gmon.out"), lambda t: gen_gmon(t, exe))
+    sparse = ensure(os.path.join(data, "fn50k-g.sparse.gmon.out"),
+                    lambda t: gen_gmon_sparse(t, exe))
+    runs = {"line": [], "sparse": [], "func": []}
+    for _ in range(max(rounds, 5)):
+        runs["line"].append(timed([profcat, "--granularity", "line", gmon, exe]))
+        runs["sparse"].append(timed([profcat, "--granularity", "line", sparse, exe]))
+        runs["func"].append(timed([profcat, gmon, exe]))
+    print()
+    print("(f) the 50,000-function program built with -g (median of %d; wall, CPU)" % len(runs["line"]))
+    print("  %-52s %s" % ("line report, gmon.out of (c) (every function sampled)", wc(runs["line"])))
+    print("  %-52s %s" % ("line report, 1 function in 100 sampled", wc(runs["sparse"])))
+    print("  %-52s %s" % ("flat report (function granularity), same gmon.out", wc(runs["func"])))
+    dump = ensure(os.path.join(data, "dump-g-%d.pcs" % n), lambda t: gen_dump_g(t, exe, n))
+    r = {"plain": [], "g": [], "gline": []}
+    outs = {}
+    for _ in range(max(rounds, 3)):
+        for key, cmd in (("plain", [profcat, "-F", "csv", nodebug, "-f", "raw", dump]),
+                         ("g", [profcat, "-F", "csv", exe, "-f", "raw", dump]),
+                         ("gline", [profcat, "-F", "csv", "--granularity", "line", exe,
+                                    "-f", "raw", dump])):
+            w, cpu, out = timed(cmd, stdout=subprocess.PIPE)
+            r[key].append((w, cpu))
+            outs[key] = out
+    if outs["plain"] != outs["g"]:
+        sys.exit("bench: the -g program and the one without debug info count differently")
+    total = lambda out: [x["count"] for x in csv.DictReader(io.StringIO(out.decode()))
+                         if x["symbol"] == "[total]"]
+    if total(outs["gline"]) != total(outs["plain"]):
+        sys.exit("bench: the line report's total differs from the flat report's")
+    def ratio(key):
+        return "%.2fx (CPU %.2fx)" % (median([x[0] for x in r[key]]) / median([x[0] for x in r["plain"]]),
+                                      median([x[1] for x in r[key]]) / median([x[1] for x in r["plain"]]))
+    print("  %d-sample raw dump over 10^5 distinct addresses (median of %d; ratio of medians):"
+          % (n, len(r["g"])))
+    print("  %-52s %s" % ("flat, program without debug info", wc(r["plain"])))
+    print("  %-52s %s  %s" % ("flat, the -g program", wc(r["g"]), ratio("g")))
+    print("  %-52s %s  %s" % ("--granularity line, the -g program (DWARF)", wc(r["gline"]), ratio("gline")))
+
+
+# ---- (g) the HTML report of the 50,000-function profile -------------------
+
+def html_figures(profcat, data, exe, gmon, rounds):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "html"))
+    import cdp
+    if not cdp.chromium():
+        print("\n(g) chromium not installed: the HTML report's first view is not measured")
+        return
+    page = os.path.join(data, "fn50k.html")
+    writes = [timed([profcat, "-F", "html", "-o", page, gmon, exe])
+              for _ in range(max(rounds, 5))]
+    view, full = [], []
+    with cdp.Browser() as b:
+        for _ in range(max(rounds, 5)):
+            p = b.open("file://" + os.path.abspath(page))
+            if p.eval("document.documentElement.dataset.pcReady") != "ok":
+                sys.exit("bench: the HTML report did not load: %s" % p.eval(
+                    "(document.getElementById('pc-errors') || {}).textContent"))
+            # navigation start to the first view drawn (the page's mark
+            # "pc-first-view", set after the frame that shows the header
+            # and the top rows) and to the complete page
+            view.append(p.eval("performance.getEntriesByName('pc-first-view')[0].startTime") / 1000)
+            full.append(float(p.eval("document.documentElement.dataset.pcMs")) / 1000)
+            p.call("Page.navigate", {"url": "about:blank"})
+    print()
+    print("(g) the HTML report of the 50,000-function profile of (c) (median of %d)" % len(view))
+    print("  %-52s %s  %.1f MB" % ("profcat -F html", wc(writes), os.path.getsize(page) / 1e6))
+    print("  %-52s %8.3f s" % ("Chromium (headless): first view", median(view)))
+    print("  %-52s %8.3f s" % ("Chromium (headless): every view's data read", median(full)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -426,6 +589,11 @@ def main():
                 print("    %s: gprof %s, profcat %s" % (k, g[k], p.get(k)))
         else:
             print("  gprof not installed: comparison skipped")
+
+    if not a.skip_gprof:
+        html_figures(profcat, data, exe, gmon, a.rounds)
+    if not a.skip_gprof and shutil.which("objcopy"):
+        source_figures(profcat, data, os.path.join(data, "fn50k.c"), n, a.rounds)
 
     if a.huge:
         big = 10**9

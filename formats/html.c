@@ -17,7 +17,14 @@
  *   flame      the call-path model of the exports (flame_json below)
  *   source     the source report when line data exists, or null
  *
- * each inside one <script type="application/json"> element.  Every name
+ * in two elements: <script type="application/json" id="pc-data">, before
+ * the code, holds what the first view shows (the version, the flat
+ * header and its first FIRST_ROWS rows, the region summary);
+ * <script type="application/gzip" id="pc-data-rest">, after the code,
+ * the other rows ("flat_data") and the other views as JSON, gzip'ed and
+ * base64'ed (put_rest), which the page reads after it has shown the
+ * first view (a 50,000-function profile's first view needs 250 rows,
+ * not all of its 5 to 9 MB of JSON).  Every name
  * went through pc_sink_json_string (pc_name_escape: valid UTF-8, no
  * control bytes); here '<', '>' and '&' become \u003c, \u003e, \u0026, so
  * no name can end the script element ("</script>") or open a comment.
@@ -32,6 +39,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 extern const unsigned char pc_html_report_js[];
 extern const size_t pc_html_report_js_len;
@@ -106,12 +114,47 @@ static int put_report(pc_sink *k, pc_profile *p, const char *report,
 	return k->failed;
 }
 
+/* Rows the page shows before it reads the rest of its data: the first
+ * view (the header and the top of the flat table) needs only these. */
+#define FIRST_ROWS 250
+
+/* One flat row as an array of the "columns". */
+static void put_row(pc_sink *json, const pc_rowset *rs, const pc_rs_row *x, int seg, int ci)
+{
+	pc_sink_printf(json, "\n[%zu,", x->rank);
+	pc_sink_json_string(json, x->label);
+	if (seg) {
+		if (x->segment != PC_NOSEG)
+			pc_sink_printf(json, ",%u", (unsigned)x->segment);
+		else
+			pc_sink_puts(json, ",null");
+	}
+	if (x->region < 0)
+		pc_sink_printf(json, ",%llu,", (unsigned long long)x->address);
+	else
+		pc_sink_puts(json, ",null,");
+	pc_sink_count(json, x->count);
+	pc_sink_printf(json, ",%.4f,%.4f", x->percent, x->cum_percent);
+	if (ci) {
+		double lo, hi;
+		pc_rowset_ci(rs, x->count, &lo, &hi);
+		pc_sink_printf(json, ",%.4f,%.4f", lo, hi);
+	}
+	pc_sink_printf(json, ",%llu,%llu]", (unsigned long long)x->calls,
+		       (unsigned long long)x->self_calls);
+}
+
 /* The flat table: the header of the flat report's JSON (same sources,
  * totals, rate, ci, warnings; its "rows" left empty) and the same rows
  * as arrays under "columns"/"data" (a third of the size: 50,000 rows
  * are 4 MB instead of 10).  Numbers are written as -F json writes them;
- * self seconds are count / rate_hz. */
-static int flat_json(pc_sink *k, pc_profile *p, const pc_options *fo)
+ * self seconds are count / rate_hz.  Only the first FIRST_ROWS rows go
+ * into k with the header, and what the table needs to know of all rows
+ * before it has them ("nrows"; "has_calls": some row has calls;
+ * "zero_rows": rows without samples or calls; "max_percent": the
+ * largest percent or interval end, the bars' scale); the others go to
+ * rest as one JSON array. */
+static int flat_json(pc_sink *k, pc_sink *rest, pc_profile *p, const pc_options *fo)
 {
 	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 0};
 	pc_profile *g = NULL;
@@ -137,46 +180,55 @@ static int flat_json(pc_sink *k, pc_profile *p, const pc_options *fo)
 	/* reopen the object: drop the final "}\n" */
 	while (json.len > 0 && (json.buf[json.len - 1] == '\n' || json.buf[json.len - 1] == '}'))
 		json.len--;
-	int seg = 0, ci = rs.ci_z > 0 && !rs.exact;
-	for (size_t i = 0; i < n; i++)
-		seg |= rs.rows[i].segment != PC_NOSEG;
-	pc_sink_printf(&json, ",\n  \"columns\": [\"rank\", \"symbol\", %s\"address\", \"count\", "
-		       "\"percent\", \"cum_percent\", %s\"calls\", \"self_calls\"],\n  \"data\": [",
-		       seg ? "\"segment\", " : "", ci ? "\"ci_low\", \"ci_high\", " : "");
+	int seg = 0, ci = rs.ci_z > 0 && !rs.exact, calls = 0;
+	size_t zero = 0;
+	double maxv = 0;
 	for (size_t i = 0; i < n; i++) {
 		const pc_rs_row *x = &rs.rows[i];
-		pc_sink_printf(&json, "%s\n[%zu,", i ? "," : "", x->rank);
-		pc_sink_json_string(&json, x->label);
-		if (seg) {
-			if (x->segment != PC_NOSEG)
-				pc_sink_printf(&json, ",%u", (unsigned)x->segment);
-			else
-				pc_sink_puts(&json, ",null");
-		}
-		if (x->region < 0)
-			pc_sink_printf(&json, ",%llu,", (unsigned long long)x->address);
-		else
-			pc_sink_puts(&json, ",null,");
-		pc_sink_count(&json, x->count);
-		pc_sink_printf(&json, ",%.4f,%.4f", x->percent, x->cum_percent);
+		seg |= x->segment != PC_NOSEG;
+		calls |= x->calls || x->self_calls;
+		zero += !x->count && !x->calls && !x->self_calls;
+		if (x->percent > maxv)
+			maxv = x->percent;
 		if (ci) {
 			double lo, hi;
 			pc_rowset_ci(&rs, x->count, &lo, &hi);
-			pc_sink_printf(&json, ",%.4f,%.4f", lo, hi);
+			if (hi > maxv)
+				maxv = hi;
 		}
-		pc_sink_printf(&json, ",%llu,%llu]", (unsigned long long)x->calls,
-			       (unsigned long long)x->self_calls);
+	}
+	pc_sink_printf(&json, ",\n  \"nrows\": %zu, \"has_calls\": %s, \"zero_rows\": %zu, "
+		       "\"max_percent\": %.4f", n, calls ? "true" : "false", zero, maxv);
+	pc_sink_printf(&json, ",\n  \"columns\": [\"rank\", \"symbol\", %s\"address\", \"count\", "
+		       "\"percent\", \"cum_percent\", %s\"calls\", \"self_calls\"],\n  \"data\": [",
+		       seg ? "\"segment\", " : "", ci ? "\"ci_low\", \"ci_high\", " : "");
+	for (size_t i = 0; i < n && i < FIRST_ROWS; i++) {
+		if (i)
+			pc_sink_putc(&json, ',');
+		put_row(&json, &rs, &rs.rows[i], seg, ci);
 	}
 	pc_sink_puts(&json, "]}");
+	pc_sink more;
+	pc_sink_init(&more);
+	pc_sink_putc(&more, '[');
+	for (size_t i = FIRST_ROWS; i < n; i++) {
+		if (i > FIRST_ROWS)
+			pc_sink_putc(&more, ',');
+		put_row(&more, &rs, &rs.rows[i], seg, ci);
+	}
+	pc_sink_putc(&more, ']');
 	pc_rowset_dispose(&rs);
 	pc_profile_free(g);
-	if (json.failed) {
+	if (json.failed || more.failed) {
 		pc_sink_dispose(&json);
+		pc_sink_dispose(&more);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
 	put_json_safe(k, json.buf, json.len);
+	put_json_safe(rest, more.buf, more.len);
 	pc_sink_dispose(&json);
-	return k->failed;
+	pc_sink_dispose(&more);
+	return k->failed || rest->failed ? pc_profile_fail(p, PC_ENOMEM, "out of memory") : PC_OK;
 }
 
 /* A caller chain to sort by path, frame by frame (the prefix tree). */
@@ -389,11 +441,94 @@ static void page_start(pc_sink *k, const char *title)
 		     "<script type=\"application/json\" id=\"pc-data\">\n");
 }
 
-static void page_end(pc_sink *k)
+/* Writes n bytes as base64 (RFC 4648), 76 characters a line. */
+static void put_base64(pc_sink *k, const unsigned char *b, size_t n)
+{
+	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char line[80];
+	size_t l = 0;
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)b[i] << 16;
+		if (i + 1 < n)
+			v |= (uint32_t)b[i + 1] << 8;
+		if (i + 2 < n)
+			v |= b[i + 2];
+		line[l++] = a[v >> 18 & 63];
+		line[l++] = a[v >> 12 & 63];
+		line[l++] = i + 1 < n ? a[v >> 6 & 63] : '=';
+		line[l++] = i + 2 < n ? a[v & 63] : '=';
+		if (l == 76) {
+			line[l++] = '\n';
+			pc_sink_write(k, line, l);
+			l = 0;
+		}
+	}
+	pc_sink_write(k, line, l);
+}
+
+/* The data the page reads after its first view, gzip'ed (zlib, fastest
+ * level: JSON of numbers shrinks to a quarter; the page reads it with
+ * the browser's DecompressionStream) and base64'ed: a third of the
+ * bytes to load before the page is shown. */
+static int put_rest(pc_sink *k, const pc_sink *rest)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return PC_ENOMEM;
+	size_t cap = rest->len + rest->len / 1000 + 64, done = 0;
+	unsigned char *out = malloc(cap);
+	const unsigned char *in = (const unsigned char *)rest->buf;
+	size_t left = rest->len;
+	int zr = Z_OK;
+	while (out && zr != Z_STREAM_END) {
+		if (done == cap) {
+			unsigned char *o = realloc(out, cap * 2);
+			if (!o) {
+				free(out);
+				out = NULL;
+				break;
+			}
+			out = o;
+			cap *= 2;
+		}
+		/* zlib counts in uInt: at most 1 GiB a call */
+		uInt nin = left > (1u << 30) ? 1u << 30 : (uInt)left;
+		uInt nout = cap - done > (1u << 30) ? 1u << 30 : (uInt)(cap - done);
+		z.next_in = (Bytef *)(uintptr_t)in;
+		z.avail_in = nin;
+		z.next_out = out + done;
+		z.avail_out = nout;
+		zr = deflate(&z, nin == left ? Z_FINISH : Z_NO_FLUSH);
+		in += nin - z.avail_in;
+		left -= nin - z.avail_in;
+		done += nout - z.avail_out;
+		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
+			free(out);
+			out = NULL;
+		}
+	}
+	deflateEnd(&z);
+	if (!out)
+		return PC_ENOMEM;
+	pc_sink_puts(k, "<script type=\"application/gzip\" data-encoding=\"base64\" id=\"pc-data-rest\">\n");
+	put_base64(k, out, done);
+	pc_sink_puts(k, "\n</script>\n");
+	free(out);
+	return k->failed;
+}
+
+/* The code, then (rest not NULL) the data the page reads after its first
+ * view: placed after the code, it is still being parsed while the code
+ * draws the first view. */
+static int page_end(pc_sink *k, const pc_sink *rest)
 {
 	pc_sink_puts(k, "\n</script>\n<script>\n");
 	pc_sink_write(k, pc_html_report_js, pc_html_report_js_len);
-	pc_sink_puts(k, "</script>\n</body>\n</html>\n");
+	pc_sink_puts(k, "</script>\n");
+	int st = rest ? put_rest(k, rest) : PC_OK;
+	pc_sink_puts(k, "</body>\n</html>\n");
+	return st ? st : k->failed;
 }
 
 /* Title: "profcore: " and the file names of the sources. */
@@ -421,10 +556,29 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	char title[512];
 	title_of(p, title, sizeof title);
 	/* the flat report's failures (bad options) are the page's */
-	pc_sink flat;
+	pc_sink flat, rest;
 	pc_sink_init(&flat);
-	if ((st = flat_json(&flat, p, fo))) {
+	pc_sink_init(&rest);
+	if ((st = flat_json(&flat, &rest, p, fo))) {
 		pc_sink_dispose(&flat);
+		pc_sink_dispose(&rest);
+		goto done;
+	}
+	/* the first view's data (header, top rows; and the region
+	 * summary, a few rows), the code, then the rest, which the page
+	 * parses after it has shown the first view */
+	pc_sink more;
+	pc_sink_init(&more);
+	pc_sink_puts(&more, "{\"flat_data\": ");
+	pc_sink_write(&more, rest.buf, rest.len);
+	pc_sink_dispose(&rest);
+	if ((st = put_report(&flat, p, "regions", jo, "regions")) ||
+	    (st = calls_json(&more, p, jo)) ||
+	    (st = flame_json(&more, p, jo)) ||
+	    (st = put_report(&more, p, "source", jo, "source")) ||
+	    (st = pc_sink_putc(&more, '}') ? PC_ENOMEM : PC_OK)) {
+		pc_sink_dispose(&flat);
+		pc_sink_dispose(&more);
 		goto done;
 	}
 	page_start(k, title);
@@ -433,13 +587,9 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_sink_puts(k, ",\n\"flat\": ");
 	pc_sink_write(k, flat.buf, flat.len);
 	pc_sink_dispose(&flat);
-	if ((st = put_report(k, p, "regions", jo, "regions")) ||
-	    (st = calls_json(k, p, jo)) ||
-	    (st = flame_json(k, p, jo)) ||
-	    (st = put_report(k, p, "source", jo, "source")))
-		goto done;
 	pc_sink_puts(k, "}");
-	page_end(k);
+	st = more.failed ? PC_ENOMEM : page_end(k, &more);
+	pc_sink_dispose(&more);
 done:
 	pc_options_free(fo);
 	pc_options_free(jo);
@@ -489,6 +639,5 @@ int pc_html_diff(pc_profile *base, pc_profile *next, const pc_options *o, pc_sin
 	if (st == PC_ENOMEM || k->failed)
 		return pc_profile_fail(next, PC_ENOMEM, "out of memory while writing the HTML diff");
 	pc_sink_puts(k, "}");
-	page_end(k);
-	return k->failed;
+	return page_end(k, NULL);
 }

@@ -816,12 +816,75 @@ static int cmp_ls(const void *a, const void *b)
 }
 #endif
 
+#if PC_HAVE_DWARF
+/* The walk over the candidates: the last (function, file, line) a
+ * symbol started with, and the symbols so far. */
+typedef struct lswalk {
+	pc_linesym *v;
+	size_t n, cap;
+	const char *pf, *pfile;
+	unsigned pline;
+	int have_prev;
+} lswalk;
+
+/* Candidate i (gprof get_src_info: a file, a function and a line; a new
+ * symbol where they change).  With emit 0 it only sets the previous
+ * triple, as the walk over every earlier candidate would have left it. */
+static int ls_step(pc_dwarf *d, lswalk *w, size_t i, int emit)
+{
+	uint64_t a = d->cand[i] - d->bias;
+	if (a < d->text_lo || a >= d->text_hi)
+		return PC_OK;
+	const pc_srcframe *f;
+	size_t nf;
+	int st = pc_dwarf_lookup_frames(d, a, &f, &nf);
+	if (st)
+		return st;
+	if (!nf || !f[0].file || !f[0].function || !f[0].line)
+		return PC_OK;
+	if (w->have_prev && w->pline == f[0].line && !strcmp(w->pf, f[0].function) &&
+	    !strcmp(w->pfile, f[0].file))
+		return PC_OK;
+	if (emit) {
+		if (pc_grow((void **)&w->v, &w->cap, w->n + 1, sizeof *w->v))
+			return dfail(d, PC_ENOMEM, -1, "out of memory");
+		w->v[w->n++] = (pc_linesym){a, f[0].function, f[0].file, f[0].line};
+	}
+	w->pf = f[0].function;
+	w->pfile = f[0].file;
+	w->pline = f[0].line;
+	w->have_prev = 1;
+	return PC_OK;
+}
+
+/* The first candidate whose (unbiased) address is >= a. */
+static size_t cand_from(const pc_dwarf *d, uint64_t a)
+{
+	size_t lo = 0, hi = d->ncand;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (d->cand[m] - d->bias < a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+#endif
+
 int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *nout)
+{
+	return pc_dwarf_line_syms_in(d, NULL, 0, out, nout);
+}
+
+int pc_dwarf_line_syms_in(pc_dwarf *d, const uint64_t *ranges, size_t nranges,
+			  pc_linesym **out, size_t *nout)
 {
 	*out = NULL;
 	*nout = 0;
 	if (d->table) {
-		/* each row starting a new (function, file, line) */
+		/* each row starting a new (function, file, line); a given
+		 * table is small: the ranges are not needed */
 		pc_linesym *v = malloc((d->ntrows ? d->ntrows : 1) * sizeof *v);
 		if (!v)
 			return dfail(d, PC_ENOMEM, -1, "out of memory");
@@ -844,48 +907,49 @@ int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *nout)
 		return dfail(d, PC_EUSAGE, -1, "no DWARF loaded");
 	if (!d->have_text)
 		return PC_OK;
-	pc_linesym *v = NULL;
-	size_t n = 0, cap = 0;
-	const char *pf = NULL, *pfile = NULL;
-	unsigned pline = 0;
-	int have_prev = 0;
-	for (size_t i = 0; i < d->ncand; i++) {
-		uint64_t a = d->cand[i] - d->bias;
-		if (a < d->text_lo || a >= d->text_hi)
-			continue;
-		const pc_srcframe *f;
-		size_t nf;
-		int st = pc_dwarf_lookup_frames(d, a, &f, &nf);
-		if (st) {
-			free(v);
-			return st;
+	lswalk w;
+	memset(&w, 0, sizeof w);
+	int st = PC_OK;
+	if (!ranges) {
+		for (size_t i = 0; !st && i < d->ncand; i++)
+			st = ls_step(d, &w, i, 1);
+	} else {
+		/* only the candidates inside the ranges, each range's walk
+		 * started from the triple the full walk has there: the nearest
+		 * earlier candidate with a line (the symbols are those of the
+		 * full walk that lie in the ranges) */
+		size_t done = 0; /* candidates below this were walked */
+		for (size_t r = 0; !st && r < nranges; r++) {
+			size_t i = cand_from(d, ranges[2 * r]);
+			if (i < done)
+				i = done;
+			if (i > done) {
+				w.have_prev = 0;
+				for (size_t j = i; j-- > 0 && !w.have_prev && !st;)
+					st = ls_step(d, &w, j, 0);
+			}
+			for (; !st && i < d->ncand && d->cand[i] - d->bias < ranges[2 * r + 1]; i++)
+				st = ls_step(d, &w, i, 1);
+			done = i;
 		}
-		/* gprof get_src_info: a file, a function and a line */
-		if (!nf || !f[0].file || !f[0].function || !f[0].line)
-			continue;
-		if (have_prev && pline == f[0].line && !strcmp(pf, f[0].function) &&
-		    !strcmp(pfile, f[0].file))
-			continue;
-		if (pc_grow((void **)&v, &cap, n + 1, sizeof *v)) {
-			free(v);
-			return dfail(d, PC_ENOMEM, -1, "out of memory");
-		}
-		v[n].addr = a;
-		v[n].function = f[0].function;
-		v[n].file = f[0].file;
-		v[n].line = f[0].line;
-		n++;
-		pf = f[0].function;
-		pfile = f[0].file;
-		pline = f[0].line;
-		have_prev = 1;
 	}
-	if (n) /* v is NULL when no address has a line */
-		qsort(v, n, sizeof *v, cmp_ls);
-	*out = v;
-	*nout = n;
+	if (st) {
+		free(w.v);
+		return st;
+	}
+	/* the walk goes up through the candidates: sorted already, unless
+	 * a bias wrapped an address around */
+	size_t up = 1;
+	while (up < w.n && w.v[up - 1].addr <= w.v[up].addr)
+		up++;
+	if (up < w.n)
+		qsort(w.v, w.n, sizeof *w.v, cmp_ls);
+	*out = w.v;
+	*nout = w.n;
 	return PC_OK;
 #else
+	(void)ranges;
+	(void)nranges;
 	return dfail(d, PC_EUNSUPPORTED, -1,
 		     "this profcore was built without libdw (-Ddwarf): no DWARF");
 #endif

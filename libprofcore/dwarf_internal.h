@@ -31,6 +31,13 @@ PC_INTERNAL int pc_dwarf_set_lines(pc_dwarf *d, const char *origin,
  *  order; *out is malloc'ed (caller frees). */
 PC_INTERNAL int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *n);
 
+/** The line symbols of pc_dwarf_line_syms that lie in the given address
+ *  ranges: ranges[2k] <= address < ranges[2k+1], k < nranges, sorted and
+ *  disjoint (ranges NULL: all).  Only the candidates in the ranges (and
+ *  the one before each) are looked up. */
+PC_INTERNAL int pc_dwarf_line_syms_in(pc_dwarf *d, const uint64_t *ranges,
+				      size_t nranges, pc_linesym **out, size_t *n);
+
 /** The pc_dwarf of p: the one given with pc_profile_set_dwarf, else one
  *  opened (once, owned by p) from p's ELF source file with opts'
  *  "source-path".  Errors are recorded on p. */

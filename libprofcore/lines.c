@@ -190,11 +190,139 @@ static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g)
 	return PC_OK;
 }
 
-static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g)
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* "zero" given and not false: the report lists rows without samples */
+static int wants_zero(const pc_options *opts)
+{
+	const char *z = pc_options_get(opts, "zero");
+	if (!z)
+		return 0;
+	static const char *const no[] = {"0", "no", "off", "false"};
+	for (size_t i = 0; i < 4; i++) {
+		size_t k = 0;
+		while (no[i][k] && (z[k] | 0x20) == no[i][k])
+			k++;
+		if (!no[i][k] && !z[k])
+			return 0;
+	}
+	return 1;
+}
+
+/* Marks the function extents meeting [lo, hi) (extent i is [ta[i-1],
+ * ta[i]), extent 0 below ta[0], extent nt from ta[nt-1] up): from the
+ * one holding lo to the one holding hi - 1.  *pos is where the last call
+ * ended, *last its lo: calls in address order walk the extents once. */
+static void mark_extents(const uint64_t *ta, size_t nt, unsigned char *hit,
+			 size_t *pos, uint64_t *last, uint64_t lo, uint64_t hi)
+{
+	size_t a = lo < *last ? 0 : *pos;
+	*last = lo;
+	while (a < nt && ta[a] <= lo)
+		a++;
+	*pos = a;
+	hit[a] = 1;
+	for (; a < nt && ta[a] < hi; a++)
+		hit[a + 1] = 1;
+}
+
+/* The address ranges whose line symbols can get a share of a sample:
+ * each function's extent (from its address to the next function's, so
+ * the padding after it too) that holds a sampled address or meets a
+ * non-empty histogram bucket, below the first function everything.
+ * Every other line symbol would only split zero among zero-count rows
+ * between two function symbols that stay, so leaving it out changes no
+ * count.  *out NULL: all lines (segmented samples; out of memory is
+ * reported as such). */
+static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	size_t ns = pc_samples_distinct(p->samples);
+	const pc_sample *sm = pc_samples_sorted(p->samples);
+	if (ns && !sm)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < ns; i++)
+		if (sm[i].segment != PC_NOSEG)
+			return PC_OK;
+	for (size_t h = 0; h < p->nhists; h++)
+		if (p->hists[h].h.segment != PC_NOSEG)
+			return PC_OK;
+	/* the function extents: [ta[i-1], ta[i]) is extent i, extent 0 is
+	 * below the first function, extent nt from the last one up */
+	size_t nt = 0;
+	uint64_t *ta = malloc((p->ntargets ? p->ntargets : 1) * sizeof *ta);
+	unsigned char *hit = calloc(p->ntargets + 1, 1);
+	if (!ta || !hit) {
+		free(ta);
+		free(hit);
+		return PC_ENOMEM;
+	}
+	for (size_t i = 0; i < p->ntargets; i++)
+		if (p->targets[i].segment == PC_NOSEG)
+			ta[nt++] = p->targets[i].address;
+	if (nt)
+		qsort(ta, nt, sizeof *ta, cmp_u64);
+	/* samples (sorted) and each histogram's buckets come in address
+	 * order: one walk over the extents for each */
+	size_t pos = 0;
+	uint64_t last = 0;
+	for (size_t i = 0; i < ns; i++)
+		mark_extents(ta, nt, hit, &pos, &last, sm[i].address, sm[i].address + 1);
+	for (size_t h = 0; h < p->nhists; h++) {
+		const pc_histogram *H = &p->hists[h].h;
+		long double w = (long double)(H->high - H->low) / (long double)H->nbins;
+		for (size_t b = 0; b < H->nbins; b++) {
+			if (!H->counts[b])
+				continue;
+			uint64_t lo = H->low + (uint64_t)(w * (long double)b);
+			uint64_t hi = b + 1 == H->nbins ? H->high
+					: H->low + (uint64_t)(w * (long double)(b + 1));
+			/* a bucket's edges rounded outwards: never narrower */
+			mark_extents(ta, nt, hit, &pos, &last, lo ? lo - 1 : 0,
+				     hi + 1 > hi ? hi + 1 : hi);
+		}
+	}
+	/* runs of marked extents, as address ranges */
+	size_t k = 0;
+	uint64_t *r = malloc((nt + 1) * 2 * sizeof *r);
+	if (!r) {
+		free(ta);
+		free(hit);
+		return PC_ENOMEM;
+	}
+	for (size_t i = 0; i <= nt; i++) {
+		if (!hit[i])
+			continue;
+		uint64_t lo = i ? ta[i - 1] : 0, hi = i < nt ? ta[i] : UINT64_MAX;
+		if (k && r[2 * k - 1] == lo)
+			r[2 * k - 1] = hi;
+		else {
+			r[2 * k] = lo;
+			r[2 * k++ + 1] = hi;
+		}
+	}
+	free(ta);
+	free(hit);
+	*out = r;
+	*nout = k;
+	return PC_OK;
+}
+
+static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g, int all)
 {
 	pc_linesym *ls;
 	size_t n;
-	int st = pc_dwarf_line_syms(d, &ls, &n);
+	uint64_t *rg = NULL;
+	size_t nrg = 0;
+	if (!all && sampled_ranges(p, &rg, &nrg))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	int st = rg ? pc_dwarf_line_syms_in(d, rg, nrg, &ls, &n) : pc_dwarf_line_syms(d, &ls, &n);
+	free(rg);
 	if (st)
 		return fail_from(p, pc_dwarf_error(d), st);
 	char buf[4096];
@@ -333,7 +461,7 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	}
 	st = add_functions(p, q, d, g);
 	if (!st && g != G_ADDRESS)
-		st = add_lines(p, q, d, g);
+		st = add_lines(p, q, d, g, wants_zero(opts));
 	if (!st && g == G_ADDRESS)
 		st = add_addresses(p, q);
 	if (!st && pc_profile_merge(q, p, NULL)) {

@@ -1,11 +1,16 @@
 /* report.js - profcore's HTML report (formats/html.c inlines it after the
- * data element #pc-data).  Plain JavaScript, no framework, no network.
+ * data element #pc-data and before #pc-data-rest).  Plain JavaScript, no framework, no network.
  *
  * Every name from the profile reaches the page through textContent (never
  * innerHTML), so a symbol named like a script element is shown as text.
  * Large profiles: the tables render only the rows in view (VTable), the
  * flame view is a canvas that draws only what is wider than a pixel.
- * When the page is built it sets data-pc-ready on <html> ("ok", or
+ * The data comes in two elements: #pc-data holds what the first view
+ * shows (the header, the top rows of the flat table), #pc-data-rest the
+ * other rows and views (JSON, gzip'ed and base64'ed), placed after this script (the browser still
+ * parses it while this draws the first view) and read once the first
+ * view is on the screen and the document is parsed.
+ * When the page is complete it sets data-pc-ready on <html> ("ok", or
  * "error" with the messages in #pc-errors); tests wait for that. */
 (function () {
   'use strict';
@@ -116,7 +121,7 @@
   VTable.prototype.draw = function () {
     var n = this.view.length, h = this.box.clientHeight || 600;
     var first = Math.max(0, Math.floor(this.box.scrollTop / ROW_H) - 30);
-    var span = Math.max(200, Math.ceil(h / ROW_H) + 60);
+    var span = Math.max(100, Math.ceil(h / ROW_H) + 60);
     var last = Math.min(n, first + span);
     var body = el('tbody'), cols = this.columns, self = this;
     if (first > 0) body.appendChild(el('tr', {cls: 'spacer'}, [el('td', {colspan: cols.length, style: 'height:' + first * ROW_H + 'px'})]));
@@ -217,11 +222,15 @@
     };
   }
   function flatView(view, flat, onselect) {
+    /* flat.rows may be the first rows only: what the columns need to
+     * know of all rows comes with them (has_calls, zero_rows,
+     * max_percent); older data without them: from the rows */
     var rows = flat.rows || [];
-    var hasCalls = rows.some(function (r) { return r.calls || r.self_calls; });
+    var hasCalls = 'has_calls' in flat ? flat.has_calls : rows.some(function (r) { return r.calls || r.self_calls; });
     var hasCi = !!flat.ci;
     var maxv = 0;
-    rows.forEach(function (r) { maxv = Math.max(maxv, hasCi ? r.ci_high || 0 : 0, r.percent || 0); });
+    if ('max_percent' in flat) maxv = flat.max_percent;
+    else rows.forEach(function (r) { maxv = Math.max(maxv, hasCi ? r.ci_high || 0 : 0, r.percent || 0); });
     if (!maxv) maxv = 1;
     var cols = [
       {key: 'rank', label: 'rank', num: true, value: function (r) { return r.rank; }},
@@ -248,7 +257,7 @@
     cols.push({key: 'address', label: 'address', num: true, cls: 'num addr', value: function (r) { return r.address; },
       text: function (r) { return hex(r.address); }});
     var table = new VTable(cols, rows, {id: 'flat-table', onclick: function (r) { onselect(r.symbol); }});
-    var nz = rows.filter(isZero).length;
+    var nz = 'zero_rows' in flat ? flat.zero_rows : rows.filter(isZero).length;
     var zero = el('input', {type: 'checkbox', id: 'flat-zero'});
     var counter = el('span', {id: 'flat-count', cls: 'facts'});
     var fc = filterControls(table, 'flat', function (r) { return r.symbol; },
@@ -261,6 +270,12 @@
         '; whiskers: the ' + flat.ci.level + '% ' + flat.ci.method + ' interval of the percent.'}));
     view.appendChild(table.box);
     fc.apply();
+    /* the other rows, once they are read: the filter, sort and zero
+     * toggle in force apply to them */
+    table.addRows = function (more) {
+      table.all = table.all.concat(more);
+      fc.apply();
+    };
     return table;
   }
 
@@ -530,8 +545,9 @@
 
   /* ---- tabs ----------------------------------------------------------- */
   function tabs(app, defs) {
-    var nav = el('nav', {cls: 'tabs', role: 'tablist'}), views = {};
+    var nav = el('nav', {cls: 'tabs', role: 'tablist'}), views = {}, cur = null;
     function show(id) {
+      cur = id;
       defs.forEach(function (d) {
         var on = d.id === id;
         d.button.setAttribute('aria-selected', on ? 'true' : 'false');
@@ -546,45 +562,68 @@
     });
     app.appendChild(nav);
     defs.forEach(function (d) { app.appendChild(views[d.id]); });
-    return {views: views, show: show};
+    return {views: views, show: show, current: function () { return cur; }};
   }
 
-  /* flat.columns / flat.data (rows as arrays) to row objects */
-  function flatRows(flat) {
-    if (!flat.data) return;
+  /* rows as arrays (flat.columns) to row objects */
+  function rowObjects(flat, data) {
     var cols = flat.columns, rate = flat.rate_hz;
-    flat.rows = flat.data.map(function (a) {
+    return data.map(function (a) {
       var r = {};
       for (var i = 0; i < cols.length; i++) r[cols[i]] = a[i];
       if (rate) r.self_seconds = r.count / rate;
       return r;
     });
+  }
+  function flatRows(flat) {
+    if (!flat.data) return;
+    flat.rows = rowObjects(flat, flat.data);
     flat.data = null;
   }
 
+  /* The first view from D (#pc-data: the header and the top rows of the
+   * flat table); the returned function completes the page with R
+   * (#pc-data-rest: the other rows and the other views' data), which
+   * main() reads after the first view is on the screen. */
   function profilePage(app, D) {
     var flat = D.flat;
     flatRows(flat);
     header(app, flat);
+    var flame = null, haveRest = false, sourceBuilt = false;
+    /* the source view (a row per sampled line: tens of thousands for a
+     * large -g program) is built when its tab is first shown */
+    function showSource() {
+      if (!haveRest || sourceBuilt) return;
+      sourceBuilt = true;
+      sourceView(T.views.source, D.source, D.source_error);
+    }
     var T = tabs(app, [
       {id: 'flat', label: 'Flat profile'},
       {id: 'regions', label: 'Regions'},
-      {id: 'flame', label: 'Call graph', onshow: function () { flame.show(); }},
-      {id: 'source', label: 'Source'}]);
+      {id: 'flame', label: 'Call graph', onshow: function () { if (flame) flame.show(); }},
+      {id: 'source', label: 'Source', onshow: showSource}]);
     var select = function (name) {
+      if (!flame) return;
       flame.selected = name;
       callsPanel(flame.calls || el('div'), D.calls, name, select);
       if (flame.built) flame.draw();
     };
-    var flame = new FlameView(T.views.flame, D.flame, D.flame_error, flat.rate_hz, select);
-    flatView(T.views.flat, flat, select);
-    regionsView(T.views.regions, D.regions, D.regions_error);
-    sourceView(T.views.source, D.source, D.source_error);
-    if (D.calls) D.calls._rate = flat.rate_hz || 0;
-    if ((!D.calls || !D.calls.edges.length) && flame.calls)
-      flame.calls.appendChild(el('p', {cls: 'note', text: 'No caller/callee tables: ' + (D.calls_error || 'the capture has no call arcs')}));
-    var want = (location.hash || '').slice(1);
-    T.show(T.views[want] ? want : 'flat');
+    var table = flatView(T.views.flat, flat, select);
+    T.show('flat');
+    return function (R) {
+      for (var key in R) if (key !== 'flat_data') D[key] = R[key];
+      if (R.flat_data && R.flat_data.length) table.addRows(rowObjects(flat, R.flat_data));
+      flame = new FlameView(T.views.flame, D.flame, D.flame_error, flat.rate_hz, select);
+      regionsView(T.views.regions, D.regions, D.regions_error);
+      haveRest = true;
+      if (D.calls) D.calls._rate = flat.rate_hz || 0;
+      if ((!D.calls || !D.calls.edges.length) && flame.calls)
+        flame.calls.appendChild(el('p', {cls: 'note', text: 'No caller/callee tables: ' + (D.calls_error || 'the capture has no call arcs')}));
+      /* the tab the address names, unless the user chose one while the
+       * rest was read; shown again, so that its view is built now */
+      var want = (location.hash || '').slice(1);
+      T.show(T.views[want] && T.current() === 'flat' ? want : T.current());
+    };
   }
 
   /* ---- diff ----------------------------------------------------------- */
@@ -656,21 +695,66 @@
       side(D.new_flat, D.new_flat_error, 'after', 'new-flat')]));
   }
 
+  /* Builds the first view; returns the function that completes the
+   * page (null: nothing more to read). */
   function main() {
     var app = document.getElementById('app');
     app.textContent = '';
     var D = JSON.parse(document.getElementById('pc-data').textContent);
+    var more = null;
     if (D.kind === 'diff') diffPage(app, D);
-    else profilePage(app, D);
+    else more = profilePage(app, D);
     app.appendChild(el('p', {cls: 'note', text: 'profcore ' + D.version}));
     app.appendChild(el('div', {id: 'pc-errors'}));
     if (errors.length) document.getElementById('pc-errors').textContent = errors.join('\n');
+    return more;
   }
-  try { main(); } catch (e) {
+  function failed(e) {
     if (!document.getElementById('pc-errors')) document.body.appendChild(el('div', {id: 'pc-errors'}));
     noteError(e && e.stack ? e.stack : e);
   }
-  /* time from navigation start to the first view, for the bench */
-  document.documentElement.setAttribute('data-pc-ms', String(Math.round(performance.now())));
-  document.documentElement.setAttribute('data-pc-ready', errors.length ? 'error' : 'ok');
+  function ms() { return String(Math.round(performance.now())); }
+  /* done: data-pc-ms is the time from navigation start to the complete
+   * page, data-pc-ready says it is complete (tests wait for it) */
+  function done() {
+    document.documentElement.setAttribute('data-pc-ms', ms());
+    document.documentElement.setAttribute('data-pc-ready', errors.length ? 'error' : 'ok');
+  }
+  var more = null;
+  try { more = main(); } catch (e) { failed(e); }
+  /* the first view is on the screen after the next frame: its time
+   * (the mark "pc-first-view", data-pc-view-ms) is the bench's; then
+   * the rest of the data is read */
+  /* #pc-data-rest: JSON, gzip'ed and base64'ed (formats/html.c
+   * put_rest); a promise of the object */
+  function readRest(rest) {
+    if (rest.getAttribute('type') === 'application/json') return Promise.resolve(JSON.parse(rest.textContent));
+    if (typeof DecompressionStream === 'undefined')
+      return Promise.reject(new Error('this browser has no DecompressionStream: it cannot read the rest of the report'));
+    var bin = atob(rest.textContent.replace(/\s+/g, ''));
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(stream).text().then(JSON.parse);
+  }
+  function complete() {
+    var rest = document.getElementById('pc-data-rest');
+    if (!more) { done(); return; }
+    var p;
+    try {
+      if (!rest) throw new Error('the page has no #pc-data-rest: it is incomplete');
+      p = readRest(rest);
+    } catch (e) { failed(e); done(); return; }
+    p.then(function (R) { more(R); }).catch(failed).then(done);
+  }
+  function firstViewShown() {
+    performance.mark('pc-first-view');
+    document.documentElement.setAttribute('data-pc-view-ms', ms());
+    /* #pc-data-rest follows this script: parsed when the document is */
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', complete);
+    else complete();
+  }
+  /* a hidden page (a background tab) draws no frames: it goes on at once */
+  if (document.hidden) setTimeout(firstViewShown, 0);
+  else requestAnimationFrame(function () { setTimeout(firstViewShown, 0); });
 })();

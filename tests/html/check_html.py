@@ -78,8 +78,13 @@ def static_checks(label, data):
     bad = [c for c in text if (ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) < 0xa0]
     check(not bad, "%s: no control characters in the page (found %r)" % (label, bad[:3]))
     low = text.lower()
-    check(low.count("<script") == 2 and low.count("</script") == 2,
-          "%s: exactly two script elements (data, code)" % label)
+    # a profile's data in two elements (the first view's before the code,
+    # the rest after it), a diff's in one before the code
+    want = ['<script type="application/json" id="pc-data">', "<script>"]
+    if label != "diff":
+        want.append('<script type="application/gzip" data-encoding="base64" id="pc-data-rest">')
+    check(re.findall(r"<script[^>]*>", low) == want and low.count("</script") == len(want),
+          "%s: exactly the script elements %s" % (label, ", ".join(want)))
     check(not re.search(r"\b(src|href|url)\s*[=(]", low) and "http:" not in low and "https:" not in low,
           "%s: nothing loaded from outside the file" % label)
     check("default-src 'none'" in text, "%s: Content-Security-Policy forbids the network" % label)
@@ -297,7 +302,7 @@ def case_escape(b, tmp):
     want = csv_rows(profcat("-F", "csv", "pcs.txt", "names.nm", cwd=tmp).decode())
     p = b.open(url(page_file))
     check(p.eval("document.documentElement.dataset.pcReady") == "ok", "escape: page ready without error")
-    check(p.eval("document.scripts.length") == 2 and p.eval("[...document.querySelectorAll('b')].every(e => e.textContent !== 'x')"),
+    check(p.eval("document.scripts.length") == 3 and p.eval("[...document.querySelectorAll('b')].every(e => e.textContent !== 'x')"),
           "escape: no element made from a name")
     compare_flat("escape", rows(p, "flat-table"), want, False)
     shown = [g["symbol"][0] for g in rows(p, "flat-table")]
@@ -357,6 +362,54 @@ def case_source(b, tmp):
     check(p.console == [], "source: no console errors %r" % p.console)
 
 
+def case_many(b, tmp):
+    """More rows than the first view's data holds (formats/html.c
+    FIRST_ROWS, 250): the rest arrive from #pc-data-rest after the first
+    view; filter, counter and zero toggle cover all of them."""
+    label = "many"
+    with open(os.path.join(tmp, "many.nm"), "w") as f:
+        f.write("".join("%016x T g%04d\n" % (0x10000 + 16 * i, i) for i in range(700)))
+    with open(os.path.join(tmp, "many.pcs"), "w") as f:
+        f.write("".join("0x%x\n" % (0x10000 + 16 * i) * (1 + i * 37 % 11) for i in range(650)))
+    page_file = os.path.join(tmp, "many.html")
+    profcat("-F", "html", "-o", page_file, "many.nm", "-f", "raw", "many.pcs", cwd=tmp)
+    static_checks(label, open(page_file, "rb").read())
+    want = csv_rows(profcat("-F", "csv", "many.nm", "-f", "raw", "many.pcs", cwd=tmp).decode())
+    want_zero = csv_rows(profcat("-F", "csv", "--zero", "many.nm", "-f", "raw", "many.pcs", cwd=tmp).decode())
+    p = b.open(url(page_file))
+    check(p.eval("document.documentElement.dataset.pcReady") == "ok", "many: page ready without error")
+    # the first view's element holds the header and the first 250 rows,
+    # the gzip'ed, base64'ed rest the others and the other views
+    import base64
+    import gzip
+    text = open(page_file, encoding="utf-8").read()
+    first = json.loads(re.search(r'<script type="application/json" id="pc-data">(.*?)</script>', text, re.S).group(1))
+    rest = json.loads(gzip.decompress(base64.b64decode(re.search(
+        r'<script type="application/gzip" data-encoding="base64" id="pc-data-rest">(.*?)</script>',
+        text, re.S).group(1))))
+    check(len(first["flat"]["data"]) == 250 and first["flat"]["nrows"] == len(want_zero)
+          and len(rest["flat_data"]) == len(want_zero) - 250 and "flame" in rest and "flame" not in first
+          and "regions" in first,
+          "many: #pc-data holds 250 of %d rows and the regions, #pc-data-rest the other %d and the other views"
+          % (len(want_zero), len(want_zero) - 250))
+    check(p.eval("performance.getEntriesByName('pc-first-view').length") == 1,
+          "many: the page marks its first view (pc-first-view)")
+    check(p.eval("document.getElementById('flat-count').textContent") == "%d of %d rows" % (len(want), len(want_zero)),
+          "many: row counter counts every row (%d of %d)" % (len(want), len(want_zero)))
+    check("(%d)" % (len(want_zero) - len(want)) in p.eval("document.querySelector('label[title]').textContent"),
+          "many: zero-hit label counts the rows of the rest")
+    rx = re.compile(r"^g0[0-6][0-9]5$")
+    set_input(p, "flat-regex", checked=True)
+    set_input(p, "flat-filter", "^g0[0-6][0-9]5$")
+    sub = [w for w in want if rx.search(w["symbol"])]
+    check(max(int(w["rank"]) for w in sub) > 250, "many: the filtered rows reach past the first 250")
+    compare_flat(label + " filtered", rows(p, "flat-table"), sub, False)
+    set_input(p, "flat-zero", checked=True)
+    compare_flat(label + " filtered --zero", rows(p, "flat-table"),
+                 [w for w in want_zero if rx.search(w["symbol"])], False)
+    check(not p.console, "many: no console errors %s" % p.console)
+
+
 def main():
     if not cdp.chromium():
         print("SKIP: chromium not installed (scripts/deps.sh installs it): the HTML report is tested in a real browser")
@@ -372,6 +425,7 @@ def main():
                 print("skip gmon and source cases: built without the ELF loader")
             case_escape(b, tmp)
             case_diff(b, tmp)
+            case_many(b, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("screenshots in " + OUT)

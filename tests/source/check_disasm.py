@@ -9,7 +9,11 @@ disassemblers, and Thumb per-line counts against addr2line -i.
    ARM with Thumb interworking ($a/$t/$d mapping symbols) with
    arm-none-eabi-objdump on programs/thumb_fw.c built now; m68k with
    m68k-linux-gnu-objdump -b binary -m m68k:68000 on the TEXT of the
-   GEMDOS program tests/atari/fixtures/nf_vbcc.tos (vbcc + vlink).
+   GEMDOS program tests/atari/fixtures/nf_vbcc.tos (vbcc + vlink);
+   AArch64 (little-endian), MIPS32 (big-endian) and 32-bit PowerPC
+   (big-endian) with their Debian cross binutils on programs/thumb_fw.c
+   built now with the matching Debian cross gcc (-g -O2 -nostdlib
+   -static).
 2. Exact output: the text report of committed inputs equals the goldens
    fixtures/disasm-integrate.txt (a gmon histogram: 4-byte buckets over
    2..8-byte instructions, shown as ranges) and fixtures/disasm-m68k.txt
@@ -107,6 +111,26 @@ def check_elf(label, exe, nm, objdump, extra=(), profile=None):
         print("ok %s: %d functions, instruction boundaries equal objdump -d's"
               % (label, len(funcs)))
     ran += 1
+
+
+CROSS = (("AArch64", "aarch64-linux-gnu"),
+         ("MIPS32 big-endian", "mips-linux-gnu"),
+         ("PowerPC 32-bit big-endian", "powerpc-linux-gnu"))
+
+
+def check_cross(tmp):
+    """The firmware program for each cross target whose gcc, nm and
+    objdump are installed (Debian gcc-T, binutils-T)."""
+    src = os.path.join(L.PROGRAMS, "thumb_fw.c")
+    for label, t in CROSS:
+        if not have(t + "-gcc", t + "-nm", t + "-objdump"):
+            print("skip %s: %s-gcc / binutils not installed (Debian gcc-%s, binutils-%s)"
+                  % (label, t, t, t))
+            continue
+        exe = os.path.join(tmp, t + ".elf")
+        L.run([t + "-gcc", "-g", "-O2", "-nostdlib", "-static", "-Wl,-e,Reset_Handler",
+               "-o", exe, src])
+        check_elf(label, exe, t + "-nm", t + "-objdump")
 
 
 def check_m68k():
@@ -261,6 +285,7 @@ def main():
             check_thumb_lines(fw, tmp)
         else:
             print("skip Thumb: the arm-none-eabi toolchain is not installed")
+        check_cross(tmp)
     check_m68k()
     if L.failures:
         sys.exit(1)

@@ -97,6 +97,62 @@ static void test_once_per_address(void **state)
 	pc_dwarf_free(d);
 }
 
+/* The line report makes line symbols only for the sampled functions:
+ * samples in checksum alone look up the addresses of checksum's lines
+ * (and the one line before them), not every line of the program as with
+ * zero rows wanted; the rows with samples are the same. */
+static size_t line_report(int zero, char **out)
+{
+	pc_profile *p;
+	pc_dwarf *d;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	assert_int_equal(pc_dwarf_new(&d, NULL), PC_OK);
+	pc_options *o = pc_options_new();
+	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
+	assert_int_equal(pc_profile_load_file(p, exe, "elf", NULL), PC_OK);
+	static const uint64_t at[3] = {0x1320, 0x1324, 0x1330};
+	for (int i = 0; i < 30; i++)
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, at[i % 3], 1), PC_OK);
+	pc_profile_set_dwarf(p, d);
+	assert_int_equal(pc_options_set(o, "granularity", "line"), PC_OK);
+	assert_int_equal(pc_options_set(o, "output-format", "csv"), PC_OK);
+	if (zero)
+		assert_int_equal(pc_options_set(o, "zero", "1"), PC_OK);
+	size_t len;
+	assert_int_equal(pc_profile_render(p, "flat", o, out, &len), PC_OK);
+	size_t q = (size_t)pc_dwarf_query_count(d);
+	pc_options_free(o);
+	pc_profile_free(p);
+	pc_dwarf_free(d);
+	return q;
+}
+
+static void test_line_syms_sampled_only(void **state)
+{
+	(void)state;
+	char *part = NULL, *all = NULL;
+	size_t qpart = line_report(0, &part), qall = line_report(1, &all);
+	/* the functions' addresses (add_functions) and checksum's lines,
+	 * against every candidate address of .text */
+	assert_int_equal(qpart, 30);
+	assert_int_equal(qall, 91);
+	static const char rows[] =
+		"rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address\n"
+		"1,checksum (lines_util.c:11 @ 1320),20,66.6667,66.6667,,0,0,0x1320\n"
+		"2,checksum (lines_util.c:12 @ 1330),10,33.3333,100.0000,,0,0,0x1330\n";
+	assert_memory_equal(part, rows, sizeof rows - 1);
+	assert_memory_equal(all, rows, sizeof rows - 1);
+	assert_string_equal(part + sizeof rows - 1,
+		",[total],30,100.0000,,,,,\n"
+		",[in program],30,100.0000,,,,,\n"
+		",[unattributed],0,0.0000,,,,,\n"
+		",[outside],0,0.0000,,,,,\n");
+	/* with zero rows: every line symbol of the program */
+	assert_non_null(strstr(all, "\n44,main (lines_main.c:36 @ 10bd),0,"));
+	pc_free(part);
+	pc_free(all);
+}
+
 static void test_find_source(void **state)
 {
 	(void)state;
@@ -148,6 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_once_per_address),
+		cmocka_unit_test(test_line_syms_sampled_only),
 		cmocka_unit_test(test_find_source),
 		cmocka_unit_test(test_errors),
 	};
