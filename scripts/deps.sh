@@ -8,7 +8,7 @@ gcc-arm-none-eabi libcapstone-dev binutils-m68k-linux-gnu
 valgrind clang libclang-rt-14-dev
 golang-go chromium python3-venv python3-mesonpy
 gcc-mingw-w64-x86-64-posix libz-mingw-w64-dev wine wine64
-abigail-tools gcc-aarch64-linux-gnu gcc-mips-linux-gnu gcc-powerpc-linux-gnu"
+abigail-tools binutils-aarch64-linux-gnu binutils-mips-linux-gnu binutils-powerpc-linux-gnu"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"

@@ -119,17 +119,19 @@ CROSS = (("AArch64", "aarch64-linux-gnu"),
 
 
 def check_cross(tmp):
-    """The firmware program for each cross target whose gcc, nm and
-    objdump are installed (Debian gcc-T, binutils-T)."""
+    """The firmware program for each cross target, compiled by clang for
+    that target and linked by the target's ld, whose nm and objdump are
+    installed (Debian clang, binutils-T; Debian's gcc-T cross compilers
+    conflict with gcc-multilib, which the 32-bit gmon tests need)."""
     src = os.path.join(L.PROGRAMS, "thumb_fw.c")
     for label, t in CROSS:
-        if not have(t + "-gcc", t + "-nm", t + "-objdump"):
-            print("skip %s: %s-gcc / binutils not installed (Debian gcc-%s, binutils-%s)"
-                  % (label, t, t, t))
+        if not have("clang", t + "-ld", t + "-nm", t + "-objdump"):
+            print("skip %s: clang / %s binutils not installed (Debian clang, binutils-%s)"
+                  % (label, t, t))
             continue
         exe = os.path.join(tmp, t + ".elf")
-        L.run([t + "-gcc", "-g", "-O2", "-nostdlib", "-static", "-Wl,-e,Reset_Handler",
-               "-o", exe, src])
+        L.run(["clang", "--target=" + t, "-g", "-O2", "-ffreestanding", "-nostdlib",
+               "-static", "-fuse-ld=bfd", "-Wl,-e,Reset_Handler", "-o", exe, src])
         check_elf(label, exe, t + "-nm", t + "-objdump")
 
 
