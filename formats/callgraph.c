@@ -1432,6 +1432,30 @@ static long plain_len(const char *s, const char *special)
 	return (long)n;
 }
 
+/* "%-*s" of the shown form of s (pc_name_escape: control bytes and
+ * invalid UTF-8 as \xNN), padded to width bytes */
+static void ln_name(pc_sink *k, line *l, const char *s, size_t width)
+{
+	long n = plain_len(s, "");
+	if (n >= 0) {
+		ln_str(k, l, s, (size_t)n);
+		ln_pad(k, l, (size_t)n, width);
+		return;
+	}
+	char buf[512];
+	size_t len = pc_name_escape(NULL, 0, s);
+	char *e = len < sizeof buf ? buf : malloc(len + 1);
+	if (!e) {
+		k->failed = 1;
+		return;
+	}
+	pc_name_escape(e, len + 1, s);
+	ln_str(k, l, e, len);
+	ln_pad(k, l, len, width);
+	if (e != buf)
+		free(e);
+}
+
 /* pc_sink_csv_field */
 static void ln_csv(pc_sink *k, line *l, const char *s)
 {
@@ -1513,22 +1537,18 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 		char ab[48];
 		if (kind == OUT_TEXT) {
 			/* "%-14s %-22s %-14s %-22s %10" PRIu64 " %12.0f %12.0f\n"
-			 * (the names as they are, as printf writes them) */
+			 * with the names in their shown form */
 			size_t an = fmt_addr(ab, a.from_segment, a.from);
 			ln_str(k, &L, ab, an);
 			ln_pad(k, &L, an, 14);
 			ln_c(k, &L, ' ');
-			size_t cn = strlen(caller);
-			ln_str(k, &L, caller, cn);
-			ln_pad(k, &L, cn, 22);
+			ln_name(k, &L, caller, 22);
 			ln_c(k, &L, ' ');
 			an = fmt_addr(ab, a.to_segment, a.to);
 			ln_str(k, &L, ab, an);
 			ln_pad(k, &L, an, 14);
 			ln_c(k, &L, ' ');
-			cn = strlen(callee);
-			ln_str(k, &L, callee, cn);
-			ln_pad(k, &L, cn, 22);
+			ln_name(k, &L, callee, 22);
 			ln_c(k, &L, ' ');
 			ln_u64(k, &L, a.count, 10);
 			ln_c(k, &L, ' ');

@@ -177,6 +177,13 @@ def main():
         check(rc == 0 and "esc\\x1b[31mred\\x07 [3]" in out.decode("utf-8"),
               "callgraph report: shown name")
 
+        rc, out, err = run(tmp, "-r", "arcs", *ins, "arcs.gmon")
+        clean("arcs report", out)
+        check(rc == 0 and out.decode("utf-8").splitlines()[1] ==
+              "0x1004         plain                  0x1010         "
+              "esc\\x1b[31mred\\x07              3            0            0",
+              "arcs report: shown name, padded as shown (%r)" % out[:200])
+
         # error messages: a file name with an escape sequence
         # (Windows refuses control characters in file names: the open
         # fails as invalid, not as missing)
