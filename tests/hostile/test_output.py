@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 if os.environ.get("PC_CROSS_LEG") == "mingw":
-    print("SKIP: -o over FIFOs, devices and symlinks, modes and signal cleanup are POSIX behaviour; the Windows build has none of them yet (issue #26)")
+    print("SKIP: -o over FIFOs, devices and symlinks, file modes and signal cleanup are POSIX behaviour that Windows does not have")
     sys.exit(77)
 
 PROFCAT = os.environ["PROFCAT"]
