@@ -719,54 +719,6 @@ int pc_profile_lookup(pc_profile *p, uint32_t segment, uint64_t address,
 	return PC_OK;
 }
 
-/* ---- sorted rows for reports -------------------------------------------- */
-
-typedef struct sortkey {
-	double count;
-	uint64_t calls, address;
-	const char *name;
-	size_t idx;
-} sortkey;
-
-static int cmp_rows(const void *a, const void *b)
-{
-	const sortkey *x = a, *y = b;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	if (x->calls != y->calls)
-		return x->calls > y->calls ? -1 : 1;
-	int c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return x->address < y->address ? -1 : (x->address > y->address);
-}
-
-size_t *pc_rows_sorted(pc_profile *p, size_t *n)
-{
-	*n = 0;
-	if (ensure(p))
-		return NULL;
-	size_t nt = p->ntargets;
-	size_t *v = malloc((nt + 1) * sizeof *v);
-	sortkey *k = malloc((nt + 1) * sizeof *k);
-	if (!v || !k) {
-		free(v);
-		free(k);
-		return NULL;
-	}
-	for (size_t i = 0; i < nt; i++) {
-		const pc_target *t = &p->targets[i];
-		k[i] = (sortkey){t->count, t->calls, t->address,
-				 p->syms[t->symbol].name, i};
-	}
-	qsort(k, nt, sizeof *k, cmp_rows);
-	for (size_t i = 0; i < nt; i++)
-		v[i] = k[i].idx;
-	free(k);
-	*n = nt;
-	return v;
-}
-
 /* ---- sorted rows for callers (pc_profile_rows_sorted) --------------------- */
 
 typedef struct skey {

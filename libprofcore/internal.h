@@ -195,9 +195,6 @@ typedef struct pc_report {
 PC_INTERNAL extern const pc_report *const pc_reports[];
 PC_INTERNAL const pc_report *pc_report_find(const char *name);
 
-/** Rows sorted for a report: count desc, calls desc, name (gprof).
- *  Returns a malloc'ed array of row indexes (caller frees) or NULL. */
-PC_INTERNAL size_t *pc_rows_sorted(pc_profile *p, size_t *n);
 /** The totals with the by-class split (pc_totals and
  *  pc_profile_class_total in one, for the report engines). */
 typedef struct pc_itotals {
