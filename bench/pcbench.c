@@ -357,7 +357,11 @@ static int attrib(const char *elf, const char *dump)
 	pc_profile *p;
 	if (new_profile(&p))
 		return 1;
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	if (pc_options_new(&o)) {
+		fprintf(stderr, "pcbench: %s\n", pc_last_error()->message);
+		return 1;
+	}
 	if (pc_profile_load_file(p, elf, "elf", NULL)) {
 		fprintf(stderr, "pcbench: %s\n", pc_profile_error(p)->message);
 		return 1;

@@ -19,12 +19,29 @@ static int declares(const pc_option_decl *keys, const char *key)
 
 pc_options *pc_cli_loader_options(const pc_loader *l, const pc_options *all)
 {
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	if (pc_options_new(&o))
+		return NULL;
 	for (size_t i = 0; o && i < pc_options_count(all); i++) {
 		const char *k = pc_options_key_at(all, i);
 		if (l->abi_version >= 2 && !declares(l->options, k))
 			continue;
 		if (pc_options_set(o, k, pc_options_get(all, k))) {
+			pc_options_free(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+pc_options *pc_cli_options_for(const pc_option_decl *keys, const pc_options *all)
+{
+	pc_options *o;
+	if (pc_options_new(&o))
+		return NULL;
+	for (size_t i = 0; keys && keys[i].name; i++) {
+		const char *v = pc_options_get(all, keys[i].name);
+		if (v && pc_options_set(o, keys[i].name, v)) {
 			pc_options_free(o);
 			return NULL;
 		}

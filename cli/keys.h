@@ -19,6 +19,10 @@ pc_options *pc_cli_loader_options(const pc_loader *l, const pc_options *all);
 int pc_cli_merge_options(pc_options *ropts, const pc_options *lopts,
 			 const pc_option_decl *keys, const pc_loader *const *ls,
 			 size_t n);
+/** A new bag holding the entries of all that keys declares (a library
+ *  function's table, pc_function_options); NULL when out of memory.
+ *  Free with pc_options_free. */
+pc_options *pc_cli_options_for(const pc_option_decl *keys, const pc_options *all);
 /** profcat --list-formats -v: under each loader, its keys (type, choices,
  *  default, help), from the loader's own table. */
 void pc_cli_list_loader_keys(FILE *f, const pc_loader *l);

@@ -162,7 +162,15 @@ static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
 	if (!prog)
 		return 0;
 	pc_fit f;
-	int st = pc_profile_fit(p, opts, &f);
+	/* the keys the fit check reads: the others are the report's or the
+	 * loaders' */
+	pc_options *fo = pc_cli_options_for(pc_function_options("pc_profile_fit"), opts);
+	if (!fo) {
+		fprintf(stderr, "profcat: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	int st = pc_profile_fit(p, fo, &f);
+	pc_options_free(fo);
 	if (st) {
 		print_error(pc_profile_error(p));
 		return status_exit(st);
@@ -311,8 +319,8 @@ static int main_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 int main(int argc, char **argv)
 {
 	mainctx c = {0};
-	c.lopts = pc_options_new();
-	c.ropts = pc_options_new();
+	pc_options_new(&c.lopts); /* NULL on failure: checked below */
+	pc_options_new(&c.ropts);
 	c.in = calloc((size_t)argc + 3, sizeof *c.in);
 	pc_options *lopts = c.lopts, *ropts = c.ropts;
 	input *in = c.in;
@@ -465,7 +473,7 @@ int main(int argc, char **argv)
 	/* the fit check reads the attribution keys and load-address: every
 	 * option; the report or export gets the -O keys it reads and those
 	 * no loader took (it refuses these, naming them) */
-	fopts = pc_options_new();
+	pc_options_new(&fopts); /* NULL on failure: merr */
 	const pc_loader **ls = calloc(nin ? nin : 1, sizeof *ls);
 	for (size_t i = 0; ls && i < nin; i++)
 		ls[i] = in[i].l;

@@ -303,8 +303,8 @@ int profcat_stats_main(int argc, char **argv)
 	pc_profile **caps = NULL;
 	char *buf = NULL;
 	size_t len = 0;
-	c.lopts = pc_options_new();
-	c.ropts = pc_options_new();
+	pc_options_new(&c.lopts); /* NULL on failure: checked below */
+	pc_options_new(&c.ropts);
 	c.files = calloc((size_t)argc + 1, sizeof *c.files);
 	symbols = calloc(1, 1);
 	if (!c.lopts || !c.ropts || !c.files || !symbols) {
@@ -372,13 +372,15 @@ int profcat_stats_main(int argc, char **argv)
 	for (size_t g = 0; g < c.ngroups; g++)
 		if ((rc = load_capture(&c, g, &caps[g])))
 			goto done;
-	/* diff and rates read the attribution keys and their own from one
-	 * bag: every option; merge's report or export gets the -O keys it
-	 * reads and those no loader took (it refuses these, naming them) */
-	const pc_option_decl *tkeys = !merge ? NULL
-				      : export_fmt ? pc_export_options(export_fmt)
-						   : pc_report_options(report);
-	if (tkeys) {
+	/* diff and rates (their tables: pc_function_options) and merge's
+	 * report or export get the -O keys they read and those no loader
+	 * took (they refuse these, naming them) */
+	const pc_option_decl *tkeys =
+		diff ? pc_function_options("pc_profile_diff")
+		: !merge ? pc_function_options("pc_profile_compare_rates")
+		: export_fmt ? pc_export_options(export_fmt)
+			     : pc_report_options(report);
+	if (tkeys || !merge) {
 		const pc_loader **ls = calloc(c.nfiles ? c.nfiles : 1, sizeof *ls);
 		for (size_t i = 0; ls && i < c.nfiles; i++)
 			ls[i] = c.files[i].l;

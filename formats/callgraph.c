@@ -83,7 +83,7 @@ static int graph_build(graph *G, pc_profile *p, const pc_options *o)
 {
 	memset(G, 0, sizeof *G);
 	G->p = p;
-	int rc = pc_profile_callgraph(p, o, &G->g);
+	int rc = pc_profile_callgraph_nocheck(p, o, &G->g);
 	if (rc)
 		return rc;
 	G->nn = pc_callgraph_node_count(G->g);
@@ -1487,7 +1487,7 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 	int kind, rc;
 	if ((rc = output_kind(o, p, &kind)))
 		return rc;
-	if ((rc = pc_profile_attribute(p, o)))
+	if ((rc = pc_profile_attribute_nocheck(p, o)))
 		return rc;
 	site *sv = NULL;
 	size_t ns = 0, cap = 0, nsym = pc_profile_symbol_count(p);

@@ -451,7 +451,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	if ((st = pc_rs_outfmt(p, o, &fmt)))
 		return st;
 	const char *sel = pc_options_get(o, "disasm-select");
-	if ((st = pc_profile_attribute(p, o)))
+	if ((st = pc_profile_attribute_nocheck(p, o)))
 		return st;
 	pc_itotals t;
 	if ((st = pc_profile_itotals(p, &t)))

@@ -461,8 +461,8 @@ static int sort_chains(pc_xmodel *m, size_t first)
 /* A copy of o with callgraph-time set to what the view counts. */
 static pc_options *graph_opts(const pc_options *o, int arc_time)
 {
-	pc_options *c = pc_options_new();
-	if (!c)
+	pc_options *c;
+	if (pc_options_new(&c))
 		return NULL;
 	for (size_t i = 0; o && i < pc_options_count(o); i++) {
 		const char *k = pc_options_key_at(o, i);
@@ -516,7 +516,7 @@ static int build_chains(build *b, const size_t *rowframe, size_t nrows,
 		pc_options *go = graph_opts(opts, m->arc_time);
 		if (!go)
 			return PC_ENOMEM;
-		rc = pc_profile_callgraph(m->p, go, &g);
+		rc = pc_profile_callgraph_nocheck(m->p, go, &g);
 		pc_options_free(go);
 		if (rc)
 			return rc;
@@ -999,7 +999,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	const char *attr = pc_options_get(opts, "attribution");
 	int bucket_start = attr && strcmp(attr, "bucket-start") == 0;
 
-	int rc = pc_profile_attribute(p, opts);
+	int rc = pc_profile_attribute_nocheck(p, opts);
 	if (rc)
 		return rc;
 	rc = pc_profile_itotals(p, &m->totals);

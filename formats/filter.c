@@ -30,7 +30,7 @@ int pc_rowfilter_init(pc_profile *p, const pc_options *o, pc_rowfilter *rf)
 	rf->opts = o;
 	if (!rf->any)
 		return PC_OK;
-	if ((r = pc_profile_attribute(p, o)))
+	if ((r = pc_profile_attribute_nocheck(p, o)))
 		return r;
 	rf->p = p;
 	rf->nrows = pc_profile_rows(p);
@@ -299,7 +299,7 @@ int pc_filter_profile(pc_profile *p, const pc_options *o, pc_profile **out)
 	}
 	q->ncalls = w;
 	pc_profile_invalidate(q);
-	if ((st = pc_profile_attribute(q, o)))
+	if ((st = pc_profile_attribute_nocheck(q, o)))
 		goto done;
 	if (q->ntargets != n) {
 		st = pc_profile_fail(p, PC_EUNSUPPORTED, "filtered profile: %zu rows, not %zu",

@@ -73,8 +73,8 @@ static void put_json_safe(pc_sink *k, const char *s, size_t n)
 /* A copy of o with output-format=json (the page's data) and more. */
 static pc_options *json_options(const pc_options *o)
 {
-	pc_options *c = pc_options_new();
-	if (!c)
+	pc_options *c;
+	if (pc_options_new(&c))
 		return NULL;
 	for (size_t i = 0; i < pc_options_count(o); i++) {
 		const char *key = pc_options_key_at(o, i);
@@ -357,7 +357,7 @@ static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
 	pc_profile *fq = NULL;
 	int st = pc_filter_profile(p, o, &fq);
 	if (!st)
-		st = pc_profile_callgraph(fq ? fq : p, o, &g);
+		st = pc_profile_callgraph_nocheck(fq ? fq : p, o, &g);
 	if (st && fq) {
 		const pc_error *e = pc_profile_error(fq);
 		st = pc_profile_fail(p, st, "%s", e ? e->message : "cannot filter");
@@ -612,7 +612,7 @@ int pc_html_diff(pc_profile *base, pc_profile *next, const pc_options *o, pc_sin
 		return pc_profile_fail(next, PC_ENOMEM, "out of memory");
 	char *d = NULL;
 	size_t dlen = 0;
-	int st = pc_profile_diff(base, next, jo, &d, &dlen);
+	int st = pc_profile_diff_nocheck(base, next, jo, &d, &dlen);
 	if (st) {
 		pc_options_free(jo);
 		return st;

@@ -236,7 +236,7 @@ int pc_intervals_build(pc_profile *p, const pc_options *o, pc_intervals *iv)
 				       MAX_INTERVALS, pc_options_get(o, "intervals"));
 	const char *mode = pc_options_get(o, "attribution");
 	int bucket_start = mode && strcmp(mode, "bucket-start") == 0;
-	if ((r = pc_profile_attribute(p, o)))
+	if ((r = pc_profile_attribute_nocheck(p, o)))
 		return r;
 	iv->what = what;
 	if ((r = locate(p, what, iv)))

@@ -96,7 +96,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	int r;
 	double z;
 	if ((r = pc_rs_outfmt(p, o, &fmt)) || (r = pc_ci_option(p, o, &z, NULL)) ||
-	    (r = pc_profile_attribute(p, o)) || (r = pc_profile_itotals(p, &t)))
+	    (r = pc_profile_attribute_nocheck(p, o)) || (r = pc_profile_itotals(p, &t)))
 		return r;
 	/* "ci": the Wilson interval of each percent (none for exact counts) */
 	int ci = z > 0 && !pc_profile_event_counts(p);

@@ -352,7 +352,7 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 		all[i].inclusive = all[i].count;
 	if (rs->sort == PC_RSORT_CUM) {
 		pc_callgraph *g = NULL;
-		if ((r = pc_profile_callgraph(p, o, &g)))
+		if ((r = pc_profile_callgraph_nocheck(p, o, &g)))
 			return r;
 		for (size_t i = 0; i < *n; i++) {
 			pc_icg_node nd;
@@ -483,7 +483,7 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 	    (r = pc_rs_bool(p, o, "barchart", 1, &rs->barchart)) ||
 	    (r = get_cutoff(p, o, rs)) || (r = get_base(p, o, spec->base, &rs->base)))
 		return r;
-	if ((r = pc_profile_attribute(p, o)) || (r = pc_profile_itotals(p, &rs->t)))
+	if ((r = pc_profile_attribute_nocheck(p, o)) || (r = pc_profile_itotals(p, &rs->t)))
 		return r;
 	rs->denom = rs->base == PC_BASE_PROGRAM ? rs->t.in_program : rs->t.total;
 	rs->rate = pc_profile_rate(p);

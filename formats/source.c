@@ -51,8 +51,8 @@ static int file_matches(const char *file, const char *sel)
 /* A copy of o with granularity=line. */
 static pc_options *line_opts(const pc_options *o)
 {
-	pc_options *c = pc_options_new();
-	if (!c)
+	pc_options *c;
+	if (pc_options_new(&c))
 		return NULL;
 	for (size_t i = 0; i < pc_options_count(o); i++) {
 		const char *k = pc_options_key_at(o, i);

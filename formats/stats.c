@@ -93,7 +93,7 @@ static int collect_rows(pc_profile *p, const pc_options *o, symcount **out,
 	pc_itotals t;
 	*out = NULL;
 	*n = 0;
-	if ((st = pc_profile_attribute(p, o)) || (st = pc_profile_itotals(p, &t)))
+	if ((st = pc_profile_attribute_nocheck(p, o)) || (st = pc_profile_itotals(p, &t)))
 		return st;
 	*total = t.total;
 	size_t nr = pc_profile_rows(p), nv = nr;
@@ -716,6 +716,17 @@ int pc_profile_diff(pc_profile *base, pc_profile *next, const pc_options *opts,
 	if (!base || !next || !out)
 		return next ? pc_profile_fail(next, PC_EUSAGE, "diff needs two profiles")
 			    : PC_EUSAGE;
+	if (pc_profile_check_options(next, opts, pc_keys_diff, "pc_profile_diff"))
+		return PC_EUSAGE;
+	return pc_profile_diff_nocheck(base, next, opts, out, len);
+}
+
+int pc_profile_diff_nocheck(pc_profile *base, pc_profile *next, const pc_options *opts,
+			    char **out, size_t *len)
+{
+	if (!base || !next || !out)
+		return next ? pc_profile_fail(next, PC_EUSAGE, "diff needs two profiles")
+			    : PC_EUSAGE;
 	pc_sink k;
 	pc_sink_init(&k);
 	const char *of = pc_options_get(opts, "output-format");
@@ -903,6 +914,8 @@ int pc_profile_compare_rates(pc_profile *const *caps, size_t n, const pc_options
 	for (size_t i = 0; i < n; i++)
 		if (!caps[i])
 			return pc_profile_fail(caps[0], PC_EUSAGE, "capture %zu is missing", i + 1);
+	if (pc_profile_check_options(caps[0], opts, pc_keys_rates, "pc_profile_compare_rates"))
+		return PC_EUSAGE;
 	pc_sink k;
 	pc_sink_init(&k);
 	int st = rates_body(caps, n, opts, &k);

@@ -67,7 +67,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	char opt[64];
 	snprintf(opt, sizeof opt, "dialect=%s", path);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	if (pc_options_new(&o))
+		return 0;
 	pc_options_parse(o, opt);
 	pc_options_parse(o, "load-address=0x10");
 	pc_profile *p;

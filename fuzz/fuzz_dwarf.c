@@ -46,7 +46,8 @@ static void reports(const char *path, const uint8_t *data, size_t size)
 		for (size_t i = 0; i + 4 <= size && i < 256; i += 4)
 			pc_profile_add_sample(p, PC_NOSEG,
 					      pc_get_u32(data + i, PC_ENDIAN_LITTLE) & 0xffffu, 1);
-		pc_options *o = pc_options_new();
+		pc_options *o = NULL;
+		pc_options_new(&o); /* NULL on failure: skipped below */
 		static const char *const rep[] = {"flat", "source", "locations", "callgraph"};
 		char *out = NULL;
 		size_t len = 0;

@@ -20,7 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static pc_options *options(void)
 {
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	if (pc_options_new(&o))
+		abort();
 	char buf[256];
 	strncpy(buf, FUZZ_OPTS, sizeof buf - 1);
 	buf[sizeof buf - 1] = '\0';
@@ -41,7 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	const char *fmt = strcmp(FUZZ_FORMAT, "auto") ? FUZZ_FORMAT : NULL;
 	if (pc_profile_load_memory(p, data, size, "fuzz", fmt, lo) == PC_OK) {
-		pc_options *ro = pc_options_new();
+		pc_options *ro = NULL;
+		pc_options_new(&ro); /* NULL on failure: an empty bag */
 		static const char *const ofs[] = {"text", "csv", "json"};
 		for (size_t i = 0; pc_report_name_at(i); i++) {
 			for (size_t f = 0; f < 3; f++) {

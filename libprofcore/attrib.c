@@ -507,6 +507,15 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes);
 
 int pc_profile_attribute(pc_profile *p, const pc_options *opts)
 {
+	if (!p)
+		return PC_EUSAGE;
+	if (pc_profile_check_options(p, opts, pc_keys_attribute, "pc_profile_attribute"))
+		return PC_EUSAGE;
+	return pc_profile_attribute_nocheck(p, opts);
+}
+
+int pc_profile_attribute_nocheck(pc_profile *p, const pc_options *opts)
+{
 	/* no options: the profile's own settings (the last ones given) */
 	if (!opts)
 		return attribute_with(p, p->attr_bucket_start, p->attr_use_sizes);
@@ -522,10 +531,12 @@ int pc_profile_attribute(pc_profile *p, const pc_options *opts)
 	if (pc_options_get_u64(opts, "use-sizes", &use_sizes, NULL) < 0 || use_sizes > 1)
 		return pc_profile_fail(p, PC_EUSAGE, "use-sizes must be 0 or 1");
 	/* names only: the cached attribution stays valid */
-	if (pc_demangle_option(opts, &p->demangle))
+	int demangle;
+	if (pc_demangle_option(opts, &demangle))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "demangle must be auto or none, not '%s'",
 				       pc_options_get(opts, "demangle"));
+	p->demangle = demangle;
 	return attribute_with(p, bucket_start, use_sizes != 0);
 }
 

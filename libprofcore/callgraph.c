@@ -501,7 +501,18 @@ int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 	if (!p || !out)
 		return PC_EUSAGE;
 	*out = NULL;
-	int rc = pc_profile_attribute(p, opts);
+	if (pc_profile_check_options(p, opts, pc_keys_callgraph, "pc_profile_callgraph"))
+		return PC_EUSAGE;
+	return pc_profile_callgraph_nocheck(p, opts, out);
+}
+
+int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
+				 pc_callgraph **out)
+{
+	if (!p || !out)
+		return PC_EUSAGE;
+	*out = NULL;
+	int rc = pc_profile_attribute_nocheck(p, opts);
 	if (rc)
 		return rc;
 	pc_callgraph *g = calloc(1, sizeof *g);

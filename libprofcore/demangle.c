@@ -46,11 +46,12 @@ int pc_demangler_available(void)
 	return PC_HAVE_DEMANGLE;
 }
 
-char *pc_demangle(const char *name)
+int pc_demangle(const char *name, char **shown)
 {
+	*shown = NULL;
 #if PC_HAVE_DEMANGLE
 	if (!name || !*name)
-		return NULL;
+		return PC_OK;
 	const char *pre = name;
 	while (*name == '.' || *name == '$')
 		++name;
@@ -58,20 +59,22 @@ char *pc_demangle(const char *name)
 	/* every mangling libiberty reads starts with '_' ("_Z", "_R",
 	 * "_GLOBAL_", and "__Z"/"__R" below): a plain C name costs no call */
 	if (*name != '_')
-		return NULL;
+		return PC_OK;
 	const char *suf = strchr(name, '@');
 	char *res;
 	if (suf) {
 		char *cut = pc_strndup(name, (size_t)(suf - name));
 		if (!cut)
-			return NULL;
+			return PC_ENOMEM;
 		res = iberty(cut);
 		free(cut);
 	} else {
 		res = iberty(name);
 	}
-	if (!res || (pre_len == 0 && !suf))
-		return res;
+	if (!res || (pre_len == 0 && !suf)) {
+		*shown = res;
+		return PC_OK;
+	}
 	size_t len = strlen(res), suf_len = suf ? strlen(suf) : 0;
 	char *out = malloc(pre_len + len + suf_len + 1);
 	if (out) {
@@ -80,10 +83,11 @@ char *pc_demangle(const char *name)
 		memcpy(out + pre_len + len, suf ? suf : "", suf_len + 1);
 	}
 	free(res);
-	return out;
+	*shown = out;
+	return out ? PC_OK : PC_ENOMEM;
 #else
 	(void)name;
-	return NULL;
+	return PC_OK;
 #endif
 }
 
@@ -100,40 +104,76 @@ int pc_demangle_option(const pc_options *o, int *on)
 	return PC_EUSAGE;
 }
 
-const char *pc_symbol_display(pc_profile *p, size_t i)
+/* The display name of symbol i (< nsyms) in *shown, cached; PC_ENOMEM
+ * with *shown = the raw name, which is then shown. */
+static int symbol_display(pc_profile *p, size_t i, const char **shown)
 {
-	if (i >= p->nsyms)
-		return NULL;
 	const char *raw = p->syms[i].name;
+	*shown = raw;
 	if (!pc_demangler_available())
-		return raw;
+		return PC_OK;
 	if (p->ndisplay < p->nsyms) {
 		size_t cap = p->capdisplay;
 		if (pc_grow((void **)&p->display, &cap, p->nsyms, sizeof *p->display))
-			return raw; /* out of memory: the raw name is still right */
+			return PC_ENOMEM;
 		memset(p->display + p->ndisplay, 0,
 		       (cap - p->ndisplay) * sizeof *p->display);
 		p->capdisplay = cap;
 		p->ndisplay = p->nsyms;
 	}
 	if (!p->display[i]) {
-		char *d = pc_demangle(raw);
+		char *d;
+		if (pc_demangle(raw, &d))
+			return PC_ENOMEM;
 		const char *kept = d ? pc_strpool_add(&p->pool, d) : NULL;
 		free(d);
 		if (d && !kept)
-			return raw;
+			return PC_ENOMEM;
 		p->display[i] = kept ? kept : raw;
 	}
-	return p->display[i];
+	*shown = p->display[i];
+	return PC_OK;
 }
 
-const char *pc_profile_symbol_display_name(pc_profile *p, size_t i,
-					   const pc_options *opts)
+const char *pc_symbol_display(pc_profile *p, size_t i)
 {
-	int on;
-	if (!p || i >= p->nsyms)
+	const char *shown;
+	if (i >= p->nsyms)
 		return NULL;
-	if (pc_demangle_option(opts, &on) || !on)
-		return p->syms[i].name;
-	return pc_symbol_display(p, i);
+	symbol_display(p, i, &shown); /* out of memory: the raw name */
+	return shown;
+}
+
+static const pc_option_decl display_name_options[] = {
+	PC_ATTRIBUTION_OPTION_DECLS,
+	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+};
+
+int pc_profile_symbol_display_name(pc_profile *p, size_t i,
+				   const pc_options *opts, const char **out)
+{
+	if (!p)
+		return PC_EUSAGE;
+	if (!out)
+		return pc_profile_fail(p, PC_EUSAGE, "no place for the name");
+	*out = NULL;
+	int on;
+	if (pc_profile_check_options(p, opts, display_name_options,
+				     "pc_profile_symbol_display_name"))
+		return PC_EUSAGE;
+	if (pc_demangle_option(opts, &on))
+		return pc_profile_fail(p, PC_EUSAGE, "demangle must be auto or none, not '%s'",
+				       pc_options_get(opts, "demangle"));
+	if (i >= p->nsyms)
+		return pc_profile_fail(p, PC_ENOTFOUND, "no symbol %zu: the profile has %zu",
+				       i, p->nsyms);
+	if (!on) {
+		*out = p->syms[i].name;
+		return PC_OK;
+	}
+	const char *shown;
+	if (symbol_display(p, i, &shown))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory demangling a name");
+	*out = shown;
+	return PC_OK;
 }

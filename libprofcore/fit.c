@@ -123,7 +123,10 @@ int pc_profile_fit_sized(pc_profile *p, const pc_options *opts, pc_fit *out,
 	if (!out || !out_size)
 		return PC_EUSAGE;
 	pc_fit f;
-	int st = profile_fit(p, opts, &f);
+	memset(&f, 0, sizeof f);
+	int st = p && pc_profile_check_options(p, opts, pc_keys_fit, "pc_profile_fit")
+			 ? PC_EUSAGE
+			 : profile_fit(p, opts, &f);
 	int cst = pc_copy_sized(out, out_size, &f, sizeof f);
 	return st ? st : cst;
 }
@@ -134,7 +137,7 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 	if (!p)
 		return PC_EUSAGE;
 	fitctx c = {p, NULL, 0, NULL, 0};
-	int st = pc_profile_attribute(p, opts);
+	int st = pc_profile_attribute_nocheck(p, opts);
 	if (st)
 		return st;
 	size_t nr = pc_profile_region_count(p);

@@ -300,9 +300,11 @@ PC_INTERNAL int pc_samples_binned(const pc_samplestore *st);
 PC_INTERNAL uint64_t pc_samples_displaced(const pc_samplestore *st);
 
 /* ---- display names (demangle.c) ----------------------------------------- */
-/** The demangled form of name (malloc'ed; caller frees), or NULL when it
- *  is not mangled, on allocation failure, or without a demangler. */
-PC_INTERNAL char *pc_demangle(const char *name);
+/** The demangled form of name in *shown (malloc'ed; caller frees), NULL
+ *  when it is not mangled or without a demangler; PC_ENOMEM (*shown
+ *  NULL) when an allocation of its own fails (libiberty's failures read
+ *  as "not mangled"). */
+PC_INTERNAL int pc_demangle(const char *name, char **shown);
 /** The "demangle" option of o in *on (1 = demangle: absent, "auto", "1";
  *  0: "none", "0", or no demangler in this build); PC_EUSAGE if invalid. */
 PC_INTERNAL int pc_demangle_option(const pc_options *o, int *on);
@@ -319,6 +321,25 @@ PC_INTERNAL extern const pc_loader *const pc_builtin_loaders[];
 PC_INTERNAL int pc_rates_check(pc_profile *p, double have, double adding);
 
 /* ---- option keys (options.c) ---- */
+/** The keys of the library's own consumers (pc_function_options): their
+ *  public entry points check a bag against them; formats/ hands them a
+ *  report's or an export's bag through the _nocheck variants below. */
+PC_INTERNAL extern const pc_option_decl pc_keys_attribute[];
+PC_INTERNAL extern const pc_option_decl pc_keys_callgraph[];
+PC_INTERNAL extern const pc_option_decl pc_keys_fit[];
+PC_INTERNAL extern const pc_option_decl pc_keys_diff[];
+PC_INTERNAL extern const pc_option_decl pc_keys_rates[];
+PC_INTERNAL extern const pc_option_decl pc_keys_merge[];
+/** pc_profile_attribute without checking the keys of opts (unknown keys
+ *  are ignored; the values it reads are still checked). */
+PC_INTERNAL int pc_profile_attribute_nocheck(pc_profile *p, const pc_options *opts);
+/** pc_profile_callgraph without checking the keys of opts. */
+PC_INTERNAL int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
+					     pc_callgraph **out);
+/** pc_profile_diff without checking the keys of opts. */
+PC_INTERNAL int pc_profile_diff_nocheck(pc_profile *base, pc_profile *next,
+					const pc_options *opts, char **out,
+					size_t *len);
 /** The declaration of key in keys (a NULL-terminated table), or NULL. */
 PC_INTERNAL const pc_option_decl *pc_option_find(const pc_option_decl *keys,
 						 const char *key);

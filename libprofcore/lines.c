@@ -438,7 +438,7 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 				       "granularity must be function, line, file or address, not '%s'",
 				       gs);
 	int st;
-	if ((st = pc_profile_attribute(p, opts)))
+	if ((st = pc_profile_attribute_nocheck(p, opts)))
 		return st;
 	if (pc_samples_binned(p->samples))
 		return pc_profile_fail(p, PC_EUNSUPPORTED,

@@ -29,12 +29,17 @@ const char *pc_option_type_name(pc_option_type t)
 	return "?";
 }
 
-pc_options *pc_options_new(void)
+int pc_options_new(pc_options **out)
 {
-	pc_options *o = calloc(1, sizeof(pc_options));
-	if (o)
-		o->err.pub.offset = -1;
-	return o;
+	if (!out)
+		return pc_last_error_set(PC_EUSAGE, NULL,
+					 "pc_options_new: no place for the options");
+	*out = calloc(1, sizeof(pc_options));
+	if (!*out)
+		return pc_last_error_set(PC_ENOMEM, NULL,
+					 "out of memory for new options");
+	(*out)->err.pub.offset = -1;
+	return PC_OK;
 }
 
 void pc_options_free(pc_options *o)
@@ -420,4 +425,72 @@ int pc_options_set_settings(pc_options *o, const pc_settings *s)
 			return st; /* PC_ENOMEM: the keys before it are set */
 	}
 	return PC_OK;
+}
+
+/* ---- the keys of the library's own option consumers -------------------- */
+
+#define END_DECLS {NULL, PC_OPTION_STRING, NULL, NULL, NULL}
+#define OUTPUT_FORMAT_DECL(choices)                                           \
+	{"output-format", PC_OPTION_ENUM, choices, "text", "the output's format"}
+#define CI_DECL(def)                                                          \
+	{"ci", PC_OPTION_STRING, NULL, def,                                   \
+	 "confidence level of intervals, in percent, above 0 and below 100"}
+
+const pc_option_decl pc_keys_attribute[] = {
+	PC_ATTRIBUTION_OPTION_DECLS,
+	END_DECLS,
+};
+const pc_option_decl pc_keys_callgraph[] = {
+	PC_ATTRIBUTION_OPTION_DECLS,
+	{"callgraph-time", PC_OPTION_ENUM, "samples,flat", NULL,
+	 "own times from the samples or from the arcs' flat times"},
+	END_DECLS,
+};
+const pc_option_decl pc_keys_fit[] = {
+	PC_ATTRIBUTION_OPTION_DECLS,
+	{"load-address", PC_OPTION_U64, NULL, NULL, "where the program was loaded"},
+	END_DECLS,
+};
+const pc_option_decl pc_keys_diff[] = {
+	PC_ATTRIBUTION_OPTION_DECLS,
+	OUTPUT_FORMAT_DECL("text,csv,json,html"),
+	CI_DECL("95"),
+	{"correction", PC_OPTION_ENUM, "holm,bh", "holm",
+	 "p-value adjustment: Holm (family-wise) or Benjamini-Hochberg (FDR)"},
+	{"symbols", PC_OPTION_STRING, NULL, NULL,
+	 "comma-separated names: only these are tested"},
+	{"focus", PC_OPTION_STRING, NULL, NULL, "keep the samples whose stack matches"},
+	{"ignore", PC_OPTION_STRING, NULL, NULL, "drop the samples whose stack matches"},
+	{"hide", PC_OPTION_STRING, NULL, NULL, "remove matching functions from the stacks"},
+	END_DECLS,
+};
+const pc_option_decl pc_keys_rates[] = {
+	PC_ATTRIBUTION_OPTION_DECLS,
+	OUTPUT_FORMAT_DECL("text,csv,json"),
+	CI_DECL("95"),
+	END_DECLS,
+};
+const pc_option_decl pc_keys_merge[] = {
+	END_DECLS,
+};
+
+const pc_option_decl *pc_function_options(const char *function)
+{
+	static const struct {
+		const char *name;
+		const pc_option_decl *keys;
+	} t[] = {
+		{"pc_profile_attribute", pc_keys_attribute},
+		{"pc_profile_symbol_display_name", pc_keys_attribute},
+		{"pc_profile_callgraph", pc_keys_callgraph},
+		{"pc_profile_fit", pc_keys_fit},
+		{"pc_profile_fit_sized", pc_keys_fit},
+		{"pc_profile_diff", pc_keys_diff},
+		{"pc_profile_compare_rates", pc_keys_rates},
+		{"pc_profile_merge", pc_keys_merge},
+	};
+	for (size_t i = 0; function && i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(t[i].name, function))
+			return t[i].keys;
+	return NULL;
 }

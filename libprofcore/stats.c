@@ -350,10 +350,12 @@ static int merge_histogram(pc_profile *dst, const pc_histogram *s)
 
 int pc_profile_merge(pc_profile *dst, const pc_profile *src, const pc_options *opts)
 {
-	(void)opts;
 	if (!dst || !src || dst == src)
 		return dst ? pc_profile_fail(dst, PC_EUSAGE, "merge needs two distinct profiles")
 			   : PC_EUSAGE;
+	/* no keys yet: any key is unknown */
+	if (pc_profile_check_options(dst, opts, pc_keys_merge, "pc_profile_merge"))
+		return PC_EUSAGE;
 	if (dst->exact != src->exact)
 		return pc_profile_fail(dst, PC_EUNSUPPORTED,
 				       "cannot merge exact counts with sampled counts");

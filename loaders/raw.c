@@ -701,8 +701,8 @@ static int raw_probe(const unsigned char *head, size_t len, const char *name)
 static int raw_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 {
 	raw_layout L;
-	pc_options *bag = pc_options_new();
-	if (!bag)
+	pc_options *bag;
+	if (pc_options_new(&bag))
 		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 	int rc = layout_build(&L, s, opts, bag);
 	if (rc)

@@ -132,7 +132,7 @@ typedef struct pc_error {
 
 /** The error of the last call on this thread that failed before it had a
  *  handle to keep the error on: a constructor (pc_profile_new,
- *  pc_registry_new, pc_dwarf_new, pc_stream_open_file,
+ *  pc_registry_new, pc_dwarf_new, pc_options_new, pc_stream_open_file,
  *  pc_stream_open_memory).  NULL if there was none.  Borrowed: valid
  *  until the next such failure on the same thread.  [any thread: each
  *  thread has its own] */
@@ -267,13 +267,14 @@ typedef struct pc_option_decl {
  *  "number", "bool", "enum"). */
 PC_API const char *pc_option_type_name(pc_option_type t);
 
-/** A new, empty bag (NULL: out of memory).  The caller frees it with
- *  pc_options_free().  An unbound bag takes any key; its keys are checked
+/** A new, empty bag in *out; the caller frees it with pc_options_free().
+ *  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out is then NULL and
+ *  pc_last_error() says why.  An unbound bag takes any key; its keys are checked
  *  when it is handed to a loader (pc_profile_load_*), a report
  *  (pc_profile_render*) or an export (pc_profile_export*): an unknown key
  *  or a bad value there fails with PC_EUSAGE before any work, the message
  *  (on the profile) naming the key and the known ones. */
-PC_API pc_options *pc_options_new(void);
+PC_API int pc_options_new(pc_options **out);
 PC_API void pc_options_free(pc_options *o);
 /** Binds o to the key table of one consumer (keys, borrowed: it must
  *  outlive o; e.g. a pc_loader's options, pc_report_options(),
@@ -309,6 +310,17 @@ PC_API int pc_options_get_double(const pc_options *o, const char *key,
 PC_API size_t pc_options_count(const pc_options *o);
 /** Key of entry i (in the order first set), NULL past the end. */
 PC_API const char *pc_options_key_at(const pc_options *o, size_t i);
+/** The keys the library function named function reads, as a
+ *  NULL-terminated static table: "pc_profile_attribute" (and
+ *  "pc_profile_symbol_display_name": the attribution keys),
+ *  "pc_profile_callgraph", "pc_profile_fit", "pc_profile_diff",
+ *  "pc_profile_compare_rates", "pc_profile_merge" (no keys: an empty
+ *  table); NULL for any other name.  Each of these checks its opts
+ *  against its table first: an unknown key or a bad value is PC_EUSAGE
+ *  ("unknown option 'granularty' for pc_profile_fit; known: ..."), the
+ *  message on the profile, and nothing is done.  A bag can be bound to
+ *  one (pc_options_bind).  [any thread] */
+PC_API const pc_option_decl *pc_function_options(const char *function);
 
 /** The common settings as a typed, versioned struct: what the
  *  attribution, the reports and the exports read under the keys named
@@ -639,13 +651,19 @@ PC_API const char *pc_profile_source_file(const pc_profile *p, size_t i);
 PC_API size_t pc_profile_symbol_count(const pc_profile *p);
 /** Symbols in the order they were added. */
 PC_API int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out);
-/** Name of symbol i as rows and reports show it: demangled (C++ and Rust,
- *  as gprof prints them; docs/attribution.md ("Attribution rules")) unless opts has
- *  "demangle" = "none" or the build has no demangler; else, and for names
- *  that are not mangled, the raw name.  pc_symbol.name always keeps the
- *  raw bytes.  NULL if i is out of range. */
-PC_API const char *pc_profile_symbol_display_name(pc_profile *p, size_t i,
-						  const pc_options *opts);
+/** *out = the name of symbol i as rows and reports show it: demangled
+ *  (C++ and Rust, as gprof prints them; docs/attribution.md
+ *  ("Attribution rules")) unless opts has "demangle" = "none" or the
+ *  build has no demangler; else, and for names that are not mangled, the
+ *  raw name.  pc_symbol.name always keeps the raw bytes.  *out is
+ *  borrowed from p (the demangled form is made once and cached in p: not
+ *  thread-safe on one p).  opts (may be NULL): the attribution keys
+ *  (pc_profile_attribute); an unknown key or a bad value is PC_EUSAGE
+ *  naming it.  Errors (recorded on p; *out is then NULL): PC_ENOTFOUND
+ *  for i past the last symbol, PC_ENOMEM, PC_EUSAGE (out NULL). */
+PC_API int pc_profile_symbol_display_name(pc_profile *p, size_t i,
+					  const pc_options *opts,
+					  const char **out);
 /** 1 if this build demangles names (libiberty), 0 if it shows them
  *  mangled (built with -Ddemangle=disabled or without libiberty). [any
  *  thread] */
@@ -714,8 +732,10 @@ typedef struct pc_totals {
  *  named by their raw (mangled) names (default "auto": demangled).
  *  The settings stay with the profile: after data is added, the rows,
  *  totals and reports are recomputed with them, and opts NULL means "the
- *  profile's current settings" (the defaults until some are given).  A
- *  refused value (PC_EUSAGE) changes nothing. */
+ *  profile's current settings" (the defaults until some are given).
+ *  Any other key, or a bad value, is PC_EUSAGE naming it (the keys:
+ *  pc_function_options("pc_profile_attribute")), recorded on p, and
+ *  changes nothing. */
 PC_API int pc_profile_attribute(pc_profile *p, const pc_options *opts);
 
 /* The getters below compute the attribution when the profile changed
@@ -802,8 +822,9 @@ typedef struct pc_fit {
  *  the program's code (rules: docs/attribution.md ("Attribution rules"), rule 9) and,
  *  when most samples miss it, looks for the one shift of the program
  *  that would put most of them in (a missing load address).  opts: the
- *  attribution keys and "load-address" (as given to the loaders).  The
- *  problem string belongs to the profile. */
+ *  attribution keys and "load-address" (as given to the loaders); any
+ *  other key, or a bad value, is PC_EUSAGE naming it (recorded on p; *out
+ *  is then zeroed).  The problem string belongs to the profile. */
 PC_API int pc_profile_fit_sized(pc_profile *p, const pc_options *opts,
 			       pc_fit *out, size_t out_size);
 #define pc_profile_fit(p, opts, out) \
@@ -861,9 +882,10 @@ typedef struct pc_cg_edge {
  *  added.  Arcs whose caller or callee is in no row are dropped (gprof).
  *  opts: the attribution keys, and "callgraph-time" = "samples" or
  *  "flat" (own time from the arcs' flat times; the default when the
- *  profile has no histogram and no samples).  The graph does not follow
- *  later changes of the profile, and its node names belong to the
- *  profile.  Free *out with pc_callgraph_free. */
+ *  profile has no histogram and no samples); any other key, or a bad
+ *  value, is PC_EUSAGE naming it (recorded on p).  The graph does not
+ *  follow later changes of the profile, and its node names belong to
+ *  the profile.  Free *out with pc_callgraph_free. */
 PC_API int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
 				pc_callgraph **out);
 /** Frees g (NULL is fine).  g does not borrow the profile's settings,
@@ -1035,7 +1057,9 @@ PC_API int pc_profile_event_counts(const pc_profile *p);
  *  copied only when dst has none.  Refused (PC_EUNSUPPORTED) when both
  *  rates are known and differ, when one is exact and the other sampled,
  *  or when the dimensions differ; an unknown rate takes the other's.
- *  opts: reserved, may be NULL. */
+ *  opts: no keys yet (NULL or an empty bag); any key is PC_EUSAGE
+ *  ("unknown option 'x' for pc_profile_merge; known: none"), recorded on
+ *  dst, and nothing is merged. */
 PC_API int pc_profile_merge(pc_profile *dst, const pc_profile *src,
 			    const pc_options *opts);
 
@@ -1045,14 +1069,17 @@ PC_API int pc_profile_merge(pc_profile *dst, const pc_profile *src,
  *  p-value adjusted over the listed symbols, and a significance flag.
  *  opts: "output-format", "ci" (confidence percent, default 95),
  *  "correction" (holm, default, or bh), "symbols" (comma-separated
- *  names: only these are tested), and the attribution keys.  Errors are
- *  recorded on next. */
+ *  names: only these are tested), "focus", "ignore", "hide", and the
+ *  attribution keys; any other key, or a bad value, is PC_EUSAGE naming
+ *  it.  *out is freed with pc_free.  Errors are recorded on next. */
 PC_API int pc_profile_diff(pc_profile *base, pc_profile *next,
 			   const pc_options *opts, char **out, size_t *len);
 /** The "rates" (aliasing) report of n >= 2 captures of one program taken
  *  at different sampling periods: symbols whose shares disagree beyond
- *  their Wilson intervals ("ci", default 95).  Errors are recorded on
- *  caps[0]. */
+ *  their Wilson intervals.  opts: "output-format" (text, csv, json),
+ *  "ci" (default 95) and the attribution keys; any other key, or a bad
+ *  value, is PC_EUSAGE naming it.  *out is freed with pc_free.  Errors
+ *  are recorded on caps[0]. */
 PC_API int pc_profile_compare_rates(pc_profile *const *caps, size_t n,
 				    const pc_options *opts, char **out,
 				    size_t *len);

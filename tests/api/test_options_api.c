@@ -43,7 +43,8 @@ static pc_profile *small_profile(void)
 static void unknown_loader_key(void **state)
 {
 	(void)state;
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	assert_int_equal(pc_options_set(o, "rat", "100"), PC_OK); /* unbound */
 	pc_profile *p;
 	pc_profile_new(&p, NULL);
@@ -96,7 +97,8 @@ static void unknown_report_key(void **state)
 {
 	(void)state;
 	pc_profile *p = small_profile();
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	assert_int_equal(pc_options_set(o, "cutof", "50"), PC_OK);
 	char *out = (char *)"untouched";
 	size_t len = 7;
@@ -111,7 +113,8 @@ static void unknown_report_key(void **state)
 			    "bad value 'maybe' for option 'zero' of report flat; "
 			    "expected 0 or 1 (no/yes, off/on, false/true)");
 	/* the report's table, bound: at set time */
-	pc_options *b = pc_options_new();
+	pc_options *b;
+	assert_int_equal(pc_options_new(&b), PC_OK);
 	assert_non_null(pc_report_options("regions"));
 	assert_null(pc_report_options("nonesuch"));
 	assert_int_equal(pc_options_bind(b, pc_report_options("regions"), "report regions"),
@@ -144,7 +147,8 @@ static void unknown_export_key(void **state)
 {
 	(void)state;
 	pc_profile *p = small_profile();
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	assert_int_equal(pc_options_set(o, "granularty", "symbol"), PC_OK);
 	char *out = NULL;
 	size_t len = 0;
@@ -178,7 +182,8 @@ static void unknown_export_key(void **state)
 static void typed_settings(void **state)
 {
 	(void)state;
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_settings s = PC_SETTINGS_INIT;
 	assert_int_equal(s.struct_size, sizeof(pc_settings));
 	assert_int_equal(pc_options_set_settings(o, &s), PC_OK);
@@ -204,7 +209,8 @@ static void typed_settings(void **state)
 	assert_int_equal(pc_options_set_settings(o, &s), PC_EUSAGE);
 	s.struct_size = sizeof s;
 	/* a bag bound to an export: output-format is no key of it */
-	pc_options *x = pc_options_new();
+	pc_options *x;
+	assert_int_equal(pc_options_new(&x), PC_OK);
 	assert_int_equal(pc_options_bind(x, pc_export_options("pprof"), "export pprof"), PC_OK);
 	assert_int_equal(pc_options_set_settings(x, &s), PC_EUSAGE);
 	assert_string_equal(pc_options_error(x)->message,

@@ -43,7 +43,8 @@ static pc_profile *load(const char *name, const char *opt1, const char *opt2)
 {
 	pc_profile *p;
 	pc_profile_new(&p, NULL);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	assert_non_null(p);
 	assert_non_null(o);
 	if (opt1)

@@ -188,7 +188,8 @@ static void test_options(void **state)
 {
 	(void)state;
 	pc_profile *p = build();
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_callgraph *g = NULL;
 	/* no samples: "samples" gives every routine 0 own time */
 	pc_options_set(o, "callgraph-time", "samples");
@@ -199,7 +200,8 @@ static void test_options(void **state)
 	assert_int_equal(pc_profile_callgraph(p, o, &g), PC_EUSAGE);
 	assert_null(g);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "callgraph-time: expected samples or flat, found 'wall'");
+			    "bad value 'wall' for option 'callgraph-time' of pc_profile_callgraph; "
+			    "expected one of: samples, flat");
 	pc_options_free(o);
 	pc_profile_free(p);
 	pc_callgraph_free(NULL);

@@ -84,7 +84,8 @@ static pc_profile *five(void)
 	/* c is called more often than b: it sorts first among the 9s */
 	pc_arc arc = {PC_NOSEG, 0x110, PC_NOSEG, 0x300, 4, 0, 0};
 	assert_int_equal(pc_profile_add_arc(p, &arc), PC_OK);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	assert_int_equal(pc_options_set(o, "use-sizes", "1"), PC_OK);
 	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
 	pc_options_free(o);

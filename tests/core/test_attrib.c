@@ -128,7 +128,8 @@ static void bucket_start(void **state)
 {
 	(void)state;
 	pc_profile *p = make();
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "attribution", "bucket-start");
 	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
 	row(p, 0, "a", 10 + 3, 0, 0, 0x10a); /* bin 2 starts at 0x108 in a */
@@ -144,7 +145,8 @@ static void bucket_start(void **state)
 	pc_options_set(o, "attribution", "sideways");
 	assert_int_equal(pc_profile_attribute(p, o), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "attribution must be proportional or bucket-start, not 'sideways'");
+			    "bad value 'sideways' for option 'attribution' of pc_profile_attribute; "
+			    "expected one of: proportional, bucket-start");
 	/* a refused setting changes nothing */
 	row(p, 0, "a", 10 + 3 + 1, 0, 0, 0x10a);
 	pc_options_set(o, "attribution", "proportional");

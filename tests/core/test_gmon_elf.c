@@ -95,7 +95,8 @@ static void malformed(void **state)
 	(void)state;
 	unsigned char b[128];
 	size_t n = be32_gmon(b);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "width", "4");
 	pc_options_set(o, "endian", "big");
 	struct {

@@ -10,7 +10,8 @@
 static void set_get_parse(void **state)
 {
 	(void)state;
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	assert_int_equal(pc_options_parse(o, "width=4"), PC_OK);
 	assert_int_equal(pc_options_parse(o, "zero"), PC_OK);
 	assert_int_equal(pc_options_parse(o, "=x"), PC_EUSAGE);

@@ -164,7 +164,8 @@ static void old_abi_plugin_loads(void **state)
 	assert_string_equal(v2->options[0].name, "multiplier");
 	assert_null(v2->options[1].name);
 
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	assert_int_equal(pc_options_set(o, "multiplier", "3"), PC_OK);
 	assert_int_equal(pc_options_set(o, "anything", "x"), PC_OK);
 	pc_profile *p;

@@ -37,7 +37,8 @@ static pc_profile *load(const char *rel, const char *format, ...)
 {
 	pc_profile *p;
 	pc_profile_new(&p, NULL);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	va_list ap;
 	va_start(ap, format);
 	for (const char *a; (a = va_arg(ap, const char *));)
@@ -407,7 +408,8 @@ static void mslink_code_classes(void **state)
 	pc_profile_free(p);
 
 	/* the same map read as TLINK's: the same classes */
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_parse(o, "dialect=tlink");
 	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, lattice_map, sizeof lattice_map - 1,
@@ -716,7 +718,8 @@ static void user_dialect(void **state)
 	char *mapf = write_temp(".map", acme_map);
 	char opt[128];
 	snprintf(opt, sizeof opt, "dialect=%s", yaml);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_parse(o, opt);
 	pc_options_parse(o, "load-address=0x10");
 	/* a user dialect is used by the map loader, named with --format map */
@@ -786,7 +789,8 @@ static void error_row(void **state)
 	char *mapf = write_temp(".map", "alpha 0010\nbeta 0020\n\nnote: two symbols\ngamma 00G0\n");
 	char opt[128];
 	snprintf(opt, sizeof opt, "dialect=%s", yaml);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_parse(o, opt);
 	pc_profile *p;
 	pc_profile_new(&p, NULL);
@@ -818,7 +822,8 @@ static char *dialect_error(const char *text, int want)
 	char *yaml = write_temp(".yaml", text);
 	char opt[128];
 	snprintf(opt, sizeof opt, "dialect=%s", yaml);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_parse(o, opt);
 	pc_profile *p;
 	pc_profile_new(&p, NULL);
@@ -899,7 +904,8 @@ static void dialect_names(void **state)
 	assert_int_equal(pc_profile_symbol_count(p), 17);
 	pc_profile_free(p);
 	pc_profile_new(&p, NULL);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_parse(o, "dialect=lattice");
 	char *map = fixture("dosmap/mslink_basicdos_CLKDEV.MAP");
 	assert_int_equal(pc_profile_load_file(p, map, NULL, o), PC_ENOTFOUND);
@@ -973,7 +979,7 @@ static pc_profile *load_text(const char *text, int want, const char *dialect)
 	pc_profile_new(&p, NULL);
 	pc_options *o = NULL;
 	if (dialect) {
-		o = pc_options_new();
+		assert_int_equal(pc_options_new(&o), PC_OK);
 		pc_options_parse(o, dialect);
 	}
 	assert_int_equal(pc_profile_load_memory(p, text, strlen(text), "hx.nm", NULL, o), want);
@@ -1064,7 +1070,8 @@ static void dialect_without_yaml(void **state)
 	char *yaml = fixture("dialects/acme.yaml");
 	char opt[1200];
 	snprintf(opt, sizeof opt, "dialect=%s", yaml);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_parse(o, opt);
 	pc_profile *p;
 	pc_profile_new(&p, NULL);

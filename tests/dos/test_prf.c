@@ -40,7 +40,8 @@ static char *fixture(const char *rel)
 static int load_into(pc_profile *p, const char *rel, const char *format,
 		     const char *opt)
 {
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	if (opt)
 		assert_int_equal(pc_options_parse(o, opt), PC_OK);
 	char *path = fixture(rel);
@@ -118,7 +119,8 @@ static void demo_exe(void **state)
 	assert_true(test_class(p, PC_REGION_HIGH) == 1);
 
 	/* PROFIL/PROHST: a bucket goes where it starts */
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "attribution", "bucket-start");
 	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
 	assert_true(count_of(p, "_main") == 26);
@@ -271,7 +273,8 @@ static void header_checks(void **state)
 	assert_int_equal(pc_profile_load_memory(p, b, 10, "short.prf", "prf", NULL), PC_ETRUNC);
 	pc_profile_free(p);
 	/* a bad option value */
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "com", "2");
 	pc_profile_new(&p, NULL);
 	assert_int_equal(pc_profile_load_memory(p, b, sizeof b, "ok.prf", NULL, o), PC_EUSAGE);

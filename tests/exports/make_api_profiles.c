@@ -26,8 +26,9 @@ static int die(pc_profile *p, const char *what)
 static int write_all(pc_profile *p, const char *dir, const char *name)
 {
 	char path[4096];
-	pc_options *o = pc_options_new();
-	pc_options_set(o, "output-format", "csv");
+	pc_options *o;
+	if (pc_options_new(&o) || pc_options_set(o, "output-format", "csv"))
+		return die(p, "options");
 	char *buf;
 	size_t len;
 	snprintf(path, sizeof path, "%s/%s.csv", dir, name);

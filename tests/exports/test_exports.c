@@ -40,7 +40,8 @@ static void arc(pc_profile *p, uint64_t from, uint64_t to, uint64_t count)
 static char *export(pc_profile *p, const char *format, const char *key,
 		    const char *value, size_t *len)
 {
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	if (key)
 		assert_int_equal(pc_options_set(o, key, value), PC_OK);
 	char *out = NULL;
@@ -142,7 +143,8 @@ static void test_pprof_known_answer(void **state)
 	B(&w, 3, 0x6a, 1, 5);
 
 	size_t len;
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "granularity", "address");
 	pc_options_set(o, "compress", "0");
 	char *got = NULL;
@@ -218,7 +220,8 @@ static void test_pprof_rate_and_symbol_granularity(void **state)
 	B(&w, 4, 0x60, 0xc0, 0x84, 0x3d);
 	B(&w, 4, 0x6a, 2, 7, 8);
 
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "compress", "0");
 	pc_options_set(o, "granularity", "symbol");
 	char *got;
@@ -255,7 +258,8 @@ static void test_names_and_errors(void **state)
 	assert_int_equal(len, 0);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "no export named 'nope'");
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "granularity", "file");
 	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,

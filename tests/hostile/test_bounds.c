@@ -24,7 +24,8 @@ static void reject(const char *format, const unsigned char *b, size_t n,
 {
 	pc_profile *p;
 	pc_profile_new(&p, NULL);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	if (opts)
 		pc_options_parse(o, opts);
 	int st = pc_profile_load_memory(p, b, n, "claim", format, o);

@@ -145,7 +145,8 @@ static pc_profile *program(size_t nsym, uint64_t seed)
 
 static void same_attribution(pc_profile *a, pc_profile *b, const char *use_sizes)
 {
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "use-sizes", use_sizes);
 	assert_int_equal(pc_profile_attribute(a, o), PC_OK);
 	assert_int_equal(pc_profile_attribute(b, o), PC_OK);

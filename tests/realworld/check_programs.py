@@ -328,7 +328,8 @@ class CppProgram(Built):
         rc, cg, err = profcat("-r", "callgraph", self.exe, self.gmon)
         self.assertIn(name, cg)
         rc, out, err = profcat("-O", "demangle=maybe", self.exe, self.gmon)
-        self.assertEqual((rc, err), (2, "profcat: demangle must be auto or none, not 'maybe'\n"))
+        self.assertEqual((rc, err), (2, "profcat: bad value 'maybe' for option 'demangle' of "
+                                     "pc_profile_fit; expected one of: auto, none, 0, 1, gnu\n"))
 
     @unittest.skipIf(HAVE_DEMANGLE, "built with the demangler")
     def test_without_demangler_says_so(self):

@@ -239,8 +239,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	pc_profile_new(&P, NULL);
-	pc_options *o = pc_options_new();
-	if (!P || !o)
+	pc_options *o = NULL;
+	if (!P || pc_options_new(&o))
 		return 2;
 	if (cases[i].build)
 		cases[i].build();

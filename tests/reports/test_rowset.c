@@ -101,7 +101,8 @@ static size_t listed(const char *const *kv, const pc_rowset_spec *spec,
 		     char *names, size_t n)
 {
 	pc_profile *p = small();
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	for (; *kv; kv++)
 		assert_int_equal(pc_options_parse(o, *kv), PC_OK);
 	pc_rowset rs;
@@ -169,7 +170,8 @@ static void bad_options(void **state)
 				{"output-format=xml", "output format must be text, csv or json, not 'xml'"}};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		pc_profile *p = small();
-		pc_options *o = pc_options_new();
+		pc_options *o;
+		assert_int_equal(pc_options_new(&o), PC_OK);
 		assert_int_equal(pc_options_parse(o, bad[i][0]), PC_OK);
 		pc_rowset rs;
 		assert_int_equal(pc_rowset_build(p, o, &spec, &rs), PC_EUSAGE);

@@ -107,7 +107,8 @@ static size_t line_report(int zero, char **out)
 	pc_dwarf *d;
 	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
 	assert_int_equal(pc_dwarf_new(&d, NULL), PC_OK);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
 	assert_int_equal(pc_profile_load_file(p, exe, "elf", NULL), PC_OK);
 	static const uint64_t at[3] = {0x1320, 0x1324, 0x1330};
@@ -156,7 +157,8 @@ static void test_line_syms_sampled_only(void **state)
 static void test_find_source(void **state)
 {
 	(void)state;
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	char sp[8192];
 	snprintf(sp, sizeof sp, "/nonexistent:%s", programs);
 	pc_options_set(o, "source-path", sp);

@@ -376,7 +376,8 @@ static pc_profile *two_symbols(int exact)
 
 static char *render(pc_profile *p, const char *report, const char *fmt, const char *ci)
 {
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	if (fmt)
 		pc_options_set(o, "output-format", fmt);
 	if (ci)
@@ -454,7 +455,8 @@ static void test_bad_ci(void **state)
 {
 	(void)state;
 	pc_profile *p = two_symbols(0);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	char *out = NULL;
 	const char *bad[] = {"0", "100", "x", "-3", "95%"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -473,7 +475,8 @@ static void test_diff_api(void **state)
 	(void)state;
 	pc_profile *a = two_symbols(0), *b = two_symbols(0);
 	assert_int_equal(pc_profile_add_sample(b, PC_NOSEG, 0x112, 40), PC_OK);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "output-format", "csv");
 	char *out = NULL;
 	assert_int_equal(pc_profile_diff(a, b, o, &out, NULL), PC_OK);
@@ -490,7 +493,8 @@ static void test_diff_api(void **state)
 	pc_options_set(o, "correction", "sidak");
 	assert_int_equal(pc_profile_diff(a, b, o, &out, NULL), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(b)->message,
-			    "option correction=sidak; expected holm or bh");
+			    "bad value 'sidak' for option 'correction' of pc_profile_diff; "
+			    "expected one of: holm, bh");
 	pc_options_free(o);
 	pc_profile_free(a);
 	pc_profile_free(b);

@@ -141,7 +141,8 @@ class Diff(Golden):
         r = run("diff", "--bogus", "x", "twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz", rc=2)
         self.assertEqual(r.stderr, "profcat: unknown option '--bogus' (see profcat diff --help)\n")
         r = run("diff", "--correction", "sidak", "twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz", rc=2)
-        self.assertEqual(r.stderr, "profcat: option correction=sidak; expected holm or bh\n")
+        self.assertEqual(r.stderr, "profcat: bad value 'sidak' for option 'correction' of "
+                         "pc_profile_diff; expected one of: holm, bh\n")
         # a damaged capture: FILE:OFFSET from its loader
         with tempfile.TemporaryDirectory() as d:
             bad = os.path.join(d, "trunc.gmon")

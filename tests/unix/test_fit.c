@@ -66,7 +66,8 @@ static void shifted(void **state)
 	pc_profile *p = program();
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x5000, 5), PC_OK);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x57ff, 5), PC_OK);
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	assert_int_equal(pc_options_set(o, "load-address", "0x1000"), PC_OK);
 	pc_fit f;
 	assert_int_equal(pc_profile_fit(p, o, &f), PC_OK);

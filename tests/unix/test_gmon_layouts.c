@@ -83,7 +83,8 @@ static double count_of(pc_profile *p, const char *name, uint64_t *calls)
 
 static pc_options *opts(const char *a, const char *b)
 {
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	if (a)
 		pc_options_parse(o, a);
 	if (b)

@@ -75,7 +75,8 @@ static void mutate_file(const char *path, const char *name, unsigned width)
 	unsigned char *orig = slurp(path, &len);
 	assert_non_null(orig);
 	const char *format = format_of(name);
-	pc_options *pdp = pc_options_new();
+	pc_options *pdp;
+	assert_int_equal(pc_options_new(&pdp), PC_OK);
 	pc_options_set(pdp, "profil", "glibc");
 	const pc_options *o = strcmp(format, "monout") == 0 ? pdp : NULL;
 	unsigned char *b = malloc(len + 1);

@@ -191,9 +191,10 @@ class _COptions:
         if not options:
             return
         L = _c.lib()
-        self.ptr = L.pc_options_new()
-        if not self.ptr:
+        ptr = ctypes.c_void_p()
+        if L.pc_options_new(ctypes.byref(ptr)) != 0:
             raise MemoryError("pc_options_new")
+        self.ptr = ptr.value
         for key, value in options.items():
             if value is None:
                 continue
@@ -649,14 +650,16 @@ class Profile:
         with self._lock:
             h = self._handle()
             s = _c.PcSymbol()
+            shown = ctypes.c_char_p()
             for i in range(L.pc_profile_symbol_count(h)):
                 self._check(L.pc_profile_symbol_at(h, i, ctypes.byref(s)))
+                self._check(L.pc_profile_symbol_display_name(
+                    h, i, None, ctypes.byref(shown)))
                 out.append(Symbol(_s(s.name) or "", s.address, s.size,
                                   _seg(s.segment), SymbolKind(s.kind),
                                   Binding(s.binding), SymbolFlags(s.flags),
                                   _s(s.file), _s(s.section),
-                                  _s(L.pc_profile_symbol_display_name(
-                                      h, i, None)) or ""))
+                                  _s(shown.value) or ""))
         return out
 
     def regions(self) -> List[Region]:
