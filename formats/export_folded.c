@@ -21,7 +21,7 @@ static int write_folded(pc_profile *p, const pc_options *o, pc_sink *k)
 	int rc = pc_xmodel_build(&m, p, o);
 	if (rc)
 		return rc;
-	size_t start = k->len;
+	uint64_t start = pc_sink_offset(k); /* (k may stream: lines go) */
 	for (size_t f = 0; f < m.nframes; f++) {
 		const pc_xframe *fr = &m.frames[f];
 		pc_xround r;
@@ -62,7 +62,7 @@ static int write_folded(pc_profile *p, const pc_options *o, pc_sink *k)
 	}
 	/* no stack at all: one empty stack keeps the file loadable by
 	 * readers that refuse an empty input (speedscope) */
-	if (k->len == start)
+	if (pc_sink_offset(k) == start)
 		pc_sink_puts(k, "[no samples] 0\n");
 	pc_xmodel_free(&m);
 	return k->failed;

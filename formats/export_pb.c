@@ -113,6 +113,8 @@ int pc_gzip_append(pc_sink *out, const void *in, size_t n)
 				break;
 			}
 			rc = pc_sink_write(out, buf, sizeof buf - z.avail_out);
+			if (rc == PC_OK)
+				rc = pc_sink_boundary(out); /* binary: no lines */
 		} while (rc == PC_OK && z.avail_out == 0);
 	} while (rc == PC_OK && left);
 	deflateEnd(&z);

@@ -116,6 +116,10 @@ static int export_to_sink(pc_profile *p, const char *format,
 	if (rc)
 		return rc;
 	rc = e->write(p, opts, k);
+	if (rc == PC_OK && !k->failed)
+		pc_sink_flush(k); /* the rest (after a failure: nothing more) */
+	if (k->write_failed)
+		return pc_profile_fail(p, k->failed, "write failed");
 	if (rc == PC_OK && k->failed)
 		rc = pc_profile_fail(p, k->failed,
 				     "out of memory writing %s export",
@@ -158,10 +162,8 @@ int pc_profile_export_to(pc_profile *p, const char *format,
 		return p ? pc_profile_fail(p, PC_EUSAGE, "no writer given")
 			 : PC_EUSAGE;
 	pc_sink k;
-	pc_sink_init(&k);
+	pc_sink_init_writer(&k, write, ctx, PC_SINK_STREAM_LIMIT);
 	int rc = export_to_sink(p, format, opts, &k);
-	if (rc == PC_OK)
-		rc = pc_write_all(p, write, ctx, k.buf, k.len);
 	pc_sink_dispose(&k);
 	return rc;
 }

@@ -97,8 +97,10 @@ const pc_option_decl *pc_report_options(const char *report)
 	return pc_report_find(report && *report ? report : "flat") ? report_options : NULL;
 }
 
-int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
-		      char **out, size_t *len)
+/* Renders into k (a buffer, or a writer's streaming sink); errors are
+ * recorded on p: a failing writer as "write failed" with its status. */
+static int render_to_sink(pc_profile *p, const char *report, const pc_options *opts,
+			  pc_sink *k)
 {
 	const char *name = report && *report ? report : "flat";
 	const pc_report *r = pc_report_find(name);
@@ -143,16 +145,27 @@ int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
 		if (gs)
 			return gs;
 	}
-	pc_sink k;
-	pc_sink_init(&k);
-	int st = r->render(g ? g : p, opts, &k);
-	if (st && g) {
+	int st = r->render(g ? g : p, opts, k);
+	if (!k->write_failed && st && g) {
 		const pc_error *e = pc_profile_error(g);
 		st = pc_profile_fail(p, st, "%s", e ? e->message : "cannot render");
 	}
 	pc_profile_free(g);
-	if (!st && k.failed)
+	if (!st && !k->failed)
+		pc_sink_flush(k); /* the rest (after a failure: nothing more) */
+	if (k->write_failed)
+		return pc_profile_fail(p, k->failed, "write failed");
+	if (!st && k->failed)
 		st = pc_profile_fail(p, PC_ENOMEM, "out of memory while rendering");
+	return st;
+}
+
+int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
+		      char **out, size_t *len)
+{
+	pc_sink k;
+	pc_sink_init(&k);
+	int st = render_to_sink(p, report, opts, &k);
 	if (st) {
 		pc_sink_dispose(&k);
 		return st;
@@ -174,12 +187,9 @@ int pc_profile_render_to(pc_profile *p, const char *report,
 		return PC_EUSAGE;
 	if (!write)
 		return pc_profile_fail(p, PC_EUSAGE, "no writer given");
-	char *buf;
-	size_t len;
-	int st = pc_profile_render(p, report, opts, &buf, &len);
-	if (st)
-		return st;
-	st = pc_write_all(p, write, ctx, buf, len);
-	free(buf);
+	pc_sink k;
+	pc_sink_init_writer(&k, write, ctx, PC_SINK_STREAM_LIMIT);
+	int st = render_to_sink(p, report, opts, &k);
+	pc_sink_dispose(&k);
 	return st;
 }

@@ -131,19 +131,48 @@ PC_INTERNAL const char *pc_strpool_addn(pc_strpool *sp, const char *s,
 PC_INTERNAL void pc_strpool_free(pc_strpool *sp);
 
 /* ---- output sinks ---------------------------------------------------- */
-/** Growable output buffer; reports write only through this. */
+/** Growable output buffer; reports write only through this.
+ *
+ *  A sink made with pc_sink_init_writer streams: once it holds limit
+ *  bytes or more, a write holding a '\n' hands everything up to its last
+ *  '\n' to the writer and moves the rest (the start of the next line) to
+ *  the front of buf; pc_sink_boundary() hands over everything.  So buf
+ *  and len describe the current line only: code may look back or cut
+ *  (trailing spaces) within a line, but an offset kept across a write
+ *  holding a '\n' must be pc_sink_offset() (bytes written so far), and
+ *  output that has to be edited across lines is built in a sink of its
+ *  own (pc_sink_init).  A failing writer sets failed to its status
+ *  (PC_EIO for a positive one) and write_failed: every later write does
+ *  nothing. */
 typedef struct pc_sink {
 	char *buf;
 	size_t len, cap;
-	int failed; /* PC_ENOMEM once an append failed */
+	int failed; /* PC_ENOMEM once an append failed, or the writer's status */
+	int write_failed; /* failed came from the writer */
+	pc_write_fn write; /* NULL: everything stays in buf */
+	void *ctx;
+	size_t limit;     /* flush at a boundary once len >= limit */
+	uint64_t flushed; /* bytes given to write */
 } pc_sink;
 
+/** The threshold of pc_profile_render_to / pc_profile_export_to. */
+#define PC_SINK_STREAM_LIMIT ((size_t)64 * 1024)
+
 PC_INTERNAL void pc_sink_init(pc_sink *k);
+/** A sink that gives its bytes to write(ctx, ...) at boundaries once it
+ *  holds at least limit (> 0) bytes; pc_sink_flush gives the rest. */
+PC_INTERNAL void pc_sink_init_writer(pc_sink *k, pc_write_fn write, void *ctx,
+				     size_t limit);
+/** A boundary: the caller keeps no pointer or offset into buf, so a
+ *  streaming sink over its limit flushes now.  Returns failed. */
+PC_INTERNAL int pc_sink_boundary(pc_sink *k);
+/** Gives every buffered byte to the writer (a streaming sink; nothing
+ *  for another).  Returns failed. */
+PC_INTERNAL int pc_sink_flush(pc_sink *k);
+/** Bytes written to k so far: those given to the writer and those in
+ *  buf. */
+PC_INTERNAL uint64_t pc_sink_offset(const pc_sink *k);
 PC_INTERNAL void pc_sink_dispose(pc_sink *k);
-/** Gives len bytes of buf to write(ctx, ...) in pieces; a failing write
- *  is recorded on p ("write failed") and its status returned. */
-PC_INTERNAL int pc_write_all(pc_profile *p, pc_write_fn write, void *ctx,
-			     const char *buf, size_t len);
 PC_INTERNAL int pc_sink_write(pc_sink *k, const void *data, size_t n);
 PC_INTERNAL int pc_sink_puts(pc_sink *k, const char *s);
 PC_INTERNAL int pc_sink_putc(pc_sink *k, char c);

@@ -1,4 +1,6 @@
-/* sink.c - the growable output buffer every report writes into. */
+/* sink.c - the growable output buffer every report writes into; with a
+ * writer (pc_sink_init_writer) it streams: at a line's end once it holds
+ * its limit (see internal.h). */
 #include "internal.h"
 
 #include <float.h>
@@ -12,10 +14,73 @@ void pc_sink_init(pc_sink *k)
 	memset(k, 0, sizeof *k);
 }
 
+void pc_sink_init_writer(pc_sink *k, pc_write_fn write, void *ctx, size_t limit)
+{
+	memset(k, 0, sizeof *k);
+	k->write = write;
+	k->ctx = ctx;
+	k->limit = limit ? limit : 1;
+}
+
 void pc_sink_dispose(pc_sink *k)
 {
 	free(k->buf);
 	memset(k, 0, sizeof *k);
+}
+
+int pc_sink_flush(pc_sink *k)
+{
+	if (k->failed || !k->write || !k->len)
+		return k->failed;
+	int st = k->write(k->ctx, k->buf, k->len);
+	if (st) {
+		k->failed = st < 0 ? st : PC_EIO;
+		k->write_failed = 1;
+		return k->failed;
+	}
+	k->flushed += k->len;
+	k->len = 0;
+	k->buf[0] = '\0';
+	return PC_OK;
+}
+
+int pc_sink_boundary(pc_sink *k)
+{
+	if (k->limit && k->len >= k->limit)
+		return pc_sink_flush(k);
+	return k->failed;
+}
+
+uint64_t pc_sink_offset(const pc_sink *k)
+{
+	return k->flushed + k->len;
+}
+
+/* A write that put bytes [at, len) holding a '\n' into a sink over its
+ * limit: everything up to the last '\n' goes to the writer, the line
+ * after it stays. */
+static void flush_lines(pc_sink *k, size_t at)
+{
+	size_t end = k->len;
+	while (end > at && k->buf[end - 1] != '\n')
+		end--;
+	if (end == at || k->failed)
+		return;
+	size_t rest = k->len - end;
+	k->len = end;
+	if (pc_sink_flush(k) == PC_OK && rest) {
+		memmove(k->buf, k->buf + end, rest);
+		k->len = rest;
+		k->buf[rest] = '\0';
+	}
+}
+
+/* After a write of the bytes [at, len): the end of a line is a boundary
+ * (one predictable branch for a sink without a writer: limit 0). */
+static inline void after_write(pc_sink *k, size_t at)
+{
+	if (k->limit && k->len >= k->limit)
+		flush_lines(k, at);
 }
 
 static int reserve_slow(pc_sink *k, size_t n)
@@ -48,7 +113,8 @@ int pc_sink_write(pc_sink *k, const void *data, size_t n)
 	memcpy(k->buf + k->len, data, n);
 	k->len += n;
 	k->buf[k->len] = '\0';
-	return PC_OK;
+	after_write(k, k->len - n);
+	return k->failed;
 }
 
 int pc_sink_puts(pc_sink *k, const char *s)
@@ -66,7 +132,8 @@ int pc_sink_puts(pc_sink *k, const char *s)
 	}
 	k->len += i;
 	d[i] = '\0';
-	return PC_OK;
+	after_write(k, k->len - i);
+	return k->failed;
 }
 
 int pc_sink_putc(pc_sink *k, char c)
@@ -81,7 +148,8 @@ int pc_sink_repeat(pc_sink *k, char c, size_t n)
 	memset(k->buf + k->len, c, n);
 	k->len += n;
 	k->buf[k->len] = '\0';
-	return PC_OK;
+	after_write(k, k->len - n);
+	return k->failed;
 }
 
 int pc_sink_vprintf(pc_sink *k, const char *fmt, va_list ap)
@@ -96,7 +164,8 @@ int pc_sink_vprintf(pc_sink *k, const char *fmt, va_list ap)
 		return k->failed;
 	vsnprintf(k->buf + k->len, (size_t)n + 1, fmt, ap);
 	k->len += (size_t)n;
-	return PC_OK;
+	after_write(k, k->len - (size_t)n);
+	return k->failed;
 }
 
 int pc_sink_printf(pc_sink *k, const char *fmt, ...)
@@ -462,21 +531,4 @@ int pc_sink_u64(pc_sink *k, uint64_t v, int width)
 	char buf[24];
 	size_t n = pc_fmt_u64(buf, v);
 	return put_right(k, buf, n, width);
-}
-
-/* Hands a finished buffer to a caller's writer (pc_profile_render_to,
- * pc_profile_export_to) in pieces of at most 64 KiB. */
-int pc_write_all(pc_profile *p, pc_write_fn write, void *ctx, const char *buf,
-		 size_t len)
-{
-	const size_t piece = (size_t)64 * 1024;
-	for (size_t at = 0; at < len;) {
-		size_t n = len - at < piece ? len - at : piece;
-		int st = write(ctx, buf + at, n);
-		if (st)
-			return pc_profile_fail(p, st < 0 ? st : PC_EIO,
-					       "write failed");
-		at += n;
-	}
-	return PC_OK;
 }

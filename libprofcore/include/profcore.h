@@ -927,8 +927,10 @@ PC_API size_t pc_callgraph_dropped_arcs(const pc_callgraph *g);
 /* Reports                                                             */
 
 /** A writer: receives len bytes of output (len > 0) and returns 0, or a
- *  negative pc_status (PC_EIO) to stop; the rendering then fails with
- *  that status.  Output comes in order and in pieces of any size. */
+ *  pc_status (PC_EIO) to stop: the rendering then stops and fails with
+ *  that status (a positive one as PC_EIO), and write is not called
+ *  again.  Output comes in order and in pieces of any size; buf is only
+ *  valid during the call. */
 typedef int (*pc_write_fn)(void *ctx, const void *buf, size_t len);
 
 /** Renders report (NULL or "flat" = the flat table; pc_report_name_at()
@@ -937,12 +939,18 @@ typedef int (*pc_write_fn)(void *ctx, const void *buf, size_t len);
  *  "style", ... (docs/reports.md ("Reports")). */
 PC_API int pc_profile_render(pc_profile *p, const char *report,
 			     const pc_options *opts, char **out, size_t *len);
-/** Same, given to write(ctx, ...) (see pc_write_fn).  The report is
- *  complete before the first write: an error in rendering writes
- *  nothing; a failing write (recorded on p as "write failed") stops the
- *  output where it is.  Output is not atomic: profcat writes to a
- *  temporary file and renames.  Both check opts against
- *  pc_report_options() first (PC_EUSAGE naming the key). */
+/** Same, given to write(ctx, ...) (see pc_write_fn) as it is made: once
+ *  the library's buffer holds 64 KiB, the lines in it are handed over
+ *  (pieces of 64 KiB up to one line more, then the rest at the end), so
+ *  the memory for the output stays bounded, in every output format.
+ *  Built whole in memory first: the data of the HTML report (one
+ *  compressed block, written out in lines), and the callgraph and arcs
+ *  reports with focus, ignore or hide (one piece).  The options and the
+ *  attribution are checked before the first write; an error found later
+ *  leaves the output incomplete (not atomic: profcat writes to a
+ *  temporary file and renames).  A failing write stops the rendering:
+ *  its status is returned (recorded on p as "write failed").  Both check
+ *  opts against pc_report_options() first (PC_EUSAGE naming the key). */
 PC_API int pc_profile_render_to(pc_profile *p, const char *report,
 				const pc_options *opts, pc_write_fn write,
 				void *ctx);
@@ -988,9 +996,15 @@ PC_API void pc_free(void *ptr);
  *  per-format keys listed in the README. */
 PC_API int pc_profile_export(pc_profile *p, const char *format,
 			     const pc_options *opts, char **out, size_t *len);
-/** Same, given to write(ctx, ...) (see pc_write_fn; not atomic).  The
- *  export is complete before the first write.  Both check opts against
- *  pc_export_options() first (PC_EUSAGE naming the key). */
+/** Same, given to write(ctx, ...) (see pc_write_fn; not atomic) as it
+ *  is made, as pc_profile_render_to does: the text exports (folded,
+ *  callgrind, speedscope, svg) in pieces of 64 KiB up to one line more.
+ *  Built whole in memory first: the pprof protobuf (its lengths come
+ *  first; with compress=1 its gzip form is handed over in pieces as it
+ *  is compressed) and gmon (binary: handed over at the end).  A failing
+ *  write stops the export with its status ("write failed" on p).  Both
+ *  check opts against pc_export_options() first (PC_EUSAGE naming the
+ *  key). */
 PC_API int pc_profile_export_to(pc_profile *p, const char *format,
 				const pc_options *opts, pc_write_fn write,
 				void *ctx);

@@ -386,14 +386,18 @@ typedef struct collect {
 	unsigned char *buf;
 	size_t len, calls;
 	int fail_at; /* call number that fails, 0 = none */
+	int fail_status; /* what it returns then (0: PC_EIO) */
+	size_t sizes[64]; /* of the first 64 calls */
 } collect;
 
 static int collect_write(void *ctx, const void *buf, size_t len)
 {
 	collect *c = ctx;
+	if (c->calls < 64)
+		c->sizes[c->calls] = len;
 	c->calls++;
 	if (c->fail_at && c->calls == (size_t)c->fail_at)
-		return PC_EIO;
+		return c->fail_status ? c->fail_status : PC_EIO;
 	assert_true(len > 0);
 	c->buf = realloc(c->buf, c->len + len);
 	assert_non_null(c->buf);
@@ -405,11 +409,11 @@ static int collect_write(void *ctx, const void *buf, size_t len)
 static void writer_callbacks(void **state)
 {
 	(void)state;
-	/* 3000 symbols: the flat report is longer than one 64 KiB piece */
+	/* 8000 symbols: the flat report is several 64 KiB long */
 	pc_profile *p;
 	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
 	char name[32];
-	for (unsigned k = 0; k < 3000; k++) {
+	for (unsigned k = 0; k < 8000; k++) {
 		snprintf(name, sizeof name, "function_number_%u", k);
 		add_sym(p, name, 0x1000 + 0x10 * (uint64_t)k, 0x10);
 		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG,
@@ -421,7 +425,7 @@ static void writer_callbacks(void **state)
 	for (int w = 0; w < 2; w++) {
 		char *buf;
 		size_t len;
-		collect c = {NULL, 0, 0, 0};
+		collect c = {NULL, 0, 0, 0, 0, {0}};
 		if (w == 0) {
 			assert_int_equal(pc_profile_render(p, NULL, NULL, &buf, &len), PC_OK);
 			assert_int_equal(pc_profile_render_to(p, NULL, NULL, collect_write, &c),
@@ -431,10 +435,27 @@ static void writer_callbacks(void **state)
 			assert_int_equal(pc_profile_export_to(p, what[w], NULL, collect_write, &c),
 					 PC_OK);
 		}
-		assert_true(len > 64 * 1024);
+		assert_true(len > 2 * 64 * 1024); /* three calls or more */
 		assert_int_equal(c.len, len);
 		assert_memory_equal(c.buf, buf, len);
-		assert_int_equal(c.calls, (len + 65535) / 65536);
+		/* streamed: a call each time the buffer passes 64 KiB, at the
+		 * end of a line (so at most 64 KiB + one line), then the rest */
+		size_t longest = 0;
+		for (size_t i = 0, from = 0; i < len; i++)
+			if (buf[i] == '\n') {
+				longest = i + 1 - from > longest ? i + 1 - from : longest;
+				from = i + 1;
+			}
+		assert_true(longest > 10 && longest < 200);
+		assert_in_range(c.calls, len / (65536 + longest) + 1, len / 65536 + 1);
+		assert_true(c.calls <= 64);
+		for (size_t i = 0, at = 0; i < c.calls; at += c.sizes[i], i++) {
+			if (i + 1 < c.calls)
+				assert_in_range(c.sizes[i], 65536, 65536 + longest - 1);
+			else
+				assert_in_range(c.sizes[i], 1, 65536 + longest - 1);
+			assert_int_equal(buf[at + c.sizes[i] - 1], '\n');
+		}
 		/* the FILE * conveniences (header-inline) write the same bytes */
 		FILE *f = fopen("test_api_conventions.out", "w+b");
 		assert_non_null(f);
@@ -453,15 +474,100 @@ static void writer_callbacks(void **state)
 		free(c.buf);
 		pc_free(buf);
 	}
-	/* a writer that fails stops the output with its status */
-	collect c = {NULL, 0, 0, 2};
+	/* a writer that fails stops the output with its status: no call
+	 * after the failing one (its 2nd), its bytes are not counted */
+	collect c = {NULL, 0, 0, 2, 0, {0}};
 	assert_int_equal(pc_profile_render_to(p, NULL, NULL, collect_write, &c), PC_EIO);
 	assert_string_equal(msg(p), "write failed");
 	assert_int_equal(c.calls, 2);
-	assert_int_equal(c.len, 65536);
+	assert_int_equal(c.len, c.sizes[0]);
+	assert_in_range(c.len, 65536, 65536 + 200);
 	free(c.buf);
+	/* its own status (a negative one) is returned; a positive one is
+	 * PC_EIO; an export stops the same way */
+	collect e = {NULL, 0, 0, 2, PC_ENOMEM, {0}};
+	assert_int_equal(pc_profile_export_to(p, "folded", NULL, collect_write, &e), PC_ENOMEM);
+	assert_string_equal(msg(p), "write failed");
+	assert_int_equal(e.calls, 2);
+	free(e.buf);
+	collect one = {NULL, 0, 0, 1, 7, {0}};
+	assert_int_equal(pc_profile_render_to(p, NULL, NULL, collect_write, &one), PC_EIO);
+	assert_int_equal(one.calls, 1);
+	assert_int_equal(one.len, 0);
 	assert_int_equal(pc_profile_render_to(p, NULL, NULL, NULL, NULL), PC_EUSAGE);
 	assert_string_equal(msg(p), "no writer given");
+	pc_profile_free(p);
+}
+
+/* One output through pc_profile_render_to / _export_to against
+ * pc_profile_render / _export; counts it in *checked, and in *streamed
+ * when it came in several calls. */
+static void same_through_writer(pc_profile *p, const char *what, const char *of,
+				size_t *checked, size_t *streamed)
+{
+	pc_options *o = NULL;
+	assert_int_equal(pc_options_new(&o), PC_OK);
+	char *buf = NULL;
+	size_t len = 0;
+	collect c = {NULL, 0, 0, 0, 0, {0}};
+	int st, st_to;
+	if (of) {
+		assert_int_equal(pc_options_set(o, "output-format", of), PC_OK);
+		st = pc_profile_render(p, what, o, &buf, &len);
+		st_to = pc_profile_render_to(p, what, o, collect_write, &c);
+	} else {
+		st = pc_profile_export(p, what, o, &buf, &len);
+		st_to = pc_profile_export_to(p, what, o, collect_write, &c);
+	}
+	assert_int_equal(st_to, st);
+	if (st == PC_OK) {
+		assert_int_equal(c.len, len);
+		assert_memory_equal(c.buf, buf, len);
+		(*checked)++;
+		/* every output over 128 KiB but gmon's (binary, at the end) */
+		if (len > 128 * 1024 && strcmp(what, "gmon")) {
+			assert_true(c.calls > 1);
+			(*streamed)++;
+		}
+	} else {
+		assert_int_equal(c.calls, 0); /* refused before any output */
+	}
+	pc_free(buf);
+	free(c.buf);
+	pc_options_free(o);
+}
+
+/* Every report in every output format and every export: the writer gets
+ * the bytes pc_profile_render / pc_profile_export make, streamed. */
+static void writer_every_output(void **state)
+{
+	(void)state;
+	pc_profile *p;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	char name[32];
+	for (unsigned k = 0; k < 4000; k++) {
+		snprintf(name, sizeof name, "function_number_%u", k);
+		add_sym(p, name, 0x1000 + 0x10 * (uint64_t)k, 0x10);
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x1000 + 0x10 * (uint64_t)k,
+						       1 + k % 7),
+				 PC_OK);
+		pc_arc a = {PC_NOSEG, 0x1000 + 0x10 * (uint64_t)(k / 2), PC_NOSEG,
+			    0x1000 + 0x10 * (uint64_t)k, 3, 0, 0};
+		if (k)
+			assert_int_equal(pc_profile_add_arc(p, &a), PC_OK);
+	}
+	static const char *const ofs[] = {"text", "csv", "json", "html"};
+	size_t checked = 0, streamed = 0, nrep = 0, nexp = 0;
+	for (; pc_report_name_at(nrep); nrep++)
+		for (size_t f = 0; f < 4; f++)
+			same_through_writer(p, pc_report_name_at(nrep), ofs[f], &checked,
+					    &streamed);
+	for (; pc_export_name_at(nexp); nexp++)
+		same_through_writer(p, pc_export_name_at(nexp), NULL, &checked, &streamed);
+	/* refused in text, csv and json: source, locations and disasm (no
+	 * program with DWARF), intervals (no "interval" given) */
+	assert_int_equal(checked, nrep * 4 - 4 * 3 + nexp);
+	assert_true(streamed >= 20);
 	pc_profile_free(p);
 }
 
@@ -537,6 +643,7 @@ int main(void)
 		cmocka_unit_test(sized_structs),
 		cmocka_unit_test(sorted_rows),
 		cmocka_unit_test(writer_callbacks),
+		cmocka_unit_test(writer_every_output),
 		cmocka_unit_test(thread_setting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
