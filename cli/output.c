@@ -50,36 +50,77 @@ static void test_stall(const char *tmp)
 	pc_plat_sleep_ms((unsigned)strtoul(v, NULL, 10));
 }
 
-static int write_atomic(const char *path, const char *buf, size_t len)
+int pc_cli_output_open(pc_cli_output *o, const char *path)
 {
-	char *tmp = NULL;
+	memset(o, 0, sizeof *o);
+	o->path = path;
+	if (!path) {
+		o->f = stdout;
+		return 0;
+	}
 	int rc = pc_cli_check_output(path);
 	if (rc)
 		return rc;
-	FILE *f = pc_plat_temp_beside(path, &tmp);
-	if (!f) {
+	o->f = pc_plat_temp_beside(path, &o->tmp);
+	if (!o->f) {
 		if (errno == ENOMEM)
 			return PC_CLI_EXIT_INTERNAL;
 		fprintf(stderr, "profcat: %s: cannot create temporary file: %s\n", path,
 			strerror(errno));
 		return PC_CLI_EXIT_IO;
 	}
-	int ok = fwrite(buf, 1, len, f) == len && pc_plat_sync(f) == 0;
-	ok = (fclose(f) == 0) && ok;
-	if (ok)
-		test_stall(tmp);
-	if (ok)
-		ok = pc_plat_replace(tmp, path) == 0;
-	if (!ok) {
-		int e = errno;
-		remove(tmp);
-		pc_plat_temp_release();
-		fprintf(stderr, "profcat: %s: cannot write: %s\n", path, strerror(e));
-		free(tmp);
+	return 0;
+}
+
+int pc_cli_output_write(void *ctx, const void *buf, size_t len)
+{
+	pc_cli_output *o = ctx;
+	if (o->err)
+		return PC_EIO;
+	if (fwrite(buf, 1, len, o->f) != len) {
+		o->err = errno ? errno : EIO;
+		return PC_EIO;
+	}
+	return PC_OK;
+}
+
+int pc_cli_output_close(pc_cli_output *o, int keep)
+{
+	if (!o->f)
+		return 0;
+	if (!o->path) { /* standard output: what was written stays */
+		int bad = o->err || fflush(stdout) != 0;
+		int e = o->err ? o->err : errno;
+		o->f = NULL;
+		if (!bad || !keep)
+			return 0;
+		if (e == EPIPE) /* the reader is gone: nothing to say */
+			return PC_CLI_EXIT_IO;
+		fprintf(stderr, "profcat: cannot write to standard output: %s\n", strerror(e));
 		return PC_CLI_EXIT_IO;
 	}
+	int ok = keep && !o->err && pc_plat_sync(o->f) == 0;
+	int e = o->err ? o->err : errno;
+	if (fclose(o->f) != 0 && ok) {
+		ok = 0;
+		e = errno;
+	}
+	o->f = NULL;
+	if (ok)
+		test_stall(o->tmp);
+	if (ok && pc_plat_replace(o->tmp, o->path) != 0) {
+		ok = 0;
+		e = errno;
+	}
+	if (!ok)
+		remove(o->tmp);
 	pc_plat_temp_release();
-	free(tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	if (!ok && keep) {
+		fprintf(stderr, "profcat: %s: cannot write: %s\n", o->path, strerror(e));
+		return PC_CLI_EXIT_IO;
+	}
 	return 0;
 }
 
@@ -134,17 +175,13 @@ void pc_cli_binary_stdio(void)
 
 int pc_cli_write_output(const char *path, const char *buf, size_t len)
 {
-	if (!path) {
-		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
-			if (errno == EPIPE) /* the reader is gone: nothing to say */
-				return PC_CLI_EXIT_IO;
-			fprintf(stderr, "profcat: cannot write to standard output: %s\n",
-				strerror(errno));
-			return PC_CLI_EXIT_IO;
-		}
-		return 0;
-	}
-	return write_atomic(path, buf, len);
+	pc_cli_output o;
+	int rc = pc_cli_output_open(&o, path);
+	if (rc)
+		return rc;
+	if (len)
+		pc_cli_output_write(&o, buf, len);
+	return pc_cli_output_close(&o, 1);
 }
 
 int pc_cli_open_error(const char *path, int st)

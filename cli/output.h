@@ -3,6 +3,7 @@
 #define PC_CLI_OUTPUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct pc_error;
 struct pc_profile;
@@ -41,6 +42,28 @@ void pc_cli_binary_stdio(void);
 /** Writes buf to standard output (path NULL) or atomically to path.
  *  Returns 0, or the exit code after printing one error line. */
 int pc_cli_write_output(const char *path, const char *buf, size_t len);
+
+/** An output being written as a report is made (pc_profile_render_to):
+ *  standard output, or a temporary file beside path that replaces path
+ *  when it is closed complete. */
+typedef struct pc_cli_output {
+	const char *path; /* NULL: standard output */
+	FILE *f;
+	char *tmp;        /* the temporary file */
+	int err;          /* errno of the first failed write, 0 */
+} pc_cli_output;
+/** Opens o for path (NULL: standard output): 0, or the exit code after
+ *  one error line (path refused, no temporary file). */
+int pc_cli_output_open(pc_cli_output *o, const char *path);
+/** pc_write_fn for an open pc_cli_output (ctx): PC_EIO once a write
+ *  failed (errno kept in o->err). */
+int pc_cli_output_write(void *ctx, const void *buf, size_t len);
+/** Closes o.  keep: the output is complete: the temporary file replaces
+ *  path (fsync, rename); returns 0, or exit 3 after one error line (none
+ *  for a closed standard output).  keep 0: the report failed: the
+ *  temporary file is removed (standard output keeps what it got);
+ *  returns 0. */
+int pc_cli_output_close(pc_cli_output *o, int keep);
 
 /** After pc_stream_open_file failed with status st on path: one error
  *  line ("no such file", "is a directory, not a capture or symbol

@@ -328,8 +328,6 @@ int main(int argc, char **argv)
 	pc_registry *reg = NULL;
 	pc_profile *p = NULL;
 	pc_options *fopts = NULL;
-	char *buf = NULL;
-	size_t len = 0;
 	pc_cli_binary_stdio();
 	if (!lopts || !ropts || !in) {
 		fprintf(stderr, "profcat: out of memory\n");
@@ -505,16 +503,23 @@ int main(int argc, char **argv)
 	if (dm && strcmp(dm, "0") && strcmp(dm, "none") && !pc_demangler_available())
 		fprintf(stderr, "profcat: warning: this profcat was built without a demangler "
 			"(libiberty-dev, meson -Ddemangle): names are shown mangled\n");
+	/* written as it is made: to standard output, or to a temporary file
+	 * that replaces out_path once the report is complete */
+	pc_cli_output out;
+	if ((rc = pc_cli_output_open(&out, out_path)))
+		goto done;
 	if (export_fmt && !list_syms)
-		st = pc_profile_export(p, export_fmt, ropts, &buf, &len);
+		st = pc_profile_export_to(p, export_fmt, ropts, pc_cli_output_write, &out);
 	else
-		st = pc_profile_render(p, list_syms ? "symbols" : report, ropts, &buf, &len);
-	if (st) {
+		st = pc_profile_render_to(p, list_syms ? "symbols" : report, ropts,
+					  pc_cli_output_write, &out);
+	if (st && !out.err) { /* the report failed: no output file */
+		pc_cli_output_close(&out, 0);
 		print_error(pc_profile_error(p));
 		rc = status_exit(st);
 		goto done;
 	}
-	if ((rc = pc_cli_write_output(out_path, buf, len)))
+	if ((rc = pc_cli_output_close(&out, 1))) /* (a failed write says so) */
 		goto done;
 	/* symbol files alone: an empty report, said on standard error once
 	 * it is written (exit 0: the symbols themselves were read) */
@@ -534,7 +539,6 @@ int main(int argc, char **argv)
 			names, export_fmt ? "export" : "report");
 	}
 done:
-	pc_free(buf);
 	for (size_t i = 0; i < c.nin; i++)
 		pc_stream_free(in[i].s);
 	free(in);

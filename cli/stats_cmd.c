@@ -424,13 +424,22 @@ int profcat_stats_main(int argc, char **argv)
 			}
 		for (size_t i = 0; c.verbose && i < pc_profile_note_count(caps[0]); i++)
 			fprintf(stderr, "profcat: note: %s\n", pc_profile_note_at(caps[0], i));
-		st = export_fmt ? pc_profile_export(caps[0], export_fmt, c.ropts, &buf, &len)
-				: pc_profile_render(caps[0], report, c.ropts, &buf, &len);
-		if (st) {
+		/* written as it is made (a temporary file for -o) */
+		pc_cli_output out;
+		if ((rc = pc_cli_output_open(&out, out_path)))
+			goto done;
+		st = export_fmt ? pc_profile_export_to(caps[0], export_fmt, c.ropts,
+						       pc_cli_output_write, &out)
+				: pc_profile_render_to(caps[0], report, c.ropts,
+						       pc_cli_output_write, &out);
+		if (st && !out.err) { /* the report failed: no output file */
+			pc_cli_output_close(&out, 0);
 			print_error(pc_profile_error(caps[0]));
 			rc = status_exit(st);
 			goto done;
 		}
+		rc = pc_cli_output_close(&out, 1); /* (a failed write says so) */
+		goto done;
 	} else {
 		if ((st = pc_profile_compare_rates(caps, c.ngroups, c.ropts, &buf, &len))) {
 			print_error(pc_profile_error(caps[0]));
