@@ -269,11 +269,12 @@ PC_API const char *pc_option_type_name(pc_option_type t);
 
 /** A new, empty bag in *out; the caller frees it with pc_options_free().
  *  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out is then NULL and
- *  pc_last_error() says why.  An unbound bag takes any key; its keys are checked
- *  when it is handed to a loader (pc_profile_load_*), a report
- *  (pc_profile_render*) or an export (pc_profile_export*): an unknown key
- *  or a bad value there fails with PC_EUSAGE before any work, the message
- *  (on the profile) naming the key and the known ones. */
+ *  pc_last_error() says why.  An unbound bag takes any key; its keys are
+ *  checked when it is handed to a loader (pc_profile_load_*), a report
+ *  (pc_profile_render*), an export (pc_profile_export*) or a function of
+ *  pc_function_options(): an unknown key or a bad value there fails with
+ *  PC_EUSAGE before any work, the message (on the profile) naming the
+ *  key and the known ones. */
 PC_API int pc_options_new(pc_options **out);
 PC_API void pc_options_free(pc_options *o);
 /** Binds o to the key table of one consumer (keys, borrowed: it must
