@@ -143,6 +143,14 @@ class Diff(Golden):
         r = run("diff", "--correction", "sidak", "twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz", rc=2)
         self.assertEqual(r.stderr, "profcat: bad value 'sidak' for option 'correction' of "
                          "pc_profile_diff; expected one of: holm, bh\n")
+        # a key diff does not read is refused, not ignored (a loader's
+        # key stays with the loaders)
+        r = run("diff", "-O", "granularty=symbol", "--load-address", "0", "twenty.nm",
+                "diff_base.raw.gz", "diff_new.raw.gz", rc=2)
+        self.assertEqual(r.stderr, "profcat: unknown option 'granularty' for pc_profile_diff; "
+                         "known: attribution, use-sizes, demangle, output-format, ci, "
+                         "correction, symbols, focus, ignore, hide (-O KEY=VALUE: the "
+                         "loaders' keys are listed by profcat --list-formats -v)\n")
         # a damaged capture: FILE:OFFSET from its loader
         with tempfile.TemporaryDirectory() as d:
             bad = os.path.join(d, "trunc.gmon")
