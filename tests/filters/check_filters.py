@@ -10,8 +10,8 @@
      sample the unfiltered regions report counts;
    - callgraph: each function's self time is its flat row's (the rows the
      filters keep) or 0;
-   - source: listed lines + filtered out + lines without source = the
-     unfiltered report's lines + lines without source;
+   - source: listed lines + filtered out + lines without source + no
+     function = the unfiltered report's;
    - the pprof export with a filter holds what `go tool pprof -top` shows
      with the same -focus/-ignore/-hide on the unfiltered export (the
      stack rule), and with --stacks none the flat report's rows (the
@@ -163,7 +163,7 @@ def source_sum(fargs):
     out, _ = run(["-r", "source", "-F", "json"] + fargs + cases.SRC, cwd=cases.SRC_DIR)
     d = json.loads(out)
     return (sum(l["count"] for l in d["lines"]) + d.get("filtered_out", 0) +
-            d["no_line_info"])
+            d["no_line_info"] + d["no_function"])
 
 
 if HAVE["dwarf"]:
