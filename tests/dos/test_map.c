@@ -75,16 +75,23 @@ static size_t count_kind(const pc_profile *p, pc_symkind k)
 	return n;
 }
 
-static void assert_region(const pc_profile *p, size_t i, const char *label,
-			  uint64_t low, uint64_t high)
+/* region i: a segment of the program's, label at seg:low-high */
+static void assert_seg_region(const pc_profile *p, size_t i, const char *label,
+			      uint32_t seg, uint64_t low, uint64_t high)
 {
 	pc_region r;
 	assert_int_equal(pc_profile_region_at(p, i, &r), PC_OK);
 	assert_string_equal(r.label, label);
-	assert_int_equal(r.segment, PC_NOSEG);
+	assert_int_equal(r.segment, seg);
 	assert_int_equal(r.low, low);
 	assert_int_equal(r.high, high);
 	assert_int_equal(r.cls, PC_REGION_APPLICATION);
+}
+
+static void assert_region(const pc_profile *p, size_t i, const char *label,
+			  uint64_t low, uint64_t high)
+{
+	assert_seg_region(p, i, label, PC_NOSEG, low, high);
 }
 
 static void assert_sym(const pc_profile *p, const char *name, uint64_t addr,
@@ -973,26 +980,11 @@ static void optlink_segments(void **state)
 	pc_profile *p = load("optlink/LAYOUT.MAP", NULL, (const char *)NULL);
 	assert_int_equal(pc_profile_symbol_count(p), 0);
 	assert_int_equal(pc_profile_region_count(p), 5);
-	static const struct {
-		const char *label;
-		uint32_t seg;
-		uint64_t low, high;
-	} want[] = {
-		{"_TEXT", 2, 0x0, 0x4A10},
-		{"ICODE", 2, 0x4A10, 0x4A10},
-		{"_DATA", 3, 0x0, 0xC38},
-		{"CONST", 3, 0xC38, 0xD58},
-		{"_BSS", 3, 0xD58, 0x1100},
-	};
-	for (size_t i = 0; i < 5; i++) {
-		pc_region r;
-		assert_int_equal(pc_profile_region_at(p, i, &r), PC_OK);
-		assert_string_equal(r.label, want[i].label);
-		assert_int_equal(r.segment, want[i].seg);
-		assert_int_equal(r.low, want[i].low);
-		assert_int_equal(r.high, want[i].high);
-		assert_int_equal(r.cls, PC_REGION_APPLICATION);
-	}
+	assert_seg_region(p, 0, "_TEXT", 2, 0x0, 0x4A10);
+	assert_seg_region(p, 1, "ICODE", 2, 0x4A10, 0x4A10);
+	assert_seg_region(p, 2, "_DATA", 3, 0x0, 0xC38);
+	assert_seg_region(p, 3, "CONST", 3, 0xC38, 0xD58);
+	assert_seg_region(p, 4, "_BSS", 3, 0xD58, 0x1100);
 	int said = 0;
 	for (size_t i = 0; i < pc_profile_note_count(p); i++)
 		said |= strcmp(pc_profile_note_at(p, i), "map: dialect optlink (detected)") == 0;
