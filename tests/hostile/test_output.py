@@ -109,6 +109,18 @@ def main():
         check(rc == 0 and stat.S_IMODE(os.stat(dest).st_mode) == 0o666 & ~um,
               "-o new file: mode 0666 & ~umask")
 
+        # the report is written as it is made, into the temporary file:
+        # a report that fails leaves the destination as it was and no
+        # temporary file
+        dest = os.path.join(tmp, "failed.txt")
+        with open(dest, "w") as f:
+            f.write("old\n")
+        rc, out, err = run("-r", "source", "-o", dest, HEX)
+        check(rc == 2 and out == b"" and err.startswith("profcat: source lines need") and
+              open(dest).read() == "old\n" and leftovers(tmp, "failed.txt") == [],
+              "failed report: destination untouched, no temporary file (%d %r %s)" %
+              (rc, err, leftovers(tmp, "failed.txt")))
+
         # a signal during the write removes the temporary file
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             dest = os.path.join(tmp, "sig.txt")
