@@ -560,22 +560,68 @@ uint64_t pc_record_decode(const pc_record_layout *l, const unsigned char *r)
 	return pc_get_uint(f, l->width, l->endian) & l->mask;
 }
 
-/* The cell of x: pc_lookup_find_fast() with the fix-up reading the fused
- * counters (priv[k].rel == tab.rel[k]; priv has ncell + 1 entries).  t is
- * a copy local to the caller's loop, so that the counter stores cannot
- * alias it and its fields stay in registers. */
-static inline size_t cell_of(const pc_lookup_table *t, const pc_cellctr *priv,
-			     uint64_t x)
+/* Batched counting with software prefetches.  Each sample costs two
+ * dependent loads that miss L1 for random PCs (the second-level byte, then
+ * the fused rel/counter entry); out-of-order execution alone overlaps only
+ * a few samples.  So samples are taken COUNT_BATCH at a time: pass 1
+ * decodes them and prefetches their second-level bytes, pass 2 finds their
+ * first candidate cells and prefetches those entries, pass 3 finishes the
+ * lookups and bumps the counters.  Samples outside the table's span are
+ * counted at once (cell 0 below it, the last cell above). */
+#ifndef PC_COUNT_BATCH
+#define PC_COUNT_BATCH 32
+#endif
+#define COUNT_BATCH PC_COUNT_BATCH
+
+/* Pass 1 for one sample x: keeps its offset in offs[*m] (and prefetches)
+ * or counts it now. */
+static inline void batch_put(const pc_lookup_table *t, pc_cellctr *priv,
+			     uint32_t *offs, size_t *m, uint64_t x)
 {
-	return pc_lookup_cell(t, (const char *)&priv[0].rel, sizeof *priv, x);
+	uint64_t off = x - t->base;
+	if (__builtin_expect(x >= t->base && off < t->span, 1)) {
+		offs[(*m)++] = (uint32_t)off;
+		__builtin_prefetch(&t->delta[off >> t->gshift]);
+	} else {
+		priv[x < t->base ? 0 : t->ncell - 1].n++;
+	}
+}
+
+/* Passes 2 and 3 over offs[0, m) (each < t->span, so t->delta exists). */
+static inline void batch_count(const pc_lookup_table *t, pc_cellctr *priv,
+			       const uint32_t *offs, size_t m)
+{
+	uint32_t ks[COUNT_BATCH];
+	for (size_t j = 0; j < m; j++) {
+		size_t gi = offs[j] >> t->gshift;
+		uint32_t d = t->delta[gi];
+		size_t k = (size_t)t->page[gi >> 8] + d;
+		if (__builtin_expect(d == 255, 0))
+			k = pc_lookup_search_rel(t, k, offs[j]);
+		ks[j] = (uint32_t)k;
+		__builtin_prefetch(&priv[k + 1]);
+	}
+	for (size_t j = 0; j < m; j++) {
+		size_t k = ks[j];
+		uint32_t off = offs[j];
+		k += priv[k + 1].rel <= off;
+		while (__builtin_expect(priv[k + 1].rel <= off, 0))
+			k++;
+		priv[k].n++;
+	}
 }
 
 static void count_addrs(const cellgroup *g, pc_cellctr *priv,
 			const uint64_t *a, size_t n)
 {
 	const pc_lookup_table t = g->tab;
-	for (size_t i = 0; i < n; i++)
-		priv[cell_of(&t, priv, a[i])].n++;
+	uint32_t offs[COUNT_BATCH];
+	for (size_t i = 0; i < n;) {
+		size_t e = n - i < COUNT_BATCH ? n : i + COUNT_BATCH, m = 0;
+		for (; i < e; i++)
+			batch_put(&t, priv, offs, &m, a[i]);
+		batch_count(&t, priv, offs, m);
+	}
 }
 
 /* The hot loops: a record is decoded and counted in one pass over the
@@ -602,9 +648,15 @@ static inline uint64_t rd_be32(const unsigned char *f)
 		const size_t st = l->stride;                                  \
 		const uint64_t mask = l->mask;                                \
 		const unsigned char *f = b + l->offset;                       \
+		uint32_t offs[COUNT_BATCH];                                   \
 		(void)mask;                                                   \
-		for (size_t i = 0; i < n; i++, f += st, b += st)              \
-			priv[cell_of(&t, priv, (DECODE))].n++;                \
+		for (size_t i = 0; i < n;) {                                  \
+			size_t e = n - i < COUNT_BATCH ? n : i + COUNT_BATCH; \
+			size_t m = 0;                                         \
+			for (; i < e; i++, f += st, b += st)                  \
+				batch_put(&t, priv, offs, &m, (DECODE));      \
+			batch_count(&t, priv, offs, m);                       \
+		}                                                             \
 	}
 COUNT_RECORDS(count_le32, rd_le32(f) & mask)
 COUNT_RECORDS(count_be32, rd_be32(f) & mask)
