@@ -574,12 +574,14 @@ uint64_t pc_record_decode(const pc_record_layout *l, const unsigned char *r)
 #define COUNT_BATCH PC_COUNT_BATCH
 
 /* Pass 1 for one sample x: keeps its offset in offs[*m] (and prefetches)
- * or counts it now. */
+ * or counts it now.  One comparison tells both cases apart: base + span
+ * cannot exceed 2^64 (the last start is base + span - 1), so an x below
+ * base wraps to an offset of at least span. */
 static inline void batch_put(const pc_lookup_table *t, pc_cellctr *priv,
 			     uint32_t *offs, size_t *m, uint64_t x)
 {
 	uint64_t off = x - t->base;
-	if (__builtin_expect(x >= t->base && off < t->span, 1)) {
+	if (__builtin_expect(off < t->span, 1)) {
 		offs[(*m)++] = (uint32_t)off;
 		__builtin_prefetch(&t->delta[off >> t->gshift]);
 	} else {
@@ -587,20 +589,30 @@ static inline void batch_put(const pc_lookup_table *t, pc_cellctr *priv,
 	}
 }
 
-/* Passes 2 and 3 over offs[0, m) (each < t->span, so t->delta exists). */
+/* Passes 2 and 3 over offs[0, m) (each < t->span, so t->delta exists).
+ * Saturated second-level bytes (rare) are listed in pass 2 and searched
+ * after it, so that the pass makes no call. */
 static inline void batch_count(const pc_lookup_table *t, pc_cellctr *priv,
 			       const uint32_t *offs, size_t m)
 {
 	uint32_t ks[COUNT_BATCH];
+	unsigned char sat[COUNT_BATCH];
+	size_t ns = 0;
+	const uint8_t *delta = t->delta;
+	const uint32_t *page = t->page;
+	const unsigned gshift = t->gshift;
 	for (size_t j = 0; j < m; j++) {
-		size_t gi = offs[j] >> t->gshift;
-		uint32_t d = t->delta[gi];
-		size_t k = (size_t)t->page[gi >> 8] + d;
-		if (__builtin_expect(d == 255, 0))
-			k = pc_lookup_search_rel(t, k, offs[j]);
+		size_t gi = offs[j] >> gshift;
+		uint32_t d = delta[gi];
+		size_t k = (size_t)page[gi >> 8] + d;
 		ks[j] = (uint32_t)k;
+		sat[ns] = (unsigned char)j;
+		ns += d == 255;
 		__builtin_prefetch(&priv[k + 1]);
 	}
+	for (size_t i = 0; i < ns; i++)
+		ks[sat[i]] = (uint32_t)pc_lookup_search_rel(t, ks[sat[i]],
+							    offs[sat[i]]);
 	for (size_t j = 0; j < m; j++) {
 		size_t k = ks[j];
 		uint32_t off = offs[j];
