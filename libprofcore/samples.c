@@ -572,6 +572,12 @@ uint64_t pc_record_decode(const pc_record_layout *l, const unsigned char *r)
 #define PC_COUNT_BATCH 32
 #endif
 #define COUNT_BATCH PC_COUNT_BATCH
+#ifndef PC_UNROLL_N
+#define PC_UNROLL_N 4
+#endif
+#define PC_PRAGMA(x) _Pragma(#x)
+#define PC_PRAGMA_UNROLL(n) PC_PRAGMA(GCC unroll n)
+#define PC_UNROLL PC_PRAGMA_UNROLL(PC_UNROLL_N)
 
 /* Pass 1 for one sample x: keeps its offset in offs[*m] (and prefetches)
  * or counts it now.  One comparison tells both cases apart: base + span
@@ -590,29 +596,31 @@ static inline void batch_put(const pc_lookup_table *t, pc_cellctr *priv,
 }
 
 /* Passes 2 and 3 over offs[0, m) (each < t->span, so t->delta exists).
- * Saturated second-level bytes (rare) are listed in pass 2 and searched
- * after it, so that the pass makes no call. */
+ * A saturated second-level byte (255, rare) shows as bit 8 of d + 1:
+ * those are searched after pass 2, so that the pass makes no call. */
 static inline void batch_count(const pc_lookup_table *t, pc_cellctr *priv,
 			       const uint32_t *offs, size_t m)
 {
 	uint32_t ks[COUNT_BATCH];
-	unsigned char sat[COUNT_BATCH];
-	size_t ns = 0;
+	uint32_t sat = 0;
 	const uint8_t *delta = t->delta;
 	const uint32_t *page = t->page;
 	const unsigned gshift = t->gshift;
+	PC_UNROLL
 	for (size_t j = 0; j < m; j++) {
 		size_t gi = offs[j] >> gshift;
 		uint32_t d = delta[gi];
 		size_t k = (size_t)page[gi >> 8] + d;
 		ks[j] = (uint32_t)k;
-		sat[ns] = (unsigned char)j;
-		ns += d == 255;
+		sat |= d + 1;
 		__builtin_prefetch(&priv[k + 1]);
 	}
-	for (size_t i = 0; i < ns; i++)
-		ks[sat[i]] = (uint32_t)pc_lookup_search_rel(t, ks[sat[i]],
-							    offs[sat[i]]);
+	if (__builtin_expect(sat & 256, 0)) {
+		for (size_t j = 0; j < m; j++)
+			if (delta[offs[j] >> gshift] == 255)
+				ks[j] = (uint32_t)pc_lookup_search_rel(t, ks[j], offs[j]);
+	}
+	PC_UNROLL
 	for (size_t j = 0; j < m; j++) {
 		size_t k = ks[j];
 		uint32_t off = offs[j];
@@ -665,6 +673,7 @@ static inline uint64_t rd_be32(const unsigned char *f)
 		for (size_t i = 0; i < n;) {                                  \
 			size_t e = n - i < COUNT_BATCH ? n : i + COUNT_BATCH; \
 			size_t m = 0;                                         \
+			PC_UNROLL                                             \
 			for (; i < e; i++, f += st, b += st)                  \
 				batch_put(&t, priv, offs, &m, (DECODE));      \
 			batch_count(&t, priv, offs, m);                       \
