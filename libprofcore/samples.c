@@ -578,13 +578,19 @@ uint64_t pc_record_decode(const pc_record_layout *l, const unsigned char *r)
 #define PC_PRAGMA(x) _Pragma(#x)
 #define PC_PRAGMA_UNROLL(n) PC_PRAGMA(GCC unroll n)
 #define PC_UNROLL PC_PRAGMA_UNROLL(PC_UNROLL_N)
+#if defined(__GNUC__)
+#define PC_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define PC_HOT_INLINE inline
+#endif
 
 /* Pass 1 for one sample x: keeps its offset in offs[*m] (and prefetches)
  * or counts it now.  One comparison tells both cases apart: base + span
  * cannot exceed 2^64 (the last start is base + span - 1), so an x below
  * base wraps to an offset of at least span. */
-static inline void batch_put(const pc_lookup_table *t, pc_cellctr *priv,
-			     uint32_t *offs, size_t *m, uint64_t x)
+static PC_HOT_INLINE void batch_put(const pc_lookup_table *t,
+				    pc_cellctr *priv, uint32_t *offs, size_t *m,
+				    uint64_t x)
 {
 	uint64_t off = x - t->base;
 	if (__builtin_expect(off < t->span, 1)) {
@@ -598,8 +604,9 @@ static inline void batch_put(const pc_lookup_table *t, pc_cellctr *priv,
 /* Passes 2 and 3 over offs[0, m) (each < t->span, so t->delta exists).
  * A saturated second-level byte (255, rare) shows as bit 8 of d + 1:
  * those are searched after pass 2, so that the pass makes no call. */
-static inline void batch_count(const pc_lookup_table *t, pc_cellctr *priv,
-			       const uint32_t *offs, size_t m)
+static PC_HOT_INLINE void batch_count(const pc_lookup_table *t,
+				      pc_cellctr *priv, const uint32_t *offs,
+				      size_t m)
 {
 	uint32_t ks[COUNT_BATCH];
 	uint32_t sat = 0;
