@@ -29,6 +29,7 @@ typedef struct pc_lookup_table {
 	uint64_t base;   /* start[1] (0 when ncell == 1) */
 	uint64_t span;   /* offsets below this use the table */
 	unsigned gshift; /* granule = 1 << gshift bytes */
+	size_t nsat;     /* granules whose second-level byte saturated */
 	uint32_t *page;  /* first level */
 	uint8_t *delta;  /* second level */
 	uint32_t *rel;   /* ncell + 1: start[k] - base, rel[ncell] = UINT32_MAX */

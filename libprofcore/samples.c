@@ -569,11 +569,11 @@ uint64_t pc_record_decode(const pc_record_layout *l, const unsigned char *r)
  * lookups and bumps the counters.  Samples outside the table's span are
  * counted at once (cell 0 below it, the last cell above). */
 #ifndef PC_COUNT_BATCH
-#define PC_COUNT_BATCH 32
+#define PC_COUNT_BATCH 64
 #endif
 #define COUNT_BATCH PC_COUNT_BATCH
 #ifndef PC_UNROLL_N
-#define PC_UNROLL_N 4
+#define PC_UNROLL_N 8
 #endif
 #define PC_PRAGMA(x) _Pragma(#x)
 #define PC_PRAGMA_UNROLL(n) PC_PRAGMA(GCC unroll n)
@@ -603,10 +603,11 @@ static PC_HOT_INLINE void batch_put(const pc_lookup_table *t,
 
 /* Passes 2 and 3 over offs[0, m) (each < t->span, so t->delta exists).
  * A saturated second-level byte (255, rare) shows as bit 8 of d + 1:
- * those are searched after pass 2, so that the pass makes no call. */
+ * those are searched after pass 2, so that the pass makes no call.  With
+ * chk 0 (a constant: tables without saturated bytes) there is no test. */
 static PC_HOT_INLINE void batch_count(const pc_lookup_table *t,
 				      pc_cellctr *priv, const uint32_t *offs,
-				      size_t m)
+				      size_t m, const int chk)
 {
 	uint32_t ks[COUNT_BATCH];
 	uint32_t sat = 0;
@@ -622,7 +623,7 @@ static PC_HOT_INLINE void batch_count(const pc_lookup_table *t,
 		sat |= d + 1;
 		__builtin_prefetch(&priv[k + 1]);
 	}
-	if (__builtin_expect(sat & 256, 0)) {
+	if (chk && __builtin_expect(sat & 256, 0)) {
 		for (size_t j = 0; j < m; j++)
 			if (delta[offs[j] >> gshift] == 255)
 				ks[j] = (uint32_t)pc_lookup_search_rel(t, ks[j], offs[j]);
@@ -647,7 +648,10 @@ static void count_addrs(const cellgroup *g, pc_cellctr *priv,
 		size_t e = n - i < COUNT_BATCH ? n : i + COUNT_BATCH, m = 0;
 		for (; i < e; i++)
 			batch_put(&t, priv, offs, &m, a[i]);
-		batch_count(&t, priv, offs, m);
+		if (t.nsat)
+			batch_count(&t, priv, offs, m, 1);
+		else
+			batch_count(&t, priv, offs, m, 0);
 	}
 }
 
@@ -683,7 +687,10 @@ static inline uint64_t rd_be32(const unsigned char *f)
 			PC_UNROLL                                             \
 			for (; i < e; i++, f += st, b += st)                  \
 				batch_put(&t, priv, offs, &m, (DECODE));      \
-			batch_count(&t, priv, offs, m);                       \
+			if (t.nsat)                                           \
+				batch_count(&t, priv, offs, m, 1);            \
+			else                                                  \
+				batch_count(&t, priv, offs, m, 0);            \
 		}                                                             \
 	}
 COUNT_RECORDS(count_le32, rd_le32(f) & mask)
