@@ -295,12 +295,48 @@ typedef struct bound {
 	uint64_t a;
 } bound;
 
-static int cmp_bound(const void *x, const void *y)
+/* Sorts b[0, n) by (seg, a): LSD radix passes of 11 bits over the digits
+ * in which the keys differ, address first, then segment (each pass is
+ * stable).  tmp holds n entries; the result is in the array returned. */
+#define BOUND_BITS 11
+#define BOUND_N (1u << BOUND_BITS)
+static bound *sort_bounds(bound *b, bound *tmp, size_t n)
 {
-	const bound *a = x, *b = y;
-	if (a->seg != b->seg)
-		return a->seg < b->seg ? -1 : 1;
-	return a->a < b->a ? -1 : (a->a > b->a);
+	uint64_t or_a = 0, and_a = UINT64_MAX;
+	uint32_t or_s = 0, and_s = UINT32_MAX;
+	for (size_t i = 0; i < n; i++) {
+		or_a |= b[i].a;
+		and_a &= b[i].a;
+		or_s |= b[i].seg;
+		and_s &= b[i].seg;
+	}
+	const uint64_t diff_a = or_a ^ and_a;
+	const uint32_t diff_s = or_s ^ and_s;
+	size_t cnt[BOUND_N];
+	for (unsigned pass = 0; pass < 2; pass++) {
+		for (unsigned sh = 0; sh < (pass ? 32u : 64u); sh += BOUND_BITS) {
+			const uint64_t mask = BOUND_N - 1;
+			if (!(((pass ? diff_s : diff_a) >> sh) & mask))
+				continue; /* every key has this digit */
+#define BOUND_DIGIT(e) ((size_t)(((pass ? (uint64_t)(e).seg : (e).a) >> sh) & mask))
+			memset(cnt, 0, sizeof cnt);
+			for (size_t i = 0; i < n; i++)
+				cnt[BOUND_DIGIT(b[i])]++;
+			size_t sum = 0;
+			for (size_t d = 0; d < BOUND_N; d++) {
+				size_t c = cnt[d];
+				cnt[d] = sum;
+				sum += c;
+			}
+			for (size_t i = 0; i < n; i++)
+				tmp[cnt[BOUND_DIGIT(b[i])]++] = b[i];
+#undef BOUND_DIGIT
+			bound *t = b;
+			b = tmp;
+			tmp = t;
+		}
+	}
+	return b;
 }
 
 static cellgroup *group_of(pc_samplestore *st, uint32_t seg)
@@ -340,7 +376,18 @@ static int build_groups(pc_samplestore *st, const uint32_t *extra_segs,
 	}
 	for (size_t i = 0; i < nextra; i++)
 		b[nb++] = (bound){extra_segs[i], 0};
-	qsort(b, nb, sizeof *b, cmp_bound);
+	bound *tmp = nb ? malloc(nb * sizeof *tmp) : NULL;
+	if (nb && !tmp) {
+		free(b);
+		return PC_ENOMEM;
+	}
+	bound *sorted = sort_bounds(b, tmp, nb);
+	if (sorted != b) {
+		free(b);
+		b = sorted;
+	} else {
+		free(tmp);
+	}
 
 	size_t ng = 0;
 	for (size_t i = 0; i < nb; i++)
