@@ -306,6 +306,60 @@ static void binned_dense_two_threads(void **state)
 	binned_dense_cells(2);
 }
 
+/* Cells in several segments (the boundaries are sorted by segment, then
+ * address): symbols in segments 2 and 1 given in that order, samples in
+ * both and in a segment without symbols. */
+static pc_profile *segmented_program(void)
+{
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
+	char name[32];
+	for (uint32_t seg = 2; seg >= 1; seg--) {
+		uint64_t a = 0x1000 * seg;
+		for (size_t i = 0; i < 3000; i++) {
+			snprintf(name, sizeof name, "s%u_%zu", (unsigned)seg, i);
+			pc_symbol s = {name, NULL, NULL, seg, a, i % 2 ? 0 : 40,
+				       PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC};
+			assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+			a += 16 + (i * 7919 + seg) % 300;
+		}
+	}
+	return p;
+}
+
+static void binned_segments(void **state)
+{
+	(void)state;
+	rng = 0x5851F42D4C957F2Dull;
+	size_t n = 300000;
+	uint64_t *v = malloc(n * sizeof *v);
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = next() % 0x80000;
+	pc_profile *b = segmented_program();
+	pc_profile *e;
+	pc_profile_new(&e, NULL);
+	for (uint32_t seg = 1; seg <= 3; seg++) {
+		assert_int_equal(pc_profile_add_samples(b, seg, v + (seg - 1) * 100000,
+							100000),
+				 PC_OK);
+		assert_int_equal(pc_profile_add_samples(e, seg, v + (seg - 1) * 100000,
+							100000),
+				 PC_OK);
+	}
+	assert_true(pc_samples_binned(b->samples));
+	assert_false(pc_samples_binned(e->samples));
+	pc_profile *tmp = segmented_program();
+	for (size_t i = 0; i < tmp->nsyms; i++)
+		pc_profile_add_symbol(e, &tmp->syms[i]);
+	pc_profile_free(tmp);
+	same_attribution(b, e, "0");
+	same_attribution(b, e, "1");
+	pc_profile_free(b);
+	pc_profile_free(e);
+	free(v);
+}
+
 static void late_symbol_is_reported(void **state)
 {
 	(void)state;
@@ -511,6 +565,7 @@ int main(void)
 		cmocka_unit_test(binned_two_threads),
 		cmocka_unit_test(binned_dense_one_thread),
 		cmocka_unit_test(binned_dense_two_threads),
+		cmocka_unit_test(binned_segments),
 		cmocka_unit_test(late_symbol_is_reported),
 		cmocka_unit_test(samples_after_the_sorted_view),
 		cmocka_unit_test(radix_sort_is_a_stable_sort),
