@@ -614,7 +614,9 @@ uint64_t pc_record_decode(const pc_record_layout *l, const unsigned char *r)
  * decodes them and prefetches their second-level bytes, pass 2 finds their
  * first candidate cells and prefetches those entries, pass 3 finishes the
  * lookups and bumps the counters.  Samples outside the table's span are
- * counted at once (cell 0 below it, the last cell above). */
+ * counted at once (cell 0 below it, the last cell above).  The callers
+ * pass a copy of the table local to their loop, so that the counter
+ * stores cannot alias it and its fields stay in registers. */
 #ifndef PC_COUNT_BATCH
 #define PC_COUNT_BATCH 64
 #endif
