@@ -633,6 +633,26 @@ uint64_t pc_record_decode(const pc_record_layout *l, const unsigned char *r)
 #define PC_HOT_INLINE inline
 #endif
 
+/* Tables this small (second level and counters) stay in L1: there the
+ * batches' extra instructions cost more than the misses they hide (1,000
+ * cells over 16 MiB: 2.30 against 2.15 ns/sample), and samples are
+ * looked up one at a time. */
+#define SMALL_TABLE_BYTES ((size_t)32 << 10)
+
+static int small_table(const pc_lookup_table *t)
+{
+	return (t->span >> t->gshift) + (t->ncell + 1) * sizeof(pc_cellctr) <=
+	       SMALL_TABLE_BYTES;
+}
+
+/* The cell of x, one sample at a time: pc_lookup_find_fast() with the
+ * fix-up reading the fused counters (priv[k].rel == tab.rel[k]). */
+static inline size_t cell_of(const pc_lookup_table *t, const pc_cellctr *priv,
+			     uint64_t x)
+{
+	return pc_lookup_cell(t, (const char *)&priv[0].rel, sizeof *priv, x);
+}
+
 /* Pass 1 for one sample x: keeps its offset in offs[*m] (and prefetches)
  * or counts it now.  One comparison tells both cases apart: base + span
  * cannot exceed 2^64 (the last start is base + span - 1), so an x below
@@ -692,6 +712,11 @@ static void count_addrs(const cellgroup *g, pc_cellctr *priv,
 			const uint64_t *a, size_t n)
 {
 	const pc_lookup_table t = g->tab;
+	if (small_table(&t)) {
+		for (size_t i = 0; i < n; i++)
+			priv[cell_of(&t, priv, a[i])].n++;
+		return;
+	}
 	uint32_t offs[COUNT_BATCH];
 	for (size_t i = 0; i < n;) {
 		size_t e = n - i < COUNT_BATCH ? n : i + COUNT_BATCH, m = 0;
@@ -730,6 +755,11 @@ static inline uint64_t rd_be32(const unsigned char *f)
 		const unsigned char *f = b + l->offset;                       \
 		uint32_t offs[COUNT_BATCH];                                   \
 		(void)mask;                                                   \
+		if (small_table(&t)) {                                        \
+			for (size_t i = 0; i < n; i++, f += st, b += st)      \
+				priv[cell_of(&t, priv, (DECODE))].n++;        \
+			return;                                               \
+		}                                                             \
 		for (size_t i = 0; i < n;) {                                  \
 			size_t e = n - i < COUNT_BATCH ? n : i + COUNT_BATCH; \
 			size_t m = 0;                                         \
