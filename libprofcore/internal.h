@@ -130,6 +130,12 @@ PC_INTERNAL const char *pc_strpool_addn(pc_strpool *sp, const char *s,
 					size_t n);
 PC_INTERNAL void pc_strpool_free(pc_strpool *sp);
 
+/** pc_profile_add_histogram keeping counts (== h->counts, from malloc)
+ *  as the histogram's store instead of a copy: counts is the profile's
+ *  or freed, whatever the result (a loader's bins decoded once). */
+PC_INTERNAL int pc_profile_adopt_histogram(pc_profile *p, const pc_histogram *h,
+					   uint64_t *counts);
+
 /* ---- output sinks ---------------------------------------------------- */
 /** Growable output buffer; reports write only through this. */
 typedef struct pc_sink {

@@ -183,51 +183,57 @@ static int bad(gctx *g, int code, size_t off, const char *fmt, ...)
 }
 
 
-/* Counters [cb, cb + n*size) into the profile as one histogram. */
+/* Counters [cb, cb + n*size) into the profile as one histogram, decoded
+ * once, straight into the array the profile keeps (a dry run decodes
+ * nothing: it needs the sums only). */
 static int add_counters(gctx *g, size_t at, uint64_t low, uint64_t high,
 			const unsigned char *cb, size_t n, unsigned size,
 			int is_signed)
 {
 	if (n == 0)
 		return PC_OK;
+	/* the sums in both byte orders tell a wrong counter order (OpenOCD):
+	 * from the sums of the bytes at each place in a counter, byte k
+	 * (k-th least significant as read) weighs 256^k as read and
+	 * 256^(size-1-k) swapped (modulo 2^64, as the sums of the counters) */
+	uint64_t bsum[8] = {0};
+	if (size == 2) {
+		uint64_t s0 = 0, s1 = 0;
+		for (size_t i = 0; i < n; i++) {
+			s0 += cb[2 * i];
+			s1 += cb[2 * i + 1];
+		}
+		bsum[0] = s0, bsum[1] = s1;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			for (unsigned k = 0; k < size; k++)
+				bsum[k] += cb[size * i + k];
+	}
+	uint64_t as_read = 0, swapped = 0;
+	for (unsigned k = 0; k < size; k++) {
+		/* byte k of the file is significance k (little) or size-1-k */
+		unsigned sig = g->ce == PC_ENDIAN_BIG ? size - 1 - k : k;
+		as_read += bsum[k] << (8 * sig);
+		swapped += bsum[k] << (8 * (size - 1 - sig));
+	}
+	g->sum_as_read += as_read;
+	g->sum_swapped += swapped;
+	if (!g->p)
+		return PC_OK;
+	if (is_signed) {
+		/* the sign bit: in the first byte (big) or the last */
+		size_t sb = g->ce == PC_ENDIAN_BIG ? 0 : size - 1;
+		for (size_t i = 0; i < n; i++)
+			if (cb[size * i + sb] & 0x80)
+				return bad(g, PC_EFORMAT, (size_t)(cb - g->b) + size * i,
+					   "negative histogram counter in bin %zu", i);
+	}
 	uint64_t *c = malloc(n * sizeof *c);
 	if (!c)
 		return bad(g, PC_ENOMEM, at, "out of memory");
 	pc_get_uints(c, cb, n, size, g->ce);
-	/* the sums in both byte orders tell a wrong counter order (OpenOCD) */
-	uint64_t as_read = 0, swapped = 0;
-	if (size == 2) {
-		for (size_t i = 0; i < n; i++) {
-			as_read += c[i];
-			swapped += (c[i] & 0xff) << 8 | c[i] >> 8;
-		}
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			uint64_t w = 0;
-			for (unsigned k = 0; k < size; k++)
-				w = w << 8 | (c[i] >> (8 * k) & 0xff);
-			as_read += c[i];
-			swapped += w;
-		}
-	}
-	g->sum_as_read += as_read;
-	g->sum_swapped += swapped;
-	if (g->p && is_signed) {
-		unsigned sh = 64 - 8 * size;
-		for (size_t i = 0; i < n; i++)
-			if ((c[i] << sh) >> 63) {
-				free(c);
-				return bad(g, PC_EFORMAT, (size_t)(cb - g->b) + size * i,
-					   "negative histogram counter in bin %zu", i);
-			}
-	}
-	if (!g->p) {
-		free(c);
-		return PC_OK;
-	}
 	pc_histogram h = {PC_NOSEG, low, high, n, c, 2};
-	int st = pc_profile_add_histogram(g->p, &h);
-	free(c);
+	int st = pc_profile_adopt_histogram(g->p, &h, c);
 	if (st) {
 		const pc_error *pe = pc_profile_error(g->p);
 		return bad(g, st, at, "%s", pe ? pe->message : "bad histogram");
