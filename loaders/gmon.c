@@ -165,6 +165,7 @@ typedef struct gctx {
 	int strict;     /* dry run of a guess: arcs must fit exactly and lie
 			   in the histogram range                           */
 	size_t nhist, narcs;
+	int sums;       /* the counter sums are wanted                        */
 	uint64_t sum_as_read, sum_swapped; /* counter sums (OpenOCD check) */
 } gctx;
 
@@ -192,12 +193,16 @@ static int add_counters(gctx *g, size_t at, uint64_t low, uint64_t high,
 {
 	if (n == 0)
 		return PC_OK;
-	/* the sums in both byte orders tell a wrong counter order (OpenOCD):
-	 * from the sums of the bytes at each place in a counter, byte k
-	 * (k-th least significant as read) weighs 256^k as read and
-	 * 256^(size-1-k) swapped (modulo 2^64, as the sums of the counters) */
+	/* the sums in both byte orders tell a wrong counter order (OpenOCD;
+	 * only gmon_load's check of that asks for them): from the sums of
+	 * the bytes at each place k of a counter, place k being significance
+	 * k (little-endian counters) or size-1-k (big), weighing 256^sig as
+	 * read and 256^(size-1-sig) swapped (modulo 2^64, as the sums of the
+	 * counters themselves) */
 	uint64_t bsum[8] = {0};
-	if (size == 2) {
+	if (!g->sums) {
+		/* not wanted */
+	} else if (size == 2) {
 		uint64_t s0 = 0, s1 = 0;
 		for (size_t i = 0; i < n; i++) {
 			s0 += cb[2 * i];
@@ -211,7 +216,6 @@ static int add_counters(gctx *g, size_t at, uint64_t low, uint64_t high,
 	}
 	uint64_t as_read = 0, swapped = 0;
 	for (unsigned k = 0; k < size; k++) {
-		/* byte k of the file is significance k (little) or size-1-k */
 		unsigned sig = g->ce == PC_ENDIAN_BIG ? size - 1 - k : k;
 		as_read += bsum[k] << (8 * sig);
 		swapped += bsum[k] << (8 * (size - 1 - sig));
@@ -655,6 +659,7 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	/* OpenOCD: little-endian counters with a big-endian target */
 	if (!bsd && !ce_opt && g.e == PC_ENDIAN_BIG) {
 		gctx t = g;
+		t.sums = 1;
 		if (parse(&t) == PC_OK && t.narcs == 0 && t.nhist > 0 &&
 		    t.sum_swapped < t.sum_as_read) {
 			g.ce = PC_ENDIAN_LITTLE;
