@@ -4,6 +4,7 @@
 #include "filter.h"
 #include "stats.h"
 #include "lookup.h"
+#include "model.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -577,32 +578,36 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 	int drop_idle = !(gran && !strcmp(gran, "file"));
 	size_t cap = 0, n = 0;
 	pc_rs_row *all = NULL;
+	/* the rows straight from the attribution's targets (what
+	 * pc_profile_row_at and pc_profile_symbol_at copy out), counted
+	 * first so that the rows are allocated once */
+	const pc_target *tg = p->targets;
+	const pc_symbol *sy = p->syms;
+#define IDLE(t) (drop_idle && !((t)->count > 0) && \
+		 (!(rs->zero || (t)->calls || (t)->self_calls) || \
+		  (rs->has_cutoff && rs->cutoff < 100)))
+	for (size_t i = 0; i < nt; i++)
+		cap += !(sy[tg[i].symbol].flags & PC_SYMF_EXCLUDED) && !IDLE(&tg[i]);
+	cap += spec->region_rows ? PC_REGION_COUNT : 0;
+	if (cap && !(all = malloc(cap * sizeof *all)))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	for (size_t i = 0; i < nt; i++) {
-		pc_row row;
-		pc_symbol sym;
-		if ((r = pc_profile_row_at(p, i, &row)) ||
-		    (r = pc_profile_symbol_at(p, row.symbol, &sym))) {
-			free(all);
-			return r;
-		}
-		if (sym.flags & PC_SYMF_EXCLUDED)
+		const pc_target *t = &tg[i];
+		const pc_symbol *sym = &sy[t->symbol];
+		if (sym->flags & PC_SYMF_EXCLUDED)
 			continue;
 		rs->targets++;
-		if (drop_idle && !(row.count > 0) &&
-		    (!(rs->zero || row.calls || row.self_calls) ||
-		     (rs->has_cutoff && rs->cutoff < 100)))
+		if (IDLE(t))
 			continue;
-		if (n == cap && pc_grow((void **)&all, &cap, n + 1, sizeof *all)) {
-			free(all);
-			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-		}
-		all[n++] = (pc_rs_row){.label = row.name, .key = sym.name,
+		const char *label = p->demangle ? pc_symbol_display(p, t->symbol) : sym->name;
+		all[n++] = (pc_rs_row){.label = label, .key = sym->name,
 				       .region = -1, .row = i,
-				       .segment = row.segment,
-				       .address = row.address, .end = row.end,
-				       .count = row.count, .calls = row.calls,
-				       .self_calls = row.self_calls};
+				       .segment = t->segment,
+				       .address = t->address, .end = t->end,
+				       .count = t->count, .calls = t->calls,
+				       .self_calls = t->self_calls};
 	}
+#undef IDLE
 	if (spec->region_rows &&
 	    pc_grow((void **)&all, &cap, n + PC_REGION_COUNT, sizeof *all)) {
 		free(all);
