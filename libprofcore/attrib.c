@@ -344,8 +344,21 @@ static int build_targets(pc_profile *p, int use_sizes)
 	return PC_OK;
 }
 
-/* Where an unattributed address goes. */
-static void charge_outside_r(pc_profile *p, const pc_region *r, double c);
+/* Where an unattributed address goes: into the totals T. */
+static inline void charge_t(pc_itotals *T, const pc_region *r, double c)
+{
+	pc_region_class cls = r ? r->cls : PC_REGION_UNKNOWN;
+	T->by_class[cls] += c;
+	if (cls == PC_REGION_APPLICATION)
+		T->in_program += c;
+	else
+		T->outside += c;
+}
+
+static void charge_outside_r(pc_profile *p, const pc_region *r, double c)
+{
+	charge_t(&p->totals, r, c);
+}
 
 static void charge_outside(pc_profile *p, uint32_t seg, uint64_t addr,
 			   double c)
@@ -353,24 +366,19 @@ static void charge_outside(pc_profile *p, uint32_t seg, uint64_t addr,
 	charge_outside_r(p, region_at(p, seg, addr, 0), c);
 }
 
-static void charge_outside_r(pc_profile *p, const pc_region *r, double c)
+static inline void credit_t(pc_itotals *T, pc_target *t, double c)
 {
-	pc_region_class cls = r ? r->cls : PC_REGION_UNKNOWN;
-	p->totals.by_class[cls] += c;
-	if (cls == PC_REGION_APPLICATION)
-		p->totals.in_program += c;
-	else
-		p->totals.outside += c;
+	if (t->excluded) {
+		T->excluded += c;
+	} else {
+		t->count += c;
+		T->attributed += c;
+	}
 }
 
 static void credit(pc_profile *p, size_t j, double c)
 {
-	if (p->targets[j].excluded) {
-		p->totals.excluded += c;
-	} else {
-		p->targets[j].count += c;
-		p->totals.attributed += c;
-	}
+	credit_t(&p->totals, &p->targets[j], c);
 }
 
 /* First target of segment seg (index), or ntargets. */
@@ -387,6 +395,11 @@ static size_t seg_first(const pc_profile *p, uint32_t seg)
 	return lo;
 }
 
+/* gprof's proportional split of each bucket over the targets it
+ * overlaps, as one merge pass of the buckets and the sorted targets.
+ * The sums go to a local copy of the totals (written back at the end):
+ * the same additions in the same order, without a store and a reload of
+ * each total per bucket. */
 static void hist_proportional(pc_profile *p, const pc_hist *hh)
 {
 	const pc_histogram *h = &hh->h;
@@ -400,52 +413,57 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 		for (sh = 0; ((uint64_t)1 << sh) != u; sh++)
 			;
 #define TO_UNITS(v) (sh >= 0 ? (v) >> sh : (v) / u)
-	size_t cur = seg_first(p, h->segment);
+	/* bucket edges below 2^62 units (all of them, in practice): a
+	 * signed conversion, the same value, without the unsigned one's
+	 * branches */
+	const int small = scale * (double)h->nbins < 4611686018427387904.0;
+#define EDGE(e) (small ? (uint64_t)(int64_t)(e) : (uint64_t)(e))
+	pc_itotals T = p->totals;
+	pc_target *const tg = p->targets;
+	const uint32_t seg = h->segment;
+	const uint64_t *const counts = hh->counts;
+	size_t cur = seg_first(p, seg);
 	const size_t n = p->ntargets;
-	/* targets[cur] in units, cached: its address, its end (as the
-	 * advance below compares it) and its end for the overlap */
-	size_t cached = SIZE_MAX;
+	/* targets[cur] in units: its address, its end (as the advance below
+	 * compares it) and its end for the overlap */
 	int in_seg = 0;
 	uint64_t cur_lo = 0, cur_end = 0, cur_hi = 0;
+#define LOAD_CUR()                                                              \
+	do {                                                                    \
+		in_seg = cur < n && tg[cur].segment == seg;                     \
+		if (in_seg) {                                                   \
+			cur_lo = TO_UNITS(tg[cur].address);                     \
+			cur_end = TO_UNITS(tg[cur].end);                        \
+			cur_hi = tg[cur].end == UINT64_MAX ? UINT64_MAX : cur_end; \
+		}                                                               \
+	} while (0)
+	LOAD_CUR();
 	rcache rc = {0, 0, 0, 0, NULL};
 	for (size_t i = 0; i < h->nbins; i++) {
-		uint64_t c = hh->counts[i];
+		uint64_t c = counts[i];
 		if (!c)
 			continue;
-		p->totals.total += (double)c;
+		const double cd = (double)c;
+		T.total += cd;
 		/* rounded to double before truncation, as gprof's doubles are
 		 * (no x87 excess precision on 32-bit hosts) */
 		const double e_lo = scale * (double)i, e_hi = scale * (double)(i + 1);
-		uint64_t b_lo = lo_u + (uint64_t)e_lo;
-		uint64_t b_hi = lo_u + (uint64_t)e_hi;
-		if (cur != cached) {
-			cached = cur;
-			in_seg = cur < n && p->targets[cur].segment == h->segment;
-			if (in_seg) {
-				cur_lo = TO_UNITS(p->targets[cur].address);
-				cur_end = TO_UNITS(p->targets[cur].end);
-				cur_hi = p->targets[cur].end == UINT64_MAX ? UINT64_MAX
-									    : cur_end;
-			}
-		}
-		while (in_seg && cur_end <= b_lo) {
-			cur++;
-			in_seg = cur < n && p->targets[cur].segment == h->segment;
-			if (in_seg) {
-				cur_lo = TO_UNITS(p->targets[cur].address);
-				cur_end = TO_UNITS(p->targets[cur].end);
-				cur_hi = p->targets[cur].end == UINT64_MAX ? UINT64_MAX
-									    : cur_end;
-			}
-			cached = cur;
+		uint64_t b_lo = lo_u + EDGE(e_lo);
+		uint64_t b_hi = lo_u + EDGE(e_hi);
+		if (in_seg && cur_end <= b_lo) {
+			do
+				cur++;
+			while (cur < n && tg[cur].segment == seg &&
+			       TO_UNITS(tg[cur].end) <= b_lo);
+			LOAD_CUR();
 		}
 		/* the usual bucket: inside the current target.  Targets do not
 		 * overlap (each ends at or before the next one's address), so
 		 * no other target shares a unit with it: the loop below would
 		 * credit this target alone, with this amount. */
-		if (in_seg && b_lo >= cur_lo && b_hi <= cur_hi && b_hi > b_lo) {
-			credit(p, cur, (double)(b_hi - b_lo) * (double)c / scale);
-			p->totals.in_program += (double)c;
+		if (b_hi > b_lo && in_seg && b_lo >= cur_lo && b_hi <= cur_hi) {
+			credit_t(&T, &tg[cur], (double)(b_hi - b_lo) * cd / scale);
+			T.in_program += cd;
 			continue;
 		}
 		/* a bucket of no whole unit (a scale below 1: gprof credits it
@@ -453,16 +471,19 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 		 * ended at or before it), or after the segment's last: the
 		 * loop below would credit no target */
 		if (b_hi <= b_lo || !in_seg || b_hi <= cur_lo) {
-			charge_outside_r(p, region_at_cached(p, &rc, h->segment, b_lo * u),
-					 (double)c);
+			uint64_t a = b_lo * u;
+			const pc_region *r = rc.valid && rc.seg == seg && a >= rc.lo && a < rc.hi
+						     ? rc.r
+						     : region_at_cached(p, &rc, seg, a);
+			charge_t(&T, r, cd);
 			continue;
 		}
 		int hit = 0;
-		for (size_t j = cur; j < n && p->targets[j].segment == h->segment; j++) {
-			uint64_t s_lo = TO_UNITS(p->targets[j].address);
-			uint64_t s_hi = p->targets[j].end == UINT64_MAX
+		for (size_t j = cur; j < n && tg[j].segment == seg; j++) {
+			uint64_t s_lo = TO_UNITS(tg[j].address);
+			uint64_t s_hi = tg[j].end == UINT64_MAX
 						? UINT64_MAX
-						: TO_UNITS(p->targets[j].end);
+						: TO_UNITS(tg[j].end);
 			if (b_hi < s_lo)
 				break;
 			if (b_lo >= s_hi)
@@ -470,16 +491,18 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 			uint64_t ov_hi = b_hi < s_hi ? b_hi : s_hi;
 			uint64_t ov_lo = b_lo > s_lo ? b_lo : s_lo;
 			if (ov_hi > ov_lo) {
-				credit(p, j, (double)(ov_hi - ov_lo) * (double)c / scale);
+				credit_t(&T, &tg[j], (double)(ov_hi - ov_lo) * cd / scale);
 				hit = 1;
 			}
 		}
 		if (hit)
-			p->totals.in_program += (double)c;
+			T.in_program += cd;
 		else
-			charge_outside_r(p, region_at_cached(p, &rc, h->segment, b_lo * u),
-					 (double)c);
+			charge_t(&T, region_at_cached(p, &rc, seg, b_lo * u), cd);
 	}
+	p->totals = T;
+#undef LOAD_CUR
+#undef EDGE
 }
 #undef TO_UNITS
 
