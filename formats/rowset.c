@@ -5,6 +5,7 @@
 #include "stats.h"
 #include "lookup.h"
 #include "model.h"
+#include "platform.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -591,6 +592,7 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 	cap += spec->region_rows ? PC_REGION_COUNT : 0;
 	if (cap && !(all = malloc(cap * sizeof *all)))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	pc_plat_advise_bulk(all, cap * sizeof *all);
 	for (size_t i = 0; i < nt; i++) {
 		const pc_target *t = &tg[i];
 		const pc_symbol *sym = &sy[t->symbol];

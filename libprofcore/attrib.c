@@ -5,6 +5,7 @@
  */
 #include "model.h"
 #include "lookup.h"
+#include "platform.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -276,6 +277,7 @@ static int build_targets(pc_profile *p, int use_sizes)
 	for (size_t i = 0; i < nc; i++)
 		nt += i == 0 || SEG_AT(i) != SEG_AT(i - 1) || ADDR_AT(i) != ADDR_AT(i - 1);
 	pc_target *t = nt ? calloc(nt, sizeof *t) : NULL;
+	pc_plat_advise_bulk(t, nt * sizeof *t);
 	cand *grp = NULL; /* a run at one address, in cmp_cand order */
 	size_t capgrp = 0;
 	if (nt && !t) {

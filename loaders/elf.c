@@ -17,6 +17,7 @@
  * data encoding; sample loaders (gmon.out) read them from the profile.
  */
 #include "internal.h"
+#include "whole.h"
 
 #include <ctype.h>
 #include <gelf.h>
@@ -456,17 +457,19 @@ static int stripped(pc_profile *p, pc_stream *s, Elf *e, const GElf_Ehdr *eh,
 
 static int elf_load(pc_profile *p, pc_stream *s, const pc_options *o)
 {
-	void *buf;
-	size_t len;
-	int r = pc_stream_read_all(s, ELF_MAX_SIZE, &buf, &len);
+	pc_whole w;
+	int r = pc_whole_get(s, ELF_MAX_SIZE, &w);
 	if (r)
 		return r;
+	/* (libelf reads the image only: elf_memory wants it not const) */
+	char *buf = (char *)(uintptr_t)w.b;
+	size_t len = w.len;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		pc_free(buf);
+		pc_whole_done(&w);
 		return pc_stream_fail(s, PC_EUNSUPPORTED, -1, "libelf is too old");
 	}
 	Elf *e = NULL;
-	if ((r = check_structure(s, buf, len)))
+	if ((r = check_structure(s, w.b, len)))
 		goto out;
 	e = elf_memory(buf, len);
 	GElf_Ehdr eh;
@@ -522,7 +525,7 @@ static int elf_load(pc_profile *p, pc_stream *s, const pc_options *o)
 out:
 	if (e)
 		elf_end(e);
-	pc_free(buf);
+	pc_whole_done(&w);
 	return r;
 }
 
