@@ -421,14 +421,19 @@ static uint64_t name_prefix(const char *s)
  * into o (pc_rkey idx: the rows' old places), k and tmp the arrays.
  * The bench's 50,000 rows: about 5 M instructions where the sorts of
  * runs of one count by cmp_name took 50 M. */
-static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, const uint64_t *cnt,
+static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 			     pc_rkey *k, pc_rkey *tmp, const pc_rs_row **ptr)
 {
 	int regions = 0;
 	uint64_t calls = 0;
+	/* the name prefixes by row, in ptr's room (8 bytes a row: read
+	 * below in sorted order, where rows of 120 bytes would each miss
+	 * the cache) */
+	uint64_t *pre = (uint64_t *)(void *)ptr;
 	for (size_t i = 0; i < n; i++) {
 		const pc_rs_row *x = &all[i];
-		k[i] = (pc_rkey){name_prefix(x->key ? x->key : x->label), i};
+		pre[i] = name_prefix(x->key ? x->key : x->label);
+		k[i] = (pc_rkey){pre[i], i};
 		regions |= x->region >= 0;
 		calls |= x->calls;
 	}
@@ -449,18 +454,16 @@ static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, const uint64_t *cnt
 	for (size_t i = 0; i < n; i++)
 		o[i].key = cnt[o[i].idx];
 	o = pc_radix_sort(o, t, n);
-	/* runs alike in every key: cmp_name decides (ptr is the other array) */
+	/* the prefixes in sorted order (cnt's room: the counts are in o) */
+	for (size_t i = 0; i < n; i++)
+		cnt[i] = pre[o[i].idx];
+	/* runs alike in every key: cmp_name decides (ptr's room) */
 	for (size_t i = 0; i < n;) {
-		const pc_rs_row *x = &all[o[i].idx];
-		uint64_t px = name_prefix(x->key ? x->key : x->label);
 		size_t j = i + 1;
-		for (; j < n; j++) {
-			const pc_rs_row *y = &all[o[j].idx];
-			if (o[j].key != o[i].key || y->calls != x->calls ||
-			    (y->region >= 0) != (x->region >= 0) ||
-			    name_prefix(y->key ? y->key : y->label) != px)
-				break;
-		}
+		while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
+		       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
+		       (!regions || (all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
+			j++;
 		if (j - i > 1) {
 			for (size_t m = i; m < j; m++)
 				ptr[m - i] = &all[o[m].idx];
@@ -482,7 +485,9 @@ static int sort_rows(pc_rs_row *all, size_t n,
 	}
 	pc_rkey *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
 	uint64_t *cnt = malloc(n * sizeof *cnt);
-	const pc_rs_row **ptr = malloc(n * sizeof *ptr);
+	/* (ptr's room holds a uint64_t a row first: sort_by_name) */
+	const pc_rs_row **ptr = malloc(n * (sizeof *ptr > sizeof(uint64_t) ? sizeof *ptr
+									       : sizeof(uint64_t)));
 	if (!k || !tmp || !cnt || !ptr) {
 		free(k), free(tmp), free(cnt), free(ptr);
 		return PC_ENOMEM;
@@ -587,20 +592,20 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 #define IDLE(t) (drop_idle && !((t)->count > 0) && \
 		 (!(rs->zero || (t)->calls || (t)->self_calls) || \
 		  (rs->has_cutoff && rs->cutoff < 100)))
-	for (size_t i = 0; i < nt; i++)
-		cap += !(sy[tg[i].symbol].flags & PC_SYMF_EXCLUDED) && !IDLE(&tg[i]);
+	for (size_t i = 0; i < nt; i++) /* (excluded: the symbol's flag) */
+		cap += !tg[i].excluded && !IDLE(&tg[i]);
 	cap += spec->region_rows ? PC_REGION_COUNT : 0;
 	if (cap && !(all = malloc(cap * sizeof *all)))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	pc_plat_advise_bulk(all, cap * sizeof *all);
 	for (size_t i = 0; i < nt; i++) {
 		const pc_target *t = &tg[i];
-		const pc_symbol *sym = &sy[t->symbol];
-		if (sym->flags & PC_SYMF_EXCLUDED)
+		if (t->excluded)
 			continue;
 		rs->targets++;
 		if (IDLE(t))
 			continue;
+		const pc_symbol *sym = &sy[t->symbol];
 		const char *label = p->demangle ? pc_symbol_display(p, t->symbol) : sym->name;
 		all[n++] = (pc_rs_row){.label = label, .key = sym->name,
 				       .region = -1, .row = i,

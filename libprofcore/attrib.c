@@ -271,8 +271,11 @@ static int build_targets(pc_profile *p, int use_sizes)
 	}
 	free(o == rk ? rt : rk);
 	const pc_symbol *sy = p->syms;
-#define SEG_AT(i) (sy[o[i].idx].segment)
-#define ADDR_AT(i) (sy[o[i].idx].address)
+	/* one segment (the usual case): the sort keys are the addresses, no
+	 * symbol is read out of address order but the one each run keeps */
+	const uint32_t seg0 = nc ? sy[o[0].idx].segment : 0;
+#define SEG_AT(i) (segs ? sy[o[i].idx].segment : seg0)
+#define ADDR_AT(i) (segs ? sy[o[i].idx].address : o[i].key)
 	size_t nt = 0;
 	for (size_t i = 0; i < nc; i++)
 		nt += i == 0 || SEG_AT(i) != SEG_AT(i - 1) || ADDR_AT(i) != ADDR_AT(i - 1);
@@ -310,24 +313,18 @@ static int build_targets(pc_profile *p, int use_sizes)
 					kg = m;
 			keep = grp[kg].sym;
 		}
+		const pc_symbol *s = &sy[keep];
 		t[nt].symbol = keep;
-		t[nt].segment = sy[keep].segment;
-		t[nt].address = sy[keep].address;
-		t[nt].excluded = (sy[keep].flags & PC_SYMF_EXCLUDED) != 0;
-		nt++;
-		i = j;
-	}
-#undef SEG_AT
-#undef ADDR_AT
-	free(grp);
-	free(o);
-	for (size_t i = 0; i < nt; i++) {
-		const pc_symbol *s = &p->syms[t[i].symbol];
+		t[nt].segment = s->segment;
+		t[nt].address = s->address;
+		t[nt].excluded = (s->flags & PC_SYMF_EXCLUDED) != 0;
+		/* its end: the next target's address (the next run's), the
+		 * end of the application region holding it, or its size */
 		uint64_t end = UINT64_MAX;
-		int have_next = i + 1 < nt && t[i + 1].segment == t[i].segment;
+		int have_next = j < nc && SEG_AT(j) == s->segment;
 		if (have_next)
-			end = t[i + 1].address;
-		const pc_region *r = region_at(p, t[i].segment, t[i].address, 1);
+			end = ADDR_AT(j);
+		const pc_region *r = region_at(p, s->segment, s->address, 1);
 		if (r && r->high < end)
 			end = r->high;
 		uint64_t e;
@@ -336,8 +333,14 @@ static int build_targets(pc_profile *p, int use_sizes)
 		else if ((use_sizes || (s->flags & PC_SYMF_EXTENT)) && s->size &&
 			 !pc_add_overflow(s->address, s->size, &e) && e < end)
 			end = e;
-		t[i].end = end;
+		t[nt].end = end;
+		nt++;
+		i = j;
 	}
+#undef SEG_AT
+#undef ADDR_AT
+	free(grp);
+	free(o);
 	p->targets = t;
 	p->ntargets = nt;
 	p->lookup = lookup_build(t, nt);
