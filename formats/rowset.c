@@ -599,6 +599,16 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	pc_plat_advise_bulk(all, cap * sizeof *all);
 	for (size_t i = 0; i < nt; i++) {
+		/* the symbols, their display names and their names are read
+		 * in address order, not their own: asked for ahead (each read
+		 * missed the cache) */
+		if (i + 16 < nt) {
+			PC_PREFETCH(&sy[tg[i + 16].symbol]);
+			if (p->demangle && p->display && tg[i + 16].symbol < p->ndisplay)
+				PC_PREFETCH(&p->display[tg[i + 16].symbol]);
+		}
+		if (i + 8 < nt)
+			PC_PREFETCH(sy[tg[i + 8].symbol].name);
 		const pc_target *t = &tg[i];
 		if (t->excluded)
 			continue;

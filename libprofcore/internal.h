@@ -130,6 +130,14 @@ PC_INTERNAL const char *pc_strpool_addn(pc_strpool *sp, const char *s,
 					size_t n);
 PC_INTERNAL void pc_strpool_free(pc_strpool *sp);
 
+/* A hint to fetch the memory at p into the cache ahead of its use (loops
+ * reading big arrays in an order of their own); nothing elsewhere. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PC_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PC_PREFETCH(p) ((void)0)
+#endif
+
 /** pc_profile_add_histogram keeping counts (== h->counts, from malloc)
  *  as the histogram's store instead of a copy: counts is the profile's
  *  or freed, whatever the result (a loader's bins decoded once). */
