@@ -22,19 +22,11 @@
 #define BAR_WIDTH 20
 
 /* The text table's numbers, written into a row's line: v with dec
- * decimals (pc_fmt_fixed, printf's "%*.*f") right-aligned in width
- * columns at d (room for 352 bytes); returns the bytes written. */
+ * decimals right-aligned in width columns (pc_fmt_fixed_right: room for
+ * 352 bytes at d); returns the bytes written. */
 static size_t put_fixed(char *d, double v, int width, int dec)
 {
-	size_t n = pc_fmt_fixed(d, 352, v, dec);
-	size_t w = width > 0 ? (size_t)width : 0;
-	if (n >= w)
-		return n;
-	size_t pad = w - n;
-	for (size_t i = n; i-- > 0;)
-		d[pad + i] = d[i];
-	memset(d, ' ', pad);
-	return w;
+	return pc_fmt_fixed_right(d, v, width, dec);
 }
 
 /* the same for an unsigned integer ("%*llu"; room for 24 bytes) */

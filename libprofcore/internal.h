@@ -184,6 +184,9 @@ PC_INTERNAL int pc_sink_count(pc_sink *k, double v);
 /** v as printf("%.*f", dec, v) prints it, byte for byte, without printf
  *  (dec 0..6 take the fast exact path); returns the length. */
 PC_INTERNAL size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec);
+/** pc_fmt_fixed right-aligned in width columns ("%*.*f"), at d (room for
+ *  352 bytes, no NUL written); returns the bytes written. */
+PC_INTERNAL size_t pc_fmt_fixed_right(char *d, double v, int width, int dec);
 /** v in decimal (at least 21 bytes); returns the length. */
 PC_INTERNAL size_t pc_fmt_u64(char *buf, uint64_t v);
 /** What pc_sink_count writes, into buf (at least 352 bytes); returns the

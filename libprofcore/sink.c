@@ -410,9 +410,69 @@ static size_t fixed_digits(char *buf, uint64_t u, int dec)
 	return n;
 }
 
+/* The usual number of a report (0 <= v < 10^9, not at a tie, exact
+ * double arithmetic) as pc_fmt_fixed writes it, backwards from end: its
+ * length, or 0 for every other case (the general path below then). */
+static size_t fixed_back(char *end, double v, int dec)
+{
+	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+#if FLT_EVAL_METHOD == 0
+	if (!(v >= 0 && v < 1e9) || signbit(v) || dec < 0 || dec > 6)
+		return 0;
+	double hi = v * p10[dec]; /* below 10^15 < 2^52 */
+	int64_t t = (int64_t)hi;
+	double f = hi - (double)t;
+	if (f == 0.5)
+		return 0; /* a tie: the exact product decides (below) */
+	uint64_t u = (uint64_t)t + (f > 0.5);
+	char *q = end;
+	for (int i = 0; i < dec; i++, u /= 10)
+		*--q = (char)('0' + u % 10);
+	if (dec)
+		*--q = '.';
+	do
+		*--q = (char)('0' + u % 10);
+	while (u /= 10);
+	return (size_t)(end - q);
+#else
+	(void)end, (void)v, (void)dec, (void)p10;
+	return 0;
+#endif
+}
+
+size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
+{
+	char t[32];
+	size_t n = fixed_back(t + sizeof t, v, dec);
+	size_t w = width > 0 ? (size_t)width : 0;
+	if (n) {
+		size_t pad = n < w ? w - n : 0;
+		memset(d, ' ', pad);
+		memcpy(d + pad, t + sizeof t - n, n);
+		return pad + n;
+	}
+	n = pc_fmt_fixed(d, 352, v, dec);
+	if (n >= w)
+		return n;
+	size_t pad = w - n;
+	for (size_t i = n; i-- > 0;)
+		d[pad + i] = d[i];
+	memset(d, ' ', pad);
+	return w;
+}
+
 size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 {
 	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+	if (size >= 32) {
+		char t[32];
+		size_t n = fixed_back(t + sizeof t, v, dec);
+		if (n) {
+			memcpy(buf, t + sizeof t - n, n);
+			buf[n] = '\0';
+			return n;
+		}
+	}
 	/* The exact path needs every double operation rounded to double
 	 * (FLT_EVAL_METHOD 0: not x87) and 100v below 2^52, where the
 	 * spacing of doubles is at most 1/2. */
