@@ -437,79 +437,154 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 	 * compares it) and its end for the overlap */
 	int in_seg = 0;
 	uint64_t cur_lo = 0, cur_end = 0, cur_hi = 0;
+	/* The sums in registers (the same additions in the same order as
+	 * into memory): the totals, the current target's count (acc, while
+	 * keep: in the segment and not excluded; exd: excluded) and the sum
+	 * of the class of the cached region (cls_acc, class acc_cls). */
+	double tot = T.total, inprog = T.in_program, attr = T.attributed;
+	double excl = T.excluded, outs = T.outside;
+	double acc = 0, keep = 0, exd = 0, cls_acc = 0;
+	int acc_cls = -1;
+#define FLUSH()                                                                 \
+	do {                                                                    \
+		if (keep > 0)                                                   \
+			tg[cur].count = acc;                                    \
+		if (acc_cls >= 0)                                               \
+			T.by_class[acc_cls] = cls_acc;                          \
+		acc_cls = -1;                                                   \
+		T.total = tot, T.in_program = inprog, T.attributed = attr;      \
+		T.excluded = excl, T.outside = outs;                            \
+	} while (0)
+#define RELOAD()                                                                \
+	do {                                                                    \
+		tot = T.total, inprog = T.in_program, attr = T.attributed;      \
+		excl = T.excluded, outs = T.outside;                            \
+		if (keep > 0)                                                   \
+			acc = tg[cur].count;                                    \
+	} while (0)
 #define LOAD_CUR()                                                              \
 	do {                                                                    \
 		in_seg = cur < n && tg[cur].segment == seg;                     \
+		keep = exd = 0;                                                 \
 		if (in_seg) {                                                   \
 			cur_lo = TO_UNITS(tg[cur].address);                     \
 			cur_end = TO_UNITS(tg[cur].end);                        \
 			cur_hi = tg[cur].end == UINT64_MAX ? UINT64_MAX : cur_end; \
+			keep = tg[cur].excluded ? 0 : 1;                        \
+			exd = 1 - keep;                                         \
+			acc = tg[cur].count;                                    \
 		}                                                               \
 	} while (0)
 	LOAD_CUR();
 	rcache rc = {0, 0, 0, 0, NULL};
+	/* (scale is 0 for a histogram of no width: no bucket is inside then,
+	 * and x below must not be 0/0) */
+	const double div = scale > 0 ? scale : 1;
+	/* k / div for the usual small products k of a bucket's whole units
+	 * and its count (exact as doubles below 2^53, so k / div is the
+	 * quotient the division below gives): one division each, not one
+	 * per bucket (a division's latency was a third of the loop) */
+	enum { QN = 4096 };
+	double *quot = h->nbins >= 65536 ? malloc(QN * sizeof *quot) : NULL;
+	for (size_t k = 0; quot && k < QN; k++)
+		quot[k] = (double)k / div;
+	/* Every bucket, without a branch on its data (which bucket is empty,
+	 * which holds a whole unit: both at random here, and each wrong
+	 * guess cost more than the rest of a bucket): the sums an empty or
+	 * foreign bucket would not touch get +0.0, which changes no sum (all
+	 * of them are +0 or more, and finite).  Only the advance to the next
+	 * target, a change of region and the rare bucket that straddles
+	 * targets branch.  A bucket's lower edge is the one above it. */
+	uint64_t b_hi = lo_u; /* (of bucket -1: lo_u + (uint64_t)0.0) */
 	for (size_t i = 0; i < h->nbins; i++) {
 		uint64_t c = counts[i];
-		if (!c)
-			continue;
 		const double cd = (double)c;
-		T.total += cd;
+		tot += cd;
 		/* rounded to double before truncation, as gprof's doubles are
 		 * (no x87 excess precision on 32-bit hosts) */
-		const double e_lo = scale * (double)i, e_hi = scale * (double)(i + 1);
-		uint64_t b_lo = lo_u + EDGE(e_lo);
-		uint64_t b_hi = lo_u + EDGE(e_hi);
+		const double e_hi = scale * (double)(i + 1);
+		const uint64_t b_lo = b_hi;
+		b_hi = lo_u + EDGE(e_hi);
 		if (in_seg && cur_end <= b_lo) {
+			if (keep > 0)
+				tg[cur].count = acc;
 			do
 				cur++;
 			while (cur < n && tg[cur].segment == seg &&
 			       TO_UNITS(tg[cur].end) <= b_lo);
 			LOAD_CUR();
 		}
-		/* the usual bucket: inside the current target.  Targets do not
-		 * overlap (each ends at or before the next one's address), so
-		 * no other target shares a unit with it: the loop below would
-		 * credit this target alone, with this amount. */
-		if (b_hi > b_lo && in_seg && b_lo >= cur_lo && b_hi <= cur_hi) {
-			credit_t(&T, &tg[cur], (double)(b_hi - b_lo) * cd / scale);
-			T.in_program += cd;
-			continue;
-		}
-		/* a bucket of no whole unit (a scale below 1: gprof credits it
-		 * to nobody), before the current target (every earlier one
-		 * ended at or before it), or after the segment's last: the
-		 * loop below would credit no target */
-		if (b_hi <= b_lo || !in_seg || b_hi <= cur_lo) {
-			uint64_t a = b_lo * u;
-			const pc_region *r = rc.valid && rc.seg == seg && a >= rc.lo && a < rc.hi
-						     ? rc.r
-						     : region_at_cached(p, &rc, seg, a);
-			charge_t(&T, r, cd);
-			continue;
-		}
-		int hit = 0;
-		for (size_t j = cur; j < n && tg[j].segment == seg; j++) {
-			uint64_t s_lo = TO_UNITS(tg[j].address);
-			uint64_t s_hi = tg[j].end == UINT64_MAX
-						? UINT64_MAX
-						: TO_UNITS(tg[j].end);
-			if (b_hi < s_lo)
-				break;
-			if (b_lo >= s_hi)
+		/* inside: the usual bucket, inside the current target.  Targets
+		 * do not overlap (each ends at or before the next one's
+		 * address), so no other target shares a unit with it: the loop
+		 * below would credit this target alone, with this amount.
+		 * outside: a bucket of no whole unit (a scale below 1: gprof
+		 * credits it to nobody), before the current target (every
+		 * earlier one ended at or before it), or after the segment's
+		 * last: the loop below would credit no target. */
+		const int whole = b_hi > b_lo;
+		const int inside = whole & in_seg & (b_lo >= cur_lo) & (b_hi <= cur_hi);
+		const int outside = !whole | !in_seg | (b_hi <= cur_lo);
+		if (!inside && !outside) {
+			if (!c)
 				continue;
-			uint64_t ov_hi = b_hi < s_hi ? b_hi : s_hi;
-			uint64_t ov_lo = b_lo > s_lo ? b_lo : s_lo;
-			if (ov_hi > ov_lo) {
-				credit_t(&T, &tg[j], (double)(ov_hi - ov_lo) * cd / scale);
-				hit = 1;
+			FLUSH();
+			int hit = 0;
+			for (size_t j = cur; j < n && tg[j].segment == seg; j++) {
+				uint64_t s_lo = TO_UNITS(tg[j].address);
+				uint64_t s_hi = tg[j].end == UINT64_MAX
+							? UINT64_MAX
+							: TO_UNITS(tg[j].end);
+				if (b_hi < s_lo)
+					break;
+				if (b_lo >= s_hi)
+					continue;
+				uint64_t ov_hi = b_hi < s_hi ? b_hi : s_hi;
+				uint64_t ov_lo = b_lo > s_lo ? b_lo : s_lo;
+				if (ov_hi > ov_lo) {
+					credit_t(&T, &tg[j], (double)(ov_hi - ov_lo) * cd / scale);
+					hit = 1;
+				}
 			}
+			if (hit)
+				T.in_program += cd;
+			else
+				charge_t(&T, region_at_cached(p, &rc, seg, b_lo * u), cd);
+			RELOAD();
+			continue;
 		}
-		if (hit)
-			T.in_program += cd;
-		else
-			charge_t(&T, region_at_cached(p, &rc, seg, b_lo * u), cd);
+		/* the region of an outside bucket (the cached one holds for
+		 * runs of them) */
+		uint64_t a = b_lo * u;
+		int miss = !rc.valid | (rc.seg != seg) | (a < rc.lo) | (a >= rc.hi);
+		if (outside & miss)
+			region_at_cached(p, &rc, seg, a);
+		const pc_region *r = rc.valid ? rc.r : NULL;
+		const int cls = r ? (int)r->cls : (int)PC_REGION_UNKNOWN;
+		if (cls != acc_cls) {
+			if (acc_cls >= 0)
+				T.by_class[acc_cls] = cls_acc;
+			acc_cls = cls;
+			cls_acc = T.by_class[cls];
+		}
+		const int app = cls == PC_REGION_APPLICATION;
+		const uint64_t units = b_hi - b_lo;
+		const double x = (quot && units < QN && c < QN && units * c < QN
+					   ? quot[units * c]
+					   : (double)units * cd / div) *
+				 (double)inside;
+		acc += x * keep;  /* the target's count */
+		attr += x * keep; /* the attributed total */
+		excl += x * exd;  /* or the excluded one */
+		inprog += cd * (double)(inside | (outside & app));
+		cls_acc += cd * (double)outside;
+		outs += cd * (double)(outside & !app);
 	}
+	FLUSH();
+	free(quot);
 	p->totals = T;
+#undef FLUSH
+#undef RELOAD
 #undef LOAD_CUR
 #undef EDGE
 }
