@@ -317,16 +317,32 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs,
 			free(cnt), free(addrs), free(where), free(flag), free(v);
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 		}
+		/* the samples (sorted by segment and address) against the rows
+		 * (the attribution's targets, sorted the same way and not
+		 * overlapping) in one merge pass: linear, where a lookup per
+		 * sample cost a search each (seconds for a 1 MB dump of
+		 * random PCs under ASan) */
+		const pc_sample *sm = pc_samples_sorted(p->samples);
+		if (!sm) {
+			free(cnt), free(addrs), free(where), free(flag), free(v);
+			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+		const pc_target *tg = p->targets;
+		size_t tr = 0; /* the first row not before the sample */
 		for (size_t i = 0; i < ns; i++) {
-			uint32_t seg;
-			uint64_t a, c;
-			pc_profile_sample_at(p, i, &seg, &a, &c);
-			int64_t r = pc_profile_row_find(p, seg, a);
-			if (r < 0 || (size_t)r >= nr)
+			uint32_t seg = sm[i].segment;
+			uint64_t a = sm[i].address;
+			/* past the rows that end at or before it */
+			while (tr < nr && (tg[tr].segment < seg ||
+					  (tg[tr].segment == seg && tg[tr].end <= a &&
+					   tg[tr].address <= a)))
+				tr++;
+			if (tr >= nr || tg[tr].segment != seg || a < tg[tr].address ||
+			    a >= tg[tr].end)
 				continue;
-			cnt[r] += c;
-			addrs[r]++;
-			where[r] = a;
+			cnt[tr] += sm[i].count;
+			addrs[tr]++;
+			where[tr] = a;
 		}
 		size_t big = 0, one = 0;
 		memset(flag, 0, hit);
