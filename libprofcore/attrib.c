@@ -488,13 +488,11 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 	double *quot = h->nbins >= 65536 ? malloc(QN * sizeof *quot) : NULL;
 	for (size_t k = 0; quot && k < QN; k++)
 		quot[k] = (double)k / div;
-	/* Every bucket, without a branch on its data (which bucket is empty,
-	 * which holds a whole unit: both at random here, and each wrong
-	 * guess cost more than the rest of a bucket): the sums an empty or
-	 * foreign bucket would not touch get +0.0, which changes no sum (all
-	 * of them are +0 or more, and finite).  Only the advance to the next
-	 * target, a change of region and the rare bucket that straddles
-	 * targets branch.  A bucket's lower edge is the one above it. */
+	/* Every bucket, the empty ones too (which bucket is empty is at
+	 * random, and a wrong guess of that cost more than the rest of a
+	 * bucket): an empty bucket adds +0.0 to the sums, which changes none
+	 * of them (all are +0 or more, and finite).  A bucket's lower edge
+	 * is the one above it. */
 	uint64_t b_hi = lo_u; /* (of bucket -1: lo_u + (uint64_t)0.0) */
 	for (size_t i = 0; i < h->nbins; i++) {
 		uint64_t c = counts[i];
@@ -522,63 +520,62 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 		 * credits it to nobody), before the current target (every
 		 * earlier one ended at or before it), or after the segment's
 		 * last: the loop below would credit no target. */
-		const int whole = b_hi > b_lo;
-		const int inside = whole & in_seg & (b_lo >= cur_lo) & (b_hi <= cur_hi);
-		const int outside = !whole | !in_seg | (b_hi <= cur_lo);
-		if (!inside && !outside) {
-			if (!c)
-				continue;
-			FLUSH();
-			int hit = 0;
-			for (size_t j = cur; j < n && tg[j].segment == seg; j++) {
-				uint64_t s_lo = TO_UNITS(tg[j].address);
-				uint64_t s_hi = tg[j].end == UINT64_MAX
-							? UINT64_MAX
-							: TO_UNITS(tg[j].end);
-				if (b_hi < s_lo)
-					break;
-				if (b_lo >= s_hi)
-					continue;
-				uint64_t ov_hi = b_hi < s_hi ? b_hi : s_hi;
-				uint64_t ov_lo = b_lo > s_lo ? b_lo : s_lo;
-				if (ov_hi > ov_lo) {
-					credit_t(&T, &tg[j], (double)(ov_hi - ov_lo) * cd / scale);
-					hit = 1;
-				}
-			}
-			if (hit)
-				T.in_program += cd;
-			else
-				charge_t(&T, region_at_cached(p, &rc, seg, b_lo * u), cd);
-			RELOAD();
+		if (b_hi > b_lo && in_seg && b_lo >= cur_lo && b_hi <= cur_hi) {
+			const uint64_t units = b_hi - b_lo;
+			const double x = quot && units < QN && c < QN && units * c < QN
+						 ? quot[units * c]
+						 : (double)units * cd / div;
+			acc += x * keep;  /* the target's count */
+			attr += x * keep; /* the attributed total */
+			excl += x * exd;  /* or the excluded one */
+			inprog += cd;
 			continue;
 		}
-		/* the region of an outside bucket (the cached one holds for
-		 * runs of them) */
-		uint64_t a = b_lo * u;
-		int miss = !rc.valid | (rc.seg != seg) | (a < rc.lo) | (a >= rc.hi);
-		if (outside & miss)
-			region_at_cached(p, &rc, seg, a);
-		const pc_region *r = rc.valid ? rc.r : NULL;
-		const int cls = r ? (int)r->cls : (int)PC_REGION_UNKNOWN;
-		if (cls != acc_cls) {
-			if (acc_cls >= 0)
-				T.by_class[acc_cls] = cls_acc;
-			acc_cls = cls;
-			cls_acc = T.by_class[cls];
+		if (b_hi <= b_lo || !in_seg || b_hi <= cur_lo) {
+			/* outside: the region of the bucket (the cached one
+			 * holds for runs of them) */
+			uint64_t a = b_lo * u;
+			if (!rc.valid || rc.seg != seg || a < rc.lo || a >= rc.hi)
+				region_at_cached(p, &rc, seg, a);
+			const int cls = rc.r ? (int)rc.r->cls : (int)PC_REGION_UNKNOWN;
+			if (cls != acc_cls) {
+				if (acc_cls >= 0)
+					T.by_class[acc_cls] = cls_acc;
+				acc_cls = cls;
+				cls_acc = T.by_class[cls];
+			}
+			cls_acc += cd;
+			if (cls == PC_REGION_APPLICATION)
+				inprog += cd;
+			else
+				outs += cd;
+			continue;
 		}
-		const int app = cls == PC_REGION_APPLICATION;
-		const uint64_t units = b_hi - b_lo;
-		const double x = (quot && units < QN && c < QN && units * c < QN
-					   ? quot[units * c]
-					   : (double)units * cd / div) *
-				 (double)inside;
-		acc += x * keep;  /* the target's count */
-		attr += x * keep; /* the attributed total */
-		excl += x * exd;  /* or the excluded one */
-		inprog += cd * (double)(inside | (outside & app));
-		cls_acc += cd * (double)outside;
-		outs += cd * (double)(outside & !app);
+		/* a bucket over more than one target (or a gap and a target) */
+		if (!c)
+			continue;
+		FLUSH();
+		int hit = 0;
+		for (size_t j = cur; j < n && tg[j].segment == seg; j++) {
+			uint64_t s_lo = TO_UNITS(tg[j].address);
+			uint64_t s_hi = tg[j].end == UINT64_MAX ? UINT64_MAX
+								 : TO_UNITS(tg[j].end);
+			if (b_hi < s_lo)
+				break;
+			if (b_lo >= s_hi)
+				continue;
+			uint64_t ov_hi = b_hi < s_hi ? b_hi : s_hi;
+			uint64_t ov_lo = b_lo > s_lo ? b_lo : s_lo;
+			if (ov_hi > ov_lo) {
+				credit_t(&T, &tg[j], (double)(ov_hi - ov_lo) * cd / scale);
+				hit = 1;
+			}
+		}
+		if (hit)
+			T.in_program += cd;
+		else
+			charge_t(&T, region_at_cached(p, &rc, seg, b_lo * u), cd);
+		RELOAD();
 	}
 	FLUSH();
 	free(quot);
