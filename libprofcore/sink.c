@@ -426,6 +426,32 @@ static size_t fixed_back(char *end, double v, int dec)
 		return 0; /* a tie: the exact product decides (below) */
 	uint64_t u = (uint64_t)t + (f > 0.5);
 	char *q = end;
+	if (u <= UINT32_MAX) { /* (32-bit arithmetic, two digits a step) */
+		uint32_t w = (uint32_t)u;
+		int i = 0;
+		for (; i + 2 <= dec; i += 2, w /= 100) {
+			q -= 2;
+			memcpy(q, d2 + 2 * (w % 100), 2);
+		}
+		if (i < dec) {
+			*--q = (char)('0' + w % 10);
+			w /= 10;
+		}
+		if (dec)
+			*--q = '.';
+		while (w >= 100) {
+			q -= 2;
+			memcpy(q, d2 + 2 * (w % 100), 2);
+			w /= 100;
+		}
+		if (w >= 10) {
+			q -= 2;
+			memcpy(q, d2 + 2 * w, 2);
+		} else {
+			*--q = (char)('0' + w);
+		}
+		return (size_t)(end - q);
+	}
 	for (int i = 0; i < dec; i++, u /= 10)
 		*--q = (char)('0' + u % 10);
 	if (dec)
