@@ -218,7 +218,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs,
 	size_t n = 0;
 	if (severe_only && !aliasing) {
 		pc_itotals t;
-		if ((st = pc_profile_attribute(p, o)) || (st = pc_profile_itotals(p, &t)))
+		if ((st = pc_profile_attribute_nocheck(p, o)) || (st = pc_profile_itotals(p, &t)))
 			return st;
 		cs->total = t.total;
 	} else if ((st = collect_rows(p, o, &v, &n, &cs->total, 1))) {

@@ -263,7 +263,8 @@ static void tie_order(void **state)
 	qsort(ref, nref, sizeof *ref, ref_cmp);
 
 	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 1};
-	pc_options *o = pc_options_new();
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_rowset rs;
 	assert_int_equal(pc_rowset_build(p, o, &spec, &rs), PC_OK);
 	assert_int_equal(rs.n, nref);
