@@ -757,7 +757,12 @@ int pc_stream_read_all(pc_stream *s, uint64_t max, void **out, size_t *outlen)
 			free(buf);
 			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 		}
-		int64_t r = pc_stream_read_part(s, buf + len, cap - len - 1);
+		/* never more than one byte past max: the buffer grows with
+		 * what was read, and an endless input stops at max + 1 */
+		size_t room = cap - len - 1;
+		if ((uint64_t)room > max + 1 - len)
+			room = (size_t)(max + 1 - len);
+		int64_t r = pc_stream_read_part(s, buf + len, room);
 		if (r < 0) {
 			free(buf);
 			return (int)r;

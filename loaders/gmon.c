@@ -42,6 +42,9 @@
 
 #define GMON_MAX_SIZE ((uint64_t)1 << 30)
 #define GMONVERSION 0x00051879u
+/* profil(2)'s smallest non-zero scale, 1/65536: one counter per
+ * 2 x 65536 bytes of code (a coarser histogram cannot be filled) */
+#define GMON_MAX_SPAN 131072u
 
 typedef enum glayout {
 	L_AUTO = 0,
@@ -410,6 +413,17 @@ static int parse_bsd(gctx *g)
 	size_t nbins = (ncnt - hdr) / csize;
 	if (g->strict && (ncnt - hdr) % csize)
 		return PC_EFORMAT;
+	/* what profil() can have filled (checked before the counters are
+	 * read: random bytes rarely pass, an endless input stops here) */
+	uint64_t text = high - low;
+	if (nbins && nbins > text / 2 + 1)
+		return bad(g, PC_EFORMAT, 2 * w,
+			   "histogram of %zu counters over lowpc..highpc (%llu bytes): more than one counter per 2 bytes of code (profil's finest scale)",
+			   nbins, (unsigned long long)text);
+	if (nbins && text / GMON_MAX_SPAN > nbins)
+		return bad(g, PC_EFORMAT, 2 * w,
+			   "histogram of %zu counters cannot cover lowpc..highpc (%llu bytes): profil's coarsest scale is one counter per %u bytes of code",
+			   nbins, (unsigned long long)text, (unsigned)GMON_MAX_SPAN);
 	if (ncnt > g->len)
 		return bad(g, PC_ETRUNC, 2 * w,
 			   "header and histogram claim %u bytes but the file has %zu",

@@ -137,6 +137,11 @@ def gmon_bsd(kind, hdr):
     add(p + "-ovf-arccount.gmon", put(m, hdr + 32 + 16, "<Q", 1 << 63))
     if kind == "bsd44":
         add(p + "-bad-type.gmon", put(m, 28, "<i", 12))
+    # 16 counters: over 2 bytes of code (more than one per 2 bytes), or
+    # over 17 x 128 KiB (profil's coarsest scale covers 16 x 128 KiB)
+    low = struct.unpack_from("<Q", m, 0)[0]
+    add(p + "-dense-hist.gmon", put(m, 8, "<Q", low + 2))
+    add(p + "-sparse-hist.gmon", put(m, 8, "<Q", low + 17 * 131072))
 
 
 # ---- mon.out ---------------------------------------------------------------
