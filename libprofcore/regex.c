@@ -1063,6 +1063,9 @@ int pc_re_exec(const pc_re *re, pc_re_scratch *sc, const char *text, size_t len,
 	if (re->anchored && re->nprefix &&
 	    (len < re->nprefix || memcmp(text, re->prefix, re->nprefix) != 0))
 		return 0;
+	if (re->anchored && re->has_first &&
+	    (len == 0 || !set_has(&re->first, (unsigned char)text[0])))
+		return 0; /* ('^ +0x...' on a line that starts with '.') */
 	if (re->need >= 0 && !memchr(text, re->need, len))
 		return 0; /* ('^[^ ]*:$' on a line without ':') */
 	size_t groups = nsub < re->ngroups + 1 ? nsub : re->ngroups + 1;

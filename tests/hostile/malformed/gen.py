@@ -362,6 +362,8 @@ def hatari():
     add("hatari-bad-area.hatari", d.replace(b"0x013f00-0x014060", b"0x100000000-0x100000000", 1))
     # leading zeros do not count towards 64 bits
     add("hatari-valid-zeros.hatari", d.replace(b"\n00013f22 ", b"\n000000000000000000013f22 ", 1))
+    # an address line over 4096 bytes (one instruction per line)
+    add("hatari-long-line.hatari", d.replace(b"\n00013f22 ", b"\n00013f22 " + b" " * 4100, 1))
 
 
 # ---- DOS -------------------------------------------------------------------
