@@ -12,7 +12,9 @@
  *    the whole text, such as gcrt's monstartup), if it holds samples or
  *    comes with call arcs, must not end before the
  *    code ends, nor after it when the capture has call arcs (mcount's
- *    runtime profiles exactly the text);
+ *    runtime profiles exactly the text); with call arcs, one that starts
+ *    inside the code (older glibc: at the entry point) must not end after
+ *    it either;
  *  - when most samples miss the program, the one shift of the program
  *    that would put most of them into it (a missing load address).
  * pc_rates_check() is the one rule for adding up captures of different
@@ -265,16 +267,21 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 			else if (k < 0)
 				out->explained += (double)h.counts[b];
 		}
-		/* a histogram of the whole text must end where the code ends */
+		/* a histogram of the whole text must end where the code ends;
+		 * with call arcs also one that starts inside the code
+		 * (glibc's gcrt1 starts at the entry point, after .init and
+		 * .plt, and ends at etext) */
+		int whole = h.low <= lo && lo < h.high;
+		int from_entry = pc_profile_arc_count(p) && lo < h.low && h.low < hi;
 		if (c.ncode && pc_profile_histogram_count(p) == 1 && h.segment == seg &&
-		    h.low <= lo && lo < h.high && (sum || pc_profile_arc_count(p))) {
+		    (whole || from_entry) && (sum || pc_profile_arc_count(p))) {
 			uint64_t slack = (uint64_t)(2 * width) > FIT_RANGE_SLACK
 						 ? (uint64_t)(2 * width)
 						 : FIT_RANGE_SLACK;
 			/* going on past the code's end is refused only with call
 			 * arcs (mcount's runtime profiles exactly the text):
 			 * PROFIL and OpenOCD cover what the user asked for */
-			if (h.high + slack < hi ||
+			if ((whole && h.high + slack < hi) ||
 			    (pc_profile_arc_count(p) && h.high > hi + slack)) {
 				out->range_mismatch = 1;
 				out->hist_low = h.low;
