@@ -14,7 +14,10 @@
  *     -O gmon-layout=alpha, as gprof applies it only on that host).
  *   4.4BSD "bsd44": uW lpc, uW hpc, u32 ncnt, u32 version 0x00051879, u32
  *     profrate, u32 spare[3], counters, raw arcs.  A non-zero spare[0] is
- *     FreeBSD's histcounter_type: |type| bits per counter, negative signed.
+ *     FreeBSD's histcounter_type: |type| bits per counter, negative signed;
+ *     |type| over 64 is left-over garbage (MinGW does not set the spare
+ *     words): 16-bit counters with a warning, as gprof reads every 4.4BSD
+ *     file.
  *   A file is 4.4BSD when the word after ncnt is 0x00051879 (as gprof
  *   decides); -O gmon-layout=tagged|bsd44|oldbsd|alpha forces a layout.
  *   Old BSD files are recognised by name (gmon.out*, *.gmon) or by content
@@ -382,14 +385,21 @@ static int parse_bsd(gctx *g)
 				   (unsigned)version, GMONVERSION);
 		rate = pc_get_u32(b + 2 * w + 8, g->e);
 		int32_t type = (int32_t)pc_get_u32(b + 2 * w + 12, g->e);
-		if (type != 0) {
-			uint32_t bits = type < 0 ? 0u - (uint32_t)type : (uint32_t)type;
-			if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
-				return bad(g, PC_EFORMAT, 2 * w + 12,
-					   "histogram counter type %d (expected 0 or +-8, 16, 32, 64 bits)",
-					   (int)type);
+		uint32_t bits = type < 0 ? 0u - (uint32_t)type : (uint32_t)type;
+		if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
 			csize = bits / 8;
 			csigned = type < 0;
+		} else if (bits > 64) {
+			/* no bit count at all: MinGW's gmon.c leaves the spare
+			 * words unset (a stack struct); 16-bit counters, as
+			 * gprof reads every 4.4BSD file */
+			if (g->p)
+				pc_profile_warn(g->p, "%s: 4.4BSD header word at offset %zu is 0x%x, not a counter type (0 or +-8, 16, 32, 64 bits; MinGW leaves it unset): read as 16-bit counters, as gprof does",
+						pc_stream_name(g->s), 2 * w + 12, (unsigned)type);
+		} else if (type != 0) {
+			return bad(g, PC_EFORMAT, 2 * w + 12,
+				   "histogram counter type %d (expected 0 or +-8, 16, 32, 64 bits)",
+				   (int)type);
 		}
 	} else if (g->layout == L_ALPHA && pc_get_u32(b + 2 * w + 4, g->e) != 0) {
 		return bad(g, PC_EFORMAT, 2 * w + 4, "Alpha gmon.out header pad is not zero");

@@ -231,6 +231,35 @@ static void freebsd_counter_type(void **state)
 	pc_profile_free(p);
 }
 
+/* MinGW's gmon.c writes the 4.4BSD header from an unset stack struct: its
+ * spare words hold garbage (these two from a real MinGW gmon.out).  A
+ * word that is no bit count at all is not FreeBSD's histcounter_type:
+ * 16-bit counters, as gprof reads it, with a warning. */
+static void mingw_spare_garbage(void **state)
+{
+	(void)state;
+	buf b;
+	bsd_file(&b, 4, PC_ENDIAN_LITTLE, 1);
+	b.n = 20;
+	put(&b, 0x7765421b, 4, PC_ENDIAN_LITTLE); /* spare[0] */
+	put(&b, 0xffffffff, 4, PC_ENDIAN_LITTLE); /* spare[1] */
+	buf full;
+	bsd_file(&full, 4, PC_ENDIAN_LITTLE, 1);
+	b.n = full.n;
+	for (int width = 4; width >= 0; width -= 4) {
+		pc_profile *p = fgh((unsigned)width, width ? PC_ENDIAN_LITTLE : PC_ENDIAN_UNKNOWN);
+		assert_int_equal(pc_profile_load_memory(p, b.b, b.n, "gmon.out", NULL, NULL), PC_OK);
+		uint64_t calls = 0;
+		assert_true(count_of(p, "f", NULL) == 3);
+		assert_true(count_of(p, "g", &calls) == 30);
+		assert_int_equal(calls, 7);
+		assert_int_equal(pc_profile_warning_count(p), width ? 1 : 2);
+		assert_string_equal(pc_profile_warning_at(p, width ? 0 : 1),
+				    "gmon.out: 4.4BSD header word at offset 20 is 0x7765421b, not a counter type (0 or +-8, 16, 32, 64 bits; MinGW leaves it unset): read as 16-bit counters, as gprof does");
+		pc_profile_free(p);
+	}
+}
+
 /* DEC OSF/1 old BSD header: 4 pad bytes after ncnt (24-byte header with
  * 8-byte addresses), only with -O gmon-layout=alpha. */
 static void alpha_pad(void **state)
@@ -526,6 +555,7 @@ int main(void)
 		cmocka_unit_test(bsd_layouts),
 		cmocka_unit_test(width_undecidable),
 		cmocka_unit_test(freebsd_counter_type),
+		cmocka_unit_test(mingw_spare_garbage),
 		cmocka_unit_test(alpha_pad),
 		cmocka_unit_test(bsd_malformed),
 		cmocka_unit_test(openocd_shapes),
