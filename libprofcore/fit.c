@@ -63,10 +63,14 @@ static int in_spans(const span *v, size_t n, uint32_t seg, uint64_t a)
 	return 0;
 }
 
-/* 1 in the program's code, 0 elsewhere, -1 in another known region. */
+/* 1 in the program's code, 0 elsewhere, -1 in another known region.
+ * With the code's extent known, a symbol does not stretch it: the last
+ * one before a gap (gprof charges everything up to the next to it, e.g.
+ * etext) would take in another program's addresses. */
 static int where(fitctx *c, uint32_t seg, uint64_t a)
 {
-	if (in_spans(c->code, c->ncode, seg, a) || pc_profile_row_find(c->p, seg, a) >= 0)
+	if (in_spans(c->code, c->ncode, seg, a) ||
+	    (!c->ncode && pc_profile_row_find(c->p, seg, a) >= 0))
 		return 1;
 	return in_spans(c->other, c->nother, seg, a) ? -1 : 0;
 }
