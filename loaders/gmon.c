@@ -17,7 +17,9 @@
  *     FreeBSD's histcounter_type: |type| bits per counter, negative signed;
  *     |type| over 64 is left-over garbage (MinGW does not set the spare
  *     words): 16-bit counters with a warning, as gprof reads every 4.4BSD
- *     file.
+ *     file.  MinGW-w64's 8-byte arcs hold a 4-byte count (Win64's long)
+ *     and 4 bytes of padding: read so when every arc has the same
+ *     non-zero padding word (gprof reads 8-byte counts).
  *   A file is 4.4BSD when the word after ncnt is 0x00051879 (as gprof
  *   decides); -O gmon-layout=tagged|bsd44|oldbsd|alpha forces a layout.
  *   Old BSD files are recognised by name (gmon.out*, *.gmon) or by content
@@ -436,15 +438,33 @@ static int parse_bsd(gctx *g)
 	size_t narcs = (g->len - pos) / asz, tail = (g->len - pos) % asz;
 	if (tail && g->strict)
 		return PC_EFORMAT;
+	/* MinGW-w64's 8-byte arcs end in a `long` count, 4 bytes on Win64,
+	 * and 4 bytes of padding from a stack struct: every count word then
+	 * has the same non-zero padding word (gprof reads it as part of the
+	 * count and prints calls like 9016206454221148661) */
+	size_t cw = w;
+	if (w == 8 && narcs) {
+		/* the struct's layout: count at bytes 16-19, padding 20-23 */
+		uint32_t first = pc_get_u32(b + pos + 20, g->e);
+		size_t k = 1;
+		while (k < narcs && pc_get_u32(b + pos + k * asz + 20, g->e) == first)
+			k++;
+		if (first && k == narcs) {
+			cw = 4;
+			if (g->p)
+				pc_profile_warn(g->p, "%s: every arc's 8-byte count ends in the same non-zero word 0x%x: read as MinGW-w64's 4-byte count and 4 padding bytes (gprof counts the padding in)",
+						pc_stream_name(g->s), (unsigned)first);
+		}
+	}
 	for (size_t i = 0; i < narcs; i++, pos += asz) {
 		pc_arc a = {0};
 		a.from_segment = a.to_segment = PC_NOSEG;
 		a.from = pc_get_uint(b + pos, g->w, g->e);
 		a.to = pc_get_uint(b + pos + w, g->w, g->e);
-		a.count = pc_get_uint(b + pos + 2 * w, g->w, g->e);
-		if (a.count >> (8 * w - 1))
+		a.count = pc_get_uint(b + pos + 2 * w, (unsigned)cw, g->e);
+		if (a.count >> (8 * cw - 1))
 			return bad(g, PC_EFORMAT, pos + 2 * w,
-				   "arc count is negative (sign bit of the signed %zu-byte count set); expected 0 or more calls", w);
+				   "arc count is negative (sign bit of the signed %zu-byte count set); expected 0 or more calls", cw);
 		if (g->strict && (a.from < low || a.from > high || a.to < low || a.to > high))
 			return PC_EFORMAT;
 		if (g->p && (st = pc_profile_add_arc(g->p, &a)))

@@ -260,6 +260,42 @@ static void mingw_spare_garbage(void **state)
 	}
 }
 
+/* MinGW-w64 on Win64: the arc's count is a 4-byte `long` followed by 4
+ * bytes of stack garbage, the same in every arc (0x3ff00000 in a real
+ * file): read as the 4-byte count with a warning.  Counts of which only
+ * some have a non-zero upper half stay 8-byte counts. */
+static void mingw64_arc_padding(void **state)
+{
+	(void)state;
+	buf b;
+	bsd_file(&b, 8, PC_ENDIAN_LITTLE, 1);
+	size_t arcs = b.n - 2 * 24; /* two arcs of 24 bytes at the end */
+	for (int k = 0; k < 2; k++) {
+		b.b[arcs + 24 * (size_t)k + 20 + 2] = 0xf0;
+		b.b[arcs + 24 * (size_t)k + 20 + 3] = 0x3f;
+	}
+	pc_profile *p = fgh(8, PC_ENDIAN_LITTLE);
+	assert_int_equal(pc_profile_load_memory(p, b.b, b.n, "gmon.out", NULL, NULL), PC_OK);
+	uint64_t calls = 0;
+	assert_true(count_of(p, "g", &calls) == 30);
+	assert_int_equal(calls, 7);
+	pc_row r;
+	pc_profile_row_at(p, 1, &r);
+	assert_int_equal(r.self_calls, 4);
+	assert_int_equal(pc_profile_warning_count(p), 1);
+	assert_string_equal(pc_profile_warning_at(p, 0),
+			    "gmon.out: every arc's 8-byte count ends in the same non-zero word 0x3ff00000: read as MinGW-w64's 4-byte count and 4 padding bytes (gprof counts the padding in)");
+	pc_profile_free(p);
+	/* the second arc's upper half differs: a real 8-byte count */
+	b.b[arcs + 24 + 20 + 3] = 0x3e;
+	p = fgh(8, PC_ENDIAN_LITTLE);
+	assert_int_equal(pc_profile_load_memory(p, b.b, b.n, "gmon.out", NULL, NULL), PC_OK);
+	assert_true(count_of(p, "g", &calls) == 30);
+	assert_int_equal(calls, 0x3ff0000000000007ull);
+	assert_int_equal(pc_profile_warning_count(p), 0);
+	pc_profile_free(p);
+}
+
 /* DEC OSF/1 old BSD header: 4 pad bytes after ncnt (24-byte header with
  * 8-byte addresses), only with -O gmon-layout=alpha. */
 static void alpha_pad(void **state)
@@ -556,6 +592,7 @@ int main(void)
 		cmocka_unit_test(width_undecidable),
 		cmocka_unit_test(freebsd_counter_type),
 		cmocka_unit_test(mingw_spare_garbage),
+		cmocka_unit_test(mingw64_arc_padding),
 		cmocka_unit_test(alpha_pad),
 		cmocka_unit_test(bsd_malformed),
 		cmocka_unit_test(openocd_shapes),
