@@ -15,7 +15,7 @@
  *   4.4BSD "bsd44": uW lpc, uW hpc, u32 ncnt, u32 version 0x00051879, u32
  *     profrate, u32 spare[3], counters, raw arcs.  A non-zero spare[0] is
  *     FreeBSD's histcounter_type: |type| bits per counter, negative signed;
- *     |type| over 64 is left-over garbage (MinGW does not set the spare
+ *     any other value is left-over garbage (MinGW does not set the spare
  *     words): 16-bit counters with a warning, as gprof reads every 4.4BSD
  *     file.  MinGW-w64's 8-byte arcs hold a 4-byte count (Win64's long)
  *     and 4 bytes of padding: read so when every arc has the same
@@ -391,17 +391,13 @@ static int parse_bsd(gctx *g)
 		if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
 			csize = bits / 8;
 			csigned = type < 0;
-		} else if (bits > 64) {
-			/* no bit count at all: MinGW's gmon.c leaves the spare
-			 * words unset (a stack struct); 16-bit counters, as
-			 * gprof reads every 4.4BSD file */
-			if (g->p)
-				pc_profile_warn(g->p, "%s: 4.4BSD header word at offset %zu is 0x%x, not a counter type (0 or +-8, 16, 32, 64 bits; MinGW leaves it unset): read as 16-bit counters, as gprof does",
-						pc_stream_name(g->s), 2 * w + 12, (unsigned)type);
-		} else if (type != 0) {
-			return bad(g, PC_EFORMAT, 2 * w + 12,
-				   "histogram counter type %d (expected 0 or +-8, 16, 32, 64 bits)",
-				   (int)type);
+		} else if (type != 0 && g->p) {
+			/* no counter type: MinGW's gmon.c leaves the spare
+			 * words unset (a stack struct; real files hold 9,
+			 * 0x7fff, 0x7765421b there): 16-bit counters, as gprof
+			 * reads every 4.4BSD file */
+			pc_profile_warn(g->p, "%s: 4.4BSD header word at offset %zu is 0x%x, not a counter type (0 or +-8, 16, 32, 64 bits; MinGW leaves it unset): read as 16-bit counters, as gprof does",
+					pc_stream_name(g->s), 2 * w + 12, (unsigned)type);
 		}
 	} else if (g->layout == L_ALPHA && pc_get_u32(b + 2 * w + 4, g->e) != 0) {
 		return bad(g, PC_EFORMAT, 2 * w + 4, "Alpha gmon.out header pad is not zero");
