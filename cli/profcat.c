@@ -149,18 +149,11 @@ static int list_exports(void)
 
 /* Does the capture fit the program (pc_profile_fit)?  A misfit is an
  * error (exit 1) unless --ignore-fit, a doubt a warning; the library
- * names the problem, this adds the option that fixes it. */
-static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
-		     size_t nin, int ignore)
+ * names the problem, this adds the option that fixes it.  names: the
+ * capture's files, elf: the program is an ELF file. */
+int pc_cli_fit(pc_profile *p, const pc_options *opts, const char *names, int elf,
+	       int ignore)
 {
-	/* only a capture given with its program (a symbol file) can fail
-	 * to fit it: a capture alone (Hatari, .mprof) describes itself */
-	int prog = 0;
-	for (size_t i = 0; i < nin; i++)
-		if (in[i].l->roles & PC_ROLE_SYMBOLS)
-			prog = 1;
-	if (!prog)
-		return 0;
 	pc_fit f;
 	int st = pc_profile_fit(p, opts, &f);
 	if (st) {
@@ -169,16 +162,6 @@ static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
 	}
 	if (!f.problem)
 		return 0;
-	char names[512] = "";
-	int elf = 0;
-	for (size_t i = 0; i < nin; i++) {
-		if (!strcmp(in[i].l->name, "elf"))
-			elf = 1;
-		if (in[i].l->roles & PC_ROLE_SYMBOLS)
-			continue;
-		size_t l = strlen(names);
-		snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", in[i].path);
-	}
 	char advice[256];
 	if (f.has_shift && !elf && f.shift_default && f.load_given)
 		snprintf(advice, sizeof advice,
@@ -202,6 +185,30 @@ static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
 		*names ? ": " : "", f.problem, advice,
 		f.verdict == PC_FIT_MISFIT && !ignore ? ", or --ignore-fit to report anyway" : "");
 	return refuse ? EXIT_INPUT : 0;
+}
+
+static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
+		     size_t nin, int ignore)
+{
+	/* only a capture given with its program (a symbol file) can fail
+	 * to fit it: a capture alone (Hatari, .mprof) describes itself */
+	int prog = 0;
+	for (size_t i = 0; i < nin; i++)
+		if (in[i].l->roles & PC_ROLE_SYMBOLS)
+			prog = 1;
+	if (!prog)
+		return 0;
+	char names[512] = "";
+	int elf = 0;
+	for (size_t i = 0; i < nin; i++) {
+		if (!strcmp(in[i].l->name, "elf"))
+			elf = 1;
+		if (in[i].l->roles & PC_ROLE_SYMBOLS)
+			continue;
+		size_t l = strlen(names);
+		snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", in[i].path);
+	}
+	return pc_cli_fit(p, opts, names, elf, ignore);
 }
 
 /* 1 if path names an existing file. */

@@ -44,6 +44,7 @@ typedef struct ctx {
 	size_t nfiles, ngroups;
 	int explicit_groups;
 	int verbose;
+	int ignore_fit;
 } ctx;
 
 static int status_exit(int st)
@@ -211,6 +212,52 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 	return 0;
 }
 
+/* profcat's fit check (pc_cli_fit) of capture g (ALL: of the merged
+ * captures), loaded as p, with every option (the attribution keys and
+ * load-address), as a single load runs it: only a capture given with its
+ * program (a symbol file) can fail to fit it; the message names the
+ * capture's own files. */
+#define ALL ((size_t)-1)
+static int fit_capture(ctx *c, size_t g, pc_profile *p)
+{
+	int prog = 0, elf = 0;
+	char names[512] = "";
+	for (size_t i = 0; i < c->nfiles; i++) {
+		const sfile *f = &c->files[i];
+		if (g != ALL && !f->shared && f->group != g)
+			continue;
+		if (f->l->roles & PC_ROLE_SYMBOLS) {
+			prog = 1;
+			elf |= !strcmp(f->l->name, "elf");
+			continue;
+		}
+		size_t l = strlen(names);
+		snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", f->path);
+	}
+	if (!prog)
+		return 0;
+	pc_options *o = pc_options_new();
+	int merr = !o;
+	for (size_t i = 0; !merr && i < pc_options_count(c->ropts); i++) {
+		const char *k = pc_options_key_at(c->ropts, i);
+		merr = pc_options_set(o, k, pc_options_get(c->ropts, k)) != PC_OK;
+	}
+	for (size_t i = 0; !merr && i < pc_options_count(c->lopts); i++) {
+		const char *k = pc_options_key_at(c->lopts, i);
+		if (!pc_options_get(o, k))
+			merr = pc_options_set(o, k, pc_options_get(c->lopts, k)) != PC_OK;
+	}
+	int rc;
+	if (merr) {
+		fprintf(stderr, "profcat: out of memory\n");
+		rc = EXIT_INTERNAL;
+	} else {
+		rc = pc_cli_fit(p, o, names, elf, c->ignore_fit);
+	}
+	pc_options_free(o);
+	return rc;
+}
+
 /* What the command line asks for (stats_option). */
 typedef struct statsargs {
 	ctx *c;
@@ -272,6 +319,7 @@ static int stats_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 		printf("profcat (profcore) %s\n", pc_version());
 		return -1;
 	case PC_OPT_VERBOSE: c->verbose = 1; break;
+	case PC_OPT_IGNORE_FIT: c->ignore_fit = 1; break;
 	case PC_OPT_FORMAT: a->format = strcmp(val, "auto") ? val : NULL; break;
 	case PC_OPT_OPTION:
 		if (pc_options_parse(c->lopts, val)) {
@@ -372,6 +420,10 @@ int profcat_stats_main(int argc, char **argv)
 	for (size_t g = 0; g < c.ngroups; g++)
 		if ((rc = load_capture(&c, g, &caps[g])))
 			goto done;
+	/* merge: each capture must fit its program, as in a single load */
+	for (size_t g = 0; merge && g < c.ngroups; g++)
+		if ((rc = fit_capture(&c, g, caps[g])))
+			goto done;
 	/* diff and rates read the attribution keys and their own from one
 	 * bag: every option; merge's report or export gets the -O keys it
 	 * reads and those no loader took (it refuses these, naming them) */
@@ -420,6 +472,11 @@ int profcat_stats_main(int argc, char **argv)
 				rc = status_exit(st);
 				goto done;
 			}
+		/* captures with programs of their own ('+'): the merged one is
+		 * reported against the first's program (pc_profile_merge keeps
+		 * dst's symbols), so it must fit that too */
+		if (c.explicit_groups && (rc = fit_capture(&c, ALL, caps[0])))
+			goto done;
 		for (size_t i = 0; c.verbose && i < pc_profile_note_count(caps[0]); i++)
 			fprintf(stderr, "profcat: note: %s\n", pc_profile_note_at(caps[0], i));
 		st = export_fmt ? pc_profile_export(caps[0], export_fmt, c.ropts, &buf, &len)

@@ -648,12 +648,20 @@ static void csv_rel(void *vctx, const graph *G, const char *kind, size_t node,
 	mctx *c = vctx;
 	pc_sink *k = c->k;
 	const pc_icg_node *n = &G->n[node];
-	pc_sink_printf(k, "%zu,%s,%zu,", G->n[c->entry].index, kind, n->index);
+	/* "%zu,%s,%zu," */
+	pc_sink_u64(k, G->n[c->entry].index, 0);
+	pc_sink_putc(k, ',');
+	pc_sink_puts(k, kind);
+	put_text_u64(k, ",", n->index);
+	pc_sink_putc(k, ',');
 	pc_sink_csv_field(k, n->name ? n->name : "");
-	pc_sink_printf(k, ",%u,", n->cycle);
+	put_text_u64(k, ",", n->cycle); /* ",%u," */
+	pc_sink_putc(k, ',');
 	if (edge == NONE) {
-		pc_sink_printf(k, "%" PRIu64 ",,%" PRIu64 ",", n->calls,
-			       n->self_calls);
+		/* "%" PRIu64 ",,%" PRIu64 "," */
+		pc_sink_u64(k, n->calls, 0);
+		put_text_u64(k, ",,", n->self_calls);
+		pc_sink_putc(k, ',');
 		put_num(k, n->self / G->hz);
 		pc_sink_putc(k, ',');
 		put_num(k, n->children / G->hz);
@@ -663,7 +671,10 @@ static void csv_rel(void *vctx, const graph *G, const char *kind, size_t node,
 		put_num(k, n->ftime);
 	} else {
 		const pc_cg_edge *e = &G->e[edge].e;
-		pc_sink_printf(k, "%" PRIu64 ",%" PRIu64 ",,", e->count, total);
+		/* "%" PRIu64 ",%" PRIu64 ",," */
+		pc_sink_u64(k, e->count, 0);
+		put_text_u64(k, ",", total);
+		pc_sink_puts(k, ",,");
 		put_num(k, e->self / G->hz);
 		pc_sink_putc(k, ',');
 		put_num(k, e->children / G->hz);
@@ -683,17 +694,20 @@ static void json_rel(void *vctx, const graph *G, const char *kind, size_t node,
 	const pc_icg_node *n = &G->n[node];
 	pc_sink_puts(k, c->first ? "\n    {" : ",\n    {");
 	c->first = 0;
-	pc_sink_printf(k, "\"relation\": \"%s\", \"index\": %zu, \"name\": ",
-		       kind, n->index);
+	pc_sink_puts(k, "\"relation\": \"");
+	pc_sink_puts(k, kind);
+	put_text_u64(k, "\", \"index\": ", n->index);
+	pc_sink_puts(k, ", \"name\": ");
 	pc_sink_json_string(k, n->name ? n->name : "");
-	pc_sink_printf(k, ", \"cycle\": %u", n->cycle);
+	put_text_u64(k, ", \"cycle\": ", n->cycle);
 	const pc_cg_edge *e = edge == NONE ? NULL : &G->e[edge].e;
-	if (e)
-		pc_sink_printf(k, ", \"count\": %" PRIu64 ", \"total\": %" PRIu64,
-			       e->count, total);
-	else
-		pc_sink_printf(k, ", \"calls\": %" PRIu64 ", \"self_calls\": %" PRIu64,
-			       n->calls, n->self_calls);
+	if (e) {
+		put_text_u64(k, ", \"count\": ", e->count);
+		put_text_u64(k, ", \"total\": ", total);
+	} else {
+		put_text_u64(k, ", \"calls\": ", n->calls);
+		put_text_u64(k, ", \"self_calls\": ", n->self_calls);
+	}
 	pc_sink_puts(k, ", \"self\": ");
 	put_num(k, (e ? e->self : n->self) / G->hz);
 	pc_sink_puts(k, ", \"children\": ");
@@ -735,14 +749,16 @@ static int render_gprof_machine(graph *G, pc_sink *k, int kind, int zeros)
 		}
 		pc_sink_puts(k, firstentry ? "\n   {" : ",\n   {");
 		firstentry = 0;
-		pc_sink_printf(k, "\"index\": %zu, \"name\": ", n->index);
+		put_text_u64(k, "\"index\": ", n->index);
+		pc_sink_puts(k, ", \"name\": ");
 		if (n->name)
 			pc_sink_json_string(k, n->name);
 		else
 			pc_sink_puts(k, "null");
-		pc_sink_printf(k, ", \"cycle\": %u, \"calls\": %" PRIu64
-			       ", \"self_calls\": %" PRIu64 ", \"percent\": ",
-			       n->cycle, n->calls, n->self_calls);
+		put_text_u64(k, ", \"cycle\": ", n->cycle);
+		put_text_u64(k, ", \"calls\": ", n->calls);
+		put_text_u64(k, ", \"self_calls\": ", n->self_calls);
+		pc_sink_puts(k, ", \"percent\": ");
 		put_num(k, round(pct * 1e4) / 1e4);
 		pc_sink_puts(k, ", \"self\": ");
 		put_num(k, n->self / G->hz);
@@ -1145,10 +1161,13 @@ static int render_proff_machine(proff *P, pc_sink *k, int kind)
 		double ph = round(1e3 * 100 * n->htime / run) / 1e3;
 		double pf = round(1e3 * 100 * n->ftime / run) / 1e3;
 		if (kind == OUT_CSV) {
-			pc_sink_printf(k, "%zu,", r + 1);
+			pc_sink_u64(k, r + 1, 0); /* "%zu," */
+			pc_sink_putc(k, ',');
 			pc_sink_csv_field(k, n->name);
-			pc_sink_printf(k, ",,,%" PRIu64 ",%" PRIu64 ",", n->calls,
-				       n->self_calls);
+			/* ",,,%" PRIu64 ",%" PRIu64 "," */
+			put_text_u64(k, ",,,", n->calls);
+			put_text_u64(k, ",", n->self_calls);
+			pc_sink_putc(k, ',');
 			put_num(k, n->htime);
 			pc_sink_putc(k, ',');
 			put_num(k, n->ftime);
@@ -1159,11 +1178,13 @@ static int render_proff_machine(proff *P, pc_sink *k, int kind)
 			pc_sink_puts(k, ",,\n");
 		} else {
 			pc_sink_puts(k, r ? ",\n   {" : "\n   {");
-			pc_sink_printf(k, "\"rank\": %zu, \"name\": ", r + 1);
+			put_text_u64(k, "\"rank\": ", r + 1);
+			pc_sink_puts(k, ", \"name\": ");
 			pc_sink_json_string(k, n->name);
-			pc_sink_printf(k, ", \"cycle\": %u, \"calls\": %" PRIu64
-				       ", \"self_calls\": %" PRIu64 ", \"htime\": ",
-				       n->cycle, n->calls, n->self_calls);
+			put_text_u64(k, ", \"cycle\": ", n->cycle);
+			put_text_u64(k, ", \"calls\": ", n->calls);
+			put_text_u64(k, ", \"self_calls\": ", n->self_calls);
+			pc_sink_puts(k, ", \"htime\": ");
 			put_num(k, n->htime);
 			pc_sink_puts(k, ", \"ftime\": ");
 			put_num(k, n->ftime);
@@ -1181,29 +1202,34 @@ static int render_proff_machine(proff *P, pc_sink *k, int kind)
 			const caller_t *c = &P->cv[cv[j]];
 			size_t fr = (size_t)c->from_row;
 			if (kind == OUT_CSV) {
-				pc_sink_printf(k, "%zu,", r + 1);
+				pc_sink_u64(k, r + 1, 0); /* "%zu," */
+				pc_sink_putc(k, ',');
 				pc_sink_csv_field(k, n->name);
-				pc_sink_printf(k, ",%zu,", P->rank[fr]);
+				put_text_u64(k, ",", P->rank[fr]); /* ",%zu," */
+				pc_sink_putc(k, ',');
 				pc_sink_csv_field(k, c->name);
-				pc_sink_printf(k, ",%" PRIu64 ",,", c->count);
+				put_text_u64(k, ",", c->count); /* ",%" PRIu64 ",," */
+				pc_sink_puts(k, ",,");
 				put_num(k, c->htime);
 				pc_sink_putc(k, ',');
 				put_num(k, c->ftime);
-				pc_sink_printf(k, ",,,%" PRIu32 ",%" PRIu32 "\n",
-					       c->from_seg, c->to_seg);
+				/* ",,,%" PRIu32 ",%" PRIu32 "\n" */
+				put_text_u64(k, ",,,", c->from_seg);
+				put_text_u64(k, ",", c->to_seg);
+				pc_sink_putc(k, '\n');
 			} else {
 				pc_sink_puts(k, j ? ",\n     {" : "\n     {");
-				pc_sink_printf(k, "\"rank\": %zu, \"site\": ",
-					       P->rank[fr]);
+				put_text_u64(k, "\"rank\": ", P->rank[fr]);
+				pc_sink_puts(k, ", \"site\": ");
 				pc_sink_json_string(k, c->name);
-				pc_sink_printf(k, ", \"calls\": %" PRIu64
-					       ", \"htime\": ", c->count);
+				put_text_u64(k, ", \"calls\": ", c->count);
+				pc_sink_puts(k, ", \"htime\": ");
 				put_num(k, c->htime);
 				pc_sink_puts(k, ", \"ftime\": ");
 				put_num(k, c->ftime);
-				pc_sink_printf(k, ", \"from_segment\": %" PRIu32
-					       ", \"to_segment\": %" PRIu32 "}",
-					       c->from_seg, c->to_seg);
+				put_text_u64(k, ", \"from_segment\": ", c->from_seg);
+				put_text_u64(k, ", \"to_segment\": ", c->to_seg);
+				pc_sink_putc(k, '}');
 			}
 		}
 		free(cv);

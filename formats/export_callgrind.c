@@ -89,6 +89,28 @@ static void position(cg *c, int has_address, uint32_t seg, uint64_t addr)
 				       ? addr : ((uint64_t)seg << 32 | addr)));
 }
 
+/* Whether frame f's block would be empty (no cost line, no call made)
+ * and no call line names it (in_arc: caller or callee of an arc to
+ * another frame): a frame --hide took out of every chain and
+ * arc (or one the other filters left without samples or calls).  Such a
+ * frame gets no fn= block at all. */
+static int frame_unused(const pc_xmodel *m, const int64_t *self,
+			const unsigned char *in_arc, size_t f)
+{
+	const pc_xframe *fr = &m->frames[f];
+	if (m->by_symbol) {
+		if (self[f] != 0)
+			return 0;
+	} else {
+		pc_xround r;
+		pc_xround_reset(&r);
+		for (size_t s = 0; s < fr->nsites; s++)
+			if (pc_xround_next(&r, m->sites[fr->first_site + s].count))
+				return 0;
+	}
+	return !in_arc[f];
+}
+
 static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	pc_xmodel m;
@@ -103,10 +125,14 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 	c.fn_named = calloc(m.nframes ? m.nframes : 1, 1);
 	int64_t *self = calloc(m.nframes ? m.nframes : 1, sizeof *self);
 	int64_t *arcv = NULL;
-	if (!c.fn_named || !self) {
+	unsigned char *in_arc = calloc(m.nframes ? m.nframes : 1, 1);
+	if (!c.fn_named || !self || !in_arc) {
 		rc = pc_profile_fail(p, PC_ENOMEM, "out of memory");
 		goto out;
 	}
+	for (size_t a = 0; a < m.narcs; a++)
+		if (m.arcs[a].caller != m.arcs[a].callee)
+			in_arc[m.arcs[a].caller] = in_arc[m.arcs[a].callee] = 1;
 	int64_t summary = 0;
 	for (size_t f = 0; f < m.nframes; f++) {
 		self[f] = (int64_t)llround(m.frames[f].self);
@@ -170,6 +196,11 @@ static int write_callgrind(pc_profile *p, const pc_options *o, pc_sink *k)
 	size_t next_arc = 0;
 	for (size_t f = 0; f < m.nframes; f++) {
 		const pc_xframe *fr = &m.frames[f];
+		if (m.filters && frame_unused(&m, self, in_arc, f)) {
+			while (next_arc < m.narcs && m.arcs[next_arc].caller == f)
+				next_arc++; /* its self arcs, never written */
+			continue;
+		}
 		pc_sink_putc(k, '\n');
 		const char *ffile = fr->file, *sfile, *ofile;
 		unsigned sline, oline;
@@ -251,6 +282,7 @@ out:
 	free(c.fn_named);
 	free(c.fl_named);
 	free(self);
+	free(in_arc);
 	free(arcv);
 	pc_xmodel_free(&m);
 	return rc;

@@ -350,15 +350,26 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		}
 		a = b;
 	}
+	/* the samples in no function, as the text's last line says them (a
+	 * focus counts them as filtered out): lines + no_line_info +
+	 * no_function + filtered_out = total */
+	double nofunc = rf.f.focus ? 0 : rest;
 	if (fmt == PC_OUT_JSON) {
 		pc_sink_puts(k, "\n], \"no_line_info\": ");
 		pc_sink_count(k, nosrc);
+		pc_sink_puts(k, ", \"no_function\": ");
+		pc_sink_count(k, nofunc);
 		pc_sink_puts(k, "}\n");
 	} else if (fmt == PC_OUT_CSV) {
 		if (!sel && nosrc > 0) {
 			pc_sink_puts(k, "[no line information],,");
 			pc_sink_count(k, nosrc);
 			pc_sink_printf(k, ",%.4f\n", t.total > 0 ? nosrc * 100.0 / t.total : 0);
+		}
+		if (!sel && nofunc > 0) {
+			pc_sink_puts(k, "[in no function],,");
+			pc_sink_count(k, nofunc);
+			pc_sink_printf(k, ",%.4f\n", t.total > 0 ? nofunc * 100.0 / t.total : 0);
 		}
 	} else if (!sel) {
 		if (nosrc > 0) {
@@ -367,10 +378,10 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			pc_sink_printf(k, " samples, %.2f%%\n",
 				       t.total > 0 ? nosrc * 100.0 / t.total : 0);
 		}
-		if (rest > 0 && !rf.f.focus) {
+		if (nofunc > 0) {
 			pc_sink_puts(k, "\nIn no function (outside the program's code or in data): ");
-			pc_sink_count(k, rest);
-			pc_sink_printf(k, " samples, %.2f%%\n", t.total > 0 ? rest * 100.0 / t.total : 0);
+			pc_sink_count(k, nofunc);
+			pc_sink_printf(k, " samples, %.2f%%\n", t.total > 0 ? nofunc * 100.0 / t.total : 0);
 		}
 	}
 	st = k->failed;

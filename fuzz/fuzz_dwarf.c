@@ -7,7 +7,12 @@
  * gprof's line symbols, the location of each of their addresses (and
  * the next byte), of addresses taken from the input, and the line view
  * of a profile of those addresses (--granularity line, -r source,
- * -r locations, -r disasm of its first function). */
+ * -r locations, -r disasm of its first function).  The line symbols in
+ * address ranges (pc_dwarf_line_syms_in, what --granularity line asks
+ * for the sampled ranges) are checked against the full list: ranges made
+ * from the input around the symbols' addresses, empty, touching, at 0
+ * and at UINT64_MAX, must give exactly the full list's symbols inside
+ * them (a difference aborts). */
 #include "dwarf_internal.h"
 
 #include <stdint.h>
@@ -18,6 +23,67 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int same_sym(const pc_linesym *a, const pc_linesym *b)
+{
+	return a->addr == b->addr && a->line == b->line &&
+	       !strcmp(a->function, b->function) && !strcmp(a->file, b->file);
+}
+
+/* pc_dwarf_line_syms_in on ranges made from the input (sorted, disjoint:
+ * bounds from the input, sorted, paired in order) = the full list ls[n]
+ * cut to those ranges */
+static void ranged(pc_dwarf *d, const pc_linesym *ls, size_t n,
+		   const uint8_t *data, size_t size)
+{
+	enum { MAXB = 16 };
+	uint64_t b[MAXB];
+	size_t nb = 0;
+	/* each bound from 3 bytes of the input, the last ones first (the
+	 * start of a file is its ELF header, much the same for every input),
+	 * mixed with the bound's number (runs of zeros still give distinct
+	 * bounds): one in 16 is 0, one in 16 UINT64_MAX, the others a
+	 * symbol's address moved by -2..+2 */
+	for (size_t i = size; i >= 3 && nb < MAXB; i -= 3) {
+		const uint8_t *q = data + i - 3;
+		uint32_t h = ((uint32_t)q[0] | (uint32_t)q[1] << 8 |
+			      (uint32_t)q[2] << 16) ^ (uint32_t)(nb * 0x9E3779B9u);
+		h *= 0x85EBCA6Bu;
+		h ^= h >> 13;
+		if (h % 16 == 0)
+			b[nb++] = 0;
+		else if (h % 16 == 1)
+			b[nb++] = UINT64_MAX;
+		else if (n)
+			b[nb++] = ls[(h >> 4) % n].addr + (uint64_t)((int)((h >> 20) % 5) - 2);
+	}
+	nb &= ~(size_t)1;
+	qsort(b, nb, sizeof *b, cmp_u64);
+	pc_linesym *got = NULL;
+	size_t ngot = 0;
+	if (pc_dwarf_line_syms_in(d, b, nb / 2, &got, &ngot) != PC_OK)
+		abort(); /* the full walk over the same candidates worked */
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		int in = 0;
+		for (size_t r = 0; r < nb / 2 && !in; r++)
+			in = b[2 * r] <= ls[i].addr && ls[i].addr < b[2 * r + 1];
+		if (!in)
+			continue;
+		if (k >= ngot || !same_sym(&got[k], &ls[i]))
+			abort();
+		k++;
+	}
+	if (k != ngot)
+		abort();
+	free(got);
+}
+
 static void lookups(pc_dwarf *d, const uint8_t *data, size_t size)
 {
 	pc_linesym *ls = NULL;
@@ -25,6 +91,7 @@ static void lookups(pc_dwarf *d, const uint8_t *data, size_t size)
 	const pc_srcframe *f;
 	size_t nf;
 	if (pc_dwarf_line_syms(d, &ls, &n) == PC_OK) {
+		ranged(d, ls, n, data, size);
 		for (size_t i = 0; i < n && i < 4096; i++) {
 			pc_dwarf_lookup_frames(d, ls[i].addr, &f, &nf);
 			pc_dwarf_lookup_frames(d, ls[i].addr + 1, &f, &nf);

@@ -15,21 +15,7 @@
 
 #include "profcore.h"
 
-/* the row count (pc_profile_row_count returns a status) */
-static size_t test_rows(pc_profile *p)
-{
-	size_t n = 0;
-	assert_int_equal(pc_profile_row_count(p, &n), PC_OK);
-	return n;
-}
-
-/* samples of one region class (pc_profile_class_total) */
-static double test_class(pc_profile *p, pc_region_class c)
-{
-	double v = -1;
-	assert_int_equal(pc_profile_class_total(p, c, &v), PC_OK);
-	return v;
-}
+#include "../common/pc_test.h"
 
 static char *synth(const char *name)
 {

@@ -73,8 +73,8 @@ int main(void)
 		free(text);
 		docs++;
 	}
-	if (docs != 6) {
-		fprintf(stderr, "expected the 6 built-in dialects, found %zu\n", docs);
+	if (docs != 7) {
+		fprintf(stderr, "expected the 7 built-in dialects, found %zu\n", docs);
 		return 1;
 	}
 	return failures ? 1 : 0;

@@ -73,6 +73,7 @@ EOL_CASES = [
     ('mslink', 'dosmap/mslink_basicdos_PRIMES.MAP', ['-O', 'com', 'prf/PRIMES.PRF']),
     ('tlink', 'dosmap/tlink_proboard_TEST.MAP', []),
     ('wlink', 'dosmap/wlink_ifknot_test.map', []),
+    ('optlink', 'optlink/LAYOUT.MAP', []),
     ('gnu-ld', 'gnumap/prog.map', []),
     ('nm', 'gnumap/prog.nm.txt', []),
     ('nm', 'gnumap/prog.nm-S.txt', []),

@@ -75,16 +75,23 @@ static size_t count_kind(const pc_profile *p, pc_symkind k)
 	return n;
 }
 
-static void assert_region(const pc_profile *p, size_t i, const char *label,
-			  uint64_t low, uint64_t high)
+/* region i: a segment of the program's, label at seg:low-high */
+static void assert_seg_region(const pc_profile *p, size_t i, const char *label,
+			      uint32_t seg, uint64_t low, uint64_t high)
 {
 	pc_region r;
 	assert_int_equal(pc_profile_region_at(p, i, &r), PC_OK);
 	assert_string_equal(r.label, label);
-	assert_int_equal(r.segment, PC_NOSEG);
+	assert_int_equal(r.segment, seg);
 	assert_int_equal(r.low, low);
 	assert_int_equal(r.high, high);
 	assert_int_equal(r.cls, PC_REGION_APPLICATION);
+}
+
+static void assert_region(const pc_profile *p, size_t i, const char *label,
+			  uint64_t low, uint64_t high)
+{
+	assert_seg_region(p, i, label, PC_NOSEG, low, high);
 }
 
 static void assert_sym(const pc_profile *p, const char *name, uint64_t addr,
@@ -905,8 +912,8 @@ static void dialect_names(void **state)
 	assert_int_equal(pc_profile_load_file(p, map, NULL, o), PC_ENOTFOUND);
 	assert_string_equal(pc_profile_error(p)->message,
 			    PC_HAVE_YAML
-				    ? "no map dialect 'lattice' (built-in: gnu-ld, mslink, nm-posix, nm, tlink, wlink; or give FILE.yaml)"
-				    : "no map dialect 'lattice' (built-in: gnu-ld, mslink, nm-posix, nm, tlink, wlink)");
+				    ? "no map dialect 'lattice' (built-in: gnu-ld, mslink, nm-posix, nm, optlink, tlink, wlink; or give FILE.yaml)"
+				    : "no map dialect 'lattice' (built-in: gnu-ld, mslink, nm-posix, nm, optlink, tlink, wlink)");
 	pc_profile_free(p);
 	pc_options_free(o);
 	free(map);
@@ -959,6 +966,40 @@ static void detection(void **state)
 			 PC_EFORMAT);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "no symbols or segments found (dialect mslink)");
+	pc_profile_free(p);
+}
+
+/* An OPTLINK 32-bit map (fixtures/optlink/LAYOUT.MAP, written in the
+ * layout of shared/research/dos-mpw-formats.md 2.5: no licensed real map
+ * could be copied): detected (it was "unrecognised"), its segment table
+ * read as regions object:offset (the object number is the segment), the
+ * entry point line skipped; a damaged row is an error at its offset. */
+static void optlink_segments(void **state)
+{
+	(void)state;
+	pc_profile *p = load("optlink/LAYOUT.MAP", NULL, (const char *)NULL);
+	assert_int_equal(pc_profile_symbol_count(p), 0);
+	assert_int_equal(pc_profile_region_count(p), 5);
+	assert_seg_region(p, 0, "_TEXT", 2, 0x0, 0x4A10);
+	assert_seg_region(p, 1, "ICODE", 2, 0x4A10, 0x4A10);
+	assert_seg_region(p, 2, "_DATA", 3, 0x0, 0xC38);
+	assert_seg_region(p, 3, "CONST", 3, 0xC38, 0xD58);
+	assert_seg_region(p, 4, "_BSS", 3, 0xD58, 0x1100);
+	int said = 0;
+	for (size_t i = 0; i < pc_profile_note_count(p); i++)
+		said |= strcmp(pc_profile_note_at(p, i), "map: dialect optlink (detected)") == 0;
+	assert_true(said);
+	pc_profile_free(p);
+
+	/* MS LINK's header is not OPTLINK's, nor the reverse */
+	static const char bad[] =
+		"\n Start         Length     Name                   Class\n"
+		" 0002:00000000 00004A10H  _TEXT                  CODE 32-bit\n"
+		" 0003:0000000G 00000C38H  _DATA                  DATA 32-bit\n\n";
+	pc_profile_new(&p, NULL);
+	assert_int_equal(pc_profile_load_memory(p, bad, sizeof bad - 1, "BAD.MAP", NULL, NULL),
+			 PC_EFORMAT);
+	assert_int_equal(pc_profile_error(p)->offset, 117);
 	pc_profile_free(p);
 }
 
@@ -1113,6 +1154,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(dialect_names),
 		cmocka_unit_test(mslink_imports),
 		cmocka_unit_test(detection),
+		cmocka_unit_test(optlink_segments),
 		cmocka_unit_test(nm_hex_names),
 		cmocka_unit_test(dialect_without_yaml),
 	};

@@ -10,8 +10,8 @@
      sample the unfiltered regions report counts;
    - callgraph: each function's self time is its flat row's (the rows the
      filters keep) or 0;
-   - source: listed lines + filtered out + lines without source = the
-     unfiltered report's lines + lines without source;
+   - source: listed lines + filtered out + lines without source + no
+     function = the unfiltered report's;
    - the pprof export with a filter holds what `go tool pprof -top` shows
      with the same -focus/-ignore/-hide on the unfiltered export (the
      stack rule), and with --stacks none the flat report's rows (the
@@ -19,6 +19,8 @@
    - the filtered pprof and speedscope exports pass the format checkers
      (../shared/tools/format-checkers, installed as tests/exports does),
      when node and the checkers are there;
+   - callgrind: no fn= block for a hidden function, and callgrind_annotate
+     reads the filtered export with its summary as total;
    - the HTML page's data: its flat table and regions say the filters.
 The gmon export and the check report refuse the filters (exit 2).
 
@@ -125,11 +127,43 @@ for fname, fargs in cases.CG_FILTERS.items():
     check(not bad, "%s: call graph self times = flat rows (x 0.01 s)" % fname,
           "differ: %s" % bad)
 
+# callgrind: a hidden function gets no fn= block (it was an empty one),
+# and callgrind_annotate reads the filtered export with the summary total
+ca = shutil.which("callgrind_annotate")
+for fname, fargs in cases.CG_FILTERS.items():
+    if "--hide" not in fargs:
+        continue
+    hide = fargs[fargs.index("--hide") + 1]
+    out, _ = run(["-e", "callgrind"] + fargs + cases.CG)
+    names = dict(re.findall(r"^c?fn=\((\d+)\) (.*)$", out, re.M))
+    blocks = [names.get(i, "?") for i in re.findall(r"^fn=\((\d+)\)", out, re.M)]
+    check(blocks and not [n for n in blocks if re.search(hide, n)],
+          "%s: callgrind has no fn= block for --hide %s" % (fname, hide),
+          "fn= blocks: %s" % blocks)
+    if not ca:
+        print("skip %s: callgrind_annotate (Debian valgrind not installed)" % fname)
+        continue
+    with tempfile.TemporaryDirectory() as tmp:
+        cgf = os.path.join(tmp, fname + ".callgrind")
+        with open(cgf, "w") as f:
+            f.write(out)
+        r = subprocess.run([ca, "--threshold=100", cgf], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True,
+                           timeout=600)
+    total = re.search(r"^summary: (\d+)$", out, re.M).group(1)
+    listed = re.findall(r"^ *[\d,]+ \([ \d.]+%\)  \?\?\?:(\S+)", r.stdout, re.M)
+    check(r.returncode == 0 and
+          re.search(r"^ *%s \(100\.0%%\)  PROGRAM TOTALS$" % total, r.stdout, re.M) and
+          listed and not [n for n in listed if re.search(hide, n)],
+          "%s: callgrind_annotate reads it: total %s, no hidden function in %s" % (
+              fname, total, listed), r.stdout[-2000:])
+
+
 def source_sum(fargs):
     out, _ = run(["-r", "source", "-F", "json"] + fargs + cases.SRC, cwd=cases.SRC_DIR)
     d = json.loads(out)
     return (sum(l["count"] for l in d["lines"]) + d.get("filtered_out", 0) +
-            d["no_line_info"])
+            d["no_line_info"] + d["no_function"])
 
 
 if HAVE["dwarf"]:

@@ -13,13 +13,7 @@
 #include "lookup.h"
 #include "model.h"
 
-/* the row count (pc_profile_row_count returns a status) */
-static size_t test_rows(pc_profile *p)
-{
-	size_t n = 0;
-	assert_int_equal(pc_profile_row_count(p, &n), PC_OK);
-	return n;
-}
+#include "../common/pc_test.h"
 
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;

@@ -20,11 +20,17 @@ Fixtures (fixtures/dos, hand-written):
    independently from the map text: each PC on the row with the greatest
    address at or below it, up to the next row (the last: to the end of
    the code segment), samples elsewhere on no line;
-3. a damaged line-number row is one exact error line.
+3. samples in no function (one the map's symbols do not cover, one
+   outside the program): -r source counts them in text, CSV and JSON,
+   lines + no line information + no function = the flat report's total,
+   each line's count and percent that of the flat line rows, a focus
+   counting them as filtered out;
+4. a damaged line-number row is one exact error line.
 """
 import collections
 import csv
 import io
+import json
 import os
 import re
 import subprocess
@@ -94,6 +100,71 @@ def per_line(mapname, pcsname):
               % (mapname, len(want), nowhere))
 
 
+def no_function(mapname, pcsname, want_csv):
+    """Samples in no function (LINES: one in the program that no symbol
+    covers; TLINES: one outside the program): -r source counts them in
+    every style, with the flat report's denominator.  want_csv: the
+    CSV's last row, exactly."""
+    files = [os.path.join(DOS, mapname), "-f", "raw", os.path.join(DOS, pcsname)]
+    _, nowhere = expected(mapname, pcsname)
+    flat = json.loads(profcat("-F", "json", *files)[0])
+    flines = collections.defaultdict(float)
+    fpct = {}
+    for r in csv.DictReader(io.StringIO(profcat("-F", "csv", "--granularity", "line", *files)[0])):
+        m = re.search(r"\((.+):(\d+) @ [0-9a-f]+\)$", r["symbol"])
+        if m:
+            key = (m.group(1), int(m.group(2)))
+            flines[key] += float(r["count"])
+            fpct[key] = None if key in fpct else r["percent"]
+        elif r["symbol"] in ("[unattributed]", "[outside]"):
+            fpct[r["symbol"]] = r["percent"]
+    src = json.loads(profcat("-r", "source", "-F", "json", *files)[0])
+    lines = sum(l["count"] for l in src["lines"])
+    total = flat["totals"]["total"]
+    got = (src["total"], src["no_function"], lines + src["no_line_info"] + src["no_function"])
+    if got != (total, nowhere, total):
+        L.fail(mapname + " no function", "source total, no_function, lines + no_line_info + "
+               "no_function %s; want the flat total %s, %s (from the map text), the total"
+               % (got, total, nowhere))
+    else:
+        print("ok %s: source JSON total %s = flat's, no_function %s, lines %s + no line %s"
+              " + no function = total" % (mapname, total, nowhere, lines, src["no_line_info"]))
+    # each line: the flat line rows' count, and (one row) the same percent
+    bad = [l for l in src["lines"]
+           if l["count"] != flines[(l["file"], l["line"])] or
+           (fpct[(l["file"], l["line"])] not in (None, "%.4f" % l["percent"]))]
+    if bad or len(src["lines"]) != len(flines):
+        L.fail(mapname + " no function", "source lines differ from the flat line rows: %s" % bad)
+    else:
+        print("ok %s: %d source lines = the flat line rows (counts, percents)"
+              % (mapname, len(flines)))
+    out = profcat("-r", "source", "-F", "csv", *files)[0]
+    last = out.splitlines()[-1]
+    flat_pct = fpct["[unattributed]" if mapname == "LINES.MAP" else "[outside]"]
+    if last != want_csv or last.split(",")[-1] != flat_pct:
+        L.fail(mapname + " no function", "CSV ends %r, want %r (percent %s as the flat "
+               "report's)" % (last, want_csv, flat_pct))
+    else:
+        print("ok %s: CSV row %s, the flat report's percent" % (mapname, last))
+
+
+def no_function_filters():
+    """A focus drops the samples in no function (they count as filtered
+    out); ignore keeps them."""
+    files = [os.path.join(DOS, "LINES.MAP"), "-f", "raw", os.path.join(DOS, "lines.pcs")]
+    for fargs, want in ((["--focus", "_sum"], (47, 0, 27)), (["--ignore", "_sum"], (26, 1, 47))):
+        d = json.loads(profcat("-r", "source", "-F", "json", *(fargs + files))[0])
+        got = (sum(l["count"] for l in d["lines"]), d["no_function"], d["filtered_out"])
+        text = profcat("-r", "source", *(fargs + files))[0]
+        has = "In no function" in text
+        if got != want or has != (want[1] > 0):
+            L.fail("no function " + " ".join(fargs), "lines, no_function, filtered_out %s, "
+                   "want %s; text line 'In no function': %s" % (got, want, has))
+        else:
+            print("ok no function %s: lines %s, no_function %s, filtered out %s" % (
+                " ".join(fargs), *got))
+
+
 def damaged():
     text = open(os.path.join(L.ROOT, DOS, "LINES.MAP"), "rb").read()
     bad = text.replace(b"     7 0000:00B0", b"     7 0000:00G0")
@@ -123,6 +194,9 @@ def main():
                                "-f", "raw", os.path.join(DOS, "tlines.pcs")])
     per_line("LINES.MAP", "lines.pcs")
     per_line("TLINES.MAP", "tlines.pcs")
+    no_function("LINES.MAP", "lines.pcs", "[in no function],,1,1.3514")
+    no_function("TLINES.MAP", "tlines.pcs", "[in no function],,1,8.3333")
+    no_function_filters()
     damaged()
     sys.exit(1 if L.failures else 0)
 

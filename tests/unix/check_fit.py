@@ -115,6 +115,31 @@ def committed(tmp):
           "profcat: %s: %s" % (fast, tail))
     check("mixed rates refused by merge (same rule)", ["merge", e, src, "+", fast], 1,
           "profcat: merge of capture 2 (%s): %s" % (fast, tail))
+    # 10b. merge runs the fit check on each capture, as a single load of
+    # it with the program would (0 of 331: error), --ignore-fit makes it
+    # a warning; captures with programs of their own ('+') each fit
+    # theirs, and the merged one (reported against the first program) is
+    # checked as a single load of all of them is (a warning here)
+    pie = os.path.join(FIX, "x86_64-pie", "gmon.out")
+    lo, hi = code_range(e)
+    misfit = ("0 of 331 samples (0.0%%) fall in the code of callgraph (0x%x-0x%x): "
+              "the capture does not fit the program: give the executable that wrote "
+              "the capture" % (lo, hi))
+    check("merge: a capture of another build is refused", ["merge", e, src, pie], 1,
+          "profcat: %s: %s, or --ignore-fit to report anyway\n" % (pie, misfit))
+    check("merge --ignore-fit: a warning", ["merge", "--ignore-fit", e, src, pie], 0,
+          "profcat: warning: %s: %s\n" % (pie, misfit),
+          want_out="Samples: 696 total, 365 in the program, 331 outside")
+    pe = os.path.join(FIX, "x86_64-pie", "callgraph")
+    check("merge: each capture with its own program fits it; the merged one is "
+          "a doubt", ["merge", e, src, "+", pe, pie], 0,
+          "profcat: warning: %s, %s: 331 of 696 samples (47.6%%) fall in no known "
+          "code: neither in callgraph (0x%x-0x%x) nor in a region: name the other "
+          "code with -O regions=LOW-HIGH:CLASS if it is not the program's\n"
+          % (src, pie, lo, hi),
+          want_out="Samples: 696 total, 365 in the program, 331 outside")
+    check("merge: captures that fit say nothing", ["merge", e, src, src], 0, "",
+          want_out="Samples: 730 total, 730 in the program, 0 outside")
     check("one rate for all with -O rate", ["-O", "rate=100", e, src, fast], 0, "",
           want_out="Rate: 100 Hz")
     check("same rates add up", [e, src, src], 0, "",

@@ -12,13 +12,7 @@
 #include "profcore.h"
 #include "profil_map.h"
 
-/* the row count (pc_profile_row_count returns a status) */
-static size_t test_rows(pc_profile *p)
-{
-	size_t n = 0;
-	assert_int_equal(pc_profile_row_count(p, &n), PC_OK);
-	return n;
-}
+#include "../common/pc_test.h"
 
 /* ---- the index arithmetic, worked by hand -------------------------------- */
 
