@@ -10,6 +10,7 @@ for byte, and the pair's fit both ways.
 import os
 import subprocess
 import sys
+import tempfile
 
 PROFCAT = os.environ["PROFCAT"]
 ROOT = os.environ["PC_SOURCE_ROOT"]
@@ -63,6 +64,21 @@ def main():
           "app ends at 0x2381: the capture is from another program or build: "
           "give the executable that wrote the capture, or --ignore-fit to "
           "report anyway\n" % other)
+    # nm of a MinGW i386 program lists its sections as local text symbols
+    # (.text, .text.startup) among the functions; gprof, reading the .exe,
+    # never takes them, and neither does the nm dialect (a listing written
+    # here in GNU nm 2.40's layout)
+    with tempfile.TemporaryDirectory() as tmp:
+        nm = os.path.join(tmp, "pe.nm")
+        with open(nm, "w", encoding="ascii", newline="\n") as f:
+            f.write("00401000 t .text\n00401000 T _main\n00401020 t _helper\n"
+                    "00401060 t .text.startup\n00401080 t _init.0\n"
+                    "00403000 r .rdata\n")
+        check("MinGW nm listing: section symbols are no functions",
+              ["--list-symbols", "-F", "csv", nm], 0,
+              "name,segment,address,size,kind\n_main,,0x401000,0,text\n"
+              "_helper,,0x401020,0,text\n_init.0,,0x401080,0,text\n"
+              ".rdata,,0x403000,0,data\n")
     return 1 if failures else 0
 
 
