@@ -225,9 +225,17 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		 * by one as doubles gives while every sum stays below 2^53 */
 		/* (every count below 2^cb and fewer than 2^nb buckets, with
 		 * cb + nb <= 52: the sum stays below 2^52) */
-		uint64_t any = 0;
-		for (size_t b = 0; b < h.nbins; b++)
-			any |= h.counts[b];
+		uint64_t any = 0, any1 = 0, any2 = 0, any3 = 0;
+		size_t ob = 0; /* (four at a time) */
+		for (; ob + 4 <= h.nbins; ob += 4) {
+			any |= h.counts[ob];
+			any1 |= h.counts[ob + 1];
+			any2 |= h.counts[ob + 2];
+			any3 |= h.counts[ob + 3];
+		}
+		for (; ob < h.nbins; ob++)
+			any |= h.counts[ob];
+		any |= any1 | any2 | any3;
 		unsigned cb = 0, nb = 0;
 		while (cb < 64 && (any >> cb))
 			cb++;
@@ -252,9 +260,19 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 					else
 						ehi = mid;
 				}
-				uint64_t run = 0;
-				for (size_t e = b; e <= elo; e++)
+				/* (integers: the order of the additions does
+				 * not matter; four at a time) */
+				uint64_t run = 0, r1 = 0, r2 = 0, r3 = 0;
+				size_t e = b;
+				for (; e + 4 <= elo + 1; e += 4) {
 					run += h.counts[e];
+					r1 += h.counts[e + 1];
+					r2 += h.counts[e + 2];
+					r3 += h.counts[e + 3];
+				}
+				for (; e <= elo; e++)
+					run += h.counts[e];
+				run += r1 + r2 + r3;
 				sum += run;
 				out->samples += (double)run;
 				out->in_program += (double)run;
