@@ -496,6 +496,14 @@ def main():
           (l1[0] / ln[0], ncpu, l1[0] / rd[0]))
     print("  profcat end to end: %.2fx faster with %d threads (ELF load and report included)" %
           (t1[0] / tn[0], ncpu))
+
+    def med(key):
+        v = sorted(r[0] for r in res[key])
+        return v[len(v) // 2]
+    print("  medians of the %d rounds: 1 thread %.2f ns/sample, %.2fx the read floor's %.2f;"
+          " %.2fx faster with %d threads" %
+          (a.rounds, med("l1") * 1e9 / n, med("l1") / med("read"), med("read") * 1e9 / n,
+           med("l1") / med("lN"), ncpu))
     print("  counts identical between 1 and %d threads: yes" % ncpu)
     raw_locality(pcbench, data, elf, n, a.rounds, ncpu)
     memory_figures(pcbench, data, profcat)

@@ -21,9 +21,33 @@
 
 #define BAR_WIDTH 20
 
-static void text_count(pc_sink *k, int width, double v, int fractional)
+/* The text table's numbers, written into a row's line: v with dec
+ * decimals right-aligned in width columns (pc_fmt_fixed_right: room for
+ * 352 bytes at d); returns the bytes written. */
+static size_t put_fixed(char *d, double v, int width, int dec)
 {
-	pc_sink_fixed(k, v, width, fractional ? 2 : 0);
+	return pc_fmt_fixed_right(d, v, width, dec);
+}
+
+/* the same for an unsigned integer ("%*llu"; room for 24 bytes) */
+static size_t put_u64(char *d, uint64_t v, int width)
+{
+	char t[24];
+	size_t n = pc_fmt_u64(t, v), w = width > 0 ? (size_t)width : 0;
+	size_t pad = n < w ? w - n : 0;
+	memset(d, ' ', pad);
+	memcpy(d + pad, t, n);
+	return pad + n;
+}
+
+/* bytes of s before its first byte that is not printable ASCII (the
+ * shown form of a name is the name itself up to there) */
+static size_t plain_len(const char *s)
+{
+	size_t n = 0;
+	while ((unsigned char)s[n] >= 0x20 && (unsigned char)s[n] < 0x7f)
+		n++;
+	return n;
 }
 
 static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
@@ -129,26 +153,42 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	if (rs->has_calls)
 		pc_sink_printf(k, "  %9s", "calls");
 	pc_sink_puts(k, rs->barchart ? "  bar\n" : "\n");
+	/* each row formatted into line, then one write (the name alone
+	 * through pc_sink_pad when it is not printable ASCII or the names
+	 * are very wide) */
+	char line[3072];
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *r = &rs->rows[i];
-		pc_sink_u64(k, r->rank, 4);
-		pc_sink_puts(k, "  ");
-		pc_sink_pad(k, r->label, namew, -1);
-		pc_sink_puts(k, "  ");
-		text_count(k, cw, r->count, rs->fractional);
-		pc_sink_puts(k, "  ");
-		pc_sink_fixed(k, r->percent, 7, 2);
-		pc_sink_puts(k, "  ");
-		pc_sink_fixed(k, r->cum_percent, 7, 2);
+		size_t L = put_u64(line, r->rank, 4);
+		line[L++] = ' ', line[L++] = ' ';
+		size_t nl = plain_len(r->label);
+		if (r->label[nl] == '\0' && namew <= 1024) {
+			memcpy(line + L, r->label, nl);
+			L += nl;
+			if (nl < namew) {
+				memset(line + L, ' ', namew - nl);
+				L += namew - nl;
+			}
+		} else {
+			pc_sink_write(k, line, L);
+			L = 0;
+			pc_sink_pad(k, r->label, namew, -1);
+		}
+		line[L++] = ' ', line[L++] = ' ';
+		L += put_fixed(line + L, r->count, cw, rs->fractional ? 2 : 0);
+		line[L++] = ' ', line[L++] = ' ';
+		L += put_fixed(line + L, r->percent, 7, 2);
+		line[L++] = ' ', line[L++] = ' ';
+		L += put_fixed(line + L, r->cum_percent, 7, 2);
 		if (ci) {
 			double lo, hi;
 			pc_rowset_ci(rs, r->count, &lo, &hi);
-			pc_sink_puts(k, "  ");
-			pc_sink_fixed(k, (hi - lo) / 2, 6, 2);
+			line[L++] = ' ', line[L++] = ' ';
+			L += put_fixed(line + L, (hi - lo) / 2, 6, 2);
 		}
 		if (rs->rate > 0) {
-			pc_sink_puts(k, "  ");
-			pc_sink_fixed(k, r->count / rs->rate, 9, 2);
+			line[L++] = ' ', line[L++] = ' ';
+			L += put_fixed(line + L, r->count / rs->rate, 9, 2);
 		}
 		if (rs->has_calls) {
 			char buf[48] = "";
@@ -159,19 +199,25 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 				buf[n++] = '+';
 				n += pc_fmt_u64(buf + n, r->self_calls);
 			}
-			pc_sink_puts(k, "  ");
-			if (n < 9)
-				pc_sink_repeat(k, ' ', 9 - n);
-			pc_sink_write(k, buf, n);
+			line[L++] = ' ', line[L++] = ' ';
+			if (n < 9) {
+				memset(line + L, ' ', 9 - n);
+				L += 9 - n;
+			}
+			memcpy(line + L, buf, n);
+			L += n;
 		}
 		if (rs->barchart) {
-			pc_sink_puts(k, "  ");
-			pc_sink_repeat(k, '#', pc_bar_len(r->count, rs->max_count, BAR_WIDTH));
+			line[L++] = ' ', line[L++] = ' ';
+			size_t b = pc_bar_len(r->count, rs->max_count, BAR_WIDTH);
+			memset(line + L, '#', b);
+			L += b;
 		}
 		/* no trailing blanks */
-		while (k->len && k->buf[k->len - 1] == ' ')
-			k->len--;
-		pc_sink_puts(k, "\n");
+		while (L && line[L - 1] == ' ') /* (the count is never blank) */
+			L--;
+		line[L++] = '\n';
+		pc_sink_write(k, line, L);
 	}
 	if (rs->n == 0 && rs->filtered)
 		pc_sink_puts(k, "(no symbol passes focus, ignore and hide)\n");

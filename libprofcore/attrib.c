@@ -5,6 +5,7 @@
  */
 #include "model.h"
 #include "lookup.h"
+#include "platform.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -270,12 +271,16 @@ static int build_targets(pc_profile *p, int use_sizes)
 	}
 	free(o == rk ? rt : rk);
 	const pc_symbol *sy = p->syms;
-#define SEG_AT(i) (sy[o[i].idx].segment)
-#define ADDR_AT(i) (sy[o[i].idx].address)
+	/* one segment (the usual case): the sort keys are the addresses, no
+	 * symbol is read out of address order but the one each run keeps */
+	const uint32_t seg0 = nc ? sy[o[0].idx].segment : 0;
+#define SEG_AT(i) (segs ? sy[o[i].idx].segment : seg0)
+#define ADDR_AT(i) (segs ? sy[o[i].idx].address : o[i].key)
 	size_t nt = 0;
 	for (size_t i = 0; i < nc; i++)
 		nt += i == 0 || SEG_AT(i) != SEG_AT(i - 1) || ADDR_AT(i) != ADDR_AT(i - 1);
 	pc_target *t = nt ? calloc(nt, sizeof *t) : NULL;
+	pc_plat_advise_bulk(t, nt * sizeof *t);
 	cand *grp = NULL; /* a run at one address, in cmp_cand order */
 	size_t capgrp = 0;
 	if (nt && !t) {
@@ -284,6 +289,10 @@ static int build_targets(pc_profile *p, int use_sizes)
 	}
 	nt = 0;
 	for (size_t i = 0; i < nc;) {
+		/* the symbols come in address order, not their own: each
+		 * read misses the cache unless asked for ahead */
+		if (i + 16 < nc)
+			PC_PREFETCH(&sy[o[i + 16].idx]);
 		size_t j = i + 1;
 		while (j < nc && SEG_AT(j) == SEG_AT(i) && ADDR_AT(j) == ADDR_AT(i))
 			j++;
@@ -308,24 +317,18 @@ static int build_targets(pc_profile *p, int use_sizes)
 					kg = m;
 			keep = grp[kg].sym;
 		}
+		const pc_symbol *s = &sy[keep];
 		t[nt].symbol = keep;
-		t[nt].segment = sy[keep].segment;
-		t[nt].address = sy[keep].address;
-		t[nt].excluded = (sy[keep].flags & PC_SYMF_EXCLUDED) != 0;
-		nt++;
-		i = j;
-	}
-#undef SEG_AT
-#undef ADDR_AT
-	free(grp);
-	free(o);
-	for (size_t i = 0; i < nt; i++) {
-		const pc_symbol *s = &p->syms[t[i].symbol];
+		t[nt].segment = s->segment;
+		t[nt].address = s->address;
+		t[nt].excluded = (s->flags & PC_SYMF_EXCLUDED) != 0;
+		/* its end: the next target's address (the next run's), the
+		 * end of the application region holding it, or its size */
 		uint64_t end = UINT64_MAX;
-		int have_next = i + 1 < nt && t[i + 1].segment == t[i].segment;
+		int have_next = j < nc && SEG_AT(j) == s->segment;
 		if (have_next)
-			end = t[i + 1].address;
-		const pc_region *r = region_at(p, t[i].segment, t[i].address, 1);
+			end = ADDR_AT(j);
+		const pc_region *r = region_at(p, s->segment, s->address, 1);
 		if (r && r->high < end)
 			end = r->high;
 		uint64_t e;
@@ -334,8 +337,14 @@ static int build_targets(pc_profile *p, int use_sizes)
 		else if ((use_sizes || (s->flags & PC_SYMF_EXTENT)) && s->size &&
 			 !pc_add_overflow(s->address, s->size, &e) && e < end)
 			end = e;
-		t[i].end = end;
+		t[nt].end = end;
+		nt++;
+		i = j;
 	}
+#undef SEG_AT
+#undef ADDR_AT
+	free(grp);
+	free(o);
 	p->targets = t;
 	p->ntargets = nt;
 	p->lookup = lookup_build(t, nt);
@@ -344,8 +353,21 @@ static int build_targets(pc_profile *p, int use_sizes)
 	return PC_OK;
 }
 
-/* Where an unattributed address goes. */
-static void charge_outside_r(pc_profile *p, const pc_region *r, double c);
+/* Where an unattributed address goes: into the totals T. */
+static inline void charge_t(pc_itotals *T, const pc_region *r, double c)
+{
+	pc_region_class cls = r ? r->cls : PC_REGION_UNKNOWN;
+	T->by_class[cls] += c;
+	if (cls == PC_REGION_APPLICATION)
+		T->in_program += c;
+	else
+		T->outside += c;
+}
+
+static void charge_outside_r(pc_profile *p, const pc_region *r, double c)
+{
+	charge_t(&p->totals, r, c);
+}
 
 static void charge_outside(pc_profile *p, uint32_t seg, uint64_t addr,
 			   double c)
@@ -353,24 +375,19 @@ static void charge_outside(pc_profile *p, uint32_t seg, uint64_t addr,
 	charge_outside_r(p, region_at(p, seg, addr, 0), c);
 }
 
-static void charge_outside_r(pc_profile *p, const pc_region *r, double c)
+static inline void credit_t(pc_itotals *T, pc_target *t, double c)
 {
-	pc_region_class cls = r ? r->cls : PC_REGION_UNKNOWN;
-	p->totals.by_class[cls] += c;
-	if (cls == PC_REGION_APPLICATION)
-		p->totals.in_program += c;
-	else
-		p->totals.outside += c;
+	if (t->excluded) {
+		T->excluded += c;
+	} else {
+		t->count += c;
+		T->attributed += c;
+	}
 }
 
 static void credit(pc_profile *p, size_t j, double c)
 {
-	if (p->targets[j].excluded) {
-		p->totals.excluded += c;
-	} else {
-		p->targets[j].count += c;
-		p->totals.attributed += c;
-	}
+	credit_t(&p->totals, &p->targets[j], c);
 }
 
 /* First target of segment seg (index), or ntargets. */
@@ -387,6 +404,11 @@ static size_t seg_first(const pc_profile *p, uint32_t seg)
 	return lo;
 }
 
+/* gprof's proportional split of each bucket over the targets it
+ * overlaps, as one merge pass of the buckets and the sorted targets.
+ * The sums go to a local copy of the totals (written back at the end):
+ * the same additions in the same order, without a store and a reload of
+ * each total per bucket. */
 static void hist_proportional(pc_profile *p, const pc_hist *hh)
 {
 	const pc_histogram *h = &hh->h;
@@ -400,69 +422,144 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 		for (sh = 0; ((uint64_t)1 << sh) != u; sh++)
 			;
 #define TO_UNITS(v) (sh >= 0 ? (v) >> sh : (v) / u)
-	size_t cur = seg_first(p, h->segment);
+	/* bucket edges below 2^62 units (all of them, in practice): a
+	 * signed conversion, the same value, without the unsigned one's
+	 * branches */
+	const int small = scale * (double)h->nbins < 4611686018427387904.0;
+#define EDGE(e) (small ? (uint64_t)(int64_t)(e) : (uint64_t)(e))
+	pc_itotals T = p->totals;
+	pc_target *const tg = p->targets;
+	const uint32_t seg = h->segment;
+	const uint64_t *const counts = hh->counts;
+	size_t cur = seg_first(p, seg);
 	const size_t n = p->ntargets;
-	/* targets[cur] in units, cached: its address, its end (as the
-	 * advance below compares it) and its end for the overlap */
-	size_t cached = SIZE_MAX;
+	/* targets[cur] in units: its address, its end (as the advance below
+	 * compares it) and its end for the overlap */
 	int in_seg = 0;
 	uint64_t cur_lo = 0, cur_end = 0, cur_hi = 0;
+	/* The sums in registers (the same additions in the same order as
+	 * into memory): the totals, the current target's count (acc, while
+	 * keep: in the segment and not excluded; exd: excluded) and the sum
+	 * of the class of the cached region (cls_acc, class acc_cls). */
+	double tot = T.total, inprog = T.in_program, attr = T.attributed;
+	double excl = T.excluded, outs = T.outside;
+	double acc = 0, keep = 0, exd = 0, cls_acc = 0;
+	int acc_cls = -1;
+#define FLUSH()                                                                 \
+	do {                                                                    \
+		if (keep > 0)                                                   \
+			tg[cur].count = acc;                                    \
+		if (acc_cls >= 0)                                               \
+			T.by_class[acc_cls] = cls_acc;                          \
+		acc_cls = -1;                                                   \
+		T.total = tot, T.in_program = inprog, T.attributed = attr;      \
+		T.excluded = excl, T.outside = outs;                            \
+	} while (0)
+#define RELOAD()                                                                \
+	do {                                                                    \
+		tot = T.total, inprog = T.in_program, attr = T.attributed;      \
+		excl = T.excluded, outs = T.outside;                            \
+		if (keep > 0)                                                   \
+			acc = tg[cur].count;                                    \
+	} while (0)
+#define LOAD_CUR()                                                              \
+	do {                                                                    \
+		in_seg = cur < n && tg[cur].segment == seg;                     \
+		keep = exd = 0;                                                 \
+		if (in_seg) {                                                   \
+			cur_lo = TO_UNITS(tg[cur].address);                     \
+			cur_end = TO_UNITS(tg[cur].end);                        \
+			cur_hi = tg[cur].end == UINT64_MAX ? UINT64_MAX : cur_end; \
+			keep = tg[cur].excluded ? 0 : 1;                        \
+			exd = 1 - keep;                                         \
+			acc = tg[cur].count;                                    \
+		}                                                               \
+	} while (0)
+	LOAD_CUR();
 	rcache rc = {0, 0, 0, 0, NULL};
+	/* (scale is 0 for a histogram of no width: no bucket is inside then,
+	 * and x below must not be 0/0) */
+	const double div = scale > 0 ? scale : 1;
+	/* k / div for the usual small products k of a bucket's whole units
+	 * and its count (exact as doubles below 2^53, so k / div is the
+	 * quotient the division below gives): one division each, not one
+	 * per bucket (a division's latency was a third of the loop) */
+	enum { QN = 4096 };
+	double *quot = h->nbins >= 65536 ? malloc(QN * sizeof *quot) : NULL;
+	for (size_t k = 0; quot && k < QN; k++)
+		quot[k] = (double)k / div;
+	/* Every bucket, the empty ones too (which bucket is empty is at
+	 * random, and a wrong guess of that cost more than the rest of a
+	 * bucket): an empty bucket adds +0.0 to the sums, which changes none
+	 * of them (all are +0 or more, and finite).  A bucket's lower edge
+	 * is the one above it. */
+	uint64_t b_hi = lo_u; /* (of bucket -1: lo_u + (uint64_t)0.0) */
 	for (size_t i = 0; i < h->nbins; i++) {
-		uint64_t c = hh->counts[i];
-		if (!c)
-			continue;
-		p->totals.total += (double)c;
+		uint64_t c = counts[i];
+		const double cd = (double)c;
+		tot += cd;
 		/* rounded to double before truncation, as gprof's doubles are
 		 * (no x87 excess precision on 32-bit hosts) */
-		const double e_lo = scale * (double)i, e_hi = scale * (double)(i + 1);
-		uint64_t b_lo = lo_u + (uint64_t)e_lo;
-		uint64_t b_hi = lo_u + (uint64_t)e_hi;
-		if (cur != cached) {
-			cached = cur;
-			in_seg = cur < n && p->targets[cur].segment == h->segment;
-			if (in_seg) {
-				cur_lo = TO_UNITS(p->targets[cur].address);
-				cur_end = TO_UNITS(p->targets[cur].end);
-				cur_hi = p->targets[cur].end == UINT64_MAX ? UINT64_MAX
-									    : cur_end;
-			}
+		const double e_hi = scale * (double)(i + 1);
+		const uint64_t b_lo = b_hi;
+		b_hi = lo_u + EDGE(e_hi);
+		if (in_seg && cur_end <= b_lo) {
+			if (keep > 0)
+				tg[cur].count = acc;
+			do
+				cur++;
+			while (cur < n && tg[cur].segment == seg &&
+			       TO_UNITS(tg[cur].end) <= b_lo);
+			LOAD_CUR();
 		}
-		while (in_seg && cur_end <= b_lo) {
-			cur++;
-			in_seg = cur < n && p->targets[cur].segment == h->segment;
-			if (in_seg) {
-				cur_lo = TO_UNITS(p->targets[cur].address);
-				cur_end = TO_UNITS(p->targets[cur].end);
-				cur_hi = p->targets[cur].end == UINT64_MAX ? UINT64_MAX
-									    : cur_end;
-			}
-			cached = cur;
-		}
-		/* the usual bucket: inside the current target.  Targets do not
-		 * overlap (each ends at or before the next one's address), so
-		 * no other target shares a unit with it: the loop below would
-		 * credit this target alone, with this amount. */
-		if (in_seg && b_lo >= cur_lo && b_hi <= cur_hi && b_hi > b_lo) {
-			credit(p, cur, (double)(b_hi - b_lo) * (double)c / scale);
-			p->totals.in_program += (double)c;
+		/* inside: the usual bucket, inside the current target.  Targets
+		 * do not overlap (each ends at or before the next one's
+		 * address), so no other target shares a unit with it: the loop
+		 * below would credit this target alone, with this amount.
+		 * outside: a bucket of no whole unit (a scale below 1: gprof
+		 * credits it to nobody), before the current target (every
+		 * earlier one ended at or before it), or after the segment's
+		 * last: the loop below would credit no target. */
+		if (b_hi > b_lo && in_seg && b_lo >= cur_lo && b_hi <= cur_hi) {
+			const uint64_t units = b_hi - b_lo;
+			const double x = quot && units < QN && c < QN && units * c < QN
+						 ? quot[units * c]
+						 : (double)units * cd / div;
+			acc += x * keep;  /* the target's count */
+			attr += x * keep; /* the attributed total */
+			excl += x * exd;  /* or the excluded one */
+			inprog += cd;
 			continue;
 		}
-		/* a bucket of no whole unit (a scale below 1: gprof credits it
-		 * to nobody), before the current target (every earlier one
-		 * ended at or before it), or after the segment's last: the
-		 * loop below would credit no target */
 		if (b_hi <= b_lo || !in_seg || b_hi <= cur_lo) {
-			charge_outside_r(p, region_at_cached(p, &rc, h->segment, b_lo * u),
-					 (double)c);
+			/* outside: the region of the bucket (the cached one
+			 * holds for runs of them) */
+			uint64_t a = b_lo * u;
+			if (!rc.valid || rc.seg != seg || a < rc.lo || a >= rc.hi)
+				region_at_cached(p, &rc, seg, a);
+			const int cls = rc.r ? (int)rc.r->cls : (int)PC_REGION_UNKNOWN;
+			if (cls != acc_cls) {
+				if (acc_cls >= 0)
+					T.by_class[acc_cls] = cls_acc;
+				acc_cls = cls;
+				cls_acc = T.by_class[cls];
+			}
+			cls_acc += cd;
+			if (cls == PC_REGION_APPLICATION)
+				inprog += cd;
+			else
+				outs += cd;
 			continue;
 		}
+		/* a bucket over more than one target (or a gap and a target) */
+		if (!c)
+			continue;
+		FLUSH();
 		int hit = 0;
-		for (size_t j = cur; j < n && p->targets[j].segment == h->segment; j++) {
-			uint64_t s_lo = TO_UNITS(p->targets[j].address);
-			uint64_t s_hi = p->targets[j].end == UINT64_MAX
-						? UINT64_MAX
-						: TO_UNITS(p->targets[j].end);
+		for (size_t j = cur; j < n && tg[j].segment == seg; j++) {
+			uint64_t s_lo = TO_UNITS(tg[j].address);
+			uint64_t s_hi = tg[j].end == UINT64_MAX ? UINT64_MAX
+								 : TO_UNITS(tg[j].end);
 			if (b_hi < s_lo)
 				break;
 			if (b_lo >= s_hi)
@@ -470,16 +567,23 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 			uint64_t ov_hi = b_hi < s_hi ? b_hi : s_hi;
 			uint64_t ov_lo = b_lo > s_lo ? b_lo : s_lo;
 			if (ov_hi > ov_lo) {
-				credit(p, j, (double)(ov_hi - ov_lo) * (double)c / scale);
+				credit_t(&T, &tg[j], (double)(ov_hi - ov_lo) * cd / scale);
 				hit = 1;
 			}
 		}
 		if (hit)
-			p->totals.in_program += (double)c;
+			T.in_program += cd;
 		else
-			charge_outside_r(p, region_at_cached(p, &rc, h->segment, b_lo * u),
-					 (double)c);
+			charge_t(&T, region_at_cached(p, &rc, seg, b_lo * u), cd);
+		RELOAD();
 	}
+	FLUSH();
+	free(quot);
+	p->totals = T;
+#undef FLUSH
+#undef RELOAD
+#undef LOAD_CUR
+#undef EDGE
 }
 #undef TO_UNITS
 

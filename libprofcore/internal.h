@@ -130,6 +130,20 @@ PC_INTERNAL const char *pc_strpool_addn(pc_strpool *sp, const char *s,
 					size_t n);
 PC_INTERNAL void pc_strpool_free(pc_strpool *sp);
 
+/* A hint to fetch the memory at p into the cache ahead of its use (loops
+ * reading big arrays in an order of their own); nothing elsewhere. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PC_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PC_PREFETCH(p) ((void)0)
+#endif
+
+/** pc_profile_add_histogram keeping counts (== h->counts, from malloc)
+ *  as the histogram's store instead of a copy: counts is the profile's
+ *  or freed, whatever the result (a loader's bins decoded once). */
+PC_INTERNAL int pc_profile_adopt_histogram(pc_profile *p, const pc_histogram *h,
+					   uint64_t *counts);
+
 /* ---- output sinks ---------------------------------------------------- */
 /** Growable output buffer; reports write only through this. */
 typedef struct pc_sink {
@@ -170,6 +184,9 @@ PC_INTERNAL int pc_sink_count(pc_sink *k, double v);
 /** v as printf("%.*f", dec, v) prints it, byte for byte, without printf
  *  (dec 0..6 take the fast exact path); returns the length. */
 PC_INTERNAL size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec);
+/** pc_fmt_fixed right-aligned in width columns ("%*.*f"), at d (room for
+ *  352 bytes, no NUL written); returns the bytes written. */
+PC_INTERNAL size_t pc_fmt_fixed_right(char *d, double v, int width, int dec);
 /** v in decimal (at least 21 bytes); returns the length. */
 PC_INTERNAL size_t pc_fmt_u64(char *buf, uint64_t v);
 /** What pc_sink_count writes, into buf (at least 352 bytes); returns the

@@ -56,6 +56,7 @@ int pc_lookup_build(pc_lookup_table *t, const uint64_t *start, size_t n)
 		t->delta[g] = d > 255 ? 255 : (uint8_t)d;
 		if (d > 255) /* saturated: search from the 255th cell on */
 			t->delta[g] = 255;
+		t->nsat += d >= 255;
 	}
 	t->base = base;
 	t->span = span;

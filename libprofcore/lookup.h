@@ -29,6 +29,7 @@ typedef struct pc_lookup_table {
 	uint64_t base;   /* start[1] (0 when ncell == 1) */
 	uint64_t span;   /* offsets below this use the table */
 	unsigned gshift; /* granule = 1 << gshift bytes */
+	size_t nsat;     /* granules whose second-level byte is 255 */
 	uint32_t *page;  /* first level */
 	uint8_t *delta;  /* second level */
 	uint32_t *rel;   /* ncell + 1: start[k] - base, rel[ncell] = UINT32_MAX */
@@ -48,7 +49,8 @@ PC_INTERNAL size_t pc_lookup_search_rel(const pc_lookup_table *t, size_t lo,
 
 /** Cell of address a; t->fast must be set.  The fix-up reads rel[k] as
  *  the uint32 at relb + k * rels (t->rel itself, or a copy fused with
- *  counters: samples.c); both are constants once this is inlined. */
+ *  counters); both are constants once this is inlined.  samples.c's
+ *  counting loops do the same steps for 64 samples at a time. */
 static inline size_t pc_lookup_cell(const pc_lookup_table *t, const char *relb,
 				    size_t rels, uint64_t a)
 {

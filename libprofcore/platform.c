@@ -445,3 +445,39 @@ FILE *pc_plat_temp_beside(const char *path, char **tmp)
 	*tmp = name;
 	return f;
 }
+
+/* ---- big arrays written at once --------------------------------------- */
+#include <stdint.h>
+#if !defined(_WIN32)
+#include <sys/mman.h>
+#endif
+
+void pc_plat_advise_bulk(void *p, size_t n)
+{
+#if !defined(_WIN32) && defined(MADV_HUGEPAGE)
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	/* the whole 2 MiB pages inside [p, p + n) (transparent huge pages
+	 * where the system offers them on request: one fault a huge page,
+	 * not 512); advice only, so a refusal changes nothing */
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(huge - 1);
+	if (p && n >= 2 * huge && e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#endif
+#if !defined(_WIN32) && defined(MADV_POPULATE_WRITE)
+	/* and every page of it mapped now, in one call (Linux 5.14): no page
+	 * fault per page while it is written */
+	long pg = sysconf(_SC_PAGESIZE);
+	if (p && pg > 0 && n >= ((size_t)1 << 20)) {
+		uintptr_t ps = (uintptr_t)pg;
+		uintptr_t b = ((uintptr_t)p + ps - 1) & ~(ps - 1);
+		uintptr_t f = ((uintptr_t)p + n) & ~(ps - 1);
+		if (f > b)
+			(void)madvise((void *)b, f - b, MADV_POPULATE_WRITE);
+	}
+#endif
+#if defined(_WIN32) || !(defined(MADV_HUGEPAGE) || defined(MADV_POPULATE_WRITE))
+	(void)p;
+	(void)n;
+#endif
+}

@@ -69,4 +69,12 @@ PC_PLAT_INTERNAL int pc_plat_sync(FILE *f);
  *  on Windows); 0, or -1 with errno set. */
 PC_PLAT_INTERNAL int pc_plat_replace(const char *tmp, const char *path);
 
+/* ---- big arrays -------------------------------------------------------- */
+/** Advice that the n bytes at p (from malloc, not yet written) are about
+ *  to be written at once: the whole 2 MiB pages inside them become
+ *  transparent huge pages where the system offers them on request
+ *  (madvise MADV_HUGEPAGE: one page fault per 2 MiB, not 512); nothing
+ *  elsewhere, and nothing for arrays below 4 MiB. */
+PC_PLAT_INTERNAL void pc_plat_advise_bulk(void *p, size_t n);
+
 #endif

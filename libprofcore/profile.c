@@ -330,7 +330,10 @@ static size_t hfind(const pc_profile *p, const pc_histogram *h, size_t *clash)
 	return HNONE;
 }
 
-int pc_profile_add_histogram(pc_profile *p, const pc_histogram *h)
+/* pc_profile_add_histogram, or with own != NULL (h->counts, from malloc)
+ * the counts themselves kept as the histogram's store, not a copy: *own
+ * is cleared once they are (the caller frees them otherwise). */
+static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own)
 {
 	if (!h || h->high < h->low || h->nbins == 0 || !h->counts)
 		return pc_profile_fail(p, PC_EUSAGE,
@@ -360,10 +363,13 @@ int pc_profile_add_histogram(pc_profile *p, const pc_histogram *h)
 	if (pc_grow((void **)&p->hists, &p->caphists, p->nhists + 1, sizeof *p->hists) ||
 	    htree_reserve(p, p->nhists + 1))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	uint64_t *c = malloc(h->nbins * sizeof *c);
+	uint64_t *c = own ? *own : malloc(h->nbins * sizeof *c);
 	if (!c)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	memcpy(c, h->counts, h->nbins * sizeof *c);
+	if (own)
+		*own = NULL;
+	else
+		memcpy(c, h->counts, h->nbins * sizeof *c);
 	pc_hist *n = &p->hists[p->nhists++];
 	n->h = key;
 	n->counts = c;
@@ -373,6 +379,21 @@ int pc_profile_add_histogram(pc_profile *p, const pc_histogram *h)
 	htree_add(p, p->nhists - 1);
 	pc_profile_invalidate(p);
 	return PC_OK;
+}
+
+int pc_profile_add_histogram(pc_profile *p, const pc_histogram *h)
+{
+	return add_histogram(p, h, NULL);
+}
+
+int pc_profile_adopt_histogram(pc_profile *p, const pc_histogram *h,
+			       uint64_t *counts)
+{
+	int r = h && h->counts == counts ? add_histogram(p, h, &counts)
+					  : pc_profile_fail(p, PC_EUSAGE,
+							    "adopted counts are not the histogram's");
+	free(counts);
+	return r;
 }
 
 int pc_profile_add_sample(pc_profile *p, uint32_t segment, uint64_t address,

@@ -295,12 +295,48 @@ typedef struct bound {
 	uint64_t a;
 } bound;
 
-static int cmp_bound(const void *x, const void *y)
+/* Sorts b[0, n) by (seg, a): LSD radix passes of 11 bits over the digits
+ * in which the keys differ, address first, then segment (each pass is
+ * stable).  tmp holds n entries; the result is in the array returned. */
+#define BOUND_BITS 11
+#define BOUND_N (1u << BOUND_BITS)
+static bound *sort_bounds(bound *b, bound *tmp, size_t n)
 {
-	const bound *a = x, *b = y;
-	if (a->seg != b->seg)
-		return a->seg < b->seg ? -1 : 1;
-	return a->a < b->a ? -1 : (a->a > b->a);
+	uint64_t or_a = 0, and_a = UINT64_MAX;
+	uint32_t or_s = 0, and_s = UINT32_MAX;
+	for (size_t i = 0; i < n; i++) {
+		or_a |= b[i].a;
+		and_a &= b[i].a;
+		or_s |= b[i].seg;
+		and_s &= b[i].seg;
+	}
+	const uint64_t diff_a = or_a ^ and_a;
+	const uint32_t diff_s = or_s ^ and_s;
+	size_t cnt[BOUND_N];
+	for (unsigned pass = 0; pass < 2; pass++) {
+		for (unsigned sh = 0; sh < (pass ? 32u : 64u); sh += BOUND_BITS) {
+			const uint64_t mask = BOUND_N - 1;
+			if (!(((pass ? diff_s : diff_a) >> sh) & mask))
+				continue; /* every key has this digit */
+#define BOUND_DIGIT(e) ((size_t)(((pass ? (uint64_t)(e).seg : (e).a) >> sh) & mask))
+			memset(cnt, 0, sizeof cnt);
+			for (size_t i = 0; i < n; i++)
+				cnt[BOUND_DIGIT(b[i])]++;
+			size_t sum = 0;
+			for (size_t d = 0; d < BOUND_N; d++) {
+				size_t c = cnt[d];
+				cnt[d] = sum;
+				sum += c;
+			}
+			for (size_t i = 0; i < n; i++)
+				tmp[cnt[BOUND_DIGIT(b[i])]++] = b[i];
+#undef BOUND_DIGIT
+			bound *t = b;
+			b = tmp;
+			tmp = t;
+		}
+	}
+	return b;
 }
 
 static cellgroup *group_of(pc_samplestore *st, uint32_t seg)
@@ -340,7 +376,18 @@ static int build_groups(pc_samplestore *st, const uint32_t *extra_segs,
 	}
 	for (size_t i = 0; i < nextra; i++)
 		b[nb++] = (bound){extra_segs[i], 0};
-	qsort(b, nb, sizeof *b, cmp_bound);
+	bound *tmp = nb ? malloc(nb * sizeof *tmp) : NULL;
+	if (nb && !tmp) {
+		free(b);
+		return PC_ENOMEM;
+	}
+	bound *sorted = sort_bounds(b, tmp, nb);
+	if (sorted != b) {
+		free(b);
+		b = sorted;
+	} else {
+		free(tmp);
+	}
 
 	size_t ng = 0;
 	for (size_t i = 0; i < nb; i++)
@@ -560,22 +607,126 @@ uint64_t pc_record_decode(const pc_record_layout *l, const unsigned char *r)
 	return pc_get_uint(f, l->width, l->endian) & l->mask;
 }
 
-/* The cell of x: pc_lookup_find_fast() with the fix-up reading the fused
- * counters (priv[k].rel == tab.rel[k]; priv has ncell + 1 entries).  t is
- * a copy local to the caller's loop, so that the counter stores cannot
- * alias it and its fields stay in registers. */
+/* Batched counting with software prefetches.  Each sample costs two
+ * dependent loads that miss L1 for random PCs (the second-level byte, then
+ * the fused rel/counter entry); out-of-order execution alone overlaps only
+ * a few samples.  So samples are taken COUNT_BATCH at a time: pass 1
+ * decodes them and prefetches their second-level bytes, pass 2 finds their
+ * first candidate cells and prefetches those entries, pass 3 finishes the
+ * lookups and bumps the counters.  Samples outside the table's span are
+ * counted at once (cell 0 below it, the last cell above).  The callers
+ * pass a copy of the table local to their loop, so that the counter
+ * stores cannot alias it and its fields stay in registers. */
+#ifndef PC_COUNT_BATCH
+#define PC_COUNT_BATCH 64
+#endif
+#define COUNT_BATCH PC_COUNT_BATCH
+#ifndef PC_UNROLL_N
+#define PC_UNROLL_N 8
+#endif
+#define PC_PRAGMA(x) _Pragma(#x)
+#define PC_PRAGMA_UNROLL(n) PC_PRAGMA(GCC unroll n)
+#define PC_UNROLL PC_PRAGMA_UNROLL(PC_UNROLL_N)
+#if defined(__GNUC__)
+#define PC_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define PC_HOT_INLINE inline
+#endif
+
+/* Tables this small (second level and counters) stay in L1: there the
+ * batches' extra instructions cost more than the misses they hide (1,000
+ * cells over 16 MiB: 2.30 against 2.15 ns/sample), and samples are
+ * looked up one at a time. */
+#define SMALL_TABLE_BYTES ((size_t)32 << 10)
+
+static int small_table(const pc_lookup_table *t)
+{
+	return (t->span >> t->gshift) + (t->ncell + 1) * sizeof(pc_cellctr) <=
+	       SMALL_TABLE_BYTES;
+}
+
+/* The cell of x, one sample at a time: pc_lookup_find_fast() with the
+ * fix-up reading the fused counters (priv[k].rel == tab.rel[k]). */
 static inline size_t cell_of(const pc_lookup_table *t, const pc_cellctr *priv,
 			     uint64_t x)
 {
 	return pc_lookup_cell(t, (const char *)&priv[0].rel, sizeof *priv, x);
 }
 
+/* Pass 1 for one sample x: keeps its offset in offs[*m] (and prefetches)
+ * or counts it now.  One comparison tells both cases apart: base + span
+ * cannot exceed 2^64 (the last start is base + span - 1), so an x below
+ * base wraps to an offset of at least span. */
+static PC_HOT_INLINE void batch_put(const pc_lookup_table *t,
+				    pc_cellctr *priv, uint32_t *offs, size_t *m,
+				    uint64_t x)
+{
+	uint64_t off = x - t->base;
+	if (__builtin_expect(off < t->span, 1)) {
+		offs[(*m)++] = (uint32_t)off;
+		__builtin_prefetch(&t->delta[off >> t->gshift]);
+	} else {
+		priv[x < t->base ? 0 : t->ncell - 1].n++;
+	}
+}
+
+/* Passes 2 and 3 over offs[0, m) (each < t->span, so t->delta exists).
+ * A saturated second-level byte (255, rare) shows as bit 8 of d + 1:
+ * those are searched after pass 2, so that the pass makes no call.  With
+ * chk 0 (a constant: tables without saturated bytes) there is no test. */
+static PC_HOT_INLINE void batch_count(const pc_lookup_table *t,
+				      pc_cellctr *priv, const uint32_t *offs,
+				      size_t m, const int chk)
+{
+	uint32_t ks[COUNT_BATCH];
+	uint32_t sat = 0;
+	const uint8_t *delta = t->delta;
+	const uint32_t *page = t->page;
+	const unsigned gshift = t->gshift;
+	PC_UNROLL
+	for (size_t j = 0; j < m; j++) {
+		size_t gi = offs[j] >> gshift;
+		uint32_t d = delta[gi];
+		size_t k = (size_t)page[gi >> 8] + d;
+		ks[j] = (uint32_t)k;
+		sat |= d + 1;
+		__builtin_prefetch(&priv[k + 1]);
+	}
+	if (chk && __builtin_expect(sat & 256, 0)) {
+		for (size_t j = 0; j < m; j++)
+			if (delta[offs[j] >> gshift] == 255)
+				ks[j] = (uint32_t)pc_lookup_search_rel(t, ks[j], offs[j]);
+	}
+	PC_UNROLL
+	for (size_t j = 0; j < m; j++) {
+		size_t k = ks[j];
+		uint32_t off = offs[j];
+		k += priv[k + 1].rel <= off;
+		while (__builtin_expect(priv[k + 1].rel <= off, 0))
+			k++;
+		priv[k].n++;
+	}
+}
+
 static void count_addrs(const cellgroup *g, pc_cellctr *priv,
 			const uint64_t *a, size_t n)
 {
 	const pc_lookup_table t = g->tab;
-	for (size_t i = 0; i < n; i++)
-		priv[cell_of(&t, priv, a[i])].n++;
+	if (small_table(&t)) {
+		for (size_t i = 0; i < n; i++)
+			priv[cell_of(&t, priv, a[i])].n++;
+		return;
+	}
+	uint32_t offs[COUNT_BATCH];
+	for (size_t i = 0; i < n;) {
+		size_t e = n - i < COUNT_BATCH ? n : i + COUNT_BATCH, m = 0;
+		for (; i < e; i++)
+			batch_put(&t, priv, offs, &m, a[i]);
+		if (t.nsat)
+			batch_count(&t, priv, offs, m, 1);
+		else
+			batch_count(&t, priv, offs, m, 0);
+	}
 }
 
 /* The hot loops: a record is decoded and counted in one pass over the
@@ -602,9 +753,24 @@ static inline uint64_t rd_be32(const unsigned char *f)
 		const size_t st = l->stride;                                  \
 		const uint64_t mask = l->mask;                                \
 		const unsigned char *f = b + l->offset;                       \
+		uint32_t offs[COUNT_BATCH];                                   \
 		(void)mask;                                                   \
-		for (size_t i = 0; i < n; i++, f += st, b += st)              \
-			priv[cell_of(&t, priv, (DECODE))].n++;                \
+		if (small_table(&t)) {                                        \
+			for (size_t i = 0; i < n; i++, f += st, b += st)      \
+				priv[cell_of(&t, priv, (DECODE))].n++;        \
+			return;                                               \
+		}                                                             \
+		for (size_t i = 0; i < n;) {                                  \
+			size_t e = n - i < COUNT_BATCH ? n : i + COUNT_BATCH; \
+			size_t m = 0;                                         \
+			PC_UNROLL                                             \
+			for (; i < e; i++, f += st, b += st)                  \
+				batch_put(&t, priv, offs, &m, (DECODE));      \
+			if (t.nsat)                                           \
+				batch_count(&t, priv, offs, m, 1);            \
+			else                                                  \
+				batch_count(&t, priv, offs, m, 0);            \
+		}                                                             \
 	}
 COUNT_RECORDS(count_le32, rd_le32(f) & mask)
 COUNT_RECORDS(count_be32, rd_be32(f) & mask)

@@ -344,36 +344,161 @@ int pc_sink_count(pc_sink *k, double v)
  * 2,000 instructions a number (multi-precision), these about 60.  They
  * print the same bytes as printf. */
 
-size_t pc_fmt_u64(char *buf, uint64_t v)
+static const char d2[] = "00010203040506070809101112131415161718192021222324"
+			 "25262728293031323334353637383940414243444546474849"
+			 "50515253545556575859606162636465666768697071727374"
+			 "75767778798081828384858687888990919293949596979899";
+
+/* v's digits, n of them, ending at end (written backwards, two a step) */
+static void put_digits(char *end, uint64_t v, size_t n)
 {
-	/* two digits a step, from the right */
-	static const char d2[] = "00010203040506070809101112131415161718192021222324"
-				 "25262728293031323334353637383940414243444546474849"
-				 "50515253545556575859606162636465666768697071727374"
-				 "75767778798081828384858687888990919293949596979899";
-	char t[20];
-	size_t i = sizeof t;
-	while (v >= 100) {
+	while (n >= 2) {
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
-		i -= 2;
-		memcpy(t + i, d2 + 2 * r, 2);
+		end -= 2;
+		end[0] = d2[2 * r];
+		end[1] = d2[2 * r + 1];
+		n -= 2;
 	}
-	if (v >= 10) {
-		i -= 2;
-		memcpy(t + i, d2 + 2 * v, 2);
-	} else {
-		t[--i] = (char)('0' + v);
-	}
-	size_t n = sizeof t - i;
-	memcpy(buf, t + i, n);
+	if (n)
+		end[-1] = (char)('0' + v % 10);
+}
+
+/* number of decimal digits of v (1 for 0) */
+static size_t ndigits(uint64_t v)
+{
+	size_t n = 1;
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+size_t pc_fmt_u64(char *buf, uint64_t v)
+{
+	/* straight into buf, from the right, two digits a step */
+	size_t n = ndigits(v);
+	put_digits(buf + n, v, n);
 	buf[n] = '\0';
 	return n;
+}
+
+/* u (below 2^53) as "ip.fp" with dec decimals, where m = 10^dec */
+static size_t fixed_digits(char *buf, uint64_t u, int dec)
+{
+	uint64_t ip, fp;
+	/* constant divisors: a multiply, not a division */
+	switch (dec) {
+	case 0: ip = u, fp = 0; break;
+	case 2: ip = u / 100, fp = u % 100; break;
+	case 4: ip = u / 10000, fp = u % 10000; break;
+	case 6: ip = u / 1000000, fp = u % 1000000; break;
+	default: {
+		uint64_t pm = 1;
+		for (int i = 0; i < dec; i++)
+			pm *= 10;
+		ip = u / pm, fp = u % pm;
+	}
+	}
+	size_t n = ndigits(ip);
+	put_digits(buf + n, ip, n);
+	if (dec) {
+		buf[n++] = '.';
+		put_digits(buf + n + (size_t)dec, fp, (size_t)dec);
+		n += (size_t)dec;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/* The usual number of a report (0 <= v < 10^9, not at a tie, exact
+ * double arithmetic) as pc_fmt_fixed writes it, backwards from end: its
+ * length, or 0 for every other case (the general path below then). */
+static size_t fixed_back(char *end, double v, int dec)
+{
+	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+#if FLT_EVAL_METHOD == 0
+	if (!(v >= 0 && v < 1e9) || signbit(v) || dec < 0 || dec > 6)
+		return 0;
+	double hi = v * p10[dec]; /* below 10^15 < 2^52 */
+	int64_t t = (int64_t)hi;
+	double f = hi - (double)t;
+	if (f == 0.5)
+		return 0; /* a tie: the exact product decides (below) */
+	uint64_t u = (uint64_t)t + (f > 0.5);
+	char *q = end;
+	if (u <= UINT32_MAX) { /* (32-bit arithmetic, two digits a step) */
+		uint32_t w = (uint32_t)u;
+		int i = 0;
+		for (; i + 2 <= dec; i += 2, w /= 100) {
+			q -= 2;
+			memcpy(q, d2 + 2 * (w % 100), 2);
+		}
+		if (i < dec) {
+			*--q = (char)('0' + w % 10);
+			w /= 10;
+		}
+		if (dec)
+			*--q = '.';
+		while (w >= 100) {
+			q -= 2;
+			memcpy(q, d2 + 2 * (w % 100), 2);
+			w /= 100;
+		}
+		if (w >= 10) {
+			q -= 2;
+			memcpy(q, d2 + 2 * w, 2);
+		} else {
+			*--q = (char)('0' + w);
+		}
+		return (size_t)(end - q);
+	}
+	for (int i = 0; i < dec; i++, u /= 10)
+		*--q = (char)('0' + u % 10);
+	if (dec)
+		*--q = '.';
+	do
+		*--q = (char)('0' + u % 10);
+	while (u /= 10);
+	return (size_t)(end - q);
+#else
+	(void)end, (void)v, (void)dec, (void)p10;
+	return 0;
+#endif
+}
+
+size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
+{
+	char t[32];
+	size_t n = fixed_back(t + sizeof t, v, dec);
+	size_t w = width > 0 ? (size_t)width : 0;
+	if (n) {
+		size_t pad = n < w ? w - n : 0;
+		memset(d, ' ', pad);
+		memcpy(d + pad, t + sizeof t - n, n);
+		return pad + n;
+	}
+	n = pc_fmt_fixed(d, 352, v, dec);
+	if (n >= w)
+		return n;
+	size_t pad = w - n;
+	for (size_t i = n; i-- > 0;)
+		d[pad + i] = d[i];
+	memset(d, ' ', pad);
+	return w;
 }
 
 size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 {
 	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+	if (size >= 32) {
+		char t[32];
+		size_t n = fixed_back(t + sizeof t, v, dec);
+		if (n) {
+			memcpy(buf, t + sizeof t - n, n);
+			buf[n] = '\0';
+			return n;
+		}
+	}
 	/* The exact path needs every double operation rounded to double
 	 * (FLT_EVAL_METHOD 0: not x87) and 100v below 2^52, where the
 	 * spacing of doubles is at most 1/2. */
@@ -387,9 +512,11 @@ size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 		double hi = a * m;
 		/* round the exact a * m to an integer, ties to even, as
 		 * printf rounds the exact binary value (0 <= hi < 2^52: the
-		 * conversion is floor, hi - floor exact; no libm call) */
-		uint64_t t = (uint64_t)hi;
-		double d = hi - (double)t;
+		 * conversion is floor, hi - floor exact; no libm call; a
+		 * signed conversion, the same value, without the unsigned
+		 * one's branches) */
+		uint64_t t = (uint64_t)(int64_t)hi;
+		double d = hi - (double)(int64_t)t;
 		int up = d > 0.5;
 		if (d == 0.5) { /* the rest of the exact product decides */
 			double c = 134217729.0 * a; /* 2^27 + 1 */
@@ -398,24 +525,10 @@ size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 			up = lo > 0 || (lo == 0 && (t & 1));
 		}
 		uint64_t u = t + (uint64_t)up;
-		uint64_t ip = u, fp = 0;
-		if (dec) {
-			uint64_t pm = (uint64_t)m;
-			ip = u / pm;
-			fp = u % pm;
-		}
 		size_t n = 0;
 		if (neg)
 			buf[n++] = '-';
-		n += pc_fmt_u64(buf + n, ip);
-		if (dec) {
-			buf[n++] = '.';
-			for (int i = dec - 1; i >= 0; i--, fp /= 10)
-				buf[n + (size_t)i] = (char)('0' + fp % 10);
-			n += (size_t)dec;
-			buf[n] = '\0';
-		}
-		return n;
+		return n + fixed_digits(buf + n, u, dec);
 	}
 #endif
 	int n = snprintf(buf, size, "%.*f", dec, v);

@@ -17,6 +17,7 @@
  * data encoding; sample loaders (gmon.out) read them from the profile.
  */
 #include "internal.h"
+#include "whole.h"
 
 #include <ctype.h>
 #include <gelf.h>
@@ -87,6 +88,8 @@ static int is_mcount(const char *n)
 	static const char *const names[] = {"_gprof_mcount", "mcount", "_mcount",
 					    "__mcount", "__mcount_internal",
 					    "__mcleanup", NULL};
+	if (n[0] != '_' && n[0] != 'm')
+		return 0; /* (every name above starts so) */
 	for (int i = 0; names[i]; i++)
 		if (strcmp(n, names[i]) == 0)
 			return 1;
@@ -266,6 +269,11 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 	size_t n = sh.sh_size / sh.sh_entsize;
 	Elf_Scn *strscn = elf_getscn(e, sh.sh_link);
 	Elf_Data *strd = strscn ? elf_getdata(strscn, NULL) : NULL;
+	/* the section of the last symbol, its header and name: symbols come
+	 * in runs of one section (50,000 of .text: one lookup, not 50,000) */
+	size_t last_shndx = 0;
+	GElf_Shdr last_ssh;
+	const char *last_secname = NULL;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
 		if (!gelf_getsym(d, (int)i, &sym))
@@ -311,14 +319,18 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 		} else if (sym.st_shndx == SHN_COMMON || sym.st_shndx >= nsec) {
 			ps.kind = PC_SYM_BSS;
 		} else {
-			Elf_Scn *sec = elf_getscn(e, sym.st_shndx);
-			GElf_Shdr ssh;
-			if (!sec || !gelf_getshdr(sec, &ssh))
-				return pc_stream_fail(s, PC_EFORMAT, -1,
-						      "symbol '%s' refers to a missing section", name);
+			if (sym.st_shndx != last_shndx) {
+				Elf_Scn *sec = elf_getscn(e, sym.st_shndx);
+				if (!sec || !gelf_getshdr(sec, &last_ssh))
+					return pc_stream_fail(s, PC_EFORMAT, -1,
+							      "symbol '%s' refers to a missing section", name);
+				last_shndx = sym.st_shndx;
+				last_secname = elf_strptr(e, eh->e_shstrndx, last_ssh.sh_name);
+			}
+			const GElf_Shdr ssh = last_ssh;
 			if (eh->e_type == ET_REL)
 				ps.address += ssh.sh_addr;
-			ps.section = elf_strptr(e, eh->e_shstrndx, ssh.sh_name);
+			ps.section = last_secname;
 			int code = (ssh.sh_flags & SHF_EXECINSTR) != 0;
 			if (code)
 				ps.kind = PC_SYM_TEXT;
@@ -445,17 +457,19 @@ static int stripped(pc_profile *p, pc_stream *s, Elf *e, const GElf_Ehdr *eh,
 
 static int elf_load(pc_profile *p, pc_stream *s, const pc_options *o)
 {
-	void *buf;
-	size_t len;
-	int r = pc_stream_read_all(s, ELF_MAX_SIZE, &buf, &len);
+	pc_whole w;
+	int r = pc_whole_get(s, ELF_MAX_SIZE, &w);
 	if (r)
 		return r;
+	/* (libelf reads the image only: elf_memory wants it not const) */
+	char *buf = (char *)(uintptr_t)w.b;
+	size_t len = w.len;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		pc_free(buf);
+		pc_whole_done(&w);
 		return pc_stream_fail(s, PC_EUNSUPPORTED, -1, "libelf is too old");
 	}
 	Elf *e = NULL;
-	if ((r = check_structure(s, buf, len)))
+	if ((r = check_structure(s, w.b, len)))
 		goto out;
 	e = elf_memory(buf, len);
 	GElf_Ehdr eh;
@@ -511,7 +525,7 @@ static int elf_load(pc_profile *p, pc_stream *s, const pc_options *o)
 out:
 	if (e)
 		elf_end(e);
-	pc_free(buf);
+	pc_whole_done(&w);
 	return r;
 }
 

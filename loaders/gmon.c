@@ -14,7 +14,12 @@
  *     -O gmon-layout=alpha, as gprof applies it only on that host).
  *   4.4BSD "bsd44": uW lpc, uW hpc, u32 ncnt, u32 version 0x00051879, u32
  *     profrate, u32 spare[3], counters, raw arcs.  A non-zero spare[0] is
- *     FreeBSD's histcounter_type: |type| bits per counter, negative signed.
+ *     FreeBSD's histcounter_type: |type| bits per counter, negative signed;
+ *     any other value is left-over garbage (MinGW does not set the spare
+ *     words): 16-bit counters with a warning, as gprof reads every 4.4BSD
+ *     file.  MinGW-w64's 8-byte arcs hold a 4-byte count (Win64's long)
+ *     and 4 bytes of padding: read so when every arc has the same
+ *     non-zero padding word (gprof reads 8-byte counts).
  *   A file is 4.4BSD when the word after ncnt is 0x00051879 (as gprof
  *   decides); -O gmon-layout=tagged|bsd44|oldbsd|alpha forces a layout.
  *   Old BSD files are recognised by name (gmon.out*, *.gmon) or by content
@@ -36,6 +41,8 @@
  * a warning; -O counter-endian=little|big decides).
  */
 #include "internal.h"
+#include "whole.h"
+#include "platform.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +175,7 @@ typedef struct gctx {
 	int strict;     /* dry run of a guess: arcs must fit exactly and lie
 			   in the histogram range                           */
 	size_t nhist, narcs;
+	int sums;       /* the counter sums are wanted                        */
 	uint64_t sum_as_read, sum_swapped; /* counter sums (OpenOCD check) */
 } gctx;
 
@@ -186,51 +194,61 @@ static int bad(gctx *g, int code, size_t off, const char *fmt, ...)
 }
 
 
-/* Counters [cb, cb + n*size) into the profile as one histogram. */
+/* Counters [cb, cb + n*size) into the profile as one histogram, decoded
+ * once, straight into the array the profile keeps (a dry run decodes
+ * nothing: it needs the sums only). */
 static int add_counters(gctx *g, size_t at, uint64_t low, uint64_t high,
 			const unsigned char *cb, size_t n, unsigned size,
 			int is_signed)
 {
 	if (n == 0)
 		return PC_OK;
-	uint64_t *c = malloc(n * sizeof *c);
-	if (!c)
-		return bad(g, PC_ENOMEM, at, "out of memory");
-	pc_get_uints(c, cb, n, size, g->ce);
-	/* the sums in both byte orders tell a wrong counter order (OpenOCD) */
-	uint64_t as_read = 0, swapped = 0;
-	if (size == 2) {
+	/* the sums in both byte orders tell a wrong counter order (OpenOCD;
+	 * only gmon_load's check of that asks for them): from the sums of
+	 * the bytes at each place k of a counter, place k being significance
+	 * k (little-endian counters) or size-1-k (big), weighing 256^sig as
+	 * read and 256^(size-1-sig) swapped (modulo 2^64, as the sums of the
+	 * counters themselves) */
+	uint64_t bsum[8] = {0};
+	if (!g->sums) {
+		/* not wanted */
+	} else if (size == 2) {
+		uint64_t s0 = 0, s1 = 0;
 		for (size_t i = 0; i < n; i++) {
-			as_read += c[i];
-			swapped += (c[i] & 0xff) << 8 | c[i] >> 8;
+			s0 += cb[2 * i];
+			s1 += cb[2 * i + 1];
 		}
+		bsum[0] = s0, bsum[1] = s1;
 	} else {
-		for (size_t i = 0; i < n; i++) {
-			uint64_t w = 0;
+		for (size_t i = 0; i < n; i++)
 			for (unsigned k = 0; k < size; k++)
-				w = w << 8 | (c[i] >> (8 * k) & 0xff);
-			as_read += c[i];
-			swapped += w;
-		}
+				bsum[k] += cb[size * i + k];
+	}
+	uint64_t as_read = 0, swapped = 0;
+	for (unsigned k = 0; k < size; k++) {
+		unsigned sig = g->ce == PC_ENDIAN_BIG ? size - 1 - k : k;
+		as_read += bsum[k] << (8 * sig);
+		swapped += bsum[k] << (8 * (size - 1 - sig));
 	}
 	g->sum_as_read += as_read;
 	g->sum_swapped += swapped;
-	if (g->p && is_signed) {
-		unsigned sh = 64 - 8 * size;
+	if (!g->p)
+		return PC_OK;
+	if (is_signed) {
+		/* the sign bit: in the first byte (big) or the last */
+		size_t sb = g->ce == PC_ENDIAN_BIG ? 0 : size - 1;
 		for (size_t i = 0; i < n; i++)
-			if ((c[i] << sh) >> 63) {
-				free(c);
+			if (cb[size * i + sb] & 0x80)
 				return bad(g, PC_EFORMAT, (size_t)(cb - g->b) + size * i,
 					   "negative histogram counter in bin %zu", i);
-			}
 	}
-	if (!g->p) {
-		free(c);
-		return PC_OK;
-	}
+	uint64_t *c = malloc(n * sizeof *c);
+	if (!c)
+		return bad(g, PC_ENOMEM, at, "out of memory");
+	pc_plat_advise_bulk(c, n * sizeof *c); /* (8 MB for 10^6 bins) */
+	pc_get_uints(c, cb, n, size, g->ce);
 	pc_histogram h = {PC_NOSEG, low, high, n, c, 2};
-	int st = pc_profile_add_histogram(g->p, &h);
-	free(c);
+	int st = pc_profile_adopt_histogram(g->p, &h, c);
 	if (st) {
 		const pc_error *pe = pc_profile_error(g->p);
 		return bad(g, st, at, "%s", pe ? pe->message : "bad histogram");
@@ -385,14 +403,17 @@ static int parse_bsd(gctx *g)
 				   (unsigned)version, GMONVERSION);
 		rate = pc_get_u32(b + 2 * w + 8, g->e);
 		int32_t type = (int32_t)pc_get_u32(b + 2 * w + 12, g->e);
-		if (type != 0) {
-			uint32_t bits = type < 0 ? 0u - (uint32_t)type : (uint32_t)type;
-			if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
-				return bad(g, PC_EFORMAT, 2 * w + 12,
-					   "histogram counter type %d (expected 0 or +-8, 16, 32, 64 bits)",
-					   (int)type);
+		uint32_t bits = type < 0 ? 0u - (uint32_t)type : (uint32_t)type;
+		if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
 			csize = bits / 8;
 			csigned = type < 0;
+		} else if (type != 0 && g->p) {
+			/* no counter type: MinGW's gmon.c leaves the spare
+			 * words unset (a stack struct; real files hold 9,
+			 * 0x7fff, 0x7765421b there): 16-bit counters, as gprof
+			 * reads every 4.4BSD file */
+			pc_profile_warn(g->p, "%s: 4.4BSD header word at offset %zu is 0x%x, not a counter type (0 or +-8, 16, 32, 64 bits; MinGW leaves it unset): read as 16-bit counters, as gprof does",
+					pc_stream_name(g->s), 2 * w + 12, (unsigned)type);
 		}
 	} else if (g->layout == L_ALPHA && pc_get_u32(b + 2 * w + 4, g->e) != 0) {
 		return bad(g, PC_EFORMAT, 2 * w + 4, "Alpha gmon.out header pad is not zero");
@@ -440,15 +461,33 @@ static int parse_bsd(gctx *g)
 	size_t narcs = (g->len - pos) / asz, tail = (g->len - pos) % asz;
 	if (tail && g->strict)
 		return PC_EFORMAT;
+	/* MinGW-w64's 8-byte arcs end in a `long` count, 4 bytes on Win64,
+	 * and 4 bytes of padding from a stack struct: every count word then
+	 * has the same non-zero padding word (gprof reads it as part of the
+	 * count and prints calls like 9016206454221148661) */
+	size_t cw = w;
+	if (w == 8 && narcs) {
+		/* the struct's layout: count at bytes 16-19, padding 20-23 */
+		uint32_t first = pc_get_u32(b + pos + 20, g->e);
+		size_t k = 1;
+		while (k < narcs && pc_get_u32(b + pos + k * asz + 20, g->e) == first)
+			k++;
+		if (first && k == narcs) {
+			cw = 4;
+			if (g->p)
+				pc_profile_warn(g->p, "%s: every arc's 8-byte count ends in the same non-zero word 0x%x: read as MinGW-w64's 4-byte count and 4 padding bytes (gprof counts the padding in)",
+						pc_stream_name(g->s), (unsigned)first);
+		}
+	}
 	for (size_t i = 0; i < narcs; i++, pos += asz) {
 		pc_arc a = {0};
 		a.from_segment = a.to_segment = PC_NOSEG;
 		a.from = pc_get_uint(b + pos, g->w, g->e);
 		a.to = pc_get_uint(b + pos + w, g->w, g->e);
-		a.count = pc_get_uint(b + pos + 2 * w, g->w, g->e);
-		if (a.count >> (8 * w - 1))
+		a.count = pc_get_uint(b + pos + 2 * w, (unsigned)cw, g->e);
+		if (a.count >> (8 * cw - 1))
 			return bad(g, PC_EFORMAT, pos + 2 * w,
-				   "arc count is negative (sign bit of the signed %zu-byte count set); expected 0 or more calls", w);
+				   "arc count is negative (sign bit of the signed %zu-byte count set); expected 0 or more calls", cw);
 		if (g->strict && (a.from < low || a.from > high || a.to < low || a.to > high))
 			return PC_EFORMAT;
 		if (g->p && (st = pc_profile_add_arc(g->p, &a)))
@@ -531,11 +570,12 @@ static void describe(const gctx *t, int bsd, char *out, size_t n)
 
 static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 {
-	void *buf;
-	size_t len;
-	int r = pc_stream_read_all(s, GMON_MAX_SIZE, &buf, &len);
+	pc_whole w;
+	int r = pc_whole_get(s, GMON_MAX_SIZE, &w);
 	if (r)
 		return r;
+	const unsigned char *buf = w.b;
+	size_t len = w.len;
 	gctx g = {.b = buf, .len = len, .s = s};
 	unsigned hw_opt = 0;
 	pc_endian ce_opt = PC_ENDIAN_UNKNOWN;
@@ -663,6 +703,7 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	/* OpenOCD: little-endian counters with a big-endian target */
 	if (!bsd && !ce_opt && g.e == PC_ENDIAN_BIG) {
 		gctx t = g;
+		t.sums = 1;
 		if (parse(&t) == PC_OK && t.narcs == 0 && t.nhist > 0 &&
 		    t.sum_swapped < t.sum_as_read) {
 			g.ce = PC_ENDIAN_LITTLE;
@@ -676,7 +717,7 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	if (r == PC_OK && rate > 0)
 		pc_profile_set_rate(p, rate);
 out:
-	pc_free(buf);
+	pc_whole_done(&w);
 	return r;
 }
 

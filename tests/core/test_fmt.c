@@ -1,4 +1,4 @@
-/* test_fmt.c - pc_fmt_fixed and pc_fmt_u64 print what printf prints,
+/* test_fmt.c - pc_fmt_fixed(_right) and pc_fmt_u64 print what printf prints,
  * byte for byte (the reports use them instead of printf for speed). */
 #include "internal.h"
 
@@ -28,6 +28,34 @@ static void same(double v, int dec)
 	size_t n = pc_fmt_fixed(got, sizeof got, v, dec);
 	if (strcmp(want, got) != 0 || n != strlen(want))
 		fail_msg("%.17g with %d decimals: printf %s, pc_fmt_fixed %s", v, dec, want, got);
+}
+
+/* pc_fmt_fixed_right as "%*.*f" (the fast path and the general one:
+ * negative, -0, large, ties, widths below and above the length) */
+static void right(double v, int width, int dec)
+{
+	char want[400], got[400];
+	snprintf(want, sizeof want, "%*.*f", width, dec, v);
+	size_t n = pc_fmt_fixed_right(got, v, width, dec);
+	got[n] = '\0';
+	if (strcmp(want, got) != 0)
+		fail_msg("%.17g in %d with %d decimals: printf '%s', pc_fmt_fixed_right '%s'", v,
+			 width, dec, want, got);
+}
+
+static void right_like_printf(void **state)
+{
+	(void)state;
+	static const double v[] = {0, -0.0, 1.955, 2.675, 0.125, 0.375, 99.995, 100.09,
+				   -3.5, 999999999.995, 1e9, 1e15, 123456.789, 0.5, 1.5, 2.5};
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		for (int w = 0; w <= 12; w += 3)
+			for (int d = 0; d <= 6; d++)
+				right(v[i], w, d);
+	for (int i = 0; i < 20000; i++) {
+		double x = (double)(next() % 100000000) / 4096.0;
+		right(x, 7 + i % 4, i % 7);
+	}
 }
 
 static void fixed_like_printf(void **state)
@@ -104,6 +132,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fixed_like_printf),
 		cmocka_unit_test(u64_like_printf),
+		cmocka_unit_test(right_like_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -226,6 +226,137 @@ static void binned_two_threads(void **state)
 	binned_equals_exact(2);
 }
 
+/* The batched counting loops (samples.c) over cells that saturate the
+ * second level (4000 one-byte symbols in a row: the searched path) and a
+ * sparse tail, with samples below, inside and above the table's span:
+ * every count as exact per-address counting gives it. */
+static pc_profile *dense_program(void)
+{
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
+	char name[32];
+	uint64_t a = 0x10000;
+	for (size_t i = 0; i < 4200; i++) {
+		snprintf(name, sizeof name, "d%zu", i);
+		pc_symbol s = {name, NULL, NULL, PC_NOSEG, a, 0, PC_SYM_TEXT,
+			       PC_BIND_GLOBAL, PC_SYMF_FUNC};
+		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+		a += i < 4000 ? 1 : 1 + (i * 7919) % 500; /* the same each call */
+	}
+	return p;
+}
+
+static void binned_dense_cells(unsigned threads)
+{
+	rng = 0x2545F4914F6CDD1Dull;
+	size_t n = (size_t)1 << 20;
+	uint64_t *v = malloc(n * sizeof *v);
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = next();
+		/* a third in the dense run, the rest from below 0x10000 to
+		 * past the last symbol (about 0x10fa0 + 200 * 250) */
+		v[i] = i % 3 ? r % 0x30000 : 0x10000 + r % 4100;
+	}
+	pc_profile *b = dense_program();
+	assert_int_equal(pc_profile_set_threads(b, threads), PC_OK);
+	for (size_t i = 0; i < n; i += 200000)
+		assert_int_equal(pc_profile_add_samples(b, PC_NOSEG, v + i,
+							n - i < 200000 ? n - i : 200000),
+				 PC_OK);
+	assert_true(pc_samples_binned(b->samples));
+	pc_profile *e;
+	pc_profile_new(&e, NULL);
+	assert_int_equal(pc_profile_add_samples(e, PC_NOSEG, v, n), PC_OK);
+	assert_false(pc_samples_binned(e->samples));
+	pc_profile *tmp = dense_program();
+	for (size_t i = 0; i < tmp->nsyms; i++)
+		pc_profile_add_symbol(e, &tmp->syms[i]);
+	pc_profile_free(tmp);
+	same_attribution(b, e, "0");
+	/* the run of one-byte cells does saturate the second level */
+	uint64_t st[4001] = {0};
+	for (size_t i = 0; i < 4000; i++)
+		st[i + 1] = 0x10000 + i; /* the dense run's starts */
+	pc_lookup_table t;
+	assert_int_equal(pc_lookup_build(&t, st, 4001), PC_OK);
+	assert_true(t.fast);
+	assert_true(t.nsat > 0);
+	pc_lookup_dispose(&t);
+	pc_profile_free(b);
+	pc_profile_free(e);
+	free(v);
+}
+
+static void binned_dense_one_thread(void **state)
+{
+	(void)state;
+	binned_dense_cells(1);
+}
+
+static void binned_dense_two_threads(void **state)
+{
+	(void)state;
+	binned_dense_cells(2);
+}
+
+/* Cells in several segments (the boundaries are sorted by segment, then
+ * address): symbols in segments 2 and 1 given in that order, samples in
+ * both and in a segment without symbols.  Segment 1's 300 symbols make a
+ * table small enough to be counted one sample at a time, segment 2's
+ * 3000 one counted in batches. */
+static pc_profile *segmented_program(void)
+{
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
+	char name[32];
+	for (uint32_t seg = 2; seg >= 1; seg--) {
+		uint64_t a = 0x1000 * seg;
+		for (size_t i = 0; i < (seg == 2 ? 3000u : 300u); i++) {
+			snprintf(name, sizeof name, "s%u_%zu", (unsigned)seg, i);
+			pc_symbol s = {name, NULL, NULL, seg, a, i % 2 ? 0 : 40,
+				       PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC};
+			assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+			a += 16 + (i * 7919 + seg) % 300;
+		}
+	}
+	return p;
+}
+
+static void binned_segments(void **state)
+{
+	(void)state;
+	rng = 0x5851F42D4C957F2Dull;
+	size_t n = 300000;
+	uint64_t *v = malloc(n * sizeof *v);
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = next() % 0x80000;
+	pc_profile *b = segmented_program();
+	pc_profile *e;
+	pc_profile_new(&e, NULL);
+	/* segment 1 last: its samples come once the cells are built */
+	static const uint32_t order[3] = {2, 3, 1};
+	for (size_t k = 0; k < 3; k++) {
+		uint32_t seg = order[k];
+		assert_int_equal(pc_profile_add_samples(b, seg, v + k * 100000, 100000),
+				 PC_OK);
+		assert_int_equal(pc_profile_add_samples(e, seg, v + k * 100000, 100000),
+				 PC_OK);
+	}
+	assert_true(pc_samples_binned(b->samples));
+	assert_false(pc_samples_binned(e->samples));
+	pc_profile *tmp = segmented_program();
+	for (size_t i = 0; i < tmp->nsyms; i++)
+		pc_profile_add_symbol(e, &tmp->syms[i]);
+	pc_profile_free(tmp);
+	same_attribution(b, e, "0");
+	same_attribution(b, e, "1");
+	pc_profile_free(b);
+	pc_profile_free(e);
+	free(v);
+}
+
 static void late_symbol_is_reported(void **state)
 {
 	(void)state;
@@ -429,6 +560,9 @@ int main(void)
 		cmocka_unit_test(small_dumps_stay_exact),
 		cmocka_unit_test(binned_one_thread),
 		cmocka_unit_test(binned_two_threads),
+		cmocka_unit_test(binned_dense_one_thread),
+		cmocka_unit_test(binned_dense_two_threads),
+		cmocka_unit_test(binned_segments),
 		cmocka_unit_test(late_symbol_is_reported),
 		cmocka_unit_test(samples_after_the_sorted_view),
 		cmocka_unit_test(radix_sort_is_a_stable_sort),

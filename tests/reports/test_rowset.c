@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rowset.h"
@@ -179,6 +181,101 @@ static void bad_options(void **state)
 	}
 }
 
+/* ---- row order of many rows: ties of count and calls by name ---------
+ * 300 symbols (more than the 64 below which rowset.c uses qsort alone):
+ * counts and calls of few values (long runs of ties), names alike in
+ * their first 8 bytes or more, prefixes of each other, shorter than 8,
+ * with bytes above 0x7f; a few samples outside every symbol (region
+ * rows with a spec that lists them).  The order must be cmp_name's,
+ * checked against the reference below. */
+
+typedef struct ref_row {
+	const char *name;
+	int region;
+	uint64_t address, count, calls;
+} ref_row;
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const ref_row *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	if (x->region != y->region)
+		return x->region ? 1 : -1;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->address < y->address ? -1 : x->address > y->address;
+}
+
+static void tie_order(void **state)
+{
+	(void)state;
+	enum { N = 300 };
+	static const char *const stems[] = {
+		"_ZN9namespace5klass6methodEv", "_ZN9namespace5klass6method", "_ZN9namesp",
+		"abcdefgh", "abcdefghi", "abcdefg", "ab", "b", "\xc3\xa9t\xc3\xa9_",
+		"z", "_ZN9namespace5klass7method2Ev"};
+	static char names[N][64];
+	static ref_row ref[N + 8];
+	size_t nref = 0;
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
+	uint32_t seed = 12345;
+	for (unsigned i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		const char *stem = stems[(seed >> 16) % (sizeof stems / sizeof stems[0])];
+		/* every third a stem alone or with a short suffix: names alike */
+		if (i % 3 == 0)
+			snprintf(names[i], sizeof names[i], "%s%u", stem, i % 7);
+		else
+			snprintf(names[i], sizeof names[i], "%s%u", stem, i);
+		pc_symbol s = {0};
+		s.name = names[i];
+		s.segment = PC_NOSEG;
+		s.address = 0x1000 + 0x10 * (uint64_t)i;
+		s.kind = PC_SYM_TEXT;
+		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+		uint64_t count = (seed >> 8) % 4, calls = (seed >> 12) % 3 == 0 ? (seed >> 4) % 2 + 1 : 0;
+		if (count)
+			assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, s.address, count), PC_OK);
+		if (calls) {
+			pc_arc a = {0};
+			a.from_segment = a.to_segment = PC_NOSEG;
+			a.from = 0x1000 + 0x10 * (uint64_t)((i + 1) % N);
+			a.to = s.address;
+			a.count = calls;
+			assert_int_equal(pc_profile_add_arc(p, &a), PC_OK);
+		}
+		if (count || calls) /* listed: a count, or calls */
+			ref[nref++] = (ref_row){names[i], 0, s.address, count, calls};
+	}
+	pc_region r = {PC_NOSEG, 0x1000, 0x1000 + 0x10 * N, PC_REGION_APPLICATION, "program"};
+	assert_int_equal(pc_profile_add_region(p, &r), PC_OK);
+	/* 2 samples below the program: a region row "(unknown)" tied with
+	 * the symbols of 2 samples and no calls, after them */
+	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x10, 2), PC_OK);
+	ref[nref++] = (ref_row){"(unknown)", 1, 0, 2, 0};
+	qsort(ref, nref, sizeof *ref, ref_cmp);
+
+	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 1};
+	pc_options *o = pc_options_new();
+	pc_rowset rs;
+	assert_int_equal(pc_rowset_build(p, o, &spec, &rs), PC_OK);
+	assert_int_equal(rs.n, nref);
+	for (size_t i = 0; i < rs.n; i++) {
+		assert_string_equal(rs.rows[i].label, ref[i].name);
+		assert_int_equal(rs.rows[i].count, ref[i].count);
+		assert_int_equal(rs.rows[i].calls, ref[i].calls);
+		assert_int_equal(rs.rows[i].rank, i + 1);
+	}
+	pc_rowset_dispose(&rs);
+	pc_options_free(o);
+	pc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +284,7 @@ int main(void)
 		cmocka_unit_test(rounding_and_text),
 		cmocka_unit_test(selection),
 		cmocka_unit_test(bad_options),
+		cmocka_unit_test(tie_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -136,6 +136,7 @@ def gmon_bsd(kind, hdr):
     add(p + "-ovf-lowpc.gmon", put(m, 0, "<Q", U64MAX))
     add(p + "-ovf-arccount.gmon", put(m, hdr + 32 + 16, "<Q", 1 << 63))
     if kind == "bsd44":
+        # no counter type: garbage as MinGW leaves it, read (exit 0)
         add(p + "-bad-type.gmon", put(m, 28, "<i", 12))
     # 16 counters: over 2 bytes of code (more than one per 2 bytes), or
     # over 17 x 128 KiB (profil's coarsest scale covers 16 x 128 KiB)
