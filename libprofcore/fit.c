@@ -225,17 +225,7 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		 * by one as doubles gives while every sum stays below 2^53 */
 		/* (every count below 2^cb and fewer than 2^nb buckets, with
 		 * cb + nb <= 52: the sum stays below 2^52) */
-		uint64_t any = 0, any1 = 0, any2 = 0, any3 = 0;
-		size_t ob = 0; /* (four at a time) */
-		for (; ob + 4 <= h.nbins; ob += 4) {
-			any |= h.counts[ob];
-			any1 |= h.counts[ob + 1];
-			any2 |= h.counts[ob + 2];
-			any3 |= h.counts[ob + 3];
-		}
-		for (; ob < h.nbins; ob++)
-			any |= h.counts[ob];
-		any |= any1 | any2 | any3;
+		uint64_t any = pc_counts_or(h.counts, h.nbins);
 		unsigned cb = 0, nb = 0;
 		while (cb < 64 && (any >> cb))
 			cb++;
