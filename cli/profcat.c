@@ -47,6 +47,33 @@ static int atari_alias(const char *a, pc_options *ropts, const char **out_path)
 	return 0;
 }
 
+/* -v: progress of each input on stderr (pc_stream_set_progress).  On a
+ * terminal one line rewritten with \r every 16 MiB; otherwise a line
+ * every 256 MiB.  The end of the input is said only after a progress line
+ * (a small input prints nothing). */
+#define PROGRESS_TTY ((uint64_t)16 << 20)
+#define PROGRESS_LOG ((uint64_t)256 << 20)
+typedef struct progress_state {
+	char name[4096]; /* escaped as in messages */
+	int tty, shown;
+} progress_state;
+
+static void show_progress(void *user, uint64_t bytes, int64_t total, int done)
+{
+	progress_state *ps = user;
+	(void)total;
+	if (done) {
+		if (ps->shown)
+			fprintf(stderr, "%sprofcat: %s: %llu bytes read (end of input)\n",
+				ps->tty ? "\r" : "", ps->name, (unsigned long long)bytes);
+		return;
+	}
+	ps->shown = 1;
+	fprintf(stderr, ps->tty ? "\rprofcat: %s: %llu MiB read" : "profcat: %s: %llu MiB read\n",
+		ps->name, (unsigned long long)(bytes >> 20));
+	fflush(stderr);
+}
+
 static int status_exit(int st)
 {
 	switch (st) {
@@ -453,6 +480,7 @@ int main(int argc, char **argv)
 		}
 	}
 	qsort(in, nin, sizeof *in, cmp_input);
+	static progress_state progress;
 	for (size_t i = 0; i < nin; i++) {
 		/* each loader gets the -O keys it declares */
 		pc_options *own = pc_cli_loader_options(in[i].l, lopts);
@@ -460,6 +488,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "profcat: out of memory\n");
 			rc = EXIT_INTERNAL;
 			goto done;
+		}
+		if (verbose) {
+			snprintf(progress.name, sizeof progress.name, "%s",
+				 pc_cli_shown(pc_stream_name(in[i].s)));
+			progress.tty = pc_plat_is_terminal(2);
+			progress.shown = 0;
+			pc_stream_set_progress(in[i].s, progress.tty ? PROGRESS_TTY : PROGRESS_LOG,
+					       show_progress, &progress);
 		}
 		st = pc_profile_load_stream(p, in[i].s, in[i].l->name, own);
 		pc_options_free(own);

@@ -280,17 +280,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs,
 			pc_profile_histogram_at(p, h, &hg);
 			/* every count below WRAP_NEAR (their OR is, the usual
 			 * case): none near, none the largest that matters */
-			uint64_t any = 0, any1 = 0, any2 = 0, any3 = 0;
-			size_t ob = 0; /* (four at a time: 1.25 instructions a bin) */
-			for (; ob + 4 <= hg.nbins; ob += 4) {
-				any |= hg.counts[ob];
-				any1 |= hg.counts[ob + 1];
-				any2 |= hg.counts[ob + 2];
-				any3 |= hg.counts[ob + 3];
-			}
-			for (; ob < hg.nbins; ob++)
-				any |= hg.counts[ob];
-			any |= any1 | any2 | any3;
+			uint64_t any = pc_counts_or(hg.counts, hg.nbins);
 			for (size_t b = 0; b < hg.nbins && any >= WRAP_NEAR; b++) {
 				uint64_t c = hg.counts[b];
 				max = c > max ? c : max;

@@ -12,7 +12,9 @@
  *    the whole text, such as gcrt's monstartup), if it holds samples or
  *    comes with call arcs, must not end before the
  *    code ends, nor after it when the capture has call arcs (mcount's
- *    runtime profiles exactly the text);
+ *    runtime profiles exactly the text); with call arcs, one that starts
+ *    inside the code (older glibc: at the entry point) must not end after
+ *    it either;
  *  - when most samples miss the program, the one shift of the program
  *    that would put most of them into it (a missing load address).
  * pc_rates_check() is the one rule for adding up captures of different
@@ -61,10 +63,14 @@ static int in_spans(const span *v, size_t n, uint32_t seg, uint64_t a)
 	return 0;
 }
 
-/* 1 in the program's code, 0 elsewhere, -1 in another known region. */
+/* 1 in the program's code, 0 elsewhere, -1 in another known region.
+ * With the code's extent known, a symbol does not stretch it: the last
+ * one before a gap (gprof charges everything up to the next to it, e.g.
+ * etext) would take in another program's addresses. */
 static int where(fitctx *c, uint32_t seg, uint64_t a)
 {
-	if (in_spans(c->code, c->ncode, seg, a) || pc_profile_row_find(c->p, seg, a) >= 0)
+	if (in_spans(c->code, c->ncode, seg, a) ||
+	    (!c->ncode && pc_profile_row_find(c->p, seg, a) >= 0))
 		return 1;
 	return in_spans(c->other, c->nother, seg, a) ? -1 : 0;
 }
@@ -222,17 +228,7 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		 * by one as doubles gives while every sum stays below 2^53 */
 		/* (every count below 2^cb and fewer than 2^nb buckets, with
 		 * cb + nb <= 52: the sum stays below 2^52) */
-		uint64_t any = 0, any1 = 0, any2 = 0, any3 = 0;
-		size_t ob = 0; /* (four at a time) */
-		for (; ob + 4 <= h.nbins; ob += 4) {
-			any |= h.counts[ob];
-			any1 |= h.counts[ob + 1];
-			any2 |= h.counts[ob + 2];
-			any3 |= h.counts[ob + 3];
-		}
-		for (; ob < h.nbins; ob++)
-			any |= h.counts[ob];
-		any |= any1 | any2 | any3;
+		uint64_t any = pc_counts_or(h.counts, h.nbins);
 		unsigned cb = 0, nb = 0;
 		while (cb < 64 && (any >> cb))
 			cb++;
@@ -286,16 +282,21 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 			else if (k < 0)
 				out->explained += (double)h.counts[b];
 		}
-		/* a histogram of the whole text must end where the code ends */
+		/* a histogram of the whole text must end where the code ends;
+		 * with call arcs also one that starts inside the code
+		 * (glibc's gcrt1 starts at the entry point, after .init and
+		 * .plt, and ends at etext) */
+		int whole = h.low <= lo && lo < h.high;
+		int from_entry = pc_profile_arc_count(p) && lo < h.low && h.low < hi;
 		if (c.ncode && pc_profile_histogram_count(p) == 1 && h.segment == seg &&
-		    h.low <= lo && lo < h.high && (sum || pc_profile_arc_count(p))) {
+		    (whole || from_entry) && (sum || pc_profile_arc_count(p))) {
 			uint64_t slack = (uint64_t)(2 * width) > FIT_RANGE_SLACK
 						 ? (uint64_t)(2 * width)
 						 : FIT_RANGE_SLACK;
 			/* going on past the code's end is refused only with call
 			 * arcs (mcount's runtime profiles exactly the text):
 			 * PROFIL and OpenOCD cover what the user asked for */
-			if (h.high + slack < hi ||
+			if ((whole && h.high + slack < hi) ||
 			    (pc_profile_arc_count(p) && h.high > hi + slack)) {
 				out->range_mismatch = 1;
 				out->hist_low = h.low;

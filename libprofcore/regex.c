@@ -944,11 +944,15 @@ typedef struct btframe {
 	size_t pos;    /* or the slot's old value */
 } btframe;
 
-/* Whether the bounded backtracker answers for re on len bytes. */
+/* Whether the bounded backtracker answers for re on len bytes.  With
+ * captures and an expression that does not end with $, it searches on
+ * after the first match from the leftmost start and keeps the longest:
+ * (MATCH, end) is visited once, by the highest-priority thread that
+ * reaches it, so that is the VM's match too. */
 static int bt_fits(const pc_re *re, size_t len, size_t nslots)
 {
-	return (nslots == 0 || re->ends_eol) && len < BT_MAX_BITS &&
-	       (uint64_t)re->n * (len + 1) <= BT_MAX_BITS;
+	(void)nslots;
+	return len < BT_MAX_BITS && (uint64_t)re->n * (len + 1) <= BT_MAX_BITS;
 }
 
 static int bt_run(const pc_re *re, pc_re_scratch *sc, const unsigned char *s,
@@ -972,6 +976,10 @@ static int bt_run(const pc_re *re, pc_re_scratch *sc, const unsigned char *s,
 	for (size_t k = 0; k < nslots; k++)
 		caps[k] = PC_RE_UNSET;
 	const inst *prog = re->prog;
+	/* the longest match from the leftmost start, when it can differ
+	 * from the first one found */
+	int longest = nslots && !re->ends_eol, found = 0;
+	size_t best[2 * (PC_RE_MAX_GROUPS + 1)], best_end = 0;
 	for (size_t start = 0; start <= len; start++) {
 		if (re->anchored && start > 0)
 			break;
@@ -1039,12 +1047,23 @@ static int bt_run(const pc_re *re, pc_re_scratch *sc, const unsigned char *s,
 					pc++;
 					continue;
 				case OP_MATCH:
-					return 1;
+					if (!longest)
+						return 1;
+					if (!found || pos > best_end) {
+						memcpy(best, caps, nslots * sizeof *caps);
+						best_end = pos;
+						found = 1;
+					}
+					goto fail;
 				default:
 					goto fail;
 				}
 			}
 		fail:;
+		}
+		if (found) {
+			memcpy(caps, best, nslots * sizeof *caps);
+			return 1;
 		}
 		if (re->anchored)
 			break;
@@ -1063,6 +1082,9 @@ int pc_re_exec(const pc_re *re, pc_re_scratch *sc, const char *text, size_t len,
 	if (re->anchored && re->nprefix &&
 	    (len < re->nprefix || memcmp(text, re->prefix, re->nprefix) != 0))
 		return 0;
+	if (re->anchored && re->has_first &&
+	    (len == 0 || !set_has(&re->first, (unsigned char)text[0])))
+		return 0; /* ('^ +0x...' on a line that starts with '.') */
 	if (re->need >= 0 && !memchr(text, re->need, len))
 		return 0; /* ('^[^ ]*:$' on a line without ':') */
 	size_t groups = nsub < re->ngroups + 1 ? nsub : re->ngroups + 1;

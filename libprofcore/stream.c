@@ -63,7 +63,33 @@ struct pc_stream {
 	size_t maplen;
 	unsigned char *win;
 	size_t wincap;
+	/* pc_stream_set_progress */
+	pc_progress_fn pfn;
+	void *puser;
+	uint64_t pevery, pnext;
+	int pdone;
 };
+
+/* Reports the multiples of pevery read so far, and the end once. */
+static void progress(pc_stream *s)
+{
+	if (!s->pfn || s->pdone)
+		return;
+	uint64_t at = s->offset + (s->blen - s->bpos);
+	int64_t total = s->gz ? -1 : s->size;
+	while (at >= s->pnext) {
+		s->pfn(s->puser, s->pnext, total, 0);
+		if (s->pnext > UINT64_MAX - s->pevery) {
+			s->pdone = 1;
+			return;
+		}
+		s->pnext += s->pevery;
+	}
+	if (s->eof) {
+		s->pdone = 1;
+		s->pfn(s->puser, at, total, 1);
+	}
+}
 
 static int64_t raw_read(pc_stream *s, unsigned char *dst, size_t n)
 {
@@ -166,6 +192,7 @@ static int64_t fill(pc_stream *s, size_t want)
 		if (r == 0)
 			s->eof = 1;
 		s->blen += (size_t)r;
+		progress(s);
 	}
 	return (int64_t)(s->blen - s->bpos);
 }
@@ -457,10 +484,12 @@ int64_t pc_stream_read_part(pc_stream *s, void *dst, size_t n)
 					return r;
 				if (r == 0) {
 					s->eof = 1;
+					progress(s);
 					break;
 				}
 				done += (size_t)r;
 				s->offset += (uint64_t)r;
+				progress(s);
 				continue;
 			}
 			int64_t r = fill(s, 1);
@@ -516,6 +545,7 @@ static int64_t map_window(pc_stream *s, size_t n, const unsigned char **data)
 	s->map = m;
 	s->maplen = (size_t)lead + k;
 	s->offset += k;
+	progress(s);
 	*data = (const unsigned char *)m + lead;
 	return (int64_t)k;
 }
@@ -544,6 +574,7 @@ int64_t pc_stream_borrow_part(pc_stream *s, size_t n,
 		s->offset += k;
 		if (k == 0)
 			s->raw_eof = s->eof = 1;
+		progress(s);
 		return (int64_t)k;
 	}
 #if PC_HAVE_MMAP
@@ -628,6 +659,21 @@ int pc_stream_seek_past(pc_stream *s, uint64_t n)
 	    lseek(s->fd, (off_t)((uint64_t)pos + n), SEEK_SET) < 0)
 		return pc_stream_fail(s, PC_EIO, (int64_t)s->offset, "cannot seek");
 	s->offset += n;
+	progress(s);
+	return PC_OK;
+}
+
+int pc_stream_set_progress(pc_stream *s, uint64_t every, pc_progress_fn fn,
+			   void *user)
+{
+	if (!s || (fn && every == 0))
+		return PC_EUSAGE;
+	s->pfn = fn;
+	s->puser = user;
+	s->pevery = every;
+	s->pnext = every;
+	s->pdone = 0;
+	progress(s); /* what was read at open (the head) */
 	return PC_OK;
 }
 
@@ -757,7 +803,12 @@ int pc_stream_read_all(pc_stream *s, uint64_t max, void **out, size_t *outlen)
 			free(buf);
 			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 		}
-		int64_t r = pc_stream_read_part(s, buf + len, cap - len - 1);
+		/* never more than one byte past max: the buffer grows with
+		 * what was read, and an endless input stops at max + 1 */
+		size_t room = cap - len - 1;
+		if ((uint64_t)room > max + 1 - len)
+			room = (size_t)(max + 1 - len);
+		int64_t r = pc_stream_read_part(s, buf + len, room);
 		if (r < 0) {
 			free(buf);
 			return (int)r;

@@ -267,3 +267,18 @@ int pc_copy_sized(void *out, size_t out_size, const void *full,
 	memcpy(out, full, out_size < full_size ? out_size : full_size);
 	return PC_OK;
 }
+
+uint64_t pc_counts_or(const uint64_t *c, size_t n)
+{
+	uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		a0 |= c[i];
+		a1 |= c[i + 1];
+		a2 |= c[i + 2];
+		a3 |= c[i + 3];
+	}
+	for (; i < n; i++)
+		a0 |= c[i];
+	return a0 | a1 | a2 | a3;
+}

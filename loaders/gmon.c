@@ -14,7 +14,12 @@
  *     -O gmon-layout=alpha, as gprof applies it only on that host).
  *   4.4BSD "bsd44": uW lpc, uW hpc, u32 ncnt, u32 version 0x00051879, u32
  *     profrate, u32 spare[3], counters, raw arcs.  A non-zero spare[0] is
- *     FreeBSD's histcounter_type: |type| bits per counter, negative signed.
+ *     FreeBSD's histcounter_type: |type| bits per counter, negative signed;
+ *     any other value is left-over garbage (MinGW does not set the spare
+ *     words): 16-bit counters with a warning, as gprof reads every 4.4BSD
+ *     file.  MinGW-w64's 8-byte arcs hold a 4-byte count (Win64's long)
+ *     and 4 bytes of padding: read so when every arc has the same
+ *     non-zero padding word (gprof reads 8-byte counts).
  *   A file is 4.4BSD when the word after ncnt is 0x00051879 (as gprof
  *   decides); -O gmon-layout=tagged|bsd44|oldbsd|alpha forces a layout.
  *   Old BSD files are recognised by name (gmon.out*, *.gmon) or by content
@@ -44,6 +49,9 @@
 
 #define GMON_MAX_SIZE ((uint64_t)1 << 30)
 #define GMONVERSION 0x00051879u
+/* profil(2)'s smallest non-zero scale, 1/65536: one counter per
+ * 2 x 65536 bytes of code (a coarser histogram cannot be filled) */
+#define GMON_MAX_SPAN 131072u
 
 typedef enum glayout {
 	L_AUTO = 0,
@@ -395,14 +403,17 @@ static int parse_bsd(gctx *g)
 				   (unsigned)version, GMONVERSION);
 		rate = pc_get_u32(b + 2 * w + 8, g->e);
 		int32_t type = (int32_t)pc_get_u32(b + 2 * w + 12, g->e);
-		if (type != 0) {
-			uint32_t bits = type < 0 ? 0u - (uint32_t)type : (uint32_t)type;
-			if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
-				return bad(g, PC_EFORMAT, 2 * w + 12,
-					   "histogram counter type %d (expected 0 or +-8, 16, 32, 64 bits)",
-					   (int)type);
+		uint32_t bits = type < 0 ? 0u - (uint32_t)type : (uint32_t)type;
+		if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
 			csize = bits / 8;
 			csigned = type < 0;
+		} else if (type != 0 && g->p) {
+			/* no counter type: MinGW's gmon.c leaves the spare
+			 * words unset (a stack struct; real files hold 9,
+			 * 0x7fff, 0x7765421b there): 16-bit counters, as gprof
+			 * reads every 4.4BSD file */
+			pc_profile_warn(g->p, "%s: 4.4BSD header word at offset %zu is 0x%x, not a counter type (0 or +-8, 16, 32, 64 bits; MinGW leaves it unset): read as 16-bit counters, as gprof does",
+					pc_stream_name(g->s), 2 * w + 12, (unsigned)type);
 		}
 	} else if (g->layout == L_ALPHA && pc_get_u32(b + 2 * w + 4, g->e) != 0) {
 		return bad(g, PC_EFORMAT, 2 * w + 4, "Alpha gmon.out header pad is not zero");
@@ -423,6 +434,17 @@ static int parse_bsd(gctx *g)
 	size_t nbins = (ncnt - hdr) / csize;
 	if (g->strict && (ncnt - hdr) % csize)
 		return PC_EFORMAT;
+	/* what profil() can have filled (checked before the counters are
+	 * read: random bytes rarely pass, an endless input stops here) */
+	uint64_t text = high - low;
+	if (nbins && nbins > text / 2 + 1)
+		return bad(g, PC_EFORMAT, 2 * w,
+			   "histogram of %zu counters over lowpc..highpc (%llu bytes): more than one counter per 2 bytes of code (profil's finest scale)",
+			   nbins, (unsigned long long)text);
+	if (nbins && text / GMON_MAX_SPAN > nbins)
+		return bad(g, PC_EFORMAT, 2 * w,
+			   "histogram of %zu counters cannot cover lowpc..highpc (%llu bytes): profil's coarsest scale is one counter per %u bytes of code",
+			   nbins, (unsigned long long)text, (unsigned)GMON_MAX_SPAN);
 	if (ncnt > g->len)
 		return bad(g, PC_ETRUNC, 2 * w,
 			   "header and histogram claim %u bytes but the file has %zu",
@@ -439,15 +461,33 @@ static int parse_bsd(gctx *g)
 	size_t narcs = (g->len - pos) / asz, tail = (g->len - pos) % asz;
 	if (tail && g->strict)
 		return PC_EFORMAT;
+	/* MinGW-w64's 8-byte arcs end in a `long` count, 4 bytes on Win64,
+	 * and 4 bytes of padding from a stack struct: every count word then
+	 * has the same non-zero padding word (gprof reads it as part of the
+	 * count and prints calls like 9016206454221148661) */
+	size_t cw = w;
+	if (w == 8 && narcs) {
+		/* the struct's layout: count at bytes 16-19, padding 20-23 */
+		uint32_t first = pc_get_u32(b + pos + 20, g->e);
+		size_t k = 1;
+		while (k < narcs && pc_get_u32(b + pos + k * asz + 20, g->e) == first)
+			k++;
+		if (first && k == narcs) {
+			cw = 4;
+			if (g->p)
+				pc_profile_warn(g->p, "%s: every arc's 8-byte count ends in the same non-zero word 0x%x: read as MinGW-w64's 4-byte count and 4 padding bytes (gprof counts the padding in)",
+						pc_stream_name(g->s), (unsigned)first);
+		}
+	}
 	for (size_t i = 0; i < narcs; i++, pos += asz) {
 		pc_arc a = {0};
 		a.from_segment = a.to_segment = PC_NOSEG;
 		a.from = pc_get_uint(b + pos, g->w, g->e);
 		a.to = pc_get_uint(b + pos + w, g->w, g->e);
-		a.count = pc_get_uint(b + pos + 2 * w, g->w, g->e);
-		if (a.count >> (8 * w - 1))
+		a.count = pc_get_uint(b + pos + 2 * w, (unsigned)cw, g->e);
+		if (a.count >> (8 * cw - 1))
 			return bad(g, PC_EFORMAT, pos + 2 * w,
-				   "arc count is negative (sign bit of the signed %zu-byte count set); expected 0 or more calls", w);
+				   "arc count is negative (sign bit of the signed %zu-byte count set); expected 0 or more calls", cw);
 		if (g->strict && (a.from < low || a.from > high || a.to < low || a.to > high))
 			return PC_EFORMAT;
 		if (g->p && (st = pc_profile_add_arc(g->p, &a)))

@@ -81,6 +81,10 @@ enum { NUM_OK = 0, NUM_NONE = -1, NUM_OVF = -2 };
 
 /* The largest address of the Atari's 32-bit address space. */
 #define HAT_ADDR_MAX 0xFFFFFFFFull
+/* Longest address line read: Hatari writes one disassembled instruction
+ * and its counters per line (under 200 bytes); labels and caller lines,
+ * which can be long, are not limited. */
+#define HAT_MAX_LINE 4096
 
 /* Parses a hex number at *p (optional 0x when allow0x).  NUM_OK: *out set
  * and *p advanced past it; NUM_NONE: no digit, *p unchanged; NUM_OVF: more
@@ -570,6 +574,15 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			if (st != PC_OK)
 				goto fail;
 			continue;
+		}
+		if (n > HAT_MAX_LINE && !(l[n - 1] == ':' && !in_callers)) {
+			/* not a label, not a caller line: an address line,
+			 * one disassembled instruction; the field regexp is
+			 * not run over more */
+			st = pc_stream_fail(s, PC_EFORMAT, (int64_t)(off + HAT_MAX_LINE),
+					    "line %llu is %zu bytes long; expected an address line (one disassembled instruction, at most %d bytes), a symbol label or a caller line",
+					    (unsigned long long)pc_stream_lineno(s), n, HAT_MAX_LINE);
+			goto fail;
 		}
 		m = match_line(&c, l, n, &a0, &a1, &f0, &f1);
 		if (m == PC_ELIMIT) {

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Builds the libFuzzer harnesses (clang, ASan+UBSan) and runs each for a
 # bounded time.  Usage: scripts/fuzz.sh [SECONDS_PER_FUZZER] [NAME...]
-# Seeds: every file under tests/*/fixtures, plus with FUZZ_BIG=1 megabyte
-# inputs written by fuzz/gen_seeds.py (many histograms, long call chains,
-# long lines; not committed); dictionaries: fuzz/dict/NAME.dict
+# Seeds: every file under tests/*/fixtures, plus megabyte inputs written
+# by fuzz/gen_seeds.py (many histograms, long call chains, long lines; not
+# committed; FUZZ_BIG=0 leaves them out); dictionaries: fuzz/dict/NAME.dict
 # (the "auto" fuzzer gets them all).  Inputs up to 2 MB.  Findings go to
 # build-fuzz/crashes.
-# FUZZ_RUNS=N instead runs N inputs per fuzzer from seed 1 (repeatable:
+# FUZZ_RUNS=N instead runs N inputs per fuzzer from seed 1 and an empty
+# corpus (build-fuzz/corpus-runs; repeatable:
 # what CI runs).  FUZZ_TIMEOUT=S: seconds one input may take (default 1):
 # an input that runs S seconds or more fails the run, whether libFuzzer's
 # timer (-timeout, which looks every S/2+1 s and so misses inputs a little
@@ -28,23 +29,30 @@ mkdir -p build-fuzz/crashes build-fuzz/seeds
 find tests -path '*/fixtures/*' -type f -size -1024k | while read -r f; do
 	cp "$f" "build-fuzz/seeds/$(echo "$f" | tr '/' '_')"
 done
-# FUZZ_BIG=1: the megabyte seeds too.  Off by default: on a loaded 2-core
-# machine (load 11-15) mutants of them still ran 1-2 s under ASan: a
-# 430 KB Hatari line through the Pike VM, a 1 MB GNU ld map through the
-# dialect's expressions, the check report of a 1 MB raw dump (the seeds
-# themselves pass since the arcs, call-graph and nm paths got cheaper)
+# the megabyte seeds (FUZZ_BIG=0: without them)
 rm -f build-fuzz/seeds/gen-*
-if [ "${FUZZ_BIG:-0}" = 1 ]; then
+if [ "${FUZZ_BIG:-1}" != 0 ]; then
 	python3 fuzz/gen_seeds.py build-fuzz/seeds
 fi
 cat fuzz/dict/*.dict >build-fuzz/all.dict
+# ASan keeps freed memory in a quarantine (256 MB by default): with
+# megabyte inputs it held the fuzzers' RSS at 450-500 MB, near the
+# 512 MB limit; 64 MB still catches a use after free of recent blocks
+# (ASAN_OPTIONS given by the caller come after, and win)
+ASAN_OPTIONS="quarantine_size_mb=64${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export ASAN_OPTIONS
 names="$*"
 [ -n "$names" ] || names=$(find build-fuzz/fuzz -maxdepth 1 -type f -perm -u+x -name 'fuzz_*' | sed 's|.*/fuzz_||' | sort)
 limit="-max_total_time=$secs"
-[ -n "${FUZZ_RUNS:-}" ] && limit="-runs=$FUZZ_RUNS -seed=1"
+corpus=build-fuzz/corpus
+# FUZZ_RUNS: each fuzzer starts from an empty corpus of its own, so that a
+# run depends on the seeds only (the corpora that timed runs grow in
+# build-fuzz/corpus, megabyte units among them, are left alone)
+[ -n "${FUZZ_RUNS:-}" ] && limit="-runs=$FUZZ_RUNS -seed=1" && corpus=build-fuzz/corpus-runs &&
+	rm -rf "$corpus"
 status=0
 for n in $names; do
-	mkdir -p "build-fuzz/corpus/$n"
+	mkdir -p "$corpus/$n"
 	log="build-fuzz/fuzz_$n.log"
 	dict=
 	[ -f "fuzz/dict/$n.dict" ] && dict="-dict=fuzz/dict/$n.dict"
@@ -53,7 +61,7 @@ for n in $names; do
 	if ./build-fuzz/fuzz/"fuzz_$n" $limit $dict -max_len=2097152 \
 		-timeout="$timeout" -report_slow_units="$timeout" -rss_limit_mb=512 \
 		-malloc_limit_mb=512 -artifact_prefix="build-fuzz/crashes/$n-" \
-		-print_final_stats=1 "build-fuzz/corpus/$n" build-fuzz/seeds >"$log" 2>&1; then
+		-print_final_stats=1 "$corpus/$n" build-fuzz/seeds >"$log" 2>&1; then
 		execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
 		rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
 		cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1)

@@ -404,6 +404,24 @@ PC_API int pc_stream_size(const pc_stream *s, uint64_t *size, int *known);
 /** 1 if the content was gzip-compressed. */
 PC_API int pc_stream_is_compressed(const pc_stream *s);
 
+/** Progress of a read (pc_stream_set_progress): bytes is a multiple of
+ *  the interval (done = 0), or at the end of the input the whole count
+ *  (done = 1); total is the content size when known (a plain file,
+ *  memory), else -1 (a pipe, gzip). */
+typedef void (*pc_progress_fn)(void *user, uint64_t bytes, int64_t total,
+			       int done);
+/** Calls fn each time the content read from s (decompressed; read into
+ *  the stream's buffer, mapped or skipped by a loader) reaches a
+ *  multiple of every bytes, with that multiple, and once when the reader
+ *  reaches the end of the input, with the whole count.  Deterministic:
+ *  the calls depend on the bytes, not on time or on how the source hands
+ *  them out (multiples already read when this is called are reported
+ *  at once, in order).  A loader that stops before the end (an error, a
+ *  format whose end is not the file's) makes no done call.  fn NULL
+ *  removes the callback.  PC_EUSAGE for s NULL or every 0. */
+PC_API int pc_stream_set_progress(pc_stream *s, uint64_t every,
+				  pc_progress_fn fn, void *user);
+
 /** Reads exactly n bytes.  Short read: PC_ETRUNC with "expected <what>"
  *  recorded as the stream's error. what may be NULL. */
 PC_API int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what);

@@ -54,7 +54,8 @@ def hatari(tmp, name, regexp, long_line):
 def main():
     tmp = tempfile.mkdtemp(prefix="pc-budget-")
     try:
-        line = b"00013f20 " + b"0 " * 500000 + b" 1.00% (1, 2, 0, 0)"
+        # an address line is at most 4096 bytes (loaders/hatari.c)
+        line = b"00013f20 " + b"0 " * 2000 + b" 1.00% (1, 2, 0, 0)"
         off = hatari(tmp, "costly.hatari", COSTLY, line)
         rc, out, err, dt = run(tmp, "costly.hatari")
         want = ("profcat: costly.hatari:%d: regular expression '%s' needs "
@@ -69,9 +70,20 @@ def main():
         hatari(tmp, "ordinary.hatari", rb"([0-9A-Fa-f]+) .*% \(([^)]*)\)$",
                line)
         rc, out, err, dt = run(tmp, "ordinary.hatari")
-        check(rc == 0 and err == "", "hatari ordinary regexp on a 1 MB line "
+        check(rc == 0 and err == "", "hatari ordinary regexp on a 4 KB line "
               "loads (%d %r)" % (rc, err[:200]))
         check(dt < LIMIT_S, "... in %.2f s" % dt)
+
+        # a 1 MB address line is refused before any expression runs
+        big = b"00013f20 " + b"0 " * 500000 + b" 1.00% (1, 2, 0, 0)"
+        off = hatari(tmp, "long.hatari", COSTLY, big)
+        rc, out, err, dt = run(tmp, "long.hatari")
+        want = ("profcat: long.hatari:%d: line 13 is %d bytes long; expected "
+                "an address line (one disassembled instruction, at most 4096 "
+                "bytes), a symbol label or a caller line\n" % (off + 4096, len(big)))
+        check(rc == 1 and err == want, "hatari 1 MB address line: %d %r" %
+              (rc, err[:300]))
+        check(dt < LIMIT_S, "... stops in %.2f s" % dt)
 
         if not HAVE_YAML:
             print("skip user dialect (built without libyaml)")

@@ -508,5 +508,35 @@ class RowOrder(unittest.TestCase):
         self.assertEqual(self.order("--style", "ddj"), want)
 
 
+class Progress(unittest.TestCase):
+    """profcat -v on a pipe (not a terminal): a line every 256 MiB read,
+    then the whole count at the end of the input; nothing for a small
+    input."""
+
+    def feed(self, size, *args):
+        p = subprocess.Popen([PROFCAT, "-v", "-f", "raw", "-O", "width=4", *args, "-"],
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, cwd=HERE)
+        chunk = bytes(1 << 20)
+        left = size
+        while left:
+            n = min(left, len(chunk))
+            p.stdin.write(chunk[:n])
+            left -= n
+        p.stdin.close()
+        err = p.stderr.read().decode()
+        self.assertEqual(p.wait(), 0, err)
+        return err
+
+    def test_lines_every_256_mib(self):
+        size = (256 << 20) + 1000
+        self.assertEqual(self.feed(size),
+                         "profcat: <stdin>: 256 MiB read\n"
+                         "profcat: <stdin>: %d bytes read (end of input)\n" % size)
+
+    def test_small_input_says_nothing(self):
+        self.assertEqual(self.feed(4000), "")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)

@@ -132,6 +132,69 @@ static void short_histogram(void **state)
 	pc_profile_free(p);
 }
 
+/* a histogram from the entry point (inside the code: older glibc's gcrt1
+ * starts it at _start, after .init and .plt) that goes on past the code's
+ * end: with call arcs another build's capture (a real pair of this kind
+ * was reported with exit 0), without them a PROFIL range the user chose */
+static void entry_histogram(void **state)
+{
+	(void)state;
+	for (int with_arcs = 0; with_arcs < 2; with_arcs++)
+		for (uint64_t high = 0x1800; high <= 0x1a00; high += 0x200) {
+			pc_profile *p = program();
+			uint64_t c[16] = {0};
+			c[0] = 4; /* [0x1100, 0x1110): in f */
+			pc_histogram h = {PC_NOSEG, 0x1100, high, 16, c, 2};
+			assert_int_equal(pc_profile_add_histogram(p, &h), PC_OK);
+			pc_arc a = {PC_NOSEG, 0x1010, PC_NOSEG, 0x1404, 3, 0, 0};
+			if (with_arcs)
+				assert_int_equal(pc_profile_add_arc(p, &a), PC_OK);
+			pc_fit f;
+			assert_int_equal(pc_profile_fit(p, NULL, &f), PC_OK);
+			if (with_arcs && high == 0x1a00) {
+				assert_int_equal(f.verdict, PC_FIT_MISFIT);
+				assert_true(f.range_mismatch && f.hist_low == 0x1100 && f.hist_high == 0x1a00);
+				assert_string_equal(f.problem, "the histogram covers 0x1100-0x1a00 but the code of prog ends at 0x1800: the capture is from another program or build");
+			} else {
+				assert_int_equal(f.verdict, PC_FIT_OK);
+				assert_false(f.range_mismatch);
+				assert_null(f.problem);
+			}
+			pc_profile_free(p);
+		}
+}
+
+/* a symbol at the code's end (ELF's etext) reaches up to the next
+ * symbol (data_start, in .data), so gprof charges it everything between:
+ * another program's samples and arcs there (a real pair: 0x38000 bytes
+ * above the code) still do not fit */
+static void open_ended_symbol(void **state)
+{
+	(void)state;
+	pc_profile *p = program();
+	pc_symbol s = {0};
+	s.segment = PC_NOSEG;
+	s.kind = PC_SYM_TEXT;
+	s.name = "etext";
+	s.address = 0x1800;
+	assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+	s.name = "data_start"; /* the next target, far above: etext ends there */
+	s.address = 0x60000;
+	assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+	uint64_t c[16] = {0};
+	c[8] = 5; /* [0x39000, 0x39200) */
+	pc_histogram h = {PC_NOSEG, 0x38000, 0x3a000, 16, c, 2};
+	assert_int_equal(pc_profile_add_histogram(p, &h), PC_OK);
+	pc_arc a = {PC_NOSEG, 0x39010, PC_NOSEG, 0x39404, 3, 0, 0};
+	assert_int_equal(pc_profile_add_arc(p, &a), PC_OK);
+	pc_fit f;
+	assert_int_equal(pc_profile_fit(p, NULL, &f), PC_OK);
+	assert_int_equal(f.verdict, PC_FIT_MISFIT);
+	assert_true(f.samples == 5 && f.in_program == 0 && f.arcs == 1 && f.arcs_in_program == 0);
+	assert_string_equal(f.problem, "0 of 5 samples (0.0%) fall in the code of prog (0x1000-0x1800): the capture does not fit the program");
+	pc_profile_free(p);
+}
+
 /* one rate rule: loading and merging refuse the same pairs */
 static void rates(void **state)
 {
@@ -157,6 +220,8 @@ int main(void)
 		cmocka_unit_test(explained),
 		cmocka_unit_test(arcs),
 		cmocka_unit_test(short_histogram),
+		cmocka_unit_test(entry_histogram),
+		cmocka_unit_test(open_ended_symbol),
 		cmocka_unit_test(rates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

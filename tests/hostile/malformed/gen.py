@@ -136,7 +136,13 @@ def gmon_bsd(kind, hdr):
     add(p + "-ovf-lowpc.gmon", put(m, 0, "<Q", U64MAX))
     add(p + "-ovf-arccount.gmon", put(m, hdr + 32 + 16, "<Q", 1 << 63))
     if kind == "bsd44":
+        # no counter type: garbage as MinGW leaves it, read (exit 0)
         add(p + "-bad-type.gmon", put(m, 28, "<i", 12))
+    # 16 counters: over 2 bytes of code (more than one per 2 bytes), or
+    # over 17 x 128 KiB (profil's coarsest scale covers 16 x 128 KiB)
+    low = struct.unpack_from("<Q", m, 0)[0]
+    add(p + "-dense-hist.gmon", put(m, 8, "<Q", low + 2))
+    add(p + "-sparse-hist.gmon", put(m, 8, "<Q", low + 17 * 131072))
 
 
 # ---- mon.out ---------------------------------------------------------------
@@ -357,6 +363,8 @@ def hatari():
     add("hatari-bad-area.hatari", d.replace(b"0x013f00-0x014060", b"0x100000000-0x100000000", 1))
     # leading zeros do not count towards 64 bits
     add("hatari-valid-zeros.hatari", d.replace(b"\n00013f22 ", b"\n000000000000000000013f22 ", 1))
+    # an address line over 4096 bytes (one instruction per line)
+    add("hatari-long-line.hatari", d.replace(b"\n00013f22 ", b"\n00013f22 " + b" " * 4100, 1))
 
 
 # ---- DOS -------------------------------------------------------------------
