@@ -43,6 +43,7 @@ LAST_CPU = [0.0]  # CPU seconds (user + system) of the last wait_run
 
 def wait_run(cmd, env=None, stdin=None, stdout=subprocess.DEVNULL):
     """Runs cmd; returns (wall seconds, peak RSS KiB, stdout bytes or None).
+    The wall time is the command's own, from its fork to its end.
 
     cmd is started through `pcbench spawn`, which forks it from a small
     process and reports its peak RSS on a pipe: Python's own children are
@@ -65,6 +66,10 @@ def wait_run(cmd, env=None, stdin=None, stdout=subprocess.DEVNULL):
         sys.exit("bench: %s failed: %s" % (" ".join(cmd), err.decode(errors="replace")))
     fields = rep.split()
     LAST_CPU[0] = float(fields[3]) if len(fields) >= 4 and fields[2] == "cpu_s" else 0.0
+    if len(fields) >= 6 and fields[4] == "wall_s":
+        # the command's own wall time, measured by spawn from its fork:
+        # Python's Popen of spawn (a few ms) is not the command's
+        wall = float(fields[5])
     return wall, int(fields[1]), out
 
 
