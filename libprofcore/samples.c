@@ -98,6 +98,13 @@ struct pc_samplestore {
 	size_t ng;
 	size_t seen_syms, seen_regions; /* boundaries the cells were built from */
 	uint64_t displaced;             /* samples whose cell was cut later */
+	/* binned, single samples added after new symbols or regions: they
+	 * wait here, exact, for the next rebuild of the cells (at the next
+	 * read, or when pend_limit() of them wait), so that a caller who
+	 * adds symbols and samples in turn pays one rebuild per batch, not
+	 * one per sample (which was quadratic) */
+	pc_sample *pend;
+	size_t npend, cappend;
 	int warned;
 	unsigned nthreads;
 	struct pool *pool; /* persistent workers, started on the first big batch */
@@ -167,6 +174,7 @@ void pc_samples_free(pc_samplestore *st)
 	free(st->xt);
 	groups_free(st);
 	free(st->sorted);
+	free(st->pend);
 	free(st);
 }
 
@@ -581,15 +589,53 @@ static cellgroup *need_group(pc_samplestore *st, uint32_t seg)
 	return group_of(st, seg);
 }
 
-/* Keeps the cells in step with the owner's symbols and regions. */
+/* The waiting samples counted into the (current) cells; a sample whose
+ * count would wrap is dropped with PC_ELIMIT, as pc_samples_add does. */
+static int drain(pc_samplestore *st)
+{
+	size_t i = 0;
+	int r = PC_OK;
+	while (i < st->npend) {
+		const pc_sample *e = &st->pend[i];
+		cellgroup *g = need_group(st, e->segment);
+		if (!g) {
+			r = PC_ENOMEM;
+			break;
+		}
+		uint64_t *c = &g->count[pc_lookup_find(&g->tab, g->start, e->address)];
+		i++;
+		if (*c + e->count < *c) {
+			r = PC_ELIMIT;
+			break;
+		}
+		*c += e->count;
+	}
+	memmove(st->pend, st->pend + i, (st->npend - i) * sizeof *st->pend);
+	st->npend -= i;
+	return r;
+}
+
+/* Keeps the cells in step with the owner's symbols and regions, and
+ * counts the samples that waited for that. */
 static int refresh(pc_samplestore *st)
 {
 	if (!st->binned)
 		return PC_OK;
-	if (st->owner->nsyms == st->seen_syms &&
-	    st->owner->nregions == st->seen_regions)
-		return PC_OK;
-	return rebin(st);
+	if (st->owner->nsyms != st->seen_syms ||
+	    st->owner->nregions != st->seen_regions) {
+		int r = rebin(st);
+		if (r)
+			return r;
+	}
+	return st->npend ? drain(st) : PC_OK;
+}
+
+/* How many single samples may wait for a rebuild: as many as there are
+ * boundaries (a rebuild costs about one step a boundary), at least 4096. */
+static size_t pend_limit(const pc_samplestore *st)
+{
+	size_t b = st->owner->nsyms + st->owner->nregions;
+	return b > 4096 ? b : 4096;
 }
 
 /* ---- counting -------------------------------------------------------------- */
@@ -1085,9 +1131,16 @@ int pc_samples_add(pc_samplestore *st, uint32_t seg, uint64_t addr,
 		return PC_OK;
 	st->dirty = 1;
 	if (st->binned) {
-		int r = refresh(st);
-		if (r)
-			return r;
+		if (st->npend || st->owner->nsyms != st->seen_syms ||
+		    st->owner->nregions != st->seen_regions) {
+			/* the cells are out of date: the sample waits */
+			if (st->npend == st->cappend &&
+			    pc_grow((void **)&st->pend, &st->cappend, st->npend + 1,
+				    sizeof *st->pend))
+				return PC_ENOMEM;
+			st->pend[st->npend++] = (pc_sample){seg, addr, count};
+			return st->npend >= pend_limit(st) ? refresh(st) : PC_OK;
+		}
 		cellgroup *g = need_group(st, seg);
 		if (!g)
 			return PC_ENOMEM;

@@ -401,6 +401,58 @@ static void late_symbol_is_reported(void **state)
 	pc_profile_free(p);
 }
 
+/* Binned, then symbols and single samples added in turn (a tool feeding
+ * the API as it reads): each sample waits, exactly, for the next rebuild
+ * of the cells (at the next read, or when as many wait as there are
+ * boundaries), and lands in its own symbol; the rebuild per sample this
+ * replaces made 200,000 symbols take minutes. */
+static void symbols_and_samples_in_turn(void **state)
+{
+	(void)state;
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
+	pc_symbol s = {"big", NULL, NULL, PC_NOSEG, 0x1000, 0x100000, PC_SYM_TEXT,
+		       PC_BIND_GLOBAL, PC_SYMF_FUNC};
+	pc_profile_add_symbol(p, &s);
+	size_t n = 400000;
+	uint64_t *v = malloc(n * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = 0x1000 + i * 2;
+	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, v, n), PC_OK);
+	assert_true(pc_samples_binned(p->samples));
+	enum { M = 20000 };
+	char name[32];
+	for (size_t i = 0; i < M; i++) {
+		snprintf(name, sizeof name, "f%zu", i);
+		pc_symbol f = {name, NULL, NULL, PC_NOSEG, 0x200000 + 16 * i, 16,
+			       PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC};
+		assert_int_equal(pc_profile_add_symbol(p, &f), PC_OK);
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x200000 + 16 * i + 4,
+						       1 + i % 3),
+				 PC_OK);
+	}
+	/* more than the 20,001 boundaries' worth wait: a rebuild midway */
+	for (size_t k = 0; k < 25000; k++)
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x200008, 1), PC_OK);
+	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
+	size_t rows;
+	assert_int_equal(pc_profile_row_count(p, &rows), PC_OK);
+	assert_int_equal(rows, M + 1);
+	pc_row r;
+	assert_int_equal(pc_profile_row_at(p, 0, &r), PC_OK);
+	assert_string_equal(r.name, "big");
+	assert_true(r.count == 400000);
+	for (size_t i = 0; i < M; i++) {
+		assert_int_equal(pc_profile_row_at(p, i + 1, &r), PC_OK);
+		snprintf(name, sizeof name, "f%zu", i);
+		assert_string_equal(r.name, name);
+		assert_true(r.count == (double)(1 + i % 3) + (i == 0 ? 25000 : 0));
+	}
+	assert_int_equal(pc_samples_displaced(p->samples), 0);
+	free(v);
+	pc_profile_free(p);
+}
+
 static void small_dumps_stay_exact(void **state)
 {
 	(void)state;
@@ -565,6 +617,7 @@ int main(void)
 		cmocka_unit_test(binned_dense_two_threads),
 		cmocka_unit_test(binned_segments),
 		cmocka_unit_test(late_symbol_is_reported),
+		cmocka_unit_test(symbols_and_samples_in_turn),
 		cmocka_unit_test(samples_after_the_sorted_view),
 		cmocka_unit_test(radix_sort_is_a_stable_sort),
 		cmocka_unit_test(double_keys_keep_the_order),
