@@ -406,21 +406,32 @@ static int collect_write(void *ctx, const void *buf, size_t len)
 	return 0;
 }
 
+/* n functions "function_number_K" of 16 bytes from 0x1000, function K
+ * with 1 + K % 7 samples; with arcs, K / 2 calls K three times. */
+static pc_profile *numbered_functions(unsigned n, int arcs)
+{
+	pc_profile *p;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	char name[32];
+	for (unsigned k = 0; k < n; k++) {
+		snprintf(name, sizeof name, "function_number_%u", k);
+		add_sym(p, name, 0x1000 + 0x10 * (uint64_t)k, 0x10);
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x1000 + 0x10 * (uint64_t)k,
+						       1 + k % 7),
+				 PC_OK);
+		pc_arc a = {PC_NOSEG, 0x1000 + 0x10 * (uint64_t)(k / 2), PC_NOSEG,
+			    0x1000 + 0x10 * (uint64_t)k, 3, 0, 0};
+		if (arcs && k)
+			assert_int_equal(pc_profile_add_arc(p, &a), PC_OK);
+	}
+	return p;
+}
+
 static void writer_callbacks(void **state)
 {
 	(void)state;
 	/* 8000 symbols: the flat report is several 64 KiB long */
-	pc_profile *p;
-	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
-	char name[32];
-	for (unsigned k = 0; k < 8000; k++) {
-		snprintf(name, sizeof name, "function_number_%u", k);
-		add_sym(p, name, 0x1000 + 0x10 * (uint64_t)k, 0x10);
-		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG,
-						       0x1000 + 0x10 * (uint64_t)k,
-						       1 + k % 7),
-				 PC_OK);
-	}
+	pc_profile *p = numbered_functions(8000, 0);
 	const char *what[] = {"flat", "folded"};
 	for (int w = 0; w < 2; w++) {
 		char *buf;
@@ -542,20 +553,7 @@ static void same_through_writer(pc_profile *p, const char *what, const char *of,
 static void writer_every_output(void **state)
 {
 	(void)state;
-	pc_profile *p;
-	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
-	char name[32];
-	for (unsigned k = 0; k < 4000; k++) {
-		snprintf(name, sizeof name, "function_number_%u", k);
-		add_sym(p, name, 0x1000 + 0x10 * (uint64_t)k, 0x10);
-		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x1000 + 0x10 * (uint64_t)k,
-						       1 + k % 7),
-				 PC_OK);
-		pc_arc a = {PC_NOSEG, 0x1000 + 0x10 * (uint64_t)(k / 2), PC_NOSEG,
-			    0x1000 + 0x10 * (uint64_t)k, 3, 0, 0};
-		if (k)
-			assert_int_equal(pc_profile_add_arc(p, &a), PC_OK);
-	}
+	pc_profile *p = numbered_functions(4000, 1);
 	static const char *const ofs[] = {"text", "csv", "json", "html"};
 	size_t checked = 0, streamed = 0, nrep = 0, nexp = 0;
 	for (; pc_report_name_at(nrep); nrep++)
