@@ -63,7 +63,9 @@ for n in $names; do
 		-malloc_limit_mb=512 -artifact_prefix="build-fuzz/crashes/$n-" \
 		-print_final_stats=1 "$corpus/$n" build-fuzz/seeds >"$log" 2>&1; then
 		execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
-		rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
+		# libFuzzer's whole seconds ("Done N runs in S second(s)"): its
+		# average_exec_per_sec is N/S, 0 when every run took under 1 s
+		took=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o 'in [0-9]*' | grep -o '[0-9]*$')
 		cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1)
 		slow=$(grep -o 'stat::slowest_unit_time_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
 		rss=$(grep -o 'stat::peak_rss_mb: *[0-9]*' "$log" | grep -o '[0-9]*$')
@@ -73,7 +75,7 @@ for n in $names; do
 			grep -A1 'Slowest unit' "$log" | tail -n 2
 			status=1
 		else
-			echo "fuzz_$n: ok, $execs runs, $rate/s, $cov, slowest input under ${timeout}s, peak RSS ${rss} MB"
+			echo "fuzz_$n: ok, $execs runs in ${took:-?} s, $cov, slowest input under ${timeout}s, peak RSS ${rss} MB"
 		fi
 	else
 		echo "fuzz_$n: FAILED (see $log; reproducer in build-fuzz/crashes/)"
