@@ -159,10 +159,10 @@ mingw_leg() {
 	rc=0
 	test_leg || rc=$?
 	if [ -s "$retries" ]; then
-		echo "cross: mingw: $(wc -l < "$retries") run(s) ended by wine with exit 1 and no output were run again:"
+		echo "cross: mingw: $(wc -l < "$retries") run(s) ended by wine (exit 1 and no output, or exit 127 and ld.so's assertion at exit) were run again:"
 		sed 's/^/  /' "$retries"
 	else
-		echo "cross: mingw: no run needed a second try (no silent exit 1 from wine)"
+		echo "cross: mingw: no run needed a second try (no silent exit 1 and no ld.so assertion from wine)"
 	fi
 	if [ -n "$spid" ] && [ "$(wine_server_pid)" = "$spid" ]; then
 		echo "cross: mingw: one wine server (pid $spid) ran the whole suite"

@@ -109,10 +109,24 @@ subprocess.Popen.__init__ = _init
 # with empty standard output and error (both captured) is run once more,
 # and the retry is logged in BUILD/wine-retries.log; scripts/cross.sh
 # prints the count at the end of the leg.
+# Also run once more: exit status 127 with nothing on standard error but
+# glibc's "Inconsistency detected by ld.so: dl-fini.c: 87: _dl_fini:
+# Assertion ... failed!" (seen once in a CI run, 26 Nov 2026): wine's
+# own Unix process asserting in its exit handlers while another of its
+# threads still loads or unloads a library. It comes from the loader, not
+# from the Windows program, whose exit status it replaces.
 _RETRY_LOG = os.environ.get("PC_CROSS_LEG") == "mingw" and \
     os.environ.get("PC_BUILD_ROOT") and \
     os.path.join(os.environ["PC_BUILD_ROOT"], "wine-retries.log")
 _run = subprocess.run
+
+
+def _ldso_assert(err):
+    """err (bytes or str) is one line: glibc's loader asserting."""
+    if isinstance(err, bytes):
+        err = err.decode("utf-8", "replace")
+    lines = err.strip().splitlines()
+    return len(lines) == 1 and lines[0].startswith("Inconsistency detected by ld.so: ")
 
 
 def _run_retry(*popenargs, **kw):
@@ -121,12 +135,14 @@ def _run_retry(*popenargs, **kw):
     t = time.monotonic()
     r = _run(*popenargs, **kw)
     took = time.monotonic() - t
-    if (_RETRY_LOG and not kw.get("shell") and r.returncode == 1 and
-            r.stdout is not None and r.stderr is not None and
-            not r.stdout and not r.stderr and _target(args) == "pe"):
+    if (_RETRY_LOG and not kw.get("shell") and r.stdout is not None and
+            r.stderr is not None and _target(args) == "pe" and
+            ((r.returncode == 1 and not r.stdout and not r.stderr) or
+             (r.returncode == 127 and _ldso_assert(r.stderr)))):
         with open(_RETRY_LOG, "a") as f:
-            f.write("%s: exit 1 after %.3f s, no output; run again: %s\n" %
-                    (os.path.basename(sys.argv[0]), took,
+            f.write("%s: exit %d after %.3f s, %s; run again: %s\n" %
+                    (os.path.basename(sys.argv[0]), r.returncode, took,
+                     "no output" if r.returncode == 1 else "ld.so's assertion at exit",
                      " ".join(os.fspath(a) if isinstance(a, os.PathLike) else str(a)
                               for a in args)))
         r = _run(*popenargs, **kw)
