@@ -104,5 +104,8 @@ void pc_profile_invalidate(pc_profile *p);
  *  re-binning); PC_OK or PC_ENOMEM. */
 int pc_profile_hist_reindex(pc_profile *p);
 void pc_attrib_free(pc_profile *p);
+/* Tests only: 1 makes histogram attribution take every bucket on its own
+ * (attrib.c's reference for its run path), 0 the default. */
+void pc_attrib_set_reference(int on);
 
 #endif
