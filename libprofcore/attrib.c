@@ -462,7 +462,9 @@ static inline int int_add_exact(double v, uint64_t s)
 enum { QN = 4096 }; /* hist_proportional's table of k / div */
 
 typedef struct run_sums {
-	uint64_t all, zero, any; /* counts: all, of buckets of no unit, or'ed */
+	uint64_t all, zero; /* counts: all, of buckets of no unit */
+	uint64_t any;       /* the counts from QN up or'ed (all below 2^32: no
+			     * overflow in fewer than 2^31 of them) */
 	uint64_t edge;           /* edge_at(i1) */
 } run_sums;
 
@@ -478,7 +480,8 @@ static RUN_NOINLINE void run_credit(const uint64_t *counts, size_t i,
 {
 	double x1 = *a1, x2 = *a2, fj = (double)i;
 	uint64_t all = 0, zero = 0, any = 0;
-#define RUN_LOOP(X)                                                             \
+	/* (any: the counts not below QN, the only ones that can be big) */
+#define RUN_LOOP(Q)                                                             \
 	for (size_t j = i; j < i1; j++) {                                       \
 		const uint64_t cj = counts[j];                                  \
 		fj += 1.0; /* (double)(j + 1), exact */                         \
@@ -486,18 +489,22 @@ static RUN_NOINLINE void run_credit(const uint64_t *counts, size_t i,
 		const uint64_t e = (uint64_t)(int64_t)ej;                       \
 		const uint64_t units = e - prev;                                \
 		prev = e;                                                       \
-		const double x = X;                                             \
+		double x;                                                       \
+		if (Q && cj < QN && units * cj < QN) {                          \
+			x = quot[units * cj];                                   \
+		} else {                                                        \
+			x = (double)units * (double)cj / div;                   \
+			any |= cj;                                              \
+		}                                                               \
 		x1 += x;                                                        \
 		x2 += x;                                                        \
 		all += cj;                                                      \
-		any |= cj;                                                      \
 		zero += units ? 0 : cj;                                         \
 	}
 	if (quot)
-		RUN_LOOP(cj < QN && units * cj < QN ? quot[units * cj]
-				 : (double)units * (double)cj / div)
+		RUN_LOOP(1)
 	else
-		RUN_LOOP((double)units * (double)cj / div)
+		RUN_LOOP(0)
 #undef RUN_LOOP
 	*a1 = x1;
 	*a2 = x2;
