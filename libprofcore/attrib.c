@@ -515,7 +515,19 @@ static RUN_NOINLINE void run_credit(const uint64_t *counts, size_t i,
  * overlaps, as one merge pass of the buckets and the sorted targets.
  * The sums go to a local copy of the totals (written back at the end):
  * the same additions in the same order, without a store and a reload of
- * each total per bucket. */
+ * each total per bucket.
+ *
+ * Runs (the rule, docs/attribution.md rule 5): the buckets that lie in
+ * one target (inside it, or of no whole unit) go through run_credit,
+ * found by the edges' arithmetic.  Their credits, which are fractions,
+ * are still added one by one in bucket order to the target's count and
+ * the attributed (or excluded) total, so those doubles are the ones the
+ * bucket loop gives.  Their counts, which are integers, are summed as
+ * integers and added to total, in_program, outside and the class once:
+ * exact, and so equal to adding them one by one, while total (which
+ * bounds the others) stays at most 2^53 and no count reaches 2^32;
+ * otherwise those sums go bucket by bucket too.  pc_attrib_set_reference
+ * turns runs off (test_attrib_runs compares both, bit for bit). */
 static void hist_proportional(pc_profile *p, const pc_hist *hh)
 {
 	const pc_histogram *h = &hh->h;
