@@ -474,12 +474,45 @@ typedef struct run_sums {
  * than 2^21 units, so units * count below QN tells both below QN without
  * overflow for a count below QN); the counts summed into *o. */
 static RUN_NOINLINE void run_credit(const uint64_t *counts, size_t i,
-				    size_t i1, double scale, uint64_t prev,
-				    const double *quot, double div, double *a1,
-				    double *a2, run_sums *o)
+				    size_t i1, double scale, int whole,
+				    uint64_t prev, const double *quot,
+				    double div, double *a1, double *a2,
+				    run_sums *o)
 {
 	double x1 = *a1, x2 = *a2, fj = (double)i;
 	uint64_t all = 0, zero = 0, any = 0;
+	if (whole) {
+		/* the scale an integer k (and k * nbins below 2^53): every
+		 * edge is k * j exactly, every bucket k units, every credit
+		 * x = k * c / k = c exactly (k * c below 2^52).  A sum that
+		 * holds an integer and stays at most 2^53 gets them as one
+		 * integer; one that does not (a fraction from a bucket over
+		 * two targets), one at a time. */
+		for (size_t j = i; j < i1; j++) {
+			all += counts[j];
+			any |= counts[j];
+		}
+		if (any < ((uint64_t)1 << 32) && i1 - i < ((size_t)1 << 31)) {
+			const int e1 = int_add_exact(x1, all), e2 = int_add_exact(x2, all);
+			if (e1)
+				x1 += (double)all;
+			if (e2)
+				x2 += (double)all;
+			if (!e1 || !e2)
+				for (size_t j = i; j < i1; j++) {
+					const double cj = (double)counts[j];
+					if (!e1)
+						x1 += cj;
+					if (!e2)
+						x2 += cj;
+				}
+			*a1 = x1;
+			*a2 = x2;
+			*o = (run_sums){all, 0, any, (uint64_t)scale * i1};
+			return;
+		}
+		all = any = 0;
+	}
 	/* (any: the counts not below QN, the only ones that can be big) */
 #define RUN_LOOP(Q)                                                             \
 	for (size_t j = i; j < i1; j++) {                                       \
@@ -526,7 +559,12 @@ static RUN_NOINLINE void run_credit(const uint64_t *counts, size_t i,
  * integers and added to total, in_program, outside and the class once:
  * exact, and so equal to adding them one by one, while total (which
  * bounds the others) stays at most 2^53 and no count reaches 2^32;
- * otherwise those sums go bucket by bucket too.  pc_attrib_set_reference
+ * otherwise those sums go bucket by bucket too.  When the scale is a
+ * whole number k of units every credit is the bucket's count itself, so
+ * the target's count and the attributed total get the run's sum at once
+ * as well, each while it holds an integer and stays at most 2^53 (a
+ * bucket over two targets leaves fractions: then one at a time).
+ * pc_attrib_set_reference
  * turns runs off (test_attrib_runs compares both, bit for bit). */
 static void hist_proportional(pc_profile *p, const pc_hist *hh)
 {
@@ -627,6 +665,9 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 		   T.in_program <= T.total && T.outside <= T.total;
 	for (int k = 0; k < PC_REGION_COUNT; k++)
 		runs = runs && T.by_class[k] <= T.total;
+	/* the scale a whole number of units (run_credit) */
+	const int whole = scale >= 1 && scale == floor(scale) &&
+			  scale * (double)h->nbins < 9007199254740992.0;
 	for (size_t i = 0; i < h->nbins; i++) {
 		uint64_t c = counts[i];
 		const double cd = (double)c;
@@ -667,10 +708,10 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 			 * class; the others go to inprog). */
 			run_sums rs;
 			if (keep > 0) {
-				run_credit(counts, i, i1, scale, b_lo - lo_u, quot, div, &acc, &attr, &rs);
+				run_credit(counts, i, i1, scale, whole, b_lo - lo_u, quot, div, &acc, &attr, &rs);
 			} else {
 				double none = 0;
-				run_credit(counts, i, i1, scale, b_lo - lo_u, quot, div, &excl, &none, &rs);
+				run_credit(counts, i, i1, scale, whole, b_lo - lo_u, quot, div, &excl, &none, &rs);
 			}
 			const uint64_t s_all = rs.all, s0 = rs.zero, any = rs.any, e = rs.edge;
 			/* one addition each when that is exact; the region of
