@@ -406,11 +406,10 @@ static size_t seg_first(const pc_profile *p, uint32_t seg)
 
 /* Tests only: 1 makes hist_proportional take every bucket on its own
  * (the reference the run path below is compared with). */
-static int attrib_reference;
-
-void pc_attrib_set_reference(int on)
+void pc_attrib_set_reference(pc_profile *p, int on)
 {
-	attrib_reference = on != 0;
+	p->attr_reference = on != 0;
+	p->valid = 0;
 }
 
 /* A bucket edge in units above the histogram's low end, exactly as
@@ -660,7 +659,7 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 	 * some of the counts in total (attribute_with gives the histograms
 	 * first): while total holds an integer up to 2^53 they do too, and
 	 * so did all their partial sums (all exact). */
-	int runs = !attrib_reference && small && scale < 1048576.0 &&
+	int runs = !p->attr_reference && small && scale < 1048576.0 &&
 		   (uint64_t)h->nbins < ((uint64_t)1 << 52) &&
 		   T.in_program <= T.total && T.outside <= T.total;
 	for (int k = 0; k < PC_REGION_COUNT; k++)
