@@ -513,10 +513,10 @@ static RUN_NOINLINE void run_credit(const uint64_t *counts, size_t i,
 		all = any = 0;
 	}
 	/* (any: the counts not below QN, the only ones that can be big) */
-#define RUN_LOOP(Q)                                                             \
-	for (size_t j = i; j < i1; j++) {                                       \
-		const uint64_t cj = counts[j];                                  \
-		fj += 1.0; /* (double)(j + 1), exact */                         \
+#define RUN_STEP(Q, J)                                                          \
+	do {                                                                    \
+		const uint64_t cj = counts[J];                                  \
+		fj += 1.0; /* (double)(J + 1), exact */                         \
 		const double ej = scale * fj; /* (a double) */                  \
 		const uint64_t e = (uint64_t)(int64_t)ej;                       \
 		const uint64_t units = e - prev;                                \
@@ -532,11 +532,23 @@ static RUN_NOINLINE void run_credit(const uint64_t *counts, size_t i,
 		x2 += x;                                                        \
 		all += cj;                                                      \
 		zero += units ? 0 : cj;                                         \
+	} while (0)
+	/* (two at a time: half the loop's own instructions) */
+#define RUN_LOOP(Q)                                                             \
+	{                                                                       \
+		size_t j = i;                                                   \
+		for (; j + 2 <= i1; j += 2) {                                   \
+			RUN_STEP(Q, j);                                         \
+			RUN_STEP(Q, j + 1);                                     \
+		}                                                               \
+		if (j < i1)                                                     \
+			RUN_STEP(Q, j);                                         \
 	}
 	if (quot)
 		RUN_LOOP(1)
 	else
 		RUN_LOOP(0)
+#undef RUN_STEP
 #undef RUN_LOOP
 	*a1 = x1;
 	*a2 = x2;
