@@ -676,6 +676,9 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 		   T.in_program <= T.total && T.outside <= T.total;
 	for (int k = 0; k < PC_REGION_COUNT; k++)
 		runs = runs && T.by_class[k] <= T.total;
+	/* a run is sought where the target goes on for more than about 8
+	 * buckets (over shorter ones its set-up cost more than it saved) */
+	const uint64_t run_min = (uint64_t)(scale * 8);
 	/* the scale a whole number of units (run_credit) */
 	const int whole = scale >= 1 && scale == floor(scale) &&
 			  scale * (double)h->nbins < 9007199254740992.0;
@@ -697,7 +700,7 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 			LOAD_CUR();
 		}
 		if (runs && in_seg && b_lo >= cur_lo && b_lo < cur_end &&
-		    b_hi <= cur_hi) {
+		    b_hi <= cur_hi && cur_hi - b_lo > run_min) {
 			/* The run of buckets [i, i1) that lie in the current
 			 * target: each one either inside it (whole units: the
 			 * inside case below) or of no whole unit (the outside
