@@ -464,7 +464,7 @@ typedef struct run_sums {
 	uint64_t all, zero; /* counts: all, of buckets of no unit */
 	uint64_t any;       /* the counts from QN up or'ed (all below 2^32: no
 			     * overflow in fewer than 2^31 of them) */
-	uint64_t edge;           /* edge_at(i1) */
+	uint64_t edge;      /* edge_at(i1) */
 } run_sums;
 
 /* The buckets [i, i1) of a run in one target (hist_proportional): each
@@ -575,8 +575,8 @@ static RUN_NOINLINE void run_credit(const uint64_t *counts, size_t i,
  * the target's count and the attributed total get the run's sum at once
  * as well, each while it holds an integer and stays at most 2^53 (a
  * bucket over two targets leaves fractions: then one at a time).
- * pc_attrib_set_reference
- * turns runs off (test_attrib_runs compares both, bit for bit). */
+ * pc_attrib_set_reference turns runs off (test_attrib_runs compares
+ * both ways, bit for bit). */
 static void hist_proportional(pc_profile *p, const pc_hist *hh)
 {
 	const pc_histogram *h = &hh->h;
