@@ -479,30 +479,63 @@ static size_t fixed_digits(char *buf, uint64_t u, int dec)
 	return n;
 }
 
-/* The usual number of a report (0 <= v < 10^9, not at a tie, exact
- * double arithmetic) as pc_fmt_fixed writes it, backwards from end: its
- * length, or 0 for every other case (the general path below then). */
-static size_t fixed_back(char *end, double v, int dec)
+/* The usual number of a report (0 <= v < 10^9, 0 <= dec <= 6, exact
+ * double arithmetic, not at a tie): round(v * 10^dec) in *u, as printf
+ * rounds the exact binary value, and 1; 0 for every other case (the
+ * general path of pc_fmt_fixed then).  v * 10^dec is below 10^15 < 2^50,
+ * so hi - t is exact, and rounding the product to a double is monotone:
+ * the exact product is above (below) t + 1/2 when hi is; only hi == t +
+ * 1/2 needs the exact product. */
+static inline int fixed_scaled(double v, int dec, uint64_t *u)
 {
-	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
 #if FLT_EVAL_METHOD == 0
-	if (!(v >= 0 && v < 1e9) || signbit(v) || dec < 0 || dec > 6)
+	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+	if (!(v >= 0 && v < 1e9) || signbit(v) || (unsigned)dec > 6)
 		return 0;
-	double hi = v * p10[dec]; /* below 10^15 < 2^52 */
+	double hi = v * p10[dec];
 	int64_t t = (int64_t)hi;
 	double f = hi - (double)t;
 	if (f == 0.5)
-		return 0; /* a tie: the exact product decides (below) */
-	uint64_t u = (uint64_t)t + (f > 0.5);
+		return 0; /* a tie: the exact product decides (pc_fmt_fixed) */
+	*u = (uint64_t)t + (f > 0.5);
+	return 1;
+#else
+	(void)v, (void)dec, (void)u;
+	return 0;
+#endif
+}
+
+/* 10^i, i = 0..19 */
+static const uint64_t p10u[20] = {
+	1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+	100000000u, 1000000000u, 10000000000u, 100000000000u,
+	1000000000000u, 10000000000000u, 100000000000000u,
+	1000000000000000u, 10000000000000000u, 100000000000000000u,
+	1000000000000000000u, 10000000000000000000u};
+
+/* bytes of the scaled integer u (fixed_scaled) as "ip.fp" with dec
+ * decimals: at least one integer digit */
+static inline size_t scaled_len(uint64_t u, int dec)
+{
+	size_t n = ndigits(u);
+	if (!dec)
+		return n;
+	return (n > (size_t)dec ? n : (size_t)dec + 1) + 1;
+}
+
+/* u as "ip.fp" with dec decimals, written backwards ending at end (two
+ * digits a step, 32-bit arithmetic when u fits) */
+static inline void put_scaled(char *end, uint64_t u, int dec)
+{
 	char *q = end;
-	if (u <= UINT32_MAX) { /* (32-bit arithmetic, two digits a step) */
+	if (u <= UINT32_MAX) {
 		uint32_t w = (uint32_t)u;
-		int i = 0;
-		for (; i + 2 <= dec; i += 2, w /= 100) {
+		int i = dec;
+		for (; i >= 2; i -= 2, w /= 100) {
 			q -= 2;
 			memcpy(q, d2 + 2 * (w % 100), 2);
 		}
-		if (i < dec) {
+		if (i) {
 			*--q = (char)('0' + w % 10);
 			w /= 10;
 		}
@@ -519,7 +552,7 @@ static size_t fixed_back(char *end, double v, int dec)
 		} else {
 			*--q = (char)('0' + w);
 		}
-		return (size_t)(end - q);
+		return;
 	}
 	for (int i = 0; i < dec; i++, u /= 10)
 		*--q = (char)('0' + u % 10);
@@ -528,25 +561,28 @@ static size_t fixed_back(char *end, double v, int dec)
 	do
 		*--q = (char)('0' + u % 10);
 	while (u /= 10);
-	return (size_t)(end - q);
-#else
-	(void)end, (void)v, (void)dec, (void)p10;
-	return 0;
-#endif
 }
 
 size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
 {
-	char t[32];
-	size_t n = fixed_back(t + sizeof t, v, dec);
 	size_t w = width > 0 ? (size_t)width : 0;
-	if (n) {
+	uint64_t u;
+	if (fixed_scaled(v, dec, &u)) {
+		/* fits in w <= 16 columns (the tables' numbers): sixteen
+		 * spaces (one store), then the digits backwards from d + w */
+		if (w <= 16 && (dec ? w >= (size_t)dec + 2 && u < p10u[w - 1]
+				    : w >= 1 && u < p10u[w])) {
+			memcpy(d, "                ", 16);
+			put_scaled(d + w, u, dec);
+			return w;
+		}
+		size_t n = scaled_len(u, dec);
 		size_t pad = n < w ? w - n : 0;
 		memset(d, ' ', pad);
-		memcpy(d + pad, t + sizeof t - n, n);
+		put_scaled(d + pad + n, u, dec);
 		return pad + n;
 	}
-	n = pc_fmt_fixed(d, 352, v, dec);
+	size_t n = pc_fmt_fixed(d, 352, v, dec);
 	if (n >= w)
 		return n;
 	size_t pad = w - n;
@@ -559,14 +595,12 @@ size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
 size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 {
 	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
-	if (size >= 32) {
-		char t[32];
-		size_t n = fixed_back(t + sizeof t, v, dec);
-		if (n) {
-			memcpy(buf, t + sizeof t - n, n);
-			buf[n] = '\0';
-			return n;
-		}
+	uint64_t s;
+	if (size >= 32 && fixed_scaled(v, dec, &s)) {
+		size_t n = scaled_len(s, dec);
+		put_scaled(buf + n, s, dec);
+		buf[n] = '\0';
+		return n;
 	}
 	/* The exact path needs every double operation rounded to double
 	 * (FLT_EVAL_METHOD 0: not x87) and 100v below 2^52, where the
@@ -634,6 +668,20 @@ static int put_right(pc_sink *k, const char *buf, size_t n, int width)
 
 int pc_sink_fixed(pc_sink *k, double v, int width, int dec)
 {
+	uint64_t u;
+	if (fixed_scaled(v, dec, &u)) { /* straight into the buffer */
+		size_t n = scaled_len(u, dec), w = width > 0 ? (size_t)width : 0;
+		size_t pad = n < w ? w - n : 0;
+		if (reserve(k, pad + n))
+			return k->failed;
+		char *d = k->buf + k->len;
+		for (size_t i = 0; i < pad; i++)
+			d[i] = ' ';
+		put_scaled(d + pad + n, u, dec);
+		k->len += pad + n;
+		k->buf[k->len] = '\0';
+		return PC_OK;
+	}
 	char buf[352]; /* DBL_MAX with 6 decimals fits */
 	size_t n = pc_fmt_fixed(buf, sizeof buf, v, dec);
 	return put_right(k, buf, n, width);
