@@ -971,16 +971,6 @@ int pc_sink_pad(pc_sink *k, const char *s, size_t w, int align)
 	return pc_sink_repeat(k, ' ', pad - left);
 }
 
-size_t pc_bar_len(double count, double max, size_t width)
-{
-	if (!(max > 0) || !(count > 0))
-		return 0;
-	if (count >= max)
-		return width;
-	double v = floor(count * (double)width / max);
-	return v < 0 ? 0 : (size_t)v;
-}
-
 long pc_round_percent(double pct)
 {
 	return (long)floor(pct + 0.5);

@@ -136,6 +136,23 @@ int pc_sink_puts(pc_sink *k, const char *s)
 	return k->failed;
 }
 
+char *pc_sink_room(pc_sink *k, size_t n)
+{
+	if (reserve(k, n))
+		return NULL;
+	return k->buf + k->len;
+}
+
+int pc_sink_commit(pc_sink *k, size_t n)
+{
+	if (k->failed)
+		return k->failed;
+	k->len += n;
+	k->buf[k->len] = '\0';
+	after_write(k, k->len - n);
+	return k->failed;
+}
+
 int pc_sink_putc(pc_sink *k, char c)
 {
 	return pc_sink_write(k, &c, 1);
@@ -563,19 +580,18 @@ static inline void put_scaled(char *end, uint64_t u, int dec)
 	while (u /= 10);
 }
 
-size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+/* pc_fmt_fixed_right's every other case (a call of its own, so that the
+ * usual one saves no registers) */
+static NOINLINE size_t fixed_right_rest(char *d, double v, size_t w, int dec)
 {
-	size_t w = width > 0 ? (size_t)width : 0;
 	uint64_t u;
 	if (fixed_scaled(v, dec, &u)) {
-		/* fits in w <= 16 columns (the tables' numbers): sixteen
-		 * spaces (one store), then the digits backwards from d + w */
-		if (w <= 16 && (dec ? w >= (size_t)dec + 2 && u < p10u[w - 1]
-				    : w >= 1 && u < p10u[w])) {
-			memcpy(d, "                ", 16);
-			put_scaled(d + w, u, dec);
-			return w;
-		}
 		size_t n = scaled_len(u, dec);
 		size_t pad = n < w ? w - n : 0;
 		memset(d, ' ', pad);
@@ -590,6 +606,27 @@ size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
 		d[pad + i] = d[i];
 	memset(d, ' ', pad);
 	return w;
+}
+
+size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
+{
+	size_t w = width > 0 ? (size_t)width : 0;
+	uint64_t u;
+	/* the tables' numbers: fit in w <= 16 columns; sixteen spaces (one
+	 * store), then the digits backwards from d + w (2 and 0 decimals
+	 * with the steps unrolled) */
+	if (fixed_scaled(v, dec, &u) && w <= 16 &&
+	    (dec ? w >= (size_t)dec + 2 && u < p10u[w - 1] : w >= 1 && u < p10u[w])) {
+		memcpy(d, "                ", 16);
+		if (dec == 2)
+			put_scaled(d + w, u, 2);
+		else if (dec == 0)
+			put_scaled(d + w, u, 0);
+		else
+			put_scaled(d + w, u, dec);
+		return w;
+	}
+	return fixed_right_rest(d, v, w, dec);
 }
 
 size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
