@@ -599,14 +599,10 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	pc_plat_advise_bulk(all, cap * sizeof *all);
 	for (size_t i = 0; i < nt; i++) {
-		/* the symbols, their display names and their names are read
-		 * in address order, not their own: asked for ahead (each read
-		 * missed the cache) */
-		if (i + 16 < nt) {
+		/* the symbols and their names are read in address order, not
+		 * their own: asked for ahead (each read missed the cache) */
+		if (i + 16 < nt)
 			PC_PREFETCH(&sy[tg[i + 16].symbol]);
-			if (p->demangle && p->display && tg[i + 16].symbol < p->ndisplay)
-				PC_PREFETCH(&p->display[tg[i + 16].symbol]);
-		}
 		if (i + 8 < nt)
 			PC_PREFETCH(sy[tg[i + 8].symbol].name);
 		const pc_target *t = &tg[i];
@@ -616,7 +612,12 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		if (IDLE(t))
 			continue;
 		const pc_symbol *sym = &sy[t->symbol];
-		const char *label = p->demangle ? pc_symbol_display(p, t->symbol) : sym->name;
+		/* (a name that does not start with '_', '.' or '$' cannot be
+		 * mangled: its own display name, pc_symbol_display) */
+		const char *label = p->demangle && sym->name &&
+					    (*sym->name == '_' || *sym->name == '.' || *sym->name == '$')
+					    ? pc_symbol_display(p, t->symbol)
+					    : sym->name;
 		all[n++] = (pc_rs_row){.label = label, .key = sym->name,
 				       .region = -1, .row = i,
 				       .segment = t->segment,
@@ -675,7 +676,9 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 			continue;
 		}
 		cum += x->count;
-		all[keep++] = *x;
+		if (keep != i)
+			all[keep] = *x;
+		keep++;
 	}
 	rs->selected = keep;
 	/* then the order asked for, and the first "top" rows of it */
@@ -692,7 +695,11 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 	cum = 0;
 	for (size_t i = 0; i < keep; i++) {
 		pc_rs_row *x = &all[i];
-		if (x->count != floor(x->count))
+		/* x->count != floor(x->count) without a call: doubles of 2^52
+		 * and more are integers (NaN: fractional, as before) */
+		if (fabs(x->count) < 4503599627370496.0
+			    ? (double)(int64_t)x->count != x->count
+			    : x->count != x->count)
 			rs->fractional = 1;
 		if (x->calls || x->self_calls)
 			rs->has_calls = 1;
