@@ -192,10 +192,13 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	 * has so far is committed first) */
 	char *out = NULL;
 	size_t room = 0, L = 0;
+	const size_t lim = k->limit ? k->limit : SIZE_MAX;
 	const int dec = rs->fractional ? 2 : 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *r = &rs->rows[i];
-		if (room - L < LINE_MAX_FAST) {
+		/* committed at the line that reaches a streaming sink's
+		 * limit, as a write of each line would be (it flushes then) */
+		if (room - L < LINE_MAX_FAST || k->len + L >= lim) {
 			if (out)
 				pc_sink_commit(k, L);
 			if (!(out = pc_sink_room(k, CHUNK)))
