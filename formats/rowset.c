@@ -476,6 +476,63 @@ static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 	return o;
 }
 
+/* The distinct counts of a report are few (the bench's 49,155 rows have
+ * 87): each count key is replaced by its rank among them, in order, so
+ * that the radix sort by count takes one pass over 11 bits instead of
+ * six over 64.  At most RANK_MAX distinct keys (a hash table of
+ * RANK_SLOTS); more: 0, and the keys stay as they are. */
+#define RANK_MAX 2048
+#define RANK_SLOTS 4096
+
+typedef struct rank_slot {
+	uint64_t key;
+	uint32_t slot;
+} rank_slot;
+
+static int cmp_rank_slot(const void *a, const void *b)
+{
+	const rank_slot *x = a, *y = b;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* cnt[0, n) (and k[i].key, the same values) by rank */
+static int rank_keys(uint64_t *cnt, pc_rkey *k, size_t n)
+{
+	uint64_t *tab = malloc(RANK_SLOTS * sizeof *tab);
+	uint32_t *rank = calloc(RANK_SLOTS, sizeof *rank); /* 0: empty, else slot's rank + 1 */
+	rank_slot *d = malloc(RANK_MAX * sizeof *d);
+	size_t nd = 0;
+	int ok = tab && rank && d;
+	for (size_t i = 0; ok && i < n; i++) {
+		uint64_t key = cnt[i];
+		uint32_t h = (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 52); /* 12 bits */
+		while (rank[h] && tab[h] != key)
+			h = (h + 1) & (RANK_SLOTS - 1);
+		if (!rank[h]) {
+			if (nd == RANK_MAX) {
+				ok = 0;
+				break;
+			}
+			rank[h] = 1;
+			tab[h] = key;
+			d[nd++] = (rank_slot){key, h};
+		}
+		k[i].key = h;
+	}
+	if (ok) {
+		qsort(d, nd, sizeof *d, cmp_rank_slot);
+		for (size_t r = 0; r < nd; r++)
+			rank[d[r].slot] = (uint32_t)r;
+		for (size_t i = 0; i < n; i++)
+			k[i].key = cnt[i] = rank[k[i].key];
+	} else {
+		for (size_t i = 0; i < n; i++)
+			k[i].key = cnt[i];
+	}
+	free(tab), free(rank), free(d);
+	return ok;
+}
+
 static int sort_rows(pc_rs_row *all, size_t n,
 		     int (*cmp)(const void *, const void *))
 {
@@ -504,6 +561,7 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		cnt[i] = ~key;
 		by_name &= !all[i].namelen;
 	}
+	rank_keys(cnt, k, n);
 	pc_rkey *o;
 	if (by_name) {
 		o = sort_by_name(all, n, cnt, k, tmp, ptr);

@@ -113,8 +113,14 @@ pc_rkey *pc_radix_sort(pc_rkey *v, pc_rkey *tmp, size_t n)
 		all_and &= v[i].key;
 	}
 	const uint64_t differ = all_or ^ all_and;
+	/* the digits start at the lowest bit in which keys differ (bits
+	 * every key shares take no pass: names with a common tail, keys
+	 * that are multiples of a power of two) */
+	unsigned lo = 0;
+	while (!((differ >> lo) & 1))
+		lo++; /* (differ != 0: the keys are not in order) */
 	size_t cnt[RADIX_N];
-	for (unsigned sh = 0; sh < 64; sh += RADIX_BITS) {
+	for (unsigned sh = lo; sh < 64; sh += RADIX_BITS) {
 		const uint64_t mask = RADIX_N - 1;
 		if (!((differ >> sh) & mask))
 			continue; /* every key has this digit */
@@ -134,20 +140,4 @@ pc_rkey *pc_radix_sort(pc_rkey *v, pc_rkey *tmp, size_t n)
 		tmp = t;
 	}
 	return v;
-}
-
-int pc_double_key(double d, uint64_t *key)
-{
-	static const double one = 1.0;
-	uint64_t u;
-	if (sizeof u != sizeof one)
-		return 0;
-	memcpy(&u, &one, sizeof u);
-	if (u != UINT64_C(0x3FF0000000000000))
-		return 0;
-	if (d == 0)
-		d = 0; /* -0 as +0 */
-	memcpy(&u, &d, sizeof u);
-	*key = u >> 63 ? ~u : u | UINT64_C(0x8000000000000000);
-	return 1;
 }
