@@ -408,10 +408,14 @@ static int cmp_ptr_address(const void *a, const void *b)
 static uint64_t name_prefix(const char *s)
 {
 	uint64_t v = 0;
-	int i = 0;
-	for (; i < 8 && s[i]; i++)
-		v = v << 8 | (unsigned char)s[i];
-	return i < 8 ? v << (8 * (8 - i)) : v;
+	/* (unrolled: one test a byte) */
+	for (int i = 0; i < 8; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!c)
+			break;
+		v |= (uint64_t)c << (56 - 8 * i);
+	}
+	return v;
 }
 
 /* all[0, n) in cmp_name order without a comparison sort: stable radix

@@ -92,8 +92,8 @@ typedef struct pc_rs_row {
 	const char *key;    /* name order: the raw symbol name (gprof sorts
 			       mangled names, prints them demangled)      */
 	int region;         /* -1: a symbol; else its pc_region_class     */
+	uint32_t segment;   /* (beside region: no padding)                 */
 	size_t row;         /* index for pc_profile_row_at (symbols)       */
-	uint32_t segment;
 	uint64_t address, end;
 	double count;
 	uint64_t calls, self_calls;
