@@ -792,33 +792,129 @@ static void csv_total(pc_sink *k, const pc_rowset *rs, const char *label, double
 	pc_sink_printf(k, ",%.4f,,,,,%s\n", pct(v, total), rs->ci_z > 0 ? ",," : "");
 }
 
-/* v in lower-case hex, at least minw digits (printf's %0*llx) */
-static void put_hex(pc_sink *k, uint64_t v, int minw)
+/* ---- rows written straight into the sink's buffer (csv, json) ---------
+ * Each row is formatted into room the sink gives (pc_sink_room), RB_CHUNK
+ * bytes at a time, and committed at the write that a row-at-a-time
+ * writer would have flushed a streaming sink at (the line end that
+ * reaches its limit); a name that needs escaping, or is longer than
+ * RB_NAME, goes through the sink's own writer, after a commit. */
+#define RB_CHUNK ((size_t)64 * 1024)
+#define RB_NAME ((size_t)1024)
+#define RB_LINE ((size_t)6144) /* a row's bytes but a long name: 8 numbers
+				* of up to 352 bytes, keys, separators */
+
+typedef struct rowbuf {
+	pc_sink *k;
+	char *out;
+	size_t L, room, lim;
+} rowbuf;
+
+static void rb_init(rowbuf *b, pc_sink *k)
 {
-	char t[16];
-	int n = 0;
-	do {
-		t[n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	while (n < minw && n < 16)
-		t[n++] = '0';
-	char o[16];
-	for (int i = 0; i < n; i++)
-		o[i] = t[n - 1 - i];
-	pc_sink_write(k, o, (size_t)n);
+	b->k = k;
+	b->out = NULL;
+	b->L = b->room = 0;
+	b->lim = k->limit ? k->limit : SIZE_MAX;
 }
 
-/* the "ci" columns: ",ci_low,ci_high" (empty for exact counts) */
-static void csv_ci(pc_sink *k, const pc_rowset *rs, double count)
+/* commits what is written; room for the next bytes (0 or < 0: failed) */
+static int rb_reopen(rowbuf *b)
 {
-	if (rs->ci_z > 0 && !rs->exact) {
-		double lo, hi;
-		pc_rowset_ci(rs, count, &lo, &hi);
-		pc_sink_printf(k, ",%.4f,%.4f", lo, hi);
-	} else if (rs->ci_z > 0) {
-		pc_sink_puts(k, ",,");
+	if (b->out)
+		pc_sink_commit(b->k, b->L);
+	b->out = pc_sink_room(b->k, RB_CHUNK);
+	b->L = 0;
+	b->room = b->out ? RB_CHUNK : 0;
+	return b->out ? 0 : -1;
+}
+
+/* before a row: room for RB_LINE bytes */
+static int rb_row(rowbuf *b)
+{
+	if (b->out && b->room - b->L >= RB_LINE)
+		return 0;
+	return rb_reopen(b);
+}
+
+/* after a line end: committed when the sink reaches its limit (a
+ * streaming sink flushes there) */
+static void rb_line_end(rowbuf *b)
+{
+	if (b->k->len + b->L >= b->lim)
+		rb_reopen(b);
+}
+
+static void rb_done(rowbuf *b)
+{
+	if (b->out)
+		pc_sink_commit(b->k, b->L);
+	b->out = NULL;
+}
+
+static void rb_str(rowbuf *b, const char *s, size_t n)
+{
+	memcpy(b->out + b->L, s, n);
+	b->L += n;
+}
+#define RB_LIT(b, lit) rb_str(b, lit, sizeof lit - 1)
+
+static void rb_u64(rowbuf *b, uint64_t v)
+{
+	b->L += pc_fmt_u64(b->out + b->L, v);
+}
+
+static void rb_fixed(rowbuf *b, double v, int dec)
+{
+	b->L += pc_fmt_fixed(b->out + b->L, 352, v, dec);
+}
+
+static void rb_count(rowbuf *b, double v)
+{
+	b->L += pc_fmt_sink_count(b->out + b->L, 352, v);
+}
+
+/* v in lower-case hex, at least minw digits (printf's %0*llx) */
+static void rb_hex(rowbuf *b, uint64_t v, int minw)
+{
+	int n = 1;
+	while (n < 16 && (v >> (4 * n)))
+		n++;
+	if (n < minw)
+		n = minw;
+	char *d = b->out + b->L;
+	for (int i = n; i-- > 0; v >>= 4)
+		d[i] = "0123456789abcdef"[v & 15];
+	b->L += (size_t)n;
+}
+
+/* a name: as it is when every byte is printable ASCII other than those
+ * of special (the sink's syntax) and it is at most RB_NAME bytes; else
+ * through field(k, s) after a commit.  Returns < 0 on failure. */
+static int rb_name(rowbuf *b, const char *s, const char *special,
+		   int (*field)(pc_sink *, const char *), char quote)
+{
+	char *d = b->out + b->L;
+	size_t n = 0;
+	if (quote)
+		*d++ = quote;
+	for (;; n++) {
+		unsigned char c = (unsigned char)s[n];
+		if (c < 0x20 || c >= 0x7f || n == RB_NAME)
+			break;
+		d[n] = (char)c;
+		if (c == (unsigned char)special[0] || c == (unsigned char)special[1])
+			break;
 	}
+	if (!s[n]) {
+		if (quote)
+			d[n++] = quote;
+		b->L += n + (quote != 0);
+		return 0;
+	}
+	if (rb_reopen(b)) /* (commits the row so far, without the name) */
+		return -1;
+	field(b->k, s);
+	return rb_reopen(b);
 }
 
 int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
@@ -826,38 +922,55 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 	(void)p;
 	pc_sink_puts(k, "rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address");
 	pc_sink_puts(k, rs->ci_z > 0 ? ",ci_low,ci_high\n" : "\n");
-	/* the numbers without printf (pc_sink_fixed, pc_sink_u64, put_hex:
-	 * the same bytes) */
+	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64, rb_hex: the
+	 * same bytes), each row straight into the sink's buffer */
+	rowbuf b;
+	rb_init(&b, k);
+	const int ci = rs->ci_z > 0 && !rs->exact;
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];
-		pc_sink_u64(k, x->rank, 0);
-		pc_sink_putc(k, ',');
-		pc_sink_csv_field(k, x->label);
-		pc_sink_putc(k, ',');
-		pc_sink_count(k, x->count);
-		pc_sink_putc(k, ',');
-		pc_sink_fixed(k, x->percent, 0, 4);
-		pc_sink_putc(k, ',');
-		pc_sink_fixed(k, x->cum_percent, 0, 4);
-		pc_sink_putc(k, ',');
+		if (rb_row(&b))
+			return k->failed;
+		rb_u64(&b, x->rank);
+		b.out[b.L++] = ',';
+		if (rb_name(&b, x->label, ",\"", pc_sink_csv_field, 0))
+			return k->failed;
+		b.out[b.L++] = ',';
+		rb_count(&b, x->count);
+		b.out[b.L++] = ',';
+		rb_fixed(&b, x->percent, 4);
+		b.out[b.L++] = ',';
+		rb_fixed(&b, x->cum_percent, 4);
+		b.out[b.L++] = ',';
 		if (rs->rate > 0)
-			pc_sink_fixed(k, x->count / rs->rate, 0, 6);
-		pc_sink_putc(k, ',');
-		pc_sink_u64(k, x->calls, 0);
-		pc_sink_putc(k, ',');
-		pc_sink_u64(k, x->self_calls, 0);
-		pc_sink_putc(k, ',');
+			rb_fixed(&b, x->count / rs->rate, 6);
+		b.out[b.L++] = ',';
+		rb_u64(&b, x->calls);
+		b.out[b.L++] = ',';
+		rb_u64(&b, x->self_calls);
+		b.out[b.L++] = ',';
 		if (x->region < 0) {
 			if (x->segment != PC_NOSEG) {
-				put_hex(k, x->segment, 4); /* %04x */
-				pc_sink_putc(k, ':');
+				rb_hex(&b, x->segment, 4); /* %04x */
+				b.out[b.L++] = ':';
 			}
-			pc_sink_puts(k, "0x");
-			put_hex(k, x->address, 1);
+			RB_LIT(&b, "0x");
+			rb_hex(&b, x->address, 1);
 		}
-		csv_ci(k, rs, x->count);
-		pc_sink_putc(k, '\n');
+		if (ci) { /* ",%.4f,%.4f" */
+			double lo, hi;
+			pc_rowset_ci(rs, x->count, &lo, &hi);
+			b.out[b.L++] = ',';
+			rb_fixed(&b, lo, 4);
+			b.out[b.L++] = ',';
+			rb_fixed(&b, hi, 4);
+		} else if (rs->ci_z > 0) {
+			RB_LIT(&b, ",,");
+		}
+		b.out[b.L++] = '\n';
+		rb_line_end(&b);
 	}
+	rb_done(&b);
 	const pc_itotals *t = &rs->t;
 	csv_total(k, rs, "[total]", t->total, t->total);
 	csv_total(k, rs, "[in program]", t->in_program, t->total);
@@ -963,49 +1076,61 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 		pc_sink_count(k, rs->listed);
 	}
 	pc_sink_puts(k, ",\n  \"rows\": [");
-	/* the numbers without printf (pc_sink_fixed, pc_sink_u64: the same
-	 * bytes) */
+	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64: the same
+	 * bytes), each row straight into the sink's buffer; a row's one
+	 * line end is at its start */
+	rowbuf b;
+	rb_init(&b, k);
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];
-		pc_sink_puts(k, i ? ",\n    {\"rank\": " : "\n    {\"rank\": ");
-		pc_sink_u64(k, x->rank, 0);
-		pc_sink_puts(k, ", \"symbol\": ");
-		pc_sink_json_string(k, x->label);
+		if (rb_row(&b))
+			return k->failed;
+		if (i)
+			b.out[b.L++] = ',';
+		RB_LIT(&b, "\n    {\"rank\": ");
+		rb_line_end(&b);
+		rb_u64(&b, x->rank);
+		RB_LIT(&b, ", \"symbol\": ");
+		if (rb_name(&b, x->label, "\"\\", pc_sink_json_string, '"'))
+			return k->failed;
 		if (x->region < 0) {
 			if (x->segment != PC_NOSEG) {
-				pc_sink_puts(k, ", \"segment\": ");
-				pc_sink_u64(k, x->segment, 0);
+				RB_LIT(&b, ", \"segment\": ");
+				rb_u64(&b, x->segment);
 			}
-			pc_sink_puts(k, ", \"address\": ");
-			pc_sink_u64(k, x->address, 0);
+			RB_LIT(&b, ", \"address\": ");
+			rb_u64(&b, x->address);
 		} else {
-			pc_sink_printf(k, ", \"region\": \"%s\"",
-				       pc_region_class_name((pc_region_class)x->region));
+			const char *cls = pc_region_class_name((pc_region_class)x->region);
+			RB_LIT(&b, ", \"region\": \"");
+			rb_str(&b, cls, strlen(cls));
+			b.out[b.L++] = '"';
 		}
-		pc_sink_puts(k, ", \"count\": ");
-		pc_sink_count(k, x->count);
-		pc_sink_puts(k, ", \"percent\": ");
-		pc_sink_fixed(k, x->percent, 0, 4);
-		pc_sink_puts(k, ", \"cum_percent\": ");
-		pc_sink_fixed(k, x->cum_percent, 0, 4);
+		RB_LIT(&b, ", \"count\": ");
+		rb_count(&b, x->count);
+		RB_LIT(&b, ", \"percent\": ");
+		rb_fixed(&b, x->percent, 4);
+		RB_LIT(&b, ", \"cum_percent\": ");
+		rb_fixed(&b, x->cum_percent, 4);
 		if (rs->rate > 0) {
-			pc_sink_puts(k, ", \"self_seconds\": ");
-			pc_sink_fixed(k, x->count / rs->rate, 0, 6);
+			RB_LIT(&b, ", \"self_seconds\": ");
+			rb_fixed(&b, x->count / rs->rate, 6);
 		}
 		if (rs->ci_z > 0 && !rs->exact) {
 			double lo, hi;
 			pc_rowset_ci(rs, x->count, &lo, &hi);
-			pc_sink_puts(k, ", \"ci_low\": ");
-			pc_sink_fixed(k, lo, 0, 4);
-			pc_sink_puts(k, ", \"ci_high\": ");
-			pc_sink_fixed(k, hi, 0, 4);
+			RB_LIT(&b, ", \"ci_low\": ");
+			rb_fixed(&b, lo, 4);
+			RB_LIT(&b, ", \"ci_high\": ");
+			rb_fixed(&b, hi, 4);
 		}
-		pc_sink_puts(k, ", \"calls\": ");
-		pc_sink_u64(k, x->calls, 0);
-		pc_sink_puts(k, ", \"self_calls\": ");
-		pc_sink_u64(k, x->self_calls, 0);
-		pc_sink_putc(k, '}');
+		RB_LIT(&b, ", \"calls\": ");
+		rb_u64(&b, x->calls);
+		RB_LIT(&b, ", \"self_calls\": ");
+		rb_u64(&b, x->self_calls);
+		b.out[b.L++] = '}';
 	}
+	rb_done(&b);
 	pc_sink_puts(k, rs->n ? "\n  ]" : "]");
 	if (extra)
 		extra(k, arg);
