@@ -629,16 +629,32 @@ size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
 	return fixed_right_rest(d, v, w, dec);
 }
 
+static NOINLINE size_t fixed_rest(char *buf, size_t size, double v, int dec);
+
 size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 {
-	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
-	uint64_t s;
-	if (size >= 32 && fixed_scaled(v, dec, &s)) {
-		size_t n = scaled_len(s, dec);
-		put_scaled(buf + n, s, dec);
+	uint64_t u;
+	/* the usual number (a leaf: the rest is a call of its own), the
+	 * steps unrolled for the decimals the reports print */
+	if (size >= 32 && fixed_scaled(v, dec, &u)) {
+		size_t n = scaled_len(u, dec);
+		switch (dec) {
+		case 0: put_scaled(buf + n, u, 0); break;
+		case 2: put_scaled(buf + n, u, 2); break;
+		case 4: put_scaled(buf + n, u, 4); break;
+		case 6: put_scaled(buf + n, u, 6); break;
+		default: put_scaled(buf + n, u, dec);
+		}
 		buf[n] = '\0';
 		return n;
 	}
+	return fixed_rest(buf, size, v, dec);
+}
+
+/* pc_fmt_fixed's every other case */
+static size_t fixed_rest(char *buf, size_t size, double v, int dec)
+{
+	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
 	/* The exact path needs every double operation rounded to double
 	 * (FLT_EVAL_METHOD 0: not x87) and 100v below 2^52, where the
 	 * spacing of doubles is at most 1/2. */
