@@ -14,6 +14,7 @@
 #include "styles.h"
 #include "stats.h"
 #include "filter.h"
+#include "numfmt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,9 +25,11 @@
 /* The text table's numbers, written into a row's line: v with dec
  * decimals right-aligned in width columns (pc_fmt_fixed_right: room for
  * 352 bytes at d); returns the bytes written. */
-static size_t put_fixed(char *d, double v, int width, int dec)
+static PC_ALWAYS_INLINE size_t put_fixed(char *d, double v, int width, int dec)
 {
-	return pc_fmt_fixed_right(d, v, width, dec);
+	/* the usual case inline (constant width and decimals at each use) */
+	size_t n = pc_fixed_right_fast(d, v, (size_t)width, dec);
+	return n ? n : pc_fmt_fixed_right(d, v, width, dec);
 }
 
 /* the same for an unsigned integer ("%*llu"; room for 24 bytes) */
@@ -155,9 +158,15 @@ static size_t put_rank(char *d, uint64_t v)
 		size_t w = n < 4 ? 4 : n;
 		memcpy(d, "    ", 4);
 		char *q = d + w;
-		do
-			*--q = (char)('0' + v % 10);
-		while (v /= 10);
+		uint32_t x = (uint32_t)v;
+		for (; x >= 100; x /= 100) {
+			q -= 2;
+			memcpy(q, pc_d2 + 2 * (x % 100), 2);
+		}
+		if (x >= 10)
+			memcpy(q - 2, pc_d2 + 2 * x, 2);
+		else
+			q[-1] = (char)('0' + x);
 		return w;
 	}
 	return put_u64(d, v, 4);
@@ -236,7 +245,7 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 			room = CHUNK, L = at = 0;
 		}
 		out[L++] = ' ', out[L++] = ' ';
-		L += put_fixed(out + L, r->count, cw, dec);
+		L += dec ? put_fixed(out + L, r->count, 10, 2) : put_fixed(out + L, r->count, 8, 0);
 		out[L++] = ' ', out[L++] = ' ';
 		L += put_fixed(out + L, r->percent, 7, 2);
 		out[L++] = ' ', out[L++] = ' ';

@@ -2,6 +2,7 @@
  * writer (pc_sink_init_writer) it streams: at a line's end once it holds
  * its limit (see internal.h). */
 #include "internal.h"
+#include "numfmt.h"
 
 #include <float.h>
 #include <math.h>
@@ -430,11 +431,6 @@ int pc_sink_count(pc_sink *k, double v)
  * 2,000 instructions a number (multi-precision), these about 60.  They
  * print the same bytes as printf. */
 
-static const char d2[] = "00010203040506070809101112131415161718192021222324"
-			 "25262728293031323334353637383940414243444546474849"
-			 "50515253545556575859606162636465666768697071727374"
-			 "75767778798081828384858687888990919293949596979899";
-
 /* v's digits, n of them, ending at end (written backwards, two a step) */
 static void put_digits(char *end, uint64_t v, size_t n)
 {
@@ -442,27 +438,18 @@ static void put_digits(char *end, uint64_t v, size_t n)
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
 		end -= 2;
-		end[0] = d2[2 * r];
-		end[1] = d2[2 * r + 1];
+		end[0] = pc_d2[2 * r];
+		end[1] = pc_d2[2 * r + 1];
 		n -= 2;
 	}
 	if (n)
 		end[-1] = (char)('0' + v % 10);
 }
 
-/* number of decimal digits of v (1 for 0) */
-static size_t ndigits(uint64_t v)
-{
-	size_t n = 1;
-	for (; v >= 10000; v /= 10000)
-		n += 4;
-	return n + (v >= 10) + (v >= 100) + (v >= 1000);
-}
-
 size_t pc_fmt_u64(char *buf, uint64_t v)
 {
 	/* straight into buf, from the right, two digits a step */
-	size_t n = ndigits(v);
+	size_t n = pc_ndigits(v);
 	put_digits(buf + n, v, n);
 	buf[n] = '\0';
 	return n;
@@ -485,7 +472,7 @@ static size_t fixed_digits(char *buf, uint64_t u, int dec)
 		ip = u / pm, fp = u % pm;
 	}
 	}
-	size_t n = ndigits(ip);
+	size_t n = pc_ndigits(ip);
 	put_digits(buf + n, ip, n);
 	if (dec) {
 		buf[n++] = '.';
@@ -494,90 +481,6 @@ static size_t fixed_digits(char *buf, uint64_t u, int dec)
 	}
 	buf[n] = '\0';
 	return n;
-}
-
-/* The usual number of a report (0 <= v < 10^9, 0 <= dec <= 6, exact
- * double arithmetic, not at a tie): round(v * 10^dec) in *u, as printf
- * rounds the exact binary value, and 1; 0 for every other case (the
- * general path of pc_fmt_fixed then).  v * 10^dec is below 10^15 < 2^50,
- * so hi - t is exact, and rounding the product to a double is monotone:
- * the exact product is above (below) t + 1/2 when hi is; only hi == t +
- * 1/2 needs the exact product. */
-static inline int fixed_scaled(double v, int dec, uint64_t *u)
-{
-#if FLT_EVAL_METHOD == 0
-	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
-	if (!(v >= 0 && v < 1e9) || signbit(v) || (unsigned)dec > 6)
-		return 0;
-	double hi = v * p10[dec];
-	int64_t t = (int64_t)hi;
-	double f = hi - (double)t;
-	if (f == 0.5)
-		return 0; /* a tie: the exact product decides (pc_fmt_fixed) */
-	*u = (uint64_t)t + (f > 0.5);
-	return 1;
-#else
-	(void)v, (void)dec, (void)u;
-	return 0;
-#endif
-}
-
-/* 10^i, i = 0..19 */
-static const uint64_t p10u[20] = {
-	1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
-	100000000u, 1000000000u, 10000000000u, 100000000000u,
-	1000000000000u, 10000000000000u, 100000000000000u,
-	1000000000000000u, 10000000000000000u, 100000000000000000u,
-	1000000000000000000u, 10000000000000000000u};
-
-/* bytes of the scaled integer u (fixed_scaled) as "ip.fp" with dec
- * decimals: at least one integer digit */
-static inline size_t scaled_len(uint64_t u, int dec)
-{
-	size_t n = ndigits(u);
-	if (!dec)
-		return n;
-	return (n > (size_t)dec ? n : (size_t)dec + 1) + 1;
-}
-
-/* u as "ip.fp" with dec decimals, written backwards ending at end (two
- * digits a step, 32-bit arithmetic when u fits) */
-static inline void put_scaled(char *end, uint64_t u, int dec)
-{
-	char *q = end;
-	if (u <= UINT32_MAX) {
-		uint32_t w = (uint32_t)u;
-		int i = dec;
-		for (; i >= 2; i -= 2, w /= 100) {
-			q -= 2;
-			memcpy(q, d2 + 2 * (w % 100), 2);
-		}
-		if (i) {
-			*--q = (char)('0' + w % 10);
-			w /= 10;
-		}
-		if (dec)
-			*--q = '.';
-		while (w >= 100) {
-			q -= 2;
-			memcpy(q, d2 + 2 * (w % 100), 2);
-			w /= 100;
-		}
-		if (w >= 10) {
-			q -= 2;
-			memcpy(q, d2 + 2 * w, 2);
-		} else {
-			*--q = (char)('0' + w);
-		}
-		return;
-	}
-	for (int i = 0; i < dec; i++, u /= 10)
-		*--q = (char)('0' + u % 10);
-	if (dec)
-		*--q = '.';
-	do
-		*--q = (char)('0' + u % 10);
-	while (u /= 10);
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -591,11 +494,11 @@ static inline void put_scaled(char *end, uint64_t u, int dec)
 static NOINLINE size_t fixed_right_rest(char *d, double v, size_t w, int dec)
 {
 	uint64_t u;
-	if (fixed_scaled(v, dec, &u)) {
-		size_t n = scaled_len(u, dec);
+	if (pc_fixed_scaled(v, dec, &u)) {
+		size_t n = pc_scaled_len(u, dec);
 		size_t pad = n < w ? w - n : 0;
 		memset(d, ' ', pad);
-		put_scaled(d + pad + n, u, dec);
+		pc_put_scaled(d + pad + n, u, dec);
 		return pad + n;
 	}
 	size_t n = pc_fmt_fixed(d, 352, v, dec);
@@ -611,22 +514,16 @@ static NOINLINE size_t fixed_right_rest(char *d, double v, size_t w, int dec)
 size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
 {
 	size_t w = width > 0 ? (size_t)width : 0;
-	uint64_t u;
-	/* the tables' numbers: fit in w <= 16 columns; sixteen spaces (one
-	 * store), then the digits backwards from d + w (2 and 0 decimals
+	size_t n;
+	/* the tables' numbers: fit in w <= 16 columns (2 and 0 decimals
 	 * with the steps unrolled) */
-	if (fixed_scaled(v, dec, &u) && w <= 16 &&
-	    (dec ? w >= (size_t)dec + 2 && u < p10u[w - 1] : w >= 1 && u < p10u[w])) {
-		memcpy(d, "                ", 16);
-		if (dec == 2)
-			put_scaled(d + w, u, 2);
-		else if (dec == 0)
-			put_scaled(d + w, u, 0);
-		else
-			put_scaled(d + w, u, dec);
-		return w;
-	}
-	return fixed_right_rest(d, v, w, dec);
+	if (dec == 2)
+		n = pc_fixed_right_fast(d, v, w, 2);
+	else if (dec == 0)
+		n = pc_fixed_right_fast(d, v, w, 0);
+	else
+		n = pc_fixed_right_fast(d, v, w, dec);
+	return n ? n : fixed_right_rest(d, v, w, dec);
 }
 
 static NOINLINE size_t fixed_rest(char *buf, size_t size, double v, int dec);
@@ -636,14 +533,14 @@ size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 	uint64_t u;
 	/* the usual number (a leaf: the rest is a call of its own), the
 	 * steps unrolled for the decimals the reports print */
-	if (size >= 32 && fixed_scaled(v, dec, &u)) {
-		size_t n = scaled_len(u, dec);
+	if (size >= 32 && pc_fixed_scaled(v, dec, &u)) {
+		size_t n = pc_scaled_len(u, dec);
 		switch (dec) {
-		case 0: put_scaled(buf + n, u, 0); break;
-		case 2: put_scaled(buf + n, u, 2); break;
-		case 4: put_scaled(buf + n, u, 4); break;
-		case 6: put_scaled(buf + n, u, 6); break;
-		default: put_scaled(buf + n, u, dec);
+		case 0: pc_put_scaled(buf + n, u, 0); break;
+		case 2: pc_put_scaled(buf + n, u, 2); break;
+		case 4: pc_put_scaled(buf + n, u, 4); break;
+		case 6: pc_put_scaled(buf + n, u, 6); break;
+		default: pc_put_scaled(buf + n, u, dec);
 		}
 		buf[n] = '\0';
 		return n;
@@ -722,15 +619,15 @@ static int put_right(pc_sink *k, const char *buf, size_t n, int width)
 int pc_sink_fixed(pc_sink *k, double v, int width, int dec)
 {
 	uint64_t u;
-	if (fixed_scaled(v, dec, &u)) { /* straight into the buffer */
-		size_t n = scaled_len(u, dec), w = width > 0 ? (size_t)width : 0;
+	if (pc_fixed_scaled(v, dec, &u)) { /* straight into the buffer */
+		size_t n = pc_scaled_len(u, dec), w = width > 0 ? (size_t)width : 0;
 		size_t pad = n < w ? w - n : 0;
 		if (reserve(k, pad + n))
 			return k->failed;
 		char *d = k->buf + k->len;
 		for (size_t i = 0; i < pad; i++)
 			d[i] = ' ';
-		put_scaled(d + pad + n, u, dec);
+		pc_put_scaled(d + pad + n, u, dec);
 		k->len += pad + n;
 		k->buf[k->len] = '\0';
 		return PC_OK;
