@@ -212,16 +212,18 @@ static int ref_cmp(const void *a, const void *b)
 	return x->address < y->address ? -1 : x->address > y->address;
 }
 
-static void tie_order(void **state)
+/* n symbols with counts below mod (0: none), some with calls, names alike
+ * in long prefixes, and a region row: the rows in ref_cmp's order */
+static void check_tie_order(unsigned N, unsigned mod)
 {
-	(void)state;
-	enum { N = 300 };
 	static const char *const stems[] = {
 		"_ZN9namespace5klass6methodEv", "_ZN9namespace5klass6method", "_ZN9namesp",
 		"abcdefgh", "abcdefghi", "abcdefg", "ab", "b", "\xc3\xa9t\xc3\xa9_",
 		"z", "_ZN9namespace5klass7method2Ev"};
-	static char names[N][64];
-	static ref_row ref[N + 8];
+	char (*names)[64] = malloc(N * sizeof *names);
+	ref_row *ref = malloc((N + 8) * sizeof *ref);
+	assert_non_null(names);
+	assert_non_null(ref);
 	size_t nref = 0;
 	pc_profile *p;
 	pc_profile_new(&p, NULL);
@@ -240,7 +242,7 @@ static void tie_order(void **state)
 		s.address = 0x1000 + 0x10 * (uint64_t)i;
 		s.kind = PC_SYM_TEXT;
 		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
-		uint64_t count = (seed >> 8) % 4, calls = (seed >> 12) % 3 == 0 ? (seed >> 4) % 2 + 1 : 0;
+		uint64_t count = (seed >> 8) % mod, calls = (seed >> 12) % 3 == 0 ? (seed >> 4) % 2 + 1 : 0;
 		if (count)
 			assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, s.address, count), PC_OK);
 		if (calls) {
@@ -277,6 +279,18 @@ static void tie_order(void **state)
 	pc_rowset_dispose(&rs);
 	pc_options_free(o);
 	pc_profile_free(p);
+	free(names);
+	free(ref);
+}
+
+static void tie_order(void **state)
+{
+	(void)state;
+	check_tie_order(300, 4);
+	/* many rows: the radix sorts by count rank (few distinct counts)
+	 * and, beyond 2048 distinct counts, by the counts themselves */
+	check_tie_order(6000, 40);
+	check_tie_order(6000, 4000);
 }
 
 int main(void)
