@@ -212,9 +212,24 @@ static int ref_cmp(const void *a, const void *b)
 	return x->address < y->address ? -1 : x->address > y->address;
 }
 
+/* DDJ's order (PC_TIE_ADDRESS): count, most first, then symbols by
+ * address, then region rows */
+static int ref_cmp_address(const void *a, const void *b)
+{
+	const ref_row *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->region != y->region)
+		return x->region ? 1 : -1;
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 /* n symbols with counts below mod (0: none), some with calls, names alike
- * in long prefixes, and a region row: the rows in ref_cmp's order */
-static void check_tie_order(unsigned N, unsigned mod)
+ * in long prefixes, and a region row: the rows in ref_cmp's order (tie
+ * PC_TIE_NAME) or ref_cmp_address's (PC_TIE_ADDRESS) */
+static void check_tie_order(unsigned N, unsigned mod, pc_tie tie)
 {
 	static const char *const stems[] = {
 		"_ZN9namespace5klass6methodEv", "_ZN9namespace5klass6method", "_ZN9namesp",
@@ -262,9 +277,9 @@ static void check_tie_order(unsigned N, unsigned mod)
 	 * the symbols of 2 samples and no calls, after them */
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x10, 2), PC_OK);
 	ref[nref++] = (ref_row){"(unknown)", 1, 0, 2, 0};
-	qsort(ref, nref, sizeof *ref, ref_cmp);
+	qsort(ref, nref, sizeof *ref, tie == PC_TIE_NAME ? ref_cmp : ref_cmp_address);
 
-	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 1};
+	const pc_rowset_spec spec = {PC_BASE_TOTAL, tie, 1};
 	pc_options *o;
 	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_rowset rs;
@@ -286,11 +301,14 @@ static void check_tie_order(unsigned N, unsigned mod)
 static void tie_order(void **state)
 {
 	(void)state;
-	check_tie_order(300, 4);
+	check_tie_order(300, 4, PC_TIE_NAME);
 	/* many rows: the radix sorts by count rank (few distinct counts)
 	 * and, beyond 2048 distinct counts, by the counts themselves */
-	check_tie_order(6000, 40);
-	check_tie_order(6000, 4000);
+	for (int t = 0; t < 2; t++) {
+		pc_tie tie = t ? PC_TIE_ADDRESS : PC_TIE_NAME;
+		check_tie_order(6000, 40, tie);
+		check_tie_order(6000, 4000, tie);
+	}
 }
 
 int main(void)
