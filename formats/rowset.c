@@ -418,6 +418,30 @@ static uint64_t name_prefix(const char *s)
 	return v;
 }
 
+/* The runs of o[0, n) alike in every key sorted on (o's key, cnt, and
+ * the calls and the region flag when some row has them): cmp_name
+ * decides their order (ptr's room; pre, in it, is no longer needed). */
+static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
+		     const uint64_t *cnt, int calls, int regions,
+		     const pc_rs_row **ptr)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
+		       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
+		       (!regions || (all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
+			j++;
+		if (j - i > 1) {
+			for (size_t m = i; m < j; m++)
+				ptr[m - i] = &all[o[m].idx];
+			qsort(ptr, j - i, sizeof *ptr, cmp_ptr_name);
+			for (size_t m = i; m < j; m++)
+				o[m].idx = (uint64_t)(ptr[m - i] - all);
+		}
+		i = j;
+	}
+}
+
 /* all[0, n) in cmp_name order without a comparison sort: stable radix
  * sorts by the name's first 8 bytes, symbols before regions, calls (most
  * first) and count (most first), then each run that those keys leave
@@ -426,21 +450,39 @@ static uint64_t name_prefix(const char *s)
  * The bench's 50,000 rows: about 5 M instructions where the sorts of
  * runs of one count by cmp_name took 50 M. */
 static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
-			     pc_rkey *k, pc_rkey *tmp, const pc_rs_row **ptr)
+			     size_t nranks, pc_rkey *k, pc_rkey *tmp,
+			     const pc_rs_row **ptr)
 {
 	int regions = 0;
 	uint64_t calls = 0;
 	/* the name prefixes by row, in ptr's room (8 bytes a row: read
-	 * below in sorted order, where rows of 120 bytes would each miss
+	 * below in sorted order, where rows of 112 bytes would each miss
 	 * the cache) */
 	uint64_t *pre = (uint64_t *)(void *)ptr;
 	for (size_t i = 0; i < n; i++) {
 		const pc_rs_row *x = &all[i];
 		pre[i] = name_prefix(x->key ? x->key : x->label);
-		k[i] = (pc_rkey){pre[i], i};
 		regions |= x->region >= 0;
 		calls |= x->calls;
 	}
+	if (nranks && !regions && !calls) {
+		/* counts ranked (cnt < nranks), no region rows, no calls: one
+		 * sort by a key of the rank over the name prefix's top bits
+		 * (rb bits for the rank); rows alike in that key are ordered
+		 * by cmp_name below (cnt all 0: the key alone makes the runs) */
+		unsigned rb = 0;
+		while (rb < 64 && ((nranks - 1) >> rb))
+			rb++;
+		for (size_t i = 0; i < n; i++)
+			k[i] = (pc_rkey){rb ? cnt[i] << (64 - rb) | pre[i] >> rb : pre[i], i};
+		pc_rkey *o = pc_radix_sort(k, tmp, n);
+		for (size_t i = 0; i < n; i++)
+			cnt[i] = 0;
+		tie_runs(all, n, o, cnt, 0, 0, ptr);
+		return o;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (pc_rkey){pre[i], i};
 	pc_rkey *o = pc_radix_sort(k, tmp, n);
 	pc_rkey *t = o == k ? tmp : k;
 	if (regions) { /* symbols first */
@@ -461,22 +503,7 @@ static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 	/* the prefixes in sorted order (cnt's room: the counts are in o) */
 	for (size_t i = 0; i < n; i++)
 		cnt[i] = pre[o[i].idx];
-	/* runs alike in every key: cmp_name decides (ptr's room) */
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
-		       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
-		       (!regions || (all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
-			j++;
-		if (j - i > 1) {
-			for (size_t m = i; m < j; m++)
-				ptr[m - i] = &all[o[m].idx];
-			qsort(ptr, j - i, sizeof *ptr, cmp_ptr_name);
-			for (size_t m = i; m < j; m++)
-				o[m].idx = (uint64_t)(ptr[m - i] - all);
-		}
-		i = j;
-	}
+	tie_runs(all, n, o, cnt, calls != 0, regions, ptr);
 	return o;
 }
 
@@ -499,8 +526,9 @@ static int cmp_rank_slot(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-/* cnt[0, n) (and k[i].key, the same values) by rank */
-static int rank_keys(uint64_t *cnt, pc_rkey *k, size_t n)
+/* cnt[0, n) (and k[i].key, the same values) by rank: the number of
+ * ranks, or 0 (the keys unchanged) */
+static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n)
 {
 	uint64_t *tab = malloc(RANK_SLOTS * sizeof *tab);
 	uint32_t *rank = calloc(RANK_SLOTS, sizeof *rank); /* 0: empty, else slot's rank + 1 */
@@ -534,7 +562,7 @@ static int rank_keys(uint64_t *cnt, pc_rkey *k, size_t n)
 			k[i].key = cnt[i];
 	}
 	free(tab), free(rank), free(d);
-	return ok;
+	return ok ? nd : 0;
 }
 
 static int sort_rows(pc_rs_row *all, size_t n,
@@ -565,10 +593,10 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		cnt[i] = ~key;
 		by_name &= !all[i].namelen;
 	}
-	rank_keys(cnt, k, n);
+	size_t nranks = rank_keys(cnt, k, n);
 	pc_rkey *o;
 	if (by_name) {
-		o = sort_by_name(all, n, cnt, k, tmp, ptr);
+		o = sort_by_name(all, n, cnt, nranks, k, tmp, ptr);
 		goto place;
 	}
 	o = pc_radix_sort(k, tmp, n);
