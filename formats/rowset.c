@@ -350,9 +350,9 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 				       "top must be a number of rows (1 or more), not '%s'",
 				       pc_options_get(o, "top"));
 	rs->top = top > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)top;
-	for (size_t i = 0; i < *n; i++)
-		all[i].inclusive = all[i].count;
-	if (rs->sort == PC_RSORT_CUM) {
+	if (rs->sort == PC_RSORT_CUM) { /* (inclusive: read by cmp_cum only) */
+		for (size_t i = 0; i < *n; i++)
+			all[i].inclusive = all[i].count;
 		pc_callgraph *g = NULL;
 		if ((r = pc_profile_callgraph_nocheck(p, o, &g)))
 			return r;

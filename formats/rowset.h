@@ -104,7 +104,8 @@ typedef struct pc_rs_row {
 			       (0 = all): granularity line sorts rows of
 			       one function as gprof -l, by address     */
 	double inclusive;   /* sort cum: count plus the time of its callees
-			       (the call graph's children), else count    */
+			       (the call graph's children); set (and read)
+			       only for sort cum                        */
 } pc_rs_row;
 
 typedef struct pc_rowset {
