@@ -6,6 +6,7 @@
 #include "lookup.h"
 #include "model.h"
 #include "platform.h"
+#include "numfmt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -886,33 +887,69 @@ static void rb_str(rowbuf *b, const char *s, size_t n)
 }
 #define RB_LIT(b, lit) rb_str(b, lit, sizeof lit - 1)
 
-static void rb_u64(rowbuf *b, uint64_t v)
+/* "%llu" (below 2^32: inline, two digits a step) */
+static PC_ALWAYS_INLINE void rb_u64(rowbuf *b, uint64_t v)
 {
+	if (v <= UINT32_MAX) {
+		size_t n = pc_ndigits(v);
+		char *q = b->out + b->L + n;
+		uint32_t x = (uint32_t)v;
+		for (; x >= 100; x /= 100) {
+			q -= 2;
+			memcpy(q, pc_d2 + 2 * (x % 100), 2);
+		}
+		if (x >= 10)
+			memcpy(q - 2, pc_d2 + 2 * x, 2);
+		else
+			q[-1] = (char)('0' + x);
+		b->L += n;
+		return;
+	}
 	b->L += pc_fmt_u64(b->out + b->L, v);
 }
 
-static void rb_fixed(rowbuf *b, double v, int dec)
+/* "%.*f" (the usual number inline: dec is a constant at each use) */
+static PC_ALWAYS_INLINE void rb_fixed(rowbuf *b, double v, int dec)
 {
+	uint64_t u;
+	if (pc_fixed_scaled(v, dec, &u)) {
+		size_t n = pc_scaled_len(u, dec);
+		pc_put_scaled(b->out + b->L + n, u, dec);
+		b->L += n;
+		return;
+	}
 	b->L += pc_fmt_fixed(b->out + b->L, 352, v, dec);
 }
 
+/* pc_sink_count's bytes (pc_fmt_sink_count): an integer exactly, else 6
+ * decimals without trailing zeros (v == floor(v) tested without a call:
+ * below 9e15 the conversion truncates exactly) */
 static void rb_count(rowbuf *b, double v)
 {
-	b->L += pc_fmt_sink_count(b->out + b->L, 352, v);
+	if (fabs(v) < 9e15 && (double)(int64_t)v == v) {
+		rb_fixed(b, v, 0);
+		return;
+	}
+	size_t at = b->L;
+	rb_fixed(b, v, 6);
+	while (b->L > at && b->out[b->L - 1] == '0')
+		b->L--;
+	if (b->L > at && b->out[b->L - 1] == '.')
+		b->L--;
 }
 
 /* v in lower-case hex, at least minw digits (printf's %0*llx) */
 static void rb_hex(rowbuf *b, uint64_t v, int minw)
 {
 	int n = 1;
-	while (n < 16 && (v >> (4 * n)))
+	for (uint64_t x = v >> 4; x; x >>= 4)
 		n++;
 	if (n < minw)
 		n = minw;
-	char *d = b->out + b->L;
-	for (int i = n; i-- > 0; v >>= 4)
-		d[i] = "0123456789abcdef"[v & 15];
+	char *q = b->out + b->L + n;
 	b->L += (size_t)n;
+	for (int i = 0; i < n; i++, v >>= 4)
+		*--q = "0123456789abcdef"[v & 15];
 }
 
 /* a name: as it is when every byte is printable ASCII other than those

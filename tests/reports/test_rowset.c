@@ -1,6 +1,7 @@
 /* test_rowset.c - the shared report arithmetic (formats/rowset.c): bar
  * lengths, the percent axis, DDJ rounding, count text, padding, and the
  * row selection of cutoff and zero-hit on a small profile. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -318,6 +319,170 @@ static void tie_order(void **state)
 	check_tie_order(3000, 3, PC_TIE_NAME, 0);
 }
 
+/* pc_sink_count's form of a count, with printf: integers as "%.0f",
+ * others with 6 decimals and no trailing zeros */
+static void count_text(double v, char *buf, size_t n)
+{
+	if (v == floor(v) && fabs(v) < 9e15) {
+		snprintf(buf, n, "%.0f", v);
+		return;
+	}
+	snprintf(buf, n, "%.6f", v);
+	size_t l = strlen(buf);
+	while (l > 0 && buf[l - 1] == '0')
+		buf[--l] = '\0';
+	if (l > 0 && buf[l - 1] == '.')
+		buf[--l] = '\0';
+}
+
+static uint64_t rng_state = 0x2545f4914f6cdd1du;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* a double a row may carry: integers small and large, bucket shares,
+ * ties at 4 and 6 decimals, values near 10^9, -0, any bits */
+static double row_value(void)
+{
+	uint64_t r = rnd();
+	switch (r % 8) {
+	case 0: return (double)(rnd() % 100000);
+	case 1: return (double)(rnd() % 4000000000000u);
+	case 2: return (double)(rnd() % 20000) * 1.9574;
+	case 3: return ldexp((double)(rnd() % 2000000), -(int)(1 + rnd() % 20));
+	case 4: return 1e9 + ((double)(rnd() % 2001) - 1000) / 64.0;
+	case 5: return (rnd() & 1) ? -0.0 : -(double)(rnd() % 1000) / 8.0;
+	case 6: {
+		double v;
+		uint64_t b = rnd();
+		memcpy(&v, &b, sizeof v);
+		return v;
+	}
+	default: return (double)(rnd() % 3000000) * 100.0 / 2088761.0;
+	}
+}
+
+/* the CSV and JSON rows (written straight into the sink's buffer) as
+ * printf writes each field, for rows with every kind of number, names
+ * that need quoting or escaping, names longer than the fast path's,
+ * segments, and region rows */
+static void machine_rows_like_printf(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	static const char *const names[] = {"plain", "f48002", "a,b", "q\"x\"", "back\\slash",
+					    "caf\xc3\xa9", "tab\there"};
+	char *longname = malloc(1501);
+	assert_non_null(longname);
+	memset(longname, 'n', 1500);
+	longname[1500] = '\0';
+	pc_rs_row *rows = calloc(N, sizeof *rows);
+	assert_non_null(rows);
+	for (size_t i = 0; i < N; i++) {
+		pc_rs_row *x = &rows[i];
+		x->label = i % 97 == 5 ? longname : names[rnd() % 7];
+		x->region = i % 50 == 7 ? (int)(1 + rnd() % 7) : -1;
+		x->segment = rnd() % 3 ? PC_NOSEG : (uint32_t)(rnd() % 70000);
+		x->address = rnd() % 2 ? 0x400000 + rnd() % 100000 : rnd();
+		x->count = row_value();
+		x->percent = row_value();
+		x->cum_percent = row_value();
+		x->calls = rnd() % 2 ? rnd() % 1000 : rnd();
+		x->self_calls = rnd() % 3 ? 0 : rnd() % 100;
+		x->rank = i + 1;
+	}
+	pc_profile *p;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	for (int pass = 0; pass < 2; pass++) {
+		pc_rowset rs;
+		memset(&rs, 0, sizeof rs);
+		rs.rows = rows;
+		rs.n = rs.selected = N;
+		rs.rate = pass ? 100 : 0;
+		for (int json = 0; json < 2; json++) {
+			pc_sink k;
+			pc_sink_init(&k);
+			if (json)
+				assert_int_equal(pc_rowset_json(p, &rs, "flat", NULL, NULL, NULL, &k),
+						 PC_OK);
+			else
+				assert_int_equal(pc_rowset_csv(p, &rs, &k), PC_OK);
+			const char *at = k.buf;
+			at = json ? strstr(at, "\"rows\": [\n") + 10 : strchr(at, '\n') + 1;
+			for (size_t i = 0; i < N; i++) {
+				const pc_rs_row *x = &rows[i];
+				char want[4096], cnt[400], sec[400] = "", name[3200] = "";
+				count_text(x->count, cnt, sizeof cnt);
+				size_t m = 0;
+				for (const char *c = x->label; *c; c++) { /* csv or json form */
+					if (json && (*c == '"' || *c == '\\'))
+						name[m++] = '\\';
+					else if (!json && *c == '"')
+						name[m++] = '"';
+					if (*c == '\t') { /* shown as \x09; JSON escapes its backslash */
+						if (json)
+							name[m++] = '\\';
+						memcpy(name + m, "\\x09", 4);
+						m += 4;
+						continue;
+					}
+					name[m++] = *c;
+				}
+				name[m] = '\0';
+				int quote = !json && strpbrk(x->label, ",\"");
+				if (json) {
+					char where[128];
+					if (x->region >= 0)
+						snprintf(where, sizeof where, ", \"region\": \"%s\"",
+							 pc_region_class_name((pc_region_class)x->region));
+					else if (x->segment != PC_NOSEG)
+						snprintf(where, sizeof where, ", \"segment\": %u, \"address\": %llu",
+							 (unsigned)x->segment, (unsigned long long)x->address);
+					else
+						snprintf(where, sizeof where, ", \"address\": %llu",
+							 (unsigned long long)x->address);
+					if (rs.rate > 0)
+						snprintf(sec, sizeof sec, ", \"self_seconds\": %.6f", x->count / rs.rate);
+					snprintf(want, sizeof want,
+						 "%s    {\"rank\": %zu, \"symbol\": \"%s\"%s, \"count\": %s, \"percent\": %.4f, \"cum_percent\": %.4f%s, \"calls\": %llu, \"self_calls\": %llu}",
+						 i ? ",\n" : "", x->rank, name, where, cnt, x->percent,
+						 x->cum_percent, sec, (unsigned long long)x->calls,
+						 (unsigned long long)x->self_calls);
+				} else {
+					char where[64] = "";
+					if (x->region < 0 && x->segment != PC_NOSEG)
+						snprintf(where, sizeof where, "%04x:0x%llx", (unsigned)x->segment,
+							 (unsigned long long)x->address);
+					else if (x->region < 0)
+						snprintf(where, sizeof where, "0x%llx",
+							 (unsigned long long)x->address);
+					if (rs.rate > 0)
+						snprintf(sec, sizeof sec, "%.6f", x->count / rs.rate);
+					snprintf(want, sizeof want, "%zu,%s%s%s,%s,%.4f,%.4f,%s,%llu,%llu,%s\n",
+						 x->rank, quote ? "\"" : "", name, quote ? "\"" : "", cnt,
+						 x->percent, x->cum_percent, sec,
+						 (unsigned long long)x->calls,
+						 (unsigned long long)x->self_calls, where);
+				}
+				size_t wl = strlen(want);
+				if (strncmp(at, want, wl) != 0)
+					fail_msg("%s row %zu: want '%s', got '%.*s'", json ? "json" : "csv", i,
+						 want, (int)wl, at);
+				at += wl;
+			}
+			pc_sink_dispose(&k);
+		}
+	}
+	pc_profile_free(p);
+	free(rows);
+	free(longname);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +492,7 @@ int main(void)
 		cmocka_unit_test(selection),
 		cmocka_unit_test(bad_options),
 		cmocka_unit_test(tie_order),
+		cmocka_unit_test(machine_rows_like_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
