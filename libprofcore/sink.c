@@ -551,11 +551,11 @@ size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 /* pc_fmt_fixed's every other case */
 static size_t fixed_rest(char *buf, size_t size, double v, int dec)
 {
-	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
 	/* The exact path needs every double operation rounded to double
 	 * (FLT_EVAL_METHOD 0: not x87) and 100v below 2^52, where the
 	 * spacing of doubles is at most 1/2. */
 #if FLT_EVAL_METHOD == 0
+	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
 	if (size >= 32 && dec >= 0 && dec <= 6 && isfinite(v) &&
 	    fabs(v) * p10[dec] < 4503599627370496.0) {
 		int neg = signbit(v) != 0;
