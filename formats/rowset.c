@@ -529,13 +529,24 @@ static int cmp_rank_slot(const void *a, const void *b)
 
 /* cnt[0, n) (and k[i].key, the same values) by rank: the number of
  * ranks, or 0 (the keys unchanged) */
-static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n)
+#define RANK_ROOM (RANK_SLOTS * sizeof(uint64_t) + RANK_MAX * sizeof(rank_slot) + \
+		   RANK_SLOTS * sizeof(uint32_t))
+
+/* (room: RANK_ROOM bytes of scratch, 8-aligned, or NULL: allocated) */
+static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n, void *room)
 {
-	uint64_t *tab = malloc(RANK_SLOTS * sizeof *tab);
-	uint32_t *rank = calloc(RANK_SLOTS, sizeof *rank); /* 0: empty, else slot's rank + 1 */
-	rank_slot *d = malloc(RANK_MAX * sizeof *d);
+	char *mem = room ? room : malloc(RANK_ROOM);
+	if (!mem) {
+		for (size_t i = 0; i < n; i++)
+			k[i].key = cnt[i];
+		return 0;
+	}
+	uint64_t *tab = (uint64_t *)(void *)mem;
+	rank_slot *d = (rank_slot *)(void *)(mem + RANK_SLOTS * sizeof *tab);
+	uint32_t *rank = (uint32_t *)(void *)(mem + RANK_SLOTS * sizeof *tab + RANK_MAX * sizeof *d);
+	memset(rank, 0, RANK_SLOTS * sizeof *rank); /* 0: empty slot */
 	size_t nd = 0;
-	int ok = tab && rank && d;
+	int ok = 1;
 	for (size_t i = 0; ok && i < n; i++) {
 		uint64_t key = cnt[i];
 		uint32_t h = (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 52); /* 12 bits */
@@ -562,7 +573,8 @@ static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n)
 		for (size_t i = 0; i < n; i++)
 			k[i].key = cnt[i];
 	}
-	free(tab), free(rank), free(d);
+	if (!room)
+		free(mem);
 	return ok ? nd : 0;
 }
 
@@ -594,7 +606,8 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		cnt[i] = ~key;
 		by_name &= !all[i].namelen;
 	}
-	size_t nranks = rank_keys(cnt, k, n);
+	/* (tmp is not in use yet: its room, when it is large enough) */
+	size_t nranks = rank_keys(cnt, k, n, n * sizeof *tmp >= RANK_ROOM ? (void *)tmp : NULL);
 	pc_rkey *o;
 	if (by_name) {
 		o = sort_by_name(all, n, cnt, nranks, k, tmp, ptr);
