@@ -419,19 +419,25 @@ static uint64_t name_prefix(const char *s)
 	return v;
 }
 
-/* The runs of o[0, n) alike in every key sorted on (o's key, cnt, and
- * the calls and the region flag when some row has them): cmp_name
- * decides their order (ptr's room; pre, in it, is no longer needed). */
+/* The runs of o[0, n) alike in every key sorted on (o's key, cnt unless
+ * NULL, and the calls and the region flag when some row has them):
+ * cmp_name decides their order (ptr's room; pre, in it, is no longer
+ * needed). */
 static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
 		     const uint64_t *cnt, int calls, int regions,
 		     const pc_rs_row **ptr)
 {
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
-		while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
-		       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
-		       (!regions || (all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
-			j++;
+		if (!cnt) /* (o's key alone) */
+			while (j < n && o[j].key == o[i].key)
+				j++;
+		else
+			while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
+			       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
+			       (!regions ||
+				(all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
+				j++;
 		if (j - i > 1) {
 			for (size_t m = i; m < j; m++)
 				ptr[m - i] = &all[o[m].idx];
@@ -470,16 +476,14 @@ static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 		/* counts ranked (cnt < nranks), no region rows, no calls: one
 		 * sort by a key of the rank over the name prefix's top bits
 		 * (rb bits for the rank); rows alike in that key are ordered
-		 * by cmp_name below (cnt all 0: the key alone makes the runs) */
+		 * by cmp_name below (the key alone makes the runs) */
 		unsigned rb = 0;
 		while (rb < 64 && ((nranks - 1) >> rb))
 			rb++;
 		for (size_t i = 0; i < n; i++)
 			k[i] = (pc_rkey){rb ? cnt[i] << (64 - rb) | pre[i] >> rb : pre[i], i};
 		pc_rkey *o = pc_radix_sort(k, tmp, n);
-		for (size_t i = 0; i < n; i++)
-			cnt[i] = 0;
-		tie_runs(all, n, o, cnt, 0, 0, ptr);
+		tie_runs(all, n, o, NULL, 0, 0, ptr);
 		return o;
 	}
 	for (size_t i = 0; i < n; i++)
