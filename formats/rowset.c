@@ -456,9 +456,29 @@ static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
  * into o (pc_rkey idx: the rows' old places), k and tmp the arrays.
  * The bench's 50,000 rows: about 5 M instructions where the sorts of
  * runs of one count by cmp_name took 50 M. */
+/* all[0, n) in cmp_name order when the counts are ranked (cnt < nranks),
+ * no row is a region row and none has calls: one radix sort by a key of
+ * the rank over the name prefix's top bits, the runs alike in that key
+ * by cmp_name.  The prefixes in tmp's lower half (cnt is in its upper
+ * half), the runs' pointers in the array the order is not in. */
+static pc_rkey *sort_combined(const pc_rs_row *all, size_t n, const uint64_t *cnt,
+			      size_t nranks, pc_rkey *k, pc_rkey *tmp)
+{
+	uint64_t *pre = (uint64_t *)(void *)tmp;
+	for (size_t i = 0; i < n; i++)
+		pre[i] = name_prefix(all[i].key ? all[i].key : all[i].label);
+	unsigned rb = 0; /* bits of the rank */
+	while (rb < 64 && ((nranks - 1) >> rb))
+		rb++;
+	for (size_t i = 0; i < n; i++)
+		k[i] = (pc_rkey){rb ? cnt[i] << (64 - rb) | pre[i] >> rb : pre[i], i};
+	pc_rkey *o = pc_radix_sort(k, tmp, n);
+	tie_runs(all, n, o, NULL, 0, 0, (const pc_rs_row **)(void *)(o == k ? tmp : k));
+	return o;
+}
+
 static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
-			     size_t nranks, pc_rkey *k, pc_rkey *tmp,
-			     const pc_rs_row **ptr)
+			     pc_rkey *k, pc_rkey *tmp, const pc_rs_row **ptr)
 {
 	int regions = 0;
 	uint64_t calls = 0;
@@ -471,20 +491,6 @@ static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 		pre[i] = name_prefix(x->key ? x->key : x->label);
 		regions |= x->region >= 0;
 		calls |= x->calls;
-	}
-	if (nranks && !regions && !calls) {
-		/* counts ranked (cnt < nranks), no region rows, no calls: one
-		 * sort by a key of the rank over the name prefix's top bits
-		 * (rb bits for the rank); rows alike in that key are ordered
-		 * by cmp_name below (the key alone makes the runs) */
-		unsigned rb = 0;
-		while (rb < 64 && ((nranks - 1) >> rb))
-			rb++;
-		for (size_t i = 0; i < n; i++)
-			k[i] = (pc_rkey){rb ? cnt[i] << (64 - rb) | pre[i] >> rb : pre[i], i};
-		pc_rkey *o = pc_radix_sort(k, tmp, n);
-		tie_runs(all, n, o, NULL, 0, 0, ptr);
-		return o;
 	}
 	for (size_t i = 0; i < n; i++)
 		k[i] = (pc_rkey){pre[i], i};
@@ -590,31 +596,50 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		return PC_OK;
 	}
 	pc_rkey *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
-	uint64_t *cnt = malloc(n * sizeof *cnt);
-	/* (ptr's room holds a uint64_t a row first: sort_by_name) */
-	const pc_rs_row **ptr = malloc(n * (sizeof *ptr > sizeof(uint64_t) ? sizeof *ptr
-									       : sizeof(uint64_t)));
-	if (!k || !tmp || !cnt || !ptr) {
-		free(k), free(tmp), free(cnt), free(ptr);
+	uint64_t *cnt = NULL;
+	const pc_rs_row **ptr = NULL;
+	if (!k || !tmp) {
+		free(k), free(tmp);
 		return PC_ENOMEM;
 	}
-	int by_name = cmp == cmp_name;
+	/* the count keys in tmp's upper half first (tmp holds 16 bytes a
+	 * row; the usual order needs no other room: sort_combined) */
+	uint64_t *ckey = (uint64_t *)(void *)tmp + n;
+	int by_name = cmp == cmp_name, regions = 0;
+	uint64_t calls = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t key;
 		if (isnan(all[i].count) || !pc_double_key(all[i].count, &key)) {
-			free(k), free(tmp), free(cnt), free(ptr);
+			free(k), free(tmp);
 			qsort(all, n, sizeof *all, cmp);
 			return PC_OK;
 		}
 		k[i] = (pc_rkey){~key, i}; /* most first */
-		cnt[i] = ~key;
+		ckey[i] = ~key;
 		by_name &= !all[i].namelen;
+		regions |= all[i].region >= 0;
+		calls |= all[i].calls;
 	}
-	/* (tmp is not in use yet: its room, when it is large enough) */
-	size_t nranks = rank_keys(cnt, k, n, n * sizeof *tmp >= RANK_ROOM ? (void *)tmp : NULL);
+	/* (tmp's lower half is not in use yet: the rank table's room, when
+	 * it is large enough) */
+	size_t nranks = rank_keys(ckey, k, n,
+				  n * sizeof *ckey >= RANK_ROOM ? (void *)tmp : NULL);
 	pc_rkey *o;
+	if (by_name && nranks && !regions && !calls) {
+		o = sort_combined(all, n, ckey, nranks, k, tmp);
+		goto place;
+	}
+	/* the other orders: the keys and the prefixes in rooms of their own
+	 * (ptr's holds a uint64_t a row first: sort_by_name) */
+	cnt = malloc(n * sizeof *cnt);
+	ptr = malloc(n * (sizeof *ptr > sizeof(uint64_t) ? sizeof *ptr : sizeof(uint64_t)));
+	if (!cnt || !ptr) {
+		free(k), free(tmp), free(cnt), free(ptr);
+		return PC_ENOMEM;
+	}
+	memcpy(cnt, ckey, n * sizeof *cnt);
 	if (by_name) {
-		o = sort_by_name(all, n, cnt, nranks, k, tmp, ptr);
+		o = sort_by_name(all, n, cnt, k, tmp, ptr);
 		goto place;
 	}
 	o = pc_radix_sort(k, tmp, n);

@@ -317,6 +317,9 @@ static void tie_order(void **state)
 	}
 	check_tie_order(3000, 2, PC_TIE_NAME, 0);
 	check_tie_order(3000, 3, PC_TIE_NAME, 0);
+	/* 10,240 rows or more: the rank table in the sort's own room */
+	check_tie_order(12000, 60, PC_TIE_NAME, 0);
+	check_tie_order(12000, 60, PC_TIE_NAME, 1);
 }
 
 /* pc_sink_count's form of a count, with printf: integers as "%.0f",
