@@ -459,19 +459,18 @@ static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
 /* all[0, n) in cmp_name order when the counts are ranked (cnt < nranks),
  * no row is a region row and none has calls: one radix sort by a key of
  * the rank over the name prefix's top bits, the runs alike in that key
- * by cmp_name.  The prefixes in tmp's lower half (cnt is in its upper
- * half), the runs' pointers in the array the order is not in. */
+ * by cmp_name (cnt may be in tmp's room: read before the sort; the runs'
+ * pointers in the array the order is not in). */
 static pc_rkey *sort_combined(const pc_rs_row *all, size_t n, const uint64_t *cnt,
 			      size_t nranks, pc_rkey *k, pc_rkey *tmp)
 {
-	uint64_t *pre = (uint64_t *)(void *)tmp;
-	for (size_t i = 0; i < n; i++)
-		pre[i] = name_prefix(all[i].key ? all[i].key : all[i].label);
 	unsigned rb = 0; /* bits of the rank */
 	while (rb < 64 && ((nranks - 1) >> rb))
 		rb++;
-	for (size_t i = 0; i < n; i++)
-		k[i] = (pc_rkey){rb ? cnt[i] << (64 - rb) | pre[i] >> rb : pre[i], i};
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pre = name_prefix(all[i].key ? all[i].key : all[i].label);
+		k[i] = (pc_rkey){rb ? cnt[i] << (64 - rb) | pre >> rb : pre, i};
+	}
 	pc_rkey *o = pc_radix_sort(k, tmp, n);
 	tie_runs(all, n, o, NULL, 0, 0, (const pc_rs_row **)(void *)(o == k ? tmp : k));
 	return o;
