@@ -429,15 +429,19 @@ static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
 {
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
-		if (!cnt) /* (o's key alone) */
+		if (!cnt) { /* (o's key alone: rows alike are rare, a quick scan) */
+			while (j < n && o[j].key != o[j - 1].key)
+				j++;
+			i = j - 1; /* the run starts here, or j == n */
 			while (j < n && o[j].key == o[i].key)
 				j++;
-		else
+		} else {
 			while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
 			       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
 			       (!regions ||
 				(all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
 				j++;
+		}
 		if (j - i > 1) {
 			for (size_t m = i; m < j; m++)
 				ptr[m - i] = &all[o[m].idx];
