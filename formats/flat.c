@@ -203,6 +203,9 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	size_t room = 0, L = 0;
 	const size_t lim = k->limit ? k->limit : SIZE_MAX;
 	const int dec = rs->fractional ? 2 : 0;
+	char rank_t[24] = {0}; /* the last rank's rank_n digits */
+	size_t rank_n = 0;
+	uint64_t rank_v = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *r = &rs->rows[i];
 		/* committed at the line that reaches a streaming sink's
@@ -215,7 +218,32 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 			room = CHUNK, L = 0;
 		}
 		size_t at = L; /* where the line starts in out */
-		L += put_rank(out + L, r->rank);
+		/* the ranks count up from 1: kept as text and incremented (a
+		 * rank that is not the next one written from scratch) */
+		if (rank_n && r->rank == rank_v + 1) {
+			rank_v++;
+			size_t d = rank_n;
+			while (d && rank_t[d - 1] == '9')
+				rank_t[--d] = '0';
+			if (d) {
+				rank_t[d - 1]++;
+			} else { /* one digit more */
+				memmove(rank_t + 1, rank_t, rank_n++);
+				rank_t[0] = '1';
+			}
+		} else {
+			rank_v = r->rank;
+			rank_n = rank_v < 100000000 ? pc_fmt_u64(rank_t, rank_v) : 0;
+		}
+		if (rank_n && rank_n <= 8) { /* "%4llu": eight bytes copied */
+			size_t w = rank_n < 4 ? 4 : rank_n;
+			memcpy(out + L, "    ", 4);
+			memcpy(out + L + w - rank_n, rank_t, 8);
+			L += w;
+		} else {
+			rank_n = 0;
+			L += put_rank(out + L, r->rank);
+		}
 		out[L++] = ' ', out[L++] = ' ';
 		/* the name, copied while it is printable ASCII */
 		const char *s = r->label;

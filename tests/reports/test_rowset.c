@@ -486,6 +486,46 @@ static void machine_rows_like_printf(void **state)
 	free(longname);
 }
 
+/* the flat table's rank column ("%4llu", kept as text and counted up)
+ * over 10,050 rows: every width from 1 to 5 digits and each carry */
+static void flat_ranks(void **state)
+{
+	(void)state;
+	enum { N = 10050 };
+	static char names[N][16];
+	pc_profile *p;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	for (unsigned i = 0; i < N; i++) {
+		snprintf(names[i], sizeof names[i], "g%u", i);
+		pc_symbol s = {0};
+		s.name = names[i];
+		s.segment = PC_NOSEG;
+		s.address = 0x1000 + 0x10 * (uint64_t)i;
+		s.kind = PC_SYM_TEXT;
+		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, s.address, 1 + i % 13), PC_OK);
+	}
+	pc_region r = {PC_NOSEG, 0x1000, 0x1000 + 0x10 * N, PC_REGION_APPLICATION, "program"};
+	assert_int_equal(pc_profile_add_region(p, &r), PC_OK);
+	char *buf;
+	size_t len;
+	assert_int_equal(pc_profile_render(p, NULL, NULL, &buf, &len), PC_OK);
+	const char *at = strstr(buf, "\nrank  symbol");
+	assert_non_null(at);
+	at = strchr(at + 1, '\n') + 1;
+	for (size_t i = 0; i < N; i++) {
+		char want[32];
+		int n = snprintf(want, sizeof want, "%4zu  g", i + 1);
+		if (strncmp(at, want, (size_t)n) != 0)
+			fail_msg("row %zu: want '%s', got '%.*s'", i, want, n, at);
+		at = strchr(at, '\n');
+		assert_non_null(at);
+		at++;
+	}
+	pc_free(buf);
+	pc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -496,6 +536,7 @@ int main(void)
 		cmocka_unit_test(bad_options),
 		cmocka_unit_test(tie_order),
 		cmocka_unit_test(machine_rows_like_printf),
+		cmocka_unit_test(flat_ranks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
