@@ -97,11 +97,10 @@ size_t pc_lookup_find(const pc_lookup_table *t, const uint64_t *start,
 
 /* ---- sorting by 64-bit keys ---------------------------------------------- */
 
-/* Digits of up to RADIX_MAX_BITS bits (64 KiB of counters, allocated);
- * fewer for
+/* Digits of up to RADIX_MAX_BITS bits (64 KiB of counters, allocated
+ * when digits of 11 bits would take more passes); fewer for
  * short arrays, where clearing the counters would cost more than a pass. */
 #define RADIX_MAX_BITS 13
-#define RADIX_MAX_N (1u << RADIX_MAX_BITS)
 
 pc_rkey *pc_radix_sort(pc_rkey *v, pc_rkey *tmp, size_t n)
 {
@@ -126,14 +125,15 @@ pc_rkey *pc_radix_sort(pc_rkey *v, pc_rkey *tmp, size_t n)
 	while (!((differ >> hi) & 1))
 		hi--;
 	unsigned maxbits = n >= 16384 ? RADIX_MAX_BITS : n >= 2048 ? 11 : 8;
-	size_t small[2048], *cnt = small; /* (more: on the heap) */
-	if (maxbits > 11 && !(cnt = malloc(RADIX_MAX_N * sizeof *cnt))) {
-		cnt = small;
-		maxbits = 11;
-	}
 	unsigned span = hi - lo + 1;
 	unsigned passes = (span + maxbits - 1) / maxbits;
 	unsigned bits = (span + passes - 1) / passes;
+	size_t small[2048], *cnt = small; /* (more: on the heap) */
+	if (bits > 11 && !(cnt = malloc(((size_t)1 << bits) * sizeof *cnt))) {
+		cnt = small; /* (no memory: digits of 11 bits) */
+		passes = (span + 10) / 11;
+		bits = (span + passes - 1) / passes;
+	}
 	const uint64_t mask = ((uint64_t)1 << bits) - 1;
 	const size_t nd = (size_t)1 << bits;
 	for (unsigned sh = lo; sh <= hi; sh += bits) {
