@@ -177,7 +177,7 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	header(k, p, rs);
 	size_t namew = 6;
 	for (size_t i = 0; i < rs->n; i++) {
-		const char *s = rs->rows[i].label;
+		const char *s = pc_rowset_label(rs, i);
 		size_t l = plain_len(s);
 		if (s[l])
 			l = pc_name_width(s);
@@ -206,8 +206,9 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	char rank_t[24] = {0}; /* the last rank's rank_n digits */
 	size_t rank_n = 0;
 	uint64_t rank_v = 0;
+	pc_rs_row rb;
 	for (size_t i = 0; i < rs->n; i++) {
-		const pc_rs_row *r = &rs->rows[i];
+		const pc_rs_row *r = pc_rowset_row(rs, i, &rb);
 		/* committed at the line that reaches a streaming sink's
 		 * limit, as a write of each line would be (it flushes then) */
 		if (room - L < LINE_MAX_FAST || k->len + L >= lim) {
@@ -355,7 +356,7 @@ static int flat_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		break;
 	case PC_STYLE_DEFAULT: {
 		pc_rowset rs;
-		if ((st = pc_rowset_build(p, o, &spec, &rs)))
+		if ((st = pc_rowset_build_compact(p, o, &spec, &rs)))
 			break;
 		switch (rs.fmt) {
 		case PC_OUT_TEXT:

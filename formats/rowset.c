@@ -688,11 +688,201 @@ place:
 void pc_rowset_dispose(pc_rowset *rs)
 {
 	free(rs->rows);
+	free(rs->order);
+	free(rs->cum);
 	memset(rs, 0, sizeof *rs);
 }
 
-int pc_rowset_build(pc_profile *p, const pc_options *o,
-		    const pc_rowset_spec *spec, pc_rowset *rs)
+/* ---- compact rows: sorted as target indices, made when read ------------ */
+
+struct pc_rs_cum {
+	size_t n;   /* listed rows summed */
+	double sum; /* their counts, added in listing order */
+};
+
+/* the label a symbol row shows (a name that does not start with '_', '.'
+ * or '$' cannot be mangled: its own display name, pc_symbol_display) */
+static const char *sym_label(pc_profile *p, size_t s)
+{
+	const char *name = p->syms[s].name;
+	return p->demangle && name && (*name == '_' || *name == '.' || *name == '$')
+		       ? pc_symbol_display(p, s)
+		       : name;
+}
+
+/* the row of target ti as the build makes it (rank, percents: 0) */
+static void target_row(pc_profile *p, size_t ti, pc_rs_row *x)
+{
+	const pc_target *t = &p->targets[ti];
+	*x = (pc_rs_row){.label = sym_label(p, t->symbol), .key = p->syms[t->symbol].name,
+			 .region = -1, .row = ti, .segment = t->segment,
+			 .address = t->address, .end = t->end, .count = t->count,
+			 .calls = t->calls, .self_calls = t->self_calls};
+}
+
+const pc_rs_row *pc_rowset_row_make(const pc_rowset *rs, size_t i, pc_rs_row *buf)
+{
+	pc_profile *p = rs->p;
+	target_row(p, rs->order[i], buf);
+	struct pc_rs_cum *c = rs->cum;
+	if (c->n > i + 1)
+		c->n = 0, c->sum = 0;
+	for (; c->n <= i; c->n++)
+		c->sum += p->targets[rs->order[c->n]].count;
+	buf->rank = i + 1;
+	buf->percent = rs->denom > 0 ? buf->count * 100.0 / rs->denom : 0;
+	buf->cum_percent = rs->denom > 0 ? c->sum * 100.0 / rs->denom : 0;
+	return buf;
+}
+
+const char *pc_rowset_label_make(const pc_rowset *rs, size_t i)
+{
+	return sym_label(rs->p, rs->p->targets[rs->order[i]].symbol);
+}
+
+/* Rows of one sort key (o[i, j): names alike in their first bytes) by
+ * cmp_name, made as rows in *tmp (of *cap); PC_ENOMEM */
+static int compact_tie(pc_profile *p, pc_rkey *o, size_t i, size_t j,
+		       pc_rs_row **tmp, size_t *cap)
+{
+	if (pc_grow((void **)tmp, cap, j - i, sizeof **tmp))
+		return PC_ENOMEM;
+	for (size_t m = i; m < j; m++)
+		target_row(p, (size_t)o[m].idx, &(*tmp)[m - i]);
+	qsort(*tmp, j - i, sizeof **tmp, cmp_name);
+	for (size_t m = i; m < j; m++)
+		o[m].idx = (*tmp)[m - i].row;
+	return PC_OK;
+}
+
+/* The listing of pc_rowset_build for compact rows, without a row array:
+ * the targets' count ranks over their names' prefixes radix sorted
+ * (sort_rows' sort_combined), the listed targets' indices kept.
+ * 1 (nothing done) when this listing does not apply: the caller builds
+ * the rows. */
+static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
+{
+	const pc_target *tg = p->targets;
+	const pc_symbol *sy = p->syms;
+	size_t nt = pc_profile_rows(p), n = 0, targets = 0;
+#define IDLE(t) (!((t)->count > 0) && \
+		 (!(rs->zero || (t)->calls || (t)->self_calls) || \
+		  (rs->has_cutoff && rs->cutoff < 100)))
+	for (size_t i = 0; i < nt; i++) {
+		const pc_target *t = &tg[i];
+		if (t->excluded)
+			continue;
+		targets++;
+		if (IDLE(t))
+			continue;
+		if (t->calls || !sy[t->symbol].name)
+			return 1;
+		n++;
+	}
+	if (n < 64)
+		return 1;
+	pc_rkey *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
+	if (!k || !tmp) {
+		free(k), free(tmp);
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	uint64_t *ckey = (uint64_t *)(void *)tmp + n;
+	size_t m = 0;
+	for (size_t i = 0; i < nt; i++) {
+		const pc_target *t = &tg[i];
+		if (t->excluded || IDLE(t))
+			continue;
+		uint64_t key;
+		if (isnan(t->count) || !pc_double_key(t->count, &key)) {
+			free(k), free(tmp);
+			return 1;
+		}
+		k[m] = (pc_rkey){~key, i};
+		ckey[m++] = ~key;
+	}
+#undef IDLE
+	size_t nranks = rank_keys(ckey, k, n,
+				  n * sizeof *ckey >= RANK_ROOM ? (void *)tmp : NULL);
+	if (!nranks) {
+		free(k), free(tmp);
+		return 1;
+	}
+	int r;
+	size_t none = 0;
+	if ((r = select_rows(p, o, rs, NULL, &none))) { /* (sort, top) */
+		free(k), free(tmp);
+		return r;
+	}
+	unsigned rb = 0; /* bits of the rank */
+	while (rb < 64 && ((nranks - 1) >> rb))
+		rb++;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pre = name_prefix(sy[tg[k[i].idx].symbol].name);
+		k[i].key = rb ? ckey[i] << (64 - rb) | pre >> rb : pre;
+	}
+	pc_rkey *so = pc_radix_sort(k, tmp, n);
+	free(so == k ? tmp : k);
+	/* the runs alike in that key by cmp_name (rare: names alike in
+	 * their first bytes) */
+	pc_rs_row *tie = NULL;
+	size_t tcap = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && so[j].key != so[j - 1].key)
+			j++;
+		i = j - 1;
+		while (j < n && so[j].key == so[i].key)
+			j++;
+		if (j - i > 1 && compact_tie(p, so, i, j, &tie, &tcap)) {
+			free(tie), free(so);
+			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+		i = j;
+	}
+	free(tie);
+	/* the selection of pc_rowset_build, the indices kept in so's room
+	 * (ord[i] lies before so[i]) */
+	size_t *ord = (size_t *)(void *)so, keep = 0;
+	double cum = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t ti = (size_t)so[i].idx;
+		double c = tg[ti].count;
+		if (c > 0 && rs->has_cutoff &&
+		    (rs->denom <= 0 || cum * 100.0 >= rs->cutoff * rs->denom * (1 - 1e-12)))
+			continue;
+		/* (rows without samples: not idle, so listed) */
+		cum += c;
+		ord[keep++] = ti;
+	}
+	rs->selected = keep;
+	if (rs->top && keep > rs->top)
+		keep = rs->top;
+	cum = 0;
+	for (size_t i = 0; i < keep; i++) {
+		const pc_target *t = &tg[ord[i]];
+		double c = t->count;
+		if (fabs(c) < 4503599627370496.0 ? (double)(int64_t)c != c : c != c)
+			rs->fractional = 1;
+		if (t->self_calls)
+			rs->has_calls = 1;
+		cum += c;
+		if (c > rs->max_count)
+			rs->max_count = c;
+	}
+	if (!(rs->cum = calloc(1, sizeof *rs->cum))) {
+		free(so);
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	rs->targets = targets;
+	rs->p = p;
+	rs->order = ord;
+	rs->n = keep;
+	rs->listed = cum;
+	return PC_OK;
+}
+
+static int build(pc_profile *p, const pc_options *o, const pc_rowset_spec *spec,
+		 int compact, pc_rowset *rs)
 {
 	memset(rs, 0, sizeof *rs);
 	int r;
@@ -712,6 +902,12 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 
 	size_t nt = pc_profile_rows(p);
 	const char *gran = pc_options_get(o, "granularity");
+	const char *sortv = pc_options_get(o, "sort");
+	if (compact && !spec->region_rows && spec->tie == PC_TIE_NAME && !gran &&
+	    (!sortv || !strcmp(sortv, "self")) && !pc_options_get(o, "focus") &&
+	    !pc_options_get(o, "ignore") && !pc_options_get(o, "hide") &&
+	    (r = build_compact(p, o, rs)) != 1)
+		return r;
 	/* A row without samples that the selection below would drop
 	 * whatever its place (no calls, no "zero", or a cutoff below 100) is
 	 * not made at all: 10^6 unsampled symbols cost no rows.  Granularity
@@ -850,6 +1046,18 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 	rs->n = keep;
 	rs->listed = cum;
 	return PC_OK;
+}
+
+int pc_rowset_build(pc_profile *p, const pc_options *o,
+		    const pc_rowset_spec *spec, pc_rowset *rs)
+{
+	return build(p, o, spec, 0, rs);
+}
+
+int pc_rowset_build_compact(pc_profile *p, const pc_options *o,
+			    const pc_rowset_spec *spec, pc_rowset *rs)
+{
+	return build(p, o, spec, 1, rs);
 }
 
 /* ---- machine output ------------------------------------------------ */
@@ -1038,7 +1246,8 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 	rb_init(&b, k);
 	const int ci = rs->ci_z > 0 && !rs->exact;
 	for (size_t i = 0; i < rs->n; i++) {
-		const pc_rs_row *x = &rs->rows[i];
+		pc_rs_row xb;
+		const pc_rs_row *x = pc_rowset_row(rs, i, &xb);
 		if (rb_row(&b))
 			return k->failed;
 		rb_u64(&b, x->rank);
@@ -1192,7 +1401,8 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 	rowbuf b;
 	rb_init(&b, k);
 	for (size_t i = 0; i < rs->n; i++) {
-		const pc_rs_row *x = &rs->rows[i];
+		pc_rs_row xb;
+		const pc_rs_row *x = pc_rowset_row(rs, i, &xb);
 		if (rb_row(&b))
 			return k->failed;
 		if (i)

@@ -134,6 +134,11 @@ typedef struct pc_rowset {
 	size_t top;         /* "top": 0 = no limit                         */
 	int filtered;       /* focus/ignore/hide given                     */
 	size_t selected;    /* rows the selection kept before "top"        */
+	/* compact rows (pc_rowset_build_compact; rows is then NULL): the listed rows'
+	 * target indices, and the running sum of the counts read last */
+	pc_profile *p;
+	size_t *order;
+	struct pc_rs_cum *cum;
 } pc_rowset;
 
 /** Parses "output-format"; PC_EUSAGE (recorded on p) when unknown. */
@@ -147,7 +152,30 @@ PC_INTERNAL int pc_rs_bool(pc_profile *p, const pc_options *o,
 /** Attributes p (with o's attribution keys) and fills rs. */
 PC_INTERNAL int pc_rowset_build(pc_profile *p, const pc_options *o,
 				const pc_rowset_spec *spec, pc_rowset *rs);
+/** The same for a caller that reads the rows only through
+ *  pc_rowset_row: the usual listing (sort self, no filter, no
+ *  granularity, no region rows, no calls, tie by name) is kept as the
+ *  attribution's target indices, each row made when it is read (no
+ *  array of rows: 112 bytes a row); otherwise as pc_rowset_build. */
+PC_INTERNAL int pc_rowset_build_compact(pc_profile *p, const pc_options *o,
+					const pc_rowset_spec *spec, pc_rowset *rs);
 PC_INTERNAL void pc_rowset_dispose(pc_rowset *rs);
+/** Listed row i (< rs->n): &rs->rows[i], or, for compact rows, the row
+ *  made in buf (every field as rs->rows[i] would hold it; reading the
+ *  rows in order costs O(1) a row, a row before the last read O(i)). */
+PC_INTERNAL const pc_rs_row *pc_rowset_row_make(const pc_rowset *rs, size_t i,
+						 pc_rs_row *buf);
+static inline const pc_rs_row *pc_rowset_row(const pc_rowset *rs, size_t i,
+					     pc_rs_row *buf)
+{
+	return rs->rows ? &rs->rows[i] : pc_rowset_row_make(rs, i, buf);
+}
+/** The label of listed row i alone (pc_rowset_row(rs, i, ...)->label). */
+PC_INTERNAL const char *pc_rowset_label_make(const pc_rowset *rs, size_t i);
+static inline const char *pc_rowset_label(const pc_rowset *rs, size_t i)
+{
+	return rs->rows ? rs->rows[i].label : pc_rowset_label_make(rs, i);
+}
 /** The Wilson interval of a listed count's percent ("ci"), in percent;
  *  0 and 0 when no interval applies (no "ci", exact counts). */
 PC_INTERNAL void pc_rowset_ci(const pc_rowset *rs, double count, double *lo,

@@ -526,6 +526,126 @@ static void flat_ranks(void **state)
 	pc_profile_free(p);
 }
 
+/* pc_rowset_build_compact against pc_rowset_build: every field of every
+ * row alike, read in order and backwards; compact (no row array) where
+ * the listing allows it */
+static void compact_case(pc_profile *p, const char *const *kv, int want_compact,
+			 size_t want_n)
+{
+	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 0};
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
+	for (; *kv; kv++)
+		assert_int_equal(pc_options_parse(o, *kv), PC_OK);
+	pc_rowset a, b;
+	assert_int_equal(pc_rowset_build(p, o, &spec, &a), PC_OK);
+	assert_int_equal(pc_rowset_build_compact(p, o, &spec, &b), PC_OK);
+	assert_int_equal(b.rows == NULL, want_compact);
+	assert_int_equal(a.n, want_n);
+	assert_int_equal(b.n, a.n);
+	assert_int_equal(b.selected, a.selected);
+	assert_int_equal(b.targets, a.targets);
+	assert_true(b.listed == a.listed);
+	assert_true(b.max_count == a.max_count);
+	assert_int_equal(b.fractional, a.fractional);
+	assert_int_equal(b.has_calls, a.has_calls);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t j = 0; j < a.n; j++) {
+			size_t i = pass ? a.n - 1 - j : j;
+			pc_rs_row buf;
+			const pc_rs_row *x = &a.rows[i], *y = pc_rowset_row(&b, i, &buf);
+			assert_string_equal(pc_rowset_label(&b, i), x->label);
+			assert_string_equal(y->label, x->label);
+			assert_string_equal(y->key, x->key);
+			assert_int_equal(y->region, x->region);
+			assert_int_equal(y->segment, x->segment);
+			assert_int_equal(y->row, x->row);
+			assert_int_equal(y->address, x->address);
+			assert_int_equal(y->end, x->end);
+			assert_true(y->count == x->count);
+			assert_int_equal(y->calls, x->calls);
+			assert_int_equal(y->self_calls, x->self_calls);
+			assert_int_equal(y->rank, i + 1);
+			assert_int_equal(y->rank, x->rank);
+			assert_true(y->percent == x->percent);
+			if (y->cum_percent != x->cum_percent)
+				fail_msg("row %zu: cum %.17g, want %.17g", i, y->cum_percent,
+					 x->cum_percent);
+		}
+	}
+	pc_rowset_dispose(&a);
+	pc_rowset_dispose(&b);
+	pc_options_free(o);
+}
+
+static void compact_rows(void **state)
+{
+	(void)state;
+	static const char *const stems[] = {
+		"_ZN9namespace5klass6methodEv", "_ZN9namesp", "abcdefgh", "abcdefghi",
+		"b", "\xc3\xa9t\xc3\xa9_", ".L_x", "z"};
+	enum { N = 3000 };
+	static char names[N][64];
+	pc_profile *p;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	uint32_t seed = 777;
+	size_t hit = 0, sum = 0;
+	for (unsigned i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		const char *stem = stems[(seed >> 16) % (sizeof stems / sizeof stems[0])];
+		snprintf(names[i], sizeof names[i], "%s%u", stem, i % 3 ? i : i % 5);
+		pc_symbol s = {0};
+		s.name = names[i];
+		s.segment = PC_NOSEG;
+		s.address = 0x1000 + 0x10 * (uint64_t)i;
+		s.kind = PC_SYM_TEXT;
+		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+		/* counts 0 to 29, a third unsampled; 2 in the 4-byte split */
+		uint64_t count = (seed >> 8) % 45;
+		if (count < 30 && count) {
+			assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, s.address, count),
+					 PC_OK);
+			hit++, sum += count;
+		}
+	}
+	pc_region r = {PC_NOSEG, 0x1000, 0x1000 + 0x10 * N, PC_REGION_APPLICATION, "program"};
+	assert_int_equal(pc_profile_add_region(p, &r), PC_OK);
+	assert_int_equal(hit, 1950);
+	assert_int_equal(sum, 29579);
+	const char *none[] = {NULL};
+	const char *self[] = {"sort=self", NULL};
+	const char *top[] = {"top=700", NULL};
+	const char *cut[] = {"cutoff=50", NULL};
+	const char *zero[] = {"zero=1", NULL};
+	const char *zcut[] = {"zero=1", "cutoff=100", NULL};
+	const char *ztop[] = {"zero=1", "top=2500", "cutoff=100", NULL};
+	const char *plain[] = {"demangle=none", NULL};
+	const char *name[] = {"sort=name", NULL};
+	const char *line[] = {"granularity=function", NULL};
+	const char *foc[] = {"focus=^_Z", NULL};
+	compact_case(p, none, 1, hit);
+	compact_case(p, self, 1, hit);
+	compact_case(p, top, 1, 700);
+	compact_case(p, cut, 1, 589);
+	compact_case(p, zero, 1, N);
+	compact_case(p, zcut, 1, N);
+	compact_case(p, ztop, 1, 2500);
+	compact_case(p, plain, 1, hit);
+	/* the other listings: rows as before */
+	compact_case(p, name, 0, hit);
+	compact_case(p, line, 0, hit);
+	compact_case(p, foc, 0, 467);
+	/* a call (to a sampled symbol): rows as before */
+	pc_arc a = {0};
+	a.from_segment = a.to_segment = PC_NOSEG;
+	a.from = 0x1000;
+	a.to = 0x1010;
+	a.count = 3;
+	assert_int_equal(pc_profile_add_arc(p, &a), PC_OK);
+	compact_case(p, none, 0, hit);
+	pc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -537,6 +657,7 @@ int main(void)
 		cmocka_unit_test(tie_order),
 		cmocka_unit_test(machine_rows_like_printf),
 		cmocka_unit_test(flat_ranks),
+		cmocka_unit_test(compact_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
