@@ -280,7 +280,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs,
 			pc_profile_histogram_at(p, h, &hg);
 			/* every count below WRAP_NEAR (their OR is, the usual
 			 * case): none near, none the largest that matters */
-			uint64_t any = pc_counts_or(hg.counts, hg.nbins);
+			uint64_t any = pc_profile_hist_or(p, h);
 			for (size_t b = 0; b < hg.nbins && any >= WRAP_NEAR; b++) {
 				uint64_t c = hg.counts[b];
 				max = c > max ? c : max;

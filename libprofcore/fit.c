@@ -228,7 +228,7 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		 * by one as doubles gives while every sum stays below 2^53 */
 		/* (every count below 2^cb and fewer than 2^nb buckets, with
 		 * cb + nb <= 52: the sum stays below 2^52) */
-		uint64_t any = pc_counts_or(h.counts, h.nbins);
+		uint64_t any = pc_profile_hist_or(p, i);
 		unsigned cb = 0, nb = 0;
 		while (cb < 64 && (any >> cb))
 			cb++;

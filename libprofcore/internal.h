@@ -143,9 +143,11 @@ PC_INTERNAL void pc_strpool_free(pc_strpool *sp);
 
 /** pc_profile_add_histogram keeping counts (== h->counts, from malloc)
  *  as the histogram's store instead of a copy: counts is the profile's
- *  or freed, whatever the result (a loader's bins decoded once). */
+ *  or freed, whatever the result (a loader's bins decoded once).  any:
+ *  the OR of the counts when the caller has it (pc_get_uints), else
+ *  NULL (then computed here). */
 PC_INTERNAL int pc_profile_adopt_histogram(pc_profile *p, const pc_histogram *h,
-					   uint64_t *counts);
+					   uint64_t *counts, const uint64_t *any);
 
 /* ---- output sinks ---------------------------------------------------- */
 /** Growable output buffer; reports write only through this.
@@ -234,9 +236,10 @@ PC_INTERNAL char *pc_sink_room(pc_sink *k, size_t n);
 PC_INTERNAL int pc_sink_commit(pc_sink *k, size_t n);
 
 /** n unsigned integers of width bytes each from p, in byte order e (bulk
- *  pc_get_uint: histogram counters). */
-PC_INTERNAL void pc_get_uints(uint64_t *out, const void *p, size_t n,
-			      unsigned width, pc_endian e);
+ *  pc_get_uint: histogram counters); returns their OR (pc_counts_or of
+ *  out, computed on the way). */
+PC_INTERNAL uint64_t pc_get_uints(uint64_t *out, const void *p, size_t n,
+				  unsigned width, pc_endian e);
 
 /* ---- reports ----------------------------------------------------------- */
 typedef struct pc_report {

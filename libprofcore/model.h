@@ -7,6 +7,8 @@
 typedef struct pc_hist {
 	pc_histogram h; /* h.counts points at counts */
 	uint64_t *counts;
+	uint64_t any;   /* the OR of the counts (pc_counts_or), kept with
+			   them: set where they are made or changed */
 } pc_hist;
 
 /* A treap over histogram indices (profile.c): left and right children
@@ -98,6 +100,12 @@ struct pc_profile {
 	pc_dwarf *dwarf;
 	pc_dwarf *own_dwarf;
 };
+
+/* The OR of histogram i's counts (i < pc_profile_histogram_count). */
+static inline uint64_t pc_profile_hist_or(const pc_profile *p, size_t i)
+{
+	return p->hists[i].any;
+}
 
 /* Marks the attribution cache stale. */
 void pc_profile_invalidate(pc_profile *p);

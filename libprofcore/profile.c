@@ -332,8 +332,10 @@ static size_t hfind(const pc_profile *p, const pc_histogram *h, size_t *clash)
 
 /* pc_profile_add_histogram, or with own != NULL (h->counts, from malloc)
  * the counts themselves kept as the histogram's store, not a copy: *own
- * is cleared once they are (the caller frees them otherwise). */
-static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own)
+ * is cleared once they are (the caller frees them otherwise); any: their
+ * OR when known. */
+static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own,
+			 const uint64_t *any)
 {
 	if (!h || h->high < h->low || h->nbins == 0 || !h->counts)
 		return pc_profile_fail(p, PC_EUSAGE,
@@ -346,8 +348,10 @@ static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own)
 		for (size_t b = 0; b < h->nbins; b++)
 			if (o->counts[b] + h->counts[b] < o->counts[b])
 				return pc_profile_fail(p, PC_ELIMIT, "histogram count overflow");
+		uint64_t ors = 0;
 		for (size_t b = 0; b < h->nbins; b++)
-			o->counts[b] += h->counts[b];
+			ors |= o->counts[b] += h->counts[b];
+		o->any = ors;
 		pc_profile_invalidate(p);
 		return PC_OK;
 	}
@@ -366,14 +370,19 @@ static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own)
 	uint64_t *c = own ? *own : malloc(h->nbins * sizeof *c);
 	if (!c)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	if (own)
+	uint64_t ors = 0;
+	if (own) {
 		*own = NULL;
-	else
-		memcpy(c, h->counts, h->nbins * sizeof *c);
+		ors = any ? *any : pc_counts_or(c, h->nbins);
+	} else { /* (copied and ORed in one pass) */
+		for (size_t b = 0; b < h->nbins; b++)
+			ors |= c[b] = h->counts[b];
+	}
 	pc_hist *n = &p->hists[p->nhists++];
 	n->h = key;
 	n->counts = c;
 	n->h.counts = c;
+	n->any = ors;
 	if (p->nhists == 1)
 		p->hspan.root = p->hzero.root = HNONE;
 	htree_add(p, p->nhists - 1);
@@ -383,13 +392,13 @@ static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own)
 
 int pc_profile_add_histogram(pc_profile *p, const pc_histogram *h)
 {
-	return add_histogram(p, h, NULL);
+	return add_histogram(p, h, NULL, NULL);
 }
 
 int pc_profile_adopt_histogram(pc_profile *p, const pc_histogram *h,
-			       uint64_t *counts)
+			       uint64_t *counts, const uint64_t *any)
 {
-	int r = h && h->counts == counts ? add_histogram(p, h, &counts)
+	int r = h && h->counts == counts ? add_histogram(p, h, &counts, any)
 					  : pc_profile_fail(p, PC_EUSAGE,
 							    "adopted counts are not the histogram's");
 	free(counts);

@@ -335,6 +335,7 @@ static int merge_histogram(pc_profile *dst, const pc_histogram *s)
 	free(o->counts);
 	o->counts = g;
 	o->h.counts = g;
+	o->any = pc_counts_or(g, gn);
 	o->h.low = glow;
 	o->h.high = glow + cells * gw;
 	o->h.nbins = gn;

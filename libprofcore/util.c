@@ -187,28 +187,31 @@ uint64_t pc_get_uint(const void *p, unsigned width, pc_endian e)
 	return v;
 }
 
-void pc_get_uints(uint64_t *out, const void *p, size_t n, unsigned width,
-		  pc_endian e)
+uint64_t pc_get_uints(uint64_t *out, const void *p, size_t n, unsigned width,
+		      pc_endian e)
 {
 	const unsigned char *b = p;
 	int big = e == PC_ENDIAN_BIG;
-	/* the common widths as loops the compiler can unroll and vectorise */
+	uint64_t any = 0;
+	/* the common widths as loops the compiler can unroll and vectorise
+	 * (the OR too: a reduction) */
 	if (width == 2 && big) {
 		for (size_t i = 0; i < n; i++, b += 2)
-			out[i] = (uint64_t)b[0] << 8 | b[1];
+			any |= out[i] = (uint64_t)b[0] << 8 | b[1];
 	} else if (width == 2) {
 		for (size_t i = 0; i < n; i++, b += 2)
-			out[i] = (uint64_t)b[1] << 8 | b[0];
+			any |= out[i] = (uint64_t)b[1] << 8 | b[0];
 	} else if (width == 4) {
 		for (size_t i = 0; i < n; i++, b += 4)
-			out[i] = big ? (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 |
-					       (uint64_t)b[2] << 8 | b[3]
-				     : (uint64_t)b[3] << 24 | (uint64_t)b[2] << 16 |
-					       (uint64_t)b[1] << 8 | b[0];
+			any |= out[i] = big ? (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 |
+						      (uint64_t)b[2] << 8 | b[3]
+					    : (uint64_t)b[3] << 24 | (uint64_t)b[2] << 16 |
+						      (uint64_t)b[1] << 8 | b[0];
 	} else {
 		for (size_t i = 0; i < n; i++, b += width)
-			out[i] = pc_get_uint(b, width, e);
+			any |= out[i] = pc_get_uint(b, width, e);
 	}
+	return any;
 }
 
 uint16_t pc_get_u16(const void *p, pc_endian e)

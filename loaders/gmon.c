@@ -246,9 +246,9 @@ static int add_counters(gctx *g, size_t at, uint64_t low, uint64_t high,
 	if (!c)
 		return bad(g, PC_ENOMEM, at, "out of memory");
 	pc_plat_advise_bulk(c, n * sizeof *c); /* (8 MB for 10^6 bins) */
-	pc_get_uints(c, cb, n, size, g->ce);
+	uint64_t any = pc_get_uints(c, cb, n, size, g->ce);
 	pc_histogram h = {PC_NOSEG, low, high, n, c, 2};
-	int st = pc_profile_adopt_histogram(g->p, &h, c);
+	int st = pc_profile_adopt_histogram(g->p, &h, c, &any);
 	if (st) {
 		const pc_error *pe = pc_profile_error(g->p);
 		return bad(g, st, at, "%s", pe ? pe->message : "bad histogram");

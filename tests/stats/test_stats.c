@@ -5,6 +5,7 @@
  * flag rate of the diff test, merge re-binning with exact counts, and
  * exact-count profiles. */
 #include "profcore.h"
+#include "model.h" /* pc_profile_hist_or */
 
 #include <math.h>
 #include <setjmp.h>
@@ -296,6 +297,76 @@ static void test_merge_rebin(void **state)
 	pc_profile_free(b);
 }
 
+/* ---- the OR of a histogram's counts, kept with it ----------------------- */
+
+static uint64_t or_of(const pc_profile *p, size_t i)
+{
+	pc_histogram h;
+	assert_int_equal(pc_profile_histogram_at((pc_profile *)p, i, &h), PC_OK);
+	uint64_t v = 0;
+	for (size_t b = 0; b < h.nbins; b++)
+		v |= h.counts[b];
+	return v;
+}
+
+static void test_hist_or(void **state)
+{
+	(void)state;
+	/* added (copied), then added again (summed into it) */
+	static const uint64_t c1[3] = {1, 2, 4}, c2[3] = {8, 0, 0x10000}, z[2] = {0, 0};
+	pc_profile *a = hist_profile(0x1000, 0x1030, c1, 3, 100);
+	assert_int_equal(pc_profile_hist_or(a, 0), 7);
+	pc_histogram h = {PC_NOSEG, 0x1000, 0x1030, 3, c2, 1};
+	assert_int_equal(pc_profile_add_histogram(a, &h), PC_OK);
+	assert_int_equal(pc_profile_histogram_count(a), 1);
+	assert_int_equal(pc_profile_hist_or(a, 0), 0x1000f); /* 9 | 2 | 0x10004 */
+	assert_int_equal(or_of(a, 0), 0x1000f);
+	pc_histogram hz = {PC_NOSEG, 0x2000, 0x2020, 2, z, 1};
+	assert_int_equal(pc_profile_add_histogram(a, &hz), PC_OK);
+	assert_int_equal(pc_profile_histogram_count(a), 2);
+	pc_histogram got;
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(pc_profile_histogram_at(a, i, &got), PC_OK);
+		assert_int_equal(pc_profile_hist_or(a, i), got.low == 0x2000 ? 0 : 0x1000f);
+	}
+	pc_profile_free(a);
+
+	/* re-binned by a merge: 4-byte buckets 1..64 and 8-byte ones 100..131
+	 * (test_merge_rebin's), ORed over the merged cells */
+	uint64_t c4[64], c8[32];
+	for (int i = 0; i < 64; i++)
+		c4[i] = (uint64_t)i + 1;
+	for (int i = 0; i < 32; i++)
+		c8[i] = 100 + (uint64_t)i;
+	a = hist_profile(0x1000, 0x1100, c4, 64, 100);
+	pc_profile *b = hist_profile(0x1080, 0x1180, c8, 32, 100);
+	assert_int_equal(pc_profile_hist_or(a, 0), 127);
+	assert_int_equal(pc_profile_merge(a, b, NULL), PC_OK);
+	assert_int_equal(pc_profile_histogram_count(a), 1);
+	assert_int_equal(pc_profile_hist_or(a, 0), or_of(a, 0));
+	assert_int_equal(pc_profile_hist_or(a, 0), 255);
+	pc_profile_free(a);
+	pc_profile_free(b);
+
+	/* adopted from the gmon loader (decoded and ORed in one pass):
+	 * 16-bit counters 0x0100, 0x0003, 0x8000, 0 */
+	static const unsigned char gm[] = {
+		'g', 'm', 'o', 'n', 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0x00, 0x10, 0, 0, 0x10, 0x10, 0, 0, 4, 0, 0, 0, 100, 0, 0, 0,
+		's', 'e', 'c', 'o', 'n', 'd', 's', 0, 0, 0, 0, 0, 0, 0, 0, 's',
+		0x00, 0x01, 0x03, 0x00, 0x00, 0x80, 0x00, 0x00};
+	assert_int_equal(pc_profile_new(&a, NULL), PC_OK);
+	assert_int_equal(pc_profile_load_memory(a, gm, sizeof gm, "or.gmon", "gmon", NULL),
+			 PC_OK);
+	assert_int_equal(pc_profile_histogram_count(a), 1);
+	assert_int_equal(pc_profile_histogram_at(a, 0, &got), PC_OK);
+	assert_int_equal(got.nbins, 4);
+	assert_int_equal(got.counts[0], 0x100);
+	assert_int_equal(got.counts[2], 0x8000);
+	assert_int_equal(pc_profile_hist_or(a, 0), 0x8103);
+	pc_profile_free(a);
+}
+
 /* 6-byte buckets onto 8-byte cells: straddling buckets are split by
  * overlap in whole samples, the larger remainder first. */
 static void test_merge_straddle(void **state)
@@ -550,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_wilson_coverage),
 		cmocka_unit_test(test_diff_false_flags),
 		cmocka_unit_test(test_merge_rebin),
+		cmocka_unit_test(test_hist_or),
 		cmocka_unit_test(test_merge_straddle),
 		cmocka_unit_test(test_merge_refusals),
 		cmocka_unit_test(test_flat_ci),
