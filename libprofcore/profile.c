@@ -52,6 +52,7 @@ void pc_profile_free(pc_profile *p)
 	free(p->hzero.r);
 	free(p->syms);
 	free(p->display);
+	free(p->dmap);
 	free(p->regions);
 	free(p->arcs);
 	free(p->calls);

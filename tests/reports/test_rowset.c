@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rowset.h"
+#include "model.h" /* the display-name cache */
 
 static void bars(void **state)
 {
@@ -646,6 +647,67 @@ static void compact_rows(void **state)
 	pc_profile_free(p);
 }
 
+/* The display-name cache (demangle.c): a map while few names are asked
+ * for, the array of every symbol's once the map would be as large; the
+ * names the same either way. */
+static void display_cache(void **state)
+{
+	(void)state;
+	enum { N = 4000 };
+	static char names[N][24], want[N][24];
+	pc_profile *p;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	int dm = pc_demangler_available();
+	for (unsigned i = 0; i < N; i++) {
+		char fn[16];
+		snprintf(fn, sizeof fn, "f%u", i);
+		/* every other name mangled ("_Z5f1234v" is f1234()) */
+		if (i % 2)
+			snprintf(names[i], sizeof names[i], "g%u", i);
+		else
+			snprintf(names[i], sizeof names[i], "_Z%zu%sv", strlen(fn), fn);
+		if (i % 2 || !dm)
+			memcpy(want[i], names[i], sizeof want[i]);
+		else
+			snprintf(want[i], sizeof want[i], "%s()", fn);
+		pc_symbol s = {0};
+		s.name = names[i];
+		s.segment = PC_NOSEG;
+		s.address = 0x1000 + 0x10 * (uint64_t)i;
+		s.kind = PC_SYM_TEXT;
+		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+	}
+	/* 3 names asked for (one twice), and the unmangled ones: a map of 16 */
+	static const unsigned few[] = {1000, 2, 3998, 1000, 7, 1};
+	for (size_t k = 0; k < 6; k++)
+		assert_string_equal(pc_symbol_display(p, few[k]), want[few[k]]);
+	assert_null(p->display);
+	assert_int_equal(p->dmapn, dm ? 3 : 0);
+	assert_int_equal(p->dmapcap, dm ? 16 : 0);
+	/* then all: the map doubles up to 1,024 slots (512 names: the 511
+	 * below 1022 and 3998), and the next doubling, 2,048 slots of 16
+	 * bytes, would take more than the array of 4,000 pointers: the
+	 * array instead */
+	for (unsigned i = 0; i < N; i += 2) {
+		assert_string_equal(pc_symbol_display(p, i), want[i]);
+		if (dm && i / 2 + 1 == 511) {
+			assert_null(p->display);
+			assert_int_equal(p->dmapcap, 1024);
+		}
+	}
+	if (dm) {
+		assert_non_null(p->display);
+		assert_null(p->dmap);
+		assert_int_equal(p->ndisplay, N);
+	}
+	for (unsigned i = 0; i < N; i++)
+		assert_string_equal(pc_symbol_display(p, i), want[i]);
+	const char *shown = NULL;
+	assert_int_equal(pc_profile_symbol_display_name(p, 3998, NULL, &shown), PC_OK);
+	assert_string_equal(shown, want[3998]);
+	pc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -658,6 +720,7 @@ int main(void)
 		cmocka_unit_test(machine_rows_like_printf),
 		cmocka_unit_test(flat_ranks),
 		cmocka_unit_test(compact_rows),
+		cmocka_unit_test(display_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
