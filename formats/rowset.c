@@ -775,7 +775,7 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 		targets++;
 		if (IDLE(t))
 			continue;
-		if (t->calls || !sy[t->symbol].name)
+		if (t->calls)
 			return 1;
 		n++;
 	}
@@ -807,18 +807,23 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 		free(k), free(tmp);
 		return 1;
 	}
+	unsigned rb = 0; /* bits of the rank */
+	while (rb < 64 && ((nranks - 1) >> rb))
+		rb++;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = sy[tg[k[i].idx].symbol].name;
+		if (!name) {
+			free(k), free(tmp);
+			return 1;
+		}
+		uint64_t pre = name_prefix(name);
+		k[i].key = rb ? ckey[i] << (64 - rb) | pre >> rb : pre;
+	}
 	int r;
 	size_t none = 0;
 	if ((r = select_rows(p, o, rs, NULL, &none))) { /* (sort, top) */
 		free(k), free(tmp);
 		return r;
-	}
-	unsigned rb = 0; /* bits of the rank */
-	while (rb < 64 && ((nranks - 1) >> rb))
-		rb++;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t pre = name_prefix(sy[tg[k[i].idx].symbol].name);
-		k[i].key = rb ? ckey[i] << (64 - rb) | pre >> rb : pre;
 	}
 	pc_rkey *so = pc_radix_sort(k, tmp, n);
 	free(so == k ? tmp : k);
@@ -841,34 +846,37 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 	}
 	free(tie);
 	/* the selection of pc_rowset_build, the indices kept in so's room
-	 * (ord[i] lies before so[i]) */
+	 * (ord[i] lies before so[i]); the first "top" of them summed as the
+	 * listing */
 	size_t *ord = (size_t *)(void *)so, keep = 0;
-	double cum = 0;
+	size_t top = rs->top ? rs->top : SIZE_MAX;
+	double cum = 0, listed = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t ti = (size_t)so[i].idx;
-		double c = tg[ti].count;
+		if (i + 8 < n) /* (the targets in sorted order: asked for ahead) */
+			PC_PREFETCH(&tg[so[i + 8].idx]);
+		const pc_target *t = &tg[ti];
+		double c = t->count;
 		if (c > 0 && rs->has_cutoff &&
 		    (rs->denom <= 0 || cum * 100.0 >= rs->cutoff * rs->denom * (1 - 1e-12)))
 			continue;
 		/* (rows without samples: not idle, so listed) */
 		cum += c;
+		if (keep < top) {
+			if (fabs(c) < 4503599627370496.0 ? (double)(int64_t)c != c : c != c)
+				rs->fractional = 1;
+			if (t->self_calls)
+				rs->has_calls = 1;
+			listed += c;
+			if (c > rs->max_count)
+				rs->max_count = c;
+		}
 		ord[keep++] = ti;
 	}
 	rs->selected = keep;
-	if (rs->top && keep > rs->top)
-		keep = rs->top;
-	cum = 0;
-	for (size_t i = 0; i < keep; i++) {
-		const pc_target *t = &tg[ord[i]];
-		double c = t->count;
-		if (fabs(c) < 4503599627370496.0 ? (double)(int64_t)c != c : c != c)
-			rs->fractional = 1;
-		if (t->self_calls)
-			rs->has_calls = 1;
-		cum += c;
-		if (c > rs->max_count)
-			rs->max_count = c;
-	}
+	if (keep > top)
+		keep = top;
+	cum = listed;
 	if (!(rs->cum = calloc(1, sizeof *rs->cum))) {
 		free(so);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
