@@ -208,7 +208,7 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	uint64_t rank_v = 0;
 	pc_rs_row rb;
 	for (size_t i = 0; i < rs->n; i++) {
-		const pc_rs_row *r = pc_rowset_row(rs, i, &rb);
+		const pc_rs_row *r = pc_rowset_row_text(rs, i, &rb);
 		/* committed at the line that reaches a streaming sink's
 		 * limit, as a write of each line would be (it flushes then) */
 		if (room - L < LINE_MAX_FAST || k->len + L >= lim) {

@@ -688,12 +688,18 @@ place:
 void pc_rowset_dispose(pc_rowset *rs)
 {
 	free(rs->rows);
-	free(rs->order);
+	free(rs->ent);
 	free(rs->cum);
 	memset(rs, 0, sizeof *rs);
 }
 
-/* ---- compact rows: sorted as target indices, made when read ------------ */
+/* ---- compact rows: label, count and target a row, the rest when read --- */
+
+struct pc_rs_ent {
+	const char *label;
+	double count;
+	size_t target;
+};
 
 struct pc_rs_cum {
 	size_t n;   /* listed rows summed */
@@ -710,26 +716,33 @@ static const char *sym_label(pc_profile *p, size_t s)
 		       : name;
 }
 
-/* the row of target ti as the build makes it (rank, percents: 0) */
-static void target_row(pc_profile *p, size_t ti, pc_rs_row *x)
+const pc_rs_row *pc_rowset_row_make(const pc_rowset *rs, size_t i, pc_rs_row *buf,
+				    int what)
 {
-	const pc_target *t = &p->targets[ti];
-	*x = (pc_rs_row){.label = sym_label(p, t->symbol), .key = p->syms[t->symbol].name,
-			 .region = -1, .row = ti, .segment = t->segment,
-			 .address = t->address, .end = t->end, .count = t->count,
-			 .calls = t->calls, .self_calls = t->self_calls};
-}
-
-const pc_rs_row *pc_rowset_row_make(const pc_rowset *rs, size_t i, pc_rs_row *buf)
-{
-	pc_profile *p = rs->p;
-	target_row(p, rs->order[i], buf);
+	const struct pc_rs_ent *e = &rs->ent[i];
+	*buf = (pc_rs_row){.label = e->label, .count = e->count, .region = -1,
+			   .rank = i + 1};
+	if (what) {
+		const pc_profile *p = rs->p;
+		/* (the targets in listing order are in no order: asked for
+		 * ahead) */
+		if (i + 8 < rs->n)
+			PC_PREFETCH(&p->targets[e[8].target]);
+		const pc_target *t = &p->targets[e->target];
+		buf->row = e->target;
+		buf->segment = t->segment;
+		buf->address = t->address;
+		buf->end = t->end;
+		buf->calls = t->calls;
+		buf->self_calls = t->self_calls;
+		if (what & PC_RS_KEY)
+			buf->key = p->syms[t->symbol].name;
+	}
 	struct pc_rs_cum *c = rs->cum;
 	if (c->n > i + 1)
 		c->n = 0, c->sum = 0;
 	for (; c->n <= i; c->n++)
-		c->sum += p->targets[rs->order[c->n]].count;
-	buf->rank = i + 1;
+		c->sum += rs->ent[c->n].count;
 	buf->percent = rs->denom > 0 ? buf->count * 100.0 / rs->denom : 0;
 	buf->cum_percent = rs->denom > 0 ? c->sum * 100.0 / rs->denom : 0;
 	return buf;
@@ -737,18 +750,24 @@ const pc_rs_row *pc_rowset_row_make(const pc_rowset *rs, size_t i, pc_rs_row *bu
 
 const char *pc_rowset_label_make(const pc_rowset *rs, size_t i)
 {
-	return sym_label(rs->p, rs->p->targets[rs->order[i]].symbol);
+	return rs->ent[i].label;
 }
 
 /* Rows of one sort key (o[i, j): names alike in their first bytes) by
  * cmp_name, made as rows in *tmp (of *cap); PC_ENOMEM */
-static int compact_tie(pc_profile *p, pc_rkey *o, size_t i, size_t j,
-		       pc_rs_row **tmp, size_t *cap)
+static int compact_tie(pc_profile *p, const struct pc_rs_ent *ent, pc_rkey *o,
+		       size_t i, size_t j, pc_rs_row **tmp, size_t *cap)
 {
 	if (pc_grow((void **)tmp, cap, j - i, sizeof **tmp))
 		return PC_ENOMEM;
-	for (size_t m = i; m < j; m++)
-		target_row(p, (size_t)o[m].idx, &(*tmp)[m - i]);
+	for (size_t m = i; m < j; m++) {
+		const struct pc_rs_ent *e = &ent[o[m].idx];
+		const pc_target *t = &p->targets[e->target];
+		(*tmp)[m - i] = (pc_rs_row){.label = e->label, .key = p->syms[t->symbol].name,
+					    .region = -1, .row = (size_t)o[m].idx,
+					    .segment = t->segment, .address = t->address,
+					    .count = e->count};
+	}
 	qsort(*tmp, j - i, sizeof **tmp, cmp_name);
 	for (size_t m = i; m < j; m++)
 		o[m].idx = (*tmp)[m - i].row;
@@ -756,10 +775,10 @@ static int compact_tie(pc_profile *p, pc_rkey *o, size_t i, size_t j,
 }
 
 /* The listing of pc_rowset_build for compact rows, without a row array:
- * the targets' count ranks over their names' prefixes radix sorted
- * (sort_rows' sort_combined), the listed targets' indices kept.
- * 1 (nothing done) when this listing does not apply: the caller builds
- * the rows. */
+ * each listed target's label and count, read in the targets' order;
+ * their count ranks over their names' prefixes radix sorted (sort_rows'
+ * sort_combined) and the entries put in that order.  1 (nothing done)
+ * when this listing does not apply: the caller builds the rows. */
 static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 {
 	const pc_target *tg = p->targets;
@@ -775,54 +794,59 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 		targets++;
 		if (IDLE(t))
 			continue;
-		if (t->calls)
+		if (t->calls || t->self_calls)
 			return 1;
 		n++;
 	}
 	if (n < 64)
 		return 1;
 	pc_rkey *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
-	if (!k || !tmp) {
-		free(k), free(tmp);
+	struct pc_rs_ent *ent = malloc(n * sizeof *ent);
+	if (!k || !tmp || !ent) {
+		free(k), free(tmp), free(ent);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
-	uint64_t *ckey = (uint64_t *)(void *)tmp + n;
+	pc_plat_advise_bulk(ent, n * sizeof *ent);
+	/* tmp's halves: the names' prefixes and the count keys (read before
+	 * the sort, which writes tmp) */
+	uint64_t *pre = (uint64_t *)(void *)tmp, *ckey = pre + n;
 	size_t m = 0;
 	for (size_t i = 0; i < nt; i++) {
+		/* the symbols and their names are read in the targets' order,
+		 * not their own: asked for ahead */
+		if (i + 16 < nt)
+			PC_PREFETCH(&sy[tg[i + 16].symbol]);
+		if (i + 8 < nt)
+			PC_PREFETCH(sy[tg[i + 8].symbol].name);
 		const pc_target *t = &tg[i];
 		if (t->excluded || IDLE(t))
 			continue;
 		uint64_t key;
-		if (isnan(t->count) || !pc_double_key(t->count, &key)) {
-			free(k), free(tmp);
+		const char *name = sy[t->symbol].name;
+		if (isnan(t->count) || !pc_double_key(t->count, &key) || !name) {
+			free(k), free(tmp), free(ent);
 			return 1;
 		}
-		k[m] = (pc_rkey){~key, i};
-		ckey[m++] = ~key;
+		k[m] = (pc_rkey){~key, m};
+		ckey[m] = ~key;
+		pre[m] = name_prefix(name);
+		ent[m++] = (struct pc_rs_ent){sym_label(p, t->symbol), t->count, i};
 	}
 #undef IDLE
-	size_t nranks = rank_keys(ckey, k, n,
-				  n * sizeof *ckey >= RANK_ROOM ? (void *)tmp : NULL);
+	size_t nranks = rank_keys(ckey, k, n, NULL);
 	if (!nranks) {
-		free(k), free(tmp);
+		free(k), free(tmp), free(ent);
 		return 1;
 	}
 	unsigned rb = 0; /* bits of the rank */
 	while (rb < 64 && ((nranks - 1) >> rb))
 		rb++;
-	for (size_t i = 0; i < n; i++) {
-		const char *name = sy[tg[k[i].idx].symbol].name;
-		if (!name) {
-			free(k), free(tmp);
-			return 1;
-		}
-		uint64_t pre = name_prefix(name);
-		k[i].key = rb ? ckey[i] << (64 - rb) | pre >> rb : pre;
-	}
+	for (size_t i = 0; i < n; i++)
+		k[i].key = rb ? ckey[i] << (64 - rb) | pre[i] >> rb : pre[i];
 	int r;
 	size_t none = 0;
 	if ((r = select_rows(p, o, rs, NULL, &none))) { /* (sort, top) */
-		free(k), free(tmp);
+		free(k), free(tmp), free(ent);
 		return r;
 	}
 	pc_rkey *so = pc_radix_sort(k, tmp, n);
@@ -838,25 +862,38 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 		i = j - 1;
 		while (j < n && so[j].key == so[i].key)
 			j++;
-		if (j - i > 1 && compact_tie(p, so, i, j, &tie, &tcap)) {
-			free(tie), free(so);
+		if (j - i > 1 && compact_tie(p, ent, so, i, j, &tie, &tcap)) {
+			free(tie), free(so), free(ent);
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 		}
 		i = j;
 	}
 	free(tie);
-	/* the selection of pc_rowset_build, the indices kept in so's room
-	 * (ord[i] lies before so[i]); the first "top" of them summed as the
-	 * listing */
-	size_t *ord = (size_t *)(void *)so, keep = 0;
-	size_t top = rs->top ? rs->top : SIZE_MAX;
+	/* ent[i] = old ent[so[i].idx], in place: each cycle of the
+	 * permutation followed once (a placed entry's idx becomes its own) */
+	for (size_t i = 0; i < n; i++) {
+		if (so[i].idx == i)
+			continue;
+		struct pc_rs_ent first = ent[i];
+		size_t j = i;
+		for (;;) {
+			size_t src = (size_t)so[j].idx;
+			so[j].idx = j;
+			if (src == i) {
+				ent[j] = first;
+				break;
+			}
+			ent[j] = ent[src];
+			j = src;
+		}
+	}
+	free(so);
+	/* the selection of pc_rowset_build; the first "top" of the rows it
+	 * keeps summed as the listing */
+	size_t keep = 0, top = rs->top ? rs->top : SIZE_MAX;
 	double cum = 0, listed = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t ti = (size_t)so[i].idx;
-		if (i + 8 < n) /* (the targets in sorted order: asked for ahead) */
-			PC_PREFETCH(&tg[so[i + 8].idx]);
-		const pc_target *t = &tg[ti];
-		double c = t->count;
+		double c = ent[i].count;
 		if (c > 0 && rs->has_cutoff &&
 		    (rs->denom <= 0 || cum * 100.0 >= rs->cutoff * rs->denom * (1 - 1e-12)))
 			continue;
@@ -865,27 +902,24 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 		if (keep < top) {
 			if (fabs(c) < 4503599627370496.0 ? (double)(int64_t)c != c : c != c)
 				rs->fractional = 1;
-			if (t->self_calls)
-				rs->has_calls = 1;
 			listed += c;
 			if (c > rs->max_count)
 				rs->max_count = c;
 		}
-		ord[keep++] = ti;
+		ent[keep++] = ent[i];
 	}
 	rs->selected = keep;
 	if (keep > top)
 		keep = top;
-	cum = listed;
 	if (!(rs->cum = calloc(1, sizeof *rs->cum))) {
-		free(so);
+		free(ent);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
 	rs->targets = targets;
 	rs->p = p;
-	rs->order = ord;
+	rs->ent = ent;
 	rs->n = keep;
-	rs->listed = cum;
+	rs->listed = listed;
 	return PC_OK;
 }
 
@@ -1255,7 +1289,7 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 	const int ci = rs->ci_z > 0 && !rs->exact;
 	for (size_t i = 0; i < rs->n; i++) {
 		pc_rs_row xb;
-		const pc_rs_row *x = pc_rowset_row(rs, i, &xb);
+		const pc_rs_row *x = pc_rowset_row_machine(rs, i, &xb);
 		if (rb_row(&b))
 			return k->failed;
 		rb_u64(&b, x->rank);
@@ -1410,7 +1444,7 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 	rb_init(&b, k);
 	for (size_t i = 0; i < rs->n; i++) {
 		pc_rs_row xb;
-		const pc_rs_row *x = pc_rowset_row(rs, i, &xb);
+		const pc_rs_row *x = pc_rowset_row_machine(rs, i, &xb);
 		if (rb_row(&b))
 			return k->failed;
 		if (i)

@@ -134,10 +134,11 @@ typedef struct pc_rowset {
 	size_t top;         /* "top": 0 = no limit                         */
 	int filtered;       /* focus/ignore/hide given                     */
 	size_t selected;    /* rows the selection kept before "top"        */
-	/* compact rows (pc_rowset_build_compact; rows is then NULL): the listed rows'
-	 * target indices, and the running sum of the counts read last */
+	/* compact rows (pc_rowset_build_compact; rows is then NULL): per
+	 * listed row its label, count and target, and the running sum of
+	 * the counts read last */
 	pc_profile *p;
-	size_t *order;
+	struct pc_rs_ent *ent;
 	struct pc_rs_cum *cum;
 } pc_rowset;
 
@@ -153,22 +154,42 @@ PC_INTERNAL int pc_rs_bool(pc_profile *p, const pc_options *o,
 PC_INTERNAL int pc_rowset_build(pc_profile *p, const pc_options *o,
 				const pc_rowset_spec *spec, pc_rowset *rs);
 /** The same for a caller that reads the rows only through
- *  pc_rowset_row: the usual listing (sort self, no filter, no
- *  granularity, no region rows, no calls, tie by name) is kept as the
- *  attribution's target indices, each row made when it is read (no
- *  array of rows: 112 bytes a row); otherwise as pc_rowset_build. */
+ *  pc_rowset_row, _row_text and _label: the usual listing (sort self, no
+ *  filter, no granularity, no region rows, no calls, tie by name) is kept
+ *  as each listed row's label, count and target (24 bytes, not a row of
+ *  112), the other fields made when a row is read; otherwise as
+ *  pc_rowset_build. */
 PC_INTERNAL int pc_rowset_build_compact(pc_profile *p, const pc_options *o,
 					const pc_rowset_spec *spec, pc_rowset *rs);
 PC_INTERNAL void pc_rowset_dispose(pc_rowset *rs);
+/** What of a compact row is made (PC_RS_ALL: every field). */
+#define PC_RS_TARGET 1 /* address, end, segment, row, calls, self_calls */
+#define PC_RS_KEY 2    /* key (the symbol's raw name) */
+#define PC_RS_ALL (PC_RS_TARGET | PC_RS_KEY)
 /** Listed row i (< rs->n): &rs->rows[i], or, for compact rows, the row
- *  made in buf (every field as rs->rows[i] would hold it; reading the
+ *  made in buf: label, count, rank, percent, cum_percent and what `what`
+ *  asks for (the others 0) as rs->rows[i] would hold them (reading the
  *  rows in order costs O(1) a row, a row before the last read O(i)). */
 PC_INTERNAL const pc_rs_row *pc_rowset_row_make(const pc_rowset *rs, size_t i,
-						 pc_rs_row *buf);
+						 pc_rs_row *buf, int what);
 static inline const pc_rs_row *pc_rowset_row(const pc_rowset *rs, size_t i,
 					     pc_rs_row *buf)
 {
-	return rs->rows ? &rs->rows[i] : pc_rowset_row_make(rs, i, buf);
+	return rs->rows ? &rs->rows[i] : pc_rowset_row_make(rs, i, buf, PC_RS_ALL);
+}
+/** The same with the fields the text tables read: label, count, rank,
+ *  percent, cum_percent, calls and self_calls (a compact listing has no
+ *  calls: 0). */
+static inline const pc_rs_row *pc_rowset_row_text(const pc_rowset *rs, size_t i,
+						  pc_rs_row *buf)
+{
+	return rs->rows ? &rs->rows[i] : pc_rowset_row_make(rs, i, buf, 0);
+}
+/** The same with every field but key (csv, json). */
+static inline const pc_rs_row *pc_rowset_row_machine(const pc_rowset *rs, size_t i,
+						     pc_rs_row *buf)
+{
+	return rs->rows ? &rs->rows[i] : pc_rowset_row_make(rs, i, buf, PC_RS_TARGET);
 }
 /** The label of listed row i alone (pc_rowset_row(rs, i, ...)->label). */
 PC_INTERNAL const char *pc_rowset_label_make(const pc_rowset *rs, size_t i);

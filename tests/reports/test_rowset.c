@@ -572,6 +572,26 @@ static void compact_case(pc_profile *p, const char *const *kv, int want_compact,
 			if (y->cum_percent != x->cum_percent)
 				fail_msg("row %zu: cum %.17g, want %.17g", i, y->cum_percent,
 					 x->cum_percent);
+			/* the fields csv and json read, and those of the text */
+			pc_rs_row mb, tb;
+			const pc_rs_row *m = pc_rowset_row_machine(&b, i, &mb);
+			assert_string_equal(m->label, x->label);
+			assert_int_equal(m->segment, x->segment);
+			assert_int_equal(m->address, x->address);
+			assert_int_equal(m->end, x->end);
+			assert_int_equal(m->row, x->row);
+			assert_int_equal(m->region, -1);
+			assert_true(m->count == x->count && m->percent == x->percent &&
+				    m->cum_percent == x->cum_percent);
+			assert_int_equal(m->calls, x->calls);
+			assert_int_equal(m->self_calls, x->self_calls);
+			const pc_rs_row *t = pc_rowset_row_text(&b, i, &tb);
+			assert_string_equal(t->label, x->label);
+			assert_int_equal(t->rank, x->rank);
+			assert_true(t->count == x->count && t->percent == x->percent &&
+				    t->cum_percent == x->cum_percent);
+			assert_int_equal(t->calls, x->calls);
+			assert_int_equal(t->self_calls, x->self_calls);
 		}
 	}
 	pc_rowset_dispose(&a);
