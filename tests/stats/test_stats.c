@@ -367,6 +367,38 @@ static void test_hist_or(void **state)
 	pc_profile_free(a);
 }
 
+/* pc_get_uints (the gmon decode) against pc_get_uint, and its OR, for
+ * every length up to 11 (the four-at-a-time loops and their tails) */
+static void test_get_uints(void **state)
+{
+	(void)state;
+	unsigned char b[44];
+	for (size_t i = 0; i < sizeof b; i++)
+		b[i] = (unsigned char)(i * 37 + 5);
+	static const unsigned widths[] = {2, 4, 3, 8};
+	for (size_t w = 0; w < 4; w++)
+		for (int big = 0; big < 2; big++)
+			for (size_t n = 0; n <= 11 && n * widths[w] <= sizeof b; n++) {
+				pc_endian e = big ? PC_ENDIAN_BIG : PC_ENDIAN_LITTLE;
+				uint64_t out[11], any = 0;
+				uint64_t got = pc_get_uints(out, b, n, widths[w], e);
+				for (size_t i = 0; i < n; i++) {
+					uint64_t v = pc_get_uint(b + widths[w] * i, widths[w], e);
+					assert_int_equal(out[i], v);
+					any |= v;
+				}
+				assert_int_equal(got, any);
+			}
+	uint64_t out[3];
+	/* bytes 05 2a 4f 74 99 be: 16 bits each way */
+	assert_int_equal(pc_get_uints(out, b, 3, 2, PC_ENDIAN_LITTLE), 0xfedf);
+	assert_int_equal(out[0], 0x2a05);
+	assert_int_equal(out[2], 0xbe99);
+	assert_int_equal(pc_get_uints(out, b, 3, 2, PC_ENDIAN_BIG), 0xdffe);
+	assert_int_equal(out[0], 0x052a);
+	assert_int_equal(out[2], 0x99be);
+}
+
 /* 6-byte buckets onto 8-byte cells: straddling buckets are split by
  * overlap in whole samples, the larger remainder first. */
 static void test_merge_straddle(void **state)
@@ -622,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_diff_false_flags),
 		cmocka_unit_test(test_merge_rebin),
 		cmocka_unit_test(test_hist_or),
+		cmocka_unit_test(test_get_uints),
 		cmocka_unit_test(test_merge_straddle),
 		cmocka_unit_test(test_merge_refusals),
 		cmocka_unit_test(test_flat_ci),
