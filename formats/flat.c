@@ -209,7 +209,7 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	 * copied when its count has the same bits (the rows of one count are
 	 * neighbours: the bench's 49,155 rows have 87 counts).  seg_ok:
 	 * seg_a (na bytes) and, without calls, seg_b (nb) are seg_count's. */
-	char seg_a[64], seg_b[128];
+	char seg_a[64] = {0}, seg_b[128] = {0};
 	size_t na = 0, nb = 0;
 	double seg_count = 0;
 	int seg_ok = 0;
@@ -284,8 +284,8 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 		}
 		const int same = seg_ok && !memcmp(&r->count, &seg_count, sizeof seg_count);
 		const size_t s0 = L;
-		if (same) {
-			memcpy(out + L, seg_a, na);
+		if (same) { /* (whole: a copy of constant size; the line has room) */
+			memcpy(out + L, seg_a, sizeof seg_a);
 			L += na;
 		} else {
 			out[L++] = ' ', out[L++] = ' ';
@@ -299,7 +299,7 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 		L += put_fixed(out + L, r->cum_percent, 7, 2);
 		const size_t s1 = L;
 		if (same && !rs->has_calls) {
-			memcpy(out + L, seg_b, nb);
+			memcpy(out + L, seg_b, sizeof seg_b);
 			L += nb;
 			goto line_end;
 		}
