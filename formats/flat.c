@@ -209,7 +209,7 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	 * copied when its count has the same bits (the rows of one count are
 	 * neighbours: the bench's 49,155 rows have 87 counts).  seg_ok:
 	 * seg_a (na bytes) and, without calls, seg_b (nb) are seg_count's. */
-	char seg_a[64] = {0}, seg_b[128] = {0};
+	char seg_a[64] = {0}, seg_b[64] = {0};
 	size_t na = 0, nb = 0;
 	double seg_count = 0;
 	int seg_ok = 0;
