@@ -207,11 +207,12 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	/* The count and percent columns, and the ones after cum % (but
 	 * calls), depend on the count alone: those of the row above are
 	 * copied when its count has the same bits (the rows of one count are
-	 * neighbours: the bench's 49,155 rows have 87 counts).  seg_ok:
+	 * neighbours: the bench's 49,155 rows have 87 counts; the percent,
+	 * the count's, compared too).  seg_ok:
 	 * seg_a (na bytes) and, without calls, seg_b (nb) are seg_count's. */
 	char seg_a[64] = {0}, seg_b[64] = {0};
 	size_t na = 0, nb = 0;
-	double seg_count = 0;
+	double seg_count = 0, seg_pct = 0;
 	int seg_ok = 0;
 	size_t rank_n = 0;
 	uint64_t rank_v = 0;
@@ -282,7 +283,8 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 				return;
 			room = CHUNK, L = at = 0;
 		}
-		const int same = seg_ok && !memcmp(&r->count, &seg_count, sizeof seg_count);
+		const int same = seg_ok && !memcmp(&r->count, &seg_count, sizeof seg_count) &&
+				 !memcmp(&r->percent, &seg_pct, sizeof seg_pct);
 		const size_t s0 = L;
 		if (same) { /* (whole: a copy of constant size; the line has room) */
 			memcpy(out + L, seg_a, sizeof seg_a);
@@ -344,6 +346,7 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 				if (!rs->has_calls)
 					memcpy(seg_b, out + s1, nb);
 				seg_count = r->count;
+				seg_pct = r->percent;
 			}
 		}
 	line_end:

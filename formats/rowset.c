@@ -1182,6 +1182,29 @@ static void rb_str(rowbuf *b, const char *s, size_t n)
 }
 #define RB_LIT(b, lit) rb_str(b, lit, sizeof lit - 1)
 
+/* a row's bytes kept to be copied into a later row (RB_LINE has room
+ * for the whole of buf) */
+typedef struct rb_seg {
+	char buf[96];
+	size_t n;
+} rb_seg;
+
+/* keeps s[0, n): 1, or 0 when it does not fit */
+static int rb_seg_keep(rb_seg *g, const char *s, size_t n)
+{
+	if (n > sizeof g->buf)
+		return 0;
+	memcpy(g->buf, s, n);
+	g->n = n;
+	return 1;
+}
+
+static void rb_seg_put(rowbuf *b, const rb_seg *g)
+{
+	memcpy(b->out + b->L, g->buf, sizeof g->buf); /* (a constant size) */
+	b->L += g->n;
+}
+
 /* "%llu" (below 2^32: inline, two digits a step) */
 static PC_ALWAYS_INLINE void rb_u64(rowbuf *b, uint64_t v)
 {
@@ -1287,6 +1310,13 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 	rowbuf b;
 	rb_init(&b, k);
 	const int ci = rs->ci_z > 0 && !rs->exact;
+	/* count and percent, and self_seconds, depend on the count alone
+	 * (the percent is the count's): copied from the row above when its
+	 * count and percent have the same bits (flat.c's render_text does
+	 * the same) */
+	rb_seg sa = {0}, ss = {0};
+	double seg_count = 0, seg_pct = 0;
+	int seg_ok = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		pc_rs_row xb;
 		const pc_rs_row *x = pc_rowset_row_machine(rs, i, &xb);
@@ -1297,14 +1327,33 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 		if (rb_name(&b, x->label, ",\"", pc_sink_csv_field, 0))
 			return k->failed;
 		b.out[b.L++] = ',';
-		rb_count(&b, x->count);
-		b.out[b.L++] = ',';
-		rb_fixed(&b, x->percent, 4);
+		const int same = seg_ok && !memcmp(&x->count, &seg_count, sizeof seg_count) &&
+				 !memcmp(&x->percent, &seg_pct, sizeof seg_pct);
+		size_t s0 = b.L;
+		if (same) {
+			rb_seg_put(&b, &sa);
+		} else {
+			rb_count(&b, x->count);
+			b.out[b.L++] = ',';
+			rb_fixed(&b, x->percent, 4);
+		}
+		size_t s0e = b.L;
 		b.out[b.L++] = ',';
 		rb_fixed(&b, x->cum_percent, 4);
 		b.out[b.L++] = ',';
-		if (rs->rate > 0)
-			rb_fixed(&b, x->count / rs->rate, 6);
+		size_t s1 = b.L;
+		if (rs->rate > 0) {
+			if (same)
+				rb_seg_put(&b, &ss);
+			else
+				rb_fixed(&b, x->count / rs->rate, 6);
+		}
+		if (!same) {
+			seg_ok = rb_seg_keep(&sa, b.out + s0, s0e - s0) &
+				 rb_seg_keep(&ss, b.out + s1, b.L - s1);
+			seg_count = x->count;
+			seg_pct = x->percent;
+		}
 		b.out[b.L++] = ',';
 		rb_u64(&b, x->calls);
 		b.out[b.L++] = ',';
@@ -1442,6 +1491,9 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 	 * line end is at its start */
 	rowbuf b;
 	rb_init(&b, k);
+	rb_seg sa = {0}, ss = {0};
+	double seg_count = 0, seg_pct = 0;
+	int seg_ok = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		pc_rs_row xb;
 		const pc_rs_row *x = pc_rowset_row_machine(rs, i, &xb);
@@ -1468,23 +1520,42 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 			rb_str(&b, cls, strlen(cls));
 			b.out[b.L++] = '"';
 		}
-		RB_LIT(&b, ", \"count\": ");
-		rb_count(&b, x->count);
-		RB_LIT(&b, ", \"percent\": ");
-		rb_fixed(&b, x->percent, 4);
+		/* count and percent, and self_seconds and the interval, as
+		 * pc_rowset_csv: copied when the count is the row above's */
+		const int same = seg_ok && !memcmp(&x->count, &seg_count, sizeof seg_count) &&
+				 !memcmp(&x->percent, &seg_pct, sizeof seg_pct);
+		size_t s0 = b.L;
+		if (same) {
+			rb_seg_put(&b, &sa);
+		} else {
+			RB_LIT(&b, ", \"count\": ");
+			rb_count(&b, x->count);
+			RB_LIT(&b, ", \"percent\": ");
+			rb_fixed(&b, x->percent, 4);
+		}
+		size_t s0e = b.L;
 		RB_LIT(&b, ", \"cum_percent\": ");
 		rb_fixed(&b, x->cum_percent, 4);
-		if (rs->rate > 0) {
-			RB_LIT(&b, ", \"self_seconds\": ");
-			rb_fixed(&b, x->count / rs->rate, 6);
-		}
-		if (rs->ci_z > 0 && !rs->exact) {
-			double lo, hi;
-			pc_rowset_ci(rs, x->count, &lo, &hi);
-			RB_LIT(&b, ", \"ci_low\": ");
-			rb_fixed(&b, lo, 4);
-			RB_LIT(&b, ", \"ci_high\": ");
-			rb_fixed(&b, hi, 4);
+		size_t s1 = b.L;
+		if (same) {
+			rb_seg_put(&b, &ss);
+		} else {
+			if (rs->rate > 0) {
+				RB_LIT(&b, ", \"self_seconds\": ");
+				rb_fixed(&b, x->count / rs->rate, 6);
+			}
+			if (rs->ci_z > 0 && !rs->exact) {
+				double lo, hi;
+				pc_rowset_ci(rs, x->count, &lo, &hi);
+				RB_LIT(&b, ", \"ci_low\": ");
+				rb_fixed(&b, lo, 4);
+				RB_LIT(&b, ", \"ci_high\": ");
+				rb_fixed(&b, hi, 4);
+			}
+			seg_ok = rb_seg_keep(&sa, b.out + s0, s0e - s0) &
+				 rb_seg_keep(&ss, b.out + s1, b.L - s1);
+			seg_count = x->count;
+			seg_pct = x->percent;
 		}
 		RB_LIT(&b, ", \"calls\": ");
 		rb_u64(&b, x->calls);

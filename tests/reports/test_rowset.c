@@ -529,7 +529,8 @@ static void flat_ranks(void **state)
 
 /* the flat table's rows of one count (their count, percent, self
  * seconds and bar copied from the row above) against printf: 300 rows
- * of counts 1 to 5, in runs of one count, at 100 Hz */
+ * of counts 1 to 5, in runs of one count, at 100 Hz; and the same rows
+ * as csv and json */
 typedef struct same_row {
 	unsigned name, count;
 } same_row;
@@ -591,6 +592,41 @@ static void flat_same_counts(void **state)
 	}
 	assert_string_equal(at, "");
 	pc_free(buf);
+	/* csv and json: the same rows */
+	for (int json = 0; json < 2; json++) {
+		pc_options *o;
+		assert_int_equal(pc_options_new(&o), PC_OK);
+		assert_int_equal(pc_options_parse(o, json ? "output-format=json"
+							  : "output-format=csv"), PC_OK);
+		assert_int_equal(pc_profile_render(p, NULL, o, &buf, &len), PC_OK);
+		at = json ? strstr(buf, "\"rows\": [") + 9 : strchr(buf, '\n') + 1;
+		cum = 0;
+		for (size_t i = 0; i < N; i++) {
+			char want[256];
+			unsigned c = ref[i].count;
+			cum += c;
+			if (json)
+				snprintf(want, sizeof want,
+					 "%s\n    {\"rank\": %zu, \"symbol\": \"%s\", \"address\": %u, "
+					 "\"count\": %u, \"percent\": %.4f, \"cum_percent\": %.4f, "
+					 "\"self_seconds\": %.6f, \"calls\": 0, \"self_calls\": 0}",
+					 i ? "," : "", i + 1, names[ref[i].name],
+					 0x1000 + 0x10 * ref[i].name, c, c * 100.0 / total,
+					 cum * 100.0 / total, c / 100.0);
+			else
+				snprintf(want, sizeof want, "%zu,%s,%u,%.4f,%.4f,%.6f,0,0,0x%x\n",
+					 i + 1, names[ref[i].name], c, c * 100.0 / total,
+					 cum * 100.0 / total, c / 100.0, 0x1000 + 0x10 * ref[i].name);
+			size_t n = strlen(want);
+			if (strncmp(at, want, n) != 0)
+				fail_msg("%s row %zu: want '%s', got '%.*s'", json ? "json" : "csv",
+					 i, want, (int)n, at);
+			at += n;
+		}
+		assert_true(json ? !strncmp(at, "\n  ]", 4) : !strncmp(at, ",[total],900,", 13));
+		pc_free(buf);
+		pc_options_free(o);
+	}
 	pc_profile_free(p);
 }
 
