@@ -688,7 +688,8 @@ place:
 void pc_rowset_dispose(pc_rowset *rs)
 {
 	free(rs->rows);
-	free(rs->ent);
+	free(rs->cnt); /* (and lab, in its room) */
+	free(rs->tgt);
 	free(rs->cum);
 	memset(rs, 0, sizeof *rs);
 }
@@ -719,17 +720,16 @@ static const char *sym_label(pc_profile *p, size_t s)
 const pc_rs_row *pc_rowset_row_make(const pc_rowset *rs, size_t i, pc_rs_row *buf,
 				    int what)
 {
-	const struct pc_rs_ent *e = &rs->ent[i];
-	*buf = (pc_rs_row){.label = e->label, .count = e->count, .region = -1,
+	*buf = (pc_rs_row){.label = rs->lab[i], .count = rs->cnt[i], .region = -1,
 			   .rank = i + 1};
 	if (what) {
 		const pc_profile *p = rs->p;
 		/* (the targets in listing order are in no order: asked for
 		 * ahead) */
 		if (i + 8 < rs->n)
-			PC_PREFETCH(&p->targets[e[8].target]);
-		const pc_target *t = &p->targets[e->target];
-		buf->row = e->target;
+			PC_PREFETCH(&p->targets[rs->tgt[i + 8]]);
+		const pc_target *t = &p->targets[rs->tgt[i]];
+		buf->row = rs->tgt[i];
 		buf->segment = t->segment;
 		buf->address = t->address;
 		buf->end = t->end;
@@ -742,7 +742,7 @@ const pc_rs_row *pc_rowset_row_make(const pc_rowset *rs, size_t i, pc_rs_row *bu
 	if (c->n > i + 1)
 		c->n = 0, c->sum = 0;
 	for (; c->n <= i; c->n++)
-		c->sum += rs->ent[c->n].count;
+		c->sum += rs->cnt[c->n];
 	buf->percent = rs->denom > 0 ? buf->count * 100.0 / rs->denom : 0;
 	buf->cum_percent = rs->denom > 0 ? c->sum * 100.0 / rs->denom : 0;
 	return buf;
@@ -750,7 +750,7 @@ const pc_rs_row *pc_rowset_row_make(const pc_rowset *rs, size_t i, pc_rs_row *bu
 
 const char *pc_rowset_label_make(const pc_rowset *rs, size_t i)
 {
-	return rs->ent[i].label;
+	return rs->lab[i];
 }
 
 /* Rows of one sort key (o[i, j): names alike in their first bytes) by
@@ -850,7 +850,7 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 		return r;
 	}
 	pc_rkey *so = pc_radix_sort(k, tmp, n);
-	free(so == k ? tmp : k);
+	pc_rkey *fr = so == k ? tmp : k; /* (free now: 16 bytes an entry) */
 	/* the runs alike in that key by cmp_name (rare: names alike in
 	 * their first bytes) */
 	pc_rs_row *tie = NULL;
@@ -863,37 +863,34 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 		while (j < n && so[j].key == so[i].key)
 			j++;
 		if (j - i > 1 && compact_tie(p, ent, so, i, j, &tie, &tcap)) {
-			free(tie), free(so), free(ent);
+			free(tie), free(so), free(fr), free(ent);
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 		}
 		i = j;
 	}
 	free(tie);
-	/* ent[i] = old ent[so[i].idx], in place: each cycle of the
-	 * permutation followed once (a placed entry's idx becomes its own) */
+	/* the entries in listing order, gathered (independent reads, where
+	 * following the permutation's cycles in place made a chain of
+	 * them): counts and labels into fr's room, targets into so's
+	 * (tgs[i] lies before so[i].idx) */
+	double *cnt = (double *)(void *)fr;
+	const char **lab = (const char **)(void *)(cnt + n);
+	size_t *tgs = (size_t *)(void *)so;
 	for (size_t i = 0; i < n; i++) {
-		if (so[i].idx == i)
-			continue;
-		struct pc_rs_ent first = ent[i];
-		size_t j = i;
-		for (;;) {
-			size_t src = (size_t)so[j].idx;
-			so[j].idx = j;
-			if (src == i) {
-				ent[j] = first;
-				break;
-			}
-			ent[j] = ent[src];
-			j = src;
-		}
+		if (i + 8 < n)
+			PC_PREFETCH(&ent[so[i + 8].idx]);
+		const struct pc_rs_ent *e = &ent[so[i].idx];
+		cnt[i] = e->count;
+		lab[i] = e->label;
+		tgs[i] = e->target;
 	}
-	free(so);
+	free(ent);
 	/* the selection of pc_rowset_build; the first "top" of the rows it
 	 * keeps summed as the listing */
 	size_t keep = 0, top = rs->top ? rs->top : SIZE_MAX;
 	double cum = 0, listed = 0;
 	for (size_t i = 0; i < n; i++) {
-		double c = ent[i].count;
+		double c = cnt[i];
 		if (c > 0 && rs->has_cutoff &&
 		    (rs->denom <= 0 || cum * 100.0 >= rs->cutoff * rs->denom * (1 - 1e-12)))
 			continue;
@@ -906,18 +903,21 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 			if (c > rs->max_count)
 				rs->max_count = c;
 		}
-		ent[keep++] = ent[i];
+		cnt[keep] = c, lab[keep] = lab[i], tgs[keep] = tgs[i];
+		keep++;
 	}
 	rs->selected = keep;
 	if (keep > top)
 		keep = top;
 	if (!(rs->cum = calloc(1, sizeof *rs->cum))) {
-		free(ent);
+		free(fr), free(so);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
 	rs->targets = targets;
 	rs->p = p;
-	rs->ent = ent;
+	rs->cnt = cnt;
+	rs->lab = lab;
+	rs->tgt = tgs;
 	rs->n = keep;
 	rs->listed = listed;
 	return PC_OK;

@@ -135,10 +135,12 @@ typedef struct pc_rowset {
 	int filtered;       /* focus/ignore/hide given                     */
 	size_t selected;    /* rows the selection kept before "top"        */
 	/* compact rows (pc_rowset_build_compact; rows is then NULL): per
-	 * listed row its label, count and target, and the running sum of
-	 * the counts read last */
+	 * listed row its count, label (in cnt's allocation) and target,
+	 * and the running sum of the counts read last */
 	pc_profile *p;
-	struct pc_rs_ent *ent;
+	double *cnt;
+	const char **lab;
+	size_t *tgt;
 	struct pc_rs_cum *cum;
 } pc_rowset;
 
