@@ -814,10 +814,10 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 	for (size_t i = 0; i < nt; i++) {
 		/* the symbols and their names are read in the targets' order,
 		 * not their own: asked for ahead */
+		if (i + 32 < nt)
+			PC_PREFETCH(&sy[tg[i + 32].symbol]);
 		if (i + 16 < nt)
-			PC_PREFETCH(&sy[tg[i + 16].symbol]);
-		if (i + 8 < nt)
-			PC_PREFETCH(sy[tg[i + 8].symbol].name);
+			PC_PREFETCH(sy[tg[i + 16].symbol].name);
 		const pc_target *t = &tg[i];
 		if (t->excluded || IDLE(t))
 			continue;
