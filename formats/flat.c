@@ -178,8 +178,6 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	size_t namew = 6;
 	for (size_t i = 0; i < rs->n; i++) {
 		const char *s = pc_rowset_label(rs, i);
-		if (i + 8 < rs->n) /* (the names, in no order: asked for ahead) */
-			PC_PREFETCH(pc_rowset_label(rs, i + 8));
 		size_t l = plain_len(s);
 		if (s[l])
 			l = pc_name_width(s);
@@ -221,8 +219,6 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	pc_rs_row rb;
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *r = pc_rowset_row_text(rs, i, &rb);
-		if (i + 8 < rs->n) /* (the names, in no order: asked for ahead) */
-			PC_PREFETCH(pc_rowset_label(rs, i + 8));
 		/* committed at the line that reaches a streaming sink's
 		 * limit, as a write of each line would be (it flushes then) */
 		if (room - L < LINE_MAX_FAST || k->len + L >= lim) {
