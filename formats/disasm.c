@@ -22,6 +22,7 @@
  * With DWARF, the source line (file:line, and the inlined function when
  * it is not FUNCTION) is printed above each run of instructions from it.
  */
+#include "disasm.h"
 #include "dwarf_internal.h"
 #include "model.h"
 #include "rowset.h"
@@ -34,6 +35,11 @@
 #if PC_HAVE_CAPSTONE
 #include <capstone/capstone.h>
 #endif
+#if PC_CAPSTONE_DLOPEN
+#include "platform.h"
+#include <pthread.h>
+#include <stddef.h>
+#endif
 #if PC_HAVE_ELF
 #include <gelf.h>
 #include <libelf.h>
@@ -43,6 +49,91 @@
 #define DIS_MAX_FILE ((uint64_t)1 << 31)
 
 #if PC_HAVE_CAPSTONE
+
+#if PC_CAPSTONE_DLOPEN
+/* Capstone is not linked (meson.build: 77,403 relocations at every start):
+ * the first -r disasm opens its shared library and takes these functions
+ * from it, once for the process, and keeps it open. */
+typedef struct cs_table {
+	cs_err (*open)(cs_arch, cs_mode, csh *);
+	cs_err (*close)(csh *);
+	cs_insn *(*malloc)(csh);
+	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
+	void (*free)(cs_insn *, size_t);
+} cs_table;
+
+static const pc_plat_sym cs_syms[] = {
+	{"cs_open", offsetof(cs_table, open)},
+	{"cs_close", offsetof(cs_table, close)},
+	{"cs_malloc", offsetof(cs_table, malloc)},
+	{"cs_disasm_iter", offsetof(cs_table, disasm_iter)},
+	{"cs_free", offsetof(cs_table, free)},
+};
+
+static int cs_load(const char *soname, cs_table *t, void **handle, char *msg, size_t msglen)
+{
+	/* the members' types are those of capstone.h's functions (checked
+	 * here, not evaluated: nothing refers to Capstone's symbols) */
+	(void)sizeof(t->open = cs_open);
+	(void)sizeof(t->close = cs_close);
+	(void)sizeof(t->malloc = cs_malloc);
+	(void)sizeof(t->disasm_iter = cs_disasm_iter);
+	(void)sizeof(t->free = cs_free);
+	char why[400];
+	*handle = pc_plat_lib_open(soname, cs_syms, sizeof cs_syms / sizeof cs_syms[0], t, why,
+				   sizeof why);
+	if (!*handle) {
+		snprintf(msg, msglen, "disasm: cannot load Capstone (%s); install %s (Debian: %s)",
+			 why, PC_CAPSTONE_SONAME, PC_CAPSTONE_PACKAGE);
+		return PC_EUNSUPPORTED;
+	}
+	return PC_OK;
+}
+
+int pc_disasm_load_capstone(const char *soname, char *msg, size_t msglen)
+{
+	cs_table t;
+	void *h;
+	int st = cs_load(soname, &t, &h, msg, msglen);
+	if (!st)
+		pc_plat_lib_close(h);
+	return st;
+}
+
+static cs_table cs_fn;
+static int cs_status;
+static char cs_msg[600];
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+static void cs_load_once(void)
+{
+	void *h;
+	cs_status = cs_load(PC_CAPSTONE_SONAME, &cs_fn, &h, cs_msg, sizeof cs_msg);
+}
+
+/* Capstone's functions for -r disasm: PC_OK, or fails p with the message */
+static int cs_ready(pc_profile *p)
+{
+	if (pthread_once(&cs_once, cs_load_once))
+		return pc_profile_fail(p, PC_EUNSUPPORTED, "disasm: cannot load Capstone (pthread_once failed)");
+	if (cs_status)
+		return pc_profile_fail(p, cs_status, "%s", cs_msg);
+	return PC_OK;
+}
+
+/* decode() calls them through the table */
+#define cs_open (*cs_fn.open)
+#define cs_close (*cs_fn.close)
+#define cs_malloc (*cs_fn.malloc)
+#define cs_disasm_iter (*cs_fn.disasm_iter)
+#define cs_free (*cs_fn.free)
+#else
+static int cs_ready(pc_profile *p)
+{
+	(void)p;
+	return PC_OK;
+}
+#endif
 
 /* Capstone's big-endian mode bit (bit 31) as a non-negative number */
 #define DIS_BE ((int64_t)(uint32_t)CS_MODE_BIG_ENDIAN)
@@ -448,7 +539,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
 	int st;
-	if ((st = pc_rs_outfmt(p, o, &fmt)))
+	if ((st = pc_rs_outfmt(p, o, &fmt)) || (st = cs_ready(p)))
 		return st;
 	const char *sel = pc_options_get(o, "disasm-select");
 	if ((st = pc_profile_attribute_nocheck(p, o)))
@@ -796,6 +887,16 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			       "disasm: this libprofcore was built without Capstone; install libcapstone-dev and rebuild (meson -Dcapstone=enabled)");
 }
 
+#endif
+
+#if !PC_CAPSTONE_DLOPEN
+int pc_disasm_load_capstone(const char *soname, char *msg, size_t msglen)
+{
+	(void)soname;
+	if (msglen)
+		msg[0] = 0;
+	return PC_EUNSUPPORTED;
+}
 #endif
 
 const pc_report pc_report_disasm = {
