@@ -51,34 +51,19 @@
 #if PC_HAVE_CAPSTONE
 
 #if PC_CAPSTONE_DLOPEN
-/* Capstone is not linked (meson.build: 77,403 relocations at every start):
- * the first -r disasm opens its shared library and takes these functions
- * from it, once for the process, and keeps it open. */
+/* Capstone is not linked (meson.build lazy_libs: 77,403 relocations at
+ * every start): the first -r disasm opens its shared library and takes
+ * these functions from it, once for the process, and keeps it open. */
+#define CS_FUNCS(X) X(cs_open) X(cs_close) X(cs_malloc) X(cs_disasm_iter) X(cs_free)
+#define CS_MEMBER(f) __typeof__(f) *f;
+#define CS_SYM(f) {#f, offsetof(cs_table, f)},
 typedef struct cs_table {
-	cs_err (*open)(cs_arch, cs_mode, csh *);
-	cs_err (*close)(csh *);
-	cs_insn *(*malloc)(csh);
-	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
-	void (*free)(cs_insn *, size_t);
+	CS_FUNCS(CS_MEMBER)
 } cs_table;
-
-static const pc_plat_sym cs_syms[] = {
-	{"cs_open", offsetof(cs_table, open)},
-	{"cs_close", offsetof(cs_table, close)},
-	{"cs_malloc", offsetof(cs_table, malloc)},
-	{"cs_disasm_iter", offsetof(cs_table, disasm_iter)},
-	{"cs_free", offsetof(cs_table, free)},
-};
+static const pc_plat_sym cs_syms[] = {CS_FUNCS(CS_SYM)};
 
 static int cs_load(const char *soname, cs_table *t, void **handle, char *msg, size_t msglen)
 {
-	/* the members' types are those of capstone.h's functions (checked
-	 * here, not evaluated: nothing refers to Capstone's symbols) */
-	(void)sizeof(t->open = cs_open);
-	(void)sizeof(t->close = cs_close);
-	(void)sizeof(t->malloc = cs_malloc);
-	(void)sizeof(t->disasm_iter = cs_disasm_iter);
-	(void)sizeof(t->free = cs_free);
 	char why[400];
 	*handle = pc_plat_lib_open(soname, cs_syms, sizeof cs_syms / sizeof cs_syms[0], t, why,
 				   sizeof why);
@@ -122,11 +107,11 @@ static int cs_ready(pc_profile *p)
 }
 
 /* decode() calls them through the table */
-#define cs_open (*cs_fn.open)
-#define cs_close (*cs_fn.close)
-#define cs_malloc (*cs_fn.malloc)
-#define cs_disasm_iter (*cs_fn.disasm_iter)
-#define cs_free (*cs_fn.free)
+#define cs_open (*cs_fn.cs_open)
+#define cs_close (*cs_fn.cs_close)
+#define cs_malloc (*cs_fn.cs_malloc)
+#define cs_disasm_iter (*cs_fn.cs_disasm_iter)
+#define cs_free (*cs_fn.cs_free)
 #else
 static int cs_ready(pc_profile *p)
 {

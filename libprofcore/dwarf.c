@@ -28,6 +28,109 @@
 #include <gelf.h>
 #include <unistd.h>
 #endif
+#if PC_DWARF_DLOPEN
+#include "platform.h"
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#endif
+
+#if PC_DWARF_DLOPEN
+/* libdw is not linked (meson.build lazy_libs: it and liblzma, libbz2 cost
+ * every start): the first pc_dwarf_load opens its shared library and takes
+ * these functions from it, once for the process, and keeps it open.  Every
+ * other call follows a successful pc_dwarf_load (d->dwfl). */
+#define DW_FUNCS(X) \
+	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_dieoffset) \
+	X(dwarf_errmsg) X(dwarf_filesrc) X(dwarf_formstring) X(dwarf_formudata) \
+	X(dwarf_getelf) X(dwarf_getsrcfiles) X(dwarf_getsrclines) \
+	X(dwarf_hasattr_integrate) X(dwarf_lineaddr) X(dwarf_next_unit) \
+	X(dwarf_onesrcline) X(dwarf_ranges) X(dwarf_siblingof) X(dwarf_tag) \
+	X(dwfl_begin) X(dwfl_build_id_find_elf) X(dwfl_end) X(dwfl_errmsg) \
+	X(dwfl_errno) X(dwfl_lineinfo) X(dwfl_module_addrname) \
+	X(dwfl_module_getdwarf) X(dwfl_module_getelf) X(dwfl_module_getsrc) \
+	X(dwfl_module_nextcu) X(dwfl_offline_section_address) X(dwfl_report_end) \
+	X(dwfl_report_offline) X(dwfl_standard_find_debuginfo)
+#define DW_MEMBER(f) __typeof__(f) *f;
+#define DW_SYM(f) {#f, offsetof(dw_table, f)},
+typedef struct dw_table {
+	DW_FUNCS(DW_MEMBER)
+} dw_table;
+static const pc_plat_sym dw_syms[] = {DW_FUNCS(DW_SYM)};
+
+static int dw_load(const char *soname, dw_table *t, void **handle, char *msg, size_t msglen)
+{
+	char why[400];
+	*handle = pc_plat_lib_open(soname, dw_syms, sizeof dw_syms / sizeof dw_syms[0], t, why,
+				   sizeof why);
+	if (!*handle) {
+		snprintf(msg, msglen, "cannot load libdw (%s): no DWARF; install %s (Debian: %s)",
+			 why, PC_DWARF_SONAME, PC_DWARF_PACKAGE);
+		return PC_EUNSUPPORTED;
+	}
+	return PC_OK;
+}
+
+int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
+{
+	dw_table t;
+	void *h;
+	int st = dw_load(soname, &t, &h, msg, msglen);
+	if (!st)
+		pc_plat_lib_close(h);
+	return st;
+}
+
+static dw_table dw_fn;
+static int dw_status;
+static char dw_msg[600];
+static pthread_once_t dw_once = PTHREAD_ONCE_INIT;
+static Dwfl_Callbacks offline_callbacks; /* dw_fn's, filled with it */
+
+static void dw_load_once(void)
+{
+	void *h;
+	dw_status = dw_load(PC_DWARF_SONAME, &dw_fn, &h, dw_msg, sizeof dw_msg);
+	if (!dw_status) {
+		offline_callbacks.find_elf = dw_fn.dwfl_build_id_find_elf;
+		offline_callbacks.find_debuginfo = dw_fn.dwfl_standard_find_debuginfo;
+		offline_callbacks.section_address = dw_fn.dwfl_offline_section_address;
+		offline_callbacks.debuginfo_path = NULL;
+	}
+}
+
+/* the calls below go through the table */
+#define dwarf_attr (*dw_fn.dwarf_attr)
+#define dwarf_attr_integrate (*dw_fn.dwarf_attr_integrate)
+#define dwarf_child (*dw_fn.dwarf_child)
+#define dwarf_dieoffset (*dw_fn.dwarf_dieoffset)
+#define dwarf_errmsg (*dw_fn.dwarf_errmsg)
+#define dwarf_filesrc (*dw_fn.dwarf_filesrc)
+#define dwarf_formstring (*dw_fn.dwarf_formstring)
+#define dwarf_formudata (*dw_fn.dwarf_formudata)
+#define dwarf_getelf (*dw_fn.dwarf_getelf)
+#define dwarf_getsrcfiles (*dw_fn.dwarf_getsrcfiles)
+#define dwarf_getsrclines (*dw_fn.dwarf_getsrclines)
+#define dwarf_hasattr_integrate (*dw_fn.dwarf_hasattr_integrate)
+#define dwarf_lineaddr (*dw_fn.dwarf_lineaddr)
+#define dwarf_next_unit (*dw_fn.dwarf_next_unit)
+#define dwarf_onesrcline (*dw_fn.dwarf_onesrcline)
+#define dwarf_ranges (*dw_fn.dwarf_ranges)
+#define dwarf_siblingof (*dw_fn.dwarf_siblingof)
+#define dwarf_tag (*dw_fn.dwarf_tag)
+#define dwfl_begin (*dw_fn.dwfl_begin)
+#define dwfl_end (*dw_fn.dwfl_end)
+#define dwfl_errmsg (*dw_fn.dwfl_errmsg)
+#define dwfl_errno (*dw_fn.dwfl_errno)
+#define dwfl_lineinfo (*dw_fn.dwfl_lineinfo)
+#define dwfl_module_addrname (*dw_fn.dwfl_module_addrname)
+#define dwfl_module_getdwarf (*dw_fn.dwfl_module_getdwarf)
+#define dwfl_module_getelf (*dw_fn.dwfl_module_getelf)
+#define dwfl_module_getsrc (*dw_fn.dwfl_module_getsrc)
+#define dwfl_module_nextcu (*dw_fn.dwfl_module_nextcu)
+#define dwfl_report_end (*dw_fn.dwfl_report_end)
+#define dwfl_report_offline (*dw_fn.dwfl_report_offline)
+#endif
 
 #if PC_HAVE_DWARF
 #define NONODE ((size_t)-1)
@@ -550,12 +653,14 @@ static void find_text(pc_dwarf *d)
 	}
 }
 
+#if !PC_DWARF_DLOPEN
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = NULL,
 };
+#endif
 
 int pc_dwarf_load(pc_dwarf *d, const char *path)
 {
@@ -565,6 +670,12 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 	d->path = pc_strdup(path);
 	if (!d->path)
 		return dfail(d, PC_ENOMEM, -1, "out of memory");
+#if PC_DWARF_DLOPEN
+	if (pthread_once(&dw_once, dw_load_once))
+		return dfail(d, PC_EUNSUPPORTED, -1, "cannot load libdw (pthread_once failed): no DWARF");
+	if (dw_status)
+		return dfail(d, dw_status, -1, "%s", dw_msg);
+#endif
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return dfail(d, PC_EIO, -1, "cannot open the program to read its DWARF");
@@ -795,6 +906,16 @@ int pc_dwarf_lookup_frames(pc_dwarf *d, uint64_t address,
 		     "this profcore was built without libdw (-Ddwarf): no DWARF");
 #endif
 }
+
+#if !PC_DWARF_DLOPEN
+int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
+{
+	(void)soname;
+	if (msglen)
+		msg[0] = 0;
+	return PC_EUNSUPPORTED;
+}
+#endif
 
 #if !PC_HAVE_DWARF
 int pc_dwarf_load(pc_dwarf *d, const char *path)

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Capstone opened at the first -r disasm, not linked (meson.build
-capstone_dlopen; formats/disasm.c).
+"""Capstone and libdw opened at their first use, not linked (meson.build
+lazy_libs; formats/disasm.c, libprofcore/dwarf.c).
 
 1. readelf -d: libprofcore.so and profcat have no NEEDED entry for
-   libcapstone (nor, through libprofcore, any other way to load it at
-   start).
+   libcapstone or libdw.
 2. With a library of the configured SONAME on LD_LIBRARY_PATH that is not
-   Capstone (a copy of zlib), a flat report and --version still work (the
-   library is not opened) and -r disasm stops with exit 1 and the exact
-   one-line message.
-Skipped (77) where Capstone is linked or absent (PC_CAPSTONE_SONAME empty:
-Windows, prefer_static, -Dcapstone=disabled) or readelf is missing.
+   the real one (a copy of zlib), --version and a flat report still work
+   (the library is not opened), and the report that needs it (-r disasm;
+   --granularity line) stops with exit 1 and the exact one-line message.
+Each library that this build links or lacks (its PC_*_SONAME empty:
+Windows, prefer_static, -Dcapstone/-Ddwarf=disabled, no target package on
+a cross leg) is left out; skipped (77) when that is both, or readelf is
+missing.
 """
 import os
 import re
@@ -21,10 +22,27 @@ import tempfile
 
 PROFCAT = os.environ["PROFCAT"]
 ROOT = os.environ["PC_SOURCE_ROOT"]
-SONAME = os.environ.get("PC_CAPSTONE_SONAME", "")
-PACKAGE = os.environ.get("PC_CAPSTONE_PACKAGE", "")
 LIB = sys.argv[1]
+FIX = os.path.join("tests", "source", "fixtures")
+INPUTS = [os.path.join(FIX, "lines-O2"), os.path.join(FIX, "gmon.out")]
 failures = 0
+
+
+def libs():
+    """(soname, the report that opens it, the exact error) of each library
+    this build opens at first use"""
+    out = []
+    so, pkg = os.environ.get("PC_CAPSTONE_SONAME", ""), os.environ.get("PC_CAPSTONE_PACKAGE", "")
+    if so:
+        out.append((so, ["-r", "disasm", "integrate"],
+                    "profcat: disasm: cannot load Capstone (%s: no function cs_open); "
+                    "install %s (Debian: %s)\n" % (so, so, pkg)))
+    so, pkg = os.environ.get("PC_DWARF_SONAME", ""), os.environ.get("PC_DWARF_PACKAGE", "")
+    if so:
+        out.append((so, ["--granularity", "line"],
+                    "profcat: %s: cannot load libdw (%s: no function dwarf_attr): no DWARF; "
+                    "install %s (Debian: %s)\n" % (INPUTS[0], so, so, pkg)))
+    return out
 
 
 def check(label, got, want):
@@ -55,38 +73,39 @@ def zlib_path():
 
 
 def main():
-    if not SONAME:
-        print("SKIP: Capstone is linked or absent in this build (capstone_dlopen not in effect)")
+    lazy = libs()
+    if not lazy:
+        print("SKIP: Capstone and libdw are linked or absent in this build (lazy_libs not in effect)")
         sys.exit(77)
     if not shutil.which("readelf"):
         print("SKIP: readelf not installed")
         sys.exit(77)
     for path in (LIB, PROFCAT):
         got = needed(path)
-        check("%s: NEEDED %s has no libcapstone" % (os.path.basename(path), " ".join(got)),
-              [n for n in got if n.startswith("libcapstone")], [])
+        for so, _, _ in lazy:
+            stem = so.split(".so")[0]
+            check("%s: NEEDED %s has no %s" % (os.path.basename(path), " ".join(got), stem),
+                  [n for n in got if n.split(".so")[0] == stem], [])
     z = zlib_path()
     if not z:
         print("SKIP: zlib's file not found in /proc/self/maps")
         sys.exit(77)
-    fix = os.path.join("tests", "source", "fixtures")
-    inputs = [os.path.join(fix, "lines-O2"), os.path.join(fix, "gmon.out")]
-    with tempfile.TemporaryDirectory() as tmp:
-        shutil.copyfile(z, os.path.join(tmp, SONAME))
-        env = dict(os.environ)
-        env["LD_LIBRARY_PATH"] = tmp + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    for so, args, message in lazy:
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copyfile(z, os.path.join(tmp, so))
+            env = dict(os.environ)
+            env["LD_LIBRARY_PATH"] = tmp + (":" + env["LD_LIBRARY_PATH"]
+                                            if env.get("LD_LIBRARY_PATH") else "")
 
-        def run(*args):
-            r = subprocess.run([PROFCAT] + list(args), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-            return r.returncode, r.stderr
+            def run(*a):
+                r = subprocess.run([PROFCAT] + list(a), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+                return r.returncode, r.stderr
 
-        check("--version with a false %s on the path" % SONAME, run("--version"), (0, ""))
-        check("flat report with a false %s on the path" % SONAME, run(*inputs), (0, ""))
-        check("-r disasm with a false %s on the path" % SONAME,
-              run("-r", "disasm", "integrate", *inputs),
-              (1, "profcat: disasm: cannot load Capstone (%s: no function cs_open); "
-                  "install %s (Debian: %s)\n" % (SONAME, SONAME, PACKAGE)))
+            check("--version with a false %s on the path" % so, run("--version"), (0, ""))
+            check("flat report with a false %s on the path" % so, run(*INPUTS), (0, ""))
+            check("%s with a false %s on the path" % (" ".join(args), so),
+                  run(*(args + INPUTS)), (1, message))
     sys.exit(1 if failures else 0)
 
 
