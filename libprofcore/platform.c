@@ -248,7 +248,12 @@ void pc_plat_dl_close(void *handle)
 void *pc_plat_lib_open(const char *soname, const pc_plat_sym *syms, size_t n, void *table,
 		       char *why, size_t whylen)
 {
-	void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	int flags = RTLD_NOW | RTLD_LOCAL;
+#ifdef RTLD_NODELETE
+	/* mapped to the end once opened: the next open costs no relocation */
+	flags |= RTLD_NODELETE;
+#endif
+	void *h = dlopen(soname, flags);
 	if (!h) {
 		const char *e = dlerror();
 		snprintf(why, whylen, "%s", e ? e : "dlopen failed");

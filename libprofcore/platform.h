@@ -46,7 +46,10 @@ typedef struct pc_plat_sym {
 /** Opens the shared library soname (dlopen: searched for as a NEEDED
  *  entry is) and stores the address of each of the n functions syms[] in
  *  table: its handle, or NULL with the reason in why (dlerror's text, or
- *  "SONAME: no function NAME") and nothing left open. */
+ *  "SONAME: no function NAME") and nothing left open.  Each open is
+ *  closed with pc_plat_lib_close; the library stays mapped after the last
+ *  close where the system can (RTLD_NODELETE), so that opening it again
+ *  is cheap. */
 PC_PLAT_INTERNAL void *pc_plat_lib_open(const char *soname, const pc_plat_sym *syms, size_t n,
 					void *table, char *why, size_t whylen);
 PC_PLAT_INTERNAL void pc_plat_lib_close(void *handle);
