@@ -301,6 +301,7 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 	}
 	/* the section of the last symbol, its header and name: symbols come
 	 * in runs of one section (50,000 of .text: one lookup, not 50,000) */
+	const char *pooltab = NULL; /* the profile's copy of strbase */
 	size_t last_shndx = 0;
 	GElf_Shdr last_ssh;
 	const char *last_secname = NULL;
@@ -412,7 +413,17 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 		}
 		if (is_mcount(name))
 			ps.flags |= PC_SYMF_EXCLUDED;
-		int r = pc_profile_add_symbol(p, &ps);
+		int r;
+		if (strbase) {
+			/* the names: the string table copied into the profile
+			 * once (at its first name), not each name on its own */
+			if (!pooltab && !(pooltab = pc_profile_pool_bytes(p, strbase, strsize)))
+				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+			ps.name = pooltab + (name - strbase);
+			r = pc_profile_add_symbol_pooled(p, &ps);
+		} else {
+			r = pc_profile_add_symbol(p, &ps);
+		}
 		if (r)
 			return r;
 	}
