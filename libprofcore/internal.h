@@ -419,8 +419,9 @@ PC_INTERNAL int pc_profile_check_options(pc_profile *p, const pc_options *o,
  *  whole string table once and gives the names inside the copy to
  *  pc_profile_add_symbol_pooled. */
 PC_INTERNAL const char *pc_profile_pool_bytes(pc_profile *p, const char *s, size_t n);
-/** pc_profile_add_symbol for a sym->name that is in p's pool already
- *  (pc_profile_pool_bytes): the name is not copied again. */
+/** pc_profile_add_symbol for a sym->name and sym->section (unless NULL)
+ *  that are in p's pool already (pc_profile_pool_bytes): they are not
+ *  copied again. */
 PC_INTERNAL int pc_profile_add_symbol_pooled(pc_profile *p, const pc_symbol *sym);
 
 #endif

@@ -163,10 +163,11 @@ static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
 	s.file = sym->file && p->last_file && !strcmp(sym->file, p->last_file)
 			 ? p->last_file
 			 : POOL(sym->file);
-	s.section = sym->section && p->last_section &&
-				    !strcmp(sym->section, p->last_section)
-			    ? p->last_section
-			    : POOL(sym->section);
+	if (!pooled)
+		s.section = sym->section && p->last_section &&
+					    !strcmp(sym->section, p->last_section)
+				    ? p->last_section
+				    : POOL(sym->section);
 	if (!s.name || (sym->file && !s.file) || (sym->section && !s.section))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	if (s.file)

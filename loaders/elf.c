@@ -302,6 +302,7 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 	/* the section of the last symbol, its header and name: symbols come
 	 * in runs of one section (50,000 of .text: one lookup, not 50,000) */
 	const char *pooltab = NULL; /* the profile's copy of strbase */
+	const char *pool_secname = NULL; /* and of last_secname */
 	size_t last_shndx = 0;
 	GElf_Shdr last_ssh;
 	const char *last_secname = NULL;
@@ -375,6 +376,7 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 							      "symbol '%s' refers to a missing section", name);
 				last_shndx = sym.st_shndx;
 				last_secname = elf_strptr(e, eh->e_shstrndx, last_ssh.sh_name);
+				pool_secname = NULL;
 			}
 			const GElf_Shdr ssh = last_ssh;
 			if (eh->e_type == ET_REL)
@@ -420,6 +422,12 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 			if (!pooltab && !(pooltab = pc_profile_pool_bytes(p, strbase, strsize)))
 				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 			ps.name = pooltab + (name - strbase);
+			/* the section's name too, once a run */
+			if (ps.section && !pool_secname &&
+			    !(pool_secname = pc_profile_pool_bytes(p, ps.section, strlen(ps.section))))
+				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+			if (ps.section)
+				ps.section = pool_secname;
 			r = pc_profile_add_symbol_pooled(p, &ps);
 		} else {
 			r = pc_profile_add_symbol(p, &ps);
