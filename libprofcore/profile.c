@@ -155,7 +155,9 @@ static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
 {
 	if (!sym || !sym->name)
 		return pc_profile_fail(p, PC_EUSAGE, "symbol without a name");
-	if (pc_grow((void **)&p->syms, &p->capsyms, p->nsyms + 1, sizeof *p->syms))
+	/* (pc_grow only when full: one call a symbol was 14 instructions) */
+	if (p->nsyms >= p->capsyms &&
+	    pc_grow((void **)&p->syms, &p->capsyms, p->nsyms + 1, sizeof *p->syms))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	pc_symbol s = *sym;
 	if (!pooled)
