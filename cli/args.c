@@ -91,7 +91,7 @@ static const pc_cli_opt opts[] = {
 	 "list the export formats and exit"},
 	{"list-symbols", 0, PC_OPT_LIST_SYMBOLS, NULL, "1", NULL, MAIN,
 	 "print the loaded symbol table"},
-	{"ignore-fit", 0, PC_OPT_IGNORE_FIT, NULL, "1", NULL, ONE,
+	{"ignore-fit", 0, PC_OPT_IGNORE_FIT, NULL, "1", NULL, ALL,
 	 "report a capture that does not fit the\nprogram"},
 	{"check", 0, PC_OPT_CHECK, NULL, "1", NULL, MAIN,
 	 "sampling-quality diagnostics (same as\n-r check)"},

@@ -420,8 +420,9 @@ int profcat_stats_main(int argc, char **argv)
 	for (size_t g = 0; g < c.ngroups; g++)
 		if ((rc = load_capture(&c, g, &caps[g])))
 			goto done;
-	/* merge: each capture must fit its program, as in a single load */
-	for (size_t g = 0; merge && g < c.ngroups; g++)
+	/* each capture must fit its program, as in a single load (diff and
+	 * rates would otherwise compare numbers that mean nothing) */
+	for (size_t g = 0; g < c.ngroups; g++)
 		if ((rc = fit_capture(&c, g, caps[g])))
 			goto done;
 	/* diff and rates (their tables: pc_function_options) and merge's

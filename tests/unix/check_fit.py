@@ -140,6 +140,18 @@ def committed(tmp):
           want_out="Samples: 696 total, 365 in the program, 331 outside")
     check("merge: captures that fit say nothing", ["merge", e, src, src], 0, "",
           want_out="Samples: 730 total, 730 in the program, 0 outside")
+    # 10c. diff and rates run it too: a capture of another build used to
+    # be compared with exit 0 ("365 before, 331 after", every symbol at
+    # 0.00% after)
+    check("diff: a capture of another build is refused", ["diff", e, src, pie], 1,
+          "profcat: %s: %s, or --ignore-fit to report anyway\n" % (pie, misfit))
+    check("rates: a capture of another build is refused", ["rates", e, src, pie], 1,
+          "profcat: %s: %s, or --ignore-fit to report anyway\n" % (pie, misfit))
+    check("diff --ignore-fit: a warning", ["diff", "--ignore-fit", e, src, pie], 0,
+          "profcat: warning: %s: %s\n" % (pie, misfit),
+          want_out="Samples: 365 before, 331 after")
+    check("diff: captures that fit say nothing", ["diff", e, src, src], 0, "",
+          want_out="Samples: 365 before, 365 after")
     check("one rate for all with -O rate", ["-O", "rate=100", e, src, fast], 0, "",
           want_out="Rate: 100 Hz")
     check("same rates add up", [e, src, src], 0, "",
