@@ -14,6 +14,7 @@
 #include "styles.h"
 #include "stats.h"
 #include "filter.h"
+#include "numfmt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,9 +25,11 @@
 /* The text table's numbers, written into a row's line: v with dec
  * decimals right-aligned in width columns (pc_fmt_fixed_right: room for
  * 352 bytes at d); returns the bytes written. */
-static size_t put_fixed(char *d, double v, int width, int dec)
+static PC_ALWAYS_INLINE size_t put_fixed(char *d, double v, int width, int dec)
 {
-	return pc_fmt_fixed_right(d, v, width, dec);
+	/* the usual case inline (constant width and decimals at each use) */
+	size_t n = pc_fixed_right_fast(d, v, (size_t)width, dec);
+	return n ? n : pc_fmt_fixed_right(d, v, width, dec);
 }
 
 /* the same for an unsigned integer ("%*llu"; room for 24 bytes) */
@@ -133,12 +136,51 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	pc_sink_puts(k, "\n");
 }
 
+/* The rows are written into the sink's buffer this many bytes at a
+ * time (whole lines: a streaming sink flushes at line ends). */
+#define CHUNK ((size_t)64 * 1024)
+/* The longest line written into the chunk: rank, a name of up to
+ * NAME_MAX_FAST columns and its padding, six numbers of up to 352 bytes
+ * (pc_fmt_fixed_right), calls, the bar, separators. */
+#define NAME_MAX_FAST 1024
+#define LINE_MAX_FAST (4 + NAME_MAX_FAST + 64 + 6 * 352 + 64 + 64 + 32)
+
+static const char spaces64[] = "                                                                ";
+static const char hashes[] = "################################";
+
+/* v right-aligned in 4 columns ("%4llu"): at d, which has room for 24
+ * bytes; returns the bytes written */
+static size_t put_rank(char *d, uint64_t v)
+{
+	if (v < 100000000) {
+		size_t n = 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) +
+			   (v >= 100000) + (v >= 1000000) + (v >= 10000000);
+		size_t w = n < 4 ? 4 : n;
+		memcpy(d, "    ", 4);
+		char *q = d + w;
+		uint32_t x = (uint32_t)v;
+		for (; x >= 100; x /= 100) {
+			q -= 2;
+			memcpy(q, pc_d2 + 2 * (x % 100), 2);
+		}
+		if (x >= 10)
+			memcpy(q - 2, pc_d2 + 2 * x, 2);
+		else
+			q[-1] = (char)('0' + x);
+		return w;
+	}
+	return put_u64(d, v, 4);
+}
+
 static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 {
 	header(k, p, rs);
 	size_t namew = 6;
 	for (size_t i = 0; i < rs->n; i++) {
-		size_t l = pc_name_width(rs->rows[i].label);
+		const char *s = rs->rows[i].label;
+		size_t l = plain_len(s);
+		if (s[l])
+			l = pc_name_width(s);
 		if (l > namew)
 			namew = l;
 	}
@@ -153,42 +195,98 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	if (rs->has_calls)
 		pc_sink_printf(k, "  %9s", "calls");
 	pc_sink_puts(k, rs->barchart ? "  bar\n" : "\n");
-	/* each row formatted into line, then one write (the name alone
-	 * through pc_sink_pad when it is not printable ASCII or the names
-	 * are very wide) */
-	char line[3072];
+	/* the rows formatted straight into the sink's buffer, CHUNK bytes
+	 * of room at a time (a name that is not printable ASCII, or names
+	 * wider than NAME_MAX_FAST, go through pc_sink_pad: what the line
+	 * has so far is committed first) */
+	char *out = NULL;
+	size_t room = 0, L = 0;
+	const size_t lim = k->limit ? k->limit : SIZE_MAX;
+	const int dec = rs->fractional ? 2 : 0;
+	char rank_t[24] = {0}; /* the last rank's rank_n digits */
+	size_t rank_n = 0;
+	uint64_t rank_v = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *r = &rs->rows[i];
-		size_t L = put_u64(line, r->rank, 4);
-		line[L++] = ' ', line[L++] = ' ';
-		size_t nl = plain_len(r->label);
-		if (r->label[nl] == '\0' && namew <= 1024) {
-			memcpy(line + L, r->label, nl);
-			L += nl;
-			if (nl < namew) {
-				memset(line + L, ' ', namew - nl);
-				L += namew - nl;
+		/* committed at the line that reaches a streaming sink's
+		 * limit, as a write of each line would be (it flushes then) */
+		if (room - L < LINE_MAX_FAST || k->len + L >= lim) {
+			if (out)
+				pc_sink_commit(k, L);
+			if (!(out = pc_sink_room(k, CHUNK)))
+				return; /* (failed: recorded on k) */
+			room = CHUNK, L = 0;
+		}
+		size_t at = L; /* where the line starts in out */
+		/* the ranks count up from 1: kept as text and incremented (a
+		 * rank that is not the next one written from scratch) */
+		if (rank_n && r->rank == rank_v + 1) {
+			rank_v++;
+			size_t d = rank_n;
+			while (d && rank_t[d - 1] == '9')
+				rank_t[--d] = '0';
+			if (d) {
+				rank_t[d - 1]++;
+			} else { /* one digit more */
+				memmove(rank_t + 1, rank_t, rank_n++);
+				rank_t[0] = '1';
 			}
 		} else {
-			pc_sink_write(k, line, L);
-			L = 0;
-			pc_sink_pad(k, r->label, namew, -1);
+			rank_v = r->rank;
+			rank_n = rank_v < 100000000 ? pc_fmt_u64(rank_t, rank_v) : 0;
 		}
-		line[L++] = ' ', line[L++] = ' ';
-		L += put_fixed(line + L, r->count, cw, rs->fractional ? 2 : 0);
-		line[L++] = ' ', line[L++] = ' ';
-		L += put_fixed(line + L, r->percent, 7, 2);
-		line[L++] = ' ', line[L++] = ' ';
-		L += put_fixed(line + L, r->cum_percent, 7, 2);
+		if (rank_n && rank_n <= 8) { /* "%4llu": eight bytes copied */
+			size_t w = rank_n < 4 ? 4 : rank_n;
+			memcpy(out + L, "    ", 4);
+			memcpy(out + L + w - rank_n, rank_t, 8);
+			L += w;
+		} else {
+			rank_n = 0;
+			L += put_rank(out + L, r->rank);
+		}
+		out[L++] = ' ', out[L++] = ' ';
+		/* the name, copied while it is printable ASCII */
+		const char *s = r->label;
+		size_t nl = 0;
+		if (namew <= NAME_MAX_FAST) {
+			char *d = out + L;
+			unsigned char c;
+			while ((c = (unsigned char)s[nl]) >= 0x20 && c < 0x7f)
+				d[nl++] = (char)c;
+		} else {
+			nl = plain_len(s);
+		}
+		if (s[nl] == '\0' && namew <= NAME_MAX_FAST) {
+			L += nl;
+			/* the padding: up to 64 spaces in one copy */
+			size_t pad = namew - nl;
+			if (pad <= 64)
+				memcpy(out + L, spaces64, 64);
+			else
+				memset(out + L, ' ', pad);
+			L += pad;
+		} else {
+			pc_sink_commit(k, L);
+			pc_sink_pad(k, s, namew, -1);
+			if (!(out = pc_sink_room(k, CHUNK)))
+				return;
+			room = CHUNK, L = at = 0;
+		}
+		out[L++] = ' ', out[L++] = ' ';
+		L += dec ? put_fixed(out + L, r->count, 10, 2) : put_fixed(out + L, r->count, 8, 0);
+		out[L++] = ' ', out[L++] = ' ';
+		L += put_fixed(out + L, r->percent, 7, 2);
+		out[L++] = ' ', out[L++] = ' ';
+		L += put_fixed(out + L, r->cum_percent, 7, 2);
 		if (ci) {
 			double lo, hi;
 			pc_rowset_ci(rs, r->count, &lo, &hi);
-			line[L++] = ' ', line[L++] = ' ';
-			L += put_fixed(line + L, (hi - lo) / 2, 6, 2);
+			out[L++] = ' ', out[L++] = ' ';
+			L += put_fixed(out + L, (hi - lo) / 2, 6, 2);
 		}
 		if (rs->rate > 0) {
-			line[L++] = ' ', line[L++] = ' ';
-			L += put_fixed(line + L, r->count / rs->rate, 9, 2);
+			out[L++] = ' ', out[L++] = ' ';
+			L += put_fixed(out + L, r->count / rs->rate, 9, 2);
 		}
 		if (rs->has_calls) {
 			char buf[48] = "";
@@ -199,26 +297,27 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 				buf[n++] = '+';
 				n += pc_fmt_u64(buf + n, r->self_calls);
 			}
-			line[L++] = ' ', line[L++] = ' ';
+			out[L++] = ' ', out[L++] = ' ';
 			if (n < 9) {
-				memset(line + L, ' ', 9 - n);
+				memset(out + L, ' ', 9 - n);
 				L += 9 - n;
 			}
-			memcpy(line + L, buf, n);
+			memcpy(out + L, buf, n);
 			L += n;
 		}
 		if (rs->barchart) {
-			line[L++] = ' ', line[L++] = ' ';
+			out[L++] = ' ', out[L++] = ' ';
 			size_t b = pc_bar_len(r->count, rs->max_count, BAR_WIDTH);
-			memset(line + L, '#', b);
+			memcpy(out + L, hashes, 32); /* BAR_WIDTH <= 32 */
 			L += b;
 		}
-		/* no trailing blanks */
-		while (L && line[L - 1] == ' ') /* (the count is never blank) */
+		/* no trailing blanks (the count is never blank) */
+		while (L > at && out[L - 1] == ' ')
 			L--;
-		line[L++] = '\n';
-		pc_sink_write(k, line, L);
+		out[L++] = '\n';
 	}
+	if (out)
+		pc_sink_commit(k, L);
 	if (rs->n == 0 && rs->filtered)
 		pc_sink_puts(k, "(no symbol passes focus, ignore and hide)\n");
 	else if (rs->n == 0)

@@ -6,6 +6,7 @@
 #include "lookup.h"
 #include "model.h"
 #include "platform.h"
+#include "numfmt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -350,9 +351,9 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 				       "top must be a number of rows (1 or more), not '%s'",
 				       pc_options_get(o, "top"));
 	rs->top = top > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)top;
-	for (size_t i = 0; i < *n; i++)
-		all[i].inclusive = all[i].count;
-	if (rs->sort == PC_RSORT_CUM) {
+	if (rs->sort == PC_RSORT_CUM) { /* (inclusive: read by cmp_cum only) */
+		for (size_t i = 0; i < *n; i++)
+			all[i].inclusive = all[i].count;
 		pc_callgraph *g = NULL;
 		if ((r = pc_profile_callgraph_nocheck(p, o, &g)))
 			return r;
@@ -408,10 +409,48 @@ static int cmp_ptr_address(const void *a, const void *b)
 static uint64_t name_prefix(const char *s)
 {
 	uint64_t v = 0;
-	int i = 0;
-	for (; i < 8 && s[i]; i++)
-		v = v << 8 | (unsigned char)s[i];
-	return i < 8 ? v << (8 * (8 - i)) : v;
+	/* (unrolled: one test a byte) */
+	for (int i = 0; i < 8; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!c)
+			break;
+		v |= (uint64_t)c << (56 - 8 * i);
+	}
+	return v;
+}
+
+/* The runs of o[0, n) alike in every key sorted on (o's key, cnt unless
+ * NULL, and the calls and the region flag when some row has them):
+ * cmp_name decides their order (ptr's room; pre, in it, is no longer
+ * needed). */
+static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
+		     const uint64_t *cnt, int calls, int regions,
+		     const pc_rs_row **ptr)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		if (!cnt) { /* (o's key alone: rows alike are rare, a quick scan) */
+			while (j < n && o[j].key != o[j - 1].key)
+				j++;
+			i = j - 1; /* the run starts here, or j == n */
+			while (j < n && o[j].key == o[i].key)
+				j++;
+		} else {
+			while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
+			       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
+			       (!regions ||
+				(all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
+				j++;
+		}
+		if (j - i > 1) {
+			for (size_t m = i; m < j; m++)
+				ptr[m - i] = &all[o[m].idx];
+			qsort(ptr, j - i, sizeof *ptr, cmp_ptr_name);
+			for (size_t m = i; m < j; m++)
+				o[m].idx = (uint64_t)(ptr[m - i] - all);
+		}
+		i = j;
+	}
 }
 
 /* all[0, n) in cmp_name order without a comparison sort: stable radix
@@ -421,22 +460,43 @@ static uint64_t name_prefix(const char *s)
  * into o (pc_rkey idx: the rows' old places), k and tmp the arrays.
  * The bench's 50,000 rows: about 5 M instructions where the sorts of
  * runs of one count by cmp_name took 50 M. */
+/* all[0, n) in cmp_name order when the counts are ranked (cnt < nranks),
+ * no row is a region row and none has calls: one radix sort by a key of
+ * the rank over the name prefix's top bits, the runs alike in that key
+ * by cmp_name (cnt may be in tmp's room: read before the sort; the runs'
+ * pointers in the array the order is not in). */
+static pc_rkey *sort_combined(const pc_rs_row *all, size_t n, const uint64_t *cnt,
+			      size_t nranks, pc_rkey *k, pc_rkey *tmp)
+{
+	unsigned rb = 0; /* bits of the rank */
+	while (rb < 64 && ((nranks - 1) >> rb))
+		rb++;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pre = name_prefix(all[i].key ? all[i].key : all[i].label);
+		k[i] = (pc_rkey){rb ? cnt[i] << (64 - rb) | pre >> rb : pre, i};
+	}
+	pc_rkey *o = pc_radix_sort(k, tmp, n);
+	tie_runs(all, n, o, NULL, 0, 0, (const pc_rs_row **)(void *)(o == k ? tmp : k));
+	return o;
+}
+
 static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 			     pc_rkey *k, pc_rkey *tmp, const pc_rs_row **ptr)
 {
 	int regions = 0;
 	uint64_t calls = 0;
 	/* the name prefixes by row, in ptr's room (8 bytes a row: read
-	 * below in sorted order, where rows of 120 bytes would each miss
+	 * below in sorted order, where rows of 112 bytes would each miss
 	 * the cache) */
 	uint64_t *pre = (uint64_t *)(void *)ptr;
 	for (size_t i = 0; i < n; i++) {
 		const pc_rs_row *x = &all[i];
 		pre[i] = name_prefix(x->key ? x->key : x->label);
-		k[i] = (pc_rkey){pre[i], i};
 		regions |= x->region >= 0;
 		calls |= x->calls;
 	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (pc_rkey){pre[i], i};
 	pc_rkey *o = pc_radix_sort(k, tmp, n);
 	pc_rkey *t = o == k ? tmp : k;
 	if (regions) { /* symbols first */
@@ -457,23 +517,78 @@ static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 	/* the prefixes in sorted order (cnt's room: the counts are in o) */
 	for (size_t i = 0; i < n; i++)
 		cnt[i] = pre[o[i].idx];
-	/* runs alike in every key: cmp_name decides (ptr's room) */
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
-		       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
-		       (!regions || (all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
-			j++;
-		if (j - i > 1) {
-			for (size_t m = i; m < j; m++)
-				ptr[m - i] = &all[o[m].idx];
-			qsort(ptr, j - i, sizeof *ptr, cmp_ptr_name);
-			for (size_t m = i; m < j; m++)
-				o[m].idx = (uint64_t)(ptr[m - i] - all);
-		}
-		i = j;
-	}
+	tie_runs(all, n, o, cnt, calls != 0, regions, ptr);
 	return o;
+}
+
+/* The distinct counts of a report are few (the bench's 49,155 rows have
+ * 87): each count key is replaced by its rank among them, in order, so
+ * that the radix sort by count takes one pass over 11 bits instead of
+ * six over 64.  At most RANK_MAX distinct keys (a hash table of
+ * RANK_SLOTS); more: 0, and the keys stay as they are. */
+#define RANK_MAX 2048
+#define RANK_SLOTS 4096
+
+typedef struct rank_slot {
+	uint64_t key;
+	uint32_t slot;
+} rank_slot;
+
+static int cmp_rank_slot(const void *a, const void *b)
+{
+	const rank_slot *x = a, *y = b;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* cnt[0, n) (and k[i].key, the same values) by rank: the number of
+ * ranks, or 0 (the keys unchanged) */
+#define RANK_ROOM (RANK_SLOTS * sizeof(uint64_t) + RANK_MAX * sizeof(rank_slot) + \
+		   RANK_SLOTS * sizeof(uint32_t))
+
+/* (room: RANK_ROOM bytes of scratch, 8-aligned, or NULL: allocated) */
+static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n, void *room)
+{
+	char *mem = room ? room : malloc(RANK_ROOM);
+	if (!mem) {
+		for (size_t i = 0; i < n; i++)
+			k[i].key = cnt[i];
+		return 0;
+	}
+	uint64_t *tab = (uint64_t *)(void *)mem;
+	rank_slot *d = (rank_slot *)(void *)(mem + RANK_SLOTS * sizeof *tab);
+	uint32_t *rank = (uint32_t *)(void *)(mem + RANK_SLOTS * sizeof *tab + RANK_MAX * sizeof *d);
+	memset(rank, 0, RANK_SLOTS * sizeof *rank); /* 0: empty slot */
+	size_t nd = 0;
+	int ok = 1;
+	for (size_t i = 0; ok && i < n; i++) {
+		uint64_t key = cnt[i];
+		uint32_t h = (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 52); /* 12 bits */
+		while (rank[h] && tab[h] != key)
+			h = (h + 1) & (RANK_SLOTS - 1);
+		if (!rank[h]) {
+			if (nd == RANK_MAX) {
+				ok = 0;
+				break;
+			}
+			rank[h] = 1;
+			tab[h] = key;
+			d[nd++] = (rank_slot){key, h};
+		}
+		k[i].key = h;
+	}
+	if (ok) {
+		qsort(d, nd, sizeof *d, cmp_rank_slot);
+		for (size_t r = 0; r < nd; r++)
+			rank[d[r].slot] = (uint32_t)r;
+		for (size_t i = 0; i < n; i++)
+			k[i].key = cnt[i] = rank[k[i].key];
+	} else {
+		for (size_t i = 0; i < n; i++)
+			k[i].key = cnt[i];
+	}
+	if (!room)
+		free(mem);
+	return ok ? nd : 0;
 }
 
 static int sort_rows(pc_rs_row *all, size_t n,
@@ -484,27 +599,48 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		return PC_OK;
 	}
 	pc_rkey *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
-	uint64_t *cnt = malloc(n * sizeof *cnt);
-	/* (ptr's room holds a uint64_t a row first: sort_by_name) */
-	const pc_rs_row **ptr = malloc(n * (sizeof *ptr > sizeof(uint64_t) ? sizeof *ptr
-									       : sizeof(uint64_t)));
-	if (!k || !tmp || !cnt || !ptr) {
-		free(k), free(tmp), free(cnt), free(ptr);
+	uint64_t *cnt = NULL;
+	const pc_rs_row **ptr = NULL;
+	if (!k || !tmp) {
+		free(k), free(tmp);
 		return PC_ENOMEM;
 	}
-	int by_name = cmp == cmp_name;
+	/* the count keys in tmp's upper half first (tmp holds 16 bytes a
+	 * row; the usual order needs no other room: sort_combined) */
+	uint64_t *ckey = (uint64_t *)(void *)tmp + n;
+	int by_name = cmp == cmp_name, regions = 0;
+	uint64_t calls = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t key;
 		if (isnan(all[i].count) || !pc_double_key(all[i].count, &key)) {
-			free(k), free(tmp), free(cnt), free(ptr);
+			free(k), free(tmp);
 			qsort(all, n, sizeof *all, cmp);
 			return PC_OK;
 		}
 		k[i] = (pc_rkey){~key, i}; /* most first */
-		cnt[i] = ~key;
+		ckey[i] = ~key;
 		by_name &= !all[i].namelen;
+		regions |= all[i].region >= 0;
+		calls |= all[i].calls;
 	}
+	/* (tmp's lower half is not in use yet: the rank table's room, when
+	 * it is large enough) */
+	size_t nranks = rank_keys(ckey, k, n,
+				  n * sizeof *ckey >= RANK_ROOM ? (void *)tmp : NULL);
 	pc_rkey *o;
+	if (by_name && nranks && !regions && !calls) {
+		o = sort_combined(all, n, ckey, nranks, k, tmp);
+		goto place;
+	}
+	/* the other orders: the keys and the prefixes in rooms of their own
+	 * (ptr's holds a uint64_t a row first: sort_by_name) */
+	cnt = malloc(n * sizeof *cnt);
+	ptr = malloc(n * (sizeof *ptr > sizeof(uint64_t) ? sizeof *ptr : sizeof(uint64_t)));
+	if (!cnt || !ptr) {
+		free(k), free(tmp), free(cnt), free(ptr);
+		return PC_ENOMEM;
+	}
+	memcpy(cnt, ckey, n * sizeof *cnt);
 	if (by_name) {
 		o = sort_by_name(all, n, cnt, k, tmp, ptr);
 		goto place;
@@ -599,14 +735,10 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	pc_plat_advise_bulk(all, cap * sizeof *all);
 	for (size_t i = 0; i < nt; i++) {
-		/* the symbols, their display names and their names are read
-		 * in address order, not their own: asked for ahead (each read
-		 * missed the cache) */
-		if (i + 16 < nt) {
+		/* the symbols and their names are read in address order, not
+		 * their own: asked for ahead (each read missed the cache) */
+		if (i + 16 < nt)
 			PC_PREFETCH(&sy[tg[i + 16].symbol]);
-			if (p->demangle && p->display && tg[i + 16].symbol < p->ndisplay)
-				PC_PREFETCH(&p->display[tg[i + 16].symbol]);
-		}
 		if (i + 8 < nt)
 			PC_PREFETCH(sy[tg[i + 8].symbol].name);
 		const pc_target *t = &tg[i];
@@ -616,7 +748,12 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 		if (IDLE(t))
 			continue;
 		const pc_symbol *sym = &sy[t->symbol];
-		const char *label = p->demangle ? pc_symbol_display(p, t->symbol) : sym->name;
+		/* (a name that does not start with '_', '.' or '$' cannot be
+		 * mangled: its own display name, pc_symbol_display) */
+		const char *label = p->demangle && sym->name &&
+					    (*sym->name == '_' || *sym->name == '.' || *sym->name == '$')
+					    ? pc_symbol_display(p, t->symbol)
+					    : sym->name;
 		all[n++] = (pc_rs_row){.label = label, .key = sym->name,
 				       .region = -1, .row = i,
 				       .segment = t->segment,
@@ -675,7 +812,9 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 			continue;
 		}
 		cum += x->count;
-		all[keep++] = *x;
+		if (keep != i)
+			all[keep] = *x;
+		keep++;
 	}
 	rs->selected = keep;
 	/* then the order asked for, and the first "top" rows of it */
@@ -692,7 +831,11 @@ int pc_rowset_build(pc_profile *p, const pc_options *o,
 	cum = 0;
 	for (size_t i = 0; i < keep; i++) {
 		pc_rs_row *x = &all[i];
-		if (x->count != floor(x->count))
+		/* x->count != floor(x->count) without a call: doubles of 2^52
+		 * and more are integers (NaN: fractional, as before) */
+		if (fabs(x->count) < 4503599627370496.0
+			    ? (double)(int64_t)x->count != x->count
+			    : x->count != x->count)
 			rs->fractional = 1;
 		if (x->calls || x->self_calls)
 			rs->has_calls = 1;
@@ -723,33 +866,165 @@ static void csv_total(pc_sink *k, const pc_rowset *rs, const char *label, double
 	pc_sink_printf(k, ",%.4f,,,,,%s\n", pct(v, total), rs->ci_z > 0 ? ",," : "");
 }
 
-/* v in lower-case hex, at least minw digits (printf's %0*llx) */
-static void put_hex(pc_sink *k, uint64_t v, int minw)
+/* ---- rows written straight into the sink's buffer (csv, json) ---------
+ * Each row is formatted into room the sink gives (pc_sink_room), RB_CHUNK
+ * bytes at a time, and committed at the write that a row-at-a-time
+ * writer would have flushed a streaming sink at (the line end that
+ * reaches its limit); a name that needs escaping, or is longer than
+ * RB_NAME, goes through the sink's own writer, after a commit. */
+#define RB_CHUNK ((size_t)64 * 1024)
+#define RB_NAME ((size_t)1024)
+#define RB_LINE ((size_t)6144) /* a row's bytes but a long name: 8 numbers
+				* of up to 352 bytes, keys, separators */
+
+typedef struct rowbuf {
+	pc_sink *k;
+	char *out;
+	size_t L, room, lim;
+} rowbuf;
+
+static void rb_init(rowbuf *b, pc_sink *k)
 {
-	char t[16];
-	int n = 0;
-	do {
-		t[n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	while (n < minw && n < 16)
-		t[n++] = '0';
-	char o[16];
-	for (int i = 0; i < n; i++)
-		o[i] = t[n - 1 - i];
-	pc_sink_write(k, o, (size_t)n);
+	b->k = k;
+	b->out = NULL;
+	b->L = b->room = 0;
+	b->lim = k->limit ? k->limit : SIZE_MAX;
 }
 
-/* the "ci" columns: ",ci_low,ci_high" (empty for exact counts) */
-static void csv_ci(pc_sink *k, const pc_rowset *rs, double count)
+/* commits what is written; room for the next bytes (0 or < 0: failed) */
+static int rb_reopen(rowbuf *b)
 {
-	if (rs->ci_z > 0 && !rs->exact) {
-		double lo, hi;
-		pc_rowset_ci(rs, count, &lo, &hi);
-		pc_sink_printf(k, ",%.4f,%.4f", lo, hi);
-	} else if (rs->ci_z > 0) {
-		pc_sink_puts(k, ",,");
+	if (b->out)
+		pc_sink_commit(b->k, b->L);
+	b->out = pc_sink_room(b->k, RB_CHUNK);
+	b->L = 0;
+	b->room = b->out ? RB_CHUNK : 0;
+	return b->out ? 0 : -1;
+}
+
+/* before a row: room for RB_LINE bytes */
+static int rb_row(rowbuf *b)
+{
+	if (b->out && b->room - b->L >= RB_LINE)
+		return 0;
+	return rb_reopen(b);
+}
+
+/* after a line end: committed when the sink reaches its limit (a
+ * streaming sink flushes there) */
+static void rb_line_end(rowbuf *b)
+{
+	if (b->k->len + b->L >= b->lim)
+		rb_reopen(b);
+}
+
+static void rb_done(rowbuf *b)
+{
+	if (b->out)
+		pc_sink_commit(b->k, b->L);
+	b->out = NULL;
+}
+
+static void rb_str(rowbuf *b, const char *s, size_t n)
+{
+	memcpy(b->out + b->L, s, n);
+	b->L += n;
+}
+#define RB_LIT(b, lit) rb_str(b, lit, sizeof lit - 1)
+
+/* "%llu" (below 2^32: inline, two digits a step) */
+static PC_ALWAYS_INLINE void rb_u64(rowbuf *b, uint64_t v)
+{
+	if (v <= UINT32_MAX) {
+		size_t n = pc_ndigits(v);
+		char *q = b->out + b->L + n;
+		uint32_t x = (uint32_t)v;
+		for (; x >= 100; x /= 100) {
+			q -= 2;
+			memcpy(q, pc_d2 + 2 * (x % 100), 2);
+		}
+		if (x >= 10)
+			memcpy(q - 2, pc_d2 + 2 * x, 2);
+		else
+			q[-1] = (char)('0' + x);
+		b->L += n;
+		return;
 	}
+	b->L += pc_fmt_u64(b->out + b->L, v);
+}
+
+/* "%.*f" (the usual number inline: dec is a constant at each use) */
+static PC_ALWAYS_INLINE void rb_fixed(rowbuf *b, double v, int dec)
+{
+	uint64_t u;
+	if (pc_fixed_scaled(v, dec, &u)) {
+		size_t n = pc_scaled_len(u, dec);
+		pc_put_scaled(b->out + b->L + n, u, dec);
+		b->L += n;
+		return;
+	}
+	b->L += pc_fmt_fixed(b->out + b->L, 352, v, dec);
+}
+
+/* pc_sink_count's bytes (pc_fmt_sink_count): an integer exactly, else 6
+ * decimals without trailing zeros (v == floor(v) tested without a call:
+ * below 9e15 the conversion truncates exactly) */
+static void rb_count(rowbuf *b, double v)
+{
+	if (fabs(v) < 9e15 && (double)(int64_t)v == v) {
+		rb_fixed(b, v, 0);
+		return;
+	}
+	size_t at = b->L;
+	rb_fixed(b, v, 6);
+	while (b->L > at && b->out[b->L - 1] == '0')
+		b->L--;
+	if (b->L > at && b->out[b->L - 1] == '.')
+		b->L--;
+}
+
+/* v in lower-case hex, at least minw digits (printf's %0*llx) */
+static void rb_hex(rowbuf *b, uint64_t v, int minw)
+{
+	int n = 1;
+	for (uint64_t x = v >> 4; x; x >>= 4)
+		n++;
+	if (n < minw)
+		n = minw;
+	char *q = b->out + b->L + n;
+	b->L += (size_t)n;
+	for (int i = 0; i < n; i++, v >>= 4)
+		*--q = "0123456789abcdef"[v & 15];
+}
+
+/* a name: as it is when every byte is printable ASCII other than those
+ * of special (the sink's syntax) and it is at most RB_NAME bytes; else
+ * through field(k, s) after a commit.  Returns < 0 on failure. */
+static int rb_name(rowbuf *b, const char *s, const char *special,
+		   int (*field)(pc_sink *, const char *), char quote)
+{
+	char *d = b->out + b->L;
+	size_t n = 0;
+	if (quote)
+		*d++ = quote;
+	for (;; n++) {
+		unsigned char c = (unsigned char)s[n];
+		if (c < 0x20 || c >= 0x7f || n == RB_NAME)
+			break;
+		d[n] = (char)c;
+		if (c == (unsigned char)special[0] || c == (unsigned char)special[1])
+			break;
+	}
+	if (!s[n]) {
+		if (quote)
+			d[n++] = quote;
+		b->L += n + (quote != 0);
+		return 0;
+	}
+	if (rb_reopen(b)) /* (commits the row so far, without the name) */
+		return -1;
+	field(b->k, s);
+	return rb_reopen(b);
 }
 
 int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
@@ -757,38 +1032,55 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 	(void)p;
 	pc_sink_puts(k, "rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address");
 	pc_sink_puts(k, rs->ci_z > 0 ? ",ci_low,ci_high\n" : "\n");
-	/* the numbers without printf (pc_sink_fixed, pc_sink_u64, put_hex:
-	 * the same bytes) */
+	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64, rb_hex: the
+	 * same bytes), each row straight into the sink's buffer */
+	rowbuf b;
+	rb_init(&b, k);
+	const int ci = rs->ci_z > 0 && !rs->exact;
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];
-		pc_sink_u64(k, x->rank, 0);
-		pc_sink_putc(k, ',');
-		pc_sink_csv_field(k, x->label);
-		pc_sink_putc(k, ',');
-		pc_sink_count(k, x->count);
-		pc_sink_putc(k, ',');
-		pc_sink_fixed(k, x->percent, 0, 4);
-		pc_sink_putc(k, ',');
-		pc_sink_fixed(k, x->cum_percent, 0, 4);
-		pc_sink_putc(k, ',');
+		if (rb_row(&b))
+			return k->failed;
+		rb_u64(&b, x->rank);
+		b.out[b.L++] = ',';
+		if (rb_name(&b, x->label, ",\"", pc_sink_csv_field, 0))
+			return k->failed;
+		b.out[b.L++] = ',';
+		rb_count(&b, x->count);
+		b.out[b.L++] = ',';
+		rb_fixed(&b, x->percent, 4);
+		b.out[b.L++] = ',';
+		rb_fixed(&b, x->cum_percent, 4);
+		b.out[b.L++] = ',';
 		if (rs->rate > 0)
-			pc_sink_fixed(k, x->count / rs->rate, 0, 6);
-		pc_sink_putc(k, ',');
-		pc_sink_u64(k, x->calls, 0);
-		pc_sink_putc(k, ',');
-		pc_sink_u64(k, x->self_calls, 0);
-		pc_sink_putc(k, ',');
+			rb_fixed(&b, x->count / rs->rate, 6);
+		b.out[b.L++] = ',';
+		rb_u64(&b, x->calls);
+		b.out[b.L++] = ',';
+		rb_u64(&b, x->self_calls);
+		b.out[b.L++] = ',';
 		if (x->region < 0) {
 			if (x->segment != PC_NOSEG) {
-				put_hex(k, x->segment, 4); /* %04x */
-				pc_sink_putc(k, ':');
+				rb_hex(&b, x->segment, 4); /* %04x */
+				b.out[b.L++] = ':';
 			}
-			pc_sink_puts(k, "0x");
-			put_hex(k, x->address, 1);
+			RB_LIT(&b, "0x");
+			rb_hex(&b, x->address, 1);
 		}
-		csv_ci(k, rs, x->count);
-		pc_sink_putc(k, '\n');
+		if (ci) { /* ",%.4f,%.4f" */
+			double lo, hi;
+			pc_rowset_ci(rs, x->count, &lo, &hi);
+			b.out[b.L++] = ',';
+			rb_fixed(&b, lo, 4);
+			b.out[b.L++] = ',';
+			rb_fixed(&b, hi, 4);
+		} else if (rs->ci_z > 0) {
+			RB_LIT(&b, ",,");
+		}
+		b.out[b.L++] = '\n';
+		rb_line_end(&b);
 	}
+	rb_done(&b);
 	const pc_itotals *t = &rs->t;
 	csv_total(k, rs, "[total]", t->total, t->total);
 	csv_total(k, rs, "[in program]", t->in_program, t->total);
@@ -894,49 +1186,61 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 		pc_sink_count(k, rs->listed);
 	}
 	pc_sink_puts(k, ",\n  \"rows\": [");
-	/* the numbers without printf (pc_sink_fixed, pc_sink_u64: the same
-	 * bytes) */
+	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64: the same
+	 * bytes), each row straight into the sink's buffer; a row's one
+	 * line end is at its start */
+	rowbuf b;
+	rb_init(&b, k);
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *x = &rs->rows[i];
-		pc_sink_puts(k, i ? ",\n    {\"rank\": " : "\n    {\"rank\": ");
-		pc_sink_u64(k, x->rank, 0);
-		pc_sink_puts(k, ", \"symbol\": ");
-		pc_sink_json_string(k, x->label);
+		if (rb_row(&b))
+			return k->failed;
+		if (i)
+			b.out[b.L++] = ',';
+		RB_LIT(&b, "\n    {\"rank\": ");
+		rb_line_end(&b);
+		rb_u64(&b, x->rank);
+		RB_LIT(&b, ", \"symbol\": ");
+		if (rb_name(&b, x->label, "\"\\", pc_sink_json_string, '"'))
+			return k->failed;
 		if (x->region < 0) {
 			if (x->segment != PC_NOSEG) {
-				pc_sink_puts(k, ", \"segment\": ");
-				pc_sink_u64(k, x->segment, 0);
+				RB_LIT(&b, ", \"segment\": ");
+				rb_u64(&b, x->segment);
 			}
-			pc_sink_puts(k, ", \"address\": ");
-			pc_sink_u64(k, x->address, 0);
+			RB_LIT(&b, ", \"address\": ");
+			rb_u64(&b, x->address);
 		} else {
-			pc_sink_printf(k, ", \"region\": \"%s\"",
-				       pc_region_class_name((pc_region_class)x->region));
+			const char *cls = pc_region_class_name((pc_region_class)x->region);
+			RB_LIT(&b, ", \"region\": \"");
+			rb_str(&b, cls, strlen(cls));
+			b.out[b.L++] = '"';
 		}
-		pc_sink_puts(k, ", \"count\": ");
-		pc_sink_count(k, x->count);
-		pc_sink_puts(k, ", \"percent\": ");
-		pc_sink_fixed(k, x->percent, 0, 4);
-		pc_sink_puts(k, ", \"cum_percent\": ");
-		pc_sink_fixed(k, x->cum_percent, 0, 4);
+		RB_LIT(&b, ", \"count\": ");
+		rb_count(&b, x->count);
+		RB_LIT(&b, ", \"percent\": ");
+		rb_fixed(&b, x->percent, 4);
+		RB_LIT(&b, ", \"cum_percent\": ");
+		rb_fixed(&b, x->cum_percent, 4);
 		if (rs->rate > 0) {
-			pc_sink_puts(k, ", \"self_seconds\": ");
-			pc_sink_fixed(k, x->count / rs->rate, 0, 6);
+			RB_LIT(&b, ", \"self_seconds\": ");
+			rb_fixed(&b, x->count / rs->rate, 6);
 		}
 		if (rs->ci_z > 0 && !rs->exact) {
 			double lo, hi;
 			pc_rowset_ci(rs, x->count, &lo, &hi);
-			pc_sink_puts(k, ", \"ci_low\": ");
-			pc_sink_fixed(k, lo, 0, 4);
-			pc_sink_puts(k, ", \"ci_high\": ");
-			pc_sink_fixed(k, hi, 0, 4);
+			RB_LIT(&b, ", \"ci_low\": ");
+			rb_fixed(&b, lo, 4);
+			RB_LIT(&b, ", \"ci_high\": ");
+			rb_fixed(&b, hi, 4);
 		}
-		pc_sink_puts(k, ", \"calls\": ");
-		pc_sink_u64(k, x->calls, 0);
-		pc_sink_puts(k, ", \"self_calls\": ");
-		pc_sink_u64(k, x->self_calls, 0);
-		pc_sink_putc(k, '}');
+		RB_LIT(&b, ", \"calls\": ");
+		rb_u64(&b, x->calls);
+		RB_LIT(&b, ", \"self_calls\": ");
+		rb_u64(&b, x->self_calls);
+		b.out[b.L++] = '}';
 	}
+	rb_done(&b);
 	pc_sink_puts(k, rs->n ? "\n  ]" : "]");
 	if (extra)
 		extra(k, arg);
@@ -969,16 +1273,6 @@ int pc_sink_pad(pc_sink *k, const char *s, size_t w, int align)
 	pc_sink_repeat(k, ' ', left);
 	pc_sink_name(k, s);
 	return pc_sink_repeat(k, ' ', pad - left);
-}
-
-size_t pc_bar_len(double count, double max, size_t width)
-{
-	if (!(max > 0) || !(count > 0))
-		return 0;
-	if (count >= max)
-		return width;
-	double v = floor(count * (double)width / max);
-	return v < 0 ? 0 : (size_t)v;
 }
 
 long pc_round_percent(double pct)

@@ -92,8 +92,8 @@ typedef struct pc_rs_row {
 	const char *key;    /* name order: the raw symbol name (gprof sorts
 			       mangled names, prints them demangled)      */
 	int region;         /* -1: a symbol; else its pc_region_class     */
+	uint32_t segment;   /* (beside region: no padding)                 */
 	size_t row;         /* index for pc_profile_row_at (symbols)       */
-	uint32_t segment;
 	uint64_t address, end;
 	double count;
 	uint64_t calls, self_calls;
@@ -104,7 +104,8 @@ typedef struct pc_rs_row {
 			       (0 = all): granularity line sorts rows of
 			       one function as gprof -l, by address     */
 	double inclusive;   /* sort cum: count plus the time of its callees
-			       (the call graph's children), else count    */
+			       (the call graph's children); set (and read)
+			       only for sort cum                        */
 } pc_rs_row;
 
 typedef struct pc_rowset {
@@ -181,8 +182,16 @@ PC_INTERNAL const char *pc_fmt_count(double v, char *buf, size_t n);
 /** s padded with spaces to width w: align < 0 left, 0 centred (extra
  *  space on the right), > 0 right.  Longer strings are not cut. */
 PC_INTERNAL int pc_sink_pad(pc_sink *k, const char *s, size_t w, int align);
-/** floor(count / max * width), exact at count == max; 0 when max <= 0. */
-PC_INTERNAL size_t pc_bar_len(double count, double max, size_t width);
+/** floor(count / max * width), exact at count == max; 0 when max <= 0.
+ *  (0 <= count * width / max < width here: the conversion is the floor.) */
+static inline size_t pc_bar_len(double count, double max, size_t width)
+{
+	if (!(max > 0) || !(count > 0))
+		return 0;
+	if (count >= max)
+		return width;
+	return (size_t)(count * (double)width / max);
+}
 /** Percent rounded half up to an integer (DDJ). */
 PC_INTERNAL long pc_round_percent(double pct);
 

@@ -404,11 +404,179 @@ static size_t seg_first(const pc_profile *p, uint32_t seg)
 	return lo;
 }
 
+/* Tests only: 1 makes hist_proportional take every bucket on its own
+ * (the reference the run path below is compared with). */
+void pc_attrib_set_reference(pc_profile *p, int on)
+{
+	p->attr_reference = on != 0;
+	p->valid = 0;
+}
+
+/* A bucket edge in units above the histogram's low end, exactly as
+ * hist_proportional's EDGE(scale * (double)j) computes it when its
+ * edges are small (j below 2^52: (double)(int64_t)j is (double)j). */
+static inline uint64_t edge_at(double scale, size_t j)
+{
+	const double e = scale * (double)(int64_t)j;
+	return (uint64_t)(int64_t)e;
+}
+
+/* The greatest j in [j0, nbins] with edge_at(j) <= lim, given
+ * edge_at(j0) <= lim: from the quotient, then corrected by the edges
+ * themselves (they never decrease: (double)j is exact, a product with a
+ * positive scale rounds monotonically, truncation is monotonic). */
+static size_t last_edge_le(double scale, size_t nbins, size_t j0, uint64_t lim)
+{
+	size_t j = nbins;
+	const double q = scale > 0 ? (double)lim / scale : (double)nbins;
+	if (q < (double)nbins)
+		j = (size_t)q;
+	if (j < j0)
+		j = j0;
+	while (j > j0 && edge_at(scale, j) > lim)
+		j--;
+	while (j < nbins && edge_at(scale, j + 1) <= lim)
+		j++;
+	return j;
+}
+
+/* v + s is what adding s's parts to v one at a time gives: v holds an
+ * integer and the sum stays at most 2^53 (then every partial sum is a
+ * double, each addition exact). */
+static inline int int_add_exact(double v, uint64_t s)
+{
+	const double two53 = 9007199254740992.0;
+	if (!(v >= 0 && v <= two53)) /* (NaN too) */
+		return 0;
+	const int64_t iv = (int64_t)v;
+	return v == (double)iv && s <= ((uint64_t)1 << 53) - (uint64_t)iv;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RUN_NOINLINE __attribute__((noinline)) /* (registers of its own) */
+#else
+#define RUN_NOINLINE
+#endif
+
+enum { QN = 4096 }; /* hist_proportional's table of k / div */
+
+typedef struct run_sums {
+	uint64_t all, zero; /* counts: all, of buckets of no unit */
+	uint64_t any;       /* the counts from QN up or'ed (all below 2^32: no
+			     * overflow in fewer than 2^31 of them) */
+	uint64_t edge;      /* edge_at(i1) */
+} run_sums;
+
+/* The buckets [i, i1) of a run in one target (hist_proportional): each
+ * one's credit x added to *a1 and *a2 in order, exactly as the loop
+ * there adds it (prev: edge_at(i); the edges small; a bucket spans fewer
+ * than 2^21 units, so units * count below QN tells both below QN without
+ * overflow for a count below QN); the counts summed into *o. */
+static RUN_NOINLINE void run_credit(const uint64_t *counts, size_t i,
+				    size_t i1, double scale, int whole,
+				    uint64_t prev, const double *quot,
+				    double div, double *a1, double *a2,
+				    run_sums *o)
+{
+	double x1 = *a1, x2 = *a2, fj = (double)i;
+	uint64_t all = 0, zero = 0, any = 0;
+	if (whole) {
+		/* the scale an integer k (and k * nbins below 2^53): every
+		 * edge is k * j exactly, every bucket k units, every credit
+		 * x = k * c / k = c exactly (k * c below 2^52).  A sum that
+		 * holds an integer and stays at most 2^53 gets them as one
+		 * integer; one that does not (a fraction from a bucket over
+		 * two targets), one at a time. */
+		for (size_t j = i; j < i1; j++) {
+			all += counts[j];
+			any |= counts[j];
+		}
+		if (any < ((uint64_t)1 << 32) && i1 - i < ((size_t)1 << 31)) {
+			const int e1 = int_add_exact(x1, all), e2 = int_add_exact(x2, all);
+			if (e1)
+				x1 += (double)all;
+			if (e2)
+				x2 += (double)all;
+			if (!e1 || !e2)
+				for (size_t j = i; j < i1; j++) {
+					const double cj = (double)counts[j];
+					if (!e1)
+						x1 += cj;
+					if (!e2)
+						x2 += cj;
+				}
+			*a1 = x1;
+			*a2 = x2;
+			*o = (run_sums){all, 0, any, (uint64_t)scale * i1};
+			return;
+		}
+		all = any = 0;
+	}
+	/* (any: the counts not below QN, the only ones that can be big) */
+#define RUN_STEP(Q, J)                                                          \
+	do {                                                                    \
+		const uint64_t cj = counts[J];                                  \
+		fj += 1.0; /* (double)(J + 1), exact */                         \
+		const double ej = scale * fj; /* (a double) */                  \
+		const uint64_t e = (uint64_t)(int64_t)ej;                       \
+		const uint64_t units = e - prev;                                \
+		prev = e;                                                       \
+		double x;                                                       \
+		if (Q && cj < QN && units * cj < QN) {                          \
+			x = quot[units * cj];                                   \
+		} else {                                                        \
+			x = (double)units * (double)cj / div;                   \
+			any |= cj;                                              \
+		}                                                               \
+		x1 += x;                                                        \
+		x2 += x;                                                        \
+		all += cj;                                                      \
+		zero += units ? 0 : cj;                                         \
+	} while (0)
+	/* (two at a time: half the loop's own instructions) */
+#define RUN_LOOP(Q)                                                             \
+	{                                                                       \
+		size_t j = i;                                                   \
+		for (; j + 2 <= i1; j += 2) {                                   \
+			RUN_STEP(Q, j);                                         \
+			RUN_STEP(Q, j + 1);                                     \
+		}                                                               \
+		if (j < i1)                                                     \
+			RUN_STEP(Q, j);                                         \
+	}
+	if (quot)
+		RUN_LOOP(1)
+	else
+		RUN_LOOP(0)
+#undef RUN_STEP
+#undef RUN_LOOP
+	*a1 = x1;
+	*a2 = x2;
+	*o = (run_sums){all, zero, any, prev};
+}
+
 /* gprof's proportional split of each bucket over the targets it
  * overlaps, as one merge pass of the buckets and the sorted targets.
  * The sums go to a local copy of the totals (written back at the end):
  * the same additions in the same order, without a store and a reload of
- * each total per bucket. */
+ * each total per bucket.
+ *
+ * Runs (the rule, docs/attribution.md rule 5): the buckets that lie in
+ * one target (inside it, or of no whole unit) go through run_credit,
+ * found by the edges' arithmetic.  Their credits, which are fractions,
+ * are still added one by one in bucket order to the target's count and
+ * the attributed (or excluded) total, so those doubles are the ones the
+ * bucket loop gives.  Their counts, which are integers, are summed as
+ * integers and added to total, in_program, outside and the class once:
+ * exact, and so equal to adding them one by one, while total (which
+ * bounds the others) stays at most 2^53 and no count reaches 2^32;
+ * otherwise those sums go bucket by bucket too.  When the scale is a
+ * whole number k of units every credit is the bucket's count itself, so
+ * the target's count and the attributed total get the run's sum at once
+ * as well, each while it holds an integer and stays at most 2^53 (a
+ * bucket over two targets leaves fractions: then one at a time).
+ * pc_attrib_set_reference turns runs off (test_attrib_runs compares
+ * both ways, bit for bit). */
 static void hist_proportional(pc_profile *p, const pc_hist *hh)
 {
 	const pc_histogram *h = &hh->h;
@@ -483,8 +651,8 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 	/* k / div for the usual small products k of a bucket's whole units
 	 * and its count (exact as doubles below 2^53, so k / div is the
 	 * quotient the division below gives): one division each, not one
-	 * per bucket (a division's latency was a third of the loop) */
-	enum { QN = 4096 };
+	 * per bucket (a division's latency was a third of the loop); QN
+	 * above */
 	double *quot = h->nbins >= 65536 ? malloc(QN * sizeof *quot) : NULL;
 	for (size_t k = 0; quot && k < QN; k++)
 		quot[k] = (double)k / div;
@@ -494,10 +662,29 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 	 * of them (all are +0 or more, and finite).  A bucket's lower edge
 	 * is the one above it. */
 	uint64_t b_hi = lo_u; /* (of bucket -1: lo_u + (uint64_t)0.0) */
+	/* Runs of buckets in one target (below) when the edges are small
+	 * (signed conversions) and a bucket spans fewer than 2^21 units
+	 * (scale < 2^20, plus the rounding of the edges: under 2^-53 of
+	 * them, 2^9 units): then units * count < QN tells both below QN,
+	 * without overflow, for a count below QN. */
+	/* The sums of counts (in_program, outside, by_class) are sums of
+	 * some of the counts in total (attribute_with gives the histograms
+	 * first): while total holds an integer up to 2^53 they do too, and
+	 * so did all their partial sums (all exact). */
+	int runs = !p->attr_reference && small && scale < 1048576.0 &&
+		   (uint64_t)h->nbins < ((uint64_t)1 << 52) &&
+		   T.in_program <= T.total && T.outside <= T.total;
+	for (int k = 0; k < PC_REGION_COUNT; k++)
+		runs = runs && T.by_class[k] <= T.total;
+	/* a run is sought where the target goes on for more than about 8
+	 * buckets (over shorter ones its set-up cost more than it saved) */
+	const uint64_t run_min = (uint64_t)(scale * 8);
+	/* the scale a whole number of units (run_credit) */
+	const int whole = scale >= 1 && scale == floor(scale) &&
+			  scale * (double)h->nbins < 9007199254740992.0;
 	for (size_t i = 0; i < h->nbins; i++) {
 		uint64_t c = counts[i];
 		const double cd = (double)c;
-		tot += cd;
 		/* rounded to double before truncation, as gprof's doubles are
 		 * (no x87 excess precision on 32-bit hosts) */
 		const double e_hi = scale * (double)(i + 1);
@@ -512,6 +699,107 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 			       TO_UNITS(tg[cur].end) <= b_lo);
 			LOAD_CUR();
 		}
+		if (runs && in_seg && b_lo >= cur_lo && b_lo < cur_end &&
+		    b_hi <= cur_hi && cur_hi - b_lo > run_min) {
+			/* The run of buckets [i, i1) that lie in the current
+			 * target: each one either inside it (whole units: the
+			 * inside case below) or of no whole unit (the outside
+			 * case, charged to the region of its lower edge).  By
+			 * the edges' arithmetic, not bucket by bucket: the last
+			 * bucket whose upper edge is <= the target's end, less
+			 * the ones of no unit at the end (the advance above
+			 * would pass the target for them). */
+			size_t i1 = last_edge_le(scale, h->nbins, i + 1, cur_hi - lo_u);
+			uint64_t last_lo = lo_u + edge_at(scale, i1 - 1);
+			while (i1 > i + 1 && last_lo >= cur_end)
+				last_lo = lo_u + edge_at(scale, --i1 - 1);
+			/* The credits x, in order, to the target's count and
+			 * the attributed total (or the excluded one): the same
+			 * additions as bucket by bucket (a bucket of no unit
+			 * adds +0.0, which changes no sum of +0 or more).  The
+			 * counts for the totals as integers: all counts (tot),
+			 * those of buckets of no unit (s0, for the region's
+			 * class; the others go to inprog). */
+			run_sums rs;
+			if (keep > 0) {
+				run_credit(counts, i, i1, scale, whole, b_lo - lo_u, quot, div, &acc, &attr, &rs);
+			} else {
+				double none = 0;
+				run_credit(counts, i, i1, scale, whole, b_lo - lo_u, quot, div, &excl, &none, &rs);
+			}
+			const uint64_t s_all = rs.all, s0 = rs.zero, any = rs.any, e = rs.edge;
+			/* one addition each when that is exact; the region of
+			 * the buckets of no unit: one for the run's lower edges
+			 * [b_lo, lower edge of bucket i1-1] (its addresses are
+			 * in one cached range) */
+			/* (the other sums of counts are sums of some of the
+			 * counts in tot: below it, see runs) */
+			int ok = any < ((uint64_t)1 << 32) && i1 - i < ((size_t)1 << 31) &&
+				 int_add_exact(tot, s_all);
+			const pc_region *rr = NULL;
+			if (ok && s0) {
+				uint64_t a = b_lo * u;
+				if (!rc.valid || rc.seg != seg || a < rc.lo || a >= rc.hi)
+					region_at_cached(p, &rc, seg, a);
+				rr = rc.r;
+				ok = last_lo * u < rc.hi;
+			}
+			int cls = -1;
+			if (ok && s0) {
+				cls = rr ? (int)rr->cls : (int)PC_REGION_UNKNOWN;
+				if (cls != acc_cls) {
+					if (acc_cls >= 0)
+						T.by_class[acc_cls] = cls_acc;
+					acc_cls = cls;
+					cls_acc = T.by_class[cls];
+				}
+			}
+			if (ok) {
+				tot += (double)s_all;
+				if (cls == PC_REGION_APPLICATION || cls < 0) {
+					inprog += (double)s_all;
+				} else {
+					inprog += (double)(s_all - s0);
+					outs += (double)s0;
+				}
+				if (s0)
+					cls_acc += (double)s0;
+			} else {
+				/* the totals bucket by bucket, in the order of the
+				 * loop below */
+				uint64_t pe = b_lo - lo_u;
+				for (size_t j = i; j < i1; j++) {
+					const double cj = (double)counts[j];
+					const uint64_t ej = edge_at(scale, j + 1);
+					tot += cj;
+					if (ej > pe) {
+						inprog += cj;
+					} else {
+						uint64_t a = (lo_u + pe) * u;
+						if (!rc.valid || rc.seg != seg || a < rc.lo || a >= rc.hi)
+							region_at_cached(p, &rc, seg, a);
+						const int cj_cls = rc.r ? (int)rc.r->cls
+									: (int)PC_REGION_UNKNOWN;
+						if (cj_cls != acc_cls) {
+							if (acc_cls >= 0)
+								T.by_class[acc_cls] = cls_acc;
+							acc_cls = cj_cls;
+							cls_acc = T.by_class[cj_cls];
+						}
+						cls_acc += cj;
+						if (cj_cls == PC_REGION_APPLICATION)
+							inprog += cj;
+						else
+							outs += cj;
+					}
+					pe = ej;
+				}
+			}
+			b_hi = lo_u + e;
+			i = i1 - 1;
+			continue;
+		}
+		tot += cd;
 		/* inside: the usual bucket, inside the current target.  Targets
 		 * do not overlap (each ends at or before the next one's
 		 * address), so no other target shares a unit with it: the loop

@@ -140,6 +140,12 @@ const char *pc_symbol_display(pc_profile *p, size_t i)
 	const char *shown;
 	if (i >= p->nsyms)
 		return NULL;
+	/* a name that cannot be mangled (every mangling pc_demangle reads
+	 * starts with '_', after leading dots or dollars) is its own display
+	 * name: no cache entry, no call */
+	const char *raw = p->syms[i].name;
+	if (raw && *raw != '_' && *raw != '.' && *raw != '$')
+		return raw;
 	symbol_display(p, i, &shown); /* out of memory: the raw name */
 	return shown;
 }

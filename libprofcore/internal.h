@@ -227,6 +227,11 @@ PC_INTERNAL size_t pc_fmt_sink_count(char *buf, size_t size, double v);
 /** "%*.*f" and "%*llu" of printf, without printf. */
 PC_INTERNAL int pc_sink_fixed(pc_sink *k, double v, int width, int dec);
 PC_INTERNAL int pc_sink_u64(pc_sink *k, uint64_t v, int width);
+/** Room for n more bytes (and the NUL) at the end of k's buffer: where to
+ *  write them, then pc_sink_commit the bytes written (at most n); NULL
+ *  once k failed.  No other call on k in between. */
+PC_INTERNAL char *pc_sink_room(pc_sink *k, size_t n);
+PC_INTERNAL int pc_sink_commit(pc_sink *k, size_t n);
 
 /** n unsigned integers of width bytes each from p, in byte order e (bulk
  *  pc_get_uint: histogram counters). */

@@ -97,8 +97,10 @@ size_t pc_lookup_find(const pc_lookup_table *t, const uint64_t *start,
 
 /* ---- sorting by 64-bit keys ---------------------------------------------- */
 
-#define RADIX_BITS 11
-#define RADIX_N (1u << RADIX_BITS)
+/* Digits of up to RADIX_MAX_BITS bits (64 KiB of counters, allocated
+ * when digits of 11 bits would take more passes); fewer for
+ * short arrays, where clearing the counters would cost more than a pass. */
+#define RADIX_MAX_BITS 13
 
 pc_rkey *pc_radix_sort(pc_rkey *v, pc_rkey *tmp, size_t n)
 {
@@ -113,16 +115,35 @@ pc_rkey *pc_radix_sort(pc_rkey *v, pc_rkey *tmp, size_t n)
 		all_and &= v[i].key;
 	}
 	const uint64_t differ = all_or ^ all_and;
-	size_t cnt[RADIX_N];
-	for (unsigned sh = 0; sh < 64; sh += RADIX_BITS) {
-		const uint64_t mask = RADIX_N - 1;
+	/* the digits cover only the bits from the lowest to the highest in
+	 * which keys differ (bits every key shares take no pass: names with
+	 * a common tail, multiples of a power of two, small keys), split
+	 * into as few passes as digits of at most maxbits allow, evenly */
+	unsigned lo = 0, hi = 63;
+	while (!((differ >> lo) & 1))
+		lo++; /* (differ != 0: the keys are not in order) */
+	while (!((differ >> hi) & 1))
+		hi--;
+	unsigned maxbits = n >= 16384 ? RADIX_MAX_BITS : n >= 2048 ? 11 : 8;
+	unsigned span = hi - lo + 1;
+	unsigned passes = (span + maxbits - 1) / maxbits;
+	unsigned bits = (span + passes - 1) / passes;
+	size_t small[2048], *cnt = small; /* (more: on the heap) */
+	if (bits > 11 && !(cnt = malloc(((size_t)1 << bits) * sizeof *cnt))) {
+		cnt = small; /* (no memory: digits of 11 bits) */
+		passes = (span + 10) / 11;
+		bits = (span + passes - 1) / passes;
+	}
+	const uint64_t mask = ((uint64_t)1 << bits) - 1;
+	const size_t nd = (size_t)1 << bits;
+	for (unsigned sh = lo; sh <= hi; sh += bits) {
 		if (!((differ >> sh) & mask))
 			continue; /* every key has this digit */
-		memset(cnt, 0, sizeof cnt);
+		memset(cnt, 0, nd * sizeof *cnt);
 		for (i = 0; i < n; i++)
 			cnt[(v[i].key >> sh) & mask]++;
 		size_t sum = 0;
-		for (size_t d = 0; d < RADIX_N; d++) {
+		for (size_t d = 0; d < nd; d++) {
 			size_t c = cnt[d];
 			cnt[d] = sum;
 			sum += c;
@@ -133,21 +154,7 @@ pc_rkey *pc_radix_sort(pc_rkey *v, pc_rkey *tmp, size_t n)
 		v = tmp;
 		tmp = t;
 	}
+	if (cnt != small)
+		free(cnt);
 	return v;
-}
-
-int pc_double_key(double d, uint64_t *key)
-{
-	static const double one = 1.0;
-	uint64_t u;
-	if (sizeof u != sizeof one)
-		return 0;
-	memcpy(&u, &one, sizeof u);
-	if (u != UINT64_C(0x3FF0000000000000))
-		return 0;
-	if (d == 0)
-		d = 0; /* -0 as +0 */
-	memcpy(&u, &d, sizeof u);
-	*key = u >> 63 ? ~u : u | UINT64_C(0x8000000000000000);
-	return 1;
 }

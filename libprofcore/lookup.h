@@ -23,6 +23,8 @@
 
 #include "internal.h"
 
+#include <string.h>
+
 typedef struct pc_lookup_table {
 	int fast;
 	size_t ncell;
@@ -94,6 +96,20 @@ PC_INTERNAL pc_rkey *pc_radix_sort(pc_rkey *v, pc_rkey *tmp, size_t n);
  *  key(b), -0 and +0 the same key.  Returns 0 (and no key) when doubles
  *  are not IEEE 754 binary64 in the integers' byte order: sort another
  *  way then. */
-PC_INTERNAL int pc_double_key(double d, uint64_t *key);
+static inline int pc_double_key(double d, uint64_t *key)
+{
+	static const double one = 1.0;
+	uint64_t u;
+	if (sizeof u != sizeof one)
+		return 0;
+	memcpy(&u, &one, sizeof u);
+	if (u != UINT64_C(0x3FF0000000000000))
+		return 0;
+	if (d == 0)
+		d = 0; /* -0 as +0 */
+	memcpy(&u, &d, sizeof u);
+	*key = u >> 63 ? ~u : u | UINT64_C(0x8000000000000000);
+	return 1;
+}
 
 #endif

@@ -88,6 +88,7 @@ struct pc_profile {
 	 * caller changes them, never reset by adding data */
 	int attr_bucket_start, attr_use_sizes;
 	int cache_bucket_start, cache_use_sizes; /* the cache's settings */
+	int attr_reference; /* tests: no runs (pc_attrib_set_reference) */
 	pc_target *targets;
 	size_t ntargets;
 	pc_itotals totals;
@@ -104,5 +105,9 @@ void pc_profile_invalidate(pc_profile *p);
  *  re-binning); PC_OK or PC_ENOMEM. */
 int pc_profile_hist_reindex(pc_profile *p);
 void pc_attrib_free(pc_profile *p);
+/* Tests only: 1 makes p's histogram attribution take every bucket on its
+ * own (attrib.c's reference for its run path), 0 the default; marks the
+ * attribution stale. */
+void pc_attrib_set_reference(pc_profile *p, int on);
 
 #endif

@@ -2,6 +2,7 @@
  * writer (pc_sink_init_writer) it streams: at a line's end once it holds
  * its limit (see internal.h). */
 #include "internal.h"
+#include "numfmt.h"
 
 #include <float.h>
 #include <math.h>
@@ -133,6 +134,23 @@ int pc_sink_puts(pc_sink *k, const char *s)
 	k->len += i;
 	d[i] = '\0';
 	after_write(k, k->len - i);
+	return k->failed;
+}
+
+char *pc_sink_room(pc_sink *k, size_t n)
+{
+	if (reserve(k, n))
+		return NULL;
+	return k->buf + k->len;
+}
+
+int pc_sink_commit(pc_sink *k, size_t n)
+{
+	if (k->failed)
+		return k->failed;
+	k->len += n;
+	k->buf[k->len] = '\0';
+	after_write(k, k->len - n);
 	return k->failed;
 }
 
@@ -413,11 +431,6 @@ int pc_sink_count(pc_sink *k, double v)
  * 2,000 instructions a number (multi-precision), these about 60.  They
  * print the same bytes as printf. */
 
-static const char d2[] = "00010203040506070809101112131415161718192021222324"
-			 "25262728293031323334353637383940414243444546474849"
-			 "50515253545556575859606162636465666768697071727374"
-			 "75767778798081828384858687888990919293949596979899";
-
 /* v's digits, n of them, ending at end (written backwards, two a step) */
 static void put_digits(char *end, uint64_t v, size_t n)
 {
@@ -425,27 +438,18 @@ static void put_digits(char *end, uint64_t v, size_t n)
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
 		end -= 2;
-		end[0] = d2[2 * r];
-		end[1] = d2[2 * r + 1];
+		end[0] = pc_d2[2 * r];
+		end[1] = pc_d2[2 * r + 1];
 		n -= 2;
 	}
 	if (n)
 		end[-1] = (char)('0' + v % 10);
 }
 
-/* number of decimal digits of v (1 for 0) */
-static size_t ndigits(uint64_t v)
-{
-	size_t n = 1;
-	for (; v >= 10000; v /= 10000)
-		n += 4;
-	return n + (v >= 10) + (v >= 100) + (v >= 1000);
-}
-
 size_t pc_fmt_u64(char *buf, uint64_t v)
 {
 	/* straight into buf, from the right, two digits a step */
-	size_t n = ndigits(v);
+	size_t n = pc_ndigits(v);
 	put_digits(buf + n, v, n);
 	buf[n] = '\0';
 	return n;
@@ -468,7 +472,7 @@ static size_t fixed_digits(char *buf, uint64_t u, int dec)
 		ip = u / pm, fp = u % pm;
 	}
 	}
-	size_t n = ndigits(ip);
+	size_t n = pc_ndigits(ip);
 	put_digits(buf + n, ip, n);
 	if (dec) {
 		buf[n++] = '.';
@@ -479,74 +483,25 @@ static size_t fixed_digits(char *buf, uint64_t u, int dec)
 	return n;
 }
 
-/* The usual number of a report (0 <= v < 10^9, not at a tie, exact
- * double arithmetic) as pc_fmt_fixed writes it, backwards from end: its
- * length, or 0 for every other case (the general path below then). */
-static size_t fixed_back(char *end, double v, int dec)
-{
-	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
-#if FLT_EVAL_METHOD == 0
-	if (!(v >= 0 && v < 1e9) || signbit(v) || dec < 0 || dec > 6)
-		return 0;
-	double hi = v * p10[dec]; /* below 10^15 < 2^52 */
-	int64_t t = (int64_t)hi;
-	double f = hi - (double)t;
-	if (f == 0.5)
-		return 0; /* a tie: the exact product decides (below) */
-	uint64_t u = (uint64_t)t + (f > 0.5);
-	char *q = end;
-	if (u <= UINT32_MAX) { /* (32-bit arithmetic, two digits a step) */
-		uint32_t w = (uint32_t)u;
-		int i = 0;
-		for (; i + 2 <= dec; i += 2, w /= 100) {
-			q -= 2;
-			memcpy(q, d2 + 2 * (w % 100), 2);
-		}
-		if (i < dec) {
-			*--q = (char)('0' + w % 10);
-			w /= 10;
-		}
-		if (dec)
-			*--q = '.';
-		while (w >= 100) {
-			q -= 2;
-			memcpy(q, d2 + 2 * (w % 100), 2);
-			w /= 100;
-		}
-		if (w >= 10) {
-			q -= 2;
-			memcpy(q, d2 + 2 * w, 2);
-		} else {
-			*--q = (char)('0' + w);
-		}
-		return (size_t)(end - q);
-	}
-	for (int i = 0; i < dec; i++, u /= 10)
-		*--q = (char)('0' + u % 10);
-	if (dec)
-		*--q = '.';
-	do
-		*--q = (char)('0' + u % 10);
-	while (u /= 10);
-	return (size_t)(end - q);
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
 #else
-	(void)end, (void)v, (void)dec, (void)p10;
-	return 0;
+#define NOINLINE
 #endif
-}
 
-size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
+/* pc_fmt_fixed_right's every other case (a call of its own, so that the
+ * usual one saves no registers) */
+static NOINLINE size_t fixed_right_rest(char *d, double v, size_t w, int dec)
 {
-	char t[32];
-	size_t n = fixed_back(t + sizeof t, v, dec);
-	size_t w = width > 0 ? (size_t)width : 0;
-	if (n) {
+	uint64_t u;
+	if (pc_fixed_scaled(v, dec, &u)) {
+		size_t n = pc_scaled_len(u, dec);
 		size_t pad = n < w ? w - n : 0;
 		memset(d, ' ', pad);
-		memcpy(d + pad, t + sizeof t - n, n);
+		pc_put_scaled(d + pad + n, u, dec);
 		return pad + n;
 	}
-	n = pc_fmt_fixed(d, 352, v, dec);
+	size_t n = pc_fmt_fixed(d, 352, v, dec);
 	if (n >= w)
 		return n;
 	size_t pad = w - n;
@@ -556,22 +511,51 @@ size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
 	return w;
 }
 
+size_t pc_fmt_fixed_right(char *d, double v, int width, int dec)
+{
+	size_t w = width > 0 ? (size_t)width : 0;
+	size_t n;
+	/* the tables' numbers: fit in w <= 16 columns (2 and 0 decimals
+	 * with the steps unrolled) */
+	if (dec == 2)
+		n = pc_fixed_right_fast(d, v, w, 2);
+	else if (dec == 0)
+		n = pc_fixed_right_fast(d, v, w, 0);
+	else
+		n = pc_fixed_right_fast(d, v, w, dec);
+	return n ? n : fixed_right_rest(d, v, w, dec);
+}
+
+static NOINLINE size_t fixed_rest(char *buf, size_t size, double v, int dec);
+
 size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec)
 {
-	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
-	if (size >= 32) {
-		char t[32];
-		size_t n = fixed_back(t + sizeof t, v, dec);
-		if (n) {
-			memcpy(buf, t + sizeof t - n, n);
-			buf[n] = '\0';
-			return n;
+	uint64_t u;
+	/* the usual number (a leaf: the rest is a call of its own), the
+	 * steps unrolled for the decimals the reports print */
+	if (size >= 32 && pc_fixed_scaled(v, dec, &u)) {
+		size_t n = pc_scaled_len(u, dec);
+		switch (dec) {
+		case 0: pc_put_scaled(buf + n, u, 0); break;
+		case 2: pc_put_scaled(buf + n, u, 2); break;
+		case 4: pc_put_scaled(buf + n, u, 4); break;
+		case 6: pc_put_scaled(buf + n, u, 6); break;
+		default: pc_put_scaled(buf + n, u, dec);
 		}
+		buf[n] = '\0';
+		return n;
 	}
+	return fixed_rest(buf, size, v, dec);
+}
+
+/* pc_fmt_fixed's every other case */
+static size_t fixed_rest(char *buf, size_t size, double v, int dec)
+{
 	/* The exact path needs every double operation rounded to double
 	 * (FLT_EVAL_METHOD 0: not x87) and 100v below 2^52, where the
 	 * spacing of doubles is at most 1/2. */
 #if FLT_EVAL_METHOD == 0
+	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
 	if (size >= 32 && dec >= 0 && dec <= 6 && isfinite(v) &&
 	    fabs(v) * p10[dec] < 4503599627370496.0) {
 		int neg = signbit(v) != 0;
@@ -634,6 +618,20 @@ static int put_right(pc_sink *k, const char *buf, size_t n, int width)
 
 int pc_sink_fixed(pc_sink *k, double v, int width, int dec)
 {
+	uint64_t u;
+	if (pc_fixed_scaled(v, dec, &u)) { /* straight into the buffer */
+		size_t n = pc_scaled_len(u, dec), w = width > 0 ? (size_t)width : 0;
+		size_t pad = n < w ? w - n : 0;
+		if (reserve(k, pad + n))
+			return k->failed;
+		char *d = k->buf + k->len;
+		for (size_t i = 0; i < pad; i++)
+			d[i] = ' ';
+		pc_put_scaled(d + pad + n, u, dec);
+		k->len += pad + n;
+		k->buf[k->len] = '\0';
+		return PC_OK;
+	}
 	char buf[352]; /* DBL_MAX with 6 decimals fits */
 	size_t n = pc_fmt_fixed(buf, sizeof buf, v, dec);
 	return put_right(k, buf, n, width);

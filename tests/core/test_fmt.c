@@ -58,6 +58,64 @@ static void right_like_printf(void **state)
 	}
 }
 
+/* a double the tables may print: ties and near ties at every precision,
+ * 0 and -0, values near 10^9 (where the fast path ends), integers,
+ * random magnitudes, and any bit pattern */
+static double table_value(int i, int dec)
+{
+	uint64_t r = next();
+	switch (i % 8) {
+	case 0: /* an exact tie at dec decimals or near it: k / 2^j */
+		return ldexp((double)(r % 2000000), -(int)(1 + next() % 12));
+	case 1: { /* n + 1/2 at dec decimals, and its neighbours */
+		double v = ((double)(r % 100000000) * 10 + 5) / pow(10, dec + 1);
+		int s = (int)(next() % 3);
+		return s == 0 ? v : s == 1 ? nextafter(v, 0) : nextafter(v, 1e300);
+	}
+	case 2: { /* around 10^9 */
+		double v = 1e9 + ((double)(r % 2000001) - 1000000) / 1024.0;
+		return next() & 1 ? v : nextafter(1e9, (double)(next() & 1) * 2e9);
+	}
+	case 3:
+		return (r & 3) == 0 ? 0.0 : (r & 3) == 1 ? -0.0 : (double)(r % 100000);
+	case 4: /* random magnitudes, either sign */
+		return ldexp((double)(r >> 11) / 9007199254740992.0, (int)(next() % 60) - 20) *
+		       (next() & 1 ? 1 : -1);
+	case 5: { /* any double at all */
+		double v;
+		memcpy(&v, &r, sizeof v);
+		return v;
+	}
+	case 6: /* percents of a sample total */
+		return (double)(r % 3000000) * 100.0 / 2088761.0;
+	default: /* counts split over buckets, and their seconds */
+		return (double)(r % 20000) * 1.9574 / (next() & 1 ? 1 : 100);
+	}
+}
+
+/* pc_fmt_fixed_right and pc_sink_fixed as "%*.*f" over many doubles, at
+ * every precision the reports use (0 to 6) and widths 0 to 20 */
+static void random_like_printf(void **state)
+{
+	(void)state;
+	pc_sink k;
+	pc_sink_init(&k);
+	for (int i = 0; i < 400000; i++) {
+		int dec = (int)(next() % 7), width = (int)(next() % 21);
+		double v = table_value(i, dec);
+		right(v, width, dec);
+		same(v, dec);
+		char want[400];
+		snprintf(want, sizeof want, "%*.*f", width, dec, v);
+		k.len = 0;
+		assert_int_equal(pc_sink_fixed(&k, v, width, dec), PC_OK);
+		if (k.len != strlen(want) || memcmp(k.buf, want, k.len) != 0 || k.buf[k.len])
+			fail_msg("%.17g in %d with %d decimals: printf '%s', pc_sink_fixed '%.*s'", v,
+				 width, dec, want, (int)k.len, k.buf);
+	}
+	pc_sink_dispose(&k);
+}
+
 static void fixed_like_printf(void **state)
 {
 	(void)state;
@@ -133,6 +191,7 @@ int main(void)
 		cmocka_unit_test(fixed_like_printf),
 		cmocka_unit_test(u64_like_printf),
 		cmocka_unit_test(right_like_printf),
+		cmocka_unit_test(random_like_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

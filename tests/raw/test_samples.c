@@ -517,21 +517,27 @@ static int cmp_rkey(const void *x, const void *y)
 static void radix_sort_is_a_stable_sort(void **state)
 {
 	(void)state;
-	enum { N = 5000 };
-	pc_rkey *v = malloc(N * sizeof *v), *tmp = malloc(N * sizeof *tmp);
-	pc_rkey *want = malloc(N * sizeof *want);
+	/* sizes for each digit width (8, 11 and 13 bits) */
+	static const size_t sizes[] = {100, 5000, 40000};
+	enum { NMAX = 40000 };
+	pc_rkey *v = malloc(NMAX * sizeof *v), *tmp = malloc(NMAX * sizeof *tmp);
+	pc_rkey *want = malloc(NMAX * sizeof *want);
 	assert_non_null(v);
 	assert_non_null(tmp);
 	assert_non_null(want);
-	for (int kind = 0; kind < 6; kind++) {
+	for (int kind = 0; kind < 8 * 3; kind++) {
+		const size_t N = sizes[kind / 8];
 		for (size_t i = 0; i < N; i++) {
 			uint64_t r = next();
-			uint64_t k = kind == 0	 ? r			  /* every digit */
-				     : kind == 1 ? r % 7		  /* few values */
-				     : kind == 2 ? (r % 5) << 59	  /* top digit only */
-				     : kind == 3 ? 0x400000 + 16 * (uint64_t)i /* in order */
-				     : kind == 4 ? UINT64_MAX - i	  /* reversed */
-						 : 0x400000 + (r % 1000) * 4; /* addresses */
+			const int kd = kind % 8;
+			uint64_t k = kd == 0	 ? r			  /* every digit */
+				     : kd == 1 ? r % 7		  /* few values */
+				     : kd == 2 ? (r % 5) << 59	  /* top digit only */
+				     : kd == 3 ? 0x400000 + 16 * (uint64_t)i /* in order */
+				     : kd == 4 ? UINT64_MAX - i	  /* reversed */
+				     : kd == 5 ? 0x400000 + (r % 1000) * 4 /* addresses */
+				     : kd == 6 ? (r % 2048) << 20	  /* 11 bits in the middle */
+						 : (r >> 1) | 1;	  /* 63 bits, lowest set */
 			v[i] = (pc_rkey){k, i};
 		}
 		memcpy(want, v, N * sizeof *v);

@@ -1,6 +1,7 @@
 /* test_rowset.c - the shared report arithmetic (formats/rowset.c): bar
  * lengths, the percent axis, DDJ rounding, count text, padding, and the
  * row selection of cutoff and zero-hit on a small profile. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -212,16 +213,33 @@ static int ref_cmp(const void *a, const void *b)
 	return x->address < y->address ? -1 : x->address > y->address;
 }
 
-static void tie_order(void **state)
+/* DDJ's order (PC_TIE_ADDRESS): count, most first, then symbols by
+ * address, then region rows */
+static int ref_cmp_address(const void *a, const void *b)
 {
-	(void)state;
-	enum { N = 300 };
+	const ref_row *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->region != y->region)
+		return x->region ? 1 : -1;
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* n symbols with counts below mod (0: none), some with calls, names alike
+ * in long prefixes, and a region row: the rows in ref_cmp's order (tie
+ * PC_TIE_NAME) or ref_cmp_address's (PC_TIE_ADDRESS) */
+static void check_tie_order(unsigned N, unsigned mod, pc_tie tie, int extras)
+{
 	static const char *const stems[] = {
 		"_ZN9namespace5klass6methodEv", "_ZN9namespace5klass6method", "_ZN9namesp",
 		"abcdefgh", "abcdefghi", "abcdefg", "ab", "b", "\xc3\xa9t\xc3\xa9_",
 		"z", "_ZN9namespace5klass7method2Ev"};
-	static char names[N][64];
-	static ref_row ref[N + 8];
+	char (*names)[64] = malloc(N * sizeof *names);
+	ref_row *ref = malloc((N + 8) * sizeof *ref);
+	assert_non_null(names);
+	assert_non_null(ref);
 	size_t nref = 0;
 	pc_profile *p;
 	pc_profile_new(&p, NULL);
@@ -240,7 +258,8 @@ static void tie_order(void **state)
 		s.address = 0x1000 + 0x10 * (uint64_t)i;
 		s.kind = PC_SYM_TEXT;
 		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
-		uint64_t count = (seed >> 8) % 4, calls = (seed >> 12) % 3 == 0 ? (seed >> 4) % 2 + 1 : 0;
+		uint64_t count = (seed >> 8) % mod,
+			 calls = extras && (seed >> 12) % 3 == 0 ? (seed >> 4) % 2 + 1 : 0;
 		if (count)
 			assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, s.address, count), PC_OK);
 		if (calls) {
@@ -258,11 +277,13 @@ static void tie_order(void **state)
 	assert_int_equal(pc_profile_add_region(p, &r), PC_OK);
 	/* 2 samples below the program: a region row "(unknown)" tied with
 	 * the symbols of 2 samples and no calls, after them */
-	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x10, 2), PC_OK);
-	ref[nref++] = (ref_row){"(unknown)", 1, 0, 2, 0};
-	qsort(ref, nref, sizeof *ref, ref_cmp);
+	if (extras) {
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x10, 2), PC_OK);
+		ref[nref++] = (ref_row){"(unknown)", 1, 0, 2, 0};
+	}
+	qsort(ref, nref, sizeof *ref, tie == PC_TIE_NAME ? ref_cmp : ref_cmp_address);
 
-	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 1};
+	const pc_rowset_spec spec = {PC_BASE_TOTAL, tie, extras};
 	pc_options *o;
 	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_rowset rs;
@@ -277,6 +298,232 @@ static void tie_order(void **state)
 	pc_rowset_dispose(&rs);
 	pc_options_free(o);
 	pc_profile_free(p);
+	free(names);
+	free(ref);
+}
+
+static void tie_order(void **state)
+{
+	(void)state;
+	check_tie_order(300, 4, PC_TIE_NAME, 1);
+	/* many rows: the radix sorts by count rank (few distinct counts)
+	 * and, beyond 2048 distinct counts, by the counts themselves; with
+	 * calls and a region row, and without (then one sort by the rank
+	 * over the name prefix: one count and 2 to 40 ranks too) */
+	for (int t = 0; t < 4; t++) {
+		pc_tie tie = t & 1 ? PC_TIE_ADDRESS : PC_TIE_NAME;
+		check_tie_order(6000, 40, tie, t < 2);
+		check_tie_order(6000, 4000, tie, t < 2);
+	}
+	check_tie_order(3000, 2, PC_TIE_NAME, 0);
+	check_tie_order(3000, 3, PC_TIE_NAME, 0);
+	/* 10,240 rows or more: the rank table in the sort's own room */
+	check_tie_order(12000, 60, PC_TIE_NAME, 0);
+	check_tie_order(12000, 60, PC_TIE_NAME, 1);
+}
+
+/* pc_sink_count's form of a count, with printf: integers as "%.0f",
+ * others with 6 decimals and no trailing zeros */
+static void count_text(double v, char *buf, size_t n)
+{
+	if (v == floor(v) && fabs(v) < 9e15) {
+		snprintf(buf, n, "%.0f", v);
+		return;
+	}
+	snprintf(buf, n, "%.6f", v);
+	size_t l = strlen(buf);
+	while (l > 0 && buf[l - 1] == '0')
+		buf[--l] = '\0';
+	if (l > 0 && buf[l - 1] == '.')
+		buf[--l] = '\0';
+}
+
+static uint64_t rng_state = 0x2545f4914f6cdd1du;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* a double a row may carry: integers small and large, bucket shares,
+ * ties at 4 and 6 decimals, values near 10^9, -0, any bits */
+static double row_value(void)
+{
+	uint64_t r = rnd();
+	switch (r % 8) {
+	case 0: return (double)(rnd() % 100000);
+	case 1: return (double)(rnd() % 4000000000000u);
+	case 2: return (double)(rnd() % 20000) * 1.9574;
+	case 3: return ldexp((double)(rnd() % 2000000), -(int)(1 + rnd() % 20));
+	case 4: return 1e9 + ((double)(rnd() % 2001) - 1000) / 64.0;
+	case 5: return (rnd() & 1) ? -0.0 : -(double)(rnd() % 1000) / 8.0;
+	case 6: {
+		double v;
+		uint64_t b = rnd();
+		memcpy(&v, &b, sizeof v);
+		return v;
+	}
+	default: return (double)(rnd() % 3000000) * 100.0 / 2088761.0;
+	}
+}
+
+/* the CSV and JSON rows (written straight into the sink's buffer) as
+ * printf writes each field, for rows with every kind of number, names
+ * that need quoting or escaping, names longer than the fast path's,
+ * segments, and region rows */
+static void machine_rows_like_printf(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	static const char *const names[] = {"plain", "f48002", "a,b", "q\"x\"", "back\\slash",
+					    "caf\xc3\xa9", "tab\there"};
+	char *longname = malloc(1501);
+	assert_non_null(longname);
+	memset(longname, 'n', 1500);
+	longname[1500] = '\0';
+	pc_rs_row *rows = calloc(N, sizeof *rows);
+	assert_non_null(rows);
+	for (size_t i = 0; i < N; i++) {
+		pc_rs_row *x = &rows[i];
+		x->label = i % 97 == 5 ? longname : names[rnd() % 7];
+		x->region = i % 50 == 7 ? (int)(1 + rnd() % 7) : -1;
+		x->segment = rnd() % 3 ? PC_NOSEG : (uint32_t)(rnd() % 70000);
+		x->address = rnd() % 2 ? 0x400000 + rnd() % 100000 : rnd();
+		x->count = row_value();
+		x->percent = row_value();
+		x->cum_percent = row_value();
+		x->calls = rnd() % 2 ? rnd() % 1000 : rnd();
+		x->self_calls = rnd() % 3 ? 0 : rnd() % 100;
+		x->rank = i + 1;
+	}
+	pc_profile *p;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	for (int pass = 0; pass < 2; pass++) {
+		pc_rowset rs;
+		memset(&rs, 0, sizeof rs);
+		rs.rows = rows;
+		rs.n = rs.selected = N;
+		rs.rate = pass ? 100 : 0;
+		for (int json = 0; json < 2; json++) {
+			pc_sink k;
+			pc_sink_init(&k);
+			if (json)
+				assert_int_equal(pc_rowset_json(p, &rs, "flat", NULL, NULL, NULL, &k),
+						 PC_OK);
+			else
+				assert_int_equal(pc_rowset_csv(p, &rs, &k), PC_OK);
+			const char *at = k.buf;
+			at = json ? strstr(at, "\"rows\": [\n") + 10 : strchr(at, '\n') + 1;
+			for (size_t i = 0; i < N; i++) {
+				const pc_rs_row *x = &rows[i];
+				char want[4096], cnt[400], sec[400] = "", name[3200] = "";
+				count_text(x->count, cnt, sizeof cnt);
+				size_t m = 0;
+				for (const char *c = x->label; *c; c++) { /* csv or json form */
+					if (json && (*c == '"' || *c == '\\'))
+						name[m++] = '\\';
+					else if (!json && *c == '"')
+						name[m++] = '"';
+					if (*c == '\t') { /* shown as \x09; JSON escapes its backslash */
+						if (json)
+							name[m++] = '\\';
+						memcpy(name + m, "\\x09", 4);
+						m += 4;
+						continue;
+					}
+					name[m++] = *c;
+				}
+				name[m] = '\0';
+				int quote = !json && strpbrk(x->label, ",\"");
+				if (json) {
+					char where[128];
+					if (x->region >= 0)
+						snprintf(where, sizeof where, ", \"region\": \"%s\"",
+							 pc_region_class_name((pc_region_class)x->region));
+					else if (x->segment != PC_NOSEG)
+						snprintf(where, sizeof where, ", \"segment\": %u, \"address\": %llu",
+							 (unsigned)x->segment, (unsigned long long)x->address);
+					else
+						snprintf(where, sizeof where, ", \"address\": %llu",
+							 (unsigned long long)x->address);
+					if (rs.rate > 0)
+						snprintf(sec, sizeof sec, ", \"self_seconds\": %.6f", x->count / rs.rate);
+					snprintf(want, sizeof want,
+						 "%s    {\"rank\": %zu, \"symbol\": \"%s\"%s, \"count\": %s, \"percent\": %.4f, \"cum_percent\": %.4f%s, \"calls\": %llu, \"self_calls\": %llu}",
+						 i ? ",\n" : "", x->rank, name, where, cnt, x->percent,
+						 x->cum_percent, sec, (unsigned long long)x->calls,
+						 (unsigned long long)x->self_calls);
+				} else {
+					char where[64] = "";
+					if (x->region < 0 && x->segment != PC_NOSEG)
+						snprintf(where, sizeof where, "%04x:0x%llx", (unsigned)x->segment,
+							 (unsigned long long)x->address);
+					else if (x->region < 0)
+						snprintf(where, sizeof where, "0x%llx",
+							 (unsigned long long)x->address);
+					if (rs.rate > 0)
+						snprintf(sec, sizeof sec, "%.6f", x->count / rs.rate);
+					snprintf(want, sizeof want, "%zu,%s%s%s,%s,%.4f,%.4f,%s,%llu,%llu,%s\n",
+						 x->rank, quote ? "\"" : "", name, quote ? "\"" : "", cnt,
+						 x->percent, x->cum_percent, sec,
+						 (unsigned long long)x->calls,
+						 (unsigned long long)x->self_calls, where);
+				}
+				size_t wl = strlen(want);
+				if (strncmp(at, want, wl) != 0)
+					fail_msg("%s row %zu: want '%s', got '%.*s'", json ? "json" : "csv", i,
+						 want, (int)wl, at);
+				at += wl;
+			}
+			pc_sink_dispose(&k);
+		}
+	}
+	pc_profile_free(p);
+	free(rows);
+	free(longname);
+}
+
+/* the flat table's rank column ("%4llu", kept as text and counted up)
+ * over 10,050 rows: every width from 1 to 5 digits and each carry */
+static void flat_ranks(void **state)
+{
+	(void)state;
+	enum { N = 10050 };
+	static char names[N][16];
+	pc_profile *p;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	for (unsigned i = 0; i < N; i++) {
+		snprintf(names[i], sizeof names[i], "g%u", i);
+		pc_symbol s = {0};
+		s.name = names[i];
+		s.segment = PC_NOSEG;
+		s.address = 0x1000 + 0x10 * (uint64_t)i;
+		s.kind = PC_SYM_TEXT;
+		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, s.address, 1 + i % 13), PC_OK);
+	}
+	pc_region r = {PC_NOSEG, 0x1000, 0x1000 + 0x10 * N, PC_REGION_APPLICATION, "program"};
+	assert_int_equal(pc_profile_add_region(p, &r), PC_OK);
+	char *buf;
+	size_t len;
+	assert_int_equal(pc_profile_render(p, NULL, NULL, &buf, &len), PC_OK);
+	const char *at = strstr(buf, "\nrank  symbol");
+	assert_non_null(at);
+	at = strchr(at + 1, '\n') + 1;
+	for (size_t i = 0; i < N; i++) {
+		char want[32];
+		int n = snprintf(want, sizeof want, "%4zu  g", i + 1);
+		if (strncmp(at, want, (size_t)n) != 0)
+			fail_msg("row %zu: want '%s', got '%.*s'", i, want, n, at);
+		at = strchr(at, '\n');
+		assert_non_null(at);
+		at++;
+	}
+	pc_free(buf);
+	pc_profile_free(p);
 }
 
 int main(void)
@@ -288,6 +535,8 @@ int main(void)
 		cmocka_unit_test(selection),
 		cmocka_unit_test(bad_options),
 		cmocka_unit_test(tie_order),
+		cmocka_unit_test(machine_rows_like_printf),
+		cmocka_unit_test(flat_ranks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
