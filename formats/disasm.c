@@ -22,6 +22,7 @@
  * With DWARF, the source line (file:line, and the inlined function when
  * it is not FUNCTION) is printed above each run of instructions from it.
  */
+#include "disasm.h"
 #include "dwarf_internal.h"
 #include "model.h"
 #include "rowset.h"
@@ -34,6 +35,10 @@
 #if PC_HAVE_CAPSTONE
 #include <capstone/capstone.h>
 #endif
+#if PC_CAPSTONE_DLOPEN
+#include "platform.h"
+#include <stddef.h>
+#endif
 #if PC_HAVE_ELF
 #include <gelf.h>
 #include <libelf.h>
@@ -43,6 +48,81 @@
 #define DIS_MAX_FILE ((uint64_t)1 << 31)
 
 #if PC_HAVE_CAPSTONE
+
+#if PC_CAPSTONE_DLOPEN
+/* Capstone is not linked (meson.build lazy_libs: 77,403 relocations at
+ * every start): each -r disasm opens its shared library (kept mapped once
+ * opened: RTLD_NODELETE), takes these functions from it into a table of
+ * its own and closes it at the end; no state is shared. */
+#define CS_FUNCS(X) X(cs_open) X(cs_close) X(cs_malloc) X(cs_disasm_iter) X(cs_free)
+#define CS_MEMBER(f) __typeof__(f) *f;
+#define CS_SYM(f) {#f, offsetof(cs_table, f)},
+typedef struct cs_table {
+	CS_FUNCS(CS_MEMBER)
+	void *lib;
+} cs_table;
+static const pc_plat_sym cs_syms[] = {CS_FUNCS(CS_SYM)};
+
+static int cs_load(const char *soname, cs_table *t, char *msg, size_t msglen)
+{
+	char why[400];
+	t->lib = pc_plat_lib_open(soname, cs_syms, sizeof cs_syms / sizeof cs_syms[0], t, why,
+				  sizeof why);
+	if (!t->lib) {
+		snprintf(msg, msglen, "disasm: cannot load Capstone (%s); install %s (Debian: %s)",
+			 why, PC_CAPSTONE_SONAME, PC_CAPSTONE_PACKAGE);
+		return PC_EUNSUPPORTED;
+	}
+	return PC_OK;
+}
+
+int pc_disasm_load_capstone(const char *soname, char *msg, size_t msglen)
+{
+	cs_table t;
+	int st = cs_load(soname, &t, msg, msglen);
+	if (!st)
+		pc_plat_lib_close(t.lib);
+	return st;
+}
+
+/* Capstone's functions for one -r disasm: PC_OK, or fails p with the
+ * message */
+static int cs_ready(pc_profile *p, cs_table *t)
+{
+	char msg[600];
+	int st = cs_load(PC_CAPSTONE_SONAME, t, msg, sizeof msg);
+	return st ? pc_profile_fail(p, st, "%s", msg) : PC_OK;
+}
+
+static void cs_done(cs_table *t)
+{
+	pc_plat_lib_close(t->lib);
+}
+
+/* decode() calls them through its table csf */
+#define cs_open (*csf->cs_open)
+#define cs_close (*csf->cs_close)
+#define cs_malloc (*csf->cs_malloc)
+#define cs_disasm_iter (*csf->cs_disasm_iter)
+#define cs_free (*csf->cs_free)
+#else
+/* Capstone is linked: the calls go straight to it */
+typedef struct cs_table {
+	int linked;
+} cs_table;
+
+static int cs_ready(pc_profile *p, cs_table *t)
+{
+	(void)p;
+	t->linked = 1;
+	return PC_OK;
+}
+
+static void cs_done(cs_table *t)
+{
+	(void)t;
+}
+#endif
 
 /* Capstone's big-endian mode bit (bit 31) as a non-negative number */
 #define DIS_BE ((int64_t)(uint32_t)CS_MODE_BIG_ENDIAN)
@@ -282,8 +362,9 @@ static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t ba
 }
 
 /* Decodes c into *out. */
-static int decode(pc_profile *p, dis_code *c, dis_ins **out, size_t *nout)
+static int decode(pc_profile *p, const cs_table *csf, dis_code *c, dis_ins **out, size_t *nout)
 {
+	(void)csf;
 	csh h[2] = {0, 0};
 	int64_t hmode[2] = {-1, -1};
 	dis_ins *v = NULL;
@@ -444,12 +525,10 @@ static void put_bytes(pc_sink *k, const dis_ins *d, unsigned width)
 	pc_sink_printf(k, "%-*s", (int)width, buf);
 }
 
-static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
+static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
+		  const cs_table *csf)
 {
-	pc_outfmt fmt;
 	int st;
-	if ((st = pc_rs_outfmt(p, o, &fmt)))
-		return st;
 	const char *sel = pc_options_get(o, "disasm-select");
 	if ((st = pc_profile_attribute_nocheck(p, o)))
 		return st;
@@ -536,7 +615,7 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	}
 	dis_ins *v = NULL;
 	size_t n = 0;
-	if (st || (st = decode(p, &c, &v, &n)))
+	if (st || (st = decode(p, csf, &c, &v, &n)))
 		goto out;
 	/* counts: raw samples exactly, histogram buckets as groups */
 	double inside = 0, sum = 0;
@@ -786,6 +865,18 @@ out:
 	return st;
 }
 
+static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_outfmt fmt;
+	cs_table csf;
+	int st;
+	if ((st = pc_rs_outfmt(p, o, &fmt)) || (st = cs_ready(p, &csf)))
+		return st;
+	st = render(p, o, k, fmt, &csf);
+	cs_done(&csf);
+	return st;
+}
+
 #else /* !PC_HAVE_CAPSTONE */
 
 static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
@@ -796,6 +887,16 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			       "disasm: this libprofcore was built without Capstone; install libcapstone-dev and rebuild (meson -Dcapstone=enabled)");
 }
 
+#endif
+
+#if !PC_CAPSTONE_DLOPEN
+int pc_disasm_load_capstone(const char *soname, char *msg, size_t msglen)
+{
+	(void)soname;
+	if (msglen)
+		msg[0] = 0;
+	return PC_EUNSUPPORTED;
+}
 #endif
 
 const pc_report pc_report_disasm = {

@@ -28,6 +28,89 @@
 #include <gelf.h>
 #include <unistd.h>
 #endif
+#if PC_DWARF_DLOPEN
+#include "platform.h"
+#include <stddef.h>
+#include <stdio.h>
+#endif
+
+#if PC_DWARF_DLOPEN
+/* libdw is not linked (meson.build lazy_libs: it and liblzma, libbz2 cost
+ * every start): pc_dwarf_load opens its shared library (kept mapped once
+ * opened: RTLD_NODELETE) and takes these functions from it into the
+ * pc_dwarf's own table, d->dw; pc_dwarf_free closes it.  Every other call
+ * follows a successful dwfl_begin (d->dwfl), in a function given d. */
+#define DW_FUNCS(X) \
+	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_dieoffset) \
+	X(dwarf_errmsg) X(dwarf_filesrc) X(dwarf_formstring) X(dwarf_formudata) \
+	X(dwarf_getelf) X(dwarf_getsrcfiles) X(dwarf_getsrclines) \
+	X(dwarf_hasattr_integrate) X(dwarf_lineaddr) X(dwarf_next_unit) \
+	X(dwarf_onesrcline) X(dwarf_ranges) X(dwarf_siblingof) X(dwarf_tag) \
+	X(dwfl_begin) X(dwfl_build_id_find_elf) X(dwfl_end) X(dwfl_errmsg) \
+	X(dwfl_errno) X(dwfl_lineinfo) X(dwfl_module_addrname) \
+	X(dwfl_module_getdwarf) X(dwfl_module_getelf) X(dwfl_module_getsrc) \
+	X(dwfl_module_nextcu) X(dwfl_offline_section_address) X(dwfl_report_end) \
+	X(dwfl_report_offline) X(dwfl_standard_find_debuginfo)
+#define DW_MEMBER(f) __typeof__(f) *f;
+#define DW_SYM(f) {#f, offsetof(dw_table, f)},
+typedef struct dw_table {
+	DW_FUNCS(DW_MEMBER)
+} dw_table;
+static const pc_plat_sym dw_syms[] = {DW_FUNCS(DW_SYM)};
+
+static void *dw_load(const char *soname, dw_table *t, char *msg, size_t msglen)
+{
+	char why[400];
+	void *h = pc_plat_lib_open(soname, dw_syms, sizeof dw_syms / sizeof dw_syms[0], t, why,
+				   sizeof why);
+	if (!h)
+		snprintf(msg, msglen, "cannot load libdw (%s): no DWARF; install %s (Debian: %s)",
+			 why, PC_DWARF_SONAME, PC_DWARF_PACKAGE);
+	return h;
+}
+
+int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
+{
+	dw_table t;
+	void *h = dw_load(soname, &t, msg, msglen);
+	if (!h)
+		return PC_EUNSUPPORTED;
+	pc_plat_lib_close(h);
+	return PC_OK;
+}
+
+/* the calls below go through d's table */
+#define dwarf_attr (*d->dw.dwarf_attr)
+#define dwarf_attr_integrate (*d->dw.dwarf_attr_integrate)
+#define dwarf_child (*d->dw.dwarf_child)
+#define dwarf_dieoffset (*d->dw.dwarf_dieoffset)
+#define dwarf_errmsg (*d->dw.dwarf_errmsg)
+#define dwarf_filesrc (*d->dw.dwarf_filesrc)
+#define dwarf_formstring (*d->dw.dwarf_formstring)
+#define dwarf_formudata (*d->dw.dwarf_formudata)
+#define dwarf_getelf (*d->dw.dwarf_getelf)
+#define dwarf_getsrcfiles (*d->dw.dwarf_getsrcfiles)
+#define dwarf_getsrclines (*d->dw.dwarf_getsrclines)
+#define dwarf_hasattr_integrate (*d->dw.dwarf_hasattr_integrate)
+#define dwarf_lineaddr (*d->dw.dwarf_lineaddr)
+#define dwarf_next_unit (*d->dw.dwarf_next_unit)
+#define dwarf_onesrcline (*d->dw.dwarf_onesrcline)
+#define dwarf_ranges (*d->dw.dwarf_ranges)
+#define dwarf_siblingof (*d->dw.dwarf_siblingof)
+#define dwarf_tag (*d->dw.dwarf_tag)
+#define dwfl_begin (*d->dw.dwfl_begin)
+#define dwfl_end (*d->dw.dwfl_end)
+#define dwfl_errmsg (*d->dw.dwfl_errmsg)
+#define dwfl_errno (*d->dw.dwfl_errno)
+#define dwfl_lineinfo (*d->dw.dwfl_lineinfo)
+#define dwfl_module_addrname (*d->dw.dwfl_module_addrname)
+#define dwfl_module_getdwarf (*d->dw.dwfl_module_getdwarf)
+#define dwfl_module_getelf (*d->dw.dwfl_module_getelf)
+#define dwfl_module_getsrc (*d->dw.dwfl_module_getsrc)
+#define dwfl_module_nextcu (*d->dw.dwfl_module_nextcu)
+#define dwfl_report_end (*d->dw.dwfl_report_end)
+#define dwfl_report_offline (*d->dw.dwfl_report_offline)
+#endif
 
 #if PC_HAVE_DWARF
 #define NONODE ((size_t)-1)
@@ -73,6 +156,11 @@ struct pc_dwarf {
 	uint64_t text_lo, text_hi;
 	int have_text;
 	int cplus; /* some unit is not C-like: names may need ELF symbols */
+#if PC_DWARF_DLOPEN
+	dw_table dw;         /* libdw's functions, from dwlib */
+	void *dwlib;         /* NULL: not opened */
+	Dwfl_Callbacks cb;   /* dwfl_begin's, dw's */
+#endif
 	/* a line table given by pc_dwarf_set_lines (map line numbers)
 	 * instead of DWARF: by address, strings in pool */
 	pc_linerow *trows;
@@ -159,6 +247,10 @@ void pc_dwarf_free(pc_dwarf *d)
 #if PC_HAVE_DWARF
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
+#if PC_DWARF_DLOPEN
+	if (d->dwlib)
+		pc_plat_lib_close(d->dwlib);
+#endif
 	free(d->cand);
 	free(d->nodes);
 	free(d->ranges);
@@ -550,12 +642,14 @@ static void find_text(pc_dwarf *d)
 	}
 }
 
-static const Dwfl_Callbacks offline_callbacks = {
+#if !PC_DWARF_DLOPEN
+static const Dwfl_Callbacks linked_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = NULL,
 };
+#endif
 
 int pc_dwarf_load(pc_dwarf *d, const char *path)
 {
@@ -565,10 +659,25 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 	d->path = pc_strdup(path);
 	if (!d->path)
 		return dfail(d, PC_ENOMEM, -1, "out of memory");
+#if PC_DWARF_DLOPEN
+	if (!d->dwlib) {
+		char msg[600];
+		d->dwlib = dw_load(PC_DWARF_SONAME, &d->dw, msg, sizeof msg);
+		if (!d->dwlib)
+			return dfail(d, PC_EUNSUPPORTED, -1, "%s", msg);
+		d->cb.find_elf = d->dw.dwfl_build_id_find_elf;
+		d->cb.find_debuginfo = d->dw.dwfl_standard_find_debuginfo;
+		d->cb.section_address = d->dw.dwfl_offline_section_address;
+		d->cb.debuginfo_path = NULL;
+	}
+	const Dwfl_Callbacks *offline_callbacks = &d->cb;
+#else
+	const Dwfl_Callbacks *offline_callbacks = &linked_callbacks;
+#endif
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return dfail(d, PC_EIO, -1, "cannot open the program to read its DWARF");
-	d->dwfl = dwfl_begin(&offline_callbacks);
+	d->dwfl = dwfl_begin(offline_callbacks);
 	if (!d->dwfl) {
 		close(fd);
 		return dfail(d, PC_ENOMEM, -1, "libdwfl: %s", dwfl_errmsg(-1));
@@ -795,6 +904,16 @@ int pc_dwarf_lookup_frames(pc_dwarf *d, uint64_t address,
 		     "this profcore was built without libdw (-Ddwarf): no DWARF");
 #endif
 }
+
+#if !PC_DWARF_DLOPEN
+int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
+{
+	(void)soname;
+	if (msglen)
+		msg[0] = 0;
+	return PC_EUNSUPPORTED;
+}
+#endif
 
 #if !PC_HAVE_DWARF
 int pc_dwarf_load(pc_dwarf *d, const char *path)

@@ -52,4 +52,11 @@ PC_INTERNAL int pc_profile_dwarf(pc_profile *p, const pc_options *opts,
 PC_INTERNAL int pc_profile_granular(pc_profile *p, const pc_options *opts,
 				    pc_profile **out);
 
+/** In a build that opens libdw at its first use (PC_DWARF_DLOPEN): opens
+ *  the shared library soname and takes the functions dwarf.c uses from it,
+ *  as pc_dwarf_load does with PC_DWARF_SONAME, then closes it
+ *  again: PC_OK, or PC_EUNSUPPORTED with pc_dwarf_load's one-line message
+ *  in msg.  Elsewhere PC_EUNSUPPORTED, msg "".  (Tests.) */
+PC_INTERNAL int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen);
+
 #endif

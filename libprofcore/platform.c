@@ -197,7 +197,7 @@ int pc_plat_replace(const char *tmp, const char *path)
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#if PC_HAVE_PLUGINS
+#if PC_HAVE_PLUGINS || PC_HAVE_DLOPEN
 #include <dlfcn.h>
 #endif
 
@@ -243,6 +243,40 @@ void pc_plat_dl_close(void *handle)
 	dlclose(handle);
 }
 #endif /* PC_HAVE_PLUGINS */
+
+#if PC_HAVE_DLOPEN
+void *pc_plat_lib_open(const char *soname, const pc_plat_sym *syms, size_t n, void *table,
+		       char *why, size_t whylen)
+{
+	int flags = RTLD_NOW | RTLD_LOCAL;
+#ifdef RTLD_NODELETE
+	/* mapped to the end once opened: the next open costs no relocation */
+	flags |= RTLD_NODELETE;
+#endif
+	void *h = dlopen(soname, flags);
+	if (!h) {
+		const char *e = dlerror();
+		snprintf(why, whylen, "%s", e ? e : "dlopen failed");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* POSIX: a function's address fits a void * and back */
+		void *f = dlsym(h, syms[i].name);
+		if (!f) {
+			snprintf(why, whylen, "%s: no function %s", soname, syms[i].name);
+			dlclose(h);
+			return NULL;
+		}
+		memcpy((char *)table + syms[i].offset, &f, sizeof f);
+	}
+	return h;
+}
+
+void pc_plat_lib_close(void *handle)
+{
+	dlclose(handle);
+}
+#endif /* PC_HAVE_DLOPEN */
 
 int pc_plat_same_file(const char *a, const char *b)
 {

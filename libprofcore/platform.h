@@ -36,6 +36,24 @@ PC_PLAT_INTERNAL void *pc_plat_dl_open(const char *path, char *why, size_t whyle
 PC_PLAT_INTERNAL void *pc_plat_dl_sym(void *handle, const char *name);
 PC_PLAT_INTERNAL void pc_plat_dl_close(void *handle);
 
+/* ---- libraries opened at their first use (PC_HAVE_DLOPEN: POSIX) ------- */
+/** One function taken from such a library: its name, and where its address
+ *  goes: the offset of a function pointer member in the caller's table. */
+typedef struct pc_plat_sym {
+	const char *name;
+	size_t offset;
+} pc_plat_sym;
+/** Opens the shared library soname (dlopen: searched for as a NEEDED
+ *  entry is) and stores the address of each of the n functions syms[] in
+ *  table: its handle, or NULL with the reason in why (dlerror's text, or
+ *  "SONAME: no function NAME") and nothing left open.  Each open is
+ *  closed with pc_plat_lib_close; the library stays mapped after the last
+ *  close where the system can (RTLD_NODELETE), so that opening it again
+ *  is cheap. */
+PC_PLAT_INTERNAL void *pc_plat_lib_open(const char *soname, const pc_plat_sym *syms, size_t n,
+					void *table, char *why, size_t whylen);
+PC_PLAT_INTERNAL void pc_plat_lib_close(void *handle);
+
 /* ---- atomic file replacement (profcat -o) ------------------------------ */
 /** 1 if a and b name the same existing file (same path, or same device
  *  and file index / inode). */

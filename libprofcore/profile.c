@@ -152,21 +152,25 @@ const char *pc_profile_note_at(const pc_profile *p, size_t i)
 
 #define POOL(s) ((s) ? pc_strpool_add(&p->pool, (s)) : NULL)
 
-int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
+static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
 {
 	if (!sym || !sym->name)
 		return pc_profile_fail(p, PC_EUSAGE, "symbol without a name");
-	if (pc_grow((void **)&p->syms, &p->capsyms, p->nsyms + 1, sizeof *p->syms))
+	/* (pc_grow only when full: one call a symbol was 14 instructions) */
+	if (p->nsyms >= p->capsyms &&
+	    pc_grow((void **)&p->syms, &p->capsyms, p->nsyms + 1, sizeof *p->syms))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	pc_symbol s = *sym;
-	s.name = POOL(sym->name);
+	if (!pooled)
+		s.name = POOL(sym->name);
 	s.file = sym->file && p->last_file && !strcmp(sym->file, p->last_file)
 			 ? p->last_file
 			 : POOL(sym->file);
-	s.section = sym->section && p->last_section &&
-				    !strcmp(sym->section, p->last_section)
-			    ? p->last_section
-			    : POOL(sym->section);
+	if (!pooled)
+		s.section = sym->section && p->last_section &&
+					    !strcmp(sym->section, p->last_section)
+				    ? p->last_section
+				    : POOL(sym->section);
 	if (!s.name || (sym->file && !s.file) || (sym->section && !s.section))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	if (s.file)
@@ -176,6 +180,21 @@ int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
 	p->syms[p->nsyms++] = s;
 	pc_profile_invalidate(p);
 	return PC_OK;
+}
+
+int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
+{
+	return add_symbol(p, sym, 0);
+}
+
+int pc_profile_add_symbol_pooled(pc_profile *p, const pc_symbol *sym)
+{
+	return add_symbol(p, sym, 1);
+}
+
+const char *pc_profile_pool_bytes(pc_profile *p, const char *s, size_t n)
+{
+	return pc_strpool_addn(&p->pool, s, n);
 }
 
 int pc_profile_add_region(pc_profile *p, const pc_region *r)

@@ -22,6 +22,7 @@
 #include <ctype.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,14 +270,55 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 	size_t n = sh.sh_size / sh.sh_entsize;
 	Elf_Scn *strscn = elf_getscn(e, sh.sh_link);
 	Elf_Data *strd = strscn ? elf_getdata(strscn, NULL) : NULL;
+	/* the names: elf_strptr costs ~84 instructions a symbol; an
+	 * uncompressed string table whose data is its whole section is
+	 * indexed directly, with elf_strptr's checks (below the section's
+	 * size, a NUL before its end); any other goes through elf_strptr */
+	const char *strbase = NULL;
+	size_t strsize = 0;
+	GElf_Shdr strsh;
+	if (strscn && strd && strd->d_buf && gelf_getshdr(strscn, &strsh) &&
+	    strsh.sh_type == SHT_STRTAB && !(strsh.sh_flags & SHF_COMPRESSED) &&
+	    strd->d_size == strsh.sh_size && strd->d_off == 0) {
+		strbase = strd->d_buf;
+		strsize = strd->d_size;
+	}
+	/* the symbols: gelf_getsym (29 instructions a symbol) read from the
+	 * data's array directly when it holds symbols of the file's class,
+	 * with gelf_getsym's check (the index below the symbols the data
+	 * holds); anything else through gelf_getsym */
+	const Elf32_Sym *sym32 = NULL;
+	const Elf64_Sym *sym64 = NULL;
+	size_t nsym = 0;
+	if (d->d_type == ELF_T_SYM && d->d_buf) {
+		if (gelf_getclass(e) == ELFCLASS32) {
+			sym32 = d->d_buf;
+			nsym = d->d_size / sizeof *sym32;
+		} else if (gelf_getclass(e) == ELFCLASS64) {
+			sym64 = d->d_buf;
+			nsym = d->d_size / sizeof *sym64;
+		}
+	}
 	/* the section of the last symbol, its header and name: symbols come
 	 * in runs of one section (50,000 of .text: one lookup, not 50,000) */
+	const char *pooltab = NULL; /* the profile's copy of strbase */
+	const char *pool_secname = NULL; /* and of last_secname */
 	size_t last_shndx = 0;
 	GElf_Shdr last_ssh;
 	const char *last_secname = NULL;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
-		if (!gelf_getsym(d, (int)i, &sym))
+		if (i < nsym && i <= INT_MAX && sym64) {
+			sym = sym64[i];
+		} else if (i < nsym && i <= INT_MAX && sym32) {
+			const Elf32_Sym *y = &sym32[i];
+			sym.st_name = y->st_name;
+			sym.st_value = y->st_value;
+			sym.st_size = y->st_size;
+			sym.st_info = y->st_info;
+			sym.st_other = y->st_other;
+			sym.st_shndx = y->st_shndx;
+		} else if (!gelf_getsym(d, (int)i, &sym))
 			return pc_stream_fail(s, PC_EFORMAT,
 					      (int64_t)(sh.sh_offset + i * sh.sh_entsize),
 					      "unreadable symbol %zu", i);
@@ -286,7 +328,15 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 			continue;
 		if (sym.st_shndx == SHN_UNDEF)
 			continue;
-		const char *name = elf_strptr(e, sh.sh_link, sym.st_name);
+		const char *name;
+		if (!strbase)
+			name = elf_strptr(e, sh.sh_link, sym.st_name);
+		else if (sym.st_name < strsize &&
+			 (strbase[strsize - 1] == '\0' ||
+			  memchr(strbase + sym.st_name, '\0', strsize - sym.st_name)))
+			name = strbase + sym.st_name;
+		else
+			name = NULL;
 		const char *strend = name && strd &&
 				     name >= (const char *)strd->d_buf &&
 				     name < (const char *)strd->d_buf + strd->d_size
@@ -326,6 +376,7 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 							      "symbol '%s' refers to a missing section", name);
 				last_shndx = sym.st_shndx;
 				last_secname = elf_strptr(e, eh->e_shstrndx, last_ssh.sh_name);
+				pool_secname = NULL;
 			}
 			const GElf_Shdr ssh = last_ssh;
 			if (eh->e_type == ET_REL)
@@ -364,7 +415,23 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 		}
 		if (is_mcount(name))
 			ps.flags |= PC_SYMF_EXCLUDED;
-		int r = pc_profile_add_symbol(p, &ps);
+		int r;
+		if (strbase) {
+			/* the names: the string table copied into the profile
+			 * once (at its first name), not each name on its own */
+			if (!pooltab && !(pooltab = pc_profile_pool_bytes(p, strbase, strsize)))
+				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+			ps.name = pooltab + (name - strbase);
+			/* the section's name too, once a run */
+			if (ps.section && !pool_secname &&
+			    !(pool_secname = pc_profile_pool_bytes(p, ps.section, strlen(ps.section))))
+				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+			if (ps.section)
+				ps.section = pool_secname;
+			r = pc_profile_add_symbol_pooled(p, &ps);
+		} else {
+			r = pc_profile_add_symbol(p, &ps);
+		}
 		if (r)
 			return r;
 	}

@@ -236,6 +236,10 @@ def elf():
     add("elf-count-strtab-size.elf", put(d, strtab + 20, ">I", len(d)))
     symoff = struct.unpack_from(">I", d, sym + 16)[0]
     add("elf-ovf-st-name.elf", put(d, symoff + 16, ">I", 0xFFFFFFFF))
+    # the string table's last byte not a NUL: the names before the last
+    # one are still terminated, the last one (symbol 17's) is not
+    stroff, strsize = struct.unpack_from(">II", d, strtab + 16)
+    add("elf-bad-strtab-end.elf", put(d, stroff + strsize - 1, "B", 0x58))
     add("elf-bad-st-shndx.elf", put(d, symoff + 16 + 14, ">H", 0xFEFF))
     # ELF64 little-endian: its 64-byte header only (e_shoff 40, e_shentsize
     # 58, e_shnum 60, e_shstrndx 62)
