@@ -158,9 +158,9 @@ PC_INTERNAL int pc_rowset_build(pc_profile *p, const pc_options *o,
 /** The same for a caller that reads the rows only through
  *  pc_rowset_row, _row_text and _label: the usual listing (sort self, no
  *  filter, no granularity, no region rows, no calls, tie by name) is kept
- *  as each listed row's label, count and target (24 bytes, not a row of
- *  112), the other fields made when a row is read; otherwise as
- *  pc_rowset_build. */
+ *  as each listed row's label, count and target (in the two arrays its
+ *  sort used: no array of rows of 112 bytes), the other fields made when
+ *  a row is read; otherwise as pc_rowset_build. */
 PC_INTERNAL int pc_rowset_build_compact(pc_profile *p, const pc_options *o,
 					const pc_rowset_spec *spec, pc_rowset *rs);
 PC_INTERNAL void pc_rowset_dispose(pc_rowset *rs);
