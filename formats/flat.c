@@ -157,16 +157,7 @@ static size_t put_rank(char *d, uint64_t v)
 			   (v >= 100000) + (v >= 1000000) + (v >= 10000000);
 		size_t w = n < 4 ? 4 : n;
 		memcpy(d, "    ", 4);
-		char *q = d + w;
-		uint32_t x = (uint32_t)v;
-		for (; x >= 100; x /= 100) {
-			q -= 2;
-			memcpy(q, pc_d2 + 2 * (x % 100), 2);
-		}
-		if (x >= 10)
-			memcpy(q - 2, pc_d2 + 2 * x, 2);
-		else
-			q[-1] = (char)('0' + x);
+		pc_put_u32(d + w, (uint32_t)v);
 		return w;
 	}
 	return put_u64(d, v, 4);

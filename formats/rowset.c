@@ -1210,16 +1210,7 @@ static PC_ALWAYS_INLINE void rb_u64(rowbuf *b, uint64_t v)
 {
 	if (v <= UINT32_MAX) {
 		size_t n = pc_ndigits(v);
-		char *q = b->out + b->L + n;
-		uint32_t x = (uint32_t)v;
-		for (; x >= 100; x /= 100) {
-			q -= 2;
-			memcpy(q, pc_d2 + 2 * (x % 100), 2);
-		}
-		if (x >= 10)
-			memcpy(q - 2, pc_d2 + 2 * x, 2);
-		else
-			q[-1] = (char)('0' + x);
+		pc_put_u32(b->out + b->L + n, (uint32_t)v);
 		b->L += n;
 		return;
 	}

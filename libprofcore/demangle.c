@@ -159,6 +159,21 @@ static int dmap_reserve(pc_profile *p)
 	return PC_OK;
 }
 
+/* raw's display name in *out: its demangled form, pooled, or raw itself
+ * when it is not a mangled name; PC_ENOMEM (and *out untouched) */
+static int demangle_pooled(pc_profile *p, const char *raw, const char **out)
+{
+	char *d;
+	if (pc_demangle(raw, &d))
+		return PC_ENOMEM;
+	const char *kept = d ? pc_strpool_add(&p->pool, d) : NULL;
+	free(d);
+	if (d && !kept)
+		return PC_ENOMEM;
+	*out = kept ? kept : raw;
+	return PC_OK;
+}
+
 /* The display name of symbol i (< nsyms) in *shown, cached; PC_ENOMEM
  * with *shown = the raw name, which is then shown.  The cache is a map
  * while few names are asked for (a program with a handful of names that
@@ -179,15 +194,11 @@ static int symbol_display(pc_profile *p, size_t i, const char **shown)
 			return PC_ENOMEM;
 	}
 	if (!p->display) {
-		char *d;
-		if (pc_demangle(raw, &d))
-			return PC_ENOMEM;
-		const char *kept = d ? pc_strpool_add(&p->pool, d) : NULL;
-		free(d);
-		if (d && !kept)
+		const char *kept;
+		if (demangle_pooled(p, raw, &kept))
 			return PC_ENOMEM;
 		struct pc_dslot *e = dmap_find(p, i);
-		*e = (struct pc_dslot){i, kept ? kept : raw};
+		*e = (struct pc_dslot){i, kept};
 		p->dmapn++;
 		*shown = e->name;
 		return PC_OK;
@@ -202,14 +213,8 @@ static int symbol_display(pc_profile *p, size_t i, const char **shown)
 		p->ndisplay = p->nsyms;
 	}
 	if (!p->display[i]) {
-		char *d;
-		if (pc_demangle(raw, &d))
+		if (demangle_pooled(p, raw, &p->display[i]))
 			return PC_ENOMEM;
-		const char *kept = d ? pc_strpool_add(&p->pool, d) : NULL;
-		free(d);
-		if (d && !kept)
-			return PC_ENOMEM;
-		p->display[i] = kept ? kept : raw;
 	}
 	*shown = p->display[i];
 	return PC_OK;

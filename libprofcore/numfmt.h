@@ -32,6 +32,24 @@ static PC_ALWAYS_INLINE size_t pc_ndigits(uint64_t v)
 	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
+/* x in decimal, written backwards ending at end (two digits a step);
+ * returns where it starts */
+static PC_ALWAYS_INLINE char *pc_put_u32(char *end, uint32_t x)
+{
+	char *q = end;
+	for (; x >= 100; x /= 100) {
+		q -= 2;
+		memcpy(q, pc_d2 + 2 * (x % 100), 2);
+	}
+	if (x >= 10) {
+		q -= 2;
+		memcpy(q, pc_d2 + 2 * x, 2);
+	} else {
+		*--q = (char)('0' + x);
+	}
+	return q;
+}
+
 /* The usual number of a report (0 <= v < 10^9, 0 <= dec <= 6, exact
  * double arithmetic, not at a tie): round(v * 10^dec) in *u, as printf
  * rounds the exact binary value, and 1; 0 for every other case (the
@@ -94,17 +112,7 @@ static PC_ALWAYS_INLINE void pc_put_scaled(char *end, uint64_t u, int dec)
 		}
 		if (dec)
 			*--q = '.';
-		while (w >= 100) {
-			q -= 2;
-			memcpy(q, pc_d2 + 2 * (w % 100), 2);
-			w /= 100;
-		}
-		if (w >= 10) {
-			q -= 2;
-			memcpy(q, pc_d2 + 2 * w, 2);
-		} else {
-			*--q = (char)('0' + w);
-		}
+		pc_put_u32(q, w);
 		return;
 	}
 	for (int i = 0; i < dec; i++, u /= 10)
