@@ -555,6 +555,13 @@ static RUN_NOINLINE void run_credit(const uint64_t *counts, size_t i,
 	*o = (run_sums){all, zero, any, prev};
 }
 
+/* n < 2^52 (a function, so that a 32-bit size_t does not make the
+ * comparison always true at its use: -Wtype-limits) */
+static int below_2_52(uint64_t n)
+{
+	return n < ((uint64_t)1 << 52);
+}
+
 /* gprof's proportional split of each bucket over the targets it
  * overlaps, as one merge pass of the buckets and the sorted targets.
  * The sums go to a local copy of the totals (written back at the end):
@@ -672,7 +679,7 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 	 * first): while total holds an integer up to 2^53 they do too, and
 	 * so did all their partial sums (all exact). */
 	int runs = !p->attr_reference && small && scale < 1048576.0 &&
-		   (uint64_t)h->nbins < ((uint64_t)1 << 52) &&
+		   below_2_52(h->nbins) &&
 		   T.in_program <= T.total && T.outside <= T.total;
 	for (int k = 0; k < PC_REGION_COUNT; k++)
 		runs = runs && T.by_class[k] <= T.total;
