@@ -820,6 +820,10 @@ static inline uint64_t rd_be32(const unsigned char *f)
 	}
 COUNT_RECORDS(count_le32, rd_le32(f) & mask)
 COUNT_RECORDS(count_be32, rd_be32(f) & mask)
+/* the same without the AND when the mask keeps all 32 bits (the usual
+ * case): one instruction a sample fewer, and a register more for pass 1 */
+COUNT_RECORDS(count_le32_all, rd_le32(f))
+COUNT_RECORDS(count_be32_all, rd_be32(f))
 COUNT_RECORDS(count_any, pc_record_decode(l, b))
 #undef COUNT_RECORDS
 
@@ -829,8 +833,13 @@ static void count_records(const cellgroup *g, pc_cellctr *priv,
 			  const pc_record_layout *l)
 {
 	if (l->real == PC_REAL_NONE && l->width == 4) {
-		if (l->endian == PC_ENDIAN_BIG)
+		int all = (l->mask & 0xFFFFFFFFu) == 0xFFFFFFFFu;
+		if (l->endian == PC_ENDIAN_BIG && all)
+			count_be32_all(g, priv, b, n, l);
+		else if (l->endian == PC_ENDIAN_BIG)
 			count_be32(g, priv, b, n, l);
+		else if (all)
+			count_le32_all(g, priv, b, n, l);
 		else
 			count_le32(g, priv, b, n, l);
 	} else {
