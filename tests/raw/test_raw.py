@@ -233,6 +233,22 @@ class LargeDumps(unittest.TestCase):
             f.write(gzip.compress(data, compresslevel=1, mtime=0))
         self.assertEqual(self.counts(gz, threads=2), self.expected)
 
+    def test_masked_records_mapped_one_and_two_threads(self):
+        # a high byte the mask drops (a 24-bit bus): the 32-bit loops with
+        # the AND, both byte orders (without a mask they have loops of
+        # their own)
+        import struct
+        for order, opts in (("<", []), (">", ["-O", "endian=big"])):
+            m = os.path.join(self.tmp, "mask%s.pcs" % ("le" if order == "<" else "be"))
+            with open(self.le32, "rb") as f:
+                pcs = struct.unpack("<%dI" % self.N, f.read())
+            with open(m, "wb") as f:
+                f.write(struct.pack("%s%dI" % (order, self.N),
+                                    *(a | 0xA5000000 for a in pcs)))
+            for threads in (1, 2):
+                self.assertEqual(self.counts(*opts, "-O", "mask=0xffffff", m,
+                                             threads=threads), self.expected)
+
     def test_stride_offset_header_mapped_and_piped(self):
         self.assertEqual(self.counts(*self.odd_opts, self.odd, threads=1),
                          self.expected)
