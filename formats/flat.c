@@ -153,8 +153,7 @@ static const char hashes[] = "################################";
 static size_t put_rank(char *d, uint64_t v)
 {
 	if (v < 100000000) {
-		size_t n = 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) +
-			   (v >= 100000) + (v >= 1000000) + (v >= 10000000);
+		size_t n = pc_ndigits(v);
 		size_t w = n < 4 ? 4 : n;
 		memcpy(d, "    ", 4);
 		pc_put_u32(d + w, (uint32_t)v);

@@ -283,22 +283,6 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 		strbase = strd->d_buf;
 		strsize = strd->d_size;
 	}
-	/* the symbols: gelf_getsym (29 instructions a symbol) read from the
-	 * data's array directly when it holds symbols of the file's class,
-	 * with gelf_getsym's check (the index below the symbols the data
-	 * holds); anything else through gelf_getsym */
-	const Elf32_Sym *sym32 = NULL;
-	const Elf64_Sym *sym64 = NULL;
-	size_t nsym = 0;
-	if (d->d_type == ELF_T_SYM && d->d_buf) {
-		if (gelf_getclass(e) == ELFCLASS32) {
-			sym32 = d->d_buf;
-			nsym = d->d_size / sizeof *sym32;
-		} else if (gelf_getclass(e) == ELFCLASS64) {
-			sym64 = d->d_buf;
-			nsym = d->d_size / sizeof *sym64;
-		}
-	}
 	/* the section of the last symbol, its header and name: symbols come
 	 * in runs of one section (50,000 of .text: one lookup, not 50,000) */
 	const char *pooltab = NULL; /* the profile's copy of strbase */
@@ -308,17 +292,7 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 	const char *last_secname = NULL;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
-		if (i < nsym && i <= INT_MAX && sym64) {
-			sym = sym64[i];
-		} else if (i < nsym && i <= INT_MAX && sym32) {
-			const Elf32_Sym *y = &sym32[i];
-			sym.st_name = y->st_name;
-			sym.st_value = y->st_value;
-			sym.st_size = y->st_size;
-			sym.st_info = y->st_info;
-			sym.st_other = y->st_other;
-			sym.st_shndx = y->st_shndx;
-		} else if (!gelf_getsym(d, (int)i, &sym))
+		if (i > INT_MAX || !gelf_getsym(d, (int)i, &sym))
 			return pc_stream_fail(s, PC_EFORMAT,
 					      (int64_t)(sh.sh_offset + i * sh.sh_entsize),
 					      "unreadable symbol %zu", i);
