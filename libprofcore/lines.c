@@ -252,14 +252,20 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 	for (size_t h = 0; h < p->nhists; h++)
 		if (p->hists[h].h.segment != PC_NOSEG)
 			return PC_OK;
+	for (size_t i = 0; i < p->narcs; i++)
+		if (p->arcs[i].from_segment != PC_NOSEG)
+			return PC_OK;
 	/* the function extents: [ta[i-1], ta[i]) is extent i, extent 0 is
-	 * below the first function, extent nt from the last one up */
+	 * below the first function, extent nt from the last one up; the
+	 * callers' addresses of the arcs, sorted */
 	size_t nt = 0;
 	uint64_t *ta = malloc((p->ntargets ? p->ntargets : 1) * sizeof *ta);
 	unsigned char *hit = calloc(p->ntargets + 1, 1);
-	if (!ta || !hit) {
+	uint64_t *fr = malloc((p->narcs ? p->narcs : 1) * sizeof *fr);
+	if (!ta || !hit || !fr) {
 		free(ta);
 		free(hit);
+		free(fr);
 		return PC_ENOMEM;
 	}
 	for (size_t i = 0; i < p->ntargets; i++)
@@ -287,6 +293,20 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 				     hi + 1 > hi ? hi + 1 : hi);
 		}
 	}
+	/* an arc's caller is the line symbol holding its call site (gprof
+	 * cg_tally): a recursive call from inside a function without
+	 * samples comes from one of its lines, not from its first one, and
+	 * is an ordinary call, not a self-recursive one */
+	for (size_t i = 0; i < p->narcs; i++)
+		fr[i] = p->arcs[i].from;
+	if (p->narcs)
+		qsort(fr, p->narcs, sizeof *fr, cmp_u64);
+	pos = 0;
+	last = 0;
+	for (size_t i = 0; i < p->narcs; i++)
+		mark_extents(ta, nt, hit, &pos, &last, fr[i],
+			     fr[i] + 1 > fr[i] ? fr[i] + 1 : fr[i]);
+	free(fr);
 	/* runs of marked extents, as address ranges */
 	size_t k = 0;
 	uint64_t *r = malloc((nt + 1) * 2 * sizeof *r);
