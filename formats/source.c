@@ -48,6 +48,12 @@ static int file_matches(const char *file, const char *sel)
 	return lf > ls && file[lf - ls - 1] == '/' && !strcmp(file + lf - ls, sel);
 }
 
+/* A function given by its DWARF (raw) name or as rows show it. */
+static int func_matches(pc_profile *p, const char *fn, const char *sel)
+{
+	return !strcmp(fn, sel) || !strcmp(pc_name_display(p, fn), sel);
+}
+
 /* A copy of o with granularity=line. */
 static pc_options *line_opts(const pc_options *o)
 {
@@ -258,10 +264,10 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	/* selection: a function's lines, or a file */
 	int by_func = 0, any = 0;
 	for (size_t i = 0; sel && i < n; i++)
-		if (!strcmp(v[i].function, sel))
+		if (func_matches(p, v[i].function, sel))
 			by_func = 1;
 	for (size_t i = 0; i < n; i++) {
-		v[i].selected = !sel || (by_func ? !strcmp(v[i].function, sel)
+		v[i].selected = !sel || (by_func ? func_matches(p, v[i].function, sel)
 						 : file_matches(v[i].file, sel));
 		any |= v[i].selected;
 	}
@@ -418,7 +424,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		for (size_t i = 0; i < nf; i++) {
 			pc_sink_puts(k, i ? ", {\"function\": " : "{\"function\": ");
 			if (f[i].function)
-				pc_sink_json_string(k, f[i].function);
+				pc_sink_json_string(k, pc_name_display(p, f[i].function));
 			else
 				pc_sink_puts(k, "null");
 			pc_sink_puts(k, ", \"file\": ");
@@ -442,7 +448,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		pc_sink_init(&s2);
 		for (size_t i = 0; i < nf; i++)
 			pc_sink_printf(&s2, "%s%s at %s:%u:%u", i ? " < " : "",
-				       f[i].function ? f[i].function : "??",
+				       f[i].function ? pc_name_display(p, f[i].function) : "??",
 				       f[i].file ? f[i].file : "??", f[i].line, f[i].column);
 		pc_sink_putc(&s2, '\0');
 		pc_sink_csv_field(k, s2.buf ? s2.buf : "");
@@ -457,7 +463,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		pc_sink_puts(k, "  ??");
 	for (size_t i = 0; i < nf; i++)
 		pc_sink_printf(k, "%s%s at %s:%u:%u", i ? "\n                         inlined in " : "  ",
-			       f[i].function ? f[i].function : "??",
+			       f[i].function ? pc_name_display(p, f[i].function) : "??",
 			       f[i].file ? f[i].file : "??", f[i].line, f[i].column);
 	pc_sink_putc(k, '\n');
 	return PC_OK;

@@ -26,6 +26,10 @@ int pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d)
 	if (!p)
 		return PC_EUSAGE;
 	p->dwarf = d;
+	/* display names cached by the address of the old DWARF's names */
+	free(p->nmap);
+	p->nmap = NULL;
+	p->nmapn = p->nmapcap = 0;
 	return PC_OK;
 }
 
@@ -472,6 +476,9 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	if (!q)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	q->exact = p->exact;
+	/* "FUNCTION (FILE:LINE @ ADDR)", "FUNCTION+0xOFF @ ADDR": FUNCTION
+	 * is shown demangled as the function's row */
+	q->split_names = g != G_FILE;
 	pc_samples_set_threads(q->samples, pc_samples_threads(p->samples));
 	q->dimension = pc_strpool_add(&q->pool, p->dimension);
 	q->abbrev = p->abbrev;
