@@ -358,7 +358,7 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g, int all)
 		s.kind = PC_SYM_TEXT;
 		/* gprof: the previous line symbol's binding when it is of the
 		 * same function and file, else the enclosing function's */
-		if (i && ls[i - 1].file == ls[i].file &&
+		if (i && !strcmp(ls[i - 1].file, ls[i].file) &&
 		    !strcmp(ls[i - 1].function, ls[i].function)) {
 			s.binding = prevb;
 		} else {
