@@ -29,6 +29,9 @@ typedef struct sline {
 	double count;
 	const char *function; /* of the first line symbol seen on it */
 	int selected;
+	/* -r source FUNCTION: samples of code inlined into FUNCTION, on
+	 * FUNCTION's line that calls it; the callee inlined there */
+	const char *inlined;
 } sline;
 
 static int cmp_sline(const void *a, const void *b)
@@ -122,13 +125,52 @@ static void trim(pc_sink *k)
 }
 
 /* One file: its lines [lo, hi] (0, 0: all) with the counts of v[a, b). */
+/* Counts of v[a, b) shown for line ln: a function's (by_func: its own
+ * lines only, the code inlined into it apart), or the file's. */
+static double line_count(const sline *v, size_t a, size_t b, unsigned ln, int by_func)
+{
+	double c = 0;
+	for (size_t i = a; i < b && v[i].line <= ln; i++)
+		if (v[i].line == ln && (by_func ? v[i].selected && !v[i].inlined : !v[i].inlined))
+			c += v[i].count;
+	return c;
+}
+
+/* by_func: below line ln, the samples of each callee inlined there,
+ * marked with its name */
+static void inlined_rows(pc_sink *k, const sline *v, size_t a, size_t b, unsigned ln,
+			 double total, int fractional)
+{
+	for (size_t i = a; i < b && v[i].line <= ln; i++) {
+		if (v[i].line != ln || !v[i].inlined || !v[i].selected)
+			continue;
+		int seen = 0;
+		for (size_t j = a; j < i && !seen; j++)
+			seen = v[j].line == ln && v[j].inlined && v[j].selected &&
+			       !strcmp(v[j].inlined, v[i].inlined);
+		if (seen)
+			continue;
+		double c = 0;
+		for (size_t j = i; j < b && v[j].line == ln; j++)
+			if (v[j].inlined && v[j].selected && !strcmp(v[j].inlined, v[i].inlined))
+				c += v[j].count;
+		if (!(c > 0))
+			continue;
+		margin(k, c, total, fractional);
+		pc_sink_printf(k, " %5s  | inlined ", "");
+		pc_sink_name(k, v[i].inlined);
+		pc_sink_putc(k, '\n');
+	}
+}
+
 static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 		      size_t b, unsigned lo, unsigned hi, double total,
-		      int fractional)
+		      int fractional, int by_func)
 {
 	double sum = 0;
 	for (size_t i = a; i < b; i++)
-		sum += v[i].count;
+		if (by_func ? v[i].selected : !v[i].inlined)
+			sum += v[i].count;
 	char *path = NULL;
 	int st = pc_dwarf_find_source(d, v[a].file, &path);
 	char *text = NULL;
@@ -149,13 +191,15 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 				      : "  source file cannot be read; counts by line:\n");
 		for (size_t i = a; i < b;) {
 			size_t j = i;
-			double c = 0;
 			while (j < b && v[j].line == v[i].line)
-				c += v[j++].count;
+				j++;
+			double c = line_count(v, i, j, v[i].line, by_func);
 			if (c > 0 && (!hi || (v[i].line >= lo && v[i].line <= hi))) {
 				margin(k, c, total, fractional);
 				pc_sink_printf(k, "  %5u\n", v[i].line);
 			}
+			if (by_func)
+				inlined_rows(k, v, i, j, v[i].line, total, fractional);
 			i = j;
 		}
 		free(path);
@@ -171,11 +215,12 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 		size_t l = e ? (size_t)(e - (text + pos)) : len - pos;
 		if (l && text[pos + l - 1] == '\r')
 			l--;
-		double c = 0;
 		while (j < b && v[j].line < ln)
 			j++;
+		size_t j0 = j;
 		while (j < b && v[j].line == ln)
-			c += v[j++].count;
+			j++;
+		double c = line_count(v, j0, j, ln, by_func);
 		if ((!lo && !hi) || (ln >= lo && ln <= hi)) {
 			margin(k, c, total, fractional);
 			pc_sink_printf(k, " %5u  ", ln);
@@ -187,6 +232,8 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 			}
 			trim(k);
 			pc_sink_putc(k, '\n');
+			if (by_func)
+				inlined_rows(k, v, j0, j, ln, total, fractional);
 		}
 		pos += e ? (size_t)(e - (text + pos)) + 1 : l;
 		ln++;
@@ -253,11 +300,20 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			nosrc += tg->count;
 			continue;
 		}
-		if (pc_grow((void **)&v, &cap, n + 1, sizeof *v)) {
+		if (pc_grow((void **)&v, &cap, n + 2, sizeof *v)) {
 			st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
 			goto out;
 		}
-		v[n++] = (sline){f[0].file, f[0].line, tg->count, f[0].function, 0};
+		v[n++] = (sline){f[0].file, f[0].line, tg->count, f[0].function, 0, NULL};
+		/* code inlined into a selected function: also on the line of
+		 * the function that calls it (pprof -list) */
+		for (size_t j = 1; sel && j < nf; j++)
+			if (f[j].function && f[j].file && f[j].line &&
+			    func_matches(p, f[j].function, sel)) {
+				v[n++] = (sline){f[j].file, f[j].line, tg->count, f[j].function,
+						 0, f[j - 1].function ? f[j - 1].function : "??"};
+				break;
+			}
 	}
 	if (n)
 		qsort(v, n, sizeof *v, cmp_sline);
@@ -268,7 +324,7 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			by_func = 1;
 	for (size_t i = 0; i < n; i++) {
 		v[i].selected = !sel || (by_func ? func_matches(p, v[i].function, sel)
-						 : file_matches(v[i].file, sel));
+						 : !v[i].inlined && file_matches(v[i].file, sel));
 		any |= v[i].selected;
 	}
 	if (sel && !any) {
@@ -281,7 +337,8 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	 * counted in the total, on no line; a focus drops them */
 	double rest = t.total - nosrc - dropped;
 	for (size_t i = 0; i < n; i++)
-		rest -= v[i].count;
+		if (!v[i].inlined)
+			rest -= v[i].count;
 	if (!(rest > 1e-6 * (t.total > 1 ? t.total : 1)))
 		rest = 0;
 	int fractional = 0;
@@ -310,7 +367,8 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		int fsel = 0;
 		unsigned flo = 0, fhi = 0;
 		while (b < n && !strcmp(v[b].file, v[a].file)) {
-			fsum += v[b].count;
+			if (!v[b].inlined)
+				fsum += v[b].count;
 			if (v[b].selected) {
 				if (!fsel || v[b].line < flo)
 					flo = v[b].line;
@@ -328,14 +386,18 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		}
 		if (fmt == PC_OUT_TEXT) {
 			text_file(k, d, v, a, b, by_func ? flo : 0, by_func ? fhi : 0,
-				  t.total, fractional);
+				  t.total, fractional, by_func);
 		} else {
 			for (size_t i = a; i < b;) {
 				size_t j = i;
 				double c = 0;
-				while (j < b && v[j].line == v[i].line)
-					c += v[j++].count;
-				if (v[i].selected && c > 0) {
+				int lsel = 0;
+				for (; j < b && v[j].line == v[i].line; j++)
+					if (!v[j].inlined) {
+						c += v[j].count;
+						lsel |= v[j].selected;
+					}
+				if (lsel && c > 0) {
 					double pct = t.total > 0 ? c * 100.0 / t.total : 0;
 					if (fmt == PC_OUT_CSV) {
 						pc_sink_csv_field(k, v[i].file);
