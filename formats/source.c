@@ -30,7 +30,8 @@ typedef struct sline {
 	const char *function; /* of the first line symbol seen on it */
 	int selected;
 	/* -r source FUNCTION: samples of code inlined into FUNCTION, on
-	 * FUNCTION's line that calls it; the callee inlined there */
+	 * FUNCTION's line that calls it; the callee inlined there (its
+	 * name as rows show it) */
 	const char *inlined;
 } sline;
 
@@ -249,6 +250,35 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 	free(path);
 }
 
+/* A CSV or JSON row of -r source: a line's count, or (inlined) the count
+ * of the code of that function inlined at it. */
+static void data_row(pc_sink *k, pc_outfmt fmt, const char *file, unsigned line,
+		     double c, double total, const char *inlined, int *first)
+{
+	double pct = total > 0 ? c * 100.0 / total : 0;
+	if (fmt == PC_OUT_CSV) {
+		pc_sink_csv_field(k, file);
+		pc_sink_printf(k, ",%u,", line);
+		pc_sink_count(k, c);
+		pc_sink_printf(k, ",%.4f,", pct);
+		if (inlined)
+			pc_sink_csv_field(k, inlined);
+		pc_sink_putc(k, '\n');
+		return;
+	}
+	pc_sink_puts(k, *first ? "\n  {\"file\": " : ",\n  {\"file\": ");
+	pc_sink_json_string(k, file);
+	pc_sink_printf(k, ", \"line\": %u, \"count\": ", line);
+	pc_sink_count(k, c);
+	pc_sink_printf(k, ", \"percent\": %.4f", pct);
+	if (inlined) {
+		pc_sink_puts(k, ", \"inlined\": ");
+		pc_sink_json_string(k, inlined);
+	}
+	pc_sink_putc(k, '}');
+	*first = 0;
+}
+
 static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
@@ -311,7 +341,8 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			if (f[j].function && f[j].file && f[j].line &&
 			    func_matches(p, f[j].function, sel)) {
 				v[n++] = (sline){f[j].file, f[j].line, tg->count, f[j].function,
-						 0, f[j - 1].function ? f[j - 1].function : "??"};
+						 0, f[j - 1].function ? pc_name_display(p, f[j - 1].function)
+								      : "??"};
 				break;
 			}
 	}
@@ -346,7 +377,7 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		if (v[i].count != (double)(long long)v[i].count)
 			fractional = 1;
 	if (fmt == PC_OUT_CSV) {
-		pc_sink_puts(k, "file,line,count,percent\n");
+		pc_sink_puts(k, "file,line,count,percent,inlined\n");
 	} else if (fmt == PC_OUT_JSON) {
 		pc_sink_puts(k, "{\"report\": \"source\", \"total\": ");
 		pc_sink_count(k, t.total);
@@ -397,21 +428,27 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 						c += v[j].count;
 						lsel |= v[j].selected;
 					}
-				if (lsel && c > 0) {
-					double pct = t.total > 0 ? c * 100.0 / t.total : 0;
-					if (fmt == PC_OUT_CSV) {
-						pc_sink_csv_field(k, v[i].file);
-						pc_sink_printf(k, ",%u,", v[i].line);
-						pc_sink_count(k, c);
-						pc_sink_printf(k, ",%.4f\n", pct);
-					} else {
-						pc_sink_puts(k, first ? "\n  {\"file\": " : ",\n  {\"file\": ");
-						pc_sink_json_string(k, v[i].file);
-						pc_sink_printf(k, ", \"line\": %u, \"count\": ", v[i].line);
-						pc_sink_count(k, c);
-						pc_sink_printf(k, ", \"percent\": %.4f}", pct);
-						first = 0;
-					}
+				if (lsel && c > 0)
+					data_row(k, fmt, v[i].file, v[i].line, c, t.total, NULL, &first);
+				/* the code inlined into a selected function, on its
+				 * line that calls it, a row per callee */
+				for (size_t m = i; by_func && m < j; m++) {
+					if (!v[m].inlined || !v[m].selected)
+						continue;
+					size_t x = i;
+					while (x < m && !(v[x].inlined && v[x].selected &&
+							  !strcmp(v[x].inlined, v[m].inlined)))
+						x++;
+					if (x < m)
+						continue; /* (counted with the first) */
+					double ic = 0;
+					for (x = m; x < j; x++)
+						if (v[x].inlined && v[x].selected &&
+						    !strcmp(v[x].inlined, v[m].inlined))
+							ic += v[x].count;
+					if (ic > 0)
+						data_row(k, fmt, v[m].file, v[m].line, ic, t.total,
+							 v[m].inlined, &first);
 				}
 				i = j;
 			}
@@ -432,12 +469,12 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		if (!sel && nosrc > 0) {
 			pc_sink_puts(k, "[no line information],,");
 			pc_sink_count(k, nosrc);
-			pc_sink_printf(k, ",%.4f\n", t.total > 0 ? nosrc * 100.0 / t.total : 0);
+			pc_sink_printf(k, ",%.4f,\n", t.total > 0 ? nosrc * 100.0 / t.total : 0);
 		}
 		if (!sel && nofunc > 0) {
 			pc_sink_puts(k, "[in no function],,");
 			pc_sink_count(k, nofunc);
-			pc_sink_printf(k, ",%.4f\n", t.total > 0 ? nofunc * 100.0 / t.total : 0);
+			pc_sink_printf(k, ",%.4f,\n", t.total > 0 ? nofunc * 100.0 / t.total : 0);
 		}
 	} else if (!sel) {
 		if (nosrc > 0) {

@@ -270,6 +270,11 @@ def check_function_pages(label, args, cwd=None):
             if m:
                 rows += float(m.group(1))
         pages += 1
+        c = run([PROFCAT, "-r", "source", fn, "-F", "csv"] + args, cwd=cwd)
+        csum = sum(float(x["count"]) for x in csv.DictReader(io.StringIO(c)))
+        if abs(csum - head) > 0.01 * (1 + c.count("\n")):
+            fail(label, "-r source %s -F csv: the rows add up to %.2f, the text's header %.2f"
+                 % (fn, csum, head))
         if abs(head - rows) > 0.01 * (1 + r.stdout.count("\n")):
             fail(label, "-r source %s: the lines add up to %.2f, the header says %.2f:\n%s"
                  % (fn, rows, head, r.stdout))
