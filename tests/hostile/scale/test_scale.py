@@ -265,6 +265,32 @@ def deep_chain(tmp):
               % svg.count("<rect"))
 
 
+def yaml_size(tmp):
+    """Every YAML input has one size rule (1 MiB): a raw layout file with
+    one 32 MiB scalar was read whole by libyaml (300 MB: 834 MB, 6 s);
+    now it is refused after 1 MiB + 1 byte, in one line."""
+    big = os.path.join(tmp, "big-layout.yaml")
+    with open(big, "wb") as f:
+        f.write(b"mask: ")
+        chunk = b"f" * (1 << 20)
+        for _ in range(32):
+            f.write(chunk)
+        f.write(b"\n")
+    with open(os.path.join(tmp, "one.pcs"), "wb") as f:
+        f.write(b"\0\0\0\0")
+    for opt in ("layout=big-layout.yaml", "dialect=big-layout.yaml"):
+        args = (["-f", "raw", "-O", opt, "one.pcs"] if opt.startswith("layout")
+                else ["-f", "map", "-O", opt, "one.pcs"])
+        rc, out, err, ru = run_alone(tmp, args)
+        what = opt.split("=")[0]
+        msg = ("%s big-layout.yaml: file larger than 1048576 bytes (the limit "
+               "of every YAML input)" % what)
+        check(rc in (1, 2) and err.endswith(msg + "\n") and err.count("\n") == 1,
+              "%s: exit %d, %r" % (" ".join(args), rc, err[:300]))
+        check(ru.ru_maxrss < 64 * 1024, "%s: peak RSS %d KiB (limit 64 MiB)"
+              % (" ".join(args), ru.ru_maxrss))
+
+
 def raw_out_of_memory(tmp):
     """A raw dump without symbols from an endless pipe of random 32-bit
     PCs keeps every distinct address: in a 300 MiB address space the read
@@ -295,6 +321,7 @@ def main():
                         tmp], check=True)
         raw3m(tmp)
         deep_chain(tmp)
+        yaml_size(tmp)
         case(tmp, ["hist100k.gmon.gz"], 0, "", secs=0.5,
              out_has="Samples: 400000 total, 0 in the program, 400000 "
                      "outside (unknown 400000)\n")
