@@ -814,43 +814,21 @@ static int dialect_builtin(const char *name, dialect **out, char *err,
 static int dialect_file(const char *path, dialect **out, char *err, size_t errlen)
 {
 	*out = NULL;
+#if !PC_HAVE_YAML
 	pc_stream *s;
 	int st = pc_stream_open_file(&s, path);
 	if (st) {
 		snprintf(err, errlen, "dialect %s: cannot open", path);
 		return st == PC_ENOTFOUND ? PC_ENOTFOUND : PC_EIO;
 	}
-#if !PC_HAVE_YAML
 	pc_stream_free(s);
 	snprintf(err, errlen,
 		 "dialect %s: this profcore was built without YAML support; only the built-in dialects can be used",
 		 path);
 	return PC_EUNSUPPORTED;
 #else
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (pc_grow((void **)&buf, &cap, len + 4096, 1)) {
-			st = PC_ENOMEM;
-			break;
-		}
-		size_t k;
-		st = pc_stream_read_some(s, buf + len, 4096, &k);
-		if (st) {
-			snprintf(err, errlen, "dialect %s: read error", path);
-			break;
-		}
-		len += k;
-		if (k == 0 || len > PC_Y_MAX_BYTES) { /* the parser refuses the latter */
-			st = PC_OK;
-			break;
-		}
-	}
-	pc_stream_free(s);
 	ynode *root = NULL;
-	if (!st)
-		st = pc_ytree_parse(buf ? buf : "", len, path, &root, err, errlen);
-	free(buf);
+	int st = pc_ytree_load(path, "dialect", &root, err, errlen);
 	if (!st)
 		st = dialect_compile(root, path, out, err, errlen, 0);
 	pc_ytree_free(root);
