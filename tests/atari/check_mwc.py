@@ -15,33 +15,19 @@ Environment: PROFCAT, PC_SOURCE_ROOT.  Exit 0 pass, 1 fail, 77 skip.
 """
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.environ.get("PC_SOURCE_ROOT",
                       os.path.join(os.path.dirname(__file__), "..", ".."))
-PROFCAT = os.environ.get("PROFCAT", "profcat")
 HERE = os.path.join(ROOT, "tests", "atari")
 MWC = os.path.join(HERE, "mwc")
 SHARED = os.path.join(ROOT, "..", "shared", "fixtures", "mwc")
 sys.path.insert(0, HERE)
 import gen_mwc as g  # noqa: E402
 
-LETTER = {"text": "T", "data": "D", "bss": "B", "abs": "A", "other": "O"}
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what)
-
-
-def run(args):
-    p = subprocess.run([PROFCAT] + args, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
+# the helpers (and failure list) of the other Atari checks
+from check_atari import LETTER, check, failures, run  # noqa: E402
 
 
 def symbols(path):
