@@ -16,7 +16,9 @@
  * or a function / inlined-subroutine range starts or ends.
  */
 #include "dwarf_internal.h"
+#include "platform.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +31,6 @@
 #include <unistd.h>
 #endif
 #if PC_DWARF_DLOPEN
-#include "platform.h"
 #include <stddef.h>
 #include <stdio.h>
 #endif
@@ -144,6 +145,9 @@ struct pc_dwarf {
 	char *path;
 	char **srcdirs;
 	size_t nsrcdirs, capsrcdirs;
+	/* every unit's DW_AT_comp_dir (in pool), sorted, distinct */
+	const char **compdirs;
+	size_t ncompdirs, capcompdirs;
 	centry *tab;
 	size_t cap, used;
 	pc_srcframe *frames;
@@ -193,6 +197,11 @@ static int dfail(pc_dwarf *d, int code, int64_t offset, const char *fmt, ...)
 	pc_errslot_set(&d->err, code, d->path, offset, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 int pc_dwarf_available(void)
@@ -260,6 +269,7 @@ void pc_dwarf_free(pc_dwarf *d)
 	for (size_t i = 0; i < d->nsrcdirs; i++)
 		free(d->srcdirs[i]);
 	free(d->srcdirs);
+	free(d->compdirs);
 	free(d->trows);
 	free(d->tab);
 	free(d->frames);
@@ -539,6 +549,33 @@ static int build_segments(pc_dwarf *d)
 	return PC_OK;
 }
 
+/* The unit's compilation directory into d->compdirs: the source files
+ * under it may be read (pc_dwarf_open_source). */
+static int add_compdir(pc_dwarf *d, Dwarf_Die *cu)
+{
+	Dwarf_Attribute a;
+	const char *cd = dwarf_attr(cu, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+	if (!cd || !*cd || (d->ncompdirs && !strcmp(d->compdirs[d->ncompdirs - 1], cd)))
+		return PC_OK;
+	if (pc_grow((void **)&d->compdirs, &d->capcompdirs, d->ncompdirs + 1,
+		    sizeof *d->compdirs) ||
+	    !(d->compdirs[d->ncompdirs] = pool(d, cd)))
+		return PC_ENOMEM;
+	d->ncompdirs++;
+	return PC_OK;
+}
+
+static void sort_compdirs(pc_dwarf *d)
+{
+	if (d->ncompdirs)
+		qsort(d->compdirs, d->ncompdirs, sizeof *d->compdirs, cmp_str);
+	size_t k = 0;
+	for (size_t i = 0; i < d->ncompdirs; i++)
+		if (!k || strcmp(d->compdirs[i], d->compdirs[k - 1]))
+			d->compdirs[k++] = d->compdirs[i];
+	d->ncompdirs = k;
+}
+
 /* Reads every unit's line table and DIE tree once (errors with offsets),
  * collecting the candidate addresses for line symbols. */
 static int scan_units(pc_dwarf *d)
@@ -603,10 +640,13 @@ static int scan_units(pc_dwarf *d)
 					return PC_ENOMEM;
 			}
 		}
-		int st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
+		int st = add_compdir(d, cu);
+		if (!st)
+			st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
 		if (st)
 			return st;
 	}
+	sort_compdirs(d);
 	if (dwfl_errno())
 		return dfail(d, PC_EFORMAT, section_file_offset(d, ".debug_info"),
 			     "damaged DWARF: cannot read the compilation units: %s",
@@ -1076,25 +1116,146 @@ int pc_dwarf_line_syms_in(pc_dwarf *d, const uint64_t *ranges, size_t nranges,
 
 /* ---- source files ------------------------------------------------------- */
 
-static int readable(const char *p)
+/* Which files are read as source (docs/source.md, "Which source files
+ * are read"): the names come from the program's DWARF, which may be
+ * someone else's, so a name is read only
+ * - when it resolves (realpath: "..", symbolic links) inside a
+ *   source-path directory, or inside the compilation directory of a unit
+ *   (DW_AT_comp_dir, not the root directory) that its name starts with,
+ *   or (a relative name) inside the current directory;
+ * - never under /proc, /sys or /dev;
+ * - only a regular file, opened without blocking (a FIFO waits for
+ *   ever). */
+
+enum { SRC_MISSING, SRC_OUTSIDE, SRC_NOTREG, SRC_NEVER };
+
+static const char *const src_why[] = {
+	NULL,
+	"source file not read: outside the program's compilation directory and the source paths (give its directory in the option source-path)",
+	"source file not read: not a regular file",
+	"source file not read: /proc, /sys and /dev are never read as source",
+};
+
+static int is_sep(char c)
 {
-	FILE *f = fopen(p, "rb");
-	if (!f)
-		return 0;
-	fclose(f);
-	return 1;
+#ifdef _WIN32
+	return c == '/' || c == '\\';
+#else
+	return c == '/';
+#endif
 }
 
-int pc_dwarf_find_source(const pc_dwarf *d, const char *file, char **out)
+static int is_absolute(const char *p)
 {
-	*out = NULL;
+#ifdef _WIN32
+	if (((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':')
+		return 1;
+#endif
+	return is_sep(p[0]);
+}
+
+/* 1 if the resolved path real is dir (resolved) or below it */
+static int under(const char *real, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n && is_sep(dir[n - 1]))
+		n--; /* "/" and "C:\" end in a separator */
+	return !strncmp(real, dir, n) && (!real[n] || is_sep(real[n]));
+}
+
+static int never_read(const char *real)
+{
+#ifdef _WIN32
+	(void)real;
+	return 0;
+#else
+	return under(real, "/proc") || under(real, "/sys") || under(real, "/dev");
+#endif
+}
+
+/* 1 if real lies inside dir resolved (the root directory: never) */
+static int inside_dir(const char *real, const char *dir)
+{
+	char *rd = pc_plat_realpath(dir);
+	size_t n = rd ? strlen(rd) : 0;
+	while (n && is_sep(rd[n - 1]))
+		n--;
+	int in = rd && n && !(n == 2 && rd[1] == ':') && under(real, rd);
+	free(rd);
+	return in;
+}
+
+/* 1 if file, named as the DWARF names it, starts with a unit's
+ * compilation directory and real (file resolved) lies inside it */
+static int in_compdir(const pc_dwarf *d, const char *file, const char *real)
+{
+	size_t l = strlen(file);
+	char *pre = malloc(l + 1);
+	if (!pre)
+		return 0;
+	int in = 0;
+	for (size_t k = 1; !in && k < l; k++) {
+		if (!is_sep(file[k]))
+			continue;
+		memcpy(pre, file, k);
+		pre[k] = 0;
+		const char *key = pre;
+		const char **hit = d->ncompdirs
+					   ? bsearch(&key, d->compdirs, d->ncompdirs,
+						     sizeof *d->compdirs, cmp_str)
+					   : NULL;
+		in = hit && inside_dir(real, *hit);
+	}
+	free(pre);
+	return in;
+}
+
+/* Opens candidate c when the rule allows it: PC_OK (*path a copy of c,
+ * *s open), PC_ENOMEM, or (PC_ENOTFOUND) the reason in *why if it is
+ * stronger than the one there.  dir: the source-path directory it was
+ * made from (NULL: c is the name itself). */
+static int try_source(const pc_dwarf *d, const char *c, const char *dir,
+		      char **path, pc_stream **s, int *why)
+{
+	char *real = pc_plat_realpath(c);
+	if (!real)
+		return errno == ENOMEM ? PC_ENOMEM : PC_ENOTFOUND;
+	int w;
+	if (never_read(real))
+		w = SRC_NEVER;
+	else if (dir ? !inside_dir(real, dir)
+		     : is_absolute(c) ? !in_compdir(d, c, real) : !inside_dir(real, "."))
+		w = SRC_OUTSIDE;
+	else if (pc_stream_open_regular(s, real) == PC_OK) {
+		free(real);
+		*path = pc_strdup(c);
+		if (*path)
+			return PC_OK;
+		pc_stream_free(*s);
+		*s = NULL;
+		return PC_ENOMEM;
+	} else
+		w = pc_plat_open_regular(real) == -2 ? SRC_NOTREG : SRC_MISSING;
+	free(real);
+	if (w > *why)
+		*why = w;
+	return PC_ENOTFOUND;
+}
+
+int pc_dwarf_open_source(const pc_dwarf *d, const char *file, char **path,
+			 pc_stream **s, const char **why)
+{
+	*path = NULL;
+	*s = NULL;
+	*why = NULL;
 	if (!file)
 		return PC_ENOTFOUND;
+	int w = SRC_MISSING, st;
 	/* each source-path DIR first: DIR/<the name less 0, 1, 2...
 	 * leading directories>, then the name itself */
 	for (size_t i = 0; i < d->nsrcdirs; i++) {
 		const char *tail = file;
-		while (*tail == '/')
+		while (is_sep(*tail))
 			tail++;
 		while (tail && *tail) {
 			size_t l = strlen(d->srcdirs[i]) + strlen(tail) + 2;
@@ -1102,19 +1263,27 @@ int pc_dwarf_find_source(const pc_dwarf *d, const char *file, char **out)
 			if (!c)
 				return PC_ENOMEM;
 			snprintf(c, l, "%s/%s", d->srcdirs[i], tail);
-			if (readable(c)) {
-				*out = c;
-				return PC_OK;
-			}
+			st = try_source(d, c, d->srcdirs[i], path, s, &w);
 			free(c);
-			tail = strchr(tail, '/');
-			if (tail)
+			if (st != PC_ENOTFOUND)
+				return st;
+			while (*tail && !is_sep(*tail))
+				tail++;
+			while (is_sep(*tail))
 				tail++;
 		}
 	}
-	if (readable(file)) {
-		*out = pc_strdup(file);
-		return *out ? PC_OK : PC_ENOMEM;
-	}
-	return PC_ENOTFOUND;
+	st = try_source(d, file, NULL, path, s, &w);
+	if (st == PC_ENOTFOUND)
+		*why = src_why[w];
+	return st;
+}
+
+int pc_dwarf_find_source(const pc_dwarf *d, const char *file, char **out)
+{
+	pc_stream *s;
+	const char *why;
+	int st = pc_dwarf_open_source(d, file, out, &s, &why);
+	pc_stream_free(s);
+	return st;
 }
