@@ -28,7 +28,9 @@
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <unistd.h>
+#include <zlib.h>
 #endif
 #if PC_DWARF_DLOPEN
 #include <stddef.h>
@@ -49,7 +51,8 @@
 	X(dwarf_onesrcline) X(dwarf_ranges) X(dwarf_siblingof) X(dwarf_tag) \
 	X(dwfl_begin) X(dwfl_build_id_find_elf) X(dwfl_end) X(dwfl_errmsg) \
 	X(dwfl_errno) X(dwfl_lineinfo) X(dwfl_module_addrname) \
-	X(dwfl_module_getdwarf) X(dwfl_module_getelf) X(dwfl_module_getsrc) \
+	X(dwfl_module_build_id) X(dwfl_module_getdwarf) X(dwfl_module_getelf) \
+	X(dwfl_module_getsrc) X(dwfl_module_info) \
 	X(dwfl_module_nextcu) X(dwfl_offline_section_address) X(dwfl_report_end) \
 	X(dwfl_report_offline) X(dwfl_standard_find_debuginfo)
 #define DW_MEMBER(f) __typeof__(f) *f;
@@ -106,6 +109,8 @@ int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
 #define dwfl_lineinfo (*d->dw.dwfl_lineinfo)
 #define dwfl_module_addrname (*d->dw.dwfl_module_addrname)
 #define dwfl_module_getdwarf (*d->dw.dwfl_module_getdwarf)
+#define dwfl_module_build_id (*d->dw.dwfl_module_build_id)
+#define dwfl_module_info (*d->dw.dwfl_module_info)
 #define dwfl_module_getelf (*d->dw.dwfl_module_getelf)
 #define dwfl_module_getsrc (*d->dw.dwfl_module_getsrc)
 #define dwfl_module_nextcu (*d->dw.dwfl_module_nextcu)
@@ -160,6 +165,8 @@ struct pc_dwarf {
 	uint64_t text_lo, text_hi;
 	int have_text;
 	int cplus; /* some unit is not C-like: names may need ELF symbols */
+	int debuginfod; /* option "debuginfod": libdwfl's search, network too */
+	char debugwhy[512]; /* a separate debug file refused: why */
 #if PC_DWARF_DLOPEN
 	dw_table dw;         /* libdw's functions, from dwlib */
 	void *dwlib;         /* NULL: not opened */
@@ -216,6 +223,8 @@ static pc_dwarf *dwarf_new(const pc_options *opts)
 		return NULL;
 	d->err.pub.offset = -1;
 	const char *sp = pc_options_get(opts, "source-path");
+	const char *di = pc_options_get(opts, "debuginfod");
+	d->debuginfod = di && strcmp(di, "0");
 	while (sp && *sp) {
 		const char *e = strchr(sp, ':');
 		size_t n = e ? (size_t)(e - sp) : strlen(sp);
@@ -682,8 +691,183 @@ static void find_text(pc_dwarf *d)
 	}
 }
 
+/* ---- separate debug files ----------------------------------------------
+ * (docs/source.md, "Separate debug files")  libdwfl's standard search
+ * accepts a .gnu_debuglink whose CRC is 0 without checking it, opens a
+ * FIFO and waits, and asks the debuginfod servers of DEBUGINFOD_URLS;
+ * profcore's own search is local and checks every candidate: a regular
+ * file (opened without blocking), the CRC-32 of the whole file equal to
+ * the link's, the build-ids equal when both have one.  libdwfl's search
+ * only with the option "debuginfod". */
+
+#define PC_DEBUG_DIR "/usr/lib/debug"
+
+static void debug_refused(pc_dwarf *d, const char *fmt, ...) PC_PRINTF(2, 3);
+static void debug_refused(pc_dwarf *d, const char *fmt, ...)
+{
+	if (d->debugwhy[0])
+		return; /* the first candidate refused is named */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->debugwhy, sizeof d->debugwhy, fmt, ap);
+	va_end(ap);
+}
+
+/* The GNU build-id of the ELF file fd into id (cap bytes): its length,
+ * 0 when it has none */
+static size_t fd_build_id(int fd, unsigned char *id, size_t cap)
+{
+	size_t n = 0;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e)
+		return 0;
+	for (Elf_Scn *sc = NULL; !n && (sc = elf_nextscn(e, sc));) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		if (!gelf_getshdr(sc, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(data = elf_getdata(sc, NULL)) || !data->d_buf)
+			continue;
+		GElf_Nhdr nh;
+		size_t off = 0, no, dof, next;
+		while (!n && (next = gelf_getnote(data, off, &nh, &no, &dof)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((const char *)data->d_buf + no, "GNU", 4) &&
+			    nh.n_descsz && nh.n_descsz <= cap) {
+				memcpy(id, (const char *)data->d_buf + dof, nh.n_descsz);
+				n = nh.n_descsz;
+			}
+			off = next;
+		}
+	}
+	elf_end(e);
+	return n;
+}
+
+/* CRC-32 of the whole file fd (as .gnu_debuglink's: zlib's crc32) */
+static int fd_crc32(int fd, uint32_t *crc)
+{
+	unsigned char buf[16384];
+	uLong c = crc32(0L, Z_NULL, 0);
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return -1;
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof buf);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (!r)
+			break;
+		c = crc32(c, buf, (uInt)r);
+	}
+	*crc = (uint32_t)c;
+	return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
+}
+
+/* The descriptor of candidate path when it may be the program's debug
+ * file: a regular file other than the program, its CRC equal to crc
+ * (by_link), its build-id equal to id (idlen > 0) when it has one, and
+ * when found by build-id (!by_link) it must have one; else -1 (the
+ * reason in d->debugwhy) */
+static int debug_candidate(pc_dwarf *d, const char *path, const char *prog,
+			   int by_link, GElf_Word crc, const unsigned char *id,
+			   size_t idlen)
+{
+	if (prog && pc_plat_same_file(path, prog))
+		return -1;
+	int fd = pc_plat_open_regular(path);
+	if (fd == -2)
+		debug_refused(d, "the separate debug file %s is not a regular file", path);
+	if (fd < 0)
+		return -1;
+	unsigned char did[64];
+	size_t dl = fd_build_id(fd, did, sizeof did);
+	uint32_t c = 0;
+	if (by_link && fd_crc32(fd, &c)) {
+		close(fd);
+		return -1;
+	}
+	if (by_link && c != crc) {
+		debug_refused(d, "the separate debug file %s does not match the program: its CRC-32 is 0x%08x, .gnu_debuglink says 0x%08x",
+			      path, (unsigned)c, (unsigned)crc);
+		close(fd);
+		return -1;
+	}
+	if ((dl || !by_link) && idlen && (dl != idlen || memcmp(did, id, idlen))) {
+		debug_refused(d, "the separate debug file %s does not match the program: its build-id differs",
+			      path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int find_debug_local(Dwfl_Module *mod, void **userdata, const char *modname,
+			    Dwarf_Addr base, const char *file_name, const char *link,
+			    GElf_Word crc, char **out)
+{
+	pc_dwarf *d = *userdata;
+	(void)modname;
+	(void)base;
+	const unsigned char *id = NULL;
+	GElf_Addr va;
+	int n = d ? dwfl_module_build_id(mod, &id, &va) : -1;
+	size_t idlen = n > 0 && n <= 64 ? (size_t)n : 0;
+	if (!d) {
+		errno = ENOENT;
+		return -1;
+	}
+	int fd = -1;
+	char *p = NULL;
+	if (idlen) {
+		/* DEBUG_DIR/.build-id/xx/yyyy....debug */
+		size_t l = sizeof PC_DEBUG_DIR + 12 + 2 * idlen + 8;
+		if (!(p = malloc(l)))
+			goto out;
+		size_t k = (size_t)snprintf(p, l, "%s/.build-id/%02x/", PC_DEBUG_DIR, id[0]);
+		for (size_t i = 1; i < idlen; i++)
+			k += (size_t)snprintf(p + k, l - k, "%02x", id[i]);
+		snprintf(p + k, l - k, ".debug");
+		fd = debug_candidate(d, p, file_name, 0, 0, id, idlen);
+	}
+	/* the .gnu_debuglink name (a file name, no directory) beside the
+	 * program, in .debug/ there, and under DEBUG_DIR/<its directory> */
+	if (fd < 0 && link && *link && !strchr(link, '/') && file_name) {
+		char *dir = pc_plat_realpath(file_name);
+		char *slash = dir ? strrchr(dir, '/') : NULL;
+		if (slash)
+			*slash = 0;
+		static const char *const form[] = {"%s/%s", "%s/.debug/%s",
+						   PC_DEBUG_DIR "%s/%s"};
+		for (size_t i = 0; dir && fd < 0 && i < sizeof form / sizeof form[0]; i++) {
+			size_t l = sizeof PC_DEBUG_DIR + strlen(dir) + strlen(link) + 10;
+			free(p);
+			if (!(p = malloc(l)))
+				break;
+			snprintf(p, l, form[i], dir, link);
+			fd = debug_candidate(d, p, file_name, 1, crc, id, idlen);
+		}
+		free(dir);
+	}
+out:
+	if (fd < 0) {
+		free(p);
+		errno = ENOENT;
+		return -1;
+	}
+	*out = p;
+	return fd;
+}
+
 #if !PC_DWARF_DLOPEN
 static const Dwfl_Callbacks linked_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = find_debug_local,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = NULL,
+};
+static const Dwfl_Callbacks linked_callbacks_net = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
@@ -706,13 +890,15 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 		if (!d->dwlib)
 			return dfail(d, PC_EUNSUPPORTED, -1, "%s", msg);
 		d->cb.find_elf = d->dw.dwfl_build_id_find_elf;
-		d->cb.find_debuginfo = d->dw.dwfl_standard_find_debuginfo;
+		d->cb.find_debuginfo = d->debuginfod ? d->dw.dwfl_standard_find_debuginfo
+						     : find_debug_local;
 		d->cb.section_address = d->dw.dwfl_offline_section_address;
 		d->cb.debuginfo_path = NULL;
 	}
 	const Dwfl_Callbacks *offline_callbacks = &d->cb;
 #else
-	const Dwfl_Callbacks *offline_callbacks = &linked_callbacks;
+	const Dwfl_Callbacks *offline_callbacks =
+		d->debuginfod ? &linked_callbacks_net : &linked_callbacks;
 #endif
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
@@ -727,7 +913,16 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 	if (!d->mod || dwfl_report_end(d->dwfl, NULL, NULL))
 		return dfail(d, PC_EFORMAT, 0, "not an ELF file libdw can read: %s",
 			     dwfl_errmsg(-1));
+	void **ud = NULL; /* d for find_debug_local */
+	dwfl_module_info(d->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (ud)
+		*ud = d;
+	d->debugwhy[0] = 0;
 	Dwarf *dw = dwfl_module_getdwarf(d->mod, &d->bias);
+	if (!dw && d->debugwhy[0])
+		return dfail(d, PC_EUNSUPPORTED, -1,
+			     "no DWARF debugging information: %s, not used (install the program's own debug file)",
+			     d->debugwhy);
 	if (!dw)
 		return dfail(d, PC_EUNSUPPORTED, -1,
 			     "no DWARF debugging information (build with -g, or install its separate debug file)");
