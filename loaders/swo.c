@@ -628,9 +628,9 @@ static int has_fsync(const unsigned char *b, size_t n)
 /* Decodes b[0..n) as framing without a profile: does it read as ITM?
  * Returns the packets of kinds only ITM has (PC samples, sleep,
  * exception trace, syncs), 0 when a reserved header or reserved TPIU ID
- * was met or fewer than 8 packets were read. */
+ * was met or fewer than min packets were read. */
 static uint64_t dry_run(const unsigned char *b, size_t n, int framing,
-			unsigned id, unsigned *ids)
+			unsigned id, uint64_t *id_bytes, unsigned min)
 {
 	swo *L = calloc(1, sizeof *L);
 	if (!L)
@@ -644,32 +644,48 @@ static uint64_t dry_run(const unsigned char *b, size_t n, int framing,
 				  L->kinds[SWO_EXC] + L->kinds[SWO_SYNC];
 	for (int k = 0; k < SWO_KINDS; k++)
 		good += L->kinds[k];
-	*ids = 0;
-	for (unsigned k = 1; k < 0x7d; k++)
-		*ids += L->id_bytes[k] > 0;
+	if (id_bytes)
+		memcpy(id_bytes, L->id_bytes, sizeof L->id_bytes);
 	int bad = L->kinds[SWO_BAD] || L->kinds[SWO_HW_RESERVED] || L->badid;
 	free(L);
-	return bad || good < 8 ? 0 : strong;
+	return bad || good < min ? 0 : strong;
 }
 
-/* The framing of head[0..n) and a confidence (0: none fits). */
-static int detect(const unsigned char *b, size_t n, unsigned id, int *framing)
+/* The framing of head[0..n) and a confidence (0: none fits); min: the
+ * packets it must hold (8 to claim a file, 1 when the format is named). */
+static int detect(const unsigned char *b, size_t n, unsigned id, int *framing,
+		  unsigned min)
 {
 	*framing = FR_ITM;
 	if (n >= OFLOW_SIG_LEN && !memcmp(b, OFLOW_SIG, OFLOW_SIG_LEN)) {
 		*framing = FR_OFLOW;
 		return 8 * OFLOW_SIG_LEN;
 	}
-	unsigned ids, tids;
-	uint64_t itm = dry_run(b, n, FR_ITM, id, &ids);
-	uint64_t tpiu = dry_run(b, n, FR_TPIU, id, &tids);
+	uint64_t ib[128] = {0};
+	uint64_t itm = dry_run(b, n, FR_ITM, id, NULL, min);
+	uint64_t tpiu = dry_run(b, n, FR_TPIU, id, ib, min);
+	unsigned tids = 0;
+	for (unsigned k = 1; k < 0x7d; k++)
+		tids += ib[k] > 0;
+	/* the framing does not depend on which ID carries the ITM: the
+	 * loader then says which ones do */
+	for (unsigned k = 1; k < 0x7d && !tpiu && tids; k++)
+		if (k != id && ib[k])
+			tpiu = dry_run(b, n, FR_TPIU, k, NULL, min);
+	/* a TPIU stream read as bare ITM meets reserved headers (the
+	 * frames' ID and aux bytes) within a few frames: bare ITM that reads
+	 * cleanly is taken as such, unless frame syncs say otherwise */
 	int fsync = has_fsync(b, n);
-	if (tpiu && (!itm || fsync || tids > 1)) {
+	if (tpiu && fsync) {
 		*framing = FR_TPIU;
-		return fsync ? 40 : 24;
+		return 40;
 	}
 	if (itm)
 		return itm >= 8 ? 24 : 16;
+	if (tpiu) {
+		*framing = FR_TPIU;
+		return 24;
+	}
 	return 0;
 }
 
@@ -857,7 +873,8 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 		goto out;
 	}
 	L->framing = so.framing;
-	if (L->framing == FR_AUTO && !detect(head, hl, so.id, &L->framing)) {
+	if (L->framing == FR_AUTO && !detect(head, hl, so.id, &L->framing, 8) &&
+	    !detect(head, hl, so.id, &L->framing, 1)) {
 		rc = pc_stream_fail(s, PC_EFORMAT, 0,
 				    "expected ITM/DWT packets, bare or in TPIU or OFLOW frames: the first %zu bytes read as none of them (reserved packet headers or trace IDs); name the framing with -O framing=itm|tpiu|oflow",
 				    hl);
@@ -997,7 +1014,7 @@ static int swo_probe(const unsigned char *head, size_t len, const char *name)
 {
 	(void)name;
 	int framing;
-	return detect(head, len, 1, &framing);
+	return detect(head, len, 1, &framing, 8);
 }
 
 static const char *const swo_ext[] = {".swo", ".itm", NULL};
