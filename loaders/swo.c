@@ -214,7 +214,7 @@ static void on_overflow(swo *L, uint64_t off)
 		L->rc = pc_profile_add_lost(L->p, (int64_t)off, L->samples);
 }
 
-static void count_sample(swo *L)
+static inline void count_sample(swo *L)
 {
 	L->samples++;
 	if (L->cur == CTX_PENDING)
@@ -446,19 +446,37 @@ static void itm_feed(swo *L, const unsigned char *b, size_t n, uint64_t off,
 	size_t i = 0;
 	L->itm_bytes += n;
 	while (i < n) {
+		if (!L->have && !L->zeros && !L->trace && L->pcs) {
+			/* a run of PC samples: the bulk of a capture */
+			uint64_t *pcs = L->pcs;
+			size_t np = L->npcs, i0 = i;
+			while (i + 5 <= n && b[i] == 0x17 && np < SWO_BATCH) {
+				const unsigned char *q = b + i + 1;
+				pcs[np++] = (uint32_t)q[0] | (uint32_t)q[1] << 8 |
+					    (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+				i += 5;
+			}
+			if (i != i0) {
+				uint64_t k = (uint64_t)(i - i0) / 5;
+				L->kinds[SWO_PC] += k;
+				L->samples += k;
+				if (L->cur == CTX_PENDING)
+					L->pending += k;
+				else
+					L->ctx[L->cur] += k;
+				L->npcs = np;
+				if (np == SWO_BATCH)
+					flush_pcs(L);
+				continue;
+			}
+		}
 		if (!L->have && !L->zeros) {
 			/* whole fixed-length packets in the buffer: decoded in
 			 * place (the common case: PC samples) */
 			unsigned h = b[i], len = fixed_len(h);
 			if (len && len <= n - i) {
 				uint64_t o = offs ? offs[i] : off + i;
-				if (h == 0x17) { /* a PC sample */
-					swo_event e = {SWO_PC, o, 0, 0, 4,
-						       pc_get_u32(b + i + 1, PC_ENDIAN_LITTLE)};
-					emit(L, &e);
-				} else {
-					decode(L, b + i, len, o);
-				}
+				decode(L, b + i, len, o);
 				i += len;
 				continue;
 			}

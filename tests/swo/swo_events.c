@@ -3,7 +3,11 @@
  * lines from its packet definitions):
  *
  *     swo_events FILE [key=value ...]
+ *     swo_events --samples FILE [key=value ...]
  *
+ * With --samples the loader runs without the hook (its fast path for runs
+ * of PC samples) and the profile is printed instead: "SAMPLE ADDR COUNT"
+ * in address order, "CONTEXT NAME COUNT", "LOST OFFSET AFTER".
  * The loader is compiled in here with its test hook (swo_run's trace
  * callback); the profile it fills is discarded.  Exit 0 when the load
  * succeeded, 1 with the error on stderr otherwise (the events decoded
@@ -60,8 +64,11 @@ static void line(void *ctx, const swo_event *e)
 
 int main(int argc, char **argv)
 {
+	int samples = argc > 1 && !strcmp(argv[1], "--samples");
+	if (samples)
+		argv++, argc--;
 	if (argc < 2) {
-		fprintf(stderr, "usage: swo_events FILE [key=value ...]\n");
+		fprintf(stderr, "usage: swo_events [--samples] FILE [key=value ...]\n");
 		return 2;
 	}
 	pc_profile *p;
@@ -76,7 +83,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", pc_last_error()->message);
 		return 1;
 	}
-	int rc = swo_run(p, s, o, line, stdout);
+	int rc = swo_run(p, s, o, samples ? NULL : line, stdout);
+	if (!rc && samples) {
+		uint64_t a, n;
+		for (size_t i = 0; pc_profile_sample_at(p, i, NULL, &a, &n) == PC_OK; i++)
+			printf("SAMPLE 0x%08llx %llu\n", (unsigned long long)a, (unsigned long long)n);
+		const char *name;
+		for (size_t i = 0; pc_profile_context_at(p, i, &name, &n) == PC_OK; i++)
+			printf("CONTEXT %s %llu\n", name, (unsigned long long)n);
+		int64_t off;
+		for (size_t i = 0; pc_profile_lost_at(p, i, &off, &n) == PC_OK; i++)
+			printf("LOST %lld %llu\n", (long long)off, (unsigned long long)n);
+		printf("SLEEP %llu\n", (unsigned long long)pc_profile_class_samples(p, PC_REGION_SLEEP));
+	}
 	if (rc) {
 		const pc_error *e = pc_stream_error(s);
 		if (!e)

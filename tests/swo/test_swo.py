@@ -152,6 +152,29 @@ class Generated(unittest.TestCase):
                 got[k] = int(n)
         self.assertEqual(got, {k: v for k, v in ctx.items() if v})
 
+    def test_fast_path_equals_general_path(self):
+        """Runs of PC samples are counted by a fast path when no hook
+        watches: the same samples, contexts, losses and sleep as the events
+        the general path decodes, in every framing."""
+        from collections import Counter
+        for name in ("clean", "all"):
+            ev = self.want(name)
+            pcs = Counter(int(l.split()[1], 16) for l in ev if l.startswith("PC "))
+            want = ["SAMPLE 0x%08x %d" % (a, pcs[a]) for a in sorted(pcs)]
+            for framing in ("itm", "tpiu", "oflow"):
+                rc, got, err = events("--samples", self.f(name + "." + framing),
+                                      "framing=" + framing)
+                self.assertEqual((rc, err), (0, ""))
+                self.assertEqual([l for l in got if l.startswith("SAMPLE")], want)
+                self.assertEqual(len([l for l in got if l.startswith("LOST")]),
+                                 min(64, ev.count("OVERFLOW")))
+                self.assertIn("SLEEP %d" % ev.count("SLEEP"), got)
+                if framing == "itm":
+                    ctx = [l for l in got if l.startswith("CONTEXT")]
+                    self.assertTrue(ctx)
+                else:
+                    self.assertEqual([l for l in got if l.startswith("CONTEXT")], ctx)
+
     def test_split_packet(self):
         """A PC sample cut anywhere by another trace ID's frames."""
         g = gen_streams.Gen(1, False)
