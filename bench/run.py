@@ -434,10 +434,10 @@ def html_figures(profcat, data, exe, gmon, rounds):
     print("  %-52s %8.3f s" % ("Chromium (headless): every view's data read", median(full)))
 
 
-# ---- (f) SWO captures -------------------------------------------------------
+# ---- (h) SWO captures -------------------------------------------------------
 
 def swo_figures(pcbench, profcat, data, elf, rounds, size=10**9):
-    """(f) a 1 GB SWO capture (bare ITM: PC samples, local timestamps,
+    """(h) a 1 GB SWO capture (bare ITM: PC samples, local timestamps,
     exception trace; pcbench gen-swo), generated here and removed at the
     end: the plain read (floor) against profcat decoding and attributing
     it to 10^5 routines with one thread, from the file and through a pipe;
@@ -465,7 +465,7 @@ def swo_figures(pcbench, profcat, data, elf, rounds, size=10**9):
     finally:
         os.unlink(path)
     print()
-    print("(f) SWO capture, %.2f GB, %d PC samples (best of %d rounds)" % (nbytes / 1e9, n, rounds))
+    print("(h) SWO capture, %.2f GB, %d PC samples (best of %d rounds)" % (nbytes / 1e9, n, rounds))
     print("  %-40s %8s %9s %10s %10s  %s" % ("", "wall s", "MB/s", "ns/sample", "CPU s", "peak RSS"))
     for key, label in (("read", "plain sequential read (floor)"),
                        ("file", "profcat -f swo FILE, 1 thread"),
@@ -487,7 +487,7 @@ def main():
     ap.add_argument("--skip-gprof", action="store_true")
     ap.add_argument("--huge", action="store_true")
     ap.add_argument("--swo-only", action="store_true",
-                    help="only (f): the 1 GB SWO capture")
+                    help="only (h): the 1 GB SWO capture")
     ap.add_argument("--rounds", type=int, default=3,
                     help="interleaved rounds of (a)/(b); the best of each is kept")
     a = ap.parse_args()
