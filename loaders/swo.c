@@ -669,39 +669,78 @@ static uint64_t dry_run(const unsigned char *b, size_t n, int framing,
 	return bad || good < min ? 0 : strong;
 }
 
-/* The framing of head[0..n) and a confidence (0: none fits); min: the
- * packets it must hold (8 to claim a file, 1 when the format is named). */
+/* Where TPIU frames start in b[0..n) when no frame sync says it: the first
+ * offset 0..15 from which every frame's ID bytes name trace IDs that are
+ * not reserved, at most 8 distinct ones (random bytes name dozens, and a
+ * reserved one within a few frames).  Returns the number of frames read
+ * from *off, 0 if no offset fits. */
+static size_t tpiu_align(const unsigned char *b, size_t n, size_t *off)
+{
+	for (size_t o = 0; o < 16 && o + 16 <= n; o++) {
+		unsigned char seen[128] = {0};
+		unsigned nids = 0;
+		size_t frames = 0;
+		int bad = 0;
+		for (size_t i = o; i + 16 <= n && !bad; i += 16, frames++) {
+			for (unsigned k = 0; k < 8 && !bad; k++) {
+				unsigned x = b[i + 2 * k];
+				if (!(x & 1))
+					continue;
+				if (x == 0xff && k < 7 && b[i + 2 * k + 1] == 0x7f)
+					continue; /* a halfword sync */
+				unsigned id = x >> 1;
+				if (id >= 0x7e) {
+					bad = 1;
+				} else if (!seen[id]) {
+					seen[id] = 1;
+					bad = ++nids > 8;
+				}
+			}
+		}
+		if (!bad && nids) {
+			*off = o;
+			return frames;
+		}
+	}
+	return 0;
+}
+
+/* The framing of head[0..n) and a confidence (0: none fits); *skip: the
+ * bytes before the first TPIU frame; min: the packets it must hold (8 to
+ * claim a file, 1 when the format is named). */
 static int detect(const unsigned char *b, size_t n, unsigned id, int *framing,
-		  unsigned min)
+		  unsigned min, size_t *skip)
 {
 	*framing = FR_ITM;
+	*skip = 0;
 	if (n >= OFLOW_SIG_LEN && !memcmp(b, OFLOW_SIG, OFLOW_SIG_LEN)) {
 		*framing = FR_OFLOW;
 		return 8 * OFLOW_SIG_LEN;
 	}
-	uint64_t ib[128] = {0};
 	uint64_t itm = dry_run(b, n, FR_ITM, id, NULL, min);
-	uint64_t tpiu = dry_run(b, n, FR_TPIU, id, ib, min);
-	unsigned tids = 0;
-	for (unsigned k = 1; k < 0x7d; k++)
-		tids += ib[k] > 0;
-	/* the framing does not depend on which ID carries the ITM: the
-	 * loader then says which ones do */
-	for (unsigned k = 1; k < 0x7d && !tpiu && tids; k++)
-		if (k != id && ib[k])
-			tpiu = dry_run(b, n, FR_TPIU, k, NULL, min);
 	/* a TPIU stream read as bare ITM meets reserved headers (the
 	 * frames' ID and aux bytes) within a few frames: bare ITM that reads
 	 * cleanly is taken as such, unless frame syncs say otherwise */
 	int fsync = has_fsync(b, n);
+	size_t off = 0, frames = fsync ? 0 : tpiu_align(b, n, &off);
+	uint64_t ib[128] = {0};
+	uint64_t tpiu = dry_run(b + off, n - off, FR_TPIU, id, ib, min);
+	/* the framing does not depend on which ID carries the ITM: the
+	 * loader then says which ones do */
+	for (unsigned k = 1; k < 0x7d && !tpiu; k++)
+		if (k != id && ib[k])
+			tpiu = dry_run(b + off, n - off, FR_TPIU, k, NULL, min);
 	if (tpiu && fsync) {
 		*framing = FR_TPIU;
 		return 40;
 	}
 	if (itm)
 		return itm >= 8 ? 24 : 16;
-	if (tpiu) {
+	/* frames of valid IDs alone are enough once there are many: a
+	 * capture whose ITM is silent is still one (the loader says so) */
+	if (tpiu || frames >= 64) {
 		*framing = FR_TPIU;
+		*skip = off;
 		return 24;
 	}
 	return 0;
@@ -802,9 +841,10 @@ static int notes(swo *L, const swo_opts *so, uint64_t total_bytes)
 				u += (size_t)snprintf(ids + u, sizeof ids - u, "%s%u: %llu",
 						      u ? ", " : "", k,
 						      (unsigned long long)L->id_bytes[k]);
-		r = pc_profile_note(p, "swo: TPIU formatter frames: %llu frames, %llu full and %llu halfword syncs, bytes per trace ID {%s}; ITM from ID %u",
+		r = pc_profile_note(p, "swo: TPIU formatter frames: %llu frames, %llu full and %llu halfword syncs, %llu bytes dropped (before the first frame or trace ID, or cut by a sync), bytes per trace ID {%s}; ITM from ID %u",
 				    (unsigned long long)L->frames, (unsigned long long)L->fsyncs,
-				    (unsigned long long)L->hsyncs, ids, L->want_id);
+				    (unsigned long long)L->hsyncs, (unsigned long long)L->dropped,
+				    ids, L->want_id);
 	} else if (L->framing == FR_OFLOW) {
 		r = pc_profile_note(p, "swo: Orbuculum OFLOW frames: %llu, %llu with a bad checksum, %llu malformed, %llu of other tags; ITM from tag %u",
 				    (unsigned long long)L->ofl_frames,
@@ -891,8 +931,11 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 		goto out;
 	}
 	L->framing = so.framing;
-	if (L->framing == FR_AUTO && !detect(head, hl, so.id, &L->framing, 8) &&
-	    !detect(head, hl, so.id, &L->framing, 1)) {
+	size_t skip = 0;
+	if (L->framing == FR_TPIU && !has_fsync(head, hl) && hl >= 16)
+		tpiu_align(head, hl, &skip);
+	if (L->framing == FR_AUTO && !detect(head, hl, so.id, &L->framing, 8, &skip) &&
+	    !detect(head, hl, so.id, &L->framing, 1, &skip)) {
 		rc = pc_stream_fail(s, PC_EFORMAT, 0,
 				    "expected ITM/DWT packets, bare or in TPIU or OFLOW frames: the first %zu bytes read as none of them (reserved packet headers or trace IDs); name the framing with -O framing=itm|tpiu|oflow",
 				    hl);
@@ -910,6 +953,12 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 				goto out;
 			start = OFLOW_SIG_LEN;
 		}
+	}
+	if (skip) { /* a capture that starts inside a TPIU frame */
+		if ((rc = pc_stream_skip(s, skip, "the bytes before the first TPIU frame")))
+			goto out;
+		L->dropped += skip;
+		start = skip;
 	}
 	uint64_t off = start;
 	for (;;) {
@@ -1032,7 +1081,8 @@ static int swo_probe(const unsigned char *head, size_t len, const char *name)
 {
 	(void)name;
 	int framing;
-	return detect(head, len, 1, &framing, 8);
+	size_t skip;
+	return detect(head, len, 1, &framing, 8, &skip);
 }
 
 static const char *const swo_ext[] = {".swo", ".itm", NULL};

@@ -5,6 +5,7 @@ Protocol"), each with the list of events a decoder must read from it, one
 canonical line each (the lines tests/swo/swo_events.c prints):
 
     gen_streams.py OUTDIR [SEED]
+    gen_streams.py --seeds OUTDIR      (the fuzzer's seeds, tests/swo/fixtures)
 
 writes OUTDIR/all.itm (every packet type and size, syncs between any two
 packets, reserved headers), all.tpiu (the same bytes on trace ID 1 of TPIU
@@ -216,7 +217,7 @@ def clean_stream(seed, n):
 
 # ---- framings --------------------------------------------------------------
 
-def tpiu(itm, seed, itm_id=1, other=2):
+def tpiu(itm, seed, itm_id=1, other=2, fsync=True):
     """TPIU formatter frames carrying itm on itm_id, runs of another ID's
     bytes in between (packets split across frames), immediate and delayed
     ID changes, full syncs between frames, halfword syncs inside them."""
@@ -238,7 +239,7 @@ def tpiu(itm, seed, itm_id=1, other=2):
         return len(runs[ri][1]) - bi if ri < len(runs) else 0
 
     while ri < len(runs):
-        if out and r.random() < 0.1:
+        if out and r.random() < 0.1 and fsync:
             out += b"\xff\xff\xff\x7f"
         f = bytearray(16)
         aux = 0
@@ -337,19 +338,23 @@ def oflow(itm, seed, tag=1, other=2, signature=True):
     return bytes(out)
 
 
-def write_all(outdir, seed=37):
+def write_all(outdir, seed=37, n=3000, events=True):
     os.makedirs(outdir, exist_ok=True)
-    for name, (itm, ev) in (("all", Gen(seed, True).stream(3000)),
-                            ("clean", clean_stream(seed + 1, 3000))):
+    for name, (itm, ev) in (("all", Gen(seed, True).stream(n)),
+                            ("clean", clean_stream(seed + 1, n))):
         with open(os.path.join(outdir, name + ".itm"), "wb") as f:
             f.write(itm)
         with open(os.path.join(outdir, name + ".tpiu"), "wb") as f:
             f.write(tpiu(itm, seed + 2))
         with open(os.path.join(outdir, name + ".oflow"), "wb") as f:
             f.write(oflow(itm, seed + 3))
-        with open(os.path.join(outdir, name + ".events"), "w") as f:
-            f.write("".join(l + "\n" for l in ev))
+        if events:
+            with open(os.path.join(outdir, name + ".events"), "w") as f:
+                f.write("".join(l + "\n" for l in ev))
 
 
 if __name__ == "__main__":
-    write_all(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 37)
+    if sys.argv[1] == "--seeds":  # small streams: fuzz seeds
+        write_all(sys.argv[2], 37, 60, False)
+    else:
+        write_all(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 37)

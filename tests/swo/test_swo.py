@@ -189,6 +189,23 @@ class Generated(unittest.TestCase):
             rc, got, err = events(self.f("split.tpiu"), "framing=tpiu")
             self.assertEqual((rc, got, err), (0, ev, ""), seed)
 
+    def test_capture_starting_inside_a_frame(self):
+        """No frame syncs, the first bytes the tail of a frame (a capture
+        started mid-stream): the frames are found at the offset from which
+        every ID byte names a valid trace ID, the bytes before dropped."""
+        itm = open(self.f("clean.itm"), "rb").read()
+        fr = gen_streams.tpiu(itm, 9, fsync=False)
+        self.assertNotIn(b"\xff\xff\xff\x7f", fr)
+        for cut in (1, 5, 11, 15):
+            path = self.f("cut%d.tpiu" % cut)
+            with open(path, "wb") as fh:
+                fh.write(fr[16 - cut:16] + fr)
+            rc, got, err = events(path)
+            self.assertEqual((rc, got, err), (0, self.want("clean"), ""), cut)
+            rc, out, err = run("-v", "-f", "swo", path)
+            self.assertIn("%d bytes dropped (before the first frame or trace ID, or cut by a sync)"
+                          % cut, err)
+
     def test_rate_from_dwt_settings(self):
         rc, out, err = run(self.f("clean.itm"), "-O", "cpu-hz=72000000", "-O", "postpreset=15",
                            "-O", "cyctap=10")
