@@ -302,8 +302,8 @@ static void decode(swo *L, const unsigned char *b, unsigned n, uint64_t off)
 				e.kind = SWO_HW_RESERVED, e.id = a;
 		} else if (a == 2 && sz == 4) {
 			e.kind = SWO_PC;
-		} else if (a == 2 && sz == 1) {
-			e.kind = SWO_SLEEP;
+		} else if (a == 2 && sz == 1 && !b[1]) {
+			e.kind = SWO_SLEEP; /* other payloads are reserved */
 		} else if (a >= 8 && a <= 23) {
 			e.id = (a >> 1) & 3;
 			if (a >= 16) {
@@ -669,14 +669,17 @@ static uint64_t dry_run(const unsigned char *b, size_t n, int framing,
 	return bad || good < min ? 0 : strong;
 }
 
-/* Where TPIU frames start in b[0..n) when no frame sync says it: the first
- * offset 0..15 from which every frame's ID bytes name trace IDs that are
- * not reserved, at most 8 distinct ones (random bytes name dozens, and a
- * reserved one within a few frames).  Returns the number of frames read
- * from *off, 0 if no offset fits. */
+/* Where TPIU frames may start in b[0..n) when no frame sync says it: the
+ * first offset from *off to 15 from which every frame's ID bytes name
+ * trace IDs that are not reserved, at most 8 distinct ones (random bytes
+ * name dozens, and a reserved one within a few frames).  Returns the
+ * number of frames read from the new *off, 0 if no offset fits.  A stream
+ * of few IDs and much padding can fit at several offsets (sigrok-dumps'
+ * lpc1769 capture fits at every odd one): the ITM's packets then choose
+ * (tpiu_best). */
 static size_t tpiu_align(const unsigned char *b, size_t n, size_t *off)
 {
-	for (size_t o = 0; o < 16 && o + 16 <= n; o++) {
+	for (size_t o = *off; o < 16 && o + 16 <= n; o++) {
 		unsigned char seen[128] = {0};
 		unsigned nids = 0;
 		size_t frames = 0;
@@ -705,6 +708,42 @@ static size_t tpiu_align(const unsigned char *b, size_t n, size_t *off)
 	return 0;
 }
 
+/* The ITM packets (dry_run) of the TPIU reading of b[0..n) that has the
+ * most, over the frame alignments tpiu_align finds (with frame syncs:
+ * from offset 0, the syncs realign); *off its alignment (the first one
+ * that fits when none has ITM packets), *frames the frames read there.
+ * The ITM is looked for on trace ID id, else on any ID that carries
+ * data: the framing does not depend on it (the loader then says which
+ * IDs carry data). */
+static uint64_t tpiu_best(const unsigned char *b, size_t n, unsigned id,
+			  unsigned min, int fsync, size_t *off, size_t *frames)
+{
+	uint64_t best = 0;
+	*off = 0;
+	*frames = 0;
+	for (size_t o = 0; o < 16; o++) {
+		size_t fr = 0;
+		if (!fsync) {
+			size_t a = o;
+			if (!(fr = tpiu_align(b, n, &a)))
+				break;
+			o = a;
+			if (!*frames)
+				*off = o, *frames = fr;
+		}
+		uint64_t ib[128] = {0};
+		uint64_t t = dry_run(b + o, n - o, FR_TPIU, id, ib, min);
+		for (unsigned k = 1; k < 0x7d && !t; k++)
+			if (k != id && ib[k])
+				t = dry_run(b + o, n - o, FR_TPIU, k, NULL, min);
+		if (t > best)
+			best = t, *off = o, *frames = fr;
+		if (fsync)
+			break;
+	}
+	return best;
+}
+
 /* The framing of head[0..n) and a confidence (0: none fits); *skip: the
  * bytes before the first TPIU frame; min: the packets it must hold (8 to
  * claim a file, 1 when the format is named). */
@@ -722,14 +761,8 @@ static int detect(const unsigned char *b, size_t n, unsigned id, int *framing,
 	 * frames' ID and aux bytes) within a few frames: bare ITM that reads
 	 * cleanly is taken as such, unless frame syncs say otherwise */
 	int fsync = has_fsync(b, n);
-	size_t off = 0, frames = fsync ? 0 : tpiu_align(b, n, &off);
-	uint64_t ib[128] = {0};
-	uint64_t tpiu = dry_run(b + off, n - off, FR_TPIU, id, ib, min);
-	/* the framing does not depend on which ID carries the ITM: the
-	 * loader then says which ones do */
-	for (unsigned k = 1; k < 0x7d && !tpiu; k++)
-		if (k != id && ib[k])
-			tpiu = dry_run(b + off, n - off, FR_TPIU, k, NULL, min);
+	size_t off = 0, frames = 0;
+	uint64_t tpiu = tpiu_best(b, n, id, min, fsync, &off, &frames);
 	if (tpiu && fsync) {
 		*framing = FR_TPIU;
 		return 40;
@@ -932,8 +965,10 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 	}
 	L->framing = so.framing;
 	size_t skip = 0;
-	if (L->framing == FR_TPIU && !has_fsync(head, hl) && hl >= 16)
-		tpiu_align(head, hl, &skip);
+	if (L->framing == FR_TPIU && !has_fsync(head, hl) && hl >= 16) {
+		size_t frames;
+		tpiu_best(head, hl, so.id, 1, 0, &skip, &frames);
+	}
 	if (L->framing == FR_AUTO && !detect(head, hl, so.id, &L->framing, 8, &skip) &&
 	    !detect(head, hl, so.id, &L->framing, 1, &skip)) {
 		rc = pc_stream_fail(s, PC_EFORMAT, 0,
@@ -1057,6 +1092,9 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 				     L->kinds[SWO_OVERFLOW] == 1 ? "" : "s",
 				     (unsigned long long)L->lost_where[0],
 				     (unsigned long long)L->lost_after[0]);
+	if (!rc && L->badid)
+		rc = pc_profile_warn(p, "%llu TPIU frame ID bytes name a reserved trace ID: the frames are not where they were taken to be (a capture with gaps, or not TPIU-framed); what follows may be misread",
+				     (unsigned long long)L->badid);
 	if (!rc && (L->kinds[SWO_BAD] || L->kinds[SWO_HW_RESERVED]))
 		rc = pc_profile_warn(p, "%llu reserved ITM packet headers skipped: a noisy line or a wrong framing or baud rate",
 				     (unsigned long long)(L->kinds[SWO_BAD] + L->kinds[SWO_HW_RESERVED]));

@@ -151,8 +151,8 @@ class Gen:
             size = self.r.choice([1, 2, 4])
         elif choice == 1:  # a PC sample of 2 bytes
             d, size = 2, 2
-        elif choice == 2:  # a data trace PC value of 1 byte
-            d, size = 8, 1
+        elif choice == 2:  # a data trace PC value of 1 byte, or a sleep
+            d, size = self.r.choice([(8, 1), (2, 1)])  # packet of payload 0x55
         else:  # an exception packet with FN 0
             self.put([0x0E, 0x2C, 0x00], "HWRESERVED id=1 size=2")
             return
