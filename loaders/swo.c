@@ -5,7 +5,7 @@
  * or in Orbuculum's OFLOW (COBS) frames.  docs/swo.md says how to capture.
  *
  * Every packet is decoded (header byte, then its payload):
- *   00 .. 00 80        synchronisation (a run of zeros ended by 0x80)
+ *   00 .. 00 80        synchronisation (five or more zero bytes, then 0x80)
  *   70                 overflow: the ITM dropped packets before this one
  *   0TTT0000           local timestamp, format 2 (value TTT = 1..6)
  *   11TC0000 + 1..4    local timestamp, format 1 (7 bits a byte, low first)
@@ -90,7 +90,6 @@ static const char *const framing_name[] = {"auto", "itm", "tpiu", "oflow"};
 
 typedef struct swo {
 	pc_profile *p;
-	pc_stream *s;
 	swo_trace_fn trace;
 	void *trace_ctx;
 	int rc; /* the first store error */
@@ -363,8 +362,9 @@ static void decode(swo *L, const unsigned char *b, unsigned n, uint64_t off)
 	emit(L, &e);
 }
 
-/* Starts a packet at header h (offset off) in the byte-by-byte path:
- * returns 1 when the header alone is the whole packet (decoded). */
+/* Starts a packet at header h (offset off) in the byte-by-byte path; a
+ * packet that is its header alone is decoded at once, a reserved header
+ * counted and skipped. */
 static void start_packet(swo *L, unsigned h, uint64_t off)
 {
 	L->pkt[0] = (unsigned char)h;
@@ -421,13 +421,15 @@ static void itm_byte(swo *L, unsigned c, uint64_t off)
 			L->zeros++;
 			return;
 		}
-		if (c == 0x80) {
+		/* a sync is at least 47 zero bits and a one: five zero bytes
+		 * and 0x80; fewer zeros, or zeros not ended by 0x80, are idle
+		 * bytes (and 0x80 after them a reserved header) */
+		if (c == 0x80 && L->zeros >= 5) {
 			swo_event e = {SWO_SYNC, L->zero_off, 0, 0, L->zeros, 0};
 			L->zeros = 0;
 			emit(L, &e);
 			return;
 		}
-		/* zeros not ended by 0x80: idle bytes, not a packet */
 		L->zero_bytes += L->zeros;
 		L->zeros = 0;
 	}
@@ -712,9 +714,11 @@ static size_t tpiu_align(const unsigned char *b, size_t n, size_t *off)
  * most, over the frame alignments tpiu_align finds (with frame syncs:
  * from offset 0, the syncs realign); *off its alignment (the first one
  * that fits when none has ITM packets), *frames the frames read there.
- * The ITM is looked for on trace ID id, else on any ID that carries
- * data: the framing does not depend on it (the loader then says which
- * IDs carry data). */
+ * The ITM is looked for on trace ID id, and when the format is named
+ * (min 1) on any ID that carries data: the framing does not depend on it
+ * (the loader then says which IDs carry data).  A file is claimed only on
+ * ITM packets of trace ID id (1 by default): a binary file read as frames
+ * has some ID whose bytes read as a few packets. */
 static uint64_t tpiu_best(const unsigned char *b, size_t n, unsigned id,
 			  unsigned min, int fsync, size_t *off, size_t *frames)
 {
@@ -733,7 +737,7 @@ static uint64_t tpiu_best(const unsigned char *b, size_t n, unsigned id,
 		}
 		uint64_t ib[128] = {0};
 		uint64_t t = dry_run(b + o, n - o, FR_TPIU, id, ib, min);
-		for (unsigned k = 1; k < 0x7d && !t; k++)
+		for (unsigned k = 1; k < 0x7d && !t && min == 1; k++)
 			if (k != id && ib[k])
 				t = dry_run(b + o, n - o, FR_TPIU, k, NULL, min);
 		if (t > best)
@@ -769,9 +773,11 @@ static int detect(const unsigned char *b, size_t n, unsigned id, int *framing,
 	}
 	if (itm)
 		return itm >= 8 ? 24 : 16;
-	/* frames of valid IDs alone are enough once there are many: a
-	 * capture whose ITM is silent is still one (the loader says so) */
-	if (tpiu || frames >= 64) {
+	/* when the format is named, frames of valid IDs alone are enough
+	 * once there are many: a capture whose ITM is silent is still one
+	 * (the loader says so); a file is never claimed on them (headerless
+	 * binary files full of zeros, V7 mon.out or old BSD gmon.out, pass) */
+	if (tpiu || (min == 1 && frames >= 64)) {
 		*framing = FR_TPIU;
 		*skip = off;
 		return 24;
@@ -943,7 +949,6 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 	if (!L)
 		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 	L->p = p;
-	L->s = s;
 	L->trace = trace;
 	L->trace_ctx = trace_ctx;
 	L->cur = CTX_PENDING;

@@ -4,10 +4,13 @@
  *
  *     swo_events FILE [key=value ...]
  *     swo_events --samples FILE [key=value ...]
+ *     swo_events --probe FILE...
  *
  * With --samples the loader runs without the hook (its fast path for runs
  * of PC samples) and the profile is printed instead: "SAMPLE ADDR COUNT"
- * in address order, "CONTEXT NAME COUNT", "LOST OFFSET AFTER".
+ * in address order, "CONTEXT NAME COUNT", "LOST OFFSET AFTER".  With
+ * --probe it prints "CONFIDENCE FILE" for each file the loader's probe
+ * claims (the first 4096 bytes, as the registry hands them).
  * The loader is compiled in here with its test hook (swo_run's trace
  * callback); the profile it fills is discarded.  Exit 0 when the load
  * succeeded, 1 with the error on stderr otherwise (the events decoded
@@ -64,6 +67,20 @@ static void line(void *ctx, const swo_event *e)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--probe")) {
+		for (int i = 2; i < argc; i++) {
+			unsigned char head[4096];
+			FILE *f = fopen(argv[i], "rb");
+			if (!f)
+				return 2;
+			size_t n = fread(head, 1, sizeof head, f);
+			fclose(f);
+			int c = swo_probe(head, n, argv[i]);
+			if (c)
+				printf("%d %s\n", c, argv[i]);
+		}
+		return 0;
+	}
 	int samples = argc > 1 && !strcmp(argv[1], "--samples");
 	if (samples)
 		argv++, argc--;

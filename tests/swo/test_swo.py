@@ -206,6 +206,24 @@ class Generated(unittest.TestCase):
             self.assertIn("%d bytes dropped (before the first frame or trace ID, or cut by a sync)"
                           % cut, err)
 
+    def test_other_files_not_claimed(self):
+        """No other fixture of the project is taken for an SWO capture:
+        headerless binary files (raw dumps, V7 mon.out, old BSD gmon.out)
+        hold zeros and small numbers that read as ITM packets or TPIU
+        frames of valid IDs; only PC samples, exception trace or syncs of
+        five zero bytes and 0x80 claim a file."""
+        files = []
+        for d, _, names in os.walk(os.path.join(ROOT, "tests")):
+            if os.sep + "swo" in d or "__pycache__" in d:
+                continue
+            files += [os.path.join(d, n) for n in names
+                      if not n.endswith((".py", ".c", ".md", ".build"))]
+        self.assertGreater(len(files), 300)
+        rc, out, err = events("--probe", *files)
+        self.assertEqual((rc, out, err), (0, [], ""))
+        rc, out, err = events("--probe", self.f("clean.itm"), self.f("clean.tpiu"), ITM)
+        self.assertEqual(len(out), 3 if os.path.exists(ITM) else 2)
+
     def test_rate_from_dwt_settings(self):
         rc, out, err = run(self.f("clean.itm"), "-O", "cpu-hz=72000000", "-O", "postpreset=15",
                            "-O", "cyctap=10")
