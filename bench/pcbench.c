@@ -100,6 +100,21 @@ static int write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
+/* OUT for writing ("-": standard output, a pipe made 1 MiB wide where the
+ * system allows: fewer wake-ups); -1 after saying why. */
+static int open_out(const char *out)
+{
+	int fd = strcmp(out, "-") == 0 ? 1 : open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		perror(out);
+		return -1;
+	}
+#ifdef F_SETPIPE_SZ
+	(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20); /* may fail */
+#endif
+	return fd;
+}
+
 /* An SWO capture as the DWT writes it (bare ITM, docs/swo.md): N periodic
  * PC samples (5-byte packets, random PCs over the code as gen-dump),
  * every 64th sample followed by a local timestamp (3 bytes), every 512th
@@ -107,14 +122,9 @@ static int write_all(int fd, const void *buf, size_t n)
  * every 4096 samples; no overflow. */
 static int gen_swo(const char *out, uint64_t n, uint64_t seed)
 {
-	int fd = strcmp(out, "-") == 0 ? 1 : open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		perror(out);
+	int fd = open_out(out);
+	if (fd < 0)
 		return 1;
-	}
-#ifdef F_SETPIPE_SZ
-	(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
-#endif
 	enum { CH = 1 << 18 };
 	unsigned char *buf = malloc(CH * 24); /* at most 20 bytes a sample */
 	uint64_t s = seed ? seed : 88172645463325252ull, done = 0;
@@ -155,14 +165,9 @@ static int gen_swo(const char *out, uint64_t n, uint64_t seed)
 
 static int gen_dump(const char *out, uint64_t n, uint64_t seed)
 {
-	int fd = strcmp(out, "-") == 0 ? 1 : open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		perror(out);
+	int fd = open_out(out);
+	if (fd < 0)
 		return 1;
-	}
-#ifdef F_SETPIPE_SZ
-	(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20); /* fewer wake-ups; may fail */
-#endif
 	enum { CH = 1 << 20 };
 	unsigned char *buf = malloc(CH * 4);
 	uint64_t s = seed ? seed : 88172645463325252ull;
