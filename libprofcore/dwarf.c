@@ -803,6 +803,33 @@ static int debug_candidate(pc_dwarf *d, const char *path, const char *prog,
 	return fd;
 }
 
+/* 1 if the ELF file path has a .gnu_debugaltlink naming name: libdwfl
+ * then asks for the dwz file of shared DWARF, not a debug file */
+static int asks_altlink(const char *path, const char *name)
+{
+	int fd = path && name ? pc_plat_open_regular(path) : -1;
+	if (fd < 0)
+		return 0;
+	int is = 0;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size_t shstrndx;
+	if (e && !elf_getshdrstrndx(e, &shstrndx))
+		for (Elf_Scn *sc = NULL; !is && (sc = elf_nextscn(e, sc));) {
+			GElf_Shdr sh;
+			const char *n;
+			Elf_Data *data;
+			if (gelf_getshdr(sc, &sh) && (n = elf_strptr(e, shstrndx, sh.sh_name)) &&
+			    !strcmp(n, ".gnu_debugaltlink") && (data = elf_getdata(sc, NULL)) &&
+			    data->d_buf && data->d_size > strlen(name))
+				is = !memcmp(data->d_buf, name, strlen(name) + 1);
+		}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return is;
+}
+
 static int find_debug_local(Dwfl_Module *mod, void **userdata, const char *modname,
 			    Dwarf_Addr base, const char *file_name, const char *link,
 			    GElf_Word crc, char **out)
@@ -814,7 +841,9 @@ static int find_debug_local(Dwfl_Module *mod, void **userdata, const char *modna
 	GElf_Addr va;
 	int n = d ? dwfl_module_build_id(mod, &id, &va) : -1;
 	size_t idlen = n > 0 && n <= 64 ? (size_t)n : 0;
-	if (!d) {
+	/* the dwz file of a .gnu_debugaltlink: left to libdw (dwarf_getalt:
+	 * by its own build-id under /usr/lib/debug/.build-id) */
+	if (!d || (!crc && asks_altlink(file_name, link))) {
 		errno = ENOENT;
 		return -1;
 	}
