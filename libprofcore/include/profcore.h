@@ -155,6 +155,8 @@ typedef enum pc_region_class {
 	PC_REGION_LIBRARY,         /* shared library                         */
 	PC_REGION_KERNEL,          /* operating system kernel                */
 	PC_REGION_UNKNOWN,         /* none of the above                      */
+	PC_REGION_SLEEP,           /* the core was asleep (WFI/WFE: SWO sleep
+				      packets); no PC                        */
 	PC_REGION_COUNT
 } pc_region_class;
 
@@ -713,6 +715,31 @@ PC_API int pc_profile_samples_per_address(const pc_profile *p);
 PC_API int pc_profile_sample_at(const pc_profile *p, size_t i,
 				uint32_t *segment, uint64_t *address,
 				uint64_t *count);
+/** Execution contexts (docs/swo.md): count samples were taken while
+ *  the core ran in context ("thread mode", "handler 44 (IRQ 28)",
+ *  "sleep", "unknown"; copied), as an exception trace tells.  They do not
+ *  add samples: they split the capture's samples another way, and the
+ *  regions report lists them.  Adding to a context already there sums. */
+PC_API int pc_profile_add_context_samples(pc_profile *p, const char *context,
+					  uint64_t count);
+/** Number of contexts (pure accessor). */
+PC_API size_t pc_profile_context_count(const pc_profile *p);
+/** Context i (in the order first added): its name (borrowed from p) and
+ *  samples; PC_ENOTFOUND past the last. */
+PC_API int pc_profile_context_at(const pc_profile *p, size_t i,
+				 const char **context, uint64_t *count);
+/** A loss: the capture says samples were dropped here (an SWO overflow
+ *  packet) without saying how many.  offset: the byte offset in the
+ *  capture (-1: unknown); after: samples read before it.  The first
+ *  PC_LOST_KEEP places are kept, every loss is counted. */
+#define PC_LOST_KEEP 64
+PC_API int pc_profile_add_lost(pc_profile *p, int64_t offset, uint64_t after);
+/** Number of losses (pure accessor). */
+PC_API uint64_t pc_profile_lost_count(const pc_profile *p);
+/** Loss i (i < PC_LOST_KEEP and below the count): its offset and the
+ *  samples before it (either pointer may be NULL); PC_ENOTFOUND else. */
+PC_API int pc_profile_lost_at(const pc_profile *p, size_t i, int64_t *offset,
+			      uint64_t *after);
 /** Samples added with pc_profile_add_class_samples for cls (as stored;
  *  0 for a class out of range).  The attributed split by class:
  *  pc_profile_class_total. */
@@ -1138,7 +1165,9 @@ typedef struct pc_srcframe {
 PC_API int pc_dwarf_available(void);
 /** A new reader in *out (free with pc_dwarf_free).  opts key
  *  "source-path": ':'-separated directories searched for source files
- *  (pc_dwarf_find_source).  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out
+ *  (pc_dwarf_find_source); "debuginfod" 1: libdw's search for a
+ *  separate debug file, DEBUGINFOD_URLS' servers included (network),
+ *  instead of the local, checked one (docs/source.md).  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out
  *  is then NULL and pc_last_error() says why. */
 PC_API int pc_dwarf_new(pc_dwarf **out, const pc_options *opts);
 /** Frees d (NULL is fine); strings from it become invalid. */
@@ -1167,8 +1196,11 @@ PC_API int pc_dwarf_frame_at_sized(const pc_dwarf *d, size_t i,
 PC_API uint64_t pc_dwarf_query_count(const pc_dwarf *d);
 /** Where the source file named file (as in pc_srcframe) can be read:
  *  DIR/NAME for each "source-path" DIR, NAME less its leading
- *  directories one by one, then file itself.  *path is freed with
- *  pc_free.  PC_ENOTFOUND when none is readable. */
+ *  directories one by one, then file itself; only a regular file inside
+ *  DIR or the unit's compilation directory (after ".." and symbolic
+ *  links), never under /proc, /sys or /dev (docs/source.md, "Which
+ *  source files are read").  *path is freed with pc_free.  PC_ENOTFOUND
+ *  when none is readable. */
 PC_API int pc_dwarf_find_source(const pc_dwarf *d, const char *file,
 				char **path);
 /** Gives p the reader for source-level reports (borrowed: d must
