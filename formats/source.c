@@ -29,6 +29,10 @@ typedef struct sline {
 	double count;
 	const char *function; /* of the first line symbol seen on it */
 	int selected;
+	/* -r source FUNCTION: samples of code inlined into FUNCTION, on
+	 * FUNCTION's line that calls it; the callee inlined there (its
+	 * name as rows show it) */
+	const char *inlined;
 } sline;
 
 static int cmp_sline(const void *a, const void *b)
@@ -46,6 +50,12 @@ static int file_matches(const char *file, const char *sel)
 	if (!strcmp(file, sel))
 		return 1;
 	return lf > ls && file[lf - ls - 1] == '/' && !strcmp(file + lf - ls, sel);
+}
+
+/* A function given by its DWARF (raw) name or as rows show it. */
+static int func_matches(pc_profile *p, const char *fn, const char *sel)
+{
+	return !strcmp(fn, sel) || !strcmp(pc_name_display(p, fn), sel);
 }
 
 /* A copy of o with granularity=line. */
@@ -113,13 +123,52 @@ static void trim(pc_sink *k)
 }
 
 /* One file: its lines [lo, hi] (0, 0: all) with the counts of v[a, b). */
+/* Counts of v[a, b) shown for line ln: a function's (by_func: its own
+ * lines only, the code inlined into it apart), or the file's. */
+static double line_count(const sline *v, size_t a, size_t b, unsigned ln, int by_func)
+{
+	double c = 0;
+	for (size_t i = a; i < b && v[i].line <= ln; i++)
+		if (v[i].line == ln && (by_func ? v[i].selected && !v[i].inlined : !v[i].inlined))
+			c += v[i].count;
+	return c;
+}
+
+/* by_func: below line ln, the samples of each callee inlined there,
+ * marked with its name */
+static void inlined_rows(pc_sink *k, const sline *v, size_t a, size_t b, unsigned ln,
+			 double total, int fractional)
+{
+	for (size_t i = a; i < b && v[i].line <= ln; i++) {
+		if (v[i].line != ln || !v[i].inlined || !v[i].selected)
+			continue;
+		int seen = 0;
+		for (size_t j = a; j < i && !seen; j++)
+			seen = v[j].line == ln && v[j].inlined && v[j].selected &&
+			       !strcmp(v[j].inlined, v[i].inlined);
+		if (seen)
+			continue;
+		double c = 0;
+		for (size_t j = i; j < b && v[j].line == ln; j++)
+			if (v[j].inlined && v[j].selected && !strcmp(v[j].inlined, v[i].inlined))
+				c += v[j].count;
+		if (!(c > 0))
+			continue;
+		margin(k, c, total, fractional);
+		pc_sink_printf(k, " %5s  | inlined ", "");
+		pc_sink_name(k, v[i].inlined);
+		pc_sink_putc(k, '\n');
+	}
+}
+
 static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 		      size_t b, unsigned lo, unsigned hi, double total,
-		      int fractional)
+		      int fractional, int by_func)
 {
 	double sum = 0;
 	for (size_t i = a; i < b; i++)
-		sum += v[i].count;
+		if (by_func ? v[i].selected : !v[i].inlined)
+			sum += v[i].count;
 	char *path = NULL;
 	pc_stream *s = NULL;
 	const char *why = NULL;
@@ -145,13 +194,15 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 				      : "  source file cannot be read; counts by line:\n");
 		for (size_t i = a; i < b;) {
 			size_t j = i;
-			double c = 0;
 			while (j < b && v[j].line == v[i].line)
-				c += v[j++].count;
+				j++;
+			double c = line_count(v, i, j, v[i].line, by_func);
 			if (c > 0 && (!hi || (v[i].line >= lo && v[i].line <= hi))) {
 				margin(k, c, total, fractional);
 				pc_sink_printf(k, "  %5u\n", v[i].line);
 			}
+			if (by_func)
+				inlined_rows(k, v, i, j, v[i].line, total, fractional);
 			i = j;
 		}
 		free(path);
@@ -167,11 +218,12 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 		size_t l = e ? (size_t)(e - (text + pos)) : len - pos;
 		if (l && text[pos + l - 1] == '\r')
 			l--;
-		double c = 0;
 		while (j < b && v[j].line < ln)
 			j++;
+		size_t j0 = j;
 		while (j < b && v[j].line == ln)
-			c += v[j++].count;
+			j++;
+		double c = line_count(v, j0, j, ln, by_func);
 		if ((!lo && !hi) || (ln >= lo && ln <= hi)) {
 			margin(k, c, total, fractional);
 			pc_sink_printf(k, " %5u  ", ln);
@@ -183,6 +235,8 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 			}
 			trim(k);
 			pc_sink_putc(k, '\n');
+			if (by_func)
+				inlined_rows(k, v, j0, j, ln, total, fractional);
 		}
 		pos += e ? (size_t)(e - (text + pos)) + 1 : l;
 		ln++;
@@ -196,6 +250,35 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 				       v[j].line, v[j].count);
 	free(text);
 	free(path);
+}
+
+/* A CSV or JSON row of -r source: a line's count, or (inlined) the count
+ * of the code of that function inlined at it. */
+static void data_row(pc_sink *k, pc_outfmt fmt, const char *file, unsigned line,
+		     double c, double total, const char *inlined, int *first)
+{
+	double pct = total > 0 ? c * 100.0 / total : 0;
+	if (fmt == PC_OUT_CSV) {
+		pc_sink_csv_field(k, file);
+		pc_sink_printf(k, ",%u,", line);
+		pc_sink_count(k, c);
+		pc_sink_printf(k, ",%.4f,", pct);
+		if (inlined)
+			pc_sink_csv_field(k, inlined);
+		pc_sink_putc(k, '\n');
+		return;
+	}
+	pc_sink_puts(k, *first ? "\n  {\"file\": " : ",\n  {\"file\": ");
+	pc_sink_json_string(k, file);
+	pc_sink_printf(k, ", \"line\": %u, \"count\": ", line);
+	pc_sink_count(k, c);
+	pc_sink_printf(k, ", \"percent\": %.4f", pct);
+	if (inlined) {
+		pc_sink_puts(k, ", \"inlined\": ");
+		pc_sink_json_string(k, inlined);
+	}
+	pc_sink_putc(k, '}');
+	*first = 0;
 }
 
 static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
@@ -249,22 +332,32 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			nosrc += tg->count;
 			continue;
 		}
-		if (pc_grow((void **)&v, &cap, n + 1, sizeof *v)) {
+		if (pc_grow((void **)&v, &cap, n + 2, sizeof *v)) {
 			st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
 			goto out;
 		}
-		v[n++] = (sline){f[0].file, f[0].line, tg->count, f[0].function, 0};
+		v[n++] = (sline){f[0].file, f[0].line, tg->count, f[0].function, 0, NULL};
+		/* code inlined into a selected function: also on the line of
+		 * the function that calls it (pprof -list) */
+		for (size_t j = 1; sel && j < nf; j++)
+			if (f[j].function && f[j].file && f[j].line &&
+			    func_matches(p, f[j].function, sel)) {
+				v[n++] = (sline){f[j].file, f[j].line, tg->count, f[j].function,
+						 0, f[j - 1].function ? pc_name_display(p, f[j - 1].function)
+								      : "??"};
+				break;
+			}
 	}
 	if (n)
 		qsort(v, n, sizeof *v, cmp_sline);
 	/* selection: a function's lines, or a file */
 	int by_func = 0, any = 0;
 	for (size_t i = 0; sel && i < n; i++)
-		if (!strcmp(v[i].function, sel))
+		if (func_matches(p, v[i].function, sel))
 			by_func = 1;
 	for (size_t i = 0; i < n; i++) {
-		v[i].selected = !sel || (by_func ? !strcmp(v[i].function, sel)
-						 : file_matches(v[i].file, sel));
+		v[i].selected = !sel || (by_func ? func_matches(p, v[i].function, sel)
+						 : !v[i].inlined && file_matches(v[i].file, sel));
 		any |= v[i].selected;
 	}
 	if (sel && !any) {
@@ -277,7 +370,8 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	 * counted in the total, on no line; a focus drops them */
 	double rest = t.total - nosrc - dropped;
 	for (size_t i = 0; i < n; i++)
-		rest -= v[i].count;
+		if (!v[i].inlined)
+			rest -= v[i].count;
 	if (!(rest > 1e-6 * (t.total > 1 ? t.total : 1)))
 		rest = 0;
 	int fractional = 0;
@@ -285,7 +379,7 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		if (v[i].count != (double)(long long)v[i].count)
 			fractional = 1;
 	if (fmt == PC_OUT_CSV) {
-		pc_sink_puts(k, "file,line,count,percent\n");
+		pc_sink_puts(k, "file,line,count,percent,inlined\n");
 	} else if (fmt == PC_OUT_JSON) {
 		pc_sink_puts(k, "{\"report\": \"source\", \"total\": ");
 		pc_sink_count(k, t.total);
@@ -306,7 +400,8 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		int fsel = 0;
 		unsigned flo = 0, fhi = 0;
 		while (b < n && !strcmp(v[b].file, v[a].file)) {
-			fsum += v[b].count;
+			if (!v[b].inlined)
+				fsum += v[b].count;
 			if (v[b].selected) {
 				if (!fsel || v[b].line < flo)
 					flo = v[b].line;
@@ -324,28 +419,38 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		}
 		if (fmt == PC_OUT_TEXT) {
 			text_file(k, d, v, a, b, by_func ? flo : 0, by_func ? fhi : 0,
-				  t.total, fractional);
+				  t.total, fractional, by_func);
 		} else {
 			for (size_t i = a; i < b;) {
 				size_t j = i;
 				double c = 0;
-				while (j < b && v[j].line == v[i].line)
-					c += v[j++].count;
-				if (v[i].selected && c > 0) {
-					double pct = t.total > 0 ? c * 100.0 / t.total : 0;
-					if (fmt == PC_OUT_CSV) {
-						pc_sink_csv_field(k, v[i].file);
-						pc_sink_printf(k, ",%u,", v[i].line);
-						pc_sink_count(k, c);
-						pc_sink_printf(k, ",%.4f\n", pct);
-					} else {
-						pc_sink_puts(k, first ? "\n  {\"file\": " : ",\n  {\"file\": ");
-						pc_sink_json_string(k, v[i].file);
-						pc_sink_printf(k, ", \"line\": %u, \"count\": ", v[i].line);
-						pc_sink_count(k, c);
-						pc_sink_printf(k, ", \"percent\": %.4f}", pct);
-						first = 0;
+				int lsel = 0;
+				for (; j < b && v[j].line == v[i].line; j++)
+					if (!v[j].inlined) {
+						c += v[j].count;
+						lsel |= v[j].selected;
 					}
+				if (lsel && c > 0)
+					data_row(k, fmt, v[i].file, v[i].line, c, t.total, NULL, &first);
+				/* the code inlined into a selected function, on its
+				 * line that calls it, a row per callee */
+				for (size_t m = i; by_func && m < j; m++) {
+					if (!v[m].inlined || !v[m].selected)
+						continue;
+					size_t x = i;
+					while (x < m && !(v[x].inlined && v[x].selected &&
+							  !strcmp(v[x].inlined, v[m].inlined)))
+						x++;
+					if (x < m)
+						continue; /* (counted with the first) */
+					double ic = 0;
+					for (x = m; x < j; x++)
+						if (v[x].inlined && v[x].selected &&
+						    !strcmp(v[x].inlined, v[m].inlined))
+							ic += v[x].count;
+					if (ic > 0)
+						data_row(k, fmt, v[m].file, v[m].line, ic, t.total,
+							 v[m].inlined, &first);
 				}
 				i = j;
 			}
@@ -366,12 +471,12 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		if (!sel && nosrc > 0) {
 			pc_sink_puts(k, "[no line information],,");
 			pc_sink_count(k, nosrc);
-			pc_sink_printf(k, ",%.4f\n", t.total > 0 ? nosrc * 100.0 / t.total : 0);
+			pc_sink_printf(k, ",%.4f,\n", t.total > 0 ? nosrc * 100.0 / t.total : 0);
 		}
 		if (!sel && nofunc > 0) {
 			pc_sink_puts(k, "[in no function],,");
 			pc_sink_count(k, nofunc);
-			pc_sink_printf(k, ",%.4f\n", t.total > 0 ? nofunc * 100.0 / t.total : 0);
+			pc_sink_printf(k, ",%.4f,\n", t.total > 0 ? nofunc * 100.0 / t.total : 0);
 		}
 	} else if (!sel) {
 		if (nosrc > 0) {
@@ -420,7 +525,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		for (size_t i = 0; i < nf; i++) {
 			pc_sink_puts(k, i ? ", {\"function\": " : "{\"function\": ");
 			if (f[i].function)
-				pc_sink_json_string(k, f[i].function);
+				pc_sink_json_string(k, pc_name_display(p, f[i].function));
 			else
 				pc_sink_puts(k, "null");
 			pc_sink_puts(k, ", \"file\": ");
@@ -444,7 +549,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		pc_sink_init(&s2);
 		for (size_t i = 0; i < nf; i++)
 			pc_sink_printf(&s2, "%s%s at %s:%u:%u", i ? " < " : "",
-				       f[i].function ? f[i].function : "??",
+				       f[i].function ? pc_name_display(p, f[i].function) : "??",
 				       f[i].file ? f[i].file : "??", f[i].line, f[i].column);
 		pc_sink_putc(&s2, '\0');
 		pc_sink_csv_field(k, s2.buf ? s2.buf : "");
@@ -459,7 +564,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		pc_sink_puts(k, "  ??");
 	for (size_t i = 0; i < nf; i++)
 		pc_sink_printf(k, "%s%s at %s:%u:%u", i ? "\n                         inlined in " : "  ",
-			       f[i].function ? f[i].function : "??",
+			       f[i].function ? pc_name_display(p, f[i].function) : "??",
 			       f[i].file ? f[i].file : "??", f[i].line, f[i].column);
 	pc_sink_putc(k, '\n');
 	return PC_OK;

@@ -372,6 +372,11 @@ PC_INTERNAL int pc_demangle_option(const pc_options *o, int *on);
 /** Display name of symbol i: demangled once, then cached; the raw name
  *  when it is not mangled.  NULL when i is out of range. */
 PC_INTERNAL const char *pc_symbol_display(pc_profile *p, size_t i);
+/** The name as rows show it, for a name that is no symbol's (a DWARF
+ *  function name): demangled (pooled in p, cached by the name's address)
+ *  when p demangles (the "demangle" option) and it is mangled, else name
+ *  itself; out of memory: name. */
+PC_INTERNAL const char *pc_name_display(pc_profile *p, const char *name);
 
 /* Built-in loader table, generated from loaders/meson.build. */
 PC_INTERNAL extern const pc_loader *const pc_builtin_loaders[];

@@ -55,6 +55,14 @@ struct pc_profile {
 	const char **display;
 	size_t ndisplay, capdisplay;
 	int demangle; /* rows show display names (the "demangle" option) */
+	/* symbol names are "NAME SUFFIX" (granularity line and address,
+	 * lines.c: "NAME (FILE:LINE @ ADDR)", "NAME+0xOFF @ ADDR"): the
+	 * display name is NAME's followed by SUFFIX */
+	int split_names;
+	/* display names of names that are no symbol's (DWARF function
+	 * names), by the name's address: pc_name_display */
+	struct pc_nslot *nmap;
+	size_t nmapn, nmapcap;
 	pc_region *regions;
 	size_t nregions, capregions;
 	pc_hist *hists;

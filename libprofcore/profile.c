@@ -53,6 +53,7 @@ void pc_profile_free(pc_profile *p)
 	free(p->syms);
 	free(p->display);
 	free(p->dmap);
+	free(p->nmap);
 	free(p->regions);
 	free(p->arcs);
 	free(p->calls);
