@@ -432,4 +432,45 @@ PC_INTERNAL const char *pc_profile_pool_bytes(pc_profile *p, const char *s, size
  *  copied again. */
 PC_INTERNAL int pc_profile_add_symbol_pooled(pc_profile *p, const pc_symbol *sym);
 
+/* ---- gprof's symbol selections (symspec.c) ------------------------------ */
+/* gprof's tables (sym_ids.h), each INCL followed by its EXCL */
+enum {
+	PC_SS_INCL_GRAPH, PC_SS_EXCL_GRAPH, PC_SS_INCL_ARCS, PC_SS_EXCL_ARCS,
+	PC_SS_INCL_FLAT, PC_SS_EXCL_FLAT, PC_SS_INCL_TIME, PC_SS_EXCL_TIME,
+	PC_SS_TABLES
+};
+typedef struct pc_symspec {
+	const char *name, *to; /* in pc_symspecs.text; to: an arc's callee */
+	size_t len, tolen;
+} pc_symspec;
+typedef struct pc_sstable {
+	pc_symspec *v;
+	size_t n, cap;
+	int matched; /* a symbol of the program matches one of v (its FROM) */
+} pc_sstable;
+typedef struct pc_symspecs {
+	char *text; /* the option's value, owned */
+	pc_sstable t[PC_SS_TABLES];
+} pc_symspecs;
+/** Reads value, the option "gprof-symspecs" (NULL: no selection), into
+ *  ss; PC_EUSAGE (message on p) for a malformed one.  Free with
+ *  pc_symspecs_free (also after a failure: nothing to free then). */
+PC_INTERNAL int pc_symspecs_parse(pc_profile *p, const char *value, pc_symspecs *ss);
+PC_INTERNAL void pc_symspecs_free(pc_symspecs *ss);
+/** The selections the last attribution of p used (NULL: none). */
+PC_INTERNAL const char *pc_profile_symspecs(const pc_profile *p);
+/** Marks the tables with a spec matching the symbol name (call for each
+ *  function of the program before asking): as in gprof, a table whose
+ *  specs match no symbol is empty. */
+PC_INTERNAL void pc_symspecs_see(pc_symspecs *ss, const char *name);
+/** 1 if table holds the symbol named name. */
+PC_INTERNAL int pc_symspecs_has(const pc_symspecs *ss, int table, const char *name);
+/** gprof's selection by the table pair incl, incl + 1: in incl, or incl
+ *  empty and neither in incl + 1 nor excluded (gprof's default
+ *  exclusions, PC_SYMF_EXCLUDED). */
+PC_INTERNAL int pc_symspecs_selected(const pc_symspecs *ss, int incl, const char *name,
+				     int excluded);
+/** 1 if the arc from -> to counts (INCL_ARCS / EXCL_ARCS). */
+PC_INTERNAL int pc_symspecs_arc_kept(const pc_symspecs *ss, const char *from, const char *to);
+
 #endif

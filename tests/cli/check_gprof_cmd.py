@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""profcat gprof against live GNU gprof 2.40, byte for byte.
+
+Test programs are built now with gcc/g++ -pg -g (a C program of several
+files at -O0, the C++ program with namespaces, templates and virtual
+functions at -O1, a C program of call cycles at -O0), run, and read by
+`gprof OPTIONS exe gmon.out` and `profcat gprof OPTIONS exe gmon.out` in
+the same directory: standard output and the exit status must be the
+same, for every combination below (sections, -z, combined short flags,
+symspecs in -p/-P/-q/-Q/-F/-f/-e/-E/-n/-N/-k, -l, several gmon.out,
+demangling).  -s: the gmon.sum that profcat writes, read back by gprof,
+gives what gprof's own gmon.sum gives.  Then the messages: an option
+profcat gprof does not support is named in one line (exit 2), the
+missing -b is said in a note, a capture of another program is refused.
+A failing combination prints the diff.  Exit 77 without gcc, g++ or gprof.
+"""
+import difflib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+PROFCAT = os.environ["PROFCAT"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTS = os.path.dirname(HERE)
+HAVE_DEMANGLE = os.environ.get("PC_HAVE_DEMANGLE", "1") == "1"
+
+failures = 0
+checked = 0
+
+
+def run(cmd, cwd):
+    return subprocess.run(cmd, cwd=cwd, capture_output=True)
+
+
+def fail(what, detail):
+    global failures
+    failures += 1
+    print("FAIL %s\n%s" % (what, detail))
+
+
+def diff(a, b, la, lb):
+    return "".join(difflib.unified_diff(a.decode(errors="replace").splitlines(True),
+                                        b.decode(errors="replace").splitlines(True),
+                                        la, lb))
+
+
+def compare(d, exe, opts, gmons=("gmon.out",)):
+    """gprof OPTS exe gmon... and profcat gprof OPTS exe gmon... in d."""
+    global checked
+    checked += 1
+    g = run(["gprof", *opts, exe, *gmons], d)
+    p = run([PROFCAT, "gprof", *opts, exe, *gmons], d)
+    what = "%s: gprof %s" % (os.path.basename(exe), " ".join(opts))
+    if g.returncode != p.returncode or g.stdout != p.stdout:
+        fail(what, "exit %d (gprof) vs %d (profcat), stderr: %s\n%s" % (
+            g.returncode, p.returncode, p.stderr.decode(errors="replace"),
+            diff(g.stdout, p.stdout, "gprof", "profcat gprof")))
+    return p
+
+
+# (program, options) for the byte-for-byte comparison
+C_COMBOS = [
+    ["-b"], ["-b", "-p"], ["-b", "-q"], ["-bp"], ["-bq"], ["-b", "-z"],
+    ["-bz", "-p"], ["-b", "-P"], ["-b", "-Q"], ["--brief", "--flat-profile"],
+    ["--brief", "--graph"], ["--brief", "--no-flat-profile"],
+    ["-b", "--display-unused-functions", "-q"],
+    ["-bpz"],                        # -p with the symspec "z" (no such symbol)
+    ["-b", "-pchecksum_a"], ["-b", "-p", "-pchecksum_a", "-prelax"],
+    ["-b", "-Pmain"], ["-b", "--flat-profile=relax"], ["-b", "-Prelax", "-Pmain"],
+    ["-b", "-qmain"], ["-b", "-Qrelax"], ["-b", "--graph=sort_words"],
+    ["-b", "-q", "-Qmain"], ["-b", "-Emain"], ["-b", "-emain"],
+    ["-b", "-E", "relax"], ["-b", "-Frelax"], ["-b", "-f", "sort_words"],
+    ["-b", "-nrelax"], ["-b", "-Nmain"], ["-b", "-k", "main/relax"],
+    ["-b", "-qmain/relax"], ["-b", "-Qmain/relax"], ["-b", "-z", "-Emain"],
+    ["-b", "-P", "-Q", "-pmain"], ["-b", "-p", "-l"], ["-b", "-pl"],
+    ["-b", "-p", "--line"], ["-b", "-l", "-p", "-Q"],
+    ["-b", "-p", "-q", "-z", "-Fmain"],
+]
+CPP_COMBOS = [
+    ["-b"], ["-b", "-p"], ["-b", "-q"], ["-b", "--no-demangle"],
+    ["-b", "-p", "--no-demangle"], ["-b", "--demangle", "-q"],
+    ["-b", "--no-demangle", "--demangle"], ["-b", "-z", "-p"],
+]
+CYCLE_COMBOS = [
+    ["-b"], ["-b", "-q"], ["-b", "-z", "-q"], ["-b", "-Eis_even"],
+    ["-b", "-Fq1"], ["-b", "-k", "is_even/is_odd"], ["-b", "-Qza"],
+    ["-b", "-q", "-pfib"],
+]
+
+# what profcat gprof says where gprof would print something else
+MESSAGES = [
+    (["-b", "-T"], 2, "profcat gprof: not supported: -T (--traditional) "
+     "(profcat gprof --help lists the supported options)\n"),
+    (["-b", "-c", "--file-info", "-x"], 2, "profcat gprof: not supported: "
+     "-c (--static-call-graph), -i (--file-info), -x (--all-lines) "
+     "(profcat gprof --help lists the supported options)\n"),
+    (["-b", "-l", "-p", "-Pmix"], 2, "profcat gprof: not supported: symbol "
+     "selections (-p/-P/-q/-Q/-e/-E/-f/-F/-n/-N/-k SYM) with -l\n"),
+    (["-b", "-l"], 2, "profcat gprof: not supported: the call graph of line "
+     "symbols (-l with the call graph): give -p with -l\n"),
+    (["-b", "-pmain.c:main"], 2, "profcat: gprof-symspecs: 'main.c:main' names "
+     "a source file or line: only function names are supported\n"),
+]
+
+
+def build(tmp, name, compiler, flags, sources, args):
+    d = os.path.join(tmp, name)
+    os.mkdir(d)
+    exe = os.path.join(d, name)
+    r = run([compiler, *flags, "-o", exe, *sources], d)
+    if r.returncode:
+        raise SystemExit("%s failed: %s" % (compiler, r.stderr.decode()))
+    r = run([exe, *args], d)
+    if r.returncode or not os.path.exists(os.path.join(d, "gmon.out")):
+        raise SystemExit("%s did not run: %s" % (name, r.stderr.decode()))
+    return d, exe
+
+
+def main():
+    for tool in ("gcc", "g++", "gprof"):
+        if not shutil.which(tool):
+            print("SKIP: %s is not installed" % tool)
+            sys.exit(77)
+    rw = os.path.join(TESTS, "realworld", "programs")
+    csrc = [os.path.join(rw, "c", f) for f in sorted(os.listdir(os.path.join(rw, "c")))
+            if f.endswith(".c")]
+    with tempfile.TemporaryDirectory() as tmp:
+        cd, cexe = build(tmp, "c_O0", "gcc", ["-pg", "-g", "-O0"], csrc, ["20"])
+        pd, pexe = build(tmp, "shapes", "g++", ["-pg", "-g", "-O1"],
+                         [os.path.join(rw, "cpp", "shapes.cpp")], ["1000"])
+        yd, yexe = build(tmp, "cycles", "gcc", ["-pg", "-g", "-O0"],
+                         [os.path.join(TESTS, "callgraph", "programs", "cycles.c")], [])
+        for opts in C_COMBOS:
+            compare(cd, cexe, opts)
+        for opts in CPP_COMBOS:
+            if HAVE_DEMANGLE or "--no-demangle" in opts[-1:]:
+                compare(pd, pexe, opts)
+        for opts in CYCLE_COMBOS:
+            compare(yd, yexe, opts)
+        # several gmon.out: summed as gprof sums them
+        shutil.copy(os.path.join(cd, "gmon.out"), os.path.join(cd, "second.out"))
+        compare(cd, cexe, ["-b"], ("gmon.out", "second.out"))
+        compare(cd, cexe, ["-b", "-p", "-z"], ("gmon.out", "second.out", "gmon.out"))
+
+        # -s: gmon.sum written (nothing printed), read back by gprof
+        for gmons in (("gmon.out",), ("gmon.out", "second.out")):
+            p = compare(cd, cexe, ["-s"], gmons)
+            os.replace(os.path.join(cd, "gmon.sum"), os.path.join(cd, "ours.sum"))
+            run(["gprof", "-s", cexe, *gmons], cd)
+            for opts in (["-b"], ["-b", "-p", "-l"]):
+                global checked
+                checked += 1
+                want = run(["gprof", *opts, cexe, "gmon.sum"], cd).stdout
+                got = run(["gprof", *opts, cexe, "ours.sum"], cd).stdout
+                if want != got or not want:
+                    fail("gprof %s of the gmon.sum of %s" % (" ".join(opts), gmons),
+                         diff(want, got, "gprof's gmon.sum", "profcat's gmon.sum"))
+        compare(cd, cexe, ["-b", "-s", "-p"])
+
+        # no -b: the tables as with -b, and a note
+        p = run([PROFCAT, "gprof", "-p", cexe, "gmon.out"], cd)
+        g = run(["gprof", "-b", "-p", cexe, "gmon.out"], cd)
+        if p.stdout != g.stdout or p.stderr != (
+                b"profcat gprof: note: gprof's explanations of the columns are not "
+                b"printed (as with -b); the tables are gprof's\n"):
+            fail("gprof -p without -b", p.stderr.decode() + diff(g.stdout, p.stdout, "gprof -b", "profcat"))
+
+        for opts, code, msg in MESSAGES:
+            p = run([PROFCAT, "gprof", *opts, cexe, "gmon.out"], cd)
+            if p.returncode != code or p.stderr.decode() != msg or p.stdout:
+                fail("profcat gprof %s" % " ".join(opts),
+                     "exit %d, stderr %r, expected exit %d, %r" % (
+                         p.returncode, p.stderr.decode(), code, msg))
+        # another program's capture: refused (gprof prints a profile)
+        p = run([PROFCAT, "gprof", "-b", pexe, os.path.join(cd, "gmon.out")], cd)
+        if p.returncode != 1 or p.stdout or not p.stderr.startswith(
+                b"profcat: " + os.path.join(cd, "gmon.out").encode() + b": "):
+            fail("a capture of another program", "exit %d %r" % (p.returncode, p.stderr))
+    print("%d comparisons, %d failures" % (checked, failures))
+    sys.exit(1 if failures else 0)
+
+
+main()
