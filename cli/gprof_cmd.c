@@ -87,6 +87,7 @@ typedef struct gcmd {
 	int brief, zero, line, demangle, ignore_fit;
 	char unsupported[512]; /* the options named in the refusal */
 	char *specs;           /* gprof-symspecs: "Xspec;..." */
+	char *dirs;            /* -I: source directories, ':'-separated */
 } gcmd;
 
 /* Adds "-X (--long)" to the options refused, once each. */
@@ -130,15 +131,32 @@ static int addspec(gcmd *g, int c, const char *spec)
 	return 0;
 }
 
+/* Appends dirs (':'-separated, as gprof's search_list_append) to the
+ * source search list. */
+static int adddir(gcmd *g, const char *dirs)
+{
+	size_t l = g->dirs ? strlen(g->dirs) : 0, n = strlen(dirs);
+	char *m = realloc(g->dirs, l + n + 2);
+	if (!m) {
+		fprintf(stderr, "profcat: out of memory\n");
+		return 1;
+	}
+	snprintf(m + l, n + 2, "%s%s", l ? ":" : "", dirs);
+	g->dirs = m;
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: profcat gprof [gprof options] [a.out [gmon.out...]]\n"
 		"GNU gprof 2.40's command line: prints what gprof prints, from profcat's\n"
 		"reports, and refuses a capture that does not fit the program.\n\n"
-		"Supported: -b --brief, -p --flat-profile, -P --no-flat-profile, -q --graph,\n"
-		"-Q --no-graph (without a symbol), -z --display-unused-functions,\n"
-		"-l --line (flat profile), -s --sum (writes gmon.sum), --demangle,\n"
+		"Supported: -b --brief, -p --flat-profile[=SYM], -P --no-flat-profile[=SYM],\n"
+		"-q --graph[=SYM], -Q --no-graph[=SYM], -e -E -f -F -n -N SYM, -k FROM/TO\n"
+		"(SYM: a function name), -z --display-unused-functions, -l --line (flat\n"
+		"profile), -A --annotated-source, -J --no-annotated-source, -I\n"
+		"--directory-path DIRS, -s --sum (writes gmon.sum), --demangle,\n"
 		"--no-demangle, -h --help, -v --version; profcat's --ignore-fit.\n"
 		"Any other gprof option is refused in one line naming it (exit 2).\n"
 		"Without -b the tables are printed as with -b: gprof's explanations\n"
@@ -173,6 +191,26 @@ static int parse(gcmd *g, int argc, char **argv)
 				g->style &= ~(unsigned)(c == 'P' ? G_FLAT : G_GRAPH);
 			}
 			g->user |= c == 'P' ? G_FLAT : G_GRAPH;
+			break;
+		case 'A':
+			if (optarg) { /* INCL_ANNO */
+				refuse(g, c);
+				break;
+			}
+			g->style |= G_ANNO;
+			g->user |= G_ANNO;
+			break;
+		case 'J':
+			if (optarg) {
+				refuse(g, c);
+				break;
+			}
+			g->style &= ~(unsigned)G_ANNO;
+			g->user |= G_ANNO;
+			break;
+		case 'I':
+			if (adddir(g, optarg))
+				return EXIT_INTERNAL;
 			break;
 		case 'e': case 'E': case 'f': case 'F': case 'n': case 'N': case 'k':
 			if (addspec(g, c, optarg))
@@ -226,6 +264,10 @@ static int parse(gcmd *g, int argc, char **argv)
 			g->unsupported);
 		return EXIT_USAGE;
 	}
+	/* GPROF_PATH: searched after the -I directories */
+	const char *gp = getenv("GPROF_PATH");
+	if (gp && *gp && adddir(g, gp))
+		return EXIT_INTERNAL;
 	/* --sum implies --line (gprof.c) */
 	if (g->style & G_SUM)
 		g->line = 1;
@@ -294,6 +336,7 @@ int profcat_gprof_main(int argc, char **argv)
 	int rc = parse(&g, argc - 1, argv + 1);
 	if (rc) {
 		free(g.specs);
+		free(g.dirs);
 		return rc < 0 ? 0 : rc;
 	}
 	int first = optind + 1; /* the operands, in argv */
@@ -380,7 +423,7 @@ int profcat_gprof_main(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto done;
 	}
-	if (!g.brief && (style & (G_FLAT | G_GRAPH)))
+	if (!g.brief && (style & (G_FLAT | G_GRAPH | G_ANNO)))
 		fprintf(stderr, "profcat gprof: note: gprof's explanations of the columns are not printed (as with -b); the tables are gprof's\n");
 	int sections = 0;
 	if (style & G_FLAT) {
@@ -398,6 +441,18 @@ int profcat_gprof_main(int argc, char **argv)
 			fputs("\f\n", stdout);
 		if ((rc = section(p, "callgraph", ropts)))
 			goto done;
+		sections++;
+	}
+	if (style & G_ANNO) {
+		if (sections)
+			fputs("\f\n", stdout);
+		size_t nw = pc_profile_warning_count(p);
+		if ((g.dirs && pc_options_set(ropts, "source-path", g.dirs)) ||
+		    (rc = section(p, "source", ropts)))
+			goto done;
+		for (size_t i = nw; i < pc_profile_warning_count(p); i++)
+			fprintf(stderr, "profcat gprof: warning: %s\n",
+				pc_cli_shown(pc_profile_warning_at(p, i)));
 	}
 	if (fflush(stdout)) {
 		fprintf(stderr, "profcat: cannot write to standard output\n");
@@ -405,6 +460,7 @@ int profcat_gprof_main(int argc, char **argv)
 	}
 done:
 	free(g.specs);
+	free(g.dirs);
 	pc_options_free(lopts);
 	pc_options_free(ropts);
 	pc_profile_free(p);
