@@ -423,7 +423,7 @@ int profcat_gprof_main(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto done;
 	}
-	if (!g.brief && (style & (G_FLAT | G_GRAPH | G_ANNO)))
+	if (!g.brief && (style & (G_FLAT | G_GRAPH)))
 		fprintf(stderr, "profcat gprof: note: gprof's explanations of the columns are not printed (as with -b); the tables are gprof's\n");
 	int sections = 0;
 	if (style & G_FLAT) {
