@@ -155,7 +155,7 @@ static void usage(FILE *f)
 		"Supported: -b --brief, -p --flat-profile[=SYM], -P --no-flat-profile[=SYM],\n"
 		"-q --graph[=SYM], -Q --no-graph[=SYM], -e -E -f -F -n -N SYM, -k FROM/TO\n"
 		"(SYM: a function name), -z --display-unused-functions, -l --line (flat\n"
-		"profile), -A --annotated-source, -J --no-annotated-source, -I\n"
+		"profile), -A --annotated-source[=SYM], -J --no-annotated-source[=SYM], -I\n"
 		"--directory-path DIRS, -s --sum (writes gmon.sum), --demangle,\n"
 		"--no-demangle, -h --help, -v --version; profcat's --ignore-fit.\n"
 		"Any other gprof option is refused in one line naming it (exit 2).\n"
@@ -193,19 +193,20 @@ static int parse(gcmd *g, int argc, char **argv)
 			g->user |= c == 'P' ? G_FLAT : G_GRAPH;
 			break;
 		case 'A':
-			if (optarg) { /* INCL_ANNO */
-				refuse(g, c);
-				break;
-			}
+			if (optarg && addspec(g, c, optarg))
+				return EXIT_USAGE;
 			g->style |= G_ANNO;
 			g->user |= G_ANNO;
 			break;
 		case 'J':
+			/* with a symbol: that function left out, the section on */
 			if (optarg) {
-				refuse(g, c);
-				break;
+				if (addspec(g, c, optarg))
+					return EXIT_USAGE;
+				g->style |= G_ANNO;
+			} else {
+				g->style &= ~(unsigned)G_ANNO;
 			}
-			g->style &= ~(unsigned)G_ANNO;
 			g->user |= G_ANNO;
 			break;
 		case 'I':

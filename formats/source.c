@@ -321,6 +321,11 @@ static int source_gprof(pc_profile *p, const pc_options *o, pc_sink *k)
 	    (st = pc_profile_attribute_nocheck(p, o)))
 		return st;
 	const char *dirs = pc_options_get(o, "source-path");
+	pc_symspecs ss; /* -A SYM, -J SYM: gprof's INCL_ANNO, EXCL_ANNO */
+	if ((st = pc_symspecs_parse(p, pc_profile_symspecs(p), &ss)))
+		return st;
+	for (size_t i = 0; ss.text && i < p->ntargets; i++)
+		pc_symspecs_see(&ss, p->syms[p->targets[i].symbol].name);
 	gfile *fl = NULL;
 	size_t nf = 0, capf = 0;
 	/* the files, in symbol table order, each prepended */
@@ -367,7 +372,8 @@ static int source_gprof(pc_profile *p, const pc_options *o, pc_sink *k)
 				st = pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");
 				break;
 			}
-			if (!n || !fr[0].file || !fr[0].line || !fr[0].function)
+			if (!n || !fr[0].file || !fr[0].line || !fr[0].function ||
+			    !pc_symspecs_selected(&ss, PC_SS_INCL_ANNO, p->syms[t->symbol].name, 0))
 				continue;
 			gfile *f = NULL;
 			for (size_t j = 0; j < nf && !f; j++)
@@ -413,6 +419,7 @@ static int source_gprof(pc_profile *p, const pc_options *o, pc_sink *k)
 		free(fl[j].name);
 	}
 	free(fl);
+	pc_symspecs_free(&ss);
 	return st ? st : k->failed;
 }
 

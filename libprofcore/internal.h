@@ -437,7 +437,7 @@ PC_INTERNAL int pc_profile_add_symbol_pooled(pc_profile *p, const pc_symbol *sym
 enum {
 	PC_SS_INCL_GRAPH, PC_SS_EXCL_GRAPH, PC_SS_INCL_ARCS, PC_SS_EXCL_ARCS,
 	PC_SS_INCL_FLAT, PC_SS_EXCL_FLAT, PC_SS_INCL_TIME, PC_SS_EXCL_TIME,
-	PC_SS_TABLES
+	PC_SS_INCL_ANNO, PC_SS_EXCL_ANNO, PC_SS_TABLES
 };
 typedef struct pc_symspec {
 	const char *name, *to; /* in pc_symspecs.text; to: an arc's callee */

@@ -11,6 +11,7 @@
  *   F E   INCL_TIME + INCL_GRAPH / EXCL_TIME + EXCL_GRAPH
  *   n N   INCL_TIME / EXCL_TIME
  *   k     EXCL_ARCS (FROM/TO)
+ *   A J   INCL_ANNO / EXCL_ANNO (the annotated source's functions)
  * as gprof 2.40's main() files them (gprof.c) and applies them:
  * hist.c (a symbol outside the flat selection gets no time and its
  * samples leave the total), cg_arcs.c propagate_flags (print flags and
@@ -18,6 +19,7 @@
  * selection is dropped with its calls).  A spec here is a function name
  * (gprof's "NAME" or ":NAME", compared with the symbol table's name);
  * the specs naming a source file or line are refused (PC_EUSAGE).
+ * basic_blocks.c print_annotated_source reads the ANNO tables.
  * gprof's own exclusions (mcount & co, EXCL_FLAT/GRAPH/TIME) are the
  * symbols flagged PC_SYMF_EXCLUDED.
  */
@@ -110,9 +112,11 @@ int pc_symspecs_parse(pc_profile *p, const char *v, pc_symspecs *ss)
 			case 'n': r = add(p, ss, PC_SS_INCL_TIME, a, an); break;
 			case 'N': r = add(p, ss, PC_SS_EXCL_TIME, a, an); break;
 			case 'k': r = add(p, ss, PC_SS_EXCL_ARCS, a, an); break;
+			case 'A': r = add(p, ss, PC_SS_INCL_ANNO, a, an); break;
+			case 'J': r = add(p, ss, PC_SS_EXCL_ANNO, a, an); break;
 			default:
 				r = pc_profile_fail(p, PC_EUSAGE,
-						    "gprof-symspecs: '%c' is no gprof symbol option (expected one of pPqQfeFEnNk)",
+						    "gprof-symspecs: '%c' is no gprof symbol option (expected one of pPqQfeFEnNkAJ)",
 						    s[0]);
 			}
 		}

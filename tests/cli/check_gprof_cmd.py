@@ -77,6 +77,8 @@ C_COMBOS = [
     ["-b", "-P", "-Q", "-pmain"],
     ["-b", "-p", "-q", "-z", "-Fmain"], ["-b", "-A"], ["-b", "-A", "-z"],
     ["-b", "-p", "-q", "-A"], ["-b", "-A", "-J"], ["--brief", "--annotated-source", "-p"],
+    ["-b", "-Amain"], ["-b", "-Amake_word", "-Arelax"], ["-b", "-Jmix"],
+    ["-b", "--annotated-source=sort_words", "-p"], ["-b", "-Jmain", "-z"],
 ]
 CPP_COMBOS = [
     ["-b"], ["-b", "-p"], ["-b", "-q"], ["-b", "--no-demangle"],
