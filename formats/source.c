@@ -324,8 +324,10 @@ static int source_gprof(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_symspecs ss; /* -A SYM, -J SYM: gprof's INCL_ANNO, EXCL_ANNO */
 	if ((st = pc_symspecs_parse(p, pc_profile_symspecs(p), &ss)))
 		return st;
-	for (size_t i = 0; ss.text && i < p->ntargets; i++)
-		pc_symspecs_see(&ss, p->syms[p->targets[i].symbol].name);
+	if ((st = pc_symspecs_resolve(p, &ss))) {
+		pc_symspecs_free(&ss);
+		return st;
+	}
 	gfile *fl = NULL;
 	size_t nf = 0, capf = 0;
 	/* the files, in symbol table order, each prepended */
@@ -373,7 +375,7 @@ static int source_gprof(pc_profile *p, const pc_options *o, pc_sink *k)
 				break;
 			}
 			if (!n || !fr[0].file || !fr[0].line || !fr[0].function ||
-			    !pc_symspecs_selected(&ss, PC_SS_INCL_ANNO, p->syms[t->symbol].name, 0))
+			    !pc_symspecs_selected(&ss, PC_SS_INCL_ANNO, i, 0))
 				continue;
 			gfile *f = NULL;
 			for (size_t j = 0; j < nf && !f; j++)

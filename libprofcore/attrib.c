@@ -980,12 +980,14 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 	}
 	/* gprof: excluded by default (mcount & co) or left out of the
 	 * flat selection (-p/-P SYM) */
+	if ((rc = pc_symspecs_resolve(p, &ss))) {
+		pc_symspecs_free(&ss);
+		pc_attrib_free(p); /* not valid: the next call tries again */
+		return rc;
+	}
 	for (size_t i = 0; ss.text && i < p->ntargets; i++)
-		pc_symspecs_see(&ss, p->syms[p->targets[i].symbol].name);
-	for (size_t i = 0; ss.text && i < p->ntargets; i++)
-		p->targets[i].excluded = !pc_symspecs_selected(
-			&ss, PC_SS_INCL_FLAT, p->syms[p->targets[i].symbol].name,
-			p->targets[i].excluded);
+		p->targets[i].excluded = !pc_symspecs_selected(&ss, PC_SS_INCL_FLAT, i,
+								p->targets[i].excluded);
 
 	for (size_t i = 0; i < p->nhists; i++) {
 		if (bucket_start)
@@ -1035,8 +1037,7 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 		if (from < 0 || to < 0)
 			continue;
 		/* gprof -k FROM/TO: the arc and its calls are dropped */
-		if (!pc_symspecs_arc_kept(&ss, p->syms[p->targets[from].symbol].name,
-					  p->syms[p->targets[to].symbol].name))
+		if (!pc_symspecs_arc_kept(&ss, (size_t)from, (size_t)to))
 			continue;
 		if (from == to)
 			p->targets[to].self_calls += a->count;

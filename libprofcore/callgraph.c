@@ -335,20 +335,19 @@ static void propagate_flags(pc_callgraph *g, const size_t *top, const pc_symspec
 		/* gprof's INCL_/EXCL_GRAPH and _TIME tables: the
 		 * selections given (symspec.c), and its default exclusions
 		 * (mcount & co), our PC_SYMF_EXCLUDED */
-		const char *key = s[c].key;
 		int ex = s[c].excluded;
 		if (!s[c].print_flag) {
-			if (pc_symspecs_selected(ss, PC_SS_INCL_GRAPH, key, ex))
+			if (pc_symspecs_selected(ss, PC_SS_INCL_GRAPH, c, ex))
 				s[c].print_flag = 1;
-		} else if (!pc_symspecs_has(ss, PC_SS_INCL_GRAPH, key) &&
-			   (ex || pc_symspecs_has(ss, PC_SS_EXCL_GRAPH, key))) {
+		} else if (!pc_symspecs_has(ss, PC_SS_INCL_GRAPH, c) &&
+			   (ex || pc_symspecs_has(ss, PC_SS_EXCL_GRAPH, c))) {
 			s[c].print_flag = 0;
 		}
 		if (s[c].fract == 0.0) {
-			if (pc_symspecs_selected(ss, PC_SS_INCL_TIME, key, ex))
+			if (pc_symspecs_selected(ss, PC_SS_INCL_TIME, c, ex))
 				s[c].fract = 1.0;
-		} else if (!pc_symspecs_has(ss, PC_SS_INCL_TIME, key) &&
-			   (ex || pc_symspecs_has(ss, PC_SS_EXCL_TIME, key))) {
+		} else if (!pc_symspecs_has(ss, PC_SS_INCL_TIME, c) &&
+			   (ex || pc_symspecs_has(ss, PC_SS_EXCL_TIME, c))) {
 			s[c].fract = 0.0;
 		}
 		s[c].pself = s[c].hist_time * s[c].fract;
@@ -568,8 +567,8 @@ int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
 		goto fail;
 	}
 
-	for (size_t i = 0; ss.text && i < n; i++)
-		pc_symspecs_see(&ss, g->s[i].key);
+	if ((rc = pc_symspecs_resolve(p, &ss)))
+		goto fail;
 	size_t narcs = pc_profile_arc_count(p);
 	for (g->hcap = 16; g->hcap < narcs && g->hcap < SIZE_MAX / 4;)
 		g->hcap *= 2;
@@ -590,7 +589,7 @@ int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
 			continue;
 		}
 		/* gprof -k FROM/TO, -q FROM/TO: arcs left out */
-		if (!pc_symspecs_arc_kept(&ss, g->s[par].key, g->s[chi].key))
+		if (!pc_symspecs_arc_kept(&ss, (size_t)par, (size_t)chi))
 			continue;
 		if ((rc = arc_add(g, &acap, (size_t)par, (size_t)chi, &a)))
 			goto fail;

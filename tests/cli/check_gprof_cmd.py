@@ -7,7 +7,8 @@ functions at -O1, a C program of call cycles at -O0), run, and read by
 `gprof OPTIONS exe gmon.out` and `profcat gprof OPTIONS exe gmon.out` in
 the same directory: standard output and the exit status must be the
 same, for every combination below (sections, -z, combined short flags,
-symspecs in -p/-P/-q/-Q/-F/-f/-e/-E/-n/-N/-k, -l, several gmon.out,
+symspecs (functions, files, lines) in -p/-P/-q/-Q/-F/-f/-e/-E/-n/-N/-k/-A/-J,
+-A with -I, -l, several gmon.out,
 demangling).  -s: the gmon.sum that profcat writes, read back by gprof,
 gives what gprof's own gmon.sum gives.  Then the messages: an option
 profcat gprof does not support is named in one line (exit 2), the
@@ -79,6 +80,13 @@ C_COMBOS = [
     ["-b", "-p", "-q", "-A"], ["-b", "-A", "-J"], ["--brief", "--annotated-source", "-p"],
     ["-b", "-Amain"], ["-b", "-Amake_word", "-Arelax"], ["-b", "-Jmix"],
     ["-b", "--annotated-source=sort_words", "-p"], ["-b", "-Jmain", "-z"],
+    # symspecs naming a source file or a line (gprof's FILE, FILE:NAME,
+    # FILE:LINE, LINE)
+    ["-b", "-phash_a.c"], ["-b", "-Phash_b.c"], ["-b", "-pmain.c:main"],
+    ["-b", "-p", "-pgrid.c:24"], ["-b", "-q", "-Qwords.c"], ["-b", "-Ehash_a.c"],
+    ["-b", "-k", "main.c/hash_a.c"], ["-b", "-k", ":main/relax"], ["-b", "-p24"],
+    ["-b", "-Fgrid.c"], ["-b", "-Ahash_b.c"], ["-b", "-Jgrid.c"], ["-b", "-pnosuch.c"],
+    ["-b", "-q", "-qmain.c:main/words.c"], ["-b", "-Ahash_b.c:scan", "-Agrid.c:8"],
 ]
 CPP_COMBOS = [
     ["-b"], ["-b", "-p"], ["-b", "-q"], ["-b", "--no-demangle"],
@@ -102,8 +110,6 @@ MESSAGES = [
      "selections (-p/-P/-q/-Q/-e/-E/-f/-F/-n/-N/-k SYM) with -l\n"),
     (["-b", "-l"], 2, "profcat gprof: not supported: the call graph of line "
      "symbols (-l with the call graph): give -p with -l\n"),
-    (["-b", "-pmain.c:main"], 2, "profcat: gprof-symspecs: 'main.c:main' names "
-     "a source file or line: only function names are supported\n"),
 ]
 
 
