@@ -88,6 +88,7 @@ typedef struct gcmd {
 	char unsupported[512]; /* the options named in the refusal */
 	char *specs;           /* gprof-symspecs: "Xspec;..." */
 	char *dirs;            /* -I: source directories, ':'-separated */
+	int arcspec;           /* an arc selection: -k, -q/-Q FROM/TO */
 } gcmd;
 
 /* Adds "-X (--long)" to the options refused, once each. */
@@ -120,6 +121,8 @@ static int addspec(gcmd *g, int c, const char *spec)
 			pc_cli_shown(spec));
 		return EXIT_USAGE;
 	}
+	if (c == 'k' || ((c == 'q' || c == 'Q') && strchr(spec, '/')))
+		g->arcspec = 1;
 	size_t l = strlen(g->specs), n = strlen(spec);
 	char *m = realloc(g->specs, l + n + 3);
 	if (!m) {
@@ -377,6 +380,13 @@ int profcat_gprof_main(int argc, char **argv)
 		if (arcs)
 			style |= G_GRAPH;
 		style &= ~g.user;
+	}
+	if ((style & G_SUM) && g.arcspec) {
+		/* gprof leaves the arcs out of gmon.sum too; the gmon
+		 * export writes the capture's */
+		fprintf(stderr, "profcat gprof: not supported: -s with an arc selection (-k, -q/-Q FROM/TO)\n");
+		rc = EXIT_USAGE;
+		goto done;
 	}
 	if (style & G_SUM) {
 		/* gmon.sum in the current directory, before any output */

@@ -108,6 +108,8 @@ MESSAGES = [
      "(profcat gprof --help lists the supported options)\n"),
     (["-b", "-l", "-p", "-Pmix"], 2, "profcat gprof: not supported: symbol "
      "selections (-p/-P/-q/-Q/-e/-E/-f/-F/-n/-N/-k SYM) with -l\n"),
+    (["-s", "-k", "main/relax"], 2, "profcat gprof: not supported: -s with an arc "
+     "selection (-k, -q/-Q FROM/TO)\n"),
     (["-b", "-l"], 2, "profcat gprof: not supported: the call graph of line "
      "symbols (-l with the call graph): give -p with -l\n"),
 ]
