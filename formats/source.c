@@ -281,12 +281,226 @@ static void data_row(pc_sink *k, pc_outfmt fmt, const char *file, unsigned line,
 	*first = 0;
 }
 
+/* ---- gprof -A: the source annotated with call counts ---------------------- */
+
+/* A source file of gprof's list (source.c first_src_file): the file of
+ * each function, newest first. */
+typedef struct gfile {
+	char *name;                /* as DWARF names it (bfd_find_nearest_line) */
+	unsigned nlines;           /* the highest line of a function in it */
+	uint64_t calls;            /* its functions' calls */
+	const pc_target **line;    /* per line: the first function on it */
+	uint64_t *lcalls;          /* per line: the calls of its functions */
+} gfile;
+
+/* The file where gprof looks for name (annotate_source: name itself,
+ * else in the source-path directories, -I), found and opened under the
+ * one rule for every reader of source text (pc_dwarf_open_source,
+ * docs/source.md); NULL when none may be read. */
+static char *gprof_find(const pc_dwarf *d, const char *name, size_t *len)
+{
+	char *path = NULL;
+	pc_stream *s = NULL;
+	const char *why = NULL;
+	if (pc_dwarf_open_source(d, name, &path, &s, &why))
+		return NULL;
+	free(path);
+	return read_text(s, len);
+}
+
+static int cmp_topline(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b; /* (calls, line) */
+	if (x[0] != y[0])
+		return x[0] < y[0] ? 1 : -1;
+	return x[1] < y[1] ? -1 : (x[1] > y[1]);
+}
+
+/* One file as gprof -A prints it (basic_blocks.c print_annotated_source,
+ * annotate_with_count; source.c annotate_source). */
+static void gprof_file(pc_sink *k, const gfile *f, const char *text, size_t len,
+		       const pc_symbol *syms, int first)
+{
+	if (!first)
+		pc_sink_puts(k, "\n\f\n");
+	pc_sink_puts(k, "*** File ");
+	pc_sink_name(k, f->name);
+	pc_sink_puts(k, ":\n");
+	unsigned long exec_lines = 0, executed = 0;
+	unsigned line = 1;
+	for (size_t i = 0; i < len; line++) {
+		char note[64] = "";
+		const pc_target *t = line <= f->nlines ? f->line[line - 1] : NULL;
+		if (t) {
+			exec_lines++;
+			if (syms[t->symbol].flags & PC_SYMF_FUNC) {
+				executed++;
+				uint64_t c = f->lcalls[line - 1];
+				if (c < 1)
+					snprintf(note, sizeof note, "##### -> ");
+				else
+					snprintf(note, sizeof note, "%llu -> ", (unsigned long long)c);
+			}
+		}
+		pc_sink_printf(k, "%16s", note);
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - text) + 1 : len;
+		pc_sink_write(k, text + i, e - i);
+		i = e;
+	}
+	/* Top 10 Lines: most calls first, then by line */
+	pc_sink_puts(k, "\n\nTop 10 Lines:\n\n     Line      Count\n\n");
+	uint64_t *top = malloc((f->nlines ? f->nlines : 1) * 2 * sizeof *top);
+	size_t nt = 0;
+	for (unsigned l = 0; top && l < f->nlines; l++)
+		if (f->line[l] && f->lcalls[l]) {
+			top[2 * nt] = f->lcalls[l];
+			top[2 * nt + 1] = l + 1;
+			nt++;
+		}
+	if (nt)
+		qsort(top, nt, 2 * sizeof *top, cmp_topline);
+	for (size_t i = 0; i < nt && i < 10; i++)
+		pc_sink_printf(k, "%9u %10llu\n", (unsigned)top[2 * i + 1],
+			       (unsigned long long)top[2 * i]);
+	free(top);
+	pc_sink_puts(k, "\nExecution Summary:\n\n");
+	pc_sink_printf(k, "%9lu   Executable lines in this file\n", exec_lines);
+	pc_sink_printf(k, "%9lu   Lines executed\n", executed);
+	pc_sink_printf(k, "%9.2f   Percent of the file executed\n",
+		       exec_lines ? 100.0 * (double)executed / (double)exec_lines : 100.0);
+	pc_sink_printf(k, "\n%9llu   Total number of line executions\n",
+		       (unsigned long long)f->calls);
+	pc_sink_printf(k, "%9.2f   Average executions per line\n",
+		       exec_lines ? (double)f->calls / (double)exec_lines : 0.0);
+}
+
+/* -r source --style gprof: gprof -A (without basic-block counts: each
+ * function's first line carries its calls).  Files in gprof's order
+ * (the newest first, as the program's symbol table names them), only
+ * those with calls unless "zero"; sources found as gprof finds them
+ * ("source-path": gprof's -I directories); a file not found is left out
+ * with a warning, as gprof says "could not locate". */
+static int source_gprof(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_dwarf *d = NULL;
+	int st, zero = 0;
+	if ((st = pc_rs_bool(p, o, "zero", 0, &zero)) || (st = pc_profile_dwarf(p, o, &d)) ||
+	    (st = pc_profile_attribute_nocheck(p, o)))
+		return st;
+	pc_symspecs ss; /* -A SYM, -J SYM: gprof's INCL_ANNO, EXCL_ANNO */
+	if ((st = pc_symspecs_parse(p, pc_profile_symspecs(p), &ss)))
+		return st;
+	if ((st = pc_symspecs_resolve(p, &ss))) {
+		pc_symspecs_free(&ss);
+		return st;
+	}
+	gfile *fl = NULL;
+	size_t nf = 0, capf = 0;
+	/* the files, in symbol table order, each prepended */
+	for (size_t i = 0; i < p->nsyms && !st; i++) {
+		const pc_symbol *sy = &p->syms[i];
+		const pc_srcframe *fr;
+		size_t n;
+		if (sy->kind != PC_SYM_TEXT)
+			continue;
+		if ((st = pc_dwarf_lookup_frames(d, sy->address, &fr, &n))) {
+			const pc_error *e = pc_dwarf_error(d);
+			st = pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");
+			break;
+		}
+		if (!n || !fr[0].file || !fr[0].line || !fr[0].function)
+			continue;
+		size_t j = 0;
+		while (j < nf && strcmp(fl[j].name, fr[0].file))
+			j++;
+		if (j < nf)
+			continue;
+		if (pc_grow((void **)&fl, &capf, nf + 1, sizeof *fl)) {
+			st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+			break;
+		}
+		char *name = pc_strdup(fr[0].file);
+		if (!name) {
+			st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+			break;
+		}
+		memmove(fl + 1, fl, nf * sizeof *fl);
+		fl[0] = (gfile){name, 0, 0, NULL, NULL};
+		nf++;
+	}
+	/* each function onto its file's first line (the symbols by address,
+	 * as gprof's symtab) */
+	for (int pass = 0; pass < 2 && !st; pass++) {
+		for (size_t i = 0; i < p->ntargets && !st; i++) {
+			const pc_target *t = &p->targets[i];
+			const pc_srcframe *fr;
+			size_t n;
+			if ((st = pc_dwarf_lookup_frames(d, t->address, &fr, &n))) {
+				const pc_error *e = pc_dwarf_error(d);
+				st = pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");
+				break;
+			}
+			if (!n || !fr[0].file || !fr[0].line || !fr[0].function ||
+			    !pc_symspecs_selected(&ss, PC_SS_INCL_ANNO, i, 0))
+				continue;
+			gfile *f = NULL;
+			for (size_t j = 0; j < nf && !f; j++)
+				if (!strcmp(fl[j].name, fr[0].file))
+					f = &fl[j];
+			if (!f)
+				continue;
+			if (pass == 0) {
+				if (fr[0].line > f->nlines)
+					f->nlines = fr[0].line;
+				continue;
+			}
+			f->calls += t->calls;
+			if (!f->line[fr[0].line - 1])
+				f->line[fr[0].line - 1] = t;
+			f->lcalls[fr[0].line - 1] += t->calls;
+		}
+		for (size_t j = 0; pass == 0 && j < nf && !st; j++) {
+			fl[j].line = calloc(fl[j].nlines ? fl[j].nlines : 1, sizeof *fl[j].line);
+			fl[j].lcalls = calloc(fl[j].nlines ? fl[j].nlines : 1, sizeof *fl[j].lcalls);
+			if (!fl[j].line || !fl[j].lcalls)
+				st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+	}
+	int first = 1;
+	for (size_t j = 0; j < nf && !st; j++) {
+		if (!fl[j].nlines || (!zero && !fl[j].calls))
+			continue;
+		size_t len = 0;
+		char *text = gprof_find(d, fl[j].name, &len);
+		if (!text) {
+			pc_profile_warn(p, "could not locate '%s' (give its directory with -I DIR)",
+					fl[j].name);
+			continue;
+		}
+		gprof_file(k, &fl[j], text, len, p->syms, first);
+		first = 0;
+		free(text);
+	}
+	for (size_t j = 0; j < nf; j++) {
+		free(fl[j].line);
+		free(fl[j].lcalls);
+		free(fl[j].name);
+	}
+	free(fl);
+	pc_symspecs_free(&ss);
+	return st ? st : k->failed;
+}
+
 static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
 	int st;
 	if ((st = pc_rs_outfmt(p, o, &fmt)))
 		return st;
+	const char *style = pc_options_get(o, "style");
+	if (style && !strcmp(style, "gprof") && fmt == PC_OUT_TEXT)
+		return source_gprof(p, o, k);
 	pc_options *lo = line_opts(o);
 	if (!lo)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");

@@ -109,6 +109,9 @@ struct pc_profile {
 	 * caller changes them, never reset by adding data */
 	int attr_bucket_start, attr_use_sizes;
 	int cache_bucket_start, cache_use_sizes; /* the cache's settings */
+	/* gprof's symbol selections ("gprof-symspecs", symspec.c): those
+	 * given last and the cache's, owned, NULL for none */
+	char *attr_specs, *cache_specs;
 	int attr_reference; /* tests: no runs (pc_attrib_set_reference) */
 	pc_target *targets;
 	size_t ntargets;
