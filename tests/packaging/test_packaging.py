@@ -11,6 +11,7 @@
 Environment: PC_SOURCE_ROOT.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -68,6 +69,32 @@ class Deps(unittest.TestCase):
         self.assertEqual(calls, ["./scripts/deps.sh build"])
 
 
+class Debian(unittest.TestCase):
+    """debian/ (scripts/deb-test.sh builds it) against the tree."""
+
+    def test_version_is_the_projects(self):
+        with open(os.path.join(SOURCE, "meson.build")) as f:
+            version = re.search(r"version : '([^']+)'", f.read()).group(1)
+        with open(os.path.join(SOURCE, "debian", "changelog")) as f:
+            first = f.readline()
+        self.assertEqual(first.split()[:2], ["profcore", "(%s)" % version])
+
+    def test_build_depends_are_the_build_set(self):
+        with open(os.path.join(SOURCE, "debian", "control")) as f:
+            control = f.read()
+        field = re.search(r"^Build-Depends:(.*?)^\S", control,
+                          re.M | re.S).group(1)
+        build_depends = {d.split()[0] for d in field.replace("\n", " ")
+                         .split(",") if d.strip()}
+        r = run(["sh", os.path.join(SOURCE, "scripts", "deps.sh"), "--print",
+                 "build"])
+        build = set(r.stdout.split()) - {"build-essential"}  # implied
+        self.assertEqual(sorted(build - build_depends), [])
+        self.assertEqual(sorted(build_depends - build),
+                         ["binutils", "debhelper-compat", "dh-python",
+                          "libcmocka-dev"])
+
+
 class PipWithoutMesonPython(unittest.TestCase):
     def test_backend_says_it_in_one_line(self):
         """The backend module alone, in a Python that cannot see
@@ -110,4 +137,7 @@ class PipWithoutMesonPython(unittest.TestCase):
 
 
 if __name__ == "__main__":
+    if os.environ.get("PC_CROSS_LEG"):
+        print("SKIP: the sources' packaging is checked on the native build")
+        sys.exit(77)
     unittest.main(verbosity=2)
