@@ -15,17 +15,8 @@ repo=$(pwd)
 out=${1:-$repo/build-deb}
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-# the tools; Build-Depends (debian/control) are the build set of deps.sh
-tools="dpkg-dev debhelper dh-python fakeroot lintian"
-./scripts/deps.sh build
-missing=""
-for p in $tools; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	echo "deb-test: installing$missing" >&2
-	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
-fi
+# the build set of deps.sh (debian/control's Build-Depends) and the tools
+./scripts/deps.sh build deb
 
 # a copy of the sources: dpkg-buildpackage writes beside the tree
 rm -rf "$out"

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Installs the Debian packages profcore needs (Debian 12; as root, or
 # through sudo).  Safe to run again: only missing packages are installed.
-#   scripts/deps.sh          build + test: everything the test suite uses
-#                            (scripts/test.sh)
+#   scripts/deps.sh          all: build, test, check and windows, what
+#                            scripts/test.sh and CI's legs use
 #   scripts/deps.sh build    only what building profcore and its demo need
 #                            (scripts/quickstart.sh)
+#   scripts/deps.sh deb      the tools of scripts/deb-test.sh
 #   scripts/deps.sh --print SET...   print the packages of the sets, one a
 #                            line, and install nothing
 # One list per purpose: add a package to the list of the purpose it serves,
@@ -16,9 +17,11 @@ BUILD="build-essential meson ninja-build pkg-config python3
 zlib1g-dev libelf-dev libdw-dev libyaml-dev libiberty-dev libcapstone-dev"
 
 # the test suite (scripts/test.sh): unit tests, reference tools, live
-# programs, the install test, the Python package, the ABI check
+# programs, the install test, the Python package (python3-pip: pip
+# --python in tests/packaging), the ABI check
 TEST="libcmocka-dev binutils gcc-multilib cmake
-python3-venv python3-mesonpy python3-pip
+python3-venv python3-mesonpy
+python3-pip
 hatari
 gcc-arm-none-eabi binutils-m68k-linux-gnu
 binutils-aarch64-linux-gnu binutils-mips-linux-gnu binutils-powerpc-linux-gnu
@@ -33,6 +36,10 @@ CHECK="valgrind clang libclang-rt-14-dev"
 # the Windows leg (scripts/cross.sh mingw: the suite under wine)
 WINDOWS="gcc-mingw-w64-x86-64-posix libz-mingw-w64-dev wine wine64"
 
+# the Debian packages (scripts/deb-test.sh; not in all): dpkg-buildpackage
+# and lintian, besides the build set (debian/control's Build-Depends)
+DEB="dpkg-dev debhelper dh-python fakeroot lintian"
+
 sets() {   # the package lists of the named sets
 	for s in "$@"; do
 		case $s in
@@ -40,8 +47,9 @@ sets() {   # the package lists of the named sets
 		test) echo "$TEST" ;;
 		check) echo "$CHECK" ;;
 		windows) echo "$WINDOWS" ;;
+		deb) echo "$DEB" ;;
 		all) echo "$BUILD $TEST $CHECK $WINDOWS" ;;
-		*) echo "deps: no package set '$s' (build, test, check, windows or all)" >&2
+		*) echo "deps: no package set '$s' (build, test, check, windows, deb or all)" >&2
 		   exit 2 ;;
 		esac
 	done

@@ -60,7 +60,7 @@ class Deps(unittest.TestCase):
         r = run(["sh", deps, "--print", "tests"])
         self.assertEqual((r.returncode, r.stdout, r.stderr), (2, "",
                          "deps: no package set 'tests' (build, test, check, "
-                         "windows or all)\n"))
+                         "windows, deb or all)\n"))
 
     def test_quickstart_installs_the_build_set(self):
         with open(os.path.join(SOURCE, "scripts", "quickstart.sh")) as f:
