@@ -123,6 +123,32 @@ static const char *hexs(char *buf, size_t n, int64_t v)
 
 static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out);
 
+/* Where the code ends for the check that a histogram of the whole text
+ * covers it: the end of the last program region that holds an
+ * attribution target (a code symbol), or hi when none does.  A linker
+ * map's segment table lists every segment, the data, BSS and stack ones
+ * too, and PROFIL samples the file's load image only: MS LINK's STACK
+ * segment lies past it and is no code (docs/dos.md). */
+static uint64_t code_end(fitctx *c, uint64_t hi)
+{
+	uint64_t end = 0;
+	size_t n = pc_profile_rows(c->p);
+	for (size_t k = 0; k < c->ncode; k++) {
+		if (c->code[k].high <= end)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			pc_row r;
+			if (pc_profile_row_at(c->p, i, &r) == PC_OK &&
+			    r.segment == c->code[k].seg && r.address >= c->code[k].low &&
+			    r.address < c->code[k].high) {
+				end = c->code[k].high;
+				break;
+			}
+		}
+	}
+	return end ? end : hi;
+}
+
 int pc_profile_fit_sized(pc_profile *p, const pc_options *opts, pc_fit *out,
 			 size_t out_size)
 {
@@ -215,6 +241,7 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 	}
 	out->code_low = lo;
 	out->code_high = hi;
+	uint64_t cend = code_end(&c, hi), mend = hi;
 
 	/* samples: histogram buckets (by their first address) and raw ones */
 	size_t nws = 0, capws = 0;
@@ -296,8 +323,9 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 			/* going on past the code's end is refused only with call
 			 * arcs (mcount's runtime profiles exactly the text):
 			 * PROFIL and OpenOCD cover what the user asked for */
-			if ((whole && h.high + slack < hi) ||
+			if ((whole && h.high + slack < cend) ||
 			    (pc_profile_arc_count(p) && h.high > hi + slack)) {
+				mend = whole && h.high + slack < cend ? cend : hi;
 				out->range_mismatch = 1;
 				out->hist_low = h.low;
 				out->hist_high = h.high;
@@ -384,7 +412,7 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		snprintf(msg, sizeof msg,
 			 "the histogram covers 0x%llx-0x%llx but the code of %s ends at 0x%llx: the capture is from another program or build",
 			 (unsigned long long)out->hist_low, (unsigned long long)out->hist_high,
-			 prog, (unsigned long long)hi);
+			 prog, (unsigned long long)mend);
 	} else if (known < FIT_DOUBT) {
 		out->verdict = PC_FIT_DOUBT;
 		snprintf(msg, sizeof msg,
