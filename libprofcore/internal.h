@@ -281,6 +281,11 @@ PC_INTERNAL size_t pc_callgraph_cycle_index(const pc_callgraph *g,
  *  caller's next pc_profile_row_at / totals call reports the error). */
 PC_INTERNAL size_t pc_profile_rows(pc_profile *p);
 /** pc_profile_lookup for the engines: the row index, -1 if none. */
+/* The line rows of pc_profile_add_line (a map's line numbers), in the
+ * order added (lines.c). */
+PC_INTERNAL size_t pc_profile_line_count(const pc_profile *p);
+PC_INTERNAL int pc_profile_line_at(const pc_profile *p, size_t i, uint32_t *segment,
+				   uint64_t *address, unsigned *line);
 PC_INTERNAL int64_t pc_profile_row_find(pc_profile *p, uint32_t segment,
 					uint64_t address);
 /** pc_dwarf_lookup with the frames as an array borrowed until the next
