@@ -123,6 +123,72 @@ static const char *hexs(char *buf, size_t n, int64_t v)
 
 static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out);
 
+/* A hex metadata value; 0 when absent or malformed. */
+static int meta_u64(const pc_profile *p, const char *key, uint64_t *out)
+{
+	const char *v = pc_profile_meta(p, key);
+	char *end;
+	if (!v)
+		return 0;
+	*out = strtoull(v, &end, 16);
+	return end != v && !*end;
+}
+
+int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n)
+{
+	uint64_t isize, org, entry;
+	if (!meta_u64(p, "mz.image_size", &isize) || !meta_u64(p, "mz.origin", &org) ||
+	    !meta_u64(p, "mz.entry", &entry))
+		return 0;
+	size_t nt = pc_profile_rows(p);
+	int entry_in = 0, any = 0;
+	for (size_t i = 0; i < p->nregions; i++) {
+		const pc_region *g = &p->regions[i];
+		if (g->cls != PC_REGION_APPLICATION || g->segment != PC_NOSEG || g->high <= g->low ||
+		    !g->label)
+			continue;
+		/* a code segment of the map: its code symbols name it as their
+		 * section (not PROFIL's "program" area, say); a .COM's segment
+		 * starts at 0, its code at ORG 100h */
+		int code = 0;
+		uint64_t first = g->low < org && g->high > org ? org : g->low;
+		for (size_t t = 0; t < nt; t++) {
+			pc_row r;
+			if (pc_profile_row_at(p, t, &r) != PC_OK || r.segment != PC_NOSEG ||
+			    r.address < g->low || r.address >= g->high)
+				continue;
+			const pc_symbol *y = &p->syms[r.symbol];
+			if (!y->section || strcmp(y->section, g->label))
+				continue;
+			code = 1;
+			if (r.address < first)
+				first = r.address;
+		}
+		if (!code)
+			continue;
+		any = 1;
+		if (first < org || g->high > org + isize) {
+			snprintf(msg, n,
+				 "the map's code segment %s (0x%llx-0x%llx) is not inside the program's load image (0x%llx-0x%llx): the map is of another program or build%s",
+				 g->label, (unsigned long long)first, (unsigned long long)g->high,
+				 (unsigned long long)org, (unsigned long long)(org + isize),
+				 org == 0x100 && first < org
+					 ? " (or of a .COM linked at 0, not ORG 100h: give the program -O origin=0)"
+					 : "");
+			return 1;
+		}
+		if (entry >= g->low && entry < g->high)
+			entry_in = 1;
+	}
+	if (any && !entry_in) {
+		snprintf(msg, n,
+			 "the program's entry point %04llX:%04llX is in none of the map's code segments: the map is of another program or build",
+			 (unsigned long long)(entry >> 4), (unsigned long long)(entry & 15));
+		return 1;
+	}
+	return 0;
+}
+
 /* Where the code ends for the check that a histogram of the whole text
  * covers it: the end of the last program region that holds an
  * attribution target (a code symbol), or hi when none does.  A linker
@@ -448,6 +514,9 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 					 hexs(h2, sizeof h2, smin), hexs(h3, sizeof h3, smax));
 		}
 	}
+	/* a DOS program given with a map of another build */
+	if (pc_profile_mz_mismatch(p, msg, sizeof msg))
+		out->verdict = PC_FIT_MISFIT, out->has_shift = 0;
 	if (msg[0]) {
 		out->problem = pc_strpool_add(&p->pool, msg);
 		if (!out->problem)

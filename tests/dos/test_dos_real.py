@@ -6,10 +6,13 @@ listing of it, and real MZ/.COM programs with their linker maps.
 Run from meson (PROFCAT, PC_SOURCE_ROOT).  Skipped (exit 77) when the
 shared fixtures are not beside the clone.
 """
+import csv
+import io
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 
 ROOT = os.environ.get('PC_SOURCE_ROOT', os.path.join(os.path.dirname(__file__), '..', '..'))
@@ -119,6 +122,195 @@ class GenuineProfil(unittest.TestCase):
         rc, out, err = profcat('--style', 'prohst', SPIN_MAP, SPIN_PRF)
         self.assertEqual((rc, err), (0, ''))
         self.assertEqual(out, want)
+
+
+def has_objdump_i8086():
+    try:
+        p = subprocess.run(['objdump', '--help'], capture_output=True, text=True)
+    except OSError:
+        return False
+    return p.returncode == 0 and 'i8086' in p.stdout
+
+
+# Capstone's and objdump's names for the same instruction: the string
+# instructions with or without their operand size (objdump puts it in the
+# operands), popa/pusha, xlat, and the two spellings of the repeat prefixes
+ALIAS = {'stosb': 'stos', 'stosw': 'stos', 'lodsb': 'lods', 'lodsw': 'lods',
+         'movsb': 'movs', 'movsw': 'movs', 'scasb': 'scas', 'scasw': 'scas',
+         'cmpsb': 'cmps', 'cmpsw': 'cmps', 'insb': 'ins', 'insw': 'ins',
+         'outsb': 'outs', 'outsw': 'outs', 'popaw': 'popa', 'pushaw': 'pusha',
+         'xlatb': 'xlat', 'repe': 'repz', 'repne': 'repnz'}
+
+
+def load_image(path, origin):
+    """The load image of an MZ .EXE or a .COM, read here from the header
+    (the oracle's own reading, not profcat's)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:2] == b'MZ':
+        last = int.from_bytes(data[2:4], 'little')
+        pages = int.from_bytes(data[4:6], 'little')
+        hdr = int.from_bytes(data[8:10], 'little') * 16
+        return data[hdr:pages * 512 - (512 - last if last else 0)], 0
+    return data, origin
+
+
+@unittest.skipUnless(has_objdump_i8086(), 'objdump -m i8086 (binutils) is needed')
+class Disasm(unittest.TestCase):
+    """-r disasm of one function of each real program equals objdump -D -b
+    binary -m i8086 on its load image: the same instruction addresses and
+    mnemonics.  The functions are code only: where a program keeps data
+    (strings) between its instructions the two decoders part (Capstone
+    folds a lone segment prefix into the next instruction or calls it
+    (bad), objdump prints it alone; docs/dos.md)."""
+    CASES = [
+        (PROFIL, 'SPIN.EXE', 'SPIN.MAP', '_main', [], 0, 26),
+        (PROFIL, 'SPIN.EXE', 'SPIN.MAP', '_alpha', [], 0, 30),
+        (PROGS, 'basicdos_COMMAND.COM', 'basicdos_COMMAND.MAP', 'CMDFILE', [], 0x100, 179),
+        (PROGS, 'basicdos_IBMDOS.EXE', 'basicdos_IBMDOS.MAP', 'SPRINTF', [], 0, 351),
+        (PROGS, 'basicdos_IBMDOS.COM', 'basicdos_IBMDOS.MAP', 'SPRINTF', ['-O', 'origin=0'], 0, 351),
+        (PROGS, 'basicdos_MSBASIC.EXE', 'basicdos_MSBASIC.MAP', 'SCNOUT', [], 0, 387),
+        (PROGS, 'basicdos_GWBASIC.EXE', 'basicdos_GWBASIC.MAP', 'SCNOUT', [], 0, 387),
+    ]
+
+    def ours(self, d, exe, mp, fn, opts):
+        rc, out, err = profcat('-r', 'disasm', fn, '-F', 'csv', *(opts + [os.path.join(d, exe),
+                                                                  os.path.join(d, mp)]))
+        self.assertEqual(rc, 0, err)
+        rows = list(csv.DictReader(io.StringIO(out)))
+        return [(int(r['address'], 16), int(r['size']), r['instruction']) for r in rows]
+
+    def objdump(self, path, origin, lo, hi):
+        img, org = load_image(path, origin)
+        with tempfile.NamedTemporaryFile(suffix='.bin') as t:
+            t.write(img)
+            t.flush()
+            out = subprocess.run(['objdump', '-D', '-b', 'binary', '-m', 'i8086', '-M', 'intel',
+                                  '--adjust-vma=%d' % org, '--start-address=%d' % lo,
+                                  '--stop-address=%d' % hi, t.name],
+                                 capture_output=True, text=True, check=True).stdout
+        got = []
+        for line in out.splitlines():
+            m = re.match(r'^ +([0-9a-f]+):\t[0-9a-f ]+\t(\S+)', line)
+            if m:
+                got.append((int(m.group(1), 16), m.group(2)))
+        return got
+
+    def test_functions_equal_objdump(self):
+        for d, exe, mp, fn, opts, origin, count in self.CASES:
+            with self.subTest(exe=exe, function=fn):
+                v = self.ours(d, exe, mp, fn, opts)
+                self.assertEqual(len(v), count)
+                mine = [(a, ALIAS.get(t.split()[0], t.split()[0])) for a, _, t in v]
+                want = [(a, ALIAS.get(m, m)) for a, m in
+                        self.objdump(os.path.join(d, exe), origin, v[0][0], v[-1][0] + v[-1][1])]
+                self.assertEqual(mine, want)
+
+    def test_cbw_cwd(self):
+        # Capstone 4 names 98h and 99h cwde and cdq in 16-bit mode; they
+        # are cbw and cwd there (objdump, Intel): $FOUTH has both
+        v = self.ours(PROGS, 'basicdos_MSBASIC.EXE', 'basicdos_MSBASIC.MAP', '$FOUTH', [])
+        got = [(a, t) for a, _, t in v if a in (0xa2fd, 0xa310, 0xa5d5)]
+        self.assertEqual(got, [(0xa2fd, 'cbw'), (0xa310, 'cbw'), (0xa5d5, 'cwd')])
+        want = dict(self.objdump(os.path.join(PROGS, 'basicdos_MSBASIC.EXE'), 0, 0xa2fd, 0xa5d6))
+        self.assertEqual([want[a] for a, _ in got], ['cbw', 'cbw', 'cwd'])
+
+
+class DosPrograms(unittest.TestCase):
+    def test_text_segoff_and_lines(self):
+        """Real-mode SSSS:OOOO addresses and the map's line numbers above
+        the instructions; the genuine capture's buckets as groups."""
+        exe = os.path.join(PROFIL, 'SPIN.EXE')
+        rc, out, err = profcat('-r', 'disasm', '_golf', exe, SPIN_MAP, SPIN_PRF)
+        self.assertEqual((rc, err), (0, ''))
+        lines = out.splitlines()
+        self.assertEqual(lines[0], 'Disassembly of _golf (0x1e4-0x232, 78 bytes, x86 16-bit real mode) from ' + exe)
+        self.assertEqual(lines[1], 'Samples: 128 in the function, 8.20% of 1561 total; '
+                         'instructions sharing a histogram bucket are one range with one count')
+        self.assertIn('         .       .  0000:01E4   55              push bp', lines)
+        i = lines.index('                    SPIN.C:15')
+        self.assertEqual(lines[i + 1], '         |          0000:022C   5e              pop si')
+
+    def test_loader_notes(self):
+        # the load image and relocations the shared SOURCES.md lists
+        want = {
+            'smallc_MTEST.EXE': 'load image of 17160 bytes at file offset 512, at image address 0x0; entry CS:IP 0000:0000; 8 relocations',
+            'smallc_WTEST.EXE': 'load image of 15334 bytes at file offset 512, at image address 0x0; entry CS:IP 0000:0000; 5 relocations',
+            'basicdos_MSBASIC.EXE': 'load image of 52880 bytes at file offset 512, at image address 0x0; entry CS:IP 0000:C5B0; 0 relocations',
+            'basicdos_GWBASIC.EXE': 'load image of 52896 bytes at file offset 512, at image address 0x0; entry CS:IP 0000:C5C0; 0 relocations',
+        }
+        for exe, note in sorted(want.items()):
+            with self.subTest(exe=exe):
+                mp = os.path.join(PROGS, exe[:-4] + '.MAP')
+                rc, out, err = profcat('-v', '--list-symbols', os.path.join(PROGS, exe), mp)
+                self.assertEqual(rc, 0)
+                self.assertIn('profcat: note: DOS program: MZ .EXE, ' + note + '\n', err)
+        rc, out, err = profcat('-v', '--list-symbols', os.path.join(PROGS, 'basicdos_COMMAND.COM'),
+                               os.path.join(PROGS, 'basicdos_COMMAND.MAP'))
+        self.assertIn('profcat: note: DOS program: .COM, 11110 bytes at image address 0x100 (its entry)\n', err)
+
+    def test_map_of_another_program(self):
+        ibm = os.path.join(PROGS, 'basicdos_IBMDOS.EXE')
+        rc, out, err = profcat('-r', 'disasm', 'SCNOUT', ibm,
+                               os.path.join(PROGS, 'basicdos_MSBASIC.MAP'))
+        self.assertEqual((rc, out), (1, ''))
+        self.assertEqual(err, "profcat: the map's code segment CSEG (0x0-0xc5c5) is not inside "
+                         "the program's load image (0x0-0x33dd): the map is of another program "
+                         "or build: give the executable that wrote the capture, or --ignore-fit "
+                         "to report anyway\n")
+        # IBMDOS.COM is EXE2BIN's copy of a program linked at 0, not ORG 100h
+        com = os.path.join(PROGS, 'basicdos_IBMDOS.COM')
+        rc, out, err = profcat(com, os.path.join(PROGS, 'basicdos_IBMDOS.MAP'))
+        self.assertEqual((rc, out), (1, ''))
+        self.assertIn("(0x0-0x33dd) is not inside the program's load image (0x100-0x34dd): "
+                      "the map is of another program or build (or of a .COM linked at 0, not "
+                      "ORG 100h: give the program -O origin=0)", err)
+        # the same map, the entry point of SPIN.EXE (0x270) in DOS (0-0x33dd)
+        # but its image (0x1c8d bytes) too short for it
+        rc, out, err = profcat(os.path.join(PROFIL, 'SPIN.EXE'),
+                               os.path.join(PROGS, 'basicdos_IBMDOS.MAP'), SPIN_PRF)
+        self.assertEqual(rc, 1)
+        self.assertIn("the map's code segment DOS (0x0-0x33dd) is not inside the program's "
+                      "load image (0x0-0x1c8d)", err)
+
+    def test_prf_and_csip_with_the_exe(self):
+        exe = os.path.join(PROFIL, 'SPIN.EXE')
+        rc, out, err = profcat('--attribution', 'bucket-start', '-F', 'csv', exe, SPIN_MAP, SPIN_PRF)
+        self.assertEqual((rc, err), (0, ''))
+        self.assertIn('\n1,_delta,536,', out)
+        # CS:IP samples of SPIN at its load segment 023F, one per hit of
+        # each bucket, spread over the bucket's 16 bytes; every one is
+        # counted for the public that holds it (from SPIN.MAP, here)
+        with open(SPIN_PRF, 'rb') as f:
+            prf = f.read()
+        n = int.from_bytes(prf[2:4], 'little')
+        pubs = []
+        with open(SPIN_MAP, 'rb') as f:
+            for line in f.read().decode('ascii').splitlines():
+                m = re.match(r'^ 0000:([0-9A-F]{4})       (_\w+)$', line)
+                if m:
+                    pubs.append((int(m.group(1), 16), m.group(2)))
+        pubs = sorted(set(pubs))
+        want = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            dump = os.path.join(tmp, 'SPIN-CSIP.TXT')
+            with open(dump, 'w') as f:
+                f.write('; CS:IP samples of SPIN.EXE, load segment 023F\n')
+                for i in range(n):
+                    for k in range(int.from_bytes(prf[18 + 2 * i:20 + 2 * i], 'little')):
+                        ip = i * 16 + k % 16
+                        f.write('023F:%04X\n' % ip)
+                        name = [s for a, s in pubs if a <= ip][-1]
+                        want[name] = want.get(name, 0) + 1
+            rc, out, err = profcat('-F', 'csv', '--load-address', '0x23f', exe, SPIN_MAP, dump)
+        self.assertEqual((rc, err), (0, ''))
+        got = {}
+        for line in out.splitlines()[1:]:
+            f = line.split(',')
+            if f[0]:
+                got[f[1]] = int(f[2])
+        self.assertEqual(got, want)
+        self.assertEqual(sum(want.values()), 1560)
 
 
 if __name__ == '__main__':
