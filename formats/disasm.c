@@ -331,6 +331,22 @@ out:
 }
 #endif
 
+/* c's code: [lo, hi) of the size bytes at img, which start at address
+ * base (what: the part of the program they are, for the message). */
+static int code_window(pc_profile *p, dis_code *c, const char *path, const unsigned char *img,
+		       uint64_t base, uint64_t size, uint64_t lo, uint64_t hi, const char *what)
+{
+	if (lo < base || lo - base >= size)
+		return pc_profile_fail_at(p, PC_ENOTFOUND, path, -1,
+			       "disasm: address 0x%llx is outside the program's %s (0x%llx-0x%llx)",
+			       (unsigned long long)lo, what, (unsigned long long)base,
+			       (unsigned long long)(base + size));
+	c->lo = lo;
+	c->hi = hi - base > size ? base + size : hi;
+	c->bytes = img + (lo - base);
+	return PC_OK;
+}
+
 /* The code of [lo, hi) from a GEMDOS program: TEXT at file offset 0x1c,
  * placed at base. */
 static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t base,
@@ -348,30 +364,13 @@ static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t ba
 		return pc_profile_fail_at(p, PC_EFORMAT, path, 2,
 			       "TEXT length %llu goes past the end of the file (%zu bytes)",
 			       (unsigned long long)tlen, len);
-	if (lo < base || lo - base >= tlen)
-		return pc_profile_fail_at(p, PC_ENOTFOUND, path, -1,
-			       "disasm: address 0x%llx is outside the program's TEXT (0x%llx-0x%llx)",
-			       (unsigned long long)lo, (unsigned long long)base,
-			       (unsigned long long)(base + tlen));
-	c->lo = lo;
-	c->hi = hi - base > tlen ? base + tlen : hi;
-	c->bytes = b + 0x1c + (lo - base);
+	if ((st = code_window(p, c, path, b + 0x1c, base, tlen, lo, hi, "TEXT")))
+		return st;
 	c->cs_arch = CS_ARCH_M68K;
 	c->cs_mode = CS_MODE_M68K_000 | DIS_BE;
 	c->unit = 2;
 	c->arch = "m68k (68000)";
 	return PC_OK;
-}
-
-/* A hex metadata value of the mz loader; 0 when absent. */
-static int mz_meta(const pc_profile *p, const char *key, uint64_t *out)
-{
-	const char *v = pc_profile_meta(p, key);
-	char *end;
-	if (!v)
-		return 0;
-	*out = strtoull(v, &end, 16);
-	return end != v && !*end;
 }
 
 /* The code of [lo, hi) from an MS-DOS program (loaders/mz.c): its load
@@ -381,8 +380,8 @@ static int mz_meta(const pc_profile *p, const char *key, uint64_t *out)
 static int code_mz(pc_profile *p, dis_code *c, const char *path, uint64_t lo, uint64_t hi)
 {
 	uint64_t off = 0, isize = 0, org = 0;
-	if (!mz_meta(p, "mz.image_offset", &off) || !mz_meta(p, "mz.image_size", &isize) ||
-	    !mz_meta(p, "mz.origin", &org))
+	if (!pc_profile_meta_hex(p, "mz.image_offset", &off) || !pc_profile_meta_hex(p, "mz.image_size", &isize) ||
+	    !pc_profile_meta_hex(p, "mz.origin", &org))
 		return pc_profile_fail_at(p, PC_EUSAGE, path, -1, "disasm: the DOS program's layout is unknown");
 	char why[400];
 	if (pc_profile_mz_mismatch(p, why, sizeof why))
@@ -395,14 +394,9 @@ static int code_mz(pc_profile *p, dis_code *c, const char *path, uint64_t lo, ui
 		return pc_profile_fail_at(p, PC_ETRUNC, path, (int64_t)len,
 			       "file ends after %zu bytes; the load image needs %llu", len,
 			       (unsigned long long)(off + isize));
-	if (lo < org || lo - org >= isize)
-		return pc_profile_fail_at(p, PC_ENOTFOUND, path, -1,
-			       "disasm: address 0x%llx is outside the program's load image (0x%llx-0x%llx)",
-			       (unsigned long long)lo, (unsigned long long)org,
-			       (unsigned long long)(org + isize));
-	c->lo = lo;
-	c->hi = hi - org > isize ? org + isize : hi;
-	c->bytes = (const unsigned char *)c->buf + off + (lo - org);
+	if ((st = code_window(p, c, path, (const unsigned char *)c->buf + off, org, isize, lo, hi,
+			      "load image")))
+		return st;
 	c->cs_arch = CS_ARCH_X86;
 	c->cs_mode = CS_MODE_16;
 	c->unit = 1;

@@ -71,20 +71,6 @@ static int cmp_lrec(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* A metadata value written as a hex number; 0 when absent or malformed. */
-static int meta_hex(const pc_profile *p, const char *key, uint64_t *out)
-{
-	const char *v = pc_profile_meta(p, key);
-	if (!v)
-		return 0;
-	char *end;
-	unsigned long long x = strtoull(v, &end, 16);
-	if (end == v || *end)
-		return 0;
-	*out = x;
-	return 1;
-}
-
 static double class_pct(const pc_itotals *t, int cls, double norm)
 {
 	return t->by_class[cls] * norm;
@@ -97,8 +83,8 @@ static double class_pct(const pc_itotals *t, int cls, double norm)
 static int groups_of(pc_profile *p, const pc_histogram *h, group **out, size_t *n)
 {
 	uint64_t lo_pa = 0, hi_pa = 0, area_end = UINT64_MAX;
-	if (meta_hex(p, "profil.prog_low_pa", &lo_pa) &&
-	    meta_hex(p, "profil.prog_high_pa", &hi_pa) && hi_pa > lo_pa)
+	if (pc_profile_meta_hex(p, "profil.prog_low_pa", &lo_pa) &&
+	    pc_profile_meta_hex(p, "profil.prog_high_pa", &hi_pa) && hi_pa > lo_pa)
 		area_end = h->low + (hi_pa - lo_pa) * 16;
 	size_t nr = pc_profile_region_count(p), nrows = pc_profile_rows(p);
 	group *g = malloc(((nr > nrows ? nr : nrows) + 1) * sizeof *g);
@@ -181,15 +167,15 @@ static int one_hist(pc_profile *p, const pc_histogram *h, const pc_itotals *t,
 	 * the DOS paragraph as PROHST did (14 hex digits); otherwise the
 	 * histogram's range. */
 	uint64_t lo_pa, hi_pa, dos_pa;
-	if (meta_hex(p, "profil.prog_low_pa", &lo_pa) &&
-	    meta_hex(p, "profil.prog_high_pa", &hi_pa))
+	if (pc_profile_meta_hex(p, "profil.prog_low_pa", &lo_pa) &&
+	    pc_profile_meta_hex(p, "profil.prog_high_pa", &hi_pa))
 		pc_sink_printf(k, "Profile taken between %014" PRIX64 " and %014" PRIX64 ".\n\n",
 			       lo_pa * 16, hi_pa * 16);
 	else
 		pc_sink_printf(k, "Profile taken between %014" PRIX64 " and %014" PRIX64 ".\n\n",
 			       h->low, h->high);
 	int have_dos = 0;
-	if (meta_hex(p, "profil.dos_pa", &dos_pa)) {
+	if (pc_profile_meta_hex(p, "profil.dos_pa", &dos_pa)) {
 		pc_sink_printf(k, "DOS program address:%014" PRIX64 "\n\n", dos_pa);
 		have_dos = 1;
 	}

@@ -123,22 +123,11 @@ static const char *hexs(char *buf, size_t n, int64_t v)
 
 static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out);
 
-/* A hex metadata value; 0 when absent or malformed. */
-static int meta_u64(const pc_profile *p, const char *key, uint64_t *out)
-{
-	const char *v = pc_profile_meta(p, key);
-	char *end;
-	if (!v)
-		return 0;
-	*out = strtoull(v, &end, 16);
-	return end != v && !*end;
-}
-
 int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n)
 {
 	uint64_t isize, org, entry;
-	if (!meta_u64(p, "mz.image_size", &isize) || !meta_u64(p, "mz.origin", &org) ||
-	    !meta_u64(p, "mz.entry", &entry))
+	if (!pc_profile_meta_hex(p, "mz.image_size", &isize) || !pc_profile_meta_hex(p, "mz.origin", &org) ||
+	    !pc_profile_meta_hex(p, "mz.entry", &entry))
 		return 0;
 	size_t nt = pc_profile_rows(p);
 	int entry_in = 0, any = 0;

@@ -44,6 +44,9 @@ PC_INTERNAL void pc_sort_idx(size_t *v, size_t n, size_t *tmp,
 			     int (*cmp)(const void *ctx, size_t a, size_t b),
 			     const void *ctx);
 PC_INTERNAL char *pc_strndup(const char *s, size_t n);
+/* A capture metadata value written as a hex number (0x prefix optional):
+ * 1 and *out, or 0 when the key is absent or the value malformed. */
+PC_INTERNAL int pc_profile_meta_hex(const pc_profile *p, const char *key, uint64_t *out);
 /* The bitwise OR of c[0..n): the widest count's bits, four at a time
  * (about 1.25 instructions a count on a 10^6-bin histogram). */
 PC_INTERNAL uint64_t pc_counts_or(const uint64_t *c, size_t n);
