@@ -129,6 +129,13 @@ int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n)
 	if (!pc_profile_meta_hex(p, "mz.image_size", &isize) || !pc_profile_meta_hex(p, "mz.origin", &org) ||
 	    !pc_profile_meta_hex(p, "mz.entry", &entry))
 		return 0;
+	uint64_t mentry;
+	if (pc_profile_meta_hex(p, "map.entry", &mentry) && mentry != entry) {
+		snprintf(msg, n,
+			 "the program's entry point (image address 0x%llx) is not the map's (0x%llx): the map is of another program or build",
+			 (unsigned long long)entry, (unsigned long long)mentry);
+		return 1;
+	}
 	size_t nt = pc_profile_rows(p);
 	int entry_in = 0, any = 0;
 	for (size_t i = 0; i < p->nregions; i++) {

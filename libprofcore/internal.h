@@ -285,8 +285,9 @@ PC_INTERNAL size_t pc_callgraph_cycle_index(const pc_callgraph *g,
 PC_INTERNAL size_t pc_profile_rows(pc_profile *p);
 /** pc_profile_lookup for the engines: the row index, -1 if none. */
 /* 1 (and why, in msg) when the profile's DOS program (loaders/mz.c) and
- * its map disagree: a code segment outside the load image, or the entry
- * point in no code segment (fit.c). */
+ * its map disagree: another entry point than the map's "Program entry
+ * point", a code segment outside the load image, or the entry point in
+ * no code segment (fit.c). */
 PC_INTERNAL int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n);
 /* The line rows of pc_profile_add_line (a map's line numbers), in the
  * order added (lines.c). */

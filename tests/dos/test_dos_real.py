@@ -254,10 +254,9 @@ class DosPrograms(unittest.TestCase):
         rc, out, err = profcat('-r', 'disasm', 'SCNOUT', ibm,
                                os.path.join(PROGS, 'basicdos_MSBASIC.MAP'))
         self.assertEqual((rc, out), (1, ''))
-        self.assertEqual(err, "profcat: the map's code segment CSEG (0x0-0xc5c5) is not inside "
-                         "the program's load image (0x0-0x33dd): the map is of another program "
-                         "or build: give the executable that wrote the capture, or --ignore-fit "
-                         "to report anyway\n")
+        self.assertEqual(err, "profcat: the program's entry point (image address 0x0) is not "
+                         "the map's (0xc5b0): the map is of another program or build: give the "
+                         "executable that wrote the capture, or --ignore-fit to report anyway\n")
         # IBMDOS.COM is EXE2BIN's copy of a program linked at 0, not ORG 100h
         com = os.path.join(PROGS, 'basicdos_IBMDOS.COM')
         rc, out, err = profcat(com, os.path.join(PROGS, 'basicdos_IBMDOS.MAP'))
@@ -265,6 +264,12 @@ class DosPrograms(unittest.TestCase):
         self.assertIn("(0x0-0x33dd) is not inside the program's load image (0x100-0x34dd): "
                       "the map is of another program or build (or of a .COM linked at 0, not "
                       "ORG 100h: give the program -O origin=0)", err)
+        # GW-BASIC's map (entry 0000:C5C0) with the BASIC-DOS build (C5B0)
+        rc, out, err = profcat('--list-symbols', os.path.join(PROGS, 'basicdos_MSBASIC.EXE'),
+                               os.path.join(PROGS, 'basicdos_GWBASIC.MAP'), SPIN_PRF)
+        self.assertEqual(rc, 1)
+        self.assertIn("the program's entry point (image address 0xc5b0) is not the map's "
+                      "(0xc5c0): the map is of another program or build", err)
         # the same map, the entry point of SPIN.EXE (0x270) in DOS (0-0x33dd)
         # but its image (0x1c8d bytes) too short for it
         rc, out, err = profcat(os.path.join(PROFIL, 'SPIN.EXE'),
