@@ -139,6 +139,9 @@ static int mz_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			}
 		}
 	} else {
+		if (!com && !is_com_name(pc_stream_name(s)))
+			return pc_stream_fail(s, PC_EFORMAT, 0,
+					      "expected an MZ header (\"MZ\"), or a .COM program: name it .COM or give -O com=1");
 		if (size == 0)
 			return pc_stream_fail(s, PC_EFORMAT, 0, "an empty .COM program");
 		if (size > 0xFF00)

@@ -25,6 +25,8 @@ CASES = [
      'REL.EXE:28: relocation 0 at image offset 0x10ff0 is outside the 496-byte load image'),
     ('RELTAB.EXE', mz(nrel=100),
      'RELTAB.EXE:24: relocation table of 100 entries at offset 28 lies outside the 32-byte header'),
+    ('NOTMZ.EXE', b'\x90' * 100,
+     'NOTMZ.EXE:0: expected an MZ header ("MZ"), or a .COM program: name it .COM or give -O com=1'),
     ('BIG.COM', b'\x90' * 70000,
      'BIG.COM:0: a .COM program of 70000 bytes; at most 65280 fit its segment after the PSP'),
 ]
@@ -36,8 +38,8 @@ def main():
         for name, data, want in CASES:
             with open(os.path.join(tmp, name), 'wb') as f:
                 f.write(data)
-            p = subprocess.run([PROFCAT, '--list-symbols', name], cwd=tmp, capture_output=True,
-                               text=True)
+            p = subprocess.run([PROFCAT, '--list-symbols', '-f', 'mz', name], cwd=tmp,
+                               capture_output=True, text=True)
             got = (p.returncode, p.stdout, p.stderr)
             exp = (1, '', 'profcat: %s\n' % want)
             if got != exp:
