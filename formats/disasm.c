@@ -151,6 +151,8 @@ typedef struct dis_code {
 	dis_mode *modes; /* by address; none: cs_mode throughout */
 	size_t nmodes, capmodes;
 	void *buf; /* the file's bytes */
+	int segoff; /* addresses shown as real-mode SSSS:OOOO */
+	uint64_t frame; /* the function's segment (paragraph * 16) */
 } dis_code;
 
 static int read_file(pc_profile *p, const char *path, void **buf, size_t *len)
@@ -329,6 +331,22 @@ out:
 }
 #endif
 
+/* c's code: [lo, hi) of the size bytes at img, which start at address
+ * base (what: the part of the program they are, for the message). */
+static int code_window(pc_profile *p, dis_code *c, const char *path, const unsigned char *img,
+		       uint64_t base, uint64_t size, uint64_t lo, uint64_t hi, const char *what)
+{
+	if (lo < base || lo - base >= size)
+		return pc_profile_fail_at(p, PC_ENOTFOUND, path, -1,
+			       "disasm: address 0x%llx is outside the program's %s (0x%llx-0x%llx)",
+			       (unsigned long long)lo, what, (unsigned long long)base,
+			       (unsigned long long)(base + size));
+	c->lo = lo;
+	c->hi = hi - base > size ? base + size : hi;
+	c->bytes = img + (lo - base);
+	return PC_OK;
+}
+
 /* The code of [lo, hi) from a GEMDOS program: TEXT at file offset 0x1c,
  * placed at base. */
 static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t base,
@@ -346,19 +364,65 @@ static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t ba
 		return pc_profile_fail_at(p, PC_EFORMAT, path, 2,
 			       "TEXT length %llu goes past the end of the file (%zu bytes)",
 			       (unsigned long long)tlen, len);
-	if (lo < base || lo - base >= tlen)
-		return pc_profile_fail_at(p, PC_ENOTFOUND, path, -1,
-			       "disasm: address 0x%llx is outside the program's TEXT (0x%llx-0x%llx)",
-			       (unsigned long long)lo, (unsigned long long)base,
-			       (unsigned long long)(base + tlen));
-	c->lo = lo;
-	c->hi = hi - base > tlen ? base + tlen : hi;
-	c->bytes = b + 0x1c + (lo - base);
+	if ((st = code_window(p, c, path, b + 0x1c, base, tlen, lo, hi, "TEXT")))
+		return st;
 	c->cs_arch = CS_ARCH_M68K;
 	c->cs_mode = CS_MODE_M68K_000 | DIS_BE;
 	c->unit = 2;
 	c->arch = "m68k (68000)";
 	return PC_OK;
+}
+
+/* The code of [lo, hi) from an MS-DOS program (loaders/mz.c): its load
+ * image, unrelocated, at image address mz.origin (0 for an .EXE, 0x100
+ * for a .COM), 16-bit real mode.  A map of another program or build is
+ * refused (fit.c pc_profile_mz_mismatch). */
+static int code_mz(pc_profile *p, dis_code *c, const char *path, uint64_t lo, uint64_t hi)
+{
+	uint64_t off = 0, isize = 0, org = 0;
+	if (!pc_profile_meta_hex(p, "mz.image_offset", &off) || !pc_profile_meta_hex(p, "mz.image_size", &isize) ||
+	    !pc_profile_meta_hex(p, "mz.origin", &org))
+		return pc_profile_fail_at(p, PC_EUSAGE, path, -1, "disasm: the DOS program's layout is unknown");
+	char why[400];
+	if (pc_profile_mz_mismatch(p, why, sizeof why))
+		return pc_profile_fail_at(p, PC_EFORMAT, path, -1, "%s", why);
+	size_t len = 0;
+	int st = read_file(p, path, &c->buf, &len);
+	if (st)
+		return st;
+	if (off > len || isize > len - off)
+		return pc_profile_fail_at(p, PC_ETRUNC, path, (int64_t)len,
+			       "file ends after %zu bytes; the load image needs %llu", len,
+			       (unsigned long long)(off + isize));
+	if ((st = code_window(p, c, path, (const unsigned char *)c->buf + off, org, isize, lo, hi,
+			      "load image")))
+		return st;
+	c->cs_arch = CS_ARCH_X86;
+	c->cs_mode = CS_MODE_16;
+	c->unit = 1;
+	c->arch = "x86 16-bit real mode";
+	c->segoff = 1;
+	return PC_OK;
+}
+
+/* Capstone 4 names 98h and 99h by their 32-bit forms in 16-bit mode
+ * (cwde, cdq): there they are cbw and cwd, and cwde and cdq only with an
+ * operand-size prefix (66h), as objdump -m i8086 and Intel's manual say. */
+static void fix16(char *text, size_t n, const unsigned char *b, unsigned size)
+{
+	int o66 = 0;
+	unsigned i = 0;
+	for (; i + 1 < size; i++) {
+		if (b[i] == 0x66)
+			o66 = 1;
+		else if (!(b[i] == 0x26 || b[i] == 0x2e || b[i] == 0x36 || b[i] == 0x3e ||
+			   b[i] == 0x64 || b[i] == 0x65 || b[i] == 0x67 || b[i] == 0xf0 ||
+			   b[i] == 0xf2 || b[i] == 0xf3))
+			return;
+	}
+	if (i != size - 1 || (b[i] != 0x98 && b[i] != 0x99))
+		return;
+	snprintf(text, n, "%s", b[i] == 0x98 ? (o66 ? "cwde" : "cbw") : (o66 ? "cdq" : "cwd"));
 }
 
 /* Decodes c into *out. */
@@ -433,6 +497,8 @@ static int decode(pc_profile *p, const cs_table *csf, dis_code *c, dis_ins **out
 				d->size = insn->size;
 				snprintf(d->text, sizeof d->text, "%s%s%s", insn->mnemonic,
 					 insn->op_str[0] ? " " : "", insn->op_str);
+				if (c->cs_arch == CS_ARCH_X86 && mode == CS_MODE_16)
+					fix16(d->text, sizeof d->text, win, insn->size);
 			}
 			code = c->bytes + (a - c->lo);
 		}
@@ -584,12 +650,14 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 	/* the program's code */
 	dis_code c;
 	memset(&c, 0, sizeof c);
-	const char *elf = NULL, *prg = NULL;
+	const char *elf = NULL, *prg = NULL, *dos = NULL;
 	for (size_t i = 0; i < p->nsrc; i++) {
 		if (!elf && !strcmp(p->src_format[i], "elf"))
 			elf = p->src_file[i];
 		if (!prg && !strcmp(p->src_format[i], "gemdos"))
 			prg = p->src_file[i];
+		if (!dos && !strcmp(p->src_format[i], "mz"))
+			dos = p->src_file[i];
 	}
 	if (elf) {
 		c.file = elf;
@@ -609,9 +677,21 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 			}
 		c.file = prg;
 		st = code_gemdos(p, &c, prg, base, fn->address, fn->end);
+	} else if (dos) {
+		c.file = dos;
+		st = code_mz(p, &c, dos, fn->address, fn->end);
+		/* SSSS:OOOO in the segment (map region) holding the function */
+		for (size_t i = 0; !st && i < p->nregions; i++)
+			if (p->regions[i].cls == PC_REGION_APPLICATION && p->regions[i].label &&
+			    p->regions[i].segment == PC_NOSEG && p->regions[i].low <= fn->address &&
+			    fn->address < p->regions[i].high && p->syms[fn->symbol].section &&
+			    !strcmp(p->regions[i].label, p->syms[fn->symbol].section)) {
+				c.frame = p->regions[i].low & ~(uint64_t)15;
+				break;
+			}
 	} else {
 		st = pc_profile_fail(p, PC_EUSAGE,
-				     "disasm needs the program's code: give the ELF executable or GEMDOS program among the files");
+				     "disasm needs the program's code: give the ELF executable, GEMDOS program or DOS .EXE/.COM among the files");
 	}
 	dis_ins *v = NULL;
 	size_t n = 0;
@@ -673,6 +753,12 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 	for (size_t i = 0; i < n; i++)
 		sum += v[i].count;
 	pc_dwarf *d = NULL;
+	if (dos && p->nlines) {
+		/* the map's line numbers (LINK /LINENUMBERS) */
+		st = pc_profile_dwarf(p, o, &d);
+		if (st)
+			goto out;
+	}
 #if PC_HAVE_DWARF
 	if (elf) {
 		/* no DWARF: no source lines; damaged DWARF: its error */
@@ -840,7 +926,11 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 				       j > i + 1 || x->joined ? "" : ".");
 		}
 		char ab[32];
-		snprintf(ab, sizeof ab, "0x%llx", (unsigned long long)x->addr);
+		if (c.segoff && x->addr - c.frame <= 0xffff)
+			snprintf(ab, sizeof ab, "%04llX:%04llX", (unsigned long long)(c.frame >> 4),
+				 (unsigned long long)(x->addr - c.frame));
+		else
+			snprintf(ab, sizeof ab, "0x%llx", (unsigned long long)x->addr);
 		pc_sink_printf(k, "%-10s  ", ab);
 		put_bytes(k, x, bw);
 		pc_sink_puts(k, "  ");

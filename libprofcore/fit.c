@@ -123,6 +123,94 @@ static const char *hexs(char *buf, size_t n, int64_t v)
 
 static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out);
 
+int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n)
+{
+	uint64_t isize, org, entry;
+	if (!pc_profile_meta_hex(p, "mz.image_size", &isize) || !pc_profile_meta_hex(p, "mz.origin", &org) ||
+	    !pc_profile_meta_hex(p, "mz.entry", &entry))
+		return 0;
+	uint64_t mentry;
+	if (pc_profile_meta_hex(p, "map.entry", &mentry) && mentry != entry) {
+		snprintf(msg, n,
+			 "the program's entry point (image address 0x%llx) is not the map's (0x%llx): the map is of another program or build",
+			 (unsigned long long)entry, (unsigned long long)mentry);
+		return 1;
+	}
+	size_t nt = pc_profile_rows(p);
+	int entry_in = 0, any = 0;
+	for (size_t i = 0; i < p->nregions; i++) {
+		const pc_region *g = &p->regions[i];
+		if (g->cls != PC_REGION_APPLICATION || g->segment != PC_NOSEG || g->high <= g->low ||
+		    !g->label)
+			continue;
+		/* a code segment of the map: its code symbols name it as their
+		 * section (not PROFIL's "program" area, say); a .COM's segment
+		 * starts at 0, its code at ORG 100h */
+		int code = 0;
+		uint64_t first = g->low < org && g->high > org ? org : g->low;
+		for (size_t t = 0; t < nt; t++) {
+			pc_row r;
+			if (pc_profile_row_at(p, t, &r) != PC_OK || r.segment != PC_NOSEG ||
+			    r.address < g->low || r.address >= g->high)
+				continue;
+			const pc_symbol *y = &p->syms[r.symbol];
+			if (!y->section || strcmp(y->section, g->label))
+				continue;
+			code = 1;
+			if (r.address < first)
+				first = r.address;
+		}
+		if (!code)
+			continue;
+		any = 1;
+		if (first < org || g->high > org + isize) {
+			snprintf(msg, n,
+				 "the map's code segment %s (0x%llx-0x%llx) is not inside the program's load image (0x%llx-0x%llx): the map is of another program or build%s",
+				 g->label, (unsigned long long)first, (unsigned long long)g->high,
+				 (unsigned long long)org, (unsigned long long)(org + isize),
+				 org == 0x100 && first < org
+					 ? " (or of a .COM linked at 0, not ORG 100h: give the program -O origin=0)"
+					 : "");
+			return 1;
+		}
+		if (entry >= g->low && entry < g->high)
+			entry_in = 1;
+	}
+	if (any && !entry_in) {
+		snprintf(msg, n,
+			 "the program's entry point %04llX:%04llX is in none of the map's code segments: the map is of another program or build",
+			 (unsigned long long)(entry >> 4), (unsigned long long)(entry & 15));
+		return 1;
+	}
+	return 0;
+}
+
+/* Where the code ends for the check that a histogram of the whole text
+ * covers it: the end of the last program region that holds an
+ * attribution target (a code symbol), or hi when none does.  A linker
+ * map's segment table lists every segment, the data, BSS and stack ones
+ * too, and PROFIL samples the file's load image only: MS LINK's STACK
+ * segment lies past it and is no code (docs/dos.md). */
+static uint64_t code_end(fitctx *c, uint64_t hi)
+{
+	uint64_t end = 0;
+	size_t n = pc_profile_rows(c->p);
+	for (size_t k = 0; k < c->ncode; k++) {
+		if (c->code[k].high <= end)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			pc_row r;
+			if (pc_profile_row_at(c->p, i, &r) == PC_OK &&
+			    r.segment == c->code[k].seg && r.address >= c->code[k].low &&
+			    r.address < c->code[k].high) {
+				end = c->code[k].high;
+				break;
+			}
+		}
+	}
+	return end ? end : hi;
+}
+
 int pc_profile_fit_sized(pc_profile *p, const pc_options *opts, pc_fit *out,
 			 size_t out_size)
 {
@@ -215,6 +303,7 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 	}
 	out->code_low = lo;
 	out->code_high = hi;
+	uint64_t cend = code_end(&c, hi), mend = hi;
 
 	/* samples: histogram buckets (by their first address) and raw ones */
 	size_t nws = 0, capws = 0;
@@ -296,8 +385,9 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 			/* going on past the code's end is refused only with call
 			 * arcs (mcount's runtime profiles exactly the text):
 			 * PROFIL and OpenOCD cover what the user asked for */
-			if ((whole && h.high + slack < hi) ||
+			if ((whole && h.high + slack < cend) ||
 			    (pc_profile_arc_count(p) && h.high > hi + slack)) {
+				mend = whole && h.high + slack < cend ? cend : hi;
 				out->range_mismatch = 1;
 				out->hist_low = h.low;
 				out->hist_high = h.high;
@@ -384,7 +474,7 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		snprintf(msg, sizeof msg,
 			 "the histogram covers 0x%llx-0x%llx but the code of %s ends at 0x%llx: the capture is from another program or build",
 			 (unsigned long long)out->hist_low, (unsigned long long)out->hist_high,
-			 prog, (unsigned long long)hi);
+			 prog, (unsigned long long)mend);
 	} else if (known < FIT_DOUBT) {
 		out->verdict = PC_FIT_DOUBT;
 		snprintf(msg, sizeof msg,
@@ -420,6 +510,9 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 					 hexs(h2, sizeof h2, smin), hexs(h3, sizeof h3, smax));
 		}
 	}
+	/* a DOS program given with a map of another build */
+	if (pc_profile_mz_mismatch(p, msg, sizeof msg))
+		out->verdict = PC_FIT_MISFIT, out->has_shift = 0;
 	if (msg[0]) {
 		out->problem = pc_strpool_add(&p->pool, msg);
 		if (!out->problem)

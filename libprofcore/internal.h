@@ -44,6 +44,9 @@ PC_INTERNAL void pc_sort_idx(size_t *v, size_t n, size_t *tmp,
 			     int (*cmp)(const void *ctx, size_t a, size_t b),
 			     const void *ctx);
 PC_INTERNAL char *pc_strndup(const char *s, size_t n);
+/* A capture metadata value written as a hex number (0x prefix optional):
+ * 1 and *out, or 0 when the key is absent or the value malformed. */
+PC_INTERNAL int pc_profile_meta_hex(const pc_profile *p, const char *key, uint64_t *out);
 /* The bitwise OR of c[0..n): the widest count's bits, four at a time
  * (about 1.25 instructions a count on a 10^6-bin histogram). */
 PC_INTERNAL uint64_t pc_counts_or(const uint64_t *c, size_t n);
@@ -285,6 +288,16 @@ PC_INTERNAL size_t pc_callgraph_cycle_index(const pc_callgraph *g,
  *  caller's next pc_profile_row_at / totals call reports the error). */
 PC_INTERNAL size_t pc_profile_rows(pc_profile *p);
 /** pc_profile_lookup for the engines: the row index, -1 if none. */
+/* 1 (and why, in msg) when the profile's DOS program (loaders/mz.c) and
+ * its map disagree: another entry point than the map's "Program entry
+ * point", a code segment outside the load image, or the entry point in
+ * no code segment (fit.c). */
+PC_INTERNAL int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n);
+/* The line rows of pc_profile_add_line (a map's line numbers), in the
+ * order added (lines.c). */
+PC_INTERNAL size_t pc_profile_line_count(const pc_profile *p);
+PC_INTERNAL int pc_profile_line_at(const pc_profile *p, size_t i, uint32_t *segment,
+				   uint64_t *address, unsigned *line);
 PC_INTERNAL int64_t pc_profile_row_find(pc_profile *p, uint32_t segment,
 					uint64_t address);
 /** pc_dwarf_lookup with the frames as an array borrowed until the next

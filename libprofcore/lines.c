@@ -522,3 +522,19 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	*out = q;
 	return PC_OK;
 }
+
+size_t pc_profile_line_count(const pc_profile *p)
+{
+	return p->nlines;
+}
+
+int pc_profile_line_at(const pc_profile *p, size_t i, uint32_t *segment,
+		       uint64_t *address, unsigned *line)
+{
+	if (i >= p->nlines)
+		return PC_ENOTFOUND;
+	*segment = p->lines[i].segment;
+	*address = p->lines[i].address;
+	*line = p->lines[i].line;
+	return PC_OK;
+}

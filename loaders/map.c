@@ -116,7 +116,7 @@ static int rx_test(const rx *r, pc_re_scratch *sc, const char *s)
 /* Dialects                                                                */
 
 enum addr_mode { AM_SEGOFF, AM_OBJOFF, AM_HEX, AM_DECIMAL };
-enum emit { EM_SYMBOL, EM_REGION, EM_CONTEXT, EM_SKIP, EM_ERROR, EM_LINES };
+enum emit { EM_SYMBOL, EM_REGION, EM_CONTEXT, EM_SKIP, EM_ERROR, EM_LINES, EM_ENTRY };
 enum other { OT_END, OT_SKIP, OT_ERROR };
 
 typedef struct row {
@@ -407,7 +407,7 @@ static int rx_list(dctx *c, const ynode *n, const char *path, rx **out,
 static const char *const addr_names[] = {"segoff", "objoff", "hex", "decimal", NULL};
 static const char *const base_names[] = {"hex", "decimal", NULL};
 static const char *const emit_names[] = {"symbol", "region", "context", "skip", "error",
-					 "lines", NULL};
+					 "lines", "entry", NULL};
 static const char *const other_names[] = {"end", "skip", "error", NULL};
 static const char *const kind_names[] = {"text", "data", "bss", "abs", "other", NULL};
 static const char *const bind_names[] = {"global", "local", "weak", NULL};
@@ -522,6 +522,10 @@ static int row_compile(dctx *c, const dialect *d, const ynode *n,
 		if (!HAVE(F_SIZE) && !HAVE(F_STOP) && !HAVE(F_END))
 			return derr(c, n, path,
 				    "a region row needs a 'size', 'stop' or 'end' field");
+	} else if (rw->emit == EM_ENTRY) {
+		if (!HAVE(F_ADDRESS) && !(HAVE(F_SEGMENT) && HAVE(F_OFFSET)))
+			return derr(c, n, path,
+				    "an entry row needs an 'address' field (or 'segment' and 'offset')");
 	} else if (rw->emit == EM_CONTEXT) {
 		if (!HAVE(F_FILE) && !HAVE(F_SECTION) && !HAVE(F_INPUT))
 			return derr(c, n, path,
@@ -1104,6 +1108,9 @@ typedef struct engine {
 	uint64_t line_off; /* of the current line, for errors */
 	mreg *regs;
 	size_t nregs, capregs;
+	uint64_t entry; /* an `emit: entry` row's address */
+	uint32_t entry_seg;
+	int has_entry;
 	uint32_t ctx_file, ctx_section, ctx_input;
 	pc_re_scratch sc;
 	pc_re_span pm[PC_RE_MAX_GROUPS + 1];
@@ -1351,6 +1358,11 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 	}
 	switch (rw->emit) {
 	case EM_SKIP:
+		return 1;
+	case EM_ENTRY: /* the program's entry point: checked against it */
+		if (!parse_addr(&f, rw->addr_mode, &e->entry_seg, &e->entry))
+			return 0;
+		e->has_entry = 1;
 		return 1;
 	case EM_ERROR:
 		return ROW_DAMAGED;
@@ -1877,6 +1889,12 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 	knownsec *ks = NULL;
 	size_t nks = known_sections(p, &ks), from_elf = 0, changed = 0;
 	int r = PC_OK;
+	if (e->has_entry && e->entry_seg == PC_NOSEG &&
+	    !pc_add_overflow(e->entry, shift, &e->entry)) {
+		char v[32];
+		snprintf(v, sizeof v, "0x%llx", (unsigned long long)e->entry);
+		r = pc_profile_set_meta(p, "map.entry", v);
+	}
 	for (size_t i = 0; i < e->nregs && !r; i++) {
 		const mreg *g = &e->regs[i];
 		pc_region pr = {g->seg, g->low, g->high, g->rclass, astr(e, g->name)};

@@ -878,7 +878,7 @@ static void dialect_errors(void **state)
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: '^(?P<name>.*)$'\n",
 	       "dialect D.yaml:4:5: key 'rows[0]': a symbol row needs an 'address' field (or 'segment' and 'offset')");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: 'x'\n    emit: symbols\n",
-	       "dialect D.yaml:5:11: key 'rows[0].emit': 'symbols' is not one of: symbol, region, context, skip, error, lines");
+	       "dialect D.yaml:5:11: key 'rows[0].emit': 'symbols' is not one of: symbol, region, context, skip, error, lines, entry");
 	/* line numbers (MS LINK /LINENUMBERS): a lines row, a begin's groups */
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: '(?P<address>[0-9]+)'\n    emit: lines\n",
 	       "dialect D.yaml:4:5: key 'rows[0]': a lines row needs a 'line' field and an 'address' field (or 'segment' and 'offset')");
