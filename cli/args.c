@@ -25,6 +25,8 @@ static const pc_cli_opt opts[] = {
 	 "loader option (e.g. width=4, endian=big;\n--list-formats -v lists every loader's)"},
 	{"load-address", 0, PC_OPT_LOAD_ADDRESS, NULL, NULL, "ADDR", ALL,
 	 "where the program's code was loaded (same as\n-O load-address=ADDR; Atari: basepage+0x100)"},
+	{"rate", 0, PC_OPT_RATE, NULL, NULL, "HZ", ALL,
+	 "samples per second of the captures (raw\ndumps and others without one: seconds in\nevery report); same as -O rate=HZ"},
 	{"report", 'r', PC_OPT_REPORT, NULL, NULL, "NAME", ONE,
 	 "report to print (default: flat); -r source\n[FUNC|FILE]: annotated source of a function\nor a file"},
 	{"export", 'e', PC_OPT_EXPORT, NULL, NULL, "FORMAT", ONE,

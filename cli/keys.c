@@ -6,6 +6,7 @@
  * no consumer declares goes to the report or export, which refuses it
  * with a message naming the key and the keys it knows. */
 #include "keys.h"
+#include "output.h"
 
 #include <string.h>
 
@@ -24,7 +25,9 @@ pc_options *pc_cli_loader_options(const pc_loader *l, const pc_options *all)
 		return NULL;
 	for (size_t i = 0; o && i < pc_options_count(all); i++) {
 		const char *k = pc_options_key_at(all, i);
-		if (l->abi_version >= 2 && !declares(l->options, k))
+		/* rate: every capture loader's (pc_profile_load_stream) */
+		if (l->abi_version >= 2 && !declares(l->options, k) &&
+		    !(!strcmp(k, "rate") && (l->roles & PC_ROLE_SAMPLES)))
 			continue;
 		if (pc_options_set(o, k, pc_options_get(all, k))) {
 			pc_options_free(o);
@@ -55,7 +58,7 @@ int pc_cli_merge_options(pc_options *ropts, const pc_options *lopts,
 {
 	for (size_t i = 0; i < pc_options_count(lopts); i++) {
 		const char *k = pc_options_key_at(lopts, i);
-		if (pc_options_get(ropts, k))
+		if (pc_options_get(ropts, k) || !strcmp(k, "rate"))
 			continue;
 		/* load-address is also read by profcat's fit check
 		 * (pc_profile_fit), whatever the inputs and the output */
@@ -68,6 +71,17 @@ int pc_cli_merge_options(pc_options *ropts, const pc_options *lopts,
 			return PC_ENOMEM;
 	}
 	return 0;
+}
+
+void pc_cli_rate_stated(const pc_profile *p, const pc_options *lopts,
+			const char *name)
+{
+	static int said; /* once: the key stays in the profile */
+	const char *hz = pc_options_get(lopts, "rate");
+	const char *own = pc_profile_meta(p, "rate.stated");
+	if (hz && own && !said++)
+		fprintf(stderr, "profcat: warning: %s: the capture says %s Hz; reporting at %.15g Hz as --rate says\n",
+			pc_cli_shown(name), own, pc_profile_rate(p));
 }
 
 void pc_cli_list_loader_keys(FILE *f, const pc_loader *l)

@@ -320,6 +320,9 @@ static int main_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 	case PC_OPT_LOAD_ADDRESS:
 		pc_options_set(c->lopts, "load-address", val);
 		break;
+	case PC_OPT_RATE:
+		pc_options_set(c->lopts, "rate", val);
+		break;
 	case PC_OPT_REPORT: {
 		c->report = val;
 		/* -r source[:NAME] or -r source NAME: NAME selects a function
@@ -504,6 +507,7 @@ int main(int argc, char **argv)
 			rc = status_exit(st);
 			goto done;
 		}
+		pc_cli_rate_stated(p, lopts, in[i].path);
 	}
 	size_t nw = pc_profile_warning_count(p);
 	for (size_t i = 0; i < nw && verbose; i++)

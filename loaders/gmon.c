@@ -714,8 +714,16 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	g.p = p;
 	g.strict = 0;
 	r = parse(&g);
-	if (r == PC_OK && rate > 0)
+	if (r == PC_OK && rate > 0) {
+		/* the file's own rate, replaced: kept for the user's warning
+		 * (as profcat says for every loader, registry.c) */
+		double own = pc_profile_rate(p);
+		char v[64];
+		snprintf(v, sizeof v, "%.15g", own);
+		if (own > 0 && own != rate && pc_profile_set_meta(p, "rate.stated", v))
+			r = PC_ENOMEM;
 		pc_profile_set_rate(p, rate);
+	}
 out:
 	pc_whole_done(&w);
 	return r;

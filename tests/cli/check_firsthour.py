@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""A new user's first hour (issue #34 items 2-5), exact outputs and
+messages: gprof's and pprof's options at profcat's prompt, misspelled
+names, the sampling rate of any capture (--rate, -O rate), --focus and
+--ignore by stack in the flat report and the call graph, and the
+messages that say what to give.
+
+Runs in tests/unix/fixtures/x86_64-nopie (gcc -pg fixture: SOURCES.md
+there), so reports name `callgraph` and `gmon.out`.
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+PROFCAT = os.environ["PROFCAT"]
+ROOT = os.environ["PC_SOURCE_ROOT"]
+FIX = os.path.join(ROOT, "tests", "unix", "fixtures", "x86_64-nopie")
+RAW = os.path.join(ROOT, "tests", "raw")
+CG = ["callgraph", "gmon.out"]
+
+
+def run(*args, cwd=FIX):
+    r = subprocess.run([PROFCAT, *args], cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+HEAD = ("Flat profile of callgraph (elf), gmon.out (gmon)\n"
+        "Samples: 365 total, 365 in the program, 0 outside\n"
+        "Rate: 100 Hz, each sample counts as 0.01 seconds; 3.65 seconds sampled\n")
+
+
+class Rate(unittest.TestCase):
+    """Item 3: every capture can be given its rate."""
+    RAWHEAD = ("Flat profile of ddj68k.elf (elf), hex.txt (raw)\n"
+               "Samples: 1004 total, 976 in the program, 28 outside (unknown 28)\n")
+
+    def flat(self, *opts):
+        return run(*opts, "-n", "1", "ddj68k.elf", "-f", "raw", "hex.txt", cwd=RAW)
+
+    def test_raw_dump_with_a_rate(self):
+        want = (0, self.RAWHEAD + (
+            "Rate: 1000 Hz, each sample counts as 0.001 seconds; 1.00 seconds sampled\n"
+            "Showing: 1 row, 11.95% of all samples (top 1 of 16)\n\n"
+            "rank  symbol            count  percent    cum %     self s  bar\n"
+            "   1  delay_fifteen       120    11.95    11.95       0.12  ####################\n"), "")
+        self.assertEqual(self.flat("-O", "rate=1000"), want)
+        self.assertEqual(self.flat("--rate", "1000"), want)
+        self.assertEqual(self.flat("--rate=1000"), want)
+
+    def test_every_report_and_export_shows_seconds(self):
+        rc, out, err = run("--rate", "1000", "-e", "folded", "--stacks", "none",
+                           "ddj68k.elf", "-f", "raw", "hex.txt", cwd=RAW)
+        self.assertEqual((rc, err), (0, ""))
+        rc, out, err = run("--rate", "1000", "-F", "json", "ddj68k.elf", "-f", "raw",
+                           "hex.txt", cwd=RAW)
+        self.assertIn('"rate_hz": 1000', out)
+        self.assertIn('"self_seconds": 0.12', out)
+        rc, out, err = run("--rate", "1000", "--style", "gprof", "-n", "1", "ddj68k.elf",
+                           "-f", "raw", "hex.txt", cwd=RAW)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("Each sample counts as 0.001 seconds.\n", out)
+
+    def test_check_judges_aliasing_with_a_rate(self):
+        _, without, _ = run("-r", "check", "ddj68k.elf", "-f", "raw", "hex.txt", cwd=RAW)
+        self.assertIn("warning: rate-unknown: sampling rate unknown", without)
+        rc, out, err = run("--rate", "1000", "-r", "check", "ddj68k.elf", "-f", "raw",
+                           "hex.txt", cwd=RAW)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertNotIn("rate-unknown", out)
+
+    def test_a_capture_with_its_own_rate_says_so(self):
+        rc, out, err = run("--rate", "1000", "-n", "1", *CG)
+        self.assertEqual((rc, err), (0, "profcat: warning: gmon.out: the capture says "
+                                        "100 Hz; reporting at 1000 Hz as --rate says\n"))
+        self.assertIn("Rate: 1000 Hz, each sample counts as 0.001 seconds; 0.36 seconds sampled\n",
+                      out)
+        # the same rate: nothing to say
+        self.assertEqual(run("--rate", "100", "-n", "1", *CG)[2], "")
+
+    def test_bad_rates(self):
+        self.assertEqual(self.flat("--rate", "fast"), (
+            2, "", "profcat: hex.txt: bad value 'fast' for option 'rate'; expected a "
+            "number of samples per second above 0\n"))
+        self.assertEqual(self.flat("--rate", "0")[0], 2)
+        hat = os.path.join(ROOT, "tests", "atari", "synth", "old.hatari")
+        self.assertEqual(run("--rate", "50", hat), (
+            2, "", "profcat: %s: the counts are instructions, not time samples: a "
+            "sampling rate does not apply to them\n" % hat))
+
+
+class Focus(unittest.TestCase):
+    """Item 4: --focus/--ignore by stack in the flat report and the call
+    graph, as the exports and pprof."""
+
+    def test_flat_focus_keeps_the_subtree(self):
+        self.assertEqual(run("--focus", "tinies", *CG), (0, HEAD + (
+            "Showing: 4 rows, 27.17% of all samples (focus tinies; stacks estimated "
+            "from call counts, as gprof)\n\n"
+            "rank  symbol       count  percent    cum %     self s      calls  bar\n"
+            "   1  tiny_b       35.56     9.74     9.74       0.36   24000000  ####################\n"
+            "   2  tiny_a       33.05     9.06    18.80       0.33   24000000  ##################\n"
+            "   3  tiny_c       28.54     7.82    26.62       0.29   24000000  ################\n"
+            "   4  tinies        2.00     0.55    27.17       0.02          1  #\n"), ""))
+
+    def test_flat_ignore_drops_the_subtree(self):
+        rc, out, err = run("--ignore", "tinies", "--no-barchart", *CG)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(out.split("\n")[3:], [
+            "Showing: 4 rows, 72.99% of all samples (ignore tinies; stacks estimated "
+            "from call counts, as gprof)", "",
+            "rank  symbol        count  percent    cum %     self s      calls",
+            "   1  hot          264.41    72.44    72.44       2.64          1",
+            "   2  is_odd         2.00     0.55    72.99       0.02     602054",
+            "   3  is_even        0.00     0.00    72.99       0.00     602740",
+            "   4  fib            0.00     0.00    72.99       0.00   1+392834", ""])
+
+    def test_callgraph_focus_is_gprof_F(self):
+        # gprof -b -q -F tinies: tinies [1] 100.0 0.02 0.97, tiny_b 35.9 ...
+        rc, out, err = run("-r", "callgraph", "--focus", "tinies", *CG)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertTrue(out.startswith(
+            "Filters: focus tinies (stacks estimated from call counts, as gprof: the "
+            "functions keep the self time of their stacks that pass, so a focused "
+            "function keeps its subtree's; a hidden function's callers call its callees; "
+            "% time is of the time they keep)\n"), out[:300])
+        self.assertIn(
+            "                0.02    0.97       1/1           main [2]\n"
+            "[1]    100.0    0.02    0.97       1         tinies [1]\n"
+            "                0.36    0.00 24000000/24000000     tiny_b [3]\n"
+            "                0.33    0.00 24000000/24000000     tiny_a [4]\n"
+            "                0.29    0.00 24000000/24000000     tiny_c [5]\n", out)
+        self.assertIn("[3]     35.9    0.36    0.00 24000000         tiny_b [3]\n", out)
+
+    def test_without_arcs_the_header_says_so(self):
+        rc, out, err = run("--focus", "delay_one", "-n", "1", "ddj68k.elf", "-f", "raw",
+                           "hex.txt", cwd=RAW)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("(focus delay_one; no call arcs: a sample's stack is its function)\n",
+                      out)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
