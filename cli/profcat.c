@@ -11,6 +11,7 @@
 #include "platform.h"
 #include "stats_cmd.h"
 #include "keys.h"
+#include "hints.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -456,8 +457,17 @@ int main(int argc, char **argv)
 		if (in[i].format) {
 			in[i].l = pc_registry_find(reg, in[i].format);
 			if (!in[i].l) {
-				fprintf(stderr, "profcat: no format named '%s' (see profcat --list-formats)\n",
-					in[i].format);
+				const char *names[128];
+				size_t nn = 0;
+				for (; nn < pc_registry_count(reg) && nn < 128; nn++)
+					names[nn] = pc_registry_at(reg, nn)->name;
+				const char *hit = pc_cli_nearest(in[i].format, names, nn);
+				if (hit)
+					fprintf(stderr, "profcat: no format named '%s': did you mean '%s'? (see profcat --list-formats)\n",
+						pc_cli_shown(in[i].format), hit);
+				else
+					fprintf(stderr, "profcat: no format named '%s' (see profcat --list-formats; -f is --format here%s)\n",
+						pc_cli_shown(in[i].format), pc_cli_gprof_value_hint('f'));
 				rc = EXIT_USAGE;
 				goto done;
 			}

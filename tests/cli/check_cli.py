@@ -215,7 +215,7 @@ class Parser(unittest.TestCase):
                 (["-e"], "profcat: option -e needs a value\n"),
                 (["--no-zero=1"], "profcat: option --no-zero takes no value\n"),
                 (["--bogus"], "profcat: unknown option '--bogus' (see profcat --help)\n"),
-                (["-x"], "profcat: unknown option '-x' (see profcat --help)\n"),
+                (["-j"], "profcat: unknown option '-j' (see profcat --help)\n"),
                 (["--list"], "profcat: ambiguous option '--list' (see profcat --help)\n"),
                 (["diff", "--symbol"], "profcat: option --symbol needs a value\n"),
                 (["--symbol", "x"], "profcat: option --symbol does not apply to profcat "

@@ -142,5 +142,117 @@ class Focus(unittest.TestCase):
                       out)
 
 
+class OtherToolsOptions(unittest.TestCase):
+    """Item 2: gprof's and pprof's options name profcat's equivalent;
+    misspelled names suggest the nearest."""
+
+    def err(self, *args):
+        rc, out, err = run(*args, *CG)
+        self.assertEqual((rc, out), (2, ""), args)
+        return err
+
+    def test_gprof_short_options(self):
+        self.assertEqual(self.err("-p"),
+                         "profcat: unknown option '-p' (gprof's): the flat profile is "
+                         "profcat's default report (--style gprof: gprof's layout); "
+                         "'profcat gprof -p ...' takes gprof's command line\n")
+        self.assertEqual(self.err("-q"),
+                         "profcat: unknown option '-q' (gprof's): -r callgraph prints the "
+                         "call graph; 'profcat gprof -q ...' takes gprof's command line\n")
+        self.assertEqual(self.err("-l"),
+                         "profcat: unknown option '-l' (gprof's): --granularity line gives a "
+                         "row per source line; 'profcat gprof -l ...' takes gprof's command "
+                         "line\n")
+        self.assertEqual(self.err("-A"),
+                         "profcat: unknown option '-A' (gprof's): -r source annotates the "
+                         "source; 'profcat gprof -A ...' takes gprof's command line\n")
+        # in a cluster, and a letter profcat's diff takes (-s)
+        self.assertEqual(self.err("-bq"), self.err("-q"))
+        self.assertEqual(self.err("-s"),
+                         "profcat: unknown option '-s' (gprof's): profcat merge -e gmon -o "
+                         "gmon.sum adds captures up; 'profcat gprof -s ...' takes gprof's "
+                         "command line\n")
+
+    def test_profcats_own_letters_stay(self):
+        # -z: the Atari ST meaning; -f and -F: format and output format,
+        # with gprof's -f SYM / -F SYM named when the value is a symbol
+        self.assertEqual(run("-z", *CG)[0], 0)
+        self.assertEqual(self.err("-f", "tinies"),
+                         "profcat: no format named 'tinies' (see profcat --list-formats; -f is "
+                         "--format here; gprof's -f SYM is -r callgraph --focus SYM here, or "
+                         "'profcat gprof -f SYM ...')\n")
+        self.assertEqual(self.err("-F", "tinies"),
+                         "profcat: bad value 'tinies' for option 'output-format' of report "
+                         "flat; expected one of: text, csv, json, html (-F is --output-format "
+                         "here; gprof's -F SYM is -r callgraph --focus SYM here, or "
+                         "'profcat gprof -F SYM ...')\n")
+
+    def test_gprof_long_options(self):
+        self.assertEqual(self.err("--flat-profile=main"),
+                         "profcat: unknown option '--flat-profile' (gprof's): the flat profile "
+                         "is profcat's default report (--style gprof: gprof's layout); "
+                         "'profcat gprof -p ...' takes gprof's command line\n")
+        self.assertEqual(self.err("--graph"),
+                         "profcat: unknown option '--graph' (gprof's): -r callgraph prints the "
+                         "call graph; 'profcat gprof -q ...' takes gprof's command line\n")
+        self.assertEqual(self.err("--line"),
+                         "profcat: unknown option '--line' (gprof's): --granularity line gives "
+                         "a row per source line; 'profcat gprof -l ...' takes gprof's command "
+                         "line\n")
+        self.assertEqual(self.err("--annotated-source"),
+                         "profcat: unknown option '--annotated-source' (gprof's): -r source "
+                         "annotates the source; 'profcat gprof -A ...' takes gprof's command "
+                         "line\n")
+        self.assertEqual(self.err("--brief"),
+                         "profcat: unknown option '--brief' (gprof's): profcat's reports print "
+                         "no blurbs; 'profcat gprof --brief ...' takes gprof's command line\n")
+
+    def test_pprof_single_dash(self):
+        tail = " (pprof's spelling; profcat's long options take two dashes)\n"
+        self.assertEqual(self.err("-top"),
+                         "profcat: unknown option '-top': did you mean '--top N'? (pprof's "
+                         "spelling; profcat's long options take two dashes; the flat report "
+                         "is profcat's default; --top keeps its first N rows)\n")
+        self.assertEqual(self.err("-focus=walk"),
+                         "profcat: unknown option '-focus': did you mean '--focus walk'?" + tail)
+        self.assertEqual(self.err("-nodecount=5"),
+                         "profcat: unknown option '-nodecount': did you mean '--top 5'?" + tail)
+        self.assertEqual(self.err("-list", "main"),
+                         "profcat: unknown option '-list': did you mean '-r source main'?"
+                         + tail)
+        self.assertEqual(self.err("-flat"),
+                         "profcat: unknown option '-flat': did you mean '--sort self'? "
+                         "(pprof's spelling; profcat's long options take two dashes; the "
+                         "default order)\n")
+        # a value that looks like one is a value
+        rc, out, err = run("--focus", "-top", *CG)
+        self.assertEqual((rc, err), (0, ""))
+
+    def test_nearest_names(self):
+        self.assertEqual(self.err("--foccus", "x"),
+                         "profcat: unknown option '--foccus': did you mean '--focus'? "
+                         "(see profcat --help)\n")
+        self.assertEqual(self.err("-r", "flta"),
+                         "profcat: no report named 'flta' (did you mean 'flat'? profcat "
+                         "--list-reports lists them)\n")
+        self.assertEqual(self.err("-e", "pprf"),
+                         "profcat: no export named 'pprf' (did you mean 'pprof'? profcat "
+                         "--list-exports lists them)\n")
+        self.assertEqual(self.err("--style", "gprf"),
+                         "profcat: style must be default, atari, ddj, prohst or gprof, not "
+                         "'gprf' (did you mean 'gprof'?)\n")
+        self.assertEqual(self.err("-F", "jsn"),
+                         "profcat: bad value 'jsn' for option 'output-format' of report flat; "
+                         "expected one of: text, csv, json, html (did you mean 'json'?)\n")
+        self.assertEqual(self.err("-f", "rw"),
+                         "profcat: no format named 'rw': did you mean 'raw'? (see profcat "
+                         "--list-formats)\n")
+        # nothing near: no guess
+        self.assertEqual(self.err("--bogus"),
+                         "profcat: unknown option '--bogus' (see profcat --help)\n")
+        self.assertEqual(self.err("-n", "0"),
+                         "profcat: top must be a number of rows (1 or more), not '0'\n")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -220,8 +220,9 @@ class Cli(unittest.TestCase):
         self.assertEqual((rc, out), (2, ""))
         self.assertEqual(err, "profcat: unknown option 'granularty' for export pprof; known: "
                          "attribution, use-sizes, demangle, granularity, stacks, focus, "
-                         "ignore, hide, top, sort, compress (-O KEY=VALUE: the loaders' "
-                         "keys are listed by profcat --list-formats -v)\n")
+                         "ignore, hide, top, sort, compress (did you mean 'granularity'? "
+                         "-O KEY=VALUE: the loaders' keys are listed by profcat "
+                         "--list-formats -v)\n")
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.pb")))
         rc, out, err = run(ELF, GMON, "-O", "cutof=50")
         self.assertEqual((rc, out), (2, ""))
@@ -230,8 +231,8 @@ class Cli(unittest.TestCase):
                          "granularity, zero, barchart, cutoff, percent-of, top, sort, "
                          "focus, ignore, hide, interval, intervals, callgraph-time, ci, "
                          "source-path, source-select, disasm-select, load-address "
-                         "(-O KEY=VALUE: the loaders' keys are listed by profcat "
-                         "--list-formats -v)\n")
+                         "(did you mean 'cutoff'? -O KEY=VALUE: the loaders' keys are "
+                         "listed by profcat --list-formats -v)\n")
         rc, out, err = run(ELF, GMON, "-O", "rate=fast")
         self.assertEqual((rc, out), (2, ""))
         self.assertEqual(err, "profcat: %s: bad value 'fast' for option 'rate' of loader "
