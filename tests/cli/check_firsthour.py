@@ -254,5 +254,61 @@ class OtherToolsOptions(unittest.TestCase):
                          "profcat: top must be a number of rows (1 or more), not '0'\n")
 
 
+class Messages(unittest.TestCase):
+    """Item 5: messages that point the right way."""
+
+    def test_hatari_program_text_is_the_load_address(self):
+        syn = os.path.join(ROOT, "tests", "atari", "synth")
+        want = run("--load-address", "0x13f00", "alcyon.prg", "new.hatari", cwd=syn)
+        self.assertEqual(want[0], 0)
+        self.assertEqual(run("alcyon.prg", "new.hatari", cwd=syn), want)
+        self.assertTrue(want[1].startswith(
+            "Flat profile of alcyon.prg (gemdos), new.hatari (hatari)\n"
+            "Counts: 105 total, 95 in the program, 10 outside (system 10)\n"), want[1])
+        self.assertIn("   1  _sleepy         28    26.67    26.67             ######",
+                      want[1])
+        rc, out, err = run("-v", "alcyon.prg", "new.hatari", cwd=syn)
+        self.assertIn("profcat: new.hatari: the program was loaded at 0x13f00 (its "
+                      "PROGRAM_TEXT line; --load-address gives another)\n", err)
+
+    def test_dos_com_without_option_com(self):
+        fix = os.path.join(ROOT, "tests", "dos", "fixtures")
+        self.assertEqual(run("dosmap/mslink_basicdos_PRIMES.MAP", "prf/PRIMES.PRF", cwd=fix), (
+            1, "", "profcat: prf/PRIMES.PRF: the histogram covers 0x0-0xc0 but the code of "
+            "the program ends at 0x1a1: read as an .EXE image's (from 0); a .COM program's "
+            "starts at 0x100 (ORG 100h), and there it covers the code: give -O com, or "
+            "--ignore-fit to report anyway\n"))
+        self.assertEqual(run("dosmap/mslink_basicdos_PRIMES.MAP", "-O", "com",
+                             "prf/PRIMES.PRF", cwd=fix)[0], 0)
+
+    def test_gmon_of_the_other_width(self):
+        fix = os.path.dirname(FIX)
+        self.assertEqual(run("i386-nopie/callgraph", "x86_64-nopie/gmon.out", cwd=fix), (
+            1, "", "profcat: x86_64-nopie/gmon.out:21: histogram low_pc 0x400000 is above "
+            "high_pc 0x0 (read as 32-bit little-endian, the program's width; it reads as "
+            "64-bit little-endian: a 64-bit build wrote it, give that program)\n"))
+        self.assertEqual(run("x86_64-nopie/callgraph", "i386-nopie/gmon.out", cwd=fix)[2],
+                         "profcat: i386-nopie/gmon.out:21: histogram low_pc 0x804952808048000 "
+                         "is above high_pc 0x640000054a (read as 64-bit little-endian, the "
+                         "program's width; it reads as 32-bit little-endian: a 32-bit build "
+                         "wrote it, give that program)\n")
+
+    def test_gmon_out_alone_asks_for_the_program(self):
+        rc, out, err = run("gmon.out")
+        self.assertEqual((rc, err), (0, "profcat: warning: no program given (gmon.out: "
+                                        "addresses only), so no sample has a function name: "
+                                        "give the program that wrote the capture too (e.g. "
+                                        "profcat prog gmon.out)\n"))
+        self.assertIn("Samples: 365 total, 0 in the program, 365 outside (unknown 365)\n", out)
+        # as gprof: a.out and gmon.out here, nothing to say
+        tmp = tempfile.mkdtemp()
+        try:
+            shutil.copy(os.path.join(FIX, "callgraph"), os.path.join(tmp, "a.out"))
+            shutil.copy(os.path.join(FIX, "gmon.out"), tmp)
+            self.assertEqual(run(cwd=tmp)[2], "")
+        finally:
+            shutil.rmtree(tmp)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
