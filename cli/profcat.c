@@ -314,6 +314,16 @@ static int hatari_load_address(pc_registry *reg, const input *in, size_t nin,
 	return 0;
 }
 
+/* The inputs' names as messages show them, ", "-separated, into buf. */
+static void shown_names(const input *in, size_t nin, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < nin; i++) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, cap - l, "%s%s", l ? ", " : "", pc_cli_shown(in[i].path));
+	}
+}
+
 /* 1 if path names an existing file. */
 static int pc_cli_is_file(const char *path)
 {
@@ -662,23 +672,15 @@ int main(int argc, char **argv)
 	}
 	if (unix_capture && !prog && !export_fmt && !list_syms &&
 	    !pc_options_get(lopts, "width") && pc_profile_symbol_count(p) == 0) {
-		char names[512] = "";
-		for (size_t i = 0; i < nin; i++) {
-			size_t l = strlen(names);
-			snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "",
-				 pc_cli_shown(in[i].path));
-		}
+		char names[512];
+		shown_names(in, nin, names, sizeof names);
 		fprintf(stderr, "profcat: warning: no program given (%s: addresses only), so no sample has a function name: "
 				"give the program that wrote the capture too (e.g. profcat prog %s)\n",
 			names, pc_cli_shown(in[0].path));
 	}
 	if (!capture && !list_syms && !(report && !strcmp(report, "symbols"))) {
-		char names[512] = "";
-		for (size_t i = 0; i < nin; i++) {
-			size_t l = strlen(names);
-			snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "",
-				 pc_cli_shown(in[i].path));
-		}
+		char names[512];
+		shown_names(in, nin, names, sizeof names);
 		fprintf(stderr, "profcat: warning: no capture given (%s: symbols only), so the %s is empty: "
 				"give the capture too (e.g. profcat prog gmon.out)\n",
 			names, export_fmt ? "export" : "report");
