@@ -15,6 +15,23 @@ _profcat_names()   # _profcat_names PROG --list-X: first column of each row
 	done
 }
 
+_profcat_okeys()   # _profcat_okeys PROG: KEY=VALUES lines of -O keys
+{
+	# --list-formats -v: "    -O endian=little|le|big|be (default little)"
+	"$1" --list-formats -v 2>/dev/null |
+		sed -n 's/^ *-O \([a-z][a-z0-9-]*=[^ ]*\).*/\1/p' | sort -u
+}
+
+_profcat_ovalues()   # _profcat_ovalues PROG KEY: the values KEY takes
+{
+	local line values
+	_profcat_okeys "$1" | while IFS= read -r line; do
+		values=${line#*=}
+		[[ ${line%%=*} == "$2" && $values != \<* ]] &&
+			printf '%s\n' ${values//|/ }
+	done | sort -u
+}
+
 _profcat()
 {
 	local prog=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]}
@@ -31,6 +48,28 @@ _profcat()
 		*) break ;;
 		esac
 	done
+
+	# -O KEY=VALUE: the loaders' keys (KEY=, no space after it), then the
+	# values a key lists; bash splits the word at '=' (COMP_WORDBREAKS)
+	local p2= p3=
+	((COMP_CWORD > 1)) && p2=${COMP_WORDS[COMP_CWORD - 2]}
+	((COMP_CWORD > 2)) && p3=${COMP_WORDS[COMP_CWORD - 3]}
+	if [[ $prev == = && ($p3 == -O || $p3 == --option) ]]; then
+		COMPREPLY=($(compgen -W "$(_profcat_ovalues "$prog" "$p2")" -- "$cur"))
+		return 0
+	elif [[ $cur == = && ($p2 == -O || $p2 == --option) ]]; then
+		COMPREPLY=($(_profcat_ovalues "$prog" "$prev"))
+		return 0
+	elif [[ $prev == -O || $prev == --option ]]; then
+		if [[ $cur == *=* ]]; then
+			words=$(_profcat_ovalues "$prog" "${cur%%=*}" | sed "s/^/${cur%%=*}=/")
+		else
+			words=$(_profcat_okeys "$prog" | sed 's/=.*/=/' | sort -u)
+			compopt -o nospace 2>/dev/null
+		fi
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		return 0
+	fi
 
 	case $prev in
 	-f|--format)
@@ -61,7 +100,7 @@ _profcat()
 	-o|--output)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0 ;;
-	-O|--option|--load-address|--cutoff|--interval|--intervals|--ci|\
+	--load-address|--cutoff|--interval|--intervals|--ci|\
 	-s|--symbol|-n|--top|--focus|--ignore|--hide)
 		return 0 ;;   # a value of the user's: nothing to offer
 	esac

@@ -11,6 +11,7 @@
 #include "loaders.h"
 #include "platform.h"
 #include "stats_cmd.h"
+#include "gprof_cmd.h"
 #include "keys.h"
 #include "hints.h"
 
@@ -448,6 +449,12 @@ int main(int argc, char **argv)
 	if (!lopts || !ropts || !in) {
 		fprintf(stderr, "profcat: out of memory\n");
 		return EXIT_INTERNAL;
+	}
+	if (argc > 1 && !strcmp(argv[1], "gprof")) {
+		pc_options_free(lopts);
+		pc_options_free(ropts);
+		free(in);
+		return profcat_gprof_main(argc, argv);
 	}
 	if (argc > 1 && (!strcmp(argv[1], "diff") || !strcmp(argv[1], "merge") ||
 			 !strcmp(argv[1], "rates"))) {

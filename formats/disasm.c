@@ -683,7 +683,8 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 			goto out;
 	}
 #endif
-	const char *fname = pc_symbol_display(p, fn->symbol);
+	const char *fname = p->demangle ? pc_symbol_display(p, fn->symbol)
+					: p->syms[fn->symbol].name;
 	unsigned bw = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned sh = v[i].size < 8 ? v[i].size : 8;
@@ -811,7 +812,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 			pc_sink_printf(k, ":%u", sl);
 			if (sfn && strcmp(sfn, p->syms[fn->symbol].name) && strcmp(sfn, fname)) {
 				pc_sink_puts(k, " (inlined ");
-				pc_sink_name(k, sfn);
+				pc_sink_name(k, pc_name_display(p, sfn));
 				pc_sink_putc(k, ')');
 			}
 			pc_sink_putc(k, '\n');

@@ -158,9 +158,9 @@ static uint64_t addr_of(uint32_t seg, uint64_t address)
 
 /* The Function id of an inlined function (name, file): made on first
  * use after the frames' ids, written to e->xfuncs. */
-static uint64_t inline_fn(pp *e, const char *name, const char *file)
+static uint64_t inline_fn(pp *e, const char *raw, const char *file)
 {
-	int64_t ni = S(e, name), fi = S(e, file ? file : "");
+	int64_t ni = S(e, raw), fi = S(e, file ? file : "");
 	uint64_t key = (uint64_t)ni << 32 | (uint64_t)fi;
 	if ((e->nxf + 1) * 2 > e->nxslot) {
 		size_t ns = e->nxslot ? e->nxslot * 2 : 64;
@@ -192,7 +192,8 @@ static uint64_t inline_fn(pp *e, const char *name, const char *file)
 	e->xslot[2 * h + 1] = id;
 	e->tmp2.len = 0;
 	pc_pb_uint(&e->tmp2, 1, id);
-	pc_pb_int(&e->tmp2, 2, ni);
+	/* name shown as the symbols' names are, system_name raw */
+	pc_pb_int(&e->tmp2, 2, S(e, pc_name_display(e->m->p, raw)));
 	pc_pb_int(&e->tmp2, 3, ni);
 	pc_pb_int(&e->tmp2, 4, fi);
 	pc_pb_bytes(&e->xfuncs, 5, e->tmp2.buf, e->tmp2.len);

@@ -91,6 +91,8 @@ static const pc_option_decl report_options[] = {
 	{"source-select", PC_OPTION_STRING, NULL, NULL, "source report: function or file"},
 	{"disasm-select", PC_OPTION_STRING, NULL, NULL, "disasm report: function"},
 	{"load-address", PC_OPTION_U64, NULL, NULL, "where the program was loaded (fit check)"},
+	{"gprof-symspecs", PC_OPTION_STRING, NULL, NULL,
+	 "gprof's symbol selections: option letters pPqQfeFEnNkAJ with a symspec, ';'-separated"},
 	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
 };
 

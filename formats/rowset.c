@@ -89,9 +89,10 @@ static int cmp_name(const void *a, const void *b)
 		return x->region < 0 ? -1 : 1; /* symbols before regions */
 	int c;
 	if (x->namelen || y->namelen) { /* granularity line: by the name part */
-		size_t lx = x->namelen ? x->namelen : strlen(x->label);
-		size_t ly = y->namelen ? y->namelen : strlen(y->label);
-		c = strncmp(x->label, y->label, lx < ly ? lx : ly);
+		const char *kx = x->key ? x->key : x->label, *ky = y->key ? y->key : y->label;
+		size_t lx = x->namelen ? x->namelen : strlen(kx);
+		size_t ly = y->namelen ? y->namelen : strlen(ky);
+		c = strncmp(kx, ky, lx < ly ? lx : ly);
 		if (!c && lx != ly)
 			c = lx < ly ? -1 : 1;
 	} else { /* the raw symbol names, as gprof sorts */
@@ -104,7 +105,8 @@ static int cmp_name(const void *a, const void *b)
 	return x->address < y->address ? -1 : (x->address > y->address);
 }
 
-/* Granularity line (lines.c): "NAME (FILE:LINE @ ADDR)" sorts as NAME. */
+/* Granularity line (lines.c): "NAME (FILE:LINE @ ADDR)" sorts as NAME (the
+ * raw name: gprof sorts mangled names, prints them demangled). */
 static size_t line_namelen(const char *label)
 {
 	size_t l = strlen(label);
@@ -1041,7 +1043,7 @@ static int build(pc_profile *p, const pc_options *o, const pc_rowset_spec *spec,
 	if (gran && !strcmp(gran, "file"))
 		n = merge_labels(all, n);
 	for (size_t i = 0; gran && !strcmp(gran, "line") && i < n; i++)
-		all[i].namelen = line_namelen(all[i].label);
+		all[i].namelen = line_namelen(all[i].key ? all[i].key : all[i].label);
 	if ((r = select_rows(p, o, rs, all, &n))) {
 		free(all);
 		return r;

@@ -29,6 +29,10 @@ typedef struct sline {
 	double count;
 	const char *function; /* of the first line symbol seen on it */
 	int selected;
+	/* -r source FUNCTION: samples of code inlined into FUNCTION, on
+	 * FUNCTION's line that calls it; the callee inlined there (its
+	 * name as rows show it) */
+	const char *inlined;
 } sline;
 
 static int cmp_sline(const void *a, const void *b)
@@ -46,6 +50,12 @@ static int file_matches(const char *file, const char *sel)
 	if (!strcmp(file, sel))
 		return 1;
 	return lf > ls && file[lf - ls - 1] == '/' && !strcmp(file + lf - ls, sel);
+}
+
+/* A function given by its DWARF (raw) name or as rows show it. */
+static int func_matches(pc_profile *p, const char *fn, const char *sel)
+{
+	return !strcmp(fn, sel) || !strcmp(pc_name_display(p, fn), sel);
 }
 
 /* A copy of o with granularity=line. */
@@ -113,13 +123,52 @@ static void trim(pc_sink *k)
 }
 
 /* One file: its lines [lo, hi] (0, 0: all) with the counts of v[a, b). */
+/* Counts of v[a, b) shown for line ln: a function's (by_func: its own
+ * lines only, the code inlined into it apart), or the file's. */
+static double line_count(const sline *v, size_t a, size_t b, unsigned ln, int by_func)
+{
+	double c = 0;
+	for (size_t i = a; i < b && v[i].line <= ln; i++)
+		if (v[i].line == ln && (by_func ? v[i].selected && !v[i].inlined : !v[i].inlined))
+			c += v[i].count;
+	return c;
+}
+
+/* by_func: below line ln, the samples of each callee inlined there,
+ * marked with its name */
+static void inlined_rows(pc_sink *k, const sline *v, size_t a, size_t b, unsigned ln,
+			 double total, int fractional)
+{
+	for (size_t i = a; i < b && v[i].line <= ln; i++) {
+		if (v[i].line != ln || !v[i].inlined || !v[i].selected)
+			continue;
+		int seen = 0;
+		for (size_t j = a; j < i && !seen; j++)
+			seen = v[j].line == ln && v[j].inlined && v[j].selected &&
+			       !strcmp(v[j].inlined, v[i].inlined);
+		if (seen)
+			continue;
+		double c = 0;
+		for (size_t j = i; j < b && v[j].line == ln; j++)
+			if (v[j].inlined && v[j].selected && !strcmp(v[j].inlined, v[i].inlined))
+				c += v[j].count;
+		if (!(c > 0))
+			continue;
+		margin(k, c, total, fractional);
+		pc_sink_printf(k, " %5s  | inlined ", "");
+		pc_sink_name(k, v[i].inlined);
+		pc_sink_putc(k, '\n');
+	}
+}
+
 static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 		      size_t b, unsigned lo, unsigned hi, double total,
-		      int fractional)
+		      int fractional, int by_func)
 {
 	double sum = 0;
 	for (size_t i = a; i < b; i++)
-		sum += v[i].count;
+		if (by_func ? v[i].selected : !v[i].inlined)
+			sum += v[i].count;
 	char *path = NULL;
 	pc_stream *s = NULL;
 	const char *why = NULL;
@@ -145,13 +194,15 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 				      : "  source file cannot be read; counts by line:\n");
 		for (size_t i = a; i < b;) {
 			size_t j = i;
-			double c = 0;
 			while (j < b && v[j].line == v[i].line)
-				c += v[j++].count;
+				j++;
+			double c = line_count(v, i, j, v[i].line, by_func);
 			if (c > 0 && (!hi || (v[i].line >= lo && v[i].line <= hi))) {
 				margin(k, c, total, fractional);
 				pc_sink_printf(k, "  %5u\n", v[i].line);
 			}
+			if (by_func)
+				inlined_rows(k, v, i, j, v[i].line, total, fractional);
 			i = j;
 		}
 		free(path);
@@ -167,11 +218,12 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 		size_t l = e ? (size_t)(e - (text + pos)) : len - pos;
 		if (l && text[pos + l - 1] == '\r')
 			l--;
-		double c = 0;
 		while (j < b && v[j].line < ln)
 			j++;
+		size_t j0 = j;
 		while (j < b && v[j].line == ln)
-			c += v[j++].count;
+			j++;
+		double c = line_count(v, j0, j, ln, by_func);
 		if ((!lo && !hi) || (ln >= lo && ln <= hi)) {
 			margin(k, c, total, fractional);
 			pc_sink_printf(k, " %5u  ", ln);
@@ -183,6 +235,8 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 			}
 			trim(k);
 			pc_sink_putc(k, '\n');
+			if (by_func)
+				inlined_rows(k, v, j0, j, ln, total, fractional);
 		}
 		pos += e ? (size_t)(e - (text + pos)) + 1 : l;
 		ln++;
@@ -198,12 +252,255 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 	free(path);
 }
 
+/* A CSV or JSON row of -r source: a line's count, or (inlined) the count
+ * of the code of that function inlined at it. */
+static void data_row(pc_sink *k, pc_outfmt fmt, const char *file, unsigned line,
+		     double c, double total, const char *inlined, int *first)
+{
+	double pct = total > 0 ? c * 100.0 / total : 0;
+	if (fmt == PC_OUT_CSV) {
+		pc_sink_csv_field(k, file);
+		pc_sink_printf(k, ",%u,", line);
+		pc_sink_count(k, c);
+		pc_sink_printf(k, ",%.4f,", pct);
+		if (inlined)
+			pc_sink_csv_field(k, inlined);
+		pc_sink_putc(k, '\n');
+		return;
+	}
+	pc_sink_puts(k, *first ? "\n  {\"file\": " : ",\n  {\"file\": ");
+	pc_sink_json_string(k, file);
+	pc_sink_printf(k, ", \"line\": %u, \"count\": ", line);
+	pc_sink_count(k, c);
+	pc_sink_printf(k, ", \"percent\": %.4f", pct);
+	if (inlined) {
+		pc_sink_puts(k, ", \"inlined\": ");
+		pc_sink_json_string(k, inlined);
+	}
+	pc_sink_putc(k, '}');
+	*first = 0;
+}
+
+/* ---- gprof -A: the source annotated with call counts ---------------------- */
+
+/* A source file of gprof's list (source.c first_src_file): the file of
+ * each function, newest first. */
+typedef struct gfile {
+	char *name;                /* as DWARF names it (bfd_find_nearest_line) */
+	unsigned nlines;           /* the highest line of a function in it */
+	uint64_t calls;            /* its functions' calls */
+	const pc_target **line;    /* per line: the first function on it */
+	uint64_t *lcalls;          /* per line: the calls of its functions */
+} gfile;
+
+/* The file where gprof looks for name (annotate_source: name itself,
+ * else in the source-path directories, -I), found and opened under the
+ * one rule for every reader of source text (pc_dwarf_open_source,
+ * docs/source.md); NULL when none may be read. */
+static char *gprof_find(const pc_dwarf *d, const char *name, size_t *len)
+{
+	char *path = NULL;
+	pc_stream *s = NULL;
+	const char *why = NULL;
+	if (pc_dwarf_open_source(d, name, &path, &s, &why))
+		return NULL;
+	free(path);
+	return read_text(s, len);
+}
+
+static int cmp_topline(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b; /* (calls, line) */
+	if (x[0] != y[0])
+		return x[0] < y[0] ? 1 : -1;
+	return x[1] < y[1] ? -1 : (x[1] > y[1]);
+}
+
+/* One file as gprof -A prints it (basic_blocks.c print_annotated_source,
+ * annotate_with_count; source.c annotate_source). */
+static void gprof_file(pc_sink *k, const gfile *f, const char *text, size_t len,
+		       const pc_symbol *syms, int first)
+{
+	if (!first)
+		pc_sink_puts(k, "\n\f\n");
+	pc_sink_puts(k, "*** File ");
+	pc_sink_name(k, f->name);
+	pc_sink_puts(k, ":\n");
+	unsigned long exec_lines = 0, executed = 0;
+	unsigned line = 1;
+	for (size_t i = 0; i < len; line++) {
+		char note[64] = "";
+		const pc_target *t = line <= f->nlines ? f->line[line - 1] : NULL;
+		if (t) {
+			exec_lines++;
+			if (syms[t->symbol].flags & PC_SYMF_FUNC) {
+				executed++;
+				uint64_t c = f->lcalls[line - 1];
+				if (c < 1)
+					snprintf(note, sizeof note, "##### -> ");
+				else
+					snprintf(note, sizeof note, "%llu -> ", (unsigned long long)c);
+			}
+		}
+		pc_sink_printf(k, "%16s", note);
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - text) + 1 : len;
+		pc_sink_write(k, text + i, e - i);
+		i = e;
+	}
+	/* Top 10 Lines: most calls first, then by line */
+	pc_sink_puts(k, "\n\nTop 10 Lines:\n\n     Line      Count\n\n");
+	uint64_t *top = malloc((f->nlines ? f->nlines : 1) * 2 * sizeof *top);
+	size_t nt = 0;
+	for (unsigned l = 0; top && l < f->nlines; l++)
+		if (f->line[l] && f->lcalls[l]) {
+			top[2 * nt] = f->lcalls[l];
+			top[2 * nt + 1] = l + 1;
+			nt++;
+		}
+	if (nt)
+		qsort(top, nt, 2 * sizeof *top, cmp_topline);
+	for (size_t i = 0; i < nt && i < 10; i++)
+		pc_sink_printf(k, "%9u %10llu\n", (unsigned)top[2 * i + 1],
+			       (unsigned long long)top[2 * i]);
+	free(top);
+	pc_sink_puts(k, "\nExecution Summary:\n\n");
+	pc_sink_printf(k, "%9lu   Executable lines in this file\n", exec_lines);
+	pc_sink_printf(k, "%9lu   Lines executed\n", executed);
+	pc_sink_printf(k, "%9.2f   Percent of the file executed\n",
+		       exec_lines ? 100.0 * (double)executed / (double)exec_lines : 100.0);
+	pc_sink_printf(k, "\n%9llu   Total number of line executions\n",
+		       (unsigned long long)f->calls);
+	pc_sink_printf(k, "%9.2f   Average executions per line\n",
+		       exec_lines ? (double)f->calls / (double)exec_lines : 0.0);
+}
+
+/* -r source --style gprof: gprof -A (without basic-block counts: each
+ * function's first line carries its calls).  Files in gprof's order
+ * (the newest first, as the program's symbol table names them), only
+ * those with calls unless "zero"; sources found as gprof finds them
+ * ("source-path": gprof's -I directories); a file not found is left out
+ * with a warning, as gprof says "could not locate". */
+static int source_gprof(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_dwarf *d = NULL;
+	int st, zero = 0;
+	if ((st = pc_rs_bool(p, o, "zero", 0, &zero)) || (st = pc_profile_dwarf(p, o, &d)) ||
+	    (st = pc_profile_attribute_nocheck(p, o)))
+		return st;
+	pc_symspecs ss; /* -A SYM, -J SYM: gprof's INCL_ANNO, EXCL_ANNO */
+	if ((st = pc_symspecs_parse(p, pc_profile_symspecs(p), &ss)))
+		return st;
+	if ((st = pc_symspecs_resolve(p, &ss))) {
+		pc_symspecs_free(&ss);
+		return st;
+	}
+	gfile *fl = NULL;
+	size_t nf = 0, capf = 0;
+	/* the files, in symbol table order, each prepended */
+	for (size_t i = 0; i < p->nsyms && !st; i++) {
+		const pc_symbol *sy = &p->syms[i];
+		const pc_srcframe *fr;
+		size_t n;
+		if (sy->kind != PC_SYM_TEXT)
+			continue;
+		if ((st = pc_dwarf_lookup_frames(d, sy->address, &fr, &n))) {
+			const pc_error *e = pc_dwarf_error(d);
+			st = pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");
+			break;
+		}
+		if (!n || !fr[0].file || !fr[0].line || !fr[0].function)
+			continue;
+		size_t j = 0;
+		while (j < nf && strcmp(fl[j].name, fr[0].file))
+			j++;
+		if (j < nf)
+			continue;
+		if (pc_grow((void **)&fl, &capf, nf + 1, sizeof *fl)) {
+			st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+			break;
+		}
+		char *name = pc_strdup(fr[0].file);
+		if (!name) {
+			st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+			break;
+		}
+		memmove(fl + 1, fl, nf * sizeof *fl);
+		fl[0] = (gfile){name, 0, 0, NULL, NULL};
+		nf++;
+	}
+	/* each function onto its file's first line (the symbols by address,
+	 * as gprof's symtab) */
+	for (int pass = 0; pass < 2 && !st; pass++) {
+		for (size_t i = 0; i < p->ntargets && !st; i++) {
+			const pc_target *t = &p->targets[i];
+			const pc_srcframe *fr;
+			size_t n;
+			if ((st = pc_dwarf_lookup_frames(d, t->address, &fr, &n))) {
+				const pc_error *e = pc_dwarf_error(d);
+				st = pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");
+				break;
+			}
+			if (!n || !fr[0].file || !fr[0].line || !fr[0].function ||
+			    !pc_symspecs_selected(&ss, PC_SS_INCL_ANNO, i, 0))
+				continue;
+			gfile *f = NULL;
+			for (size_t j = 0; j < nf && !f; j++)
+				if (!strcmp(fl[j].name, fr[0].file))
+					f = &fl[j];
+			if (!f)
+				continue;
+			if (pass == 0) {
+				if (fr[0].line > f->nlines)
+					f->nlines = fr[0].line;
+				continue;
+			}
+			f->calls += t->calls;
+			if (!f->line[fr[0].line - 1])
+				f->line[fr[0].line - 1] = t;
+			f->lcalls[fr[0].line - 1] += t->calls;
+		}
+		for (size_t j = 0; pass == 0 && j < nf && !st; j++) {
+			fl[j].line = calloc(fl[j].nlines ? fl[j].nlines : 1, sizeof *fl[j].line);
+			fl[j].lcalls = calloc(fl[j].nlines ? fl[j].nlines : 1, sizeof *fl[j].lcalls);
+			if (!fl[j].line || !fl[j].lcalls)
+				st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+	}
+	int first = 1;
+	for (size_t j = 0; j < nf && !st; j++) {
+		if (!fl[j].nlines || (!zero && !fl[j].calls))
+			continue;
+		size_t len = 0;
+		char *text = gprof_find(d, fl[j].name, &len);
+		if (!text) {
+			pc_profile_warn(p, "could not locate '%s' (give its directory with -I DIR)",
+					fl[j].name);
+			continue;
+		}
+		gprof_file(k, &fl[j], text, len, p->syms, first);
+		first = 0;
+		free(text);
+	}
+	for (size_t j = 0; j < nf; j++) {
+		free(fl[j].line);
+		free(fl[j].lcalls);
+		free(fl[j].name);
+	}
+	free(fl);
+	pc_symspecs_free(&ss);
+	return st ? st : k->failed;
+}
+
 static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
 	int st;
 	if ((st = pc_rs_outfmt(p, o, &fmt)))
 		return st;
+	const char *style = pc_options_get(o, "style");
+	if (style && !strcmp(style, "gprof") && fmt == PC_OUT_TEXT)
+		return source_gprof(p, o, k);
 	pc_options *lo = line_opts(o);
 	if (!lo)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
@@ -249,22 +546,32 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			nosrc += tg->count;
 			continue;
 		}
-		if (pc_grow((void **)&v, &cap, n + 1, sizeof *v)) {
+		if (pc_grow((void **)&v, &cap, n + 2, sizeof *v)) {
 			st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
 			goto out;
 		}
-		v[n++] = (sline){f[0].file, f[0].line, tg->count, f[0].function, 0};
+		v[n++] = (sline){f[0].file, f[0].line, tg->count, f[0].function, 0, NULL};
+		/* code inlined into a selected function: also on the line of
+		 * the function that calls it (pprof -list) */
+		for (size_t j = 1; sel && j < nf; j++)
+			if (f[j].function && f[j].file && f[j].line &&
+			    func_matches(p, f[j].function, sel)) {
+				v[n++] = (sline){f[j].file, f[j].line, tg->count, f[j].function,
+						 0, f[j - 1].function ? pc_name_display(p, f[j - 1].function)
+								      : "??"};
+				break;
+			}
 	}
 	if (n)
 		qsort(v, n, sizeof *v, cmp_sline);
 	/* selection: a function's lines, or a file */
 	int by_func = 0, any = 0;
 	for (size_t i = 0; sel && i < n; i++)
-		if (!strcmp(v[i].function, sel))
+		if (func_matches(p, v[i].function, sel))
 			by_func = 1;
 	for (size_t i = 0; i < n; i++) {
-		v[i].selected = !sel || (by_func ? !strcmp(v[i].function, sel)
-						 : file_matches(v[i].file, sel));
+		v[i].selected = !sel || (by_func ? func_matches(p, v[i].function, sel)
+						 : !v[i].inlined && file_matches(v[i].file, sel));
 		any |= v[i].selected;
 	}
 	if (sel && !any) {
@@ -277,7 +584,8 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	 * counted in the total, on no line; a focus drops them */
 	double rest = t.total - nosrc - dropped;
 	for (size_t i = 0; i < n; i++)
-		rest -= v[i].count;
+		if (!v[i].inlined)
+			rest -= v[i].count;
 	if (!(rest > 1e-6 * (t.total > 1 ? t.total : 1)))
 		rest = 0;
 	int fractional = 0;
@@ -285,7 +593,7 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		if (v[i].count != (double)(long long)v[i].count)
 			fractional = 1;
 	if (fmt == PC_OUT_CSV) {
-		pc_sink_puts(k, "file,line,count,percent\n");
+		pc_sink_puts(k, "file,line,count,percent,inlined\n");
 	} else if (fmt == PC_OUT_JSON) {
 		pc_sink_puts(k, "{\"report\": \"source\", \"total\": ");
 		pc_sink_count(k, t.total);
@@ -306,7 +614,8 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		int fsel = 0;
 		unsigned flo = 0, fhi = 0;
 		while (b < n && !strcmp(v[b].file, v[a].file)) {
-			fsum += v[b].count;
+			if (!v[b].inlined)
+				fsum += v[b].count;
 			if (v[b].selected) {
 				if (!fsel || v[b].line < flo)
 					flo = v[b].line;
@@ -324,28 +633,38 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		}
 		if (fmt == PC_OUT_TEXT) {
 			text_file(k, d, v, a, b, by_func ? flo : 0, by_func ? fhi : 0,
-				  t.total, fractional);
+				  t.total, fractional, by_func);
 		} else {
 			for (size_t i = a; i < b;) {
 				size_t j = i;
 				double c = 0;
-				while (j < b && v[j].line == v[i].line)
-					c += v[j++].count;
-				if (v[i].selected && c > 0) {
-					double pct = t.total > 0 ? c * 100.0 / t.total : 0;
-					if (fmt == PC_OUT_CSV) {
-						pc_sink_csv_field(k, v[i].file);
-						pc_sink_printf(k, ",%u,", v[i].line);
-						pc_sink_count(k, c);
-						pc_sink_printf(k, ",%.4f\n", pct);
-					} else {
-						pc_sink_puts(k, first ? "\n  {\"file\": " : ",\n  {\"file\": ");
-						pc_sink_json_string(k, v[i].file);
-						pc_sink_printf(k, ", \"line\": %u, \"count\": ", v[i].line);
-						pc_sink_count(k, c);
-						pc_sink_printf(k, ", \"percent\": %.4f}", pct);
-						first = 0;
+				int lsel = 0;
+				for (; j < b && v[j].line == v[i].line; j++)
+					if (!v[j].inlined) {
+						c += v[j].count;
+						lsel |= v[j].selected;
 					}
+				if (lsel && c > 0)
+					data_row(k, fmt, v[i].file, v[i].line, c, t.total, NULL, &first);
+				/* the code inlined into a selected function, on its
+				 * line that calls it, a row per callee */
+				for (size_t m = i; by_func && m < j; m++) {
+					if (!v[m].inlined || !v[m].selected)
+						continue;
+					size_t x = i;
+					while (x < m && !(v[x].inlined && v[x].selected &&
+							  !strcmp(v[x].inlined, v[m].inlined)))
+						x++;
+					if (x < m)
+						continue; /* (counted with the first) */
+					double ic = 0;
+					for (x = m; x < j; x++)
+						if (v[x].inlined && v[x].selected &&
+						    !strcmp(v[x].inlined, v[m].inlined))
+							ic += v[x].count;
+					if (ic > 0)
+						data_row(k, fmt, v[m].file, v[m].line, ic, t.total,
+							 v[m].inlined, &first);
 				}
 				i = j;
 			}
@@ -366,12 +685,12 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		if (!sel && nosrc > 0) {
 			pc_sink_puts(k, "[no line information],,");
 			pc_sink_count(k, nosrc);
-			pc_sink_printf(k, ",%.4f\n", t.total > 0 ? nosrc * 100.0 / t.total : 0);
+			pc_sink_printf(k, ",%.4f,\n", t.total > 0 ? nosrc * 100.0 / t.total : 0);
 		}
 		if (!sel && nofunc > 0) {
 			pc_sink_puts(k, "[in no function],,");
 			pc_sink_count(k, nofunc);
-			pc_sink_printf(k, ",%.4f\n", t.total > 0 ? nofunc * 100.0 / t.total : 0);
+			pc_sink_printf(k, ",%.4f,\n", t.total > 0 ? nofunc * 100.0 / t.total : 0);
 		}
 	} else if (!sel) {
 		if (nosrc > 0) {
@@ -420,7 +739,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		for (size_t i = 0; i < nf; i++) {
 			pc_sink_puts(k, i ? ", {\"function\": " : "{\"function\": ");
 			if (f[i].function)
-				pc_sink_json_string(k, f[i].function);
+				pc_sink_json_string(k, pc_name_display(p, f[i].function));
 			else
 				pc_sink_puts(k, "null");
 			pc_sink_puts(k, ", \"file\": ");
@@ -444,7 +763,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		pc_sink_init(&s2);
 		for (size_t i = 0; i < nf; i++)
 			pc_sink_printf(&s2, "%s%s at %s:%u:%u", i ? " < " : "",
-				       f[i].function ? f[i].function : "??",
+				       f[i].function ? pc_name_display(p, f[i].function) : "??",
 				       f[i].file ? f[i].file : "??", f[i].line, f[i].column);
 		pc_sink_putc(&s2, '\0');
 		pc_sink_csv_field(k, s2.buf ? s2.buf : "");
@@ -459,7 +778,7 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		pc_sink_puts(k, "  ??");
 	for (size_t i = 0; i < nf; i++)
 		pc_sink_printf(k, "%s%s at %s:%u:%u", i ? "\n                         inlined in " : "  ",
-			       f[i].function ? f[i].function : "??",
+			       f[i].function ? pc_name_display(p, f[i].function) : "??",
 			       f[i].file ? f[i].file : "??", f[i].line, f[i].column);
 	pc_sink_putc(k, '\n');
 	return PC_OK;

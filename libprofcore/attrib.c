@@ -904,6 +904,11 @@ static void hist_bucket_start(pc_profile *p, const pc_hist *hh)
 
 static int attribute_with(pc_profile *p, int bucket_start, int use_sizes);
 
+const char *pc_profile_symspecs(const pc_profile *p)
+{
+	return p->cache_specs;
+}
+
 int pc_profile_attribute(pc_profile *p, const pc_options *opts)
 {
 	if (!p)
@@ -936,6 +941,17 @@ int pc_profile_attribute_nocheck(pc_profile *p, const pc_options *opts)
 				       "demangle must be auto or none, not '%s'",
 				       pc_options_get(opts, "demangle"));
 	p->demangle = demangle;
+	/* gprof's symbol selections: kept as the other settings */
+	const char *specs = pc_options_get(opts, "gprof-symspecs");
+	if (specs && !*specs)
+		specs = NULL;
+	if (specs ? !p->attr_specs || strcmp(specs, p->attr_specs) : p->attr_specs != NULL) {
+		char *c = specs ? pc_strdup(specs) : NULL;
+		if (specs && !c)
+			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		free(p->attr_specs);
+		p->attr_specs = c;
+	}
 	return attribute_with(p, bucket_start, use_sizes != 0);
 }
 
@@ -943,15 +959,35 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 {
 	p->attr_bucket_start = bucket_start;
 	p->attr_use_sizes = use_sizes;
+	int same_specs = p->attr_specs ? p->cache_specs && !strcmp(p->attr_specs, p->cache_specs)
+				       : !p->cache_specs;
 	if (p->valid && p->cache_bucket_start == bucket_start &&
-	    p->cache_use_sizes == use_sizes)
+	    p->cache_use_sizes == use_sizes && same_specs)
 		return PC_OK;
+	pc_symspecs ss;
+	int rc = pc_symspecs_parse(p, p->attr_specs, &ss);
+	if (rc)
+		return rc;
 	pc_attrib_free(p);
+	free(p->cache_specs);
+	p->cache_specs = p->attr_specs ? pc_strdup(p->attr_specs) : NULL;
 	p->cache_bucket_start = bucket_start;
 	p->cache_use_sizes = use_sizes;
 	memset(&p->totals, 0, sizeof p->totals);
-	if (build_targets(p, use_sizes != 0))
+	if ((p->attr_specs && !p->cache_specs) || build_targets(p, use_sizes != 0)) {
+		pc_symspecs_free(&ss);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	/* gprof: excluded by default (mcount & co) or left out of the
+	 * flat selection (-p/-P SYM) */
+	if ((rc = pc_symspecs_resolve(p, &ss))) {
+		pc_symspecs_free(&ss);
+		pc_attrib_free(p); /* not valid: the next call tries again */
+		return rc;
+	}
+	for (size_t i = 0; ss.text && i < p->ntargets; i++)
+		p->targets[i].excluded = !pc_symspecs_selected(&ss, PC_SS_INCL_FLAT, i,
+								p->targets[i].excluded);
 
 	for (size_t i = 0; i < p->nhists; i++) {
 		if (bucket_start)
@@ -962,8 +998,10 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 
 	size_t ns = pc_samples_distinct(p->samples);
 	const pc_sample *s = pc_samples_sorted(p->samples);
-	if (ns && !s)
+	if (ns && !s) {
+		pc_symspecs_free(&ss);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < ns; i++) {
 		double c = (double)s[i].count;
 		p->totals.total += c;
@@ -998,6 +1036,9 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 		int64_t to = lookup_find(p, a->to_segment, a->to);
 		if (from < 0 || to < 0)
 			continue;
+		/* gprof -k FROM/TO: the arc and its calls are dropped */
+		if (!pc_symspecs_arc_kept(&ss, (size_t)from, (size_t)to))
+			continue;
 		if (from == to)
 			p->targets[to].self_calls += a->count;
 		else
@@ -1009,6 +1050,7 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 		if (to >= 0)
 			p->targets[to].calls += c->count;
 	}
+	pc_symspecs_free(&ss);
 	p->valid = 1;
 	return PC_OK;
 }

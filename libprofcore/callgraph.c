@@ -322,7 +322,7 @@ static void inherit_flags(pc_callgraph *g, size_t child)
 	}
 }
 
-static void propagate_flags(pc_callgraph *g, const size_t *top)
+static void propagate_flags(pc_callgraph *g, const size_t *top, const pc_symspecs *ss)
 {
 	cg_sym *s = g->s;
 	size_t old_head = NONE;
@@ -332,18 +332,22 @@ static void propagate_flags(pc_callgraph *g, const size_t *top)
 			old_head = s[c].cyc_head;
 			inherit_flags(g, c);
 		}
-		/* gprof's EXCL_GRAPH / EXCL_TIME tables hold its default
-		 * excluded symbols (mcount & co): our PC_SYMF_EXCLUDED. */
+		/* gprof's INCL_/EXCL_GRAPH and _TIME tables: the
+		 * selections given (symspec.c), and its default exclusions
+		 * (mcount & co), our PC_SYMF_EXCLUDED */
+		int ex = s[c].excluded;
 		if (!s[c].print_flag) {
-			if (!s[c].excluded)
+			if (pc_symspecs_selected(ss, PC_SS_INCL_GRAPH, c, ex))
 				s[c].print_flag = 1;
-		} else if (s[c].excluded) {
+		} else if (!pc_symspecs_has(ss, PC_SS_INCL_GRAPH, c) &&
+			   (ex || pc_symspecs_has(ss, PC_SS_EXCL_GRAPH, c))) {
 			s[c].print_flag = 0;
 		}
 		if (s[c].fract == 0.0) {
-			if (!s[c].excluded)
+			if (pc_symspecs_selected(ss, PC_SS_INCL_TIME, c, ex))
 				s[c].fract = 1.0;
-		} else if (s[c].excluded) {
+		} else if (!pc_symspecs_has(ss, PC_SS_INCL_TIME, c) &&
+			   (ex || pc_symspecs_has(ss, PC_SS_EXCL_TIME, c))) {
 			s[c].fract = 0.0;
 		}
 		s[c].pself = s[c].hist_time * s[c].fract;
@@ -515,9 +519,14 @@ int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
 	int rc = pc_profile_attribute_nocheck(p, opts);
 	if (rc)
 		return rc;
+	pc_symspecs ss; /* as the attribution read them */
+	if ((rc = pc_symspecs_parse(p, pc_profile_symspecs(p), &ss)))
+		return rc;
 	pc_callgraph *g = calloc(1, sizeof *g);
-	if (!g)
+	if (!g) {
+		pc_symspecs_free(&ss);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
 	size_t n = pc_profile_rows(p);
 	g->nrows = n;
 	g->s = calloc(n ? n : 1, sizeof *g->s);
@@ -558,6 +567,8 @@ int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
 		goto fail;
 	}
 
+	if ((rc = pc_symspecs_resolve(p, &ss)))
+		goto fail;
 	size_t narcs = pc_profile_arc_count(p);
 	for (g->hcap = 16; g->hcap < narcs && g->hcap < SIZE_MAX / 4;)
 		g->hcap *= 2;
@@ -577,6 +588,9 @@ int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
 			g->dropped++;
 			continue;
 		}
+		/* gprof -k FROM/TO, -q FROM/TO: arcs left out */
+		if (!pc_symspecs_arc_kept(&ss, (size_t)par, (size_t)chi))
+			continue;
 		if ((rc = arc_add(g, &acap, (size_t)par, (size_t)chi, &a)))
 			goto fail;
 	}
@@ -609,7 +623,7 @@ int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
 	for (size_t i = 0; i < n; i++)
 		top[i] = i;
 	pc_sort_idx(top, n, top + n, cmp_topo, g->s);
-	propagate_flags(g, top);
+	propagate_flags(g, top, &ss);
 	cycle_time(g);
 	for (size_t i = 0; i < n; i++)
 		propagate_time(g, top[i]);
@@ -621,9 +635,11 @@ int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
 	free(ord);
 	proff_times(g);
 	free(top);
+	pc_symspecs_free(&ss);
 	*out = g;
 	return PC_OK;
 fail:
+	pc_symspecs_free(&ss);
 	free(top);
 	pc_callgraph_free(g);
 	if (rc == PC_ENOMEM)

@@ -160,12 +160,31 @@ static int dmap_reserve(pc_profile *p)
 }
 
 /* raw's display name in *out: its demangled form, pooled, or raw itself
- * when it is not a mangled name; PC_ENOMEM (and *out untouched) */
+ * when it is not a mangled name; PC_ENOMEM (and *out untouched).  With
+ * split_names, raw is "NAME SUFFIX" (no mangled name holds a blank or a
+ * '+'): NAME is demangled, SUFFIX kept. */
 static int demangle_pooled(pc_profile *p, const char *raw, const char **out)
 {
-	char *d;
-	if (pc_demangle(raw, &d))
+	char *d, *head = NULL;
+	size_t n = p->split_names ? strcspn(raw, " +") : 0;
+	if (n && raw[n] && !(head = pc_strndup(raw, n)))
 		return PC_ENOMEM;
+	int st = pc_demangle(head ? head : raw, &d);
+	free(head);
+	if (st)
+		return PC_ENOMEM;
+	if (d && head) {
+		size_t l = strlen(d), sl = strlen(raw + n);
+		char *full = malloc(l + sl + 1);
+		if (full) {
+			memcpy(full, d, l);
+			memcpy(full + l, raw + n, sl + 1);
+		}
+		free(d);
+		if (!full)
+			return PC_ENOMEM;
+		d = full;
+	}
 	const char *kept = d ? pc_strpool_add(&p->pool, d) : NULL;
 	free(d);
 	if (d && !kept)
@@ -233,6 +252,56 @@ const char *pc_symbol_display(pc_profile *p, size_t i)
 		return raw;
 	symbol_display(p, i, &shown); /* out of memory: the raw name */
 	return shown;
+}
+
+/* A cached display name of a name that is no symbol's: the name (its
+ * address is the key) and its display name (NULL: a free slot). */
+struct pc_nslot {
+	const char *key, *name;
+};
+
+/* the slot of key in the names' map: its entry or the free slot for it */
+static struct pc_nslot *nmap_find(const pc_profile *p, const char *key)
+{
+	size_t h = dslot_hash((size_t)((uintptr_t)key >> 3), p->nmapcap);
+	while (p->nmap[h].name && p->nmap[h].key != key)
+		h = (h + 1) & (p->nmapcap - 1);
+	return &p->nmap[h];
+}
+
+const char *pc_name_display(pc_profile *p, const char *name)
+{
+	if (!p->demangle || !name || (*name != '_' && *name != '.' && *name != '$') ||
+	    !pc_demangler_available())
+		return name;
+	if (p->nmapcap) {
+		struct pc_nslot *e = nmap_find(p, name);
+		if (e->name)
+			return e->name;
+	}
+	if (2 * (p->nmapn + 1) > p->nmapcap) {
+		size_t cap = p->nmapcap ? 2 * p->nmapcap : 16;
+		struct pc_nslot *old = p->nmap, *m = calloc(cap, sizeof *m);
+		if (!m)
+			return name;
+		size_t oldcap = p->nmapcap;
+		p->nmap = m;
+		p->nmapcap = cap;
+		for (size_t s = 0; s < oldcap; s++)
+			if (old[s].name)
+				*nmap_find(p, old[s].key) = old[s];
+		free(old);
+	}
+	char *d;
+	if (pc_demangle(name, &d))
+		return name;
+	const char *kept = d ? pc_strpool_add(&p->pool, d) : name;
+	free(d);
+	if (!kept)
+		return name;
+	*nmap_find(p, name) = (struct pc_nslot){name, kept};
+	p->nmapn++;
+	return kept;
 }
 
 static const pc_option_decl display_name_options[] = {

@@ -183,6 +183,10 @@ struct pc_dwarf {
 	Dwarf_Addr bias;
 	uint64_t *cand; /* line_syms candidates */
 	size_t ncand, capcand;
+	/* ARM and MIPS: bit 0 of a code address selects Thumb / MIPS16 /
+	 * microMIPS code (gas writes it into DW_AT_low_pc of an assembly
+	 * function); the instruction is at the even address */
+	int isa_bit;
 	/* every function / inlined-subroutine DIE, read once at load */
 	struct fnode *nodes;
 	size_t nnodes, capnodes;
@@ -442,6 +446,10 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 			size_t node = d->nnodes;
 			int any = 0;
 			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+				if (d->isa_bit) {
+					lo &= ~(Dwarf_Addr)1;
+					hi &= ~(Dwarf_Addr)1;
+				}
 				if (hi <= lo)
 					continue;
 				if (add_cand(d, lo + cb) || add_cand(d, hi + cb) ||
@@ -677,6 +685,10 @@ static void find_text(pc_dwarf *d)
 	size_t shstrndx;
 	if (!e || elf_getshdrstrndx(e, &shstrndx))
 		return;
+	GElf_Ehdr eh;
+	if (gelf_getehdr(e, &eh))
+		d->isa_bit = eh.e_machine == EM_ARM || eh.e_machine == EM_MIPS ||
+			     eh.e_machine == EM_MIPS_RS3_LE;
 	for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(s, &sh))
@@ -1009,8 +1021,14 @@ static int query(pc_dwarf *d, uint64_t addr)
 	const char *fname = node != NONODE ? d->nodes[node].name : NULL;
 	if (!fname || (d->cplus && d->nodes[node].subprogram_without_linkage)) {
 		/* no DWARF function (assembly), or a mangled language without a
-		 * linkage name: the ELF symbol, as bfd falls back to */
-		const char *sn = dwfl_module_addrname(d->mod, a);
+		 * linkage name: the ELF symbol, as bfd falls back to (with bit 0
+		 * set where it marks Thumb code: an even address below a Thumb
+		 * function's odd value is its first instruction, not the code
+		 * of the symbol before; and not a "$t"/"$a"/"$d" mapping
+		 * symbol at that address) */
+		const char *sn = dwfl_module_addrname(d->mod, d->isa_bit ? a | 1 : a);
+		if (sn && d->isa_bit && sn[0] == '$')
+			sn = NULL;
 		if (sn)
 			fname = sn;
 	}

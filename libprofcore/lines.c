@@ -26,6 +26,10 @@ int pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d)
 	if (!p)
 		return PC_EUSAGE;
 	p->dwarf = d;
+	/* display names cached by the address of the old DWARF's names */
+	free(p->nmap);
+	p->nmap = NULL;
+	p->nmapn = p->nmapcap = 0;
 	return PC_OK;
 }
 
@@ -252,14 +256,20 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 	for (size_t h = 0; h < p->nhists; h++)
 		if (p->hists[h].h.segment != PC_NOSEG)
 			return PC_OK;
+	for (size_t i = 0; i < p->narcs; i++)
+		if (p->arcs[i].from_segment != PC_NOSEG)
+			return PC_OK;
 	/* the function extents: [ta[i-1], ta[i]) is extent i, extent 0 is
-	 * below the first function, extent nt from the last one up */
+	 * below the first function, extent nt from the last one up; the
+	 * callers' addresses of the arcs, sorted */
 	size_t nt = 0;
 	uint64_t *ta = malloc((p->ntargets ? p->ntargets : 1) * sizeof *ta);
 	unsigned char *hit = calloc(p->ntargets + 1, 1);
-	if (!ta || !hit) {
+	uint64_t *fr = malloc((p->narcs ? p->narcs : 1) * sizeof *fr);
+	if (!ta || !hit || !fr) {
 		free(ta);
 		free(hit);
+		free(fr);
 		return PC_ENOMEM;
 	}
 	for (size_t i = 0; i < p->ntargets; i++)
@@ -287,6 +297,20 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 				     hi + 1 > hi ? hi + 1 : hi);
 		}
 	}
+	/* an arc's caller is the line symbol holding its call site (gprof
+	 * cg_tally): a recursive call from inside a function without
+	 * samples comes from one of its lines, not from its first one, and
+	 * is an ordinary call, not a self-recursive one */
+	for (size_t i = 0; i < p->narcs; i++)
+		fr[i] = p->arcs[i].from;
+	if (p->narcs)
+		qsort(fr, p->narcs, sizeof *fr, cmp_u64);
+	pos = 0;
+	last = 0;
+	for (size_t i = 0; i < p->narcs; i++)
+		mark_extents(ta, nt, hit, &pos, &last, fr[i],
+			     fr[i] + 1 > fr[i] ? fr[i] + 1 : fr[i]);
+	free(fr);
 	/* runs of marked extents, as address ranges */
 	size_t k = 0;
 	uint64_t *r = malloc((nt + 1) * 2 * sizeof *r);
@@ -334,7 +358,7 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g, int all)
 		s.kind = PC_SYM_TEXT;
 		/* gprof: the previous line symbol's binding when it is of the
 		 * same function and file, else the enclosing function's */
-		if (i && ls[i - 1].file == ls[i].file &&
+		if (i && !strcmp(ls[i - 1].file, ls[i].file) &&
 		    !strcmp(ls[i - 1].function, ls[i].function)) {
 			s.binding = prevb;
 		} else {
@@ -452,6 +476,9 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	if (!q)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	q->exact = p->exact;
+	/* "FUNCTION (FILE:LINE @ ADDR)", "FUNCTION+0xOFF @ ADDR": FUNCTION
+	 * is shown demangled as the function's row */
+	q->split_names = g != G_FILE;
 	pc_samples_set_threads(q->samples, pc_samples_threads(p->samples));
 	q->dimension = pc_strpool_add(&q->pool, p->dimension);
 	q->abbrev = p->abbrev;

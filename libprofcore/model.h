@@ -55,6 +55,14 @@ struct pc_profile {
 	const char **display;
 	size_t ndisplay, capdisplay;
 	int demangle; /* rows show display names (the "demangle" option) */
+	/* symbol names are "NAME SUFFIX" (granularity line and address,
+	 * lines.c: "NAME (FILE:LINE @ ADDR)", "NAME+0xOFF @ ADDR"): the
+	 * display name is NAME's followed by SUFFIX */
+	int split_names;
+	/* display names of names that are no symbol's (DWARF function
+	 * names), by the name's address: pc_name_display */
+	struct pc_nslot *nmap;
+	size_t nmapn, nmapcap;
 	pc_region *regions;
 	size_t nregions, capregions;
 	pc_hist *hists;
@@ -101,6 +109,9 @@ struct pc_profile {
 	 * caller changes them, never reset by adding data */
 	int attr_bucket_start, attr_use_sizes;
 	int cache_bucket_start, cache_use_sizes; /* the cache's settings */
+	/* gprof's symbol selections ("gprof-symspecs", symspec.c): those
+	 * given last and the cache's, owned, NULL for none */
+	char *attr_specs, *cache_specs;
 	int attr_reference; /* tests: no runs (pc_attrib_set_reference) */
 	pc_target *targets;
 	size_t ntargets;

@@ -43,6 +43,8 @@ void pc_profile_free(pc_profile *p)
 	if (!p)
 		return;
 	pc_attrib_free(p);
+	free(p->attr_specs);
+	free(p->cache_specs);
 	for (size_t i = 0; i < p->nhists; i++)
 		free(p->hists[i].counts);
 	free(p->hists);
@@ -53,6 +55,7 @@ void pc_profile_free(pc_profile *p)
 	free(p->syms);
 	free(p->display);
 	free(p->dmap);
+	free(p->nmap);
 	free(p->regions);
 	free(p->arcs);
 	free(p->calls);

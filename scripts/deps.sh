@@ -1,26 +1,92 @@
 #!/bin/sh
-# Installs every Debian package profcore's build and tests need (as root, or
+# Installs the Debian packages profcore needs (Debian 12; as root, or
 # through sudo).  Safe to run again: only missing packages are installed.
+#   scripts/deps.sh          all: build, test, check and windows, what
+#                            scripts/test.sh and CI's legs use
+#   scripts/deps.sh build    only what building profcore and its demo need
+#                            (scripts/quickstart.sh)
+#   scripts/deps.sh deb      the tools of scripts/deb-test.sh
+#   scripts/deps.sh --print SET...   print the packages of the sets, one a
+#                            line, and install nothing
+# One list per purpose: add a package to the list of the purpose it serves,
+# on a line of its own with a comment when it is not obvious.
 set -e
-PKGS="build-essential meson ninja-build pkg-config libelf-dev libdw-dev zlib1g-dev
-libyaml-dev libcmocka-dev libiberty-dev python3 binutils gcc-multilib hatari cmake
-gcc-arm-none-eabi libcapstone-dev binutils-m68k-linux-gnu
-valgrind clang libclang-rt-14-dev
-golang-go chromium python3-venv python3-mesonpy
-gcc-mingw-w64-x86-64-posix libz-mingw-w64-dev wine wine64
-abigail-tools binutils-aarch64-linux-gnu binutils-mips-linux-gnu binutils-powerpc-linux-gnu"
+
+# building libprofcore and profcat, with every optional feature on
+BUILD="build-essential meson ninja-build pkg-config python3
+zlib1g-dev libelf-dev libdw-dev libyaml-dev libiberty-dev libcapstone-dev"
+
+# the test suite (scripts/test.sh): unit tests, reference tools, live
+# programs, the install test, the Python package (python3-pip: pip
+# --python in tests/packaging), the ABI check
+TEST="libcmocka-dev binutils gcc-multilib cmake
+python3-venv python3-mesonpy
+python3-pip
+hatari
+gcc-arm-none-eabi binutils-m68k-linux-gnu
+binutils-aarch64-linux-gnu binutils-mips-linux-gnu binutils-powerpc-linux-gnu
+abigail-tools
+golang-go
+chromium"
+
+# the sanitizer, valgrind and clang legs (scripts/test.sh --sanitize,
+# --valgrind, --warnings)
+CHECK="valgrind clang libclang-rt-14-dev"
+
+# the Windows leg (scripts/cross.sh mingw: the suite under wine)
+WINDOWS="gcc-mingw-w64-x86-64-posix libz-mingw-w64-dev wine wine64"
+
+# the Debian packages (scripts/deb-test.sh; not in all): dpkg-buildpackage
+# and lintian, besides the build set (debian/control's Build-Depends)
+DEB="dpkg-dev debhelper dh-python fakeroot lintian"
+
+sets() {   # the package lists of the named sets
+	for s in "$@"; do
+		case $s in
+		build) echo "$BUILD" ;;
+		test) echo "$TEST" ;;
+		check) echo "$CHECK" ;;
+		windows) echo "$WINDOWS" ;;
+		deb) echo "$DEB" ;;
+		all) echo "$BUILD $TEST $CHECK $WINDOWS" ;;
+		*) echo "deps: no package set '$s' (build, test, check, windows, deb or all)" >&2
+		   exit 2 ;;
+		esac
+	done
+}
+
+print=""
+[ "$1" != --print ] || { print=1; shift; }
+[ $# -gt 0 ] || set -- all
+PKGS=$(sets "$@")
+if [ -n "$print" ]; then
+	for p in $PKGS; do echo "$p"; done
+	exit 0
+fi
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"
 done
-# npm checkers for the export tests (speedscope schema, headless import)
-"$(dirname "$0")/../tests/exports/setup-checkers.sh" || true
+case " $* " in
+*" test "*|*" all "*)
+	# npm checkers for the export tests (speedscope schema, headless import)
+	"$(dirname "$0")/../tests/exports/setup-checkers.sh" || true ;;
+esac
 [ -z "$missing" ] && exit 0
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-echo "deps: installing$missing" >&2
+set -- $missing
+echo "deps: installing $# Debian packages:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 # a mirror that is mid-sync can fail one index; the install below says
 # clearly if a package is then really missing
 $SUDO apt-get update -qq || echo "deps: apt-get update reported errors; trying the install anyway" >&2
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+# one line per package unpacked and set up, on standard error: the
+# progress of a first install that takes minutes
+$SUDO apt-get install -y -q --no-install-recommends "$@" |
+	grep --line-buffered -E '^(Unpacking|Setting up) ' >&2 || true
+# the pipe hides apt-get's status: check that everything is there now
+for p in "$@"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+		{ echo "deps: $p was not installed (see apt-get's messages above)" >&2; exit 1; }
+done

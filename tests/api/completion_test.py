@@ -78,6 +78,20 @@ class Completion(unittest.TestCase):
         self.assertEqual(complete("merge", "--to"), ["--top"])
         self.assertEqual(complete("diff", "--to"), [])
 
+    def test_option_keys(self):
+        """-O offers the loaders' keys (from --list-formats -v), then the
+        values a key lists; as one word, or split at '=' as bash splits
+        it (COMP_WORDBREAKS)."""
+        self.assertEqual(complete("-O", "en"), ["encoding=", "endian="])
+        self.assertEqual(complete("--option", "gmon-"), ["gmon-layout="])
+        self.assertEqual(complete("-O", "endian=b"), ["endian=be",
+                                                      "endian=big"])
+        self.assertEqual(complete("-O", "endian", "=", "p"), ["pdp"])
+        self.assertEqual(complete("-O", "width", "="),
+                         ["16", "2", "32", "4", "64", "8"])
+        self.assertEqual(complete("-O", "rate=1"), [])   # a number of yours
+        self.assertEqual(complete("-O", "nosuch="), [])
+
     def test_files(self):
         with open(EMPTY + "/gmon.out", "w"):
             pass

@@ -155,6 +155,72 @@ class Installed(unittest.TestCase):
         r = run(["pkg-config", "--cflags", "profcore"], env=self.env)
         self.assertEqual(r.stdout.split()[0], "-I" + self.d(self.includedir))
 
+    def test_pkg_config_requires_what_is_linked(self):
+        """Requires.private names exactly the libraries libprofcore links
+        (a static link needs them): not Capstone and libdw when they are
+        opened at their first use, so that a consumer machine needs no
+        libcapstone-dev or libdw-dev for pkg-config --cflags."""
+        readelf = shutil.which("readelf")
+        if not readelf:
+            self.skipTest("readelf not installed (binutils)")
+        r = run(["pkg-config", "--print-requires-private", "profcore"],
+                env=self.env)
+        required = sorted(l.split()[0] for l in r.stdout.splitlines())
+        so = self.d(os.path.join(self.libdir, "libprofcore.so.0"))
+        needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(\S+)\]",
+                            run([readelf, "-d", so]).stdout)
+        sonames = {"zlib": "libz.so.", "libelf": "libelf.so.",
+                   "libdw": "libdw.so.", "yaml-0.1": "libyaml-0.so.",
+                   "capstone": "libcapstone.so."}
+        linked = sorted(name for name, prefix in sonames.items()
+                        if any(n.startswith(prefix) for n in needed))
+        self.assertEqual(required, linked, needed)
+
+    def test_profcat_without_ld_library_path(self):
+        """The installed profcat finds the installed library through its
+        RUNPATH ($ORIGIN/../lib/...), under any prefix but /usr, with no
+        LD_LIBRARY_PATH and no ldconfig."""
+        if self.prefix == "/usr":
+            self.skipTest("prefix /usr: the loader's own search path")
+        profcat = self.d(os.path.join(self.bindir, "profcat"))
+        env = dict(self.env)
+        del env["LD_LIBRARY_PATH"]
+        r = run(["ldd", profcat], env=env)
+        found = re.findall(r"libprofcore\.so\.0 => (\S+)", r.stdout)
+        self.assertEqual([os.path.realpath(p) for p in found],
+                         [os.path.realpath(self.d(os.path.join(
+                             self.libdir, "libprofcore.so.0")))], r.stdout)
+        unix = os.path.join(SOURCE, "tests", "unix", "fixtures",
+                            "x86_64-nopie")
+        r = run([profcat, "-n", "1", "callgraph", "gmon.out"], env=env,
+                cwd=unix)
+        self.assertEqual(r.stdout.splitlines()[-1],
+                         "   1  hot         264.41    72.44    72.44"
+                         "       2.64          1  ####################")
+
+    def test_cmake_version_check(self):
+        """find_package(profcore X.Y): 0.x versions are compatible within
+        one minor version only, and never older than asked."""
+        cmake = shutil.which("cmake")
+        if not cmake:
+            self.skipTest("cmake not installed")
+        src = os.path.join(self.tmp, "cmake-version")
+        os.makedirs(src, exist_ok=True)
+        with open(os.path.join(src, "CMakeLists.txt"), "w") as f:
+            f.write("cmake_minimum_required(VERSION 3.13)\n"
+                    "project(v C)\n"
+                    "find_package(profcore ${WANT} QUIET)\n"
+                    "message(STATUS \"profcore ${WANT}: ${profcore_FOUND}\")\n")
+        env = dict(self.env, CMAKE_PREFIX_PATH=self.d(self.prefix))
+        got = {}
+        for want in ("", "0.1", "0.2", "0.2.0", "0.2.1", "0.3", "1.0"):
+            out = os.path.join(self.tmp, "cmake-version-b" + want)
+            r = run([cmake, "-S", src, "-B", out, "-DWANT=" + want], env=env)
+            got[want] = re.search(r"-- profcore %s: (\w*)\n" % re.escape(
+                want), r.stdout).group(1)
+        self.assertEqual(got, {"": "1", "0.1": "0", "0.2": "1", "0.2.0": "1",
+                               "0.2.1": "0", "0.3": "0", "1.0": "0"})
+
     def test_linking_example(self):
         src = self.copy_example("linking")
         self.make(src)
@@ -370,9 +436,8 @@ class Installed(unittest.TestCase):
         init = [p for p in self.installed.values()
                 if p.endswith("/profcore/__init__.py")]
         pkgroot = os.path.dirname(os.path.dirname(self.d(init[0])))
-        unix = os.path.join(SOURCE, "tests", "unix", "fixtures",
-                            "x86_64-nopie")
-        r = run([sys.executable, "-c", code], cwd=unix,
+        # from the checkout, as the page says
+        r = run([sys.executable, "-c", code], cwd=SOURCE,
                 env=self.python_env(PYTHONPATH=pkgroot))
         self.assertEqual(r.stdout,
                          " 72.44%   264.41         1 hot\n"

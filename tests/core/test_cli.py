@@ -232,7 +232,7 @@ class Cli(unittest.TestCase):
                          "granularity, zero, barchart, cutoff, percent-of, top, sort, "
                          "focus, ignore, hide, interval, intervals, callgraph-time, ci, "
                          "source-path, debuginfod, source-select, disasm-select, "
-                         "load-address "
+                         "load-address, gprof-symspecs "
                          "(did you mean 'cutoff'? -O KEY=VALUE: the loaders' keys are "
                          "listed by profcat --list-formats -v)\n")
         rc, out, err = run(ELF, GMON, "-O", "rate=fast")

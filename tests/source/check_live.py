@@ -58,6 +58,7 @@ def main():
                                    ["--granularity", "line"] + args, g,
                                    decoded=dec)
             L.check_source_sums(name, rows, args)
+            L.check_function_pages(name, args)
             L.check_locations("%s -r locations" % name, exe, args, decoded=dec)
             checked += 1
     if not checked:

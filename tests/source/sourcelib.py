@@ -245,3 +245,42 @@ def check_locations(label, exe, args, cwd=None, decoded=None):
                 fail(label, "%s: profcat %r, addr2line %r" % (r["address"], frames, w))
     if not bad:
         print("ok   %s: %d addresses, inline chains as addr2line -f -i" % (label, len(recs)))
+
+
+def check_function_pages(label, args, cwd=None):
+    """-r source FUNCTION for every function with samples (flat report):
+    the page adds up to its header (the lines of FUNCTION and, marked
+    "| inlined CALLEE", the code inlined into it), and the top
+    function's header is its flat count (issue #33 item 7)."""
+    out = run([PROFCAT, "-F", "csv"] + args, cwd=cwd)
+    flat = [(r["symbol"], float(r["count"])) for r in csv.DictReader(io.StringIO(out))
+            if r["rank"] and float(r["count"]) > 0]
+    pages, before = 0, failures
+    for i, (fn, count) in enumerate(flat):
+        r = subprocess.run([PROFCAT, "-r", "source", fn] + args, cwd=cwd,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            continue  # no DWARF function of that name (crt code, clones)
+        head, rows = 0.0, 0.0
+        for line in r.stdout.splitlines():
+            m = re.match(r"^File .*: ([\d.]+) samples, ", line)
+            if m:
+                head += float(m.group(1))
+            m = re.match(r"^\s+(\d+(?:\.\d+)?)\s+\d+\.\d+ [ >] ", line)
+            if m:
+                rows += float(m.group(1))
+        pages += 1
+        c = run([PROFCAT, "-r", "source", fn, "-F", "csv"] + args, cwd=cwd)
+        csum = sum(float(x["count"]) for x in csv.DictReader(io.StringIO(c)))
+        if abs(csum - head) > 0.01 * (1 + c.count("\n")):
+            fail(label, "-r source %s -F csv: the rows add up to %.2f, the text's header %.2f"
+                 % (fn, csum, head))
+        if abs(head - rows) > 0.01 * (1 + r.stdout.count("\n")):
+            fail(label, "-r source %s: the lines add up to %.2f, the header says %.2f:\n%s"
+                 % (fn, rows, head, r.stdout))
+        elif i == 0 and abs(head - count) > 0.011:
+            fail(label, "-r source %s: header %.2f, flat count %.2f" % (fn, head, count))
+    if not pages:
+        fail(label, "no -r source FUNCTION page")
+    elif failures == before:
+        print("ok   %s: %d -r source FUNCTION pages add up to their headers" % (label, pages))
