@@ -8,6 +8,7 @@
  * the Atari ST Profiler's p=N +z -z +b -b x=SYM i=N o=FILE (operands
  * and the short options -z -b, handled by the commands). */
 #include "args.h"
+#include "hints.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@ static const pc_cli_opt opts[] = {
 	 "loader option (e.g. width=4, endian=big;\n--list-formats -v lists every loader's)"},
 	{"load-address", 0, PC_OPT_LOAD_ADDRESS, NULL, NULL, "ADDR", ALL,
 	 "where the program's code was loaded (same as\n-O load-address=ADDR; Atari: basepage+0x100)"},
+	{"rate", 0, PC_OPT_RATE, NULL, NULL, "HZ", ALL,
+	 "samples per second of the captures (raw\ndumps and others without one: seconds in\nevery report); same as -O rate=HZ"},
 	{"report", 'r', PC_OPT_REPORT, NULL, NULL, "NAME", ONE,
 	 "report to print (default: flat); -r source\n[FUNC|FILE]: annotated source of a function\nor a file"},
 	{"export", 'e', PC_OPT_EXPORT, NULL, NULL, "FORMAT", ONE,
@@ -156,9 +159,80 @@ static const pc_cli_opt *long_named(const char *arg, int *ambiguous)
 	return n == 1 ? hit : NULL;
 }
 
+/* The table entry of short option c, or NULL. */
+static const pc_cli_opt *short_named(int c)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (opts[i].shortc && opts[i].shortc == c)
+			return &opts[i];
+	return NULL;
+}
+
+/* pprof's single-dash words (-top, -focus=RE) before getopt_long reads
+ * them as clusters of profcat's letters (-f ocus=RE): the arguments in
+ * getopt's order, option values skipped; 2 after the message, else 0. */
+static int foreign_words(int argc, char **argv, int first)
+{
+	char msg[512];
+	for (int i = first; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--"))
+			break;
+		if (a[0] != '-' || !a[1])
+			continue;
+		if (a[1] == '-') {
+			int amb;
+			const pc_cli_opt *o = long_named(a + 2, &amb);
+			if (o && !o->value && !strchr(a, '='))
+				i++;
+			continue;
+		}
+		if (strcspn(a + 1, "=") >= 2 && pc_cli_foreign_option(a, i + 1 < argc ? argv[i + 1] : NULL, msg, sizeof msg) &&
+		    strncmp(msg, "unknown option '-", 17) == 0 && a[2] != '=' &&
+		    strstr(msg, "pprof's spelling")) {
+			fprintf(stderr, "profcat: %s\n", msg);
+			return 2;
+		}
+		for (const char *c = a + 1; *c; c++) {
+			const pc_cli_opt *o = short_named((unsigned char)*c);
+			if (!o)
+				break;
+			if (!o->value) {
+				if (!c[1])
+					i++;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* "unknown option" with what profcat knows about it: another tool's
+ * option, or the nearest of profcat's long names */
+static void say_unknown(const char *shown, const char *name)
+{
+	char msg[512];
+	if (pc_cli_foreign_option(shown, NULL, msg, sizeof msg)) {
+		fprintf(stderr, "profcat: %s\n", msg);
+		return;
+	}
+	const char *names[NOPTS];
+	for (size_t i = 0; i < NOPTS; i++)
+		names[i] = opts[i].name;
+	const char *hit = !strncmp(shown, "--", 2) ? pc_cli_nearest(shown + 2, names, NOPTS)
+						   : NULL;
+	if (hit)
+		fprintf(stderr, "profcat: unknown option '%s': did you mean '--%s'? (see %s --help)\n",
+			shown, hit, name);
+	else
+		fprintf(stderr, "profcat: unknown option '%s' (see %s --help)\n", shown, name);
+}
+
 int pc_cli_parse(int argc, char **argv, int first, unsigned cmd,
 		 const char *name, pc_cli_cb cb, void *ctx)
 {
+	if (foreign_words(argc, argv, first))
+		return 2;
 	struct option lo[NOPTS + 1];
 	char so[3 * NOPTS + 4];
 	size_t nl = 0, ns = 0;
@@ -214,12 +288,14 @@ int pc_cli_parse(int argc, char **argv, int first, unsigned cmd,
 			else if (amb)
 				fprintf(stderr, "profcat: ambiguous option '%.*s' (see %s --help)\n",
 					(int)strcspn(arg, "="), arg, name);
-			else if (optopt && optopt < LONG_BASE && strncmp(arg, "--", 2))
-				fprintf(stderr, "profcat: unknown option '-%c' (see %s --help)\n",
-					optopt, name);
-			else
-				fprintf(stderr, "profcat: unknown option '%s' (see %s --help)\n",
-					arg, name);
+			else if (optopt && optopt < LONG_BASE && strncmp(arg, "--", 2)) {
+				char sh[3] = {'-', (char)optopt, '\0'};
+				say_unknown(sh, name);
+			} else {
+				char sh[128];
+				snprintf(sh, sizeof sh, "%.*s", (int)strcspn(arg, "="), arg);
+				say_unknown(sh, name);
+			}
 			return 2;
 		}
 		if (c >= LONG_BASE)
@@ -230,6 +306,15 @@ int pc_cli_parse(int argc, char **argv, int first, unsigned cmd,
 					o = &opts[i];
 		if (!o)
 			return 2;
+		char fm[512];
+		if (!(o->cmds & cmd) && cmd == PC_CMD_MAIN && c < LONG_BASE) {
+			/* a letter of another command here (-s): gprof's? */
+			char sh[3] = {'-', (char)c, '\0'};
+			if (pc_cli_foreign_option(sh, NULL, fm, sizeof fm)) {
+				fprintf(stderr, "profcat: %s\n", fm);
+				return 2;
+			}
+		}
 		if (!(o->cmds & cmd)) {
 			fprintf(stderr, "profcat: option %s does not apply to %s (see %s --help)\n",
 				shown_name(o, nb, sizeof nb), name, name);

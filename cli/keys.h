@@ -23,6 +23,13 @@ int pc_cli_merge_options(pc_options *ropts, const pc_options *lopts,
  *  function's table, pc_function_options); NULL when out of memory.
  *  Free with pc_options_free. */
 pc_options *pc_cli_options_for(const pc_option_decl *keys, const pc_options *all);
+/** --rate HZ / -O rate=HZ (every capture loader takes it,
+ *  pc_profile_load_stream): after the capture name was loaded into p, a
+ *  warning line when it stated another rate (meta rate.stated), which
+ *  the given one replaced (the user's rate corrects a wrong one); said
+ *  once a run, for the first such capture. */
+void pc_cli_rate_stated(const pc_profile *p, const pc_options *lopts,
+			const char *name);
 /** profcat --list-formats -v: under each loader, its keys (type, choices,
  *  default, help), from the loader's own table. */
 void pc_cli_list_loader_keys(FILE *f, const pc_loader *l);

@@ -1,5 +1,6 @@
 /* loaders.c - choosing a file's loader; plugins loaded only when needed. */
 #include "loaders.h"
+#include "hints.h"
 
 #include "output.h"
 #include "pc_config.h"
@@ -75,8 +76,17 @@ const pc_loader *pc_cli_choose_loader(pc_registry *reg, pc_stream *s,
 			l = pc_registry_find(reg, format);
 		}
 		if (!l) {
-			fprintf(stderr, "profcat: no format named '%s' (see profcat --list-formats)\n",
-				pc_cli_shown(format));
+			const char *names[128];
+			size_t nn = 0;
+			for (; nn < pc_registry_count(reg) && nn < 128; nn++)
+				names[nn] = pc_registry_at(reg, nn)->name;
+			const char *hit = pc_cli_nearest(format, names, nn);
+			if (hit)
+				fprintf(stderr, "profcat: no format named '%s': did you mean '%s'? (see profcat --list-formats)\n",
+					pc_cli_shown(format), hit);
+			else
+				fprintf(stderr, "profcat: no format named '%s' (see profcat --list-formats; -f is --format here%s)\n",
+					pc_cli_shown(format), pc_cli_gprof_value_hint('f'));
 			*exit_status = PC_CLI_EXIT_USAGE;
 		}
 		return l;

@@ -13,6 +13,7 @@
 #include "stats_cmd.h"
 #include "gprof_cmd.h"
 #include "keys.h"
+#include "hints.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -200,6 +201,26 @@ int pc_cli_fit(pc_profile *p, const pc_options *opts, const char *names, int elf
 	if (!f.problem)
 		return 0;
 	char advice[256];
+	/* a PROFIL .PRF is read as an .EXE image (buckets from address 0)
+	 * unless -O com says .COM (from 0x100, ORG 100h): when 0x100 higher
+	 * the histogram reaches the code's end (within fit.c's slack of 64
+	 * bytes), that is the fix */
+	int prf = 0;
+	for (size_t i = 0; i < pc_profile_source_count(p); i++)
+		prf |= !strcmp(pc_profile_source_format(p, i), "prf");
+	if (prf && f.range_mismatch && !pc_options_get(opts, "com") &&
+	    !pc_options_get(opts, "origin") && !pc_options_get(opts, "absolute") &&
+	    f.hist_high < f.code_high && f.hist_high + 0x100 + 64 >= f.code_high) {
+		fprintf(stderr, "profcat: %s%s%sthe histogram covers 0x%llx-0x%llx but the code of "
+				"the program ends at 0x%llx: read as an .EXE image's (from 0); a .COM "
+				"program's starts at 0x100 (ORG 100h), and there it covers the code: "
+				"give -O com%s\n",
+			f.verdict == PC_FIT_MISFIT && !ignore ? "" : "warning: ", names,
+			*names ? ": " : "", (unsigned long long)f.hist_low,
+			(unsigned long long)f.hist_high, (unsigned long long)f.code_high,
+			f.verdict == PC_FIT_MISFIT && !ignore ? ", or --ignore-fit to report anyway" : "");
+		return f.verdict == PC_FIT_MISFIT && !ignore ? EXIT_INPUT : 0;
+	}
 	if (f.has_shift && !elf && f.shift_default && f.load_given)
 		snprintf(advice, sizeof advice,
 			 "give --load-address 0x%llx (code starts 0x100 bytes after the basepage or PSP)",
@@ -246,6 +267,63 @@ static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
 		snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", in[i].path);
 	}
 	return pc_cli_fit(p, opts, names, elf, ignore);
+}
+
+/* A Hatari profile states where the program's TEXT was (PROGRAM_TEXT):
+ * the load address of a program given without one (a GEMDOS program's
+ * symbols are relative to its TEXT).  The profile is read once more on
+ * its own for it (not from standard input).  0, or an exit status. */
+static int hatari_load_address(pc_registry *reg, const input *in, size_t nin,
+			       pc_options *lopts, int verbose)
+{
+	int relative = 0;
+	if (pc_options_get(lopts, "load-address"))
+		return 0;
+	for (size_t i = 0; i < nin; i++) {
+		const pc_option_decl *d = in[i].l->options;
+		for (size_t k = 0; (in[i].l->roles & PC_ROLE_SYMBOLS) && d && d[k].name; k++)
+			relative |= !strcmp(d[k].name, "load-address");
+	}
+	for (size_t i = 0; relative && i < nin; i++) {
+		if (strcmp(in[i].l->name, "hatari") || !strcmp(in[i].path, "-"))
+			continue;
+		pc_profile *h = NULL;
+		pc_options *own = pc_cli_loader_options(in[i].l, lopts);
+		int st = own && !pc_profile_new(&h, reg)
+				 ? pc_profile_load_file(h, in[i].path, "hatari", own)
+				 : PC_ENOMEM;
+		pc_options_free(own);
+		const char *text = st ? NULL : pc_profile_meta(h, "hatari.program_text");
+		char low[32] = "";
+		if (text)
+			snprintf(low, sizeof low, "%.*s", (int)strcspn(text, "-"), text);
+		pc_profile_free(h);
+		if (st == PC_ENOMEM) {
+			fprintf(stderr, "profcat: out of memory\n");
+			return EXIT_INTERNAL;
+		}
+		if (!*low) /* (an error is said when the profile is loaded) */
+			continue;
+		if (pc_options_set(lopts, "load-address", low)) {
+			fprintf(stderr, "profcat: out of memory\n");
+			return EXIT_INTERNAL;
+		}
+		if (verbose)
+			fprintf(stderr, "profcat: %s: the program was loaded at %s (its PROGRAM_TEXT line; --load-address gives another)\n",
+				pc_cli_shown(in[i].path), low);
+		break;
+	}
+	return 0;
+}
+
+/* The inputs' names as messages show them, ", "-separated, into buf. */
+static void shown_names(const input *in, size_t nin, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < nin; i++) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, cap - l, "%s%s", l ? ", " : "", pc_cli_shown(in[i].path));
+	}
 }
 
 /* 1 if path names an existing file. */
@@ -321,6 +399,9 @@ static int main_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 		break;
 	case PC_OPT_LOAD_ADDRESS:
 		pc_options_set(c->lopts, "load-address", val);
+		break;
+	case PC_OPT_RATE:
+		pc_options_set(c->lopts, "rate", val);
 		break;
 	case PC_OPT_REPORT: {
 		c->report = val;
@@ -458,6 +539,8 @@ int main(int argc, char **argv)
 			goto done;
 	}
 	qsort(in, nin, sizeof *in, cmp_input);
+	if ((rc = hatari_load_address(reg, in, nin, lopts, verbose)))
+		goto done;
 	static progress_state progress;
 	for (size_t i = 0; i < nin; i++) {
 		/* each loader gets the -O keys it declares */
@@ -482,6 +565,7 @@ int main(int argc, char **argv)
 			rc = status_exit(st);
 			goto done;
 		}
+		pc_cli_rate_stated(p, lopts, in[i].path);
 	}
 	size_t nw = pc_profile_warning_count(p);
 	for (size_t i = 0; i < nw && verbose; i++)
@@ -548,13 +632,24 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nin; i++)
 		if (in[i].l->roles & (PC_ROLE_SAMPLES | PC_ROLE_ARCS))
 			capture = 1;
+	/* a gmon.out or mon.out alone (addresses only, read with a guessed
+	 * width unless -O width says): the same, the other way round */
+	int prog = 0, unix_capture = 0;
+	for (size_t i = 0; i < nin; i++) {
+		prog |= (in[i].l->roles & PC_ROLE_SYMBOLS) != 0;
+		unix_capture |= !strcmp(in[i].l->name, "gmon") || !strcmp(in[i].l->name, "monout");
+	}
+	if (unix_capture && !prog && !export_fmt && !list_syms &&
+	    !pc_options_get(lopts, "width") && pc_profile_symbol_count(p) == 0) {
+		char names[512];
+		shown_names(in, nin, names, sizeof names);
+		fprintf(stderr, "profcat: warning: no program given (%s: addresses only), so no sample has a function name: "
+				"give the program that wrote the capture too (e.g. profcat prog %s)\n",
+			names, pc_cli_shown(in[0].path));
+	}
 	if (!capture && !list_syms && !(report && !strcmp(report, "symbols"))) {
-		char names[512] = "";
-		for (size_t i = 0; i < nin; i++) {
-			size_t l = strlen(names);
-			snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "",
-				 pc_cli_shown(in[i].path));
-		}
+		char names[512];
+		shown_names(in, nin, names, sizeof names);
 		fprintf(stderr, "profcat: warning: no capture given (%s: symbols only), so the %s is empty: "
 				"give the capture too (e.g. profcat prog gmon.out)\n",
 			names, export_fmt ? "export" : "report");

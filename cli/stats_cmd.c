@@ -175,6 +175,8 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 		if (st) {
 			print_error(pc_profile_error(p));
 			rc = status_exit(st);
+		} else {
+			pc_cli_rate_stated(p, c->lopts, sel[i]->path);
 		}
 	}
 	free(sel);
@@ -307,6 +309,9 @@ static int stats_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 		break;
 	case PC_OPT_LOAD_ADDRESS:
 		pc_options_set(c->lopts, "load-address", val);
+		break;
+	case PC_OPT_RATE:
+		pc_options_set(c->lopts, "rate", val);
 		break;
 	case PC_OPT_OUTPUT: a->out_path = val; break;
 	case PC_OPT_REPORT: a->report = val; break;

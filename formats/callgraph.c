@@ -1273,12 +1273,21 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 	/* --focus/--ignore/--hide: the graph of the filtered profile */
 	pc_profile *fq = NULL, *up = p;
 	pc_sink out = *k;
-	if ((rc = pc_filter_profile(p, o, &fq)))
+	const char *stacks;
+	if ((rc = pc_filter_profile(p, o, &fq, &stacks)))
 		return rc;
 	if (fq) {
 		p = fq;
 		pc_sink_init(k);
-		if (kind == OUT_TEXT) {
+		if (kind == OUT_TEXT && stacks) {
+			pc_sink_puts(&out, "Filters: ");
+			pc_filter_describe(o, &out);
+			pc_sink_printf(&out, " (%s: the functions keep the self time of their "
+					     "stacks that pass, so a focused function keeps its "
+					     "subtree's; a hidden function's callers call its "
+					     "callees; %% time is of the time they keep)\n\n",
+				       stacks);
+		} else if (kind == OUT_TEXT) {
 			pc_sink_puts(&out, "Filters: ");
 			pc_filter_describe(o, &out);
 			pc_sink_puts(&out, " (the functions they drop keep no self time, "
@@ -1641,7 +1650,7 @@ static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	int kind, rc;
 	pc_profile *fq = NULL;
-	if ((rc = output_kind(o, p, &kind)) || (rc = pc_filter_profile(p, o, &fq)))
+	if ((rc = output_kind(o, p, &kind)) || (rc = pc_filter_profile(p, o, &fq, NULL)))
 		return rc;
 	if (!fq)
 		return render_arcs_of(p, o, k);

@@ -14,6 +14,7 @@
  * (exports.c filter_chains).
  */
 #include "filter.h"
+#include "export.h"
 #include "model.h"
 
 #include <math.h>
@@ -168,6 +169,63 @@ int pc_filter_json(const pc_options *o, pc_sink *k)
 	return k->failed;
 }
 
+/* ---- the stack rule for the flat report and the call graph ---------- */
+
+int pc_stackkeep_init(pc_profile *p, const pc_options *o, pc_stackkeep *sk)
+{
+	memset(sk, 0, sizeof *sk);
+	const char *gran = pc_options_get(o, "granularity");
+	if ((!pc_options_get(o, "focus") && !pc_options_get(o, "ignore")) ||
+	    (gran && strcmp(gran, "function") && strcmp(gran, "symbol")))
+		return PC_OK;
+	/* the exports' model with the report's attribution keys, at
+	 * function granularity with estimated stacks; hide stays the
+	 * report's (one frame per row) */
+	pc_options *xo = NULL;
+	int st = pc_options_new(&xo);
+	for (size_t i = 0; !st && i < pc_options_count(o); i++) {
+		const char *k = pc_options_key_at(o, i);
+		if (strcmp(k, "hide") && strcmp(k, "stacks") && strcmp(k, "granularity"))
+			st = pc_options_set(xo, k, pc_options_get(o, k));
+	}
+	if (!st)
+		st = pc_options_set(xo, "granularity", "function");
+	if (st) {
+		pc_options_free(xo);
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	pc_xmodel m;
+	st = pc_xmodel_build(&m, p, xo);
+	pc_options_free(xo);
+	if (st || m.arc_time) {
+		pc_xmodel_free(&m);
+		return st;
+	}
+	size_t n = pc_profile_rows(p);
+	sk->row = calloc(n ? n : 1, sizeof *sk->row);
+	if (!sk->row) {
+		pc_xmodel_free(&m);
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < m.nframes; i++) {
+		const pc_xframe *fr = &m.frames[i];
+		if (fr->row >= 0 && (size_t)fr->row < n)
+			sk->row[fr->row] += fr->self;
+		else if (fr->row < 0 && fr->cls >= 0 && fr->cls < PC_REGION_COUNT)
+			sk->cls[fr->cls] += fr->self;
+	}
+	sk->how = m.estimated ? "stacks estimated from call counts, as gprof"
+			      : "no call arcs: a sample's stack is its function";
+	pc_xmodel_free(&m);
+	return PC_OK;
+}
+
+void pc_stackkeep_dispose(pc_stackkeep *sk)
+{
+	free(sk->row);
+	memset(sk, 0, sizeof *sk);
+}
+
 /* ---- the filtered profile of the call graph -------------------------- */
 
 typedef struct rarc {
@@ -221,9 +279,12 @@ static int join_hidden(rarc **v, size_t *n, size_t *cap, int64_t h)
 	return PC_OK;
 }
 
-int pc_filter_profile(pc_profile *p, const pc_options *o, pc_profile **out)
+int pc_filter_profile(pc_profile *p, const pc_options *o, pc_profile **out,
+		      const char **stacks)
 {
 	*out = NULL;
+	if (stacks)
+		*stacks = NULL;
 	pc_rowfilter rf;
 	pc_profile *q = NULL;
 	unsigned char *drop = NULL, *hid = NULL;
@@ -306,11 +367,22 @@ int pc_filter_profile(pc_profile *p, const pc_options *o, pc_profile **out)
 				     q->ntargets, n);
 		goto done;
 	}
-	/* the samples of the functions the filters drop leave the graph;
-	 * the totals stay every sample's */
+	/* the samples the filters drop leave the graph, the totals stay
+	 * every sample's: focus and ignore by the stack rule (a function
+	 * keeps the samples of its stacks that pass: the focused
+	 * function's subtree keeps its time, gprof -F), else (and hide)
+	 * by the function's name */
+	pc_stackkeep sk;
+	if ((st = pc_stackkeep_init(p, o, &sk)))
+		goto done;
 	for (size_t i = 0; i < n; i++)
-		if (drop[i])
+		if (sk.row)
+			q->targets[i].count = hid[i] ? 0 : sk.row[i];
+		else if (drop[i])
 			q->targets[i].count = 0;
+	if (stacks)
+		*stacks = sk.how;
+	pc_stackkeep_dispose(&sk);
 	*out = q;
 	q = NULL;
 	goto done;

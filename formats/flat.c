@@ -116,8 +116,11 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 			       rs->n == 1 ? "" : "s",
 			       rs->denom > 0 ? rs->listed * 100.0 / rs->denom : 0.0);
 		const char *sep = pc_filter_describe(rs->opts, k) ? ", " : "";
+		if (rs->stacks)
+			pc_sink_printf(k, "; %s", rs->stacks);
 		if (rs->n < rs->selected)
-			pc_sink_printf(k, "%stop %zu of %zu", sep, rs->top, rs->selected);
+			pc_sink_printf(k, "%stop %zu of %zu", rs->stacks ? "; " : sep,
+				       rs->top, rs->selected);
 		pc_sink_puts(k, ")\n");
 	}
 	for (size_t i = 0; i < pc_profile_warning_count(p); i++)

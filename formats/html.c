@@ -319,7 +319,7 @@ static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
 	/* --focus/--ignore/--hide: the call graph report's filtered
 	 * profile (filter.c) */
 	pc_profile *fq = NULL;
-	int st = pc_filter_profile(p, o, &fq);
+	int st = pc_filter_profile(p, o, &fq, NULL);
 	if (!st)
 		st = pc_profile_callgraph_nocheck(fq ? fq : p, o, &g);
 	if (st && fq) {

@@ -68,6 +68,13 @@ static int filter_totals(pc_profile *p, const pc_options *o, pc_itotals *t,
 		pc_rowfilter_dispose(&rf);
 		return r;
 	}
+	/* focus and ignore by the stack rule as the flat report (filter.c
+	 * pc_stackkeep), hide by name */
+	pc_stackkeep sk;
+	if ((r = pc_stackkeep_init(p, o, &sk))) {
+		pc_rowfilter_dispose(&rf);
+		return r;
+	}
 	double kept = 0;
 	for (size_t i = 0; i < rf.nrows; i++) {
 		pc_row row;
@@ -77,6 +84,16 @@ static int filter_totals(pc_profile *p, const pc_options *o, pc_itotals *t,
 			break;
 		if (sym.flags & PC_SYMF_EXCLUDED)
 			continue;
+		if (sk.row) {
+			r = !rf.f.hide ||
+			    !pc_filter_match(p, &rf.f, rf.f.hide, row.name ? row.name : "",
+					     sym.name);
+			double k = r ? sk.row[i] : 0;
+			kept += k;
+			*dropped += row.count - k;
+			r = PC_OK;
+			continue;
+		}
 		if ((r = pc_rowfilter_keep_row(&rf, (int64_t)i)) < 0)
 			break;
 		if (r)
@@ -85,7 +102,17 @@ static int filter_totals(pc_profile *p, const pc_options *o, pc_itotals *t,
 			*dropped += row.count;
 		r = PC_OK;
 	}
-	if (!r) {
+	if (!r && sk.row) {
+		t->attributed = kept;
+		t->outside = 0;
+		for (int c = 0; c < PC_REGION_COUNT; c++) {
+			*dropped += t->by_class[c] - sk.cls[c];
+			t->by_class[c] = sk.cls[c];
+			if (c != PC_REGION_APPLICATION)
+				t->outside += sk.cls[c];
+		}
+		t->in_program = t->attributed + t->by_class[PC_REGION_APPLICATION];
+	} else if (!r) {
 		t->attributed = kept;
 		if (rf.f.focus) { /* no name: no sample outside the symbols */
 			*dropped += t->outside + t->by_class[PC_REGION_APPLICATION];
@@ -96,6 +123,7 @@ static int filter_totals(pc_profile *p, const pc_options *o, pc_itotals *t,
 		t->in_program = t->attributed + t->by_class[PC_REGION_APPLICATION];
 	}
 	pc_rowfilter_dispose(&rf);
+	pc_stackkeep_dispose(&sk);
 	return r;
 }
 

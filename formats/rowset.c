@@ -368,16 +368,34 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 		pc_callgraph_free(g);
 	}
 	pc_filter f;
-	if ((r = pc_filter_init(p, o, &f))) {
+	pc_stackkeep sk;
+	if ((r = pc_filter_init(p, o, &f)) || (r = pc_stackkeep_init(p, o, &sk))) {
 		pc_filter_dispose(&f);
 		return r;
 	}
 	rs->filtered = f.any;
+	rs->stacks = sk.how;
 	size_t k = 0;
 	for (size_t i = 0; f.any && i < *n; i++) {
-		int keep = pc_filter_keep_frame(p, &f, all[i].label, all[i].key);
+		int keep;
+		if (sk.row) {
+			/* focus and ignore by the stack rule: a row keeps the
+			 * samples of its stacks that pass (a row without
+			 * samples, listed for its calls, by its name); hide
+			 * by its name */
+			double was = all[i].count;
+			all[i].count = all[i].region < 0 ? sk.row[all[i].row]
+							 : sk.cls[all[i].region];
+			keep = was > 0 ? all[i].count > 0
+				       : pc_filter_keep_frame(p, &f, all[i].label, all[i].key);
+			if (keep > 0 && f.hide)
+				keep = !pc_filter_match(p, &f, f.hide, all[i].label, all[i].key);
+		} else {
+			keep = pc_filter_keep_frame(p, &f, all[i].label, all[i].key);
+		}
 		if (keep < 0) {
 			pc_filter_dispose(&f);
+			pc_stackkeep_dispose(&sk);
 			return keep;
 		}
 		if (keep)
@@ -386,6 +404,7 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 	if (f.any)
 		*n = k;
 	pc_filter_dispose(&f);
+	pc_stackkeep_dispose(&sk);
 	return PC_OK;
 }
 

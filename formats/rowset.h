@@ -11,9 +11,12 @@
  *                  but no samples are always listed)
  *   barchart       0 | 1: bar column in the table styles (default 1)
  *   percent-of     program | total: what percents are of (style default)
- *   focus, ignore, hide  regular expressions (pprof): a row is listed
- *                  only if its name matches focus, and neither ignore
- *                  nor hide (one frame per row: ignore and hide agree);
+ *   focus, ignore, hide  regular expressions (pprof): focus and ignore
+ *                  keep the samples whose stack has a function matching
+ *                  focus and none matching ignore (stacks as the
+ *                  exports estimate them, filter.c pc_stackkeep; one
+ *                  frame per row at granularity line, file or
+ *                  address); a row matching hide is not listed;
  *                  percents stay of every sample (pprof's default)
  *   sort           self (default) | cum | calls | name | address
  *   top            N: list at most N rows (after the selection above)
@@ -133,6 +136,8 @@ typedef struct pc_rowset {
 	pc_sort sort;       /* "sort"                                      */
 	size_t top;         /* "top": 0 = no limit                         */
 	int filtered;       /* focus/ignore/hide given                     */
+	const char *stacks; /* focus/ignore by stacks: how they were known
+			       (pc_stackkeep.how), NULL: one frame per row */
 	size_t selected;    /* rows the selection kept before "top"        */
 	/* compact rows (pc_rowset_build_compact; rows is then NULL): per
 	 * listed row its count, label (in cnt's allocation) and target,

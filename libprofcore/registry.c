@@ -3,6 +3,8 @@
 #include "platform.h"
 
 #include <dirent.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -350,6 +352,9 @@ static int trial_fails(const pc_profile *p, const pc_loader *l, pc_stream *s,
 	return same;
 }
 
+static int load_with(pc_profile *p, const pc_loader *l, pc_stream *s,
+		     const pc_options *opts, double forced);
+
 int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 			   const pc_options *opts)
 {
@@ -380,6 +385,48 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 			return PC_EUNKNOWN;
 		}
 	}
+	/* "rate" is every capture loader's: one that does not declare it
+	 * (raw dumps, Hatari, PRF...) loads without it, and the rate is
+	 * set after (a capture that states another: its rate is kept in the
+	 * meta key rate.stated); gmon and mon.out read it themselves */
+	double forced = 0;
+	pc_options *own = NULL;
+	const char *rv = pc_options_get(opts, "rate");
+	int declared = !rv || l->abi_version < 2;
+	for (size_t i = 0; !declared && l->options && l->options[i].name; i++)
+		declared = !strcmp(l->options[i].name, "rate");
+	if (!declared) {
+		char *end;
+		forced = strtod(rv, &end);
+		if (end == rv || *end || !isfinite(forced) || forced <= 0) {
+			pc_profile_fail(p, PC_EUSAGE,
+					"bad value '%s' for option 'rate'; expected a number of samples per second above 0",
+					rv);
+			pc_errslot_fill_file(&p->err, pc_stream_name(s));
+			return PC_EUSAGE;
+		}
+		int st = pc_options_new(&own);
+		for (size_t i = 0; !st && i < pc_options_count(opts); i++) {
+			const char *k = pc_options_key_at(opts, i);
+			if (strcmp(k, "rate"))
+				st = pc_options_set(own, k, pc_options_get(opts, k));
+		}
+		if (st) {
+			pc_options_free(own);
+			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+		opts = own;
+	}
+	int st = load_with(p, l, s, opts, forced);
+	pc_options_free(own);
+	return st;
+}
+
+/* pc_profile_load_stream with the loader l chosen and forced the rate
+ * the option gives a loader that does not declare it (0: none) */
+static int load_with(pc_profile *p, const pc_loader *l, pc_stream *s,
+		     const pc_options *opts, double forced)
+{
 	/* the options: only keys the loader declares, with fitting values
 	 * (a loader built for ABI 1 declares none: not checked) */
 	if (l->abi_version >= 2) {
@@ -398,6 +445,24 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 	int st = trial_fails(p, l, s, opts) ? pc_stream_error(s)->code
 						 : l->load(p, s, opts);
 	double got = pc_profile_rate(p);
+	if (st >= 0 && forced > 0) {
+		const char *dim = pc_profile_dimension(p);
+		if (dim && strcmp(dim, "seconds")) {
+			pc_profile_set_rate(p, had);
+			pc_profile_fail(p, PC_EUSAGE,
+					"the counts are %s, not time samples: a sampling rate does not apply to them",
+					dim);
+			pc_errslot_fill_file(&p->err, pc_stream_name(s));
+			return PC_EUSAGE;
+		}
+		if (got > 0 && got != forced) {
+			char v[64];
+			snprintf(v, sizeof v, "%.15g", got);
+			if (pc_profile_set_meta(p, "rate.stated", v))
+				return PC_ENOMEM;
+		}
+		got = forced;
+	}
 	pc_profile_set_rate(p, got > 0 ? got : had);
 	if (st >= 0 && pc_rates_check(p, had, got)) {
 		pc_profile_set_rate(p, had);

@@ -717,8 +717,38 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	g.p = p;
 	g.strict = 0;
 	r = parse(&g);
-	if (r == PC_OK && rate > 0)
+	if (r != PC_OK && r != PC_ENOMEM && !ow && pc_profile_target_width(p) == g.w &&
+	    (g.w == 4 || g.w == 8)) {
+		/* the width came from the program: does the other one read
+		 * the file?  (a 64-bit gmon.out given with a 32-bit build) */
+		gctx t = g;
+		t.p = NULL;
+		t.w = g.w == 4 ? 8 : 4;
+		t.hw = hw_opt ? hw_opt : t.w;
+		t.strict = bsd;
+		if (auto_layout)
+			t.layout = bsd_layout(&t);
+		const pc_error *e = pc_stream_error(s);
+		if (e && e->message && parse(&t) == PC_OK) {
+			char msg[512], d[96], d0[96];
+			snprintf(msg, sizeof msg, "%s", e->message);
+			describe(&t, bsd, d, sizeof d);
+			describe(&g, bsd, d0, sizeof d0);
+			r = pc_stream_fail(s, e->code, e->offset,
+					   "%s (read as %s, the program's width; it reads as %s: a %u-bit build wrote it, give that program)",
+					   msg, d0, d, t.w * 8);
+		}
+	}
+	if (r == PC_OK && rate > 0) {
+		/* the file's own rate, replaced: kept for the user's warning
+		 * (as profcat says for every loader, registry.c) */
+		double own = pc_profile_rate(p);
+		char v[64];
+		snprintf(v, sizeof v, "%.15g", own);
+		if (own > 0 && own != rate && pc_profile_set_meta(p, "rate.stated", v))
+			r = PC_ENOMEM;
 		pc_profile_set_rate(p, rate);
+	}
 out:
 	pc_whole_done(&w);
 	return r;

@@ -14,7 +14,8 @@
  *
  * Also read: "Cycles/second:" (the CPU clock), the memory areas
  * ("ST_RAM:", "ROM_TOS:", "CARTRIDGE:", "PROGRAM_TEXT:", "TT_RAM:") as
- * regions (PROGRAM_TEXT = application, the rest "sys") unless a symbol file
+ * regions (PROGRAM_TEXT also as the meta key hatari.program_text,
+ * "0xLOW-0xHIGH") (PROGRAM_TEXT = application, the rest "sys") unless a symbol file
  * already placed regions, symbol labels ("name:" before their first
  * address) as text symbols when no symbol file was loaded, and the caller
  * lines ("0xCALLEE: 0xCALLER = N TYPES, ...") as call arcs (subroutine
@@ -773,6 +774,17 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		pc_profile_set_dimension(p, "instructions", 'i');
 	} else {
 		pc_profile_set_dimension(p, c.field == 2 ? "i-cache misses" : c.field == 3 ? "d-cache hits" : "events", 'n');
+	}
+	/* where the program's TEXT was (profcat takes it as the load
+	 * address of a program given without one) */
+	for (size_t i = 0; i < c.nareas; i++) {
+		char v[48];
+		if (strcmp(c.areas[i].name, "PROGRAM_TEXT") != 0)
+			continue;
+		snprintf(v, sizeof v, "0x%llx-0x%llx", (unsigned long long)c.areas[i].lo,
+			 (unsigned long long)c.areas[i].hi);
+		if ((st = pc_profile_set_meta(p, "hatari.program_text", v)) != PC_OK)
+			goto fail;
 	}
 	/* Symbols from a symbol file must sit at absolute addresses: if
 	 * none lies inside PROGRAM_TEXT, say which load address fits. */

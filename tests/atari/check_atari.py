@@ -455,10 +455,17 @@ def t_hatari():
                          ("trap", 11), ("ROM_TOS", 7), ("ST_RAM", 4)],
               "hatari_profile on noprog.hatari: %r" % theirs)
     # a symbol file at the wrong place is pointed out
-    rc, out, err = run(["-v", alc, prof])
+    rc, out, err = run(["-v", "--load-address", "0", alc, prof])
     check(("profcat: warning: %s: no text symbol lies in PROGRAM_TEXT "
            "0x13f00-0x14060; load the executable with load-address=0x13f00"
            % prof) in err.splitlines(), "misplaced symbols: %s" % err)
+    # without a load address the profile's PROGRAM_TEXT is the program's
+    # (issue #34): the report of --load-address 0x13f00
+    rc, out, err = run(["-v", alc, prof])
+    check(rc == 0 and ("profcat: %s: the program was loaded at 0x13f00 (its "
+                       "PROGRAM_TEXT line; --load-address gives another)" % prof)
+          in err.splitlines() and out == run(["--load-address", "0x13f00", alc, prof])[1],
+          "PROGRAM_TEXT as the load address: %s" % err)
 
 
 def lf(data):

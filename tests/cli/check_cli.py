@@ -90,19 +90,19 @@ class Selection(unittest.TestCase):
     def test_focus_ignore_hide(self):
         # percents stay of all 365 samples, as go tool pprof -top -focus
         self.check(["--focus", "tiny_[ab]"] + CG, HEAD + (
-            "Showing: 2 rows, 18.80% of all samples (focus tiny_[ab])\n\n"
+            "Showing: 2 rows, 18.80% of all samples (focus tiny_[ab]; stacks estimated from call counts, as gprof)\n\n"
             "rank  symbol       count  percent    cum %     self s      calls  bar\n"
             "   1  tiny_b       35.56     9.74     9.74       0.36   24000000  ####################\n"
             "   2  tiny_a       33.05     9.06    18.80       0.33   24000000  ##################\n"))
         self.check(["--ignore", "^tiny", "--hide=hot"] + CG, HEAD + (
-            "Showing: 4 rows, 1.10% of all samples (ignore ^tiny, hide hot)\n\n"
+            "Showing: 4 rows, 1.10% of all samples (ignore ^tiny, hide hot; stacks estimated from call counts, as gprof)\n\n"
             "rank  symbol        count  percent    cum %     self s      calls  bar\n"
             "   1  is_odd         2.00     0.55     0.55       0.02     602054  ####################\n"
             "   2  tinies         2.00     0.55     1.10       0.02          1  ####################\n"
             "   3  is_even        0.00     0.00     1.10       0.00     602740\n"
             "   4  fib            0.00     0.00     1.10       0.00   1+392834\n"))
         self.check(["--focus", "nothing"] + CG, HEAD + (
-            "Showing: 0 rows, 0.00% of all samples (focus nothing)\n\n"
+            "Showing: 0 rows, 0.00% of all samples (focus nothing; stacks estimated from call counts, as gprof)\n\n"
             "rank  symbol     count  percent    cum %     self s  bar\n"
             "(no symbol passes focus, ignore and hide)\n"))
 
@@ -215,7 +215,7 @@ class Parser(unittest.TestCase):
                 (["-e"], "profcat: option -e needs a value\n"),
                 (["--no-zero=1"], "profcat: option --no-zero takes no value\n"),
                 (["--bogus"], "profcat: unknown option '--bogus' (see profcat --help)\n"),
-                (["-x"], "profcat: unknown option '-x' (see profcat --help)\n"),
+                (["-j"], "profcat: unknown option '-j' (see profcat --help)\n"),
                 (["--list"], "profcat: ambiguous option '--list' (see profcat --help)\n"),
                 (["diff", "--symbol"], "profcat: option --symbol needs a value\n"),
                 (["--symbol", "x"], "profcat: option --symbol does not apply to profcat "

@@ -221,8 +221,9 @@ class Cli(unittest.TestCase):
         self.assertEqual((rc, out), (2, ""))
         self.assertEqual(err, "profcat: unknown option 'granularty' for export pprof; known: "
                          "attribution, use-sizes, demangle, granularity, stacks, focus, "
-                         "ignore, hide, top, sort, compress (-O KEY=VALUE: the loaders' "
-                         "keys are listed by profcat --list-formats -v)\n")
+                         "ignore, hide, top, sort, compress (did you mean 'granularity'? "
+                         "-O KEY=VALUE: the loaders' keys are listed by profcat "
+                         "--list-formats -v)\n")
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.pb")))
         rc, out, err = run(ELF, GMON, "-O", "cutof=50")
         self.assertEqual((rc, out), (2, ""))
@@ -232,8 +233,8 @@ class Cli(unittest.TestCase):
                          "focus, ignore, hide, interval, intervals, callgraph-time, ci, "
                          "source-path, debuginfod, source-select, disasm-select, "
                          "load-address, gprof-symspecs "
-                         "(-O KEY=VALUE: the loaders' keys are listed by profcat "
-                         "--list-formats -v)\n")
+                         "(did you mean 'cutoff'? -O KEY=VALUE: the loaders' keys are "
+                         "listed by profcat --list-formats -v)\n")
         rc, out, err = run(ELF, GMON, "-O", "rate=fast")
         self.assertEqual((rc, out), (2, ""))
         self.assertEqual(err, "profcat: %s: bad value 'fast' for option 'rate' of loader "
@@ -245,7 +246,8 @@ class Cli(unittest.TestCase):
         # a loader key goes to its loader only (elf does not know rate),
         # and is no key of the report: 100 Hz instead of the file's
         rc, out, err = run(ELF, GMON, "-O", "rate=50", "-O", "dynamic-symbols=0")
-        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual((rc, err), (0, "profcat: warning: %s: the capture says 100 Hz; "
+                                        "reporting at 50 Hz as --rate says\n" % GMON))
         self.assertIn("\nRate: 50 Hz, each sample counts as 0.02 seconds;", out)
         # load-address is read by the fit check too: never refused as
         # unknown, though neither these loaders nor the export read it

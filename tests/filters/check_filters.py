@@ -14,8 +14,10 @@
      function = the unfiltered report's;
    - the pprof export with a filter holds what `go tool pprof -top` shows
      with the same -focus/-ignore/-hide on the unfiltered export (the
-     stack rule), and with --stacks none the flat report's rows (the
-     one-frame rule);
+     stack rule); the flat report's rows are its flat values with focus
+     and ignore only (the stack rule, issue #34), less the rows hide
+     names (one frame per row; with --hide alone, those of --stacks
+     none);
    - the filtered pprof and speedscope exports pass the format checkers
      (../shared/tools/format-checkers, installed as tests/exports does),
      when node and the checkers are there;
@@ -206,11 +208,24 @@ with tempfile.TemporaryDirectory() as tmp:
             check(top(part) == want,
                   "%s: pprof export = go tool pprof %s on the whole export" % (
                       fname, " ".join(gflags)), "%s\n%s" % (top(part), want))
+            # the flat report: focus and ignore by the stack rule (the
+            # pprof export's flat values without --hide), then the rows
+            # matching hide left out (one frame per row)
+            pairs = [(fargs[i], fargs[i + 1]) for i in range(0, len(fargs), 2)]
+            hide = [v for k, v in pairs if k == "--hide"]
+            sel = [x for k, v in pairs if k != "--hide" for x in (k, v)]
+            if hide and sel:
+                stk = os.path.join(tmp, fname + "-nohide.pb.gz")
+                run(["-e", "pprof", "-o", stk] + sel + cases.CG)
+            else:
+                stk = part if sel else flat
             rows, _ = flat_rows(fargs)
-            got = {n: float(f[:-2]) for f, _, n in top(flat)}
+            got = {n: float(f[:-2]) for f, _, n in top(stk)
+                   if f != "0" and not (hide and re.search(hide[0], n))}
             wantf = {n: round(c * 10, 2) for n, c in rows.items() if c > 0}
             check(got == wantf,
-                  "%s: pprof --stacks none flat values = the flat report's rows" % fname,
+                  "%s: the flat report's rows = pprof export's flat values "
+                  "(stack rule), less the hidden rows" % fname,
                   "%s\n%s" % (got, wantf))
         else:
             print("skip %s: go tool pprof (Debian golang-go not installed)" % fname)

@@ -322,7 +322,11 @@ def main():
         raw3m(tmp)
         deep_chain(tmp)
         yaml_size(tmp)
-        case(tmp, ["hist100k.gmon.gz"], 0, "", secs=0.5,
+        case(tmp, ["hist100k.gmon.gz"], 0,
+             "profcat: warning: no program given (hist100k.gmon.gz: addresses "
+             "only), so no sample has a function name: give the program that "
+             "wrote the capture too (e.g. profcat prog hist100k.gmon.gz)\n",
+             secs=0.5,
              out_has="Samples: 400000 total, 0 in the program, 400000 "
                      "outside (unknown 400000)\n")
         case(tmp, ["bomb-gmon.gz"], 1,
