@@ -468,11 +468,15 @@ class CppLines(Built):
 
     @needs_demangle
     def test_source_selects_the_demangled_name(self):
+        # the program was built here from the sources in the checkout:
+        # they are read where the source-file rule allows, from a given
+        # source path (docs/source.md)
+        src = ["-O", "source-path=" + os.path.join(PROGRAMS, "cpp")]
         rc, by_show, err = profcat("-r", "source", "geo::Circle::area(int) const",
-                                   self.exe, self.gmon)
+                                   *src, self.exe, self.gmon)
         self.assertEqual((rc, err), (0, ""))
         rc, by_raw, err = profcat("-r", "source", "_ZNK3geo6Circle4areaEi",
-                                  self.exe, self.gmon)
+                                  *src, self.exe, self.gmon)
         self.assertEqual((rc, err), (0, ""))
         self.assertEqual(by_show, by_raw)
         self.assertIn("s += r * r * 3.14159 / (double)i;", by_show)
