@@ -168,6 +168,7 @@ struct pc_dwarf {
 	int loaded;
 	uint64_t text_lo, text_hi;
 	int have_text;
+	const char *cu_compdir; /* the unit being read: its DW_AT_comp_dir */
 	int cu_mangled; /* the unit being read names functions in a mangled
 			 * language: names without a linkage name are not
 			 * the symbol's (binutils non_mangled) */
@@ -418,6 +419,8 @@ static int add_cand(pc_dwarf *d, uint64_t a)
 }
 
 static const char *scope_name(pc_dwarf *d, Dwarf_Die *die);
+static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
+			     const char **last_in, const char **last_out);
 
 /* Walks the DIE tree under die: every function / inlined subroutine
  * becomes a node (name, call site, parent) with its ranges, and its range
@@ -480,7 +483,10 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 					    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
 					    cf < nfiles) {
 						const char *cfn = dwarf_filesrc(files, cf, NULL, NULL);
-						if (cfn && !(n->call_file = pool(d, cfn)))
+						const char *fin = NULL, *fout = NULL;
+						if (cfn && !(n->call_file = pool(
+								     d, unit_file(d, d->cu_compdir, cfn,
+										  &fin, &fout))))
 							return PC_ENOMEM;
 					}
 					if (dwarf_attr(&child, DW_AT_call_line, &at))
@@ -610,6 +616,35 @@ static int non_mangled(Dwarf_Word lang)
 	}
 }
 
+/* A file name of unit cu as binutils names it (dwarf2.c
+ * concat_filename): a relative one joined to the unit's DW_AT_comp_dir.
+ * libdw 0.188 leaves a DWARF 5 file relative when its directory entry is
+ * (clang: directory 1 relative to directory 0, the compilation
+ * directory).  *last caches the last name joined (libdw's strings live as
+ * long as the Dwarf). */
+static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
+			     const char **last_in, const char **last_out)
+{
+	if (!name || name[0] == '/' || !compdir || !compdir[0])
+		return name;
+	if (*last_in == name)
+		return *last_out;
+	size_t a = strlen(compdir), b = strlen(name);
+	char *buf = malloc(a + b + 2);
+	if (!buf)
+		return NULL;
+	memcpy(buf, compdir, a);
+	buf[a] = '/';
+	memcpy(buf + a + 1, name, b + 1);
+	const char *r = pool(d, buf);
+	free(buf);
+	if (r) {
+		*last_in = name;
+		*last_out = r;
+	}
+	return r;
+}
+
 /* One unit's line table into d->lrows.  A row is kept where it lies in
  * an allocated section (an end of sequence: where the byte before it
  * does): the rows of code the linker discarded lie where their
@@ -619,9 +654,10 @@ static int non_mangled(Dwarf_Word lang)
  * targets that relax (RISC-V, Xtensa: the length is a difference of two
  * relocations), which ends the set for libdw, while binutils reads on. */
 static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr cb,
-			  Dwarf_Off cuoff)
+			  Dwarf_Off cuoff, const char *compdir)
 {
 	size_t hint = 0;
+	const char *last_in = NULL, *last_out = NULL;
 	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + nl, sizeof *d->lrows))
 		return PC_ENOMEM;
 	for (size_t i = 0; i < nl; i++) {
@@ -639,7 +675,11 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
 			col = 0;
 		struct lrow *r = &d->lrows[d->nlrows++];
 		r->addr = a;
-		r->file = end ? NULL : dwarf_linesrc(l, NULL, NULL);
+		r->file = end ? NULL
+			      : unit_file(d, compdir, dwarf_linesrc(l, NULL, NULL), &last_in,
+					  &last_out);
+		if (!end && !r->file && dwarf_linesrc(l, NULL, NULL))
+			return PC_ENOMEM;
 		r->line = line > 0 ? (uint32_t)line : 0;
 		r->col = col > 0 && col <= 0xffff ? (uint16_t)col : 0;
 		r->end = end;
@@ -757,13 +797,14 @@ static int scan_units(pc_dwarf *d)
 			dwarf_formudata(&la, &lang);
 		Dwarf_Lines *lines;
 		size_t nl;
+		d->cu_compdir = dwarf_attr(cu, DW_AT_comp_dir, &la) ? dwarf_formstring(&la) : NULL;
 		if (dwarf_attr(cu, DW_AT_stmt_list, &la)) {
 			Dwarf_Word lo = 0;
 			if (dwarf_formudata(&la, &lo))
 				return damaged(d, cuoff, "DW_AT_stmt_list");
 			if (dwarf_getsrclines(cu, &lines, &nl))
 				return damaged_in(d, ".debug_line", lo, "line table");
-			int st = add_unit_lines(d, lines, nl, cb, cuoff);
+			int st = add_unit_lines(d, lines, nl, cb, cuoff, d->cu_compdir);
 			if (st)
 				return st;
 		}

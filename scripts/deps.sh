@@ -8,7 +8,14 @@ gcc-arm-none-eabi libcapstone-dev binutils-m68k-linux-gnu
 valgrind clang libclang-rt-14-dev
 golang-go chromium python3-venv python3-mesonpy
 gcc-mingw-w64-x86-64-posix libz-mingw-w64-dev wine wine64
-abigail-tools binutils-aarch64-linux-gnu binutils-mips-linux-gnu binutils-powerpc-linux-gnu"
+abigail-tools binutils-aarch64-linux-gnu binutils-mips-linux-gnu binutils-powerpc-linux-gnu
+gcc-riscv64-unknown-elf
+gcc-avr binutils-avr
+lld llvm"
+# (the last three lines: tests/realworld/check_addr2line.py builds its
+# program for RISC-V with GNU ld's --gc-sections as ESP-IDF does, for AVR,
+# and for AArch64/RISC-V with Clang and lld, and compares with
+# llvm-symbolizer)
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"
