@@ -529,6 +529,25 @@ static size_t seg_index(const pc_dwarf *d, uint64_t a)
 	return lo ? lo - 1 : d->nseg;
 }
 
+/* qsort has no context argument in C11: the ranges' owner, set just
+ * before each sort (one pc_dwarf is not loaded from two threads) */
+static _Thread_local const pc_dwarf *range_sort_owner;
+
+/* ranges by depth, then the larger first, then in the order read */
+static int cmp_range_order(const void *a, const void *b)
+{
+	const pc_dwarf *d = range_sort_owner;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct frange *x = &d->ranges[i], *y = &d->ranges[j];
+	unsigned dx = d->nodes[x->node].depth, dy = d->nodes[y->node].depth;
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	uint64_t sx = x->hi - x->lo, sy = y->hi - y->lo;
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
 /* The innermost function scope of every elementary segment between range
  * boundaries: one table read per lookup instead of a DIE-tree walk. */
 static int build_segments(pc_dwarf *d)
@@ -551,20 +570,26 @@ static int build_segments(pc_dwarf *d)
 	d->nseg = k;
 	for (size_t i = 0; i < k; i++)
 		d->segnode[i] = NONODE;
+	/* deeper scopes over shallower ones; of two at one depth that
+	 * overlap (gas 2.45 gives an assembly function's DW_AT_high_pc past
+	 * its .size, into the next unit's function) the smaller range over
+	 * the larger, as binutils takes the best fit */
 	struct frange *r = d->ranges;
 	size_t nr = d->nranges;
-	/* counting sort by depth keeps this reentrant */
-	unsigned maxd = 0;
+	size_t *ord = malloc((nr ? nr : 1) * sizeof *ord);
+	if (!ord)
+		return PC_ENOMEM;
 	for (size_t i = 0; i < nr; i++)
-		if (d->nodes[r[i].node].depth > maxd)
-			maxd = d->nodes[r[i].node].depth;
-	for (unsigned dep = 0; dep <= maxd && nr; dep++)
-		for (size_t i = 0; i < nr; i++) {
-			if (d->nodes[r[i].node].depth != dep)
-				continue;
-			for (size_t j = seg_index(d, r[i].lo); j < k && d->seg[j] < r[i].hi; j++)
-				d->segnode[j] = r[i].node;
-		}
+		ord[i] = i;
+	range_sort_owner = d;
+	if (nr)
+		qsort(ord, nr, sizeof *ord, cmp_range_order);
+	for (size_t o = 0; o < nr; o++) {
+		const struct frange *x = &r[ord[o]];
+		for (size_t j = seg_index(d, x->lo); j < k && d->seg[j] < x->hi; j++)
+			d->segnode[j] = x->node;
+	}
+	free(ord);
 	return PC_OK;
 }
 
