@@ -708,8 +708,6 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
 		r->line = line > 0 ? (uint32_t)line : 0;
 		r->col = col > 0 && col <= 0xffff ? (uint16_t)col : 0;
 		r->end = end;
-		if (add_cand(d, a))
-			return PC_ENOMEM;
 	}
 	return PC_OK;
 }
@@ -845,13 +843,25 @@ static int scan_units(pc_dwarf *d)
 	int st = sort_lines(d);
 	if (st)
 		return st;
+	/* the candidates: the scopes' bounds, sorted, merged with the
+	 * rows' addresses (in order already) */
 	if (d->ncand)
 		qsort(d->cand, d->ncand, sizeof *d->cand, cmp_u64);
+	uint64_t *m = malloc((d->ncand + d->nlrows + 1) * sizeof *m);
+	if (!m)
+		return PC_ENOMEM;
 	size_t k = 0;
-	for (size_t i = 0; i < d->ncand; i++)
-		if (!k || d->cand[i] != d->cand[k - 1])
-			d->cand[k++] = d->cand[i];
+	for (size_t i = 0, j = 0; i < d->ncand || j < d->nlrows;) {
+		uint64_t x = j >= d->nlrows || (i < d->ncand && d->cand[i] < d->lrows[j].addr)
+				     ? d->cand[i++]
+				     : d->lrows[j++].addr;
+		if (!k || m[k - 1] != x)
+			m[k++] = x;
+	}
+	free(d->cand);
+	d->cand = m;
 	d->ncand = k;
+	d->capcand = d->ncand;
 	return build_segments(d);
 }
 
