@@ -14,6 +14,7 @@ struct pc_profile;
  *  no environment. */
 void pc_cli_set_threads(struct pc_profile *p);
 
+#define PC_CLI_EXIT_INPUT 1
 #define PC_CLI_EXIT_USAGE 2
 #define PC_CLI_EXIT_IO 3
 #define PC_CLI_EXIT_INTERNAL 4

@@ -8,6 +8,7 @@
 #include "pc_config.h"
 #include "args.h"
 #include "output.h"
+#include "loaders.h"
 #include "platform.h"
 #include "stats_cmd.h"
 #include "keys.h"
@@ -390,15 +391,8 @@ int main(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto done;
 	}
-	const char *pp = getenv("PROFCORE_PLUGIN_PATH");
-	if (pp && *pp && pc_registry_load_plugins(reg, pp) && pc_registry_error(reg)) {
-		report_error("warning: ", pc_registry_error(reg));
-	}
-	if (pc_registry_load_plugins(reg, PC_PLUGINDIR) && verbose &&
-	    pc_registry_error(reg)) {
-		report_error("warning: ", pc_registry_error(reg));
-	}
 	if (c.list_f) {
+		pc_cli_load_plugins(reg, verbose);
 		rc = list_formats(reg, verbose);
 		goto done;
 	}
@@ -450,34 +444,11 @@ int main(int argc, char **argv)
 			rc = pc_cli_open_error(in[i].path, st);
 			goto done;
 		}
-		if (in[i].format) {
-			in[i].l = pc_registry_find(reg, in[i].format);
-			if (!in[i].l) {
-				fprintf(stderr, "profcat: no format named '%s' (see profcat --list-formats)\n",
-					in[i].format);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-		} else {
-			int conf = 0;
-			in[i].l = pc_registry_detect(reg, in[i].s, &conf);
-			if (!in[i].l) {
-				const unsigned char *h;
-				size_t hl;
-				pc_stream_peek(in[i].s, &h, &hl);
-				if (pc_stream_error(in[i].s)) /* corrupt gzip: say so */
-					pc_cli_error("", pc_stream_error(in[i].s), NULL);
-				else
-					pc_cli_file_error(in[i].path, 0,
-						hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
-						   : "empty file");
-				rc = EXIT_INPUT;
-				goto done;
-			}
-			if (verbose)
-				fprintf(stderr, "profcat: %s: detected as %s (confidence %d)\n",
-					pc_cli_shown(in[i].path), in[i].l->name, conf);
-		}
+		int conf;
+		in[i].l = pc_cli_choose_loader(reg, in[i].s, in[i].path, in[i].format,
+					       verbose, &conf, &rc);
+		if (!in[i].l)
+			goto done;
 	}
 	qsort(in, nin, sizeof *in, cmp_input);
 	static progress_state progress;

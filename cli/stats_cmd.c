@@ -16,6 +16,7 @@
 #include "profcore.h"
 #include "args.h"
 #include "output.h"
+#include "loaders.h"
 #include "stats_cmd.h"
 #include "keys.h"
 
@@ -92,38 +93,15 @@ static int identify(ctx *c)
 {
 	for (size_t i = 0; i < c->nfiles; i++) {
 		sfile *f = &c->files[i];
-		if (f->format) {
-			f->l = pc_registry_find(c->reg, f->format);
-			if (!f->l) {
-				fprintf(stderr, "profcat: no format named '%s' (see profcat --list-formats)\n",
-					f->format);
-				return EXIT_USAGE;
-			}
-		} else {
-			int st, conf = 0;
-			pc_stream *s;
-			st = pc_stream_open_file(&s, f->path);
-			if (st)
-				return pc_cli_open_error(f->path, st);
-			f->l = pc_registry_detect(c->reg, s, &conf);
-			if (!f->l) {
-				const unsigned char *h;
-				size_t hl = 0;
-				pc_stream_peek(s, &h, &hl);
-				if (pc_stream_error(s)) /* corrupt gzip: say so */
-					pc_cli_error("", pc_stream_error(s), NULL);
-				else
-					pc_cli_file_error(f->path, 0,
-						hl ? "unrecognised file format (use --format NAME; --list-formats lists them)"
-						   : "empty file");
-				pc_stream_free(s);
-				return EXIT_INPUT;
-			}
-			pc_stream_free(s);
-			if (c->verbose)
-				fprintf(stderr, "profcat: %s: detected as %s (confidence %d)\n",
-					pc_cli_shown(f->path), f->l->name, conf);
-		}
+		int st, conf, rc = 0;
+		pc_stream *s = NULL;
+		if (!f->format && (st = pc_stream_open_file(&s, f->path)))
+			return pc_cli_open_error(f->path, st);
+		f->l = pc_cli_choose_loader(c->reg, s, f->path, f->format,
+					    c->verbose, &conf, &rc);
+		pc_stream_free(s);
+		if (!f->l)
+			return rc;
 	}
 	if (c->explicit_groups) {
 		for (size_t g = 0; g < c->ngroups; g++) {
@@ -401,9 +379,6 @@ int profcat_stats_main(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto done;
 	}
-	const char *pp = getenv("PROFCORE_PLUGIN_PATH");
-	if (pp && *pp)
-		pc_registry_load_plugins(c.reg, pp);
 	if ((rc = identify(&c)))
 		goto done;
 	if (diff ? c.ngroups != 2 : c.ngroups < 2) {

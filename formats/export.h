@@ -163,6 +163,29 @@ PC_INTERNAL int pc_xmodel_srcpos(const pc_xmodel *m, size_t f,
 				 unsigned *line, const char **ofile,
 				 unsigned *oline);
 /** Index of the arc caller -> callee, PC_XNONE if there is none. */
+/* The chains merged into a tree (a prefix tree of the call paths), as
+ * flame graphs draw it: nodes in depth-first order, each node's children
+ * after it in frame order (by_name: the frames' names, then index), a
+ * node's value the samples of every chain through it.  Bounded: nodes
+ * worth less than min_value are left out, and when more than budget
+ * nodes remain, the smallest too (a power-of-two threshold), so a deep or
+ * wide graph costs time and memory in proportion to what is drawn; their
+ * samples stay in their parents' values. */
+typedef struct pc_xnode {
+	size_t frame;
+	size_t depth; /* 0: a root */
+	double value;
+} pc_xnode;
+typedef struct pc_xtree {
+	pc_xnode *v;
+	size_t n;
+	size_t elided;    /* nodes of the whole tree left out */
+	double threshold; /* the least value kept */
+	double total;     /* the samples of every chain */
+} pc_xtree;
+PC_INTERNAL int pc_xtree_build(pc_xtree *t, const pc_xmodel *m, int by_name,
+			       double min_value, size_t budget);
+PC_INTERNAL void pc_xtree_free(pc_xtree *t);
 PC_INTERNAL size_t pc_xmodel_find_arc(const pc_xmodel *m, size_t caller,
 				      size_t callee);
 /** The one line every export states when its stacks are estimated. */

@@ -9,7 +9,9 @@
  * (the note every export carries) or measured.  Names go through the one
  * escaping rule (pc_sink_html: the shown form with XML entities), so any
  * name is text and the file is well-formed XML.  Boxes narrower than
- * 0.1 px are left out (their samples stay in their parents' widths).
+ * 0.1 px are left out, as flamegraph.pl's --minwidth does, and the
+ * narrowest beyond SVG_MAXBOXES boxes (pc_xtree_build); their samples
+ * stay in their parents' widths and the footer says how many.
  */
 #include "export.h"
 
@@ -25,117 +27,9 @@
 #define SVG_FONT 12.0
 #define SVG_CHAR (SVG_FONT * 0.59) /* average glyph width */
 #define SVG_MINW 0.1
-
-typedef struct tnode {
-	size_t frame;
-	size_t parent;
-	size_t child, next; /* first child, next sibling (after sorting) */
-	double value;
-	unsigned depth;
-} tnode;
-
-typedef struct tree {
-	tnode *v;
-	size_t n, cap;
-	size_t *slot; /* open addressing on (parent, frame): node + 1 */
-	size_t nslot;
-	const pc_xmodel *m;
-} tree;
-
-static size_t slot_of(const tree *t, size_t parent, size_t frame)
-{
-	uint64_t h = (uint64_t)parent * 0x9E3779B97F4A7C15ull ^
-		     (uint64_t)frame * 0xC2B2AE3D27D4EB4Full;
-	h ^= h >> 31;
-	return (size_t)(h & (uint64_t)(t->nslot - 1));
-}
-
-static int rehash(tree *t)
-{
-	size_t ns = t->nslot ? t->nslot * 2 : 1024;
-	size_t *sl = calloc(ns, sizeof *sl);
-	if (!sl)
-		return PC_ENOMEM;
-	free(t->slot);
-	t->slot = sl;
-	t->nslot = ns;
-	for (size_t i = 1; i < t->n; i++) {
-		size_t h = slot_of(t, t->v[i].parent, t->v[i].frame);
-		while (t->slot[h])
-			h = (h + 1) & (ns - 1);
-		t->slot[h] = i + 1;
-	}
-	return PC_OK;
-}
-
-/* The child of parent for frame (made if new); PC_XNONE on no memory. */
-static size_t child(tree *t, size_t parent, size_t frame)
-{
-	if ((t->n + 1) * 2 > t->nslot && rehash(t))
-		return PC_XNONE;
-	size_t h = slot_of(t, parent, frame);
-	while (t->slot[h]) {
-		const tnode *c = &t->v[t->slot[h] - 1];
-		if (c->parent == parent && c->frame == frame)
-			return t->slot[h] - 1;
-		h = (h + 1) & (t->nslot - 1);
-	}
-	if (pc_grow((void **)&t->v, &t->cap, t->n + 1, sizeof *t->v))
-		return PC_XNONE;
-	t->v[t->n] = (tnode){frame, parent, PC_XNONE, PC_XNONE, 0,
-			     t->v[parent].depth + 1};
-	t->slot[h] = t->n + 1;
-	return t->n++;
-}
-
-static int cmp_sibling(const void *ctx, size_t a, size_t b)
-{
-	const tree *t = ctx;
-	const pc_xframe *x = &t->m->frames[t->v[a].frame];
-	const pc_xframe *y = &t->m->frames[t->v[b].frame];
-	int c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return t->v[a].frame < t->v[b].frame ? -1 : t->v[a].frame > t->v[b].frame;
-}
-
-/* Links every node's children in name order. */
-static int link_children(tree *t)
-{
-	size_t n = t->n;
-	size_t *ix = malloc((n ? n : 1) * 2 * sizeof *ix);
-	if (!ix)
-		return PC_ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		ix[i] = i;
-	/* by parent (counting), then by name inside each parent */
-	size_t *cnt = calloc(n + 1, sizeof *cnt);
-	if (!cnt) {
-		free(ix);
-		return PC_ENOMEM;
-	}
-	for (size_t i = 1; i < n; i++)
-		cnt[t->v[i].parent + 1]++;
-	for (size_t i = 0; i < n; i++)
-		cnt[i + 1] += cnt[i];
-	for (size_t i = 1; i < n; i++)
-		ix[n + cnt[t->v[i].parent]++] = i;
-	/* cnt[p] is now the end of p's run; its start is the previous end */
-	size_t start = 0;
-	for (size_t p = 0; p < n; p++) {
-		size_t end = cnt[p];
-		size_t k = end - start;
-		size_t *run = ix + n + start;
-		pc_sort_idx(run, k, ix, cmp_sibling, t);
-		for (size_t j = 0; j < k; j++)
-			t->v[run[j]].next = j + 1 < k ? run[j + 1] : PC_XNONE;
-		t->v[p].child = k ? run[0] : PC_XNONE;
-		start = end;
-	}
-	free(cnt);
-	free(ix);
-	return PC_OK;
-}
+/* at most this many boxes: narrower ones go first (a 5,000-deep chain
+ * of distinct paths drew 5 million boxes, 547 MB) */
+#define SVG_MAXBOXES 20000
 
 /* flamegraph.pl's "hot" palette from a hash of the name; grey for the
  * pseudo-frames outside the program, blue-violet for cycles. */
@@ -202,59 +96,35 @@ static int write_svg(pc_profile *p, const pc_options *o, pc_sink *k)
 	int rc = pc_xmodel_build(&m, p, o);
 	if (rc)
 		return rc;
-	tree t;
+	pc_xtree t;
 	memset(&t, 0, sizeof t);
-	t.m = &m;
-	size_t *stack = NULL, cap = 0;
 	double *xs = NULL;
-	rc = PC_ENOMEM;
-	if (pc_grow((void **)&t.v, &t.cap, 1, sizeof *t.v) || rehash(&t))
-		goto out;
-	t.v[0] = (tnode){PC_XNONE, PC_XNONE, PC_XNONE, PC_XNONE, 0, 0};
-	t.n = 1;
-	for (size_t c = 0; c < m.nchains; c++) {
-		const pc_xchain *ch = &m.chains[c];
-		double v = m.frames[ch->leaf].self * ch->fraction;
-		if (!(v > 0))
-			continue;
-		size_t node = 0;
-		t.v[0].value += v;
-		if (m.marked && ch->depth > 1) {
-			/* stacks=marked: under an [estimated] root, as folded */
-			node = child(&t, node, PC_XNONE - 1);
-			if (node == PC_XNONE)
-				goto out;
-			t.v[node].value += v;
-		}
-		for (size_t i = 0; i < ch->depth; i++) {
-			node = child(&t, node, m.pathpool[ch->first + i]);
-			if (node == PC_XNONE)
-				goto out;
-			t.v[node].value += v;
-		}
-	}
-	/* the [estimated] pseudo-frame of stacks=marked */
+	/* the [estimated] pseudo-frame of stacks=marked, after the frames */
 	pc_xframe est = {.name = "[estimated]", .segment = PC_NOSEG, .row = -1,
 			 .cls = 0};
-	size_t nf = m.nframes;
-	for (size_t i = 1; i < t.n; i++)
-		if (t.v[i].frame == PC_XNONE - 1)
-			t.v[i].frame = nf;
-	pc_xframe *fx = realloc(m.frames, (nf + 1) * sizeof *fx);
+	pc_xframe *fx = realloc(m.frames, (m.nframes + 1) * sizeof *fx);
+	rc = PC_ENOMEM;
 	if (!fx)
 		goto out;
 	m.frames = fx;
-	m.frames[nf] = est;
-	if (link_children(&t))
-		goto out;
-
-	unsigned maxdepth = 0;
-	for (size_t i = 0; i < t.n; i++)
-		if (t.v[i].depth > maxdepth)
-			maxdepth = t.v[i].depth;
-	double total = t.v[0].value;
-	double height = SVG_TOP + maxdepth * SVG_FRAME + SVG_BOTTOM;
+	m.frames[m.nframes] = est;
+	double total = 0;
+	for (size_t c = 0; c < m.nchains; c++) {
+		double v = m.frames[m.chains[c].leaf].self * m.chains[c].fraction;
+		if (v > 0)
+			total += v;
+	}
 	double scale = total > 0 ? (SVG_WIDTH - 2 * SVG_PAD) / total : 0;
+	if ((rc = pc_xtree_build(&t, &m, 1, scale > 0 ? SVG_MINW / scale : 0,
+				 SVG_MAXBOXES)))
+		goto out;
+	rc = PC_ENOMEM;
+
+	size_t maxdepth = 0;
+	for (size_t i = 0; i < t.n; i++)
+		if (t.v[i].depth + 1 > maxdepth)
+			maxdepth = t.v[i].depth + 1;
+	double height = SVG_TOP + (double)maxdepth * SVG_FRAME + SVG_BOTTOM;
 	const char *dim = pc_profile_dimension(p);
 	int secs = !m.arc_time && m.rate > 0 &&
 		   (!dim || !*dim || strcmp(dim, "seconds") == 0);
@@ -303,31 +173,26 @@ static int write_svg(pc_profile *p, const pc_options *o, pc_sink *k)
 		number(k, total / m.rate);
 		pc_sink_puts(k, " s");
 	}
-	pc_sink_puts(k, "; width = inclusive time, hover for figures</text>\n");
+	pc_sink_puts(k, "; width = inclusive time, hover for figures");
+	if (t.elided)
+		pc_sink_printf(k, "; %zu frames narrower than %.2f px not drawn "
+				  "(their time is in their callers' widths)",
+			       t.elided, t.threshold * scale);
+	pc_sink_puts(k, "</text>\n");
 
-	/* depth-first walk: every node's x is its parent's x plus the
-	 * widths of the siblings before it */
-	xs = malloc(t.n * sizeof *xs);
-	if (!xs || pc_grow((void **)&stack, &cap, t.n, sizeof *stack))
+	/* depth-first order: a node's x is where the next box of its depth
+	 * goes; its children start at its own x */
+	xs = malloc((maxdepth + 1) * sizeof *xs);
+	if (!xs)
 		goto out;
-	size_t sp = 0;
 	xs[0] = SVG_PAD;
-	stack[sp++] = 0;
-	while (sp) {
-		size_t i = stack[--sp];
-		const tnode *nd = &t.v[i];
-		double x = xs[i];
-		for (size_t c = nd->child; c != PC_XNONE; c = t.v[c].next) {
-			xs[c] = x;
-			x += t.v[c].value * scale;
-			if (t.v[c].value * scale >= SVG_MINW)
-				stack[sp++] = c;
-		}
-		if (i == 0)
-			continue;
+	for (size_t i = 0; i < t.n; i++) {
+		const pc_xnode *nd = &t.v[i];
 		const pc_xframe *fr = &m.frames[nd->frame];
-		double w = nd->value * scale;
-		double y = height - SVG_BOTTOM - nd->depth * SVG_FRAME;
+		double x = xs[nd->depth], w = nd->value * scale;
+		xs[nd->depth] = x + w;
+		xs[nd->depth + 1] = x;
+		double y = height - SVG_BOTTOM - (double)(nd->depth + 1) * SVG_FRAME;
 		pc_sink_puts(k, "<g><title>");
 		pc_sink_html(k, fr->name);
 		pc_sink_puts(k, " (");
@@ -340,14 +205,14 @@ static int write_svg(pc_profile *p, const pc_options *o, pc_sink *k)
 		}
 		pc_sink_printf(k, ", %.2f%%)</title><rect x=\"%.1f\" y=\"%.0f\" "
 				  "width=\"%.1f\" height=\"%.0f\" fill=\"",
-			       total > 0 ? 100.0 * nd->value / total : 0.0, xs[i], y,
+			       total > 0 ? 100.0 * nd->value / total : 0.0, x, y,
 			       w, SVG_FRAME - 1);
 		colour(k, fr);
 		pc_sink_puts(k, "\" rx=\"2\"/>");
 		size_t fit = w > 6 ? (size_t)((w - 6) / SVG_CHAR) : 0;
 		char *label = fit >= 3 ? cut_name(fr->name, fit) : NULL;
 		if (label) {
-			pc_sink_printf(k, "<text x=\"%.1f\" y=\"%.1f\">", xs[i] + 3,
+			pc_sink_printf(k, "<text x=\"%.1f\" y=\"%.1f\">", x + 3,
 				       y + SVG_FRAME - 4.5);
 			pc_sink_html(k, label);
 			pc_sink_puts(k, "</text>");
@@ -361,9 +226,7 @@ out:
 	if (rc == PC_ENOMEM)
 		pc_profile_fail(p, PC_ENOMEM, "out of memory writing svg");
 	free(xs);
-	free(stack);
-	free(t.v);
-	free(t.slot);
+	pc_xtree_free(&t);
 	pc_xmodel_free(&m);
 	return rc;
 }

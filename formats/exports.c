@@ -1266,6 +1266,221 @@ int pc_xmodel_srcpos(const pc_xmodel *m, size_t f, uint64_t address,
 	return 1;
 }
 
+/* pc_xtree_build: the chains in path order walked as a prefix tree,
+ * three times (the values of all nodes, for the threshold; which chains'
+ * tails fall below it; the kept nodes), never holding more than the
+ * chains, one stack and the kept nodes. */
+typedef struct xtwalk {
+	const pc_xmodel *m;
+	const size_t *rank; /* frame (nframes: [estimated]) -> sibling order */
+	size_t *order;      /* the chains with samples, in path order */
+	size_t n;
+	size_t *keep;       /* per place in order: the frames kept */
+} xtwalk;
+
+/* frame i of chain c: under the [estimated] root with stacks=marked */
+static size_t xt_len(const xtwalk *w, size_t c)
+{
+	const pc_xchain *ch = &w->m->chains[c];
+	return ch->depth + (w->m->marked && ch->depth > 1);
+}
+
+static size_t xt_frame(const xtwalk *w, size_t c, size_t i)
+{
+	const pc_xchain *ch = &w->m->chains[c];
+	if (w->m->marked && ch->depth > 1) {
+		if (i == 0)
+			return w->m->nframes;
+		i--;
+	}
+	return w->m->pathpool[ch->first + i];
+}
+
+static double xt_value(const xtwalk *w, size_t c)
+{
+	const pc_xchain *ch = &w->m->chains[c];
+	return w->m->frames[ch->leaf].self * ch->fraction;
+}
+
+static int xt_cmp(const void *ctx, size_t a, size_t b)
+{
+	const xtwalk *w = ctx;
+	size_t la = xt_len(w, a), lb = xt_len(w, b);
+	for (size_t i = 0; i < la && i < lb; i++) {
+		size_t u = w->rank[xt_frame(w, a, i)], v = w->rank[xt_frame(w, b, i)];
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return la < lb ? -1 : la > lb;
+}
+
+static const char *xt_name(const xtwalk *w, size_t f)
+{
+	return f < w->m->nframes ? w->m->frames[f].name : "[estimated]";
+}
+
+static int xt_cmp_name(const void *ctx, size_t a, size_t b)
+{
+	int c = strcmp(xt_name(ctx, a), xt_name(ctx, b));
+	return c ? c : (a < b ? -1 : a > b);
+}
+
+/* The walk's passes: 0 the values of every node into hist (nodes below
+ * thr counted in *below), 1 the kept length of each chain (the nodes
+ * kept counted in *below), 2 the nodes. */
+typedef struct xtstack {
+	size_t *frame, *first, *node;
+	double *value;
+} xtstack;
+
+#define XT_EXP0 1100 /* frexp exponents -1074..1024, offset */
+
+static void xt_close(xtwalk *w, xtstack *st, size_t d, size_t upto, int pass,
+		     double thr, size_t *hist, size_t *below)
+{
+	double v = st->value[d];
+	if (pass == 0) {
+		if (v < thr) {
+			(*below)++;
+		} else {
+			int e;
+			frexp(v, &e);
+			hist[e + XT_EXP0]++;
+		}
+	} else if (pass == 1 && v < thr) {
+		for (size_t k = st->first[d]; k < upto; k++)
+			if (w->keep[k] > d)
+				w->keep[k] = d;
+	} else if (pass == 1) {
+		(*below)++; /* here: the nodes kept */
+	}
+}
+
+static void xt_walk(xtwalk *w, xtstack *st, int pass, double thr,
+		    size_t *hist, size_t *below, pc_xtree *t)
+{
+	size_t sp = 0, prev = PC_XNONE;
+	for (size_t k = 0; k < w->n; k++) {
+		size_t c = w->order[k];
+		size_t len = pass == 2 ? w->keep[k] : xt_len(w, c);
+		size_t common = 0;
+		if (prev != PC_XNONE)
+			while (common < sp && common < len &&
+			       st->frame[common] == xt_frame(w, c, common))
+				common++;
+		while (sp > common)
+			xt_close(w, st, --sp, k, pass, thr, hist, below);
+		for (; sp < len; sp++) {
+			st->frame[sp] = xt_frame(w, c, sp);
+			st->first[sp] = k;
+			st->value[sp] = 0;
+			if (pass == 2) {
+				t->v[t->n] = (pc_xnode){st->frame[sp], sp, 0};
+				st->node[sp] = t->n++;
+			}
+		}
+		double v = xt_value(w, c);
+		for (size_t d = 0; d < len; d++) {
+			st->value[d] += v;
+			if (pass == 2)
+				t->v[st->node[d]].value += v;
+		}
+		prev = c;
+	}
+	while (sp > 0)
+		xt_close(w, st, --sp, w->n, pass, thr, hist, below);
+}
+
+int pc_xtree_build(pc_xtree *t, const pc_xmodel *m, int by_name,
+		   double min_value, size_t budget)
+{
+	memset(t, 0, sizeof *t);
+	xtwalk w = {.m = m};
+	xtstack st = {0};
+	size_t nf = m->nframes + 1, maxlen = 1;
+	size_t *rank = malloc(nf * sizeof *rank), *tmp = NULL;
+	size_t *hist = calloc(2 * XT_EXP0, sizeof *hist);
+	w.order = malloc((m->nchains ? m->nchains : 1) * sizeof *w.order);
+	int rc = PC_ENOMEM;
+	if (!rank || !hist || !w.order)
+		goto out;
+	for (size_t c = 0; c < m->nchains; c++) {
+		double v = xt_value(&w, c);
+		if (!(v > 0))
+			continue;
+		t->total += v;
+		w.order[w.n++] = c;
+		if (xt_len(&w, c) > maxlen)
+			maxlen = xt_len(&w, c);
+	}
+	tmp = malloc((w.n > nf ? w.n : nf) * sizeof *tmp);
+	w.keep = malloc((w.n ? w.n : 1) * sizeof *w.keep);
+	st.frame = malloc(maxlen * sizeof *st.frame);
+	st.first = malloc(maxlen * sizeof *st.first);
+	st.node = malloc(maxlen * sizeof *st.node);
+	st.value = malloc(maxlen * sizeof *st.value);
+	if (!tmp || !w.keep || !st.frame || !st.first || !st.node || !st.value)
+		goto out;
+	if (by_name) {
+		size_t *ix = malloc(nf * sizeof *ix);
+		if (!ix)
+			goto out;
+		for (size_t f = 0; f < nf; f++)
+			ix[f] = f;
+		pc_sort_idx(ix, nf, tmp, xt_cmp_name, &w);
+		for (size_t f = 0; f < nf; f++)
+			rank[ix[f]] = f;
+		free(ix);
+	} else {
+		for (size_t f = 0; f < nf; f++)
+			rank[f] = f;
+	}
+	w.rank = rank;
+	pc_sort_idx(w.order, w.n, tmp, xt_cmp, &w);
+
+	/* the threshold: min_value, raised to a power of two while more
+	 * than budget nodes would be kept */
+	size_t below = 0, all = 0, kept = 0;
+	xt_walk(&w, &st, 0, min_value, hist, &below, t);
+	double thr = min_value;
+	for (size_t e = 2 * XT_EXP0; e-- > 0;) {
+		if (kept + hist[e] > budget) {
+			double edge = ldexp(0.5, (int)e - XT_EXP0 + 1);
+			if (edge > thr)
+				thr = edge;
+			break;
+		}
+		kept += hist[e];
+	}
+	for (size_t e = 0; e < 2 * XT_EXP0; e++)
+		all += hist[e];
+	all += below;
+	for (size_t k = 0; k < w.n; k++)
+		w.keep[k] = xt_len(&w, w.order[k]);
+	size_t nn = 0;
+	xt_walk(&w, &st, 1, thr, NULL, &nn, t);
+	t->v = malloc((nn ? nn : 1) * sizeof *t->v);
+	if (!t->v)
+		goto out;
+	xt_walk(&w, &st, 2, thr, NULL, NULL, t);
+	t->elided = all - t->n;
+	t->threshold = thr;
+	rc = PC_OK;
+out:
+	if (rc)
+		pc_xtree_free(t);
+	free(rank), free(tmp), free(hist), free(w.order), free(w.keep);
+	free(st.frame), free(st.first), free(st.node), free(st.value);
+	return rc;
+}
+
+void pc_xtree_free(pc_xtree *t)
+{
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
 void pc_xmodel_free(pc_xmodel *m)
 {
 	free(m->frames);

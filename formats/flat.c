@@ -484,9 +484,11 @@ static int symbols_render(pc_profile *p, const pc_options *o, pc_sink *k)
 				       (unsigned long long)s.address,
 				       (unsigned long long)s.size, kind);
 		} else {
-			pc_sink_printf(k, "%-8s 0x%016llx %-10llu %-5s %s\n", *seg ? seg : "-",
+			pc_sink_printf(k, "%-8s 0x%016llx %-10llu %-5s ", *seg ? seg : "-",
 				       (unsigned long long)s.address,
-				       (unsigned long long)s.size, kind, s.name);
+				       (unsigned long long)s.size, kind);
+			pc_sink_name(k, s.name);
+			pc_sink_putc(k, '\n');
 		}
 	}
 	if (json)

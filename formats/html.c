@@ -117,6 +117,9 @@ static int put_report(pc_sink *k, pc_profile *p, const char *report,
 /* Rows the page shows before it reads the rest of its data: the first
  * view (the header and the top of the flat table) needs only these. */
 #define FIRST_ROWS 250
+/* the icicle view's nodes at most (a 5,000-deep chain of distinct paths
+ * had 5 million: 21 MB of page) */
+#define HTML_MAXNODES 100000
 
 /* One flat row as an array of the "columns". */
 static void put_row(pc_sink *json, const pc_rowset *rs, const pc_rs_row *x, int seg, int ci)
@@ -231,30 +234,16 @@ static int flat_json(pc_sink *k, pc_sink *rest, pc_profile *p, const pc_options 
 	return k->failed || rest->failed ? pc_profile_fail(p, PC_ENOMEM, "out of memory") : PC_OK;
 }
 
-/* A caller chain to sort by path, frame by frame (the prefix tree). */
-typedef struct chainref {
-	const size_t *path;
-	size_t depth;
-	double value;
-} chainref;
-
-static int cmp_chain(const void *a, const void *b)
-{
-	const chainref *x = a, *y = b;
-	size_t n = x->depth < y->depth ? x->depth : y->depth;
-	for (size_t i = 0; i < n; i++)
-		if (x->path[i] != y->path[i])
-			return x->path[i] < y->path[i] ? -1 : 1;
-	return x->depth < y->depth ? -1 : x->depth > y->depth;
-}
-
 /* The flame (icicle) data, from the call-path model every export uses
  * (pc_xmodel_build, export.h): the caller chains merged into a tree,
  * written in depth-first order as "nodes": [depth, frame, value]...,
  * value = the samples of every chain through the node (a chain carries
  * its leaf's self count times its fraction).  "estimate" says that the
  * chains were derived from call counts (arcs never record stacks);
- * without arcs every frame is a root of its own.  Kept in this one
+ * without arcs every frame is a root of its own.  At most HTML_MAXNODES
+ * nodes: the smallest beyond are left out ("elided": how many,
+ * "elided_below": the least value kept), their samples in their
+ * parents.  Kept in this one
  * function so that a change of the model's interface touches only
  * this. */
 static int flame_json(pc_sink *k, pc_profile *p, const pc_options *o)
@@ -271,60 +260,35 @@ static int flame_json(pc_sink *k, pc_profile *p, const pc_options *o)
 		pc_sink_json_string(k, e && e->message ? e->message : "not available");
 		return k->failed;
 	}
-	chainref *order = malloc((m.nchains ? m.nchains : 1) * sizeof *order);
-	/* the tree: node i has frame[i], depth[i], value[i]; at most one
-	 * node per chain step */
-	size_t cap = m.npath ? m.npath : 1;
-	size_t *frame = malloc(cap * sizeof *frame), *depth = malloc(cap * sizeof *depth);
-	double *value = malloc(cap * sizeof *value);
-	size_t *stack = malloc(cap * sizeof *stack); /* node of each depth */
-	if (!order || !frame || !depth || !value || !stack) {
-		free(order), free(frame), free(depth), free(value), free(stack);
+	pc_xtree t;
+	if ((st = pc_xtree_build(&t, &m, 0, 0, HTML_MAXNODES))) {
 		pc_xmodel_free(&m);
-		return PC_ENOMEM;
-	}
-	for (size_t c = 0; c < m.nchains; c++) {
-		const pc_xchain *ch = &m.chains[c];
-		order[c] = (chainref){m.pathpool + ch->first, ch->depth,
-				      m.frames[ch->leaf].self * ch->fraction};
-	}
-	qsort(order, m.nchains, sizeof *order, cmp_chain);
-	size_t nn = 0, sp = 0; /* sp: depth of the current path */
-	for (size_t c = 0; c < m.nchains; c++) {
-		const chainref *ch = &order[c];
-		double v = ch->value;
-		size_t common = 0;
-		while (common < sp && common < ch->depth &&
-		       frame[stack[common]] == ch->path[common])
-			common++;
-		sp = common;
-		for (size_t d = 0; d < ch->depth; d++) {
-			if (d >= sp) {
-				frame[nn] = ch->path[d];
-				depth[nn] = d;
-				value[nn] = 0;
-				stack[sp++] = nn++;
-			}
-			value[stack[d]] += v;
-		}
+		return st;
 	}
 	pc_sink json;
 	pc_sink_init(&json);
 	pc_sink_printf(&json, "{\"estimate\": %s, \"arc_time\": %s, \"unit\": ",
 		       m.narcs > 0 ? "true" : "false", m.arc_time ? "true" : "false");
 	pc_sink_json_string(&json, m.arc_time ? "microseconds" : "samples");
+	if (t.elided) {
+		pc_sink_printf(&json, ", \"elided\": %zu, \"elided_below\": ", t.elided);
+		pc_sink_xnumber(&json, t.threshold);
+	}
 	pc_sink_puts(&json, ",\n \"frames\": [");
 	for (size_t i = 0; i < m.nframes; i++) {
 		pc_sink_puts(&json, i ? "," : "");
 		pc_sink_json_string(&json, m.frames[i].name);
 	}
+	if (m.marked) /* the [estimated] root of stacks=marked */
+		pc_sink_puts(&json, m.nframes ? ",\"[estimated]\"" : "\"[estimated]\"");
 	pc_sink_puts(&json, "],\n \"nodes\": [");
-	for (size_t i = 0; i < nn; i++) {
-		pc_sink_printf(&json, "%s%zu,%zu,", i ? "," : "", depth[i], frame[i]);
-		pc_sink_xnumber(&json, value[i]);
+	for (size_t i = 0; i < t.n; i++) {
+		pc_sink_printf(&json, "%s%zu,%zu,", i ? "," : "", t.v[i].depth,
+			       t.v[i].frame);
+		pc_sink_xnumber(&json, t.v[i].value);
 	}
 	pc_sink_puts(&json, "]}");
-	free(order), free(frame), free(depth), free(value), free(stack);
+	pc_xtree_free(&t);
 	pc_xmodel_free(&m);
 	if (json.failed) {
 		pc_sink_dispose(&json);

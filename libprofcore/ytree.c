@@ -21,12 +21,17 @@ void pc_ytree_free(pc_ynode *n)
 	free(n);
 }
 
-static int yerr(char *err, size_t errlen, const char *file, unsigned long line,
+typedef struct yfile {
+	const char *what, *name; /* "dialect", "layout"; the file */
+} yfile;
+
+static int yerr(char *err, size_t errlen, yfile file, unsigned long line,
 		unsigned long col, const char *fmt, ...) PC_PRINTF(6, 7);
-static int yerr(char *err, size_t errlen, const char *file, unsigned long line,
+static int yerr(char *err, size_t errlen, yfile file, unsigned long line,
 		unsigned long col, const char *fmt, ...)
 {
-	int k = snprintf(err, errlen, "dialect %s:%lu:%lu: ", file, line, col);
+	int k = snprintf(err, errlen, "%s %s:%lu:%lu: ", file.what, file.name,
+			 line, col);
 	if (k < 0)
 		k = 0;
 	if ((size_t)k < errlen) {
@@ -38,8 +43,8 @@ static int yerr(char *err, size_t errlen, const char *file, unsigned long line,
 	return PC_EFORMAT;
 }
 
-int pc_ytree_parse(const char *text, size_t len, const char *file, pc_ynode **root,
-		   char *err, size_t errlen)
+static int parse_as(const char *text, size_t len, yfile file, pc_ynode **root,
+		    char *err, size_t errlen)
 {
 	yaml_parser_t ps;
 	yaml_event_t ev;
@@ -49,7 +54,7 @@ int pc_ytree_parse(const char *text, size_t len, const char *file, pc_ynode **ro
 
 	*root = NULL;
 	if (len > PC_Y_MAX_BYTES)
-		return yerr(err, errlen, file, 1, 1, "file larger than %zu bytes",
+		return yerr(err, errlen, file, 1, 1, "file larger than %zu bytes (the limit of every YAML input)",
 			    PC_Y_MAX_BYTES);
 	if (!yaml_parser_initialize(&ps))
 		return PC_ENOMEM;
@@ -73,7 +78,7 @@ int pc_ytree_parse(const char *text, size_t len, const char *file, pc_ynode **ro
 			break;
 		case YAML_ALIAS_EVENT:
 			rc = yerr(err, errlen, file, line, col,
-				  "aliases are not allowed in a dialect");
+				  "aliases are not allowed in a %s", file.what);
 			break;
 		case YAML_SCALAR_EVENT:
 		case YAML_SEQUENCE_START_EVENT:
@@ -164,7 +169,56 @@ int pc_ytree_parse(const char *text, size_t len, const char *file, pc_ynode **ro
 		return rc;
 	}
 	if (!*root)
-		return yerr(err, errlen, file, 1, 1, "empty dialect");
+		return yerr(err, errlen, file, 1, 1, "empty %s", file.what);
 	return PC_OK;
+}
+
+int pc_ytree_parse(const char *text, size_t len, const char *file, pc_ynode **root,
+		   char *err, size_t errlen)
+{
+	return parse_as(text, len, (yfile){"dialect", file}, root, err, errlen);
+}
+
+int pc_ytree_load(const char *path, const char *what, pc_ynode **root,
+		  char *err, size_t errlen)
+{
+	*root = NULL;
+	pc_stream *s;
+	int st = pc_stream_open_file(&s, path);
+	if (st) {
+		const pc_error *e = pc_last_error();
+		snprintf(err, errlen, "%s %s: %s", what, path,
+			 e && e->message ? e->message : "cannot open");
+		return st == PC_ENOTFOUND ? PC_ENOTFOUND : st == PC_ENOMEM ? PC_ENOMEM : PC_EIO;
+	}
+	/* read at most one byte more than the limit: never more than a
+	 * valid file can hold, whatever the file claims or is */
+	char *buf = malloc(PC_Y_MAX_BYTES + 1);
+	size_t len = 0;
+	if (!buf) {
+		pc_stream_free(s);
+		snprintf(err, errlen, "out of memory");
+		return PC_ENOMEM;
+	}
+	while (len <= PC_Y_MAX_BYTES) {
+		size_t k;
+		if ((st = pc_stream_read_some(s, buf + len, PC_Y_MAX_BYTES + 1 - len, &k))) {
+			snprintf(err, errlen, "%s %s: read error", what, path);
+			break;
+		}
+		if (k == 0)
+			break;
+		len += k;
+	}
+	pc_stream_free(s);
+	if (!st && len > PC_Y_MAX_BYTES) {
+		snprintf(err, errlen, "%s %s: file larger than %zu bytes (the limit of every YAML input)",
+			 what, path, PC_Y_MAX_BYTES);
+		st = PC_EFORMAT;
+	}
+	if (!st)
+		st = parse_as(buf, len, (yfile){what, path}, root, err, errlen);
+	free(buf);
+	return st;
 }
 

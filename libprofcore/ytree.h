@@ -48,6 +48,11 @@ PC_INTERNAL extern const pc_ydoc pc_map_builtins[];
  *  or PC_ENOMEM. */
 PC_INTERNAL int pc_ytree_parse(const char *text, size_t len, const char *file,
 			       pc_ynode **root, char *err, size_t errlen);
+/** Reads and parses the YAML file path (at most PC_Y_MAX_BYTES: the one
+ *  rule for every YAML input: dialects, raw layouts), messages starting
+ *  "WHAT FILE".  Errors as pc_ytree_parse, PC_ENOTFOUND or PC_EIO. */
+PC_INTERNAL int pc_ytree_load(const char *path, const char *what,
+			      pc_ynode **root, char *err, size_t errlen);
 PC_INTERNAL void pc_ytree_free(pc_ynode *root);
 #endif
 

@@ -10,7 +10,9 @@
  *    full names from the QDB1 debug block after the relocation table;
  *  - GCC/MiNT a.out executables ("MiNT" in ph_res1): GNU nlist records or
  *    a DRI table at the a.out symbol position;
- *  - MiNT PRGELF executables ("ELF" + offset in ph_res1): the ELF .symtab.
+ *  - MiNT PRGELF executables ("ELF" + offset in ph_res1): the ELF .symtab;
+ *  - Mark Williams C n.out symbol records, after the fixups (MWC 3.x) or
+ *    in the DRI symbol area (earlier MWC): shared/research/mwc-symbols.md.
  * The relocation (fixup) table is validated so that a corrupt file is
  * reported instead of misread.
  *
@@ -34,6 +36,8 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,13 +123,14 @@ static uint16_t be16(const gd_ctx *c, uint64_t off)
 	return pc_get_u16(c->buf + off, PC_ENDIAN_BIG);
 }
 
-/* Decodes n bytes of a symbol name up to the first NUL, escaping
- * non-printable bytes as \xNN.  A leading NUL followed by a non-NUL byte
- * is a Devpac local label: it reads as '.' + rest. */
+/* The n bytes of a symbol name up to the first NUL, as they are in the
+ * file (the output side escapes what a terminal or format cannot take).
+ * A leading NUL followed by a non-NUL byte is a Devpac local label: it
+ * reads as '.' + rest. */
 static char *decode_name(const unsigned char *b, size_t n, int *devpac)
 {
 	size_t i = 0, o = 0;
-	char *out = malloc(4 * n + 2);
+	char *out = malloc(n + 2);
 	if (!out)
 		return NULL;
 	*devpac = 0;
@@ -134,18 +139,8 @@ static char *decode_name(const unsigned char *b, size_t n, int *devpac)
 		out[o++] = '.';
 		i = 1;
 	}
-	for (; i < n && b[i] != 0; i++) {
-		unsigned char ch = b[i];
-		if (ch >= 0x20 && ch < 0x7F && ch != '\\') {
-			out[o++] = (char)ch;
-		} else {
-			static const char hex[] = "0123456789abcdef";
-			out[o++] = '\\';
-			out[o++] = 'x';
-			out[o++] = hex[ch >> 4];
-			out[o++] = hex[ch & 15];
-		}
-	}
+	for (; i < n && b[i] != 0; i++)
+		out[o++] = (char)b[i];
 	out[o] = '\0';
 	return out;
 }
@@ -330,7 +325,7 @@ static int parse_dri(gd_ctx *c, uint64_t off, uint32_t size)
 	size_t longnames = 0, unnamed = 0, orphans = 0;
 	if (size % GD_SLOT != 0)
 		return pc_stream_fail(c->s, PC_EFORMAT, 0x0E,
-				      "symbol table size %lu is not a multiple of the 14-byte DRI slot (Mark Williams C tables are not supported)",
+				      "symbol table size %lu is not a multiple of the 14-byte DRI slot",
 				      (unsigned long)size);
 	nslots = size / GD_SLOT;
 	if (nslots > 0) {
@@ -521,6 +516,338 @@ static void apply_qdb1(gd_ctx *c)
 			break;
 		}
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Mark Williams C (shared/research/mwc-symbols.md)                    */
+
+/* MWC's n.out header and symbol records (Coherent n.out.h) are in
+ * Coherent's canonical byte order whatever the machine: 16-bit values
+ * little-endian, 32-bit values as two little-endian words, high word
+ * first. */
+#define MWC_HDR 48u
+#define MWC_REC 22u
+#define MWC_NAME 16u
+#define MWC_MAGIC 0x0107u /* L_MAGIC 0407: bytes 07 01 */
+#define MWC_LF_32 0020u
+#define MWC_LF_FAKE 0400u
+#define MWC_M_68000 10u
+#define MWC_GLOBAL 0020u
+enum { L_SHRI, L_PRVI, L_BSSI, L_SHRD, L_PRVD, L_BSSD, L_DEBUG, L_SYM,
+       L_REL, L_ABS, L_REF };
+
+static uint16_t can16(const unsigned char *b)
+{
+	return pc_get_u16(b, PC_ENDIAN_LITTLE);
+}
+
+static uint32_t can32(const unsigned char *b)
+{
+	return ((uint32_t)can16(b) << 16) | can16(b + 2);
+}
+
+/* Appends "; "-separated text to a reason buffer. */
+static void why_add(char *why, size_t n, const char *fmt, ...) PC_PRINTF(3, 4);
+static void why_add(char *why, size_t n, const char *fmt, ...)
+{
+	size_t l = strlen(why);
+	va_list ap;
+	if (l && l + 2 < n) {
+		memcpy(why + l, "; ", 3);
+		l += 2;
+	}
+	if (l + 1 >= n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why + l, n - l, fmt, ap);
+	va_end(ap);
+}
+
+/* Checks n records at off: each name printable and NUL-padded (nothing
+ * after its first NUL) and not empty, each type a segment code 0-10 with
+ * or without L_GLOBAL.  Returns how many records pass; why gets the
+ * reason of the first that does not. */
+static size_t mwc_records_ok(const gd_ctx *c, uint64_t off, size_t n, char *why,
+			     size_t whylen)
+{
+	size_t good = 0;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *r = c->buf + off + i * MWC_REC;
+		uint16_t t = can16(r + MWC_NAME);
+		const char *bad = NULL;
+		size_t k = 0, z;
+		while (k < MWC_NAME && r[k] >= 0x21 && r[k] < 0x7F)
+			k++;
+		for (z = k; z < MWC_NAME && r[z] == 0; z++)
+			;
+		if (k == 0)
+			bad = "empty or unprintable name";
+		else if (k < MWC_NAME && r[k] != 0)
+			bad = "name byte is not printable ASCII";
+		else if (z < MWC_NAME)
+			bad = "name has bytes after its NUL padding";
+		else if ((t & ~MWC_GLOBAL) > L_REF)
+			bad = "type is not a segment code 0-10 with or without the global bit 020";
+		if (!bad) {
+			good++;
+		} else if (good == i) {
+			why_add(why, whylen, "record %zu at 0x%llx (type 0%o): %s", i,
+				(unsigned long long)(off + i * MWC_REC), (unsigned)t, bad);
+		}
+	}
+	return good;
+}
+
+/* MWC 3.x (layout B): the n.out header after the GEMDOS fixups, found as
+ * MWC's own getprg() finds it (nm.c, size.c, strip.c): the first fixup
+ * long, and when it is not 0, bytes up to and including a 0 byte.
+ * Returns 1 with the symbols' offset and size when the header at that
+ * place is consistent; 0 with *magic set when 07 01 is there but a check
+ * failed (why says which); 0 with *magic clear when there is none. */
+static int mwc_find_appended(const gd_ctx *c, uint64_t fix, uint64_t *hdr,
+			     uint64_t *symoff, uint32_t *symsize, int *magic,
+			     char *why, size_t whylen)
+{
+	uint64_t h = fix + 4, end;
+	const unsigned char *b;
+	*magic = 0;
+	if (fix + 4 > c->len)
+		return 0;
+	if (be32(c, fix) != 0) {
+		while (h < c->len && c->buf[h] != 0)
+			h++;
+		if (h >= c->len)
+			return 0;
+		h++;
+	}
+	*hdr = h;
+	if (h + 2 > c->len || can16(c->buf + h) != MWC_MAGIC)
+		return 0;
+	*magic = 1;
+	if (h + MWC_HDR > c->len) {
+		why_add(why, whylen, "%llu bytes left for the 48-byte header",
+			(unsigned long long)(c->len - h));
+		return 0;
+	}
+	b = c->buf + h;
+	if (!(can16(b + 2) & MWC_LF_32))
+		why_add(why, whylen, "l_flag 0%o lacks LF_32 (020)", (unsigned)can16(b + 2));
+	if (can16(b + 6) < MWC_HDR)
+		why_add(why, whylen, "l_tbase %u is below 48", (unsigned)can16(b + 6));
+	*symsize = can32(b + 8 + 4 * L_SYM);
+	if (*symsize % MWC_REC)
+		why_add(why, whylen, "l_ssize[L_SYM] %lu is not a multiple of the 22-byte record",
+			(unsigned long)*symsize);
+	*symoff = h + can16(b + 6) + (uint64_t)can32(b + 8 + 4 * L_DEBUG);
+	end = *symoff + *symsize;
+	if (end > c->len)
+		why_add(why, whylen, "its symbols (%lu bytes at 0x%llx) end beyond the file (%llu bytes)",
+			(unsigned long)*symsize, (unsigned long long)*symoff,
+			(unsigned long long)c->len);
+	return why[0] == 0;
+}
+
+/* Reads n records at off (checked by mwc_records_ok).  Values are offsets
+ * from the start of TEXT for every segment. */
+static int parse_mwc(gd_ctx *c, uint64_t off, size_t n)
+{
+	size_t refs = 0, outside = 0;
+	uint64_t t = c->tlen, all = (uint64_t)c->tlen + c->dlen + c->blen;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *r = c->buf + off + i * MWC_REC;
+		uint16_t type = can16(r + MWC_NAME);
+		unsigned seg = type & ~MWC_GLOBAL;
+		size_t len = strnlen((const char *)r, MWC_NAME);
+		gd_sym s;
+		memset(&s, 0, sizeof s);
+		if (seg == L_REF) {
+			/* undefined reference (value 0) or common block (value
+			 * = its size): no address, and not in a linked program */
+			refs++;
+			continue;
+		}
+		s.file_off = off + i * MWC_REC;
+		s.type = type;
+		s.value = can32(r + MWC_NAME + 2);
+		s.bind = (type & MWC_GLOBAL) ? PC_BIND_GLOBAL : PC_BIND_LOCAL;
+		switch (seg) {
+		case L_SHRI:
+		case L_PRVI:
+			s.sec = SEC_TEXT;
+			if (s.value >= t)
+				outside++;
+			break;
+		case L_SHRD:
+		case L_PRVD:
+			s.sec = SEC_DATA;
+			if (s.value > all)
+				outside++;
+			break;
+		case L_BSSI:
+		case L_BSSD:
+			s.sec = SEC_BSS;
+			if (s.value > all)
+				outside++;
+			break;
+		case L_ABS:
+			s.sec = SEC_NONE;
+			break;
+		default: /* L_DEBUG, and L_SYM / L_REL that nm prints as ?? */
+			s.sec = SEC_NONE;
+			s.marker = 1;
+			break;
+		}
+		/* MWC's nm: a name whose last character is '_' is a C name,
+		 * shown without that '_' (C's main is main_; _exit is _exit_) */
+		if (len > 1 && r[len - 1] == '_')
+			len--;
+		s.name = pc_strndup((const char *)r, len);
+		if (!s.name)
+			return nomem(c);
+		if (push_sym(c, &s) != PC_OK) {
+			free(s.name);
+			return nomem(c);
+		}
+	}
+	if (refs)
+		pc_profile_warn(c->p, "%s: %zu Mark Williams C undefined-reference or common (L_REF) record(s) skipped: they have no address",
+				pc_stream_name(c->s), refs);
+	if (outside)
+		pc_profile_warn(c->p, "%s: %zu Mark Williams C symbol value(s) lie beyond their segment (TEXT 0x%lx, DATA 0x%lx, BSS 0x%lx bytes); was the program linked with ld -R?",
+				pc_stream_name(c->s), outside, (unsigned long)c->tlen,
+				(unsigned long)c->dlen, (unsigned long)c->blen);
+	return PC_OK;
+}
+
+/* The symbol area of a plain GEMDOS program: MWC 3.x's n.out block after
+ * the fixups, else ph_slen holding MWC records (earlier MWC, with or
+ * without a 48-byte header before them) or a DRI/GST/SozobonX table.  MWC
+ * is decided by the 07 01 magic and consistency checks, never by a size:
+ * 22 * 7 bytes are also 11 DRI slots. */
+static int read_symbol_area(gd_ctx *c, uint64_t symoff, uint64_t symend,
+			    int check_relocs)
+{
+	char why[400] = "", whya[400] = "";
+	uint64_t hdr = 0, moff = 0;
+	uint32_t msize = 0;
+	size_t skip = 0;
+	int magic = 0, st, mwc = 0, bare, prefixed;
+	size_t good = 0;
+	c->flavour = "DRI";
+	if (symend > c->len)
+		return pc_stream_fail(c->s, PC_ETRUNC, 0x0E,
+				      "symbol table (%lu bytes at 0x%llx) extends beyond the end of the file (%llu bytes)",
+				      (unsigned long)c->slen, (unsigned long long)symoff,
+				      (unsigned long long)c->len);
+	if (mwc_find_appended(c, symend, &hdr, &moff, &msize, &magic, why, sizeof why) &&
+	    (msize || c->slen == 0)) {
+		const unsigned char *h = c->buf + hdr;
+		uint32_t ssz[6];
+		for (int k = 0; k < 6; k++)
+			ssz[k] = can32(h + 8 + 4 * k);
+		if (msize == 0)
+			return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)(hdr + 8 + 4 * L_SYM),
+					      "Mark Williams C program has no symbol table (l_ssize[L_SYM] of the n.out header at 0x%llx is 0; stripped); relink without -s",
+					      (unsigned long long)hdr);
+		if (mwc_records_ok(c, moff, msize / MWC_REC, why, sizeof why) != msize / MWC_REC)
+			return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)moff,
+					      "Mark Williams C symbol table (%lu bytes at 0x%llx, n.out header at 0x%llx) is damaged: %s",
+					      (unsigned long)msize, (unsigned long long)moff,
+					      (unsigned long long)hdr, why);
+		c->flavour = "Mark Williams C";
+		pc_profile_note(c->p, "%s: Mark Williams C n.out header at 0x%llx after the relocation table (l_flag 0%o%s, l_machine %u%s): %lu symbol records at 0x%llx; n.out sizes TEXT 0x%lx, DATA 0x%lx, BSS 0x%lx%s%s",
+				pc_stream_name(c->s), (unsigned long long)hdr,
+				(unsigned)can16(h + 2),
+				(can16(h + 2) & MWC_LF_FAKE) ? " LF_FAKE" : "",
+				(unsigned)can16(h + 4),
+				can16(h + 4) == MWC_M_68000 ? " M_68000" : "",
+				(unsigned long)(msize / MWC_REC), (unsigned long long)moff,
+				(unsigned long)ssz[L_SHRI] + ssz[L_PRVI],
+				(unsigned long)ssz[L_SHRD] + ssz[L_PRVD],
+				(unsigned long)ssz[L_BSSI] + ssz[L_BSSD],
+				(uint64_t)ssz[L_SHRI] + ssz[L_PRVI] == c->tlen &&
+				(uint64_t)ssz[L_SHRD] + ssz[L_PRVD] == c->dlen &&
+				(uint64_t)ssz[L_BSSI] + ssz[L_BSSD] == c->blen
+					? " (as in the GEMDOS header)"
+					: " (the GEMDOS header differs)",
+				c->slen ? "; ph_slen's bytes are not read (MWC's tools skip them)" : "");
+		st = parse_mwc(c, moff, msize / MWC_REC);
+		if (st == PC_OK && check_relocs)
+			st = check_relocations(c, symend, "after the symbol area");
+		c->basis_from_file = 1;
+		return st;
+	}
+	if (magic)
+		return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)hdr,
+				      "a Mark Williams C n.out header (07 01) follows the relocation table but is inconsistent: %s",
+				      why);
+	if (c->slen == 0)
+		return pc_stream_fail(c->s, PC_EFORMAT, 0x0E,
+				      "GEMDOS executable has no symbol table (ph_slen is 0); relink with symbols (e.g. Devpac opt x+, vlink -g, AHCC -g)");
+	/* earlier MWC: the records inside ph_slen, bare or after a 48-byte
+	 * header (an n.out header by its size; szadb skips it) */
+	if (c->slen == MWC_HDR && can16(c->buf + symoff) == MWC_MAGIC)
+		return pc_stream_fail(c->s, PC_EFORMAT, 0x0E,
+				      "the symbol area holds only a 48-byte Mark Williams C n.out header (07 01) and no symbol records");
+	bare = c->slen % MWC_REC == 0;
+	prefixed = c->slen > MWC_HDR && (c->slen - MWC_HDR) % MWC_REC == 0;
+	if (!bare && !prefixed)
+		why_add(whya, sizeof whya,
+			"%lu is neither a multiple of the 22-byte record nor 48 bytes more than one",
+			(unsigned long)c->slen);
+	/* all records consistent: MWC; at least half of them: a damaged MWC
+	 * table (a DRI table read as 22-byte records has none: its type
+	 * words fall into the names) */
+	if (bare) {
+		size_t n = c->slen / MWC_REC;
+		good = mwc_records_ok(c, symoff, n, whya, sizeof whya);
+		mwc = good == n ? 1 : 2 * good >= n ? -1 : 0;
+	}
+	if (mwc == 0 && prefixed) {
+		size_t n = (c->slen - MWC_HDR) / MWC_REC;
+		char w[200] = "";
+		good = mwc_records_ok(c, symoff + MWC_HDR, n, w, sizeof w);
+		mwc = good == n ? 1 : 2 * good >= n ? -1 : 0;
+		skip = MWC_HDR;
+		if (mwc < 0)
+			snprintf(whya, sizeof whya, "after a 48-byte header, %s", w);
+		else if (!mwc)
+			why_add(whya, sizeof whya, "after a 48-byte header, %s", w);
+	}
+	if (mwc < 0)
+		return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)symoff,
+				      "symbol table (%lu bytes at 0x%llx) is a damaged Mark Williams C table (%zu of %lu records consistent; %s); not read as DRI",
+				      (unsigned long)c->slen, (unsigned long long)symoff, good,
+				      (unsigned long)((c->slen - skip) / MWC_REC), whya);
+	if (mwc) {
+		c->flavour = "Mark Williams C";
+		pc_profile_note(c->p, "%s: Mark Williams C symbol records in the DRI symbol area (MWC 2.x layout)%s: %lu records at 0x%llx",
+				pc_stream_name(c->s),
+				!skip ? ""
+				: can16(c->buf + symoff) == MWC_MAGIC ? " after a 48-byte n.out header"
+								     : " after a 48-byte header",
+				(unsigned long)((c->slen - skip) / MWC_REC),
+				(unsigned long long)(symoff + skip));
+		st = parse_mwc(c, symoff + skip, (c->slen - skip) / MWC_REC);
+		c->basis_from_file = 1;
+	} else if (c->slen % GD_SLOT == 0) {
+		st = parse_dri(c, symoff, c->slen);
+	} else {
+		return pc_stream_fail(c->s, PC_EFORMAT, 0x0E,
+				      "symbol table (%lu bytes at 0x%llx) fits neither DRI (%lu is not a multiple of the 14-byte slot) nor Mark Williams C (%s)",
+				      (unsigned long)c->slen, (unsigned long long)symoff,
+				      (unsigned long)c->slen, whya);
+	}
+	if (st != PC_OK)
+		return st;
+	if (c->absflag == 0 && check_relocs) {
+		st = check_relocations(c, symend, "after the symbol table");
+		if (st != PC_OK)
+			return st;
+		if (!mwc)
+			apply_qdb1(c);
+	}
+	return PC_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1083,29 +1410,9 @@ static int gemdos_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			goto out;
 		c.basis_from_file = 1;
 	} else {
-		c.flavour = "DRI";
-		if (symend > len) {
-			st = pc_stream_fail(s, PC_ETRUNC, 0x0E,
-					    "symbol table (%lu bytes at 0x%llx) extends beyond the end of the file (%llu bytes)",
-					    (unsigned long)c.slen, (unsigned long long)symoff,
-					    (unsigned long long)len);
-			goto out;
-		}
-		if (c.slen == 0) {
-			st = pc_stream_fail(s, PC_EFORMAT, 0x0E,
-					    "GEMDOS executable has no symbol table (ph_slen is 0); relink with symbols (e.g. Devpac opt x+, vlink -g, AHCC -g)");
-			goto out;
-		}
-		/* the table first: where the fixups start depends on its size */
-		st = parse_dri(&c, symoff, c.slen);
+		st = read_symbol_area(&c, symoff, symend, check_relocs);
 		if (st != PC_OK)
 			goto out;
-		if (c.absflag == 0 && check_relocs) {
-			st = check_relocations(&c, symend, "after the symbol table");
-			if (st != PC_OK)
-				goto out;
-			apply_qdb1(&c);
-		}
 	}
 
 	if (c.nsyms == 0) {
@@ -1169,7 +1476,7 @@ static const pc_option_decl gemdos_options[] = {
 const pc_loader pc_loader_gemdos = {
 	.abi_version = PC_LOADER_ABI_VERSION,
 	.name = "gemdos",
-	.description = "Atari ST GEMDOS executable symbols (DRI/GST, SozobonX, Pure C, MiNT a.out, PRGELF)",
+	.description = "Atari ST GEMDOS executable symbols (DRI/GST, SozobonX, Pure C, Mark Williams C, MiNT a.out, PRGELF)",
 	.roles = PC_ROLE_SYMBOLS,
 	.extensions = gemdos_ext,
 	.probe = gemdos_probe,

@@ -40,6 +40,7 @@
  * without arcs whose counters read smaller little-endian is read so, with
  * a warning; -O counter-endian=little|big decides).
  */
+#include "binhead.h"
 #include "internal.h"
 #include "whole.h"
 #include "platform.h"
@@ -149,8 +150,10 @@ static int gmon_probe(const unsigned char *h, size_t n, const char *name)
 			/* 4.4BSD: a 32-bit version magic */
 			if (pc_get_u32(h + 2 * w + 4, e) == GMONVERSION && ncnt >= 2 * w + 24)
 				return 48;
-			/* old BSD: no magic; a gmon.out by name, or by content */
-			if (ncnt < 2 * w + 4 || (ncnt - 2 * w - 4) % 2)
+			/* old BSD: no magic; a gmon.out by name, or by content,
+			 * and never a text file (a map read as addresses) */
+			if (ncnt < 2 * w + 4 || (ncnt - 2 * w - 4) % 2 ||
+			    !pc_binary_evidence(h, n))
 				continue;
 			if (gmon_name(name))
 				best = best > 16 ? best : 16;

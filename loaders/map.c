@@ -54,12 +54,13 @@ enum field {
 	F_FILE,
 	F_SECTION,
 	F_LINE,
+	F_INPUT, /* GNU ld's input section, the context of its symbol rows */
 	F_COUNT
 };
 
 static const char *const field_names[F_COUNT] = {
 	"name", "address", "segment", "offset", "start", "stop", "end",
-	"size", "class", "type", "marker", "file", "section", "line"};
+	"size", "class", "type", "marker", "file", "section", "line", "input"};
 
 static int field_lookup(const char *s, size_t n)
 {
@@ -354,7 +355,7 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 			continue;
 		int f = field_lookup(name, strlen(name));
 		if (f < 0)
-			bad = "invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section line)";
+			bad = "invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section line input)";
 		else if (out->group[f])
 			bad = "invalid regular expression: group name used twice";
 		else if (!groups)
@@ -522,9 +523,9 @@ static int row_compile(dctx *c, const dialect *d, const ynode *n,
 			return derr(c, n, path,
 				    "a region row needs a 'size', 'stop' or 'end' field");
 	} else if (rw->emit == EM_CONTEXT) {
-		if (!HAVE(F_FILE) && !HAVE(F_SECTION))
+		if (!HAVE(F_FILE) && !HAVE(F_SECTION) && !HAVE(F_INPUT))
 			return derr(c, n, path,
-				    "a context row needs a 'file' or 'section' field");
+				    "a context row needs a 'file', 'section' or 'input' field");
 	} else if (rw->emit == EM_LINES) {
 		if (!rw->has_match || rw->has_col)
 			return derr(c, n, path,
@@ -607,8 +608,8 @@ static int section_compile(dctx *c, const dialect *d, const ynode *n,
 static int rule_compile(dctx *c, const ynode *n, const char *path, rule *ru)
 {
 	static const char *const keys[] = {"name", "marker", "type", "class",
-					   "section", "file", "kind", "binding",
-					   "drop", NULL};
+					   "section", "file", "input", "kind",
+					   "binding", "drop", NULL};
 	int r = ycheck_map(c, n, path, keys);
 	if (r)
 		return r;
@@ -616,7 +617,8 @@ static int rule_compile(dctx *c, const ynode *n, const char *path, rule *ru)
 	const ynode *v;
 	ru->kind = -1;
 	ru->binding = -1;
-	static const int conds[] = {F_NAME, F_MARKER, F_TYPE, F_CLASS, F_SECTION, F_FILE};
+	static const int conds[] = {F_NAME, F_MARKER, F_TYPE, F_CLASS, F_SECTION, F_FILE,
+				    F_INPUT};
 	for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++) {
 		int f = conds[i];
 		if ((v = yget(n, field_names[f]))) {
@@ -643,7 +645,7 @@ static int rule_compile(dctx *c, const ynode *n, const char *path, rule *ru)
 	}
 	if (!ru->has)
 		return derr(c, n, path,
-			    "a rule needs a condition (name, marker, type, class, section or file)");
+			    "a rule needs a condition (name, marker, type, class, section, file or input)");
 	if (ru->kind < 0 && ru->binding < 0 && !ru->drop)
 		return derr(c, n, path, "a rule needs 'kind', 'binding' or 'drop'");
 	return PC_OK;
@@ -814,43 +816,21 @@ static int dialect_builtin(const char *name, dialect **out, char *err,
 static int dialect_file(const char *path, dialect **out, char *err, size_t errlen)
 {
 	*out = NULL;
+#if !PC_HAVE_YAML
 	pc_stream *s;
 	int st = pc_stream_open_file(&s, path);
 	if (st) {
 		snprintf(err, errlen, "dialect %s: cannot open", path);
 		return st == PC_ENOTFOUND ? PC_ENOTFOUND : PC_EIO;
 	}
-#if !PC_HAVE_YAML
 	pc_stream_free(s);
 	snprintf(err, errlen,
 		 "dialect %s: this profcore was built without YAML support; only the built-in dialects can be used",
 		 path);
 	return PC_EUNSUPPORTED;
 #else
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (pc_grow((void **)&buf, &cap, len + 4096, 1)) {
-			st = PC_ENOMEM;
-			break;
-		}
-		size_t k;
-		st = pc_stream_read_some(s, buf + len, 4096, &k);
-		if (st) {
-			snprintf(err, errlen, "dialect %s: read error", path);
-			break;
-		}
-		len += k;
-		if (k == 0 || len > PC_Y_MAX_BYTES) { /* the parser refuses the latter */
-			st = PC_OK;
-			break;
-		}
-	}
-	pc_stream_free(s);
 	ynode *root = NULL;
-	if (!st)
-		st = pc_ytree_parse(buf ? buf : "", len, path, &root, err, errlen);
-	free(buf);
+	int st = pc_ytree_load(path, "dialect", &root, err, errlen);
 	if (!st)
 		st = dialect_compile(root, path, out, err, errlen, 0);
 	pc_ytree_free(root);
@@ -1044,6 +1024,12 @@ static int detect_map(const unsigned char *head, size_t len, int whole,
 		return best;
 	if (detect_score(strcmp(*name, "nm") == 0 ? "nm-posix" : "nm", head, len, whole) != best)
 		return best;
+	if (!whole) {
+		/* both fit the head: the whole file decides (map_load) */
+		*name = NULL;
+		*ambiguous = 2;
+		return best;
+	}
 	uint64_t off;
 	char shown[64];
 	switch (nm_shape(head, len, whole, &off, shown, sizeof shown)) {
@@ -1085,7 +1071,7 @@ static uint32_t arena_add(arena *a, const char *s, size_t n)
 }
 
 typedef struct msym {
-	uint32_t name, file, section, cls, marker, type; /* arena offsets */
+	uint32_t name, file, section, cls, marker, type, input; /* arena offsets */
 	uint32_t seg;
 	uint8_t kind;    /* pc_symkind */
 	uint8_t binding; /* pc_binding */
@@ -1118,7 +1104,7 @@ typedef struct engine {
 	uint64_t line_off; /* of the current line, for errors */
 	mreg *regs;
 	size_t nregs, capregs;
-	uint32_t ctx_file, ctx_section;
+	uint32_t ctx_file, ctx_section, ctx_input;
 	pc_re_scratch sc;
 	pc_re_span pm[PC_RE_MAX_GROUPS + 1];
 } engine;
@@ -1371,8 +1357,13 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 	case EM_CONTEXT:
 		if (HAS(&f, F_FILE))
 			e->ctx_file = f.n[F_FILE] ? fstr(e, &f, F_FILE) : NONE;
-		if (HAS(&f, F_SECTION))
+		if (HAS(&f, F_SECTION)) {
+			/* a new section starts with no input section */
 			e->ctx_section = f.n[F_SECTION] ? fstr(e, &f, F_SECTION) : NONE;
+			e->ctx_input = NONE;
+		}
+		if (HAS(&f, F_INPUT))
+			e->ctx_input = f.n[F_INPUT] ? fstr(e, &f, F_INPUT) : NONE;
 		return 1;
 	case EM_SYMBOL: {
 		msym m;
@@ -1390,6 +1381,7 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 		m.file = HAS(&f, F_FILE) && f.n[F_FILE] ? fstr(e, &f, F_FILE) : e->ctx_file;
 		m.section = HAS(&f, F_SECTION) && f.n[F_SECTION] ? fstr(e, &f, F_SECTION)
 								  : e->ctx_section;
+		m.input = HAS(&f, F_INPUT) && f.n[F_INPUT] ? fstr(e, &f, F_INPUT) : e->ctx_input;
 		m.cls = HAS(&f, F_CLASS) && f.n[F_CLASS] ? fstr(e, &f, F_CLASS) : NONE;
 		m.marker = fstr(e, &f, F_MARKER);
 		m.type = fstr(e, &f, F_TYPE);
@@ -1434,8 +1426,10 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 		else
 			g.name = NONE;
 		/* a region row naming a section or file also sets the context */
-		if (HAS(&f, F_SECTION))
+		if (HAS(&f, F_SECTION)) {
 			e->ctx_section = f.n[F_SECTION] ? fstr(e, &f, F_SECTION) : NONE;
+			e->ctx_input = NONE;
+		}
 		if (HAS(&f, F_FILE))
 			e->ctx_file = f.n[F_FILE] ? fstr(e, &f, F_FILE) : NONE;
 		g.cls = HAS(&f, F_CLASS) && f.n[F_CLASS] ? fstr(e, &f, F_CLASS) : NONE;
@@ -1598,6 +1592,7 @@ static int engine_run(engine *e)
 				cur = &d->secs[i];
 				cur_rows = 0;
 				entered = 1;
+				e->ctx_input = NONE;
 				/* the begin line's file / section: the context of
 				 * the section's rows */
 				const rx *b = &cur->begin;
@@ -1810,6 +1805,52 @@ static unsigned char *find_repeats(const engine *e)
 	return dup;
 }
 
+/* The sections of the symbols loaded before the map (an ELF given beside
+ * it: profcat loads ELF files first) and what they hold: text when the
+ * ELF marks the section executable (the elf loader makes every symbol of
+ * such a section text), else bss or data.  At most 4096 sections. */
+typedef struct knownsec {
+	char *name;
+	pc_symkind kind;
+} knownsec;
+
+static int cmp_knownsec(const void *a, const void *b)
+{
+	return strcmp(((const knownsec *)a)->name, ((const knownsec *)b)->name);
+}
+
+static size_t known_sections(const pc_profile *p, knownsec **out)
+{
+	size_t n = pc_profile_symbol_count(p), m = 0, k = 0;
+	knownsec *all = malloc((n ? n : 1) * sizeof *all), *v;
+	*out = NULL;
+	if (!all)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		pc_symbol s;
+		if (pc_profile_symbol_at(p, i, &s) == PC_OK && s.section &&
+		    (s.kind == PC_SYM_TEXT || s.kind == PC_SYM_DATA || s.kind == PC_SYM_BSS))
+			all[m++] = (knownsec){(char *)s.section, s.kind};
+	}
+	qsort(all, m, sizeof *all, cmp_knownsec);
+	v = malloc((m ? m : 1) * sizeof *v);
+	for (size_t i = 0; v && i < m;) {
+		size_t j = i;
+		pc_symkind kind = PC_SYM_DATA;
+		for (; j < m && strcmp(all[j].name, all[i].name) == 0; j++)
+			if (all[j].kind == PC_SYM_TEXT ||
+			    (all[j].kind == PC_SYM_BSS && kind == PC_SYM_DATA))
+				kind = all[j].kind;
+		if (!(v[k].name = pc_strndup(all[i].name, strlen(all[i].name))))
+			break;
+		v[k++].kind = kind;
+		i = j;
+	}
+	free(all);
+	*out = v;
+	return v ? k : 0;
+}
+
 static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 {
 	const dialect *d = e->d;
@@ -1833,6 +1874,8 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 		free(dup);
 		return pc_stream_fail(e->s, PC_EUSAGE, -1, "load-address too large");
 	}
+	knownsec *ks = NULL;
+	size_t nks = known_sections(p, &ks), from_elf = 0, changed = 0;
 	int r = PC_OK;
 	for (size_t i = 0; i < e->nregs && !r; i++) {
 		const mreg *g = &e->regs[i];
@@ -1855,6 +1898,7 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 		vals[F_MARKER] = astr(e, m->marker);
 		vals[F_TYPE] = astr(e, m->type);
 		vals[F_FILE] = astr(e, m->file);
+		vals[F_INPUT] = astr(e, m->input);
 		vals[F_CLASS] = m->cls != NONE ? astr(e, m->cls) : g ? astr(e, g->cls) : NULL;
 		vals[F_SECTION] = m->section != NONE ? astr(e, m->section)
 						     : g ? astr(e, g->name) : NULL;
@@ -1884,6 +1928,17 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 			break;
 		if (drop)
 			continue;
+		if (nks && vals[F_SECTION] &&
+		    (kind == PC_SYM_TEXT || kind == PC_SYM_DATA || kind == PC_SYM_BSS)) {
+			/* the ELF beside the map decides, section by section */
+			knownsec key = {(char *)vals[F_SECTION], PC_SYM_TEXT};
+			const knownsec *hit = bsearch(&key, ks, nks, sizeof *ks, cmp_knownsec);
+			if (hit) {
+				from_elf++;
+				changed += kind != hit->kind;
+				kind = hit->kind;
+			}
+		}
 		pc_symbol s;
 		memset(&s, 0, sizeof s);
 		s.name = vals[F_NAME];
@@ -1901,6 +1956,12 @@ static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 		}
 		r = pc_profile_add_symbol(p, &s);
 	}
+	if (from_elf)
+		pc_profile_note(p, "%s: code or data of %zu symbols from the sections of the executable loaded before the map (%zu differ from the map's own reading)",
+				pc_stream_name(e->s), from_elf, changed);
+	for (size_t k = 0; k < nks; k++)
+		free(ks[k].name);
+	free(ks);
 	/* line numbers (MS LINK /LINENUMBERS) */
 	for (size_t i = 0; i < e->nlines && !r; i++) {
 		const mline *ml = &e->lines[i];
@@ -1940,6 +2001,9 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	char err[512];
 	dialect *d = NULL;
 	int r;
+	pc_stream *ms = NULL; /* the whole listing in memory (nm tie) */
+	void *whole_buf = NULL;
+	size_t whole_len = 0;
 	const char *want = pc_options_get(opts, "dialect");
 	if (want && *want) {
 		if (strchr(want, '/') || ends_with(want, ".yaml") || ends_with(want, ".yml")) {
@@ -1980,46 +2044,78 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		if (!detect_map(head, len, whole, &name, &ambiguous))
 			return pc_stream_fail(s, PC_EUNKNOWN, 0,
 					      "no built-in map dialect recognises this file; name one with the option dialect=NAME or dialect=FILE.yaml");
+		if (ambiguous == 2) {
+			/* nm and nm -P both read the first 4 KiB: every line of
+			 * the listing decides, read into memory */
+			r = pc_stream_read_all(s, (uint64_t)1 << 40, &whole_buf, &whole_len);
+			if (r)
+				return r;
+			r = pc_stream_open_memory(&ms, whole_buf, whole_len, pc_stream_name(s));
+			if (r) {
+				pc_free(whole_buf);
+				return pc_profile_fail(p, r, "out of memory");
+			}
+			head = whole_buf;
+			len = whole_len;
+			whole = 1;
+			if (!detect_map(head, len, 1, &name, &ambiguous))
+				ambiguous = 1; /* a later line fits neither */
+		}
 		if (ambiguous) {
 			uint64_t off;
 			char shown[64];
 			nm_shape(head, len, whole, &off, shown, sizeof shown);
+			pc_stream_free(ms);
+			pc_free(whole_buf);
 			return pc_stream_fail(
 				s, PC_EFORMAT, (int64_t)off,
 				"nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"%s\"; choose with the option dialect=nm or dialect=nm-posix",
 				shown);
 		}
-		if ((r = dialect_builtin(name, &d, err, sizeof err)))
+		if ((r = dialect_builtin(name, &d, err, sizeof err))) {
+			pc_stream_free(ms);
+			pc_free(whole_buf);
 			return pc_profile_fail(p, r, "%s", err);
+		}
 	}
 	uint64_t load = 0;
 	if (pc_options_get_u64(opts, "load-address", &load, NULL) < 0) {
 		dialect_free(d);
+		pc_stream_free(ms);
+		pc_free(whole_buf);
 		return pc_profile_fail(p, PC_EUSAGE, "load-address must be a number");
 	}
 	engine e;
 	memset(&e, 0, sizeof e);
 	e.d = d;
-	e.s = s;
-	e.ctx_file = e.ctx_section = NONE;
+	e.s = ms ? ms : s;
+	e.ctx_file = e.ctx_section = e.ctx_input = NONE;
 	pc_profile_note(p, "map: dialect %s%s", d->name, want && *want ? "" : " (detected)");
 	r = engine_run(&e);
 	if (r == PC_ELIMIT) {
 		/* the regular expressions' work limit names the expression;
 		 * say whose it is */
-		const pc_error *er = pc_stream_error(s);
+		const pc_error *er = pc_stream_error(e.s);
 		if (er && er->message && strncmp(er->message, "regular expression", 18) == 0) {
 			char msg[600];
 			snprintf(msg, sizeof msg, "%s", er->message);
-			pc_stream_fail(s, PC_ELIMIT, er->offset, "dialect %s: %s",
+			pc_stream_fail(e.s, PC_ELIMIT, er->offset, "dialect %s: %s",
 				       want && *want ? want : d->name, msg);
 		}
 	}
 	if (!r && !e.nsyms && !e.nregs)
-		r = pc_stream_fail(s, PC_EFORMAT, 0,
+		r = pc_stream_fail(e.s, PC_EFORMAT, 0,
 				   "no symbols or segments found (dialect %s)", d->name);
 	if (!r)
 		r = engine_emit(&e, p, load);
+	if (r && ms) {
+		/* the in-memory copy's error is the file's */
+		const pc_error *er = pc_stream_error(ms);
+		if (er && er->message)
+			pc_stream_fail(s, er->code, er->offset, "%s", er->message);
+	}
+	pc_stream_free(ms);
+	pc_free(whole_buf);
 	free(e.syms);
 	free(e.lines);
 	free(e.regs);
@@ -2047,6 +2143,7 @@ const pc_loader pc_loader_map = {
 	.extensions = map_ext,
 	.probe = map_probe,
 	.load = map_load,
-	.order = 0,
+	/* after ELF files (order 0), whose sections decide code and data */
+	.order = 5,
 	.options = map_options,
 };

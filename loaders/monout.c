@@ -32,6 +32,7 @@
  * Call counts: each used slot counts calls of the function holding its pc
  * (callers unknown: pc_profile_add_calls).
  */
+#include "binhead.h"
 #include "internal.h"
 #include "profil_map.h"
 
@@ -259,7 +260,7 @@ static int monout_probe(const unsigned char *head, size_t len,
 	int named = strcmp(base, "mon.out") == 0 ||
 		    (bl > 4 && strcmp(base + bl - 4, ".mon") == 0) ||
 		    strncmp(base, "mon.out.", 8) == 0;
-	if (!named || len < 6)
+	if (!named || len < 6 || !pc_binary_evidence(head, len))
 		return 0;
 	static const layout cands[] = {
 		{2, PC_ENDIAN_LITTLE, 6}, {2, PC_ENDIAN_BIG, 6},

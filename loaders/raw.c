@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #if PC_HAVE_YAML
-#include <yaml.h>
+#include "ytree.h"
 #endif
 
 enum { ENC_AUTO = 0, ENC_BINARY, ENC_TEXT };
@@ -239,79 +239,36 @@ static int layout_read_yaml(raw_layout *L, pc_stream *s, const char *path,
 			      "layout %s: this libprofcore was built without YAML support; give the layout's keys as options",
 			      path);
 #else
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return pc_stream_fail(s, PC_EIO, -1, "cannot open layout %s: %s",
-				      path, strerror(errno));
-	yaml_parser_t yp;
-	if (!yaml_parser_initialize(&yp)) {
-		fclose(f);
-		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+	char err[600], where[600];
+	pc_ynode *root = NULL;
+	int rc = pc_ytree_load(path, "layout", &root, err, sizeof err);
+	if (rc)
+		return pc_stream_fail(s, rc == PC_ENOMEM ? rc : rc == PC_EFORMAT ? rc : PC_EIO,
+				      -1, "%s", err);
+	if (root->type != PC_YN_MAP) {
+		snprintf(where, sizeof where, "layout %s:%lu", path, root->line);
+		rc = pc_stream_fail(s, PC_EFORMAT, -1,
+				    "%s: expected a mapping of key: value", where);
 	}
-	yaml_parser_set_input_file(&yp, f);
-	int rc = PC_OK, depth = 0, done = 0;
-	char *key = NULL;
-	char where[600];
-	while (!done && rc == PC_OK) {
-		yaml_event_t ev;
-		if (!yaml_parser_parse(&yp, &ev)) {
-			rc = pc_stream_fail(s, PC_EFORMAT, -1,
-					    "layout %s:%zu: %s", path,
-					    (size_t)yp.problem_mark.line + 1,
-					    yp.problem ? yp.problem : "invalid YAML");
-			break;
-		}
-		snprintf(where, sizeof where, "layout %s:%zu", path,
-			 (size_t)ev.start_mark.line + 1);
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		case YAML_MAPPING_START_EVENT:
-			if (++depth > 1)
-				rc = pc_stream_fail(s, PC_EFORMAT, -1,
-						    "%s: values must be plain scalars", where);
-			break;
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_ALIAS_EVENT:
+	for (size_t i = 0; !rc && i + 1 < root->n; i += 2) {
+		const pc_ynode *k = root->kids[i], *v = root->kids[i + 1];
+		snprintf(where, sizeof where, "layout %s:%lu", path, k->line);
+		if (k->type != PC_YN_SCALAR)
 			rc = pc_stream_fail(s, PC_EFORMAT, -1,
 					    "%s: expected a mapping of key: value", where);
-			break;
-		case YAML_SCALAR_EVENT: {
-			const char *text = (const char *)ev.data.scalar.value;
-			if (depth != 1) {
-				rc = pc_stream_fail(s, PC_EFORMAT, -1,
-						    "%s: expected a mapping of key: value", where);
-			} else if (!key) {
-				if (!is_raw_key(text))
-					rc = pc_stream_fail(s, PC_EFORMAT, -1,
-							    "%s: unknown layout key '%s'",
-							    where, text);
-				else if (!(key = pc_strdup(text)))
-					rc = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
-			} else {
-				rc = pc_options_set(bag, key, text);
-				if (rc)
-					rc = pc_stream_fail(s, rc, -1, "out of memory");
-				else
-					rc = layout_set(L, s, where, key,
-							pc_options_get(bag, key));
-				free(key);
-				key = NULL;
-			}
-			break;
-		}
-		default:
-			break;
-		}
-		yaml_event_delete(&ev);
+		else if (!is_raw_key(k->s))
+			rc = pc_stream_fail(s, PC_EFORMAT, -1,
+					    "%s: unknown layout key '%s'", where, k->s);
+		else if (v->type != PC_YN_SCALAR)
+			rc = pc_stream_fail(s, PC_EFORMAT, -1,
+					    "layout %s:%lu: values must be plain scalars",
+					    path, v->line);
+		else if (pc_options_set(bag, k->s, v->s))
+			rc = pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
+		else
+			rc = layout_set(L, s, where, k->s, pc_options_get(bag, k->s));
 	}
-	free(key);
-	yaml_parser_delete(&yp);
-	fclose(f);
+	pc_ytree_free(root);
 	return rc;
 #endif
 }

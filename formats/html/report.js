@@ -343,6 +343,7 @@
     var label = F.estimate
       ? 'estimate: stacks derived from call counts (gprof\'s assumption: a function\'s time is split among its callers in proportion to the calls); call arcs never record stacks'
       : 'no call arcs: one frame per function, as measured';
+    if (F.elided) label += '; ' + F.elided + ' frames below ' + F.elided_below + ' ' + F.unit + ' left out (their time is in their callers\' widths)';
     this.search = el('input', {type: 'search', id: 'flame-search', placeholder: 'highlight (substring)', 'aria-label': 'search'});
     this.rx = el('input', {type: 'checkbox', id: 'flame-regex'});
     this.matched = el('span', {id: 'flame-matched', cls: 'facts'});

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden tests for the Atari loaders (gemdos, hatari) through profcat.
 
-Usage: check_atari.py listings|gst2ascii|synth|errors|hatari|e2e|crlf
+Usage: check_atari.py listings|gst2ascii|synth|errors|hatari|e2e|crlf|names
 Environment: PROFCAT (the binary), PC_SOURCE_ROOT (the repository).
 Exit status: 0 pass, 1 fail, 77 skipped (gst2ascii not installed).
 """
@@ -225,8 +225,9 @@ ERRORS = [
      "(ph_slen is 0; stripped)"),
     ("prgelf_stripped.prg", [], 1, "40: PRGELF executable has no .symtab "
      "section (stripped); no symbols to read"),
-    ("bad_slen.prg", [], 1, "14: symbol table size 29 is not a multiple of "
-     "the 14-byte DRI slot (Mark Williams C tables are not supported)"),
+    ("bad_slen.prg", [], 1, "14: symbol table (29 bytes at 0x2c) fits neither "
+     "DRI (29 is not a multiple of the 14-byte slot) nor Mark Williams C (29 "
+     "is neither a multiple of the 22-byte record nor 48 bytes more than one)"),
     ("bad_longlast.prg", [], 1, "66: long-name flag (type 0xa248) on the "
      "last symbol slot 1; expected a continuation slot"),
     ("bad_tlen.prg", [], 1, "2: TEXT (65536 bytes) and DATA (0 bytes) "
@@ -590,11 +591,49 @@ End of profile
     return 0
 
 
+def t_names():
+    """Names keep the file's bytes (a Pure C path d:\\mint\\, a control
+    byte); every output escapes them by the one rule of the sinks."""
+    sys.path.insert(0, HERE)
+    import gen_fixtures as gf
+    tab = (gf.slot(b"d:\\mint\\", gf.T_GLOBAL_TEXT, 0x0) +
+           gf.slot(b"e\x1b[31m", gf.T_GLOBAL_TEXT, 0x10) +
+           gf.slot(b"caf\xc3\xa9", gf.T_GLOBAL_TEXT, 0x18))
+    with tempfile.TemporaryDirectory() as tmp:
+        prg = os.path.join(tmp, "names.prg")
+        with open(prg, "wb") as f:
+            f.write(gf.prg(gf.code(0x20), b"", 0, tab, gf.fixups([])))
+        pcs = os.path.join(tmp, "pcs.txt")
+        with open(pcs, "w") as f:
+            f.write("0x0\n0x2\n0x12\n0x1a\n")
+        rc, out, err = run(["--list-symbols", prg])
+        check(rc == 0 and out.splitlines()[1:] == [
+            "-        0x0000000000000000 0          text  d:\\mint\\",
+            "-        0x0000000000000010 0          text  e\\x1b[31m",
+            "-        0x0000000000000018 0          text  café"],
+            "names: --list-symbols %r" % out)
+        rc, out, err = run(["-F", "csv", prg, pcs])
+        check(out.splitlines()[1:4] == [
+            "1,d:\\mint\\,2,50.0000,50.0000,,0,0,0x0",
+            "2,café,1,25.0000,75.0000,,0,0,0x18",
+            "3,e\\x1b[31m,1,25.0000,100.0000,,0,0,0x10"], "names: csv %r" % out)
+        rc, out, err = run(["-F", "json", prg, pcs])
+        import json
+        rows = [r["symbol"] for r in json.loads(out)["rows"]]
+        check(rows == ["d:\\mint\\", "café", "e\\x1b[31m"],
+              "names: json %r" % rows)
+        rc, out, err = run(["-e", "folded", prg, pcs])
+        check(sorted(out.splitlines()) == ["café 1", "d:\\mint\\ 2",
+                                           "e\\x1b[31m 1"],
+              "names: folded %r" % out)
+    return 0
+
+
 def main():
     what = sys.argv[1]
     rc = {"listings": t_listings, "gst2ascii": t_gst2ascii, "synth": t_synth,
           "errors": t_errors, "hatari": t_hatari, "e2e": t_e2e,
-          "crlf": t_crlf}[what]()
+          "crlf": t_crlf, "names": t_names}[what]()
     if rc == 77 and not failures:
         return 77
     if failures:

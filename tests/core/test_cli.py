@@ -24,12 +24,13 @@ needs_plugins = unittest.skipUnless(os.environ.get("PC_HAVE_PLUGINS", "1") == "1
                                     "built without plugin support")
 
 
-def run(*args, env=None):
+def run(*args, env=None, cwd=None):
     e = dict(os.environ)
     e.pop("PROFCORE_PLUGIN_PATH", None)
     if env:
         e.update(env)
-    p = subprocess.run([PROFCAT, *args], capture_output=True, text=True, env=e)
+    p = subprocess.run([PROFCAT, *args], capture_output=True, text=True, env=e,
+                       cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -262,6 +263,37 @@ class Cli(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         rows = [r for r in csv.DictReader(io.StringIO(out)) if r["rank"]]
         self.assertEqual(rows[0]["count"], "5")
+
+
+    @needs_elf
+    @needs_plugins
+    def test_plugins_not_loaded_when_builtins_serve(self):
+        """Plugins load only when no built-in loader reads a file (or for
+        --list-formats): the directory's two refused plugins, which warn
+        whenever they are loaded, stay silent for an ELF + gmon.out."""
+        plug_dir = os.path.dirname(os.environ["TOY_PLUGIN"])
+        rc, out, err = run(ELF, GMON, env={"PROFCORE_PLUGIN_PATH": plug_dir})
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("hot", out)
+        rc, _, err = run("-f", "gmon", GMON, "-f", "elf", ELF,
+                         env={"PROFCORE_PLUGIN_PATH": plug_dir})
+        self.assertEqual((rc, err), (0, ""))
+
+    @needs_plugins
+    def test_plugin_path_relative_entry_ignored(self):
+        """A relative PROFCORE_PLUGIN_PATH entry would load code from the
+        directory profcat runs in: skipped with one line each."""
+        plug_dir = os.path.dirname(os.environ["TOY_PLUGIN"])
+        rc, out, err = run("--list-formats", cwd=plug_dir,
+                           env={"PROFCORE_PLUGIN_PATH": os.pathsep.join(
+                               [".", "", "tests/core"])})
+        self.assertEqual(rc, 0)
+        self.assertNotIn("toy", out)
+        self.assertEqual(err,
+                         "profcat: warning: PROFCORE_PLUGIN_PATH: relative entry ignored"
+                         " (plugins load from absolute directories only): .\n"
+                         "profcat: warning: PROFCORE_PLUGIN_PATH: relative entry ignored"
+                         " (plugins load from absolute directories only): tests/core\n")
 
 
 if __name__ == "__main__":

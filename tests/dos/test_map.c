@@ -874,7 +874,7 @@ static void dialect_errors(void **state)
 	ERR_IS("profcore-dialect: 1\nname: x\nsections:\n  - begin: '(['\n    rows: []\n",
 	       "dialect D.yaml:4:12: key 'sections[0].begin': invalid regular expression: unterminated bracket expression");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: '(?P<nmae>.*)'\n",
-	       "dialect D.yaml:4:12: key 'rows[0].match': invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section line)");
+	       "dialect D.yaml:4:12: key 'rows[0].match': invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section line input)");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: '^(?P<name>.*)$'\n",
 	       "dialect D.yaml:4:5: key 'rows[0]': a symbol row needs an 'address' field (or 'segment' and 'offset')");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows:\n  - match: 'x'\n    emit: symbols\n",
@@ -889,7 +889,7 @@ static void dialect_errors(void **state)
 	ERR_IS("profcore-dialect: 1\nname: x\nrows: []\n",
 	       "dialect D.yaml:1:1: key 'rows': the dialect has no rows (top-level or in a section)");
 	ERR_IS("profcore-dialect: 1\nname: x\nrows: [{match: x, emit: skip}]\nsymbols:\n  - kind: abs\n",
-	       "dialect D.yaml:5:5: key 'symbols[0]': a rule needs a condition (name, marker, type, class, section or file)");
+	       "dialect D.yaml:5:5: key 'symbols[0]': a rule needs a condition (name, marker, type, class, section, file or input)");
 	ERR_IS("profcore-dialect: 1\nname: x\nname: y\n",
 	       "dialect D.yaml:3:1: key 'name': key given twice");
 	/* YAML-level protections: aliases (billion laughs), depth, syntax */

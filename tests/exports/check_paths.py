@@ -111,8 +111,11 @@ def case(label, exe, gmon, tmp):
         for i in set(st):
             n = frames[i]["name"]
             incl[n] = incl.get(n, 0.0) + w
+    # gprof prints self and children rounded to 0.01 s each: their sum is
+    # within 0.01 s of the exact inclusive time (0.005 was a flake when
+    # both roundings went the same way: 0.7229 against 0.73)
     close(label + " speedscope inclusive = gprof -q self+children", incl, want,
-          0.0051)
+          0.0101)
     extra = sorted(r for r in roots if r not in spont)
     check(not extra, "%s every stack starts at a gprof <spontaneous> root%s"
           % (label, ": " + ", ".join(extra) if extra else ""))

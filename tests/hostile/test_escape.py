@@ -184,6 +184,44 @@ def main():
               "esc\\x1b[31mred\\x07              3            0            0",
               "arcs report: shown name, padded as shown (%r)" % out[:200])
 
+        # --list-symbols: the text table's name column (was raw: ESC, BEL
+        # and C1 reached the terminal)
+        rc, out, err = run(tmp, "--list-symbols", "names.nm")
+        clean("--list-symbols", out)
+        check(rc == 0 and out.decode("utf-8").splitlines()[2] ==
+              "-        0x0000000000001010 0          text  esc\\x1b[31mred\\x07",
+              "--list-symbols: shown name (%r)" % out[:300])
+
+        # every report, export and style, in every output format, with the
+        # hostile names: no byte of any output is a control or invalid
+        # UTF-8 (binary exports: the shown names inside are checked by
+        # their own tests)
+        reports = [l.split()[0] for l in run(tmp, "--list-reports")[1]
+                   .decode().splitlines() if l.strip()]
+        exports = [l.split()[0] for l in run(tmp, "--list-exports")[1]
+                   .decode().splitlines() if l.strip()]
+        sel = {"intervals": ["-O", "interval=plain", "-O", "intervals=2"],
+               "source": ["-O", "source-select=plain"],
+               "disasm": ["-O", "disasm-select=plain"]}
+        for r in reports:
+            for fmt in ("text", "csv", "json"):
+                rc, out, err = run(tmp, "-r", r, "-F", fmt, *sel.get(r, []),
+                                   *ins, "arcs.gmon")
+                if rc == 2 and b"output format" in err:
+                    continue  # a report without that format
+                clean("-r %s -F %s" % (r, fmt), out)
+                clean("-r %s -F %s (stderr)" % (r, fmt), err)
+        for style in ("gprof", "atari", "ddj", "prohst"):
+            rc, out, err = run(tmp, "--style", style, *ins, "arcs.gmon")
+            clean("--style " + style, out)
+            clean("--style %s (stderr)" % style, err)
+        for e in exports:
+            if e in ("pprof", "gmon"):
+                continue
+            rc, out, err = run(tmp, "-e", e, *ins, "arcs.gmon")
+            clean("-e " + e, out)
+            clean("-e %s (stderr)" % e, err)
+
         # error messages: a file name with an escape sequence
         # (Windows refuses control characters in file names: the open
         # fails as invalid, not as missing)

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 
@@ -620,6 +621,65 @@ class Errors(unittest.TestCase):
                 prof.load_bytes(b"TICKS 1\nrate x\n", name="mem.ticks",
                                 format="elf")
             self.assertEqual(cm.exception.file, "mem.ticks")
+
+
+class RegistryLifetime(unittest.TestCase):
+    """A Registry closed while profiles made with it are open (with a
+    ``with`` block, by close(), or while another thread loads): the
+    registry refuses new use at once and the C registry is freed with the
+    last profile, never under it (was a use-after-free)."""
+
+    def rows(self, prof):
+        return [(r.name, round(r.count, 2)) for r in prof.top()][:2]
+
+    def test_close_while_profile_open(self):
+        reg = profcore.Registry()
+        prof = profcore.Profile(reg)
+        reg.close()
+        self.assertTrue(reg.closed)
+        with self.assertRaises(ValueError) as cm:
+            reg.loaders()
+        self.assertEqual(str(cm.exception), "registry is closed")
+        with self.assertRaises(ValueError):
+            profcore.Profile(reg)
+        prof.load(ELF)
+        prof.load(GMON)
+        self.assertEqual(self.rows(prof), [("hot", 264.41), ("tiny_b", 35.56)])
+        prof.close()
+        reg.close()  # twice: harmless
+
+    def test_with_block(self):
+        with profcore.Registry() as reg:
+            prof = profcore.load(ELF, registry=reg)
+        prof.load(GMON)  # after the block: the registry is still held
+        self.assertEqual(self.rows(prof), [("hot", 264.41), ("tiny_b", 35.56)])
+        prof.close()
+
+    def test_close_while_loading(self):
+        reg = profcore.Registry()
+        loaded, errors = [], []
+
+        def load_loop():
+            for _ in range(200):
+                try:
+                    with profcore.Profile(reg) as prof:
+                        prof.load(ELF)
+                        prof.load(GMON)
+                        loaded.append(self.rows(prof))
+                except ValueError as e:  # the registry was closed
+                    errors.append(str(e))
+                    return
+
+        t = threading.Thread(target=load_loop)
+        t.start()
+        while not loaded and t.is_alive():
+            pass
+        reg.close()
+        t.join()
+        self.assertTrue(loaded)
+        self.assertEqual(set(map(tuple, loaded)),
+                         {(("hot", 264.41), ("tiny_b", 35.56))})
+        self.assertIn(errors, ([], ["registry is closed"]))
 
 
 @unittest.skipUnless(os.environ.get("PC_TICKS_PLUGIN"), "plugin not built")

@@ -414,12 +414,17 @@ class Registry:
     """The set of loaders a profile may use: the built-in ones plus plugins.
 
     ``Registry(plugins="dir1:dir2")`` also loads every plugin found in
-    those directories.  A registry must stay open while profiles using it
-    are open (each Profile keeps a reference to it).
+    those directories.  Profiles made with a registry hold it: closing the
+    registry (or leaving its ``with`` block) while one of them is open
+    closes it for new use at once, and frees the C registry when the last
+    of them is closed.
     """
 
     def __init__(self, plugins: Optional[str] = None) -> None:
         L = _c.lib()
+        self._lock = threading.Lock()
+        self._users = 0      # open Profiles and calls in progress
+        self._closed = False
         ptr = ctypes.c_void_p()
         if L.pc_registry_new(ctypes.byref(ptr)) != 0:
             raise MemoryError("pc_registry_new")
@@ -431,29 +436,54 @@ class Registry:
                 self.close()
                 raise
 
-    def _check(self, rc: int) -> None:
-        if rc < 0:
-            _raise(rc, _c.lib().pc_registry_error(self._handle()))
+    def _acquire(self) -> int:
+        """The C handle, held until the matching _release()."""
+        with self._lock:
+            if self._closed:
+                raise ValueError("registry is closed")
+            self._users += 1
+            return self._ptr
 
-    def _handle(self) -> int:
-        if not self._ptr:
-            raise ValueError("registry is closed")
-        return self._ptr
+    def _release(self) -> None:
+        with self._lock:
+            self._users -= 1
+            if self._closed and self._users == 0:
+                self._free()
+
+    def _free(self) -> None:  # with the lock held
+        if self._ptr:
+            _c.lib().pc_registry_free(self._ptr)
+            self._ptr = None
+
+    def _call(self, fn: Any, *args: Any) -> int:
+        """fn(handle, *args) with the handle held; errors raised."""
+        h = self._acquire()
+        try:
+            rc = fn(h, *args)
+            if rc < 0:
+                _raise(rc, _c.lib().pc_registry_error(h))
+            return rc
+        finally:
+            self._release()
 
     def load_plugins(self, dirs: str) -> None:
         """Loads every plugin in a ':'-separated list of directories."""
-        self._check(_c.lib().pc_registry_load_plugins(
-            self._handle(), os.fsencode(dirs)))
+        self._call(_c.lib().pc_registry_load_plugins, os.fsencode(dirs))
 
     def load_plugin(self, path: PathLike) -> None:
         """Loads one plugin shared object."""
-        self._check(_c.lib().pc_registry_load_plugin(
-            self._handle(), os.fsencode(path)))
+        self._call(_c.lib().pc_registry_load_plugin, os.fsencode(path))
 
     def loaders(self) -> List[Loader]:
         """The loaders, built-in first, in detection order."""
+        h = self._acquire()
+        try:
+            return self._loaders(h)
+        finally:
+            self._release()
+
+    def _loaders(self, h: int) -> List[Loader]:
         L = _c.lib()
-        h = self._handle()
         out = []
         for i in range(L.pc_registry_count(h)):
             p = L.pc_registry_at(h, i)
@@ -467,10 +497,22 @@ class Registry:
         return out
 
     def close(self) -> None:
-        """Frees the registry.  Closing twice is harmless."""
-        if getattr(self, "_ptr", None):
-            _c.lib().pc_registry_free(self._ptr)
-            self._ptr = None
+        """Closes the registry: no new use; the C registry is freed now, or
+        when the last profile made with it is closed.  Closing twice is
+        harmless."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:  # __init__ failed before the handle existed
+            return
+        with lock:
+            if not self._closed:
+                self._closed = True
+                if self._users == 0:
+                    self._free()
+
+    @property
+    def closed(self) -> bool:
+        """True once close() was called (profiles may still hold it)."""
+        return self._closed
 
     def __enter__(self) -> "Registry":
         return self
@@ -496,11 +538,15 @@ class Profile:
     def __init__(self, registry: Optional[Registry] = None) -> None:
         L = _c.lib()
         self._lock = threading.RLock()
-        self._registry = registry  # keeps it alive as long as we are
         self._attr_options: Dict[str, Any] = {}
+        self._ptr = None
+        # held until close(): the C profile reads the registry while loading
+        self._registry = None
+        h = registry._acquire() if registry is not None else None
+        self._registry = registry
         ptr = ctypes.c_void_p()
-        if L.pc_profile_new(ctypes.byref(ptr),
-                            registry._handle() if registry else None) != 0:
+        if L.pc_profile_new(ctypes.byref(ptr), h) != 0:
+            self.close()
             raise MemoryError("pc_profile_new")
         self._ptr = ptr.value
 
@@ -514,6 +560,9 @@ class Profile:
             if self._ptr:
                 _c.lib().pc_profile_free(self._ptr)
                 self._ptr = None
+            reg, self._registry = getattr(self, "_registry", None), None
+            if reg is not None:
+                reg._release()
 
     @property
     def closed(self) -> bool:

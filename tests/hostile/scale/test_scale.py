@@ -231,6 +231,66 @@ def raw3m(tmp):
           % (cpu, 3 * FACTOR))
 
 
+def deep_chain(tmp):
+    """A 5,000-deep call chain (310 KB of input) made the flame graphs
+    draw 5 million boxes: a 547 MB SVG in 25-120 s and 395 MiB, a 21 MB
+    page in 22 s.  Boxes are bounded (20,000 in the SVG, 100,000 nodes in
+    the page), the narrowest left out and counted: under 3 s and 200 MiB
+    each (the ASan build: 400 MiB)."""
+    limit = 200 if os.environ.get("PC_SANITIZE", "none") in ("", "none") else 400
+    for args, name in ((["-e", "svg", "-o", "deep.svg"], "deep.svg"),
+                       (["-F", "html", "-o", "deep.html"], "deep.html")):
+        rc, out, err, ru = run_alone(tmp, ["deep.nm", "deep.gmon"] + args)
+        cpu = ru.ru_utime + ru.ru_stime
+        label = "deep chain " + " ".join(args)
+        check(rc == 0 and err == "", "%s: exit %d %r" % (label, rc, err[:200]))
+        size = os.path.getsize(os.path.join(tmp, name)) if rc == 0 else -1
+        check(0 < size < 2 << 20, "%s: %d bytes (limit 2 MiB)" % (label, size))
+        check(ru.ru_maxrss < limit * 1024, "%s: peak RSS %d KiB (limit %d MiB)"
+              % (label, ru.ru_maxrss, limit))
+        check(cpu < 3 * FACTOR / 10 * (2 if limit > 200 else 1),
+              "%s: %.2f s CPU (limit %.1f s)" % (label, cpu, 3 * FACTOR / 10))
+    if os.path.exists(os.path.join(tmp, "deep.svg")):
+        with open(os.path.join(tmp, "deep.svg")) as f:
+            svg = f.read()
+        # the 1,023 frames of the chains' shared start (f0 ... f1022: 2 to
+        # 1,024 samples) and the background; the 4,072,449 other frames
+        # hold one sample each (distinct paths: the chains are cut to
+        # their innermost 1,024 frames), too many to draw at 0.47 px
+        check(svg.count("<rect") == 1024 and
+              "5000 samples, 50 s; width = inclusive time, hover for figures; "
+              "4072449 frames narrower than 0.47 px not drawn (their time is "
+              "in their callers' widths)</text>" in svg,
+              "deep chain svg: %d boxes, the footer says what was left out"
+              % svg.count("<rect"))
+
+
+def yaml_size(tmp):
+    """Every YAML input has one size rule (1 MiB): a raw layout file with
+    one 32 MiB scalar was read whole by libyaml (300 MB: 834 MB, 6 s);
+    now it is refused after 1 MiB + 1 byte, in one line."""
+    big = os.path.join(tmp, "big-layout.yaml")
+    with open(big, "wb") as f:
+        f.write(b"mask: ")
+        chunk = b"f" * (1 << 20)
+        for _ in range(32):
+            f.write(chunk)
+        f.write(b"\n")
+    with open(os.path.join(tmp, "one.pcs"), "wb") as f:
+        f.write(b"\0\0\0\0")
+    for opt in ("layout=big-layout.yaml", "dialect=big-layout.yaml"):
+        args = (["-f", "raw", "-O", opt, "one.pcs"] if opt.startswith("layout")
+                else ["-f", "map", "-O", opt, "one.pcs"])
+        rc, out, err, ru = run_alone(tmp, args)
+        what = opt.split("=")[0]
+        msg = ("%s big-layout.yaml: file larger than 1048576 bytes (the limit "
+               "of every YAML input)" % what)
+        check(rc in (1, 2) and err.endswith(msg + "\n") and err.count("\n") == 1,
+              "%s: exit %d, %r" % (" ".join(args), rc, err[:300]))
+        check(ru.ru_maxrss < 64 * 1024, "%s: peak RSS %d KiB (limit 64 MiB)"
+              % (" ".join(args), ru.ru_maxrss))
+
+
 def raw_out_of_memory(tmp):
     """A raw dump without symbols from an endless pipe of random 32-bit
     PCs keeps every distinct address: in a 300 MiB address space the read
@@ -260,6 +320,8 @@ def main():
         subprocess.run([sys.executable, os.path.join(HERE, "gen_scale.py"),
                         tmp], check=True)
         raw3m(tmp)
+        deep_chain(tmp)
+        yaml_size(tmp)
         case(tmp, ["hist100k.gmon.gz"], 0, "", secs=0.5,
              out_has="Samples: 400000 total, 0 in the program, 400000 "
                      "outside (unknown 400000)\n")
