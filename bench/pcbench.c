@@ -3,6 +3,9 @@
  *
  *   pcbench gen-dump OUT N [SEED]      N random 32-bit LE PCs over the code
  *                                      span (OUT "-" = standard output)
+ *   pcbench gen-swo OUT N [SEED]       an SWO capture (bare ITM) of N PC
+ *                                      samples over the span, with local
+ *                                      timestamps and exception trace
  *   pcbench gen-loops OUT N [SEED]     N 32-bit LE PCs of a loop-heavy run:
  *                                      loops of 8-64 instructions iterated
  *                                      10-1000 times, drawn from a hot set
@@ -97,16 +100,74 @@ static int write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-static int gen_dump(const char *out, uint64_t n, uint64_t seed)
+/* OUT for writing ("-": standard output, a pipe made 1 MiB wide where the
+ * system allows: fewer wake-ups); -1 after saying why. */
+static int open_out(const char *out)
 {
 	int fd = strcmp(out, "-") == 0 ? 1 : open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
 		perror(out);
-		return 1;
+		return -1;
 	}
 #ifdef F_SETPIPE_SZ
-	(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20); /* fewer wake-ups; may fail */
+	(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20); /* may fail */
 #endif
+	return fd;
+}
+
+/* An SWO capture as the DWT writes it (bare ITM, docs/swo.md): N periodic
+ * PC samples (5-byte packets, random PCs over the code as gen-dump),
+ * every 64th sample followed by a local timestamp (3 bytes), every 512th
+ * sample inside an exception (entry and return, 3 bytes each), a sync
+ * every 4096 samples; no overflow. */
+static int gen_swo(const char *out, uint64_t n, uint64_t seed)
+{
+	int fd = open_out(out);
+	if (fd < 0)
+		return 1;
+	enum { CH = 1 << 18 };
+	unsigned char *buf = malloc(CH * 24); /* at most 20 bytes a sample */
+	uint64_t s = seed ? seed : 88172645463325252ull, done = 0;
+	while (done < n) {
+		size_t k = n - done < CH ? (size_t)(n - done) : CH, m = 0;
+		for (size_t i = 0; i < k; i++, done++) {
+			uint32_t pc = (BASE + (uint32_t)(((xs(&s) >> 32) * SPAN) >> 32)) & ~1u;
+			if (done % 4096 == 0) {
+				memset(buf + m, 0, 5);
+				buf[m + 5] = 0x80;
+				m += 6;
+			}
+			if (done % 512 == 0) { /* enter exception 44 */
+				buf[m++] = 0x0e, buf[m++] = 44, buf[m++] = 0x10;
+			}
+			buf[m++] = 0x17;
+			buf[m++] = (unsigned char)pc;
+			buf[m++] = (unsigned char)(pc >> 8);
+			buf[m++] = (unsigned char)(pc >> 16);
+			buf[m++] = (unsigned char)(pc >> 24);
+			if (done % 512 == 0) { /* return to thread mode */
+				buf[m++] = 0x0e, buf[m++] = 0, buf[m++] = 0x30;
+			}
+			if (done % 64 == 63) { /* local timestamp: 1000 ticks */
+				buf[m++] = 0xc0, buf[m++] = 0x80 | (1000 & 0x7f), buf[m++] = 1000 >> 7;
+			}
+		}
+		if (write_all(fd, buf, m)) {
+			perror("write");
+			return 1;
+		}
+	}
+	free(buf);
+	if (fd != 1)
+		close(fd);
+	return 0;
+}
+
+static int gen_dump(const char *out, uint64_t n, uint64_t seed)
+{
+	int fd = open_out(out);
+	if (fd < 0)
+		return 1;
 	enum { CH = 1 << 20 };
 	unsigned char *buf = malloc(CH * 4);
 	uint64_t s = seed ? seed : 88172645463325252ull;
@@ -481,6 +542,9 @@ int main(int argc, char **argv)
 	if (argc >= 4 && strcmp(argv[1], "gen-dump") == 0)
 		return gen_dump(argv[2], strtoull(argv[3], NULL, 0),
 				argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
+	if (argc >= 4 && strcmp(argv[1], "gen-swo") == 0)
+		return gen_swo(argv[2], strtoull(argv[3], NULL, 0),
+			       argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
 	if (argc >= 4 && strcmp(argv[1], "gen-loops") == 0)
 		return gen_loops(argv[2], strtoull(argv[3], NULL, 0),
 				 argc > 4 ? strtoull(argv[4], NULL, 0) : 0);
@@ -495,6 +559,6 @@ int main(int argc, char **argv)
 		return load_only(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "attrib") == 0)
 		return attrib(argv[2], argv[3]);
-	fprintf(stderr, "usage: pcbench gen-dump OUT N [SEED] | gen-elf OUT M [SEED] | read FILE | map FILE | attrib ELF DUMP | spawn FD CMD...\n");
+	fprintf(stderr, "usage: pcbench gen-dump OUT N [SEED] | gen-swo OUT N [SEED] | gen-elf OUT M [SEED] | read FILE | map FILE | attrib ELF DUMP | spawn FD CMD...\n");
 	return 2;
 }

@@ -403,7 +403,7 @@ def source_figures(profcat, data, src, n, rounds):
     print("  %-52s %s  %s" % ("--granularity line, the -g program (DWARF)", wc(r["gline"]), ratio("gline")))
 
 
-# ---- (h) the line report against gprof -l ---------------------------------
+# ---- (i) the line report against gprof -l ---------------------------------
 
 def line_figures(profcat, data, rounds):
     """issue #33 item 8: programs of 20,000 and 50,000 small functions
@@ -413,7 +413,7 @@ def line_figures(profcat, data, rounds):
     byte-identical: median CPU and peak RSS of each, and the median of
     the paired CPU ratios."""
     print()
-    print("(h) line report against gprof -b -p -l (median of %d interleaved pairs)"
+    print("(i) line report against gprof -b -p -l (median of %d interleaved pairs)"
           % max(rounds, 7))
     for n in (20000, 50000):
         src = ensure(os.path.join(data, "lines%d.c" % n), lambda t: gen_program(t, n))
@@ -475,6 +475,52 @@ def html_figures(profcat, data, exe, gmon, rounds):
     print("  %-52s %8.3f s" % ("Chromium (headless): every view's data read", median(full)))
 
 
+# ---- (h) SWO captures -------------------------------------------------------
+
+def swo_figures(pcbench, profcat, data, elf, rounds, size=10**9):
+    """(h) a 1 GB SWO capture (bare ITM: PC samples, local timestamps,
+    exception trace; pcbench gen-swo), generated here and removed at the
+    end: the plain read (floor) against profcat decoding and attributing
+    it to 10^5 routines with one thread, from the file and through a pipe;
+    the counts must be the same."""
+    n = int(size / 5.06)  # 5.06 bytes a sample (gen-swo's mix)
+    path = os.path.join(data, "swo-1g.swo")
+    subprocess.run([pcbench, "gen-swo", path, str(n)], check=True)
+    try:
+        nbytes = os.path.getsize(path)
+        res = {"read": [], "file": [], "pipe": []}
+        outs = set()
+        env1 = {"PROFCORE_THREADS": "1"}
+        for _ in range(rounds):
+            w, rss, out = wait_run([pcbench, "read", path], stdout=subprocess.PIPE)
+            res["read"].append((float(kv(out)["seconds"]), rss, LAST_CPU[0]))
+            w, rss, out = wait_run([profcat, "-F", "csv", elf, "-f", "swo", path], env=env1,
+                                   stdout=subprocess.PIPE)
+            res["file"].append((w, rss, LAST_CPU[0]))
+            outs.add(out)
+            with open(path, "rb") as f:
+                w, rss, out = wait_run([profcat, "-F", "csv", elf, "-f", "swo", "-"], env=env1,
+                                       stdin=f, stdout=subprocess.PIPE)
+            res["pipe"].append((w, rss, LAST_CPU[0]))
+            outs.add(out)
+    finally:
+        os.unlink(path)
+    print()
+    print("(h) SWO capture, %.2f GB, %d PC samples (best of %d rounds)" % (nbytes / 1e9, n, rounds))
+    print("  %-40s %8s %9s %10s %10s  %s" % ("", "wall s", "MB/s", "ns/sample", "CPU s", "peak RSS"))
+    for key, label in (("read", "plain sequential read (floor)"),
+                       ("file", "profcat -f swo FILE, 1 thread"),
+                       ("pipe", "profcat -f swo - (a pipe), 1 thread")):
+        b = min(res[key])
+        print("  %-40s %8.3f %9.0f %10.2f %10.3f  %.1f MiB" % (label, b[0], nbytes / b[0] / 1e6,
+                                                             b[0] * 1e9 / n, b[2], b[1] / 1024))
+    print("  profcat / floor: %.2fx (file); counts %s" % (
+        min(res["file"])[0] / min(res["read"])[0],
+        "identical (file and pipe)" if len(outs) == 1 else "DIFFER"))
+    if len(outs) != 1:
+        sys.exit("bench: the SWO file and pipe gave different counts")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -482,7 +528,9 @@ def main():
     ap.add_argument("--skip-gprof", action="store_true")
     ap.add_argument("--huge", action="store_true")
     ap.add_argument("--lines-only", action="store_true",
-                    help="only (h), the line report against gprof -b -p -l")
+                    help="only (i), the line report against gprof -b -p -l")
+    ap.add_argument("--swo-only", action="store_true",
+                    help="only (h): the 1 GB SWO capture")
     ap.add_argument("--rounds", type=int, default=3,
                     help="interleaved rounds of (a)/(b); the best of each is kept")
     a = ap.parse_args()
@@ -503,6 +551,9 @@ def main():
 
     elf = ensure(os.path.join(data, "routines-1e5.elf"),
                  lambda t: subprocess.run([pcbench, "gen-elf", t, "100000"], check=True))
+    if a.swo_only:
+        swo_figures(pcbench, profcat, data, elf, a.rounds)
+        return
     dump = ensure(os.path.join(data, "dump-%d.pcs" % n),
                   lambda t: subprocess.run([pcbench, "gen-dump", t, str(n)], check=True))
 
@@ -655,6 +706,8 @@ def main():
         source_figures(profcat, data, os.path.join(data, "fn50k.c"), n, a.rounds)
     if not a.skip_gprof:
         line_figures(profcat, data, a.rounds)
+
+    swo_figures(pcbench, profcat, data, elf, a.rounds)
 
     if a.huge:
         big = 10**9

@@ -12,36 +12,46 @@
  *   total                 2674   100.00
  *
  * Percents are of every sample; rows with no samples below "program" and
- * "outside" are left out.
+ * "outside" are left out.  A capture that tells the execution context
+ * (an SWO exception trace) adds its split of the same samples after the
+ * total, "context" and one row per context (pc_profile_context_at):
+ *
+ *   context                  393   100.00
+ *     thread mode            380    96.69
+ *     handler 44 (IRQ 28)      3     0.76
+ *     unknown                 10     2.54
  */
 #include "styles.h"
 #include "stats.h"
 #include "filter.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct rrow {
 	const char *key;   /* csv/json name                         */
 	const char *label; /* text label (indented for sub-rows)    */
 	double count;
+	int ctx;           /* a context: key is untrusted text      */
 } rrow;
 
 static size_t collect(const pc_itotals *t, rrow *v)
 {
 	size_t n = 0;
-	v[n++] = (rrow){"program", "program", t->in_program};
+	v[n++] = (rrow){"program", "program", t->in_program, 0};
 	if (t->attributed > 0)
-		v[n++] = (rrow){"symbols", "  symbols", t->attributed};
+		v[n++] = (rrow){"symbols", "  symbols", t->attributed, 0};
 	if (t->by_class[PC_REGION_APPLICATION] > 0)
 		v[n++] = (rrow){"no-symbol", "  no symbol",
-				t->by_class[PC_REGION_APPLICATION]};
-	v[n++] = (rrow){"outside", "outside", t->outside};
+				t->by_class[PC_REGION_APPLICATION], 0};
+	v[n++] = (rrow){"outside", "outside", t->outside, 0};
 	for (int c = 1; c < PC_REGION_COUNT; c++)
 		if (t->by_class[c] > 0)
 			v[n++] = (rrow){pc_region_class_name((pc_region_class)c), NULL,
-					t->by_class[c]};
-	v[n++] = (rrow){"total", "total", t->total};
+					t->by_class[c], 0};
+	v[n++] = (rrow){"total", "total", t->total, 0};
 	return n;
 }
 
@@ -105,19 +115,34 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	int filtered;
 	if ((r = filter_totals(p, o, &t, &dropped, &filtered)))
 		return r;
-	rrow v[PC_REGION_COUNT + 6];
+	size_t nctx = filtered ? 0 : pc_profile_context_count(p);
+	rrow *v = malloc((PC_REGION_COUNT + 8 + nctx) * sizeof *v);
+	if (!v)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	size_t n = collect(&t, v);
 	if (filtered) { /* before "total" */
 		v[n] = v[n - 1];
-		v[n - 1] = (rrow){"filtered", "filtered out", dropped};
+		v[n - 1] = (rrow){"filtered", "filtered out", dropped, 0};
 		n++;
 	}
-	char lab[64], cnt[48];
+	if (nctx) { /* the same samples by execution context */
+		size_t head = n++;
+		double sum = 0;
+		for (size_t i = 0; i < nctx; i++) {
+			const char *name;
+			uint64_t c;
+			pc_profile_context_at(p, i, &name, &c);
+			v[n++] = (rrow){name, NULL, (double)c, 1};
+			sum += (double)c;
+		}
+		v[head] = (rrow){"context", "context", sum, 0};
+	}
+	char cnt[48];
 	size_t wl = strlen("region"), wc = strlen("samples");
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i].label) {
-			snprintf(lab, sizeof lab, "  %s", v[i].key);
-			wl = strlen(lab) > wl ? strlen(lab) : wl;
+			size_t l = 2 + pc_name_escape(NULL, 0, v[i].key);
+			wl = l > wl ? l : wl;
 		} else if (strlen(v[i].label) > wl) {
 			wl = strlen(v[i].label);
 		}
@@ -136,16 +161,24 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_pad(k, "samples", wc, 1);
 		pc_sink_puts(k, ci ? "  percent      +-\n" : "  percent\n");
 		for (size_t i = 0; i < n; i++) {
-			if (v[i].label)
-				snprintf(lab, sizeof lab, "%s", v[i].label);
-			else
-				snprintf(lab, sizeof lab, "  %s", v[i].key);
-			pc_sink_pad(k, lab, wl, -1);
+			if (v[i].label) {
+				pc_sink_pad(k, v[i].label, wl, -1);
+			} else {
+				char *e = malloc(pc_name_escape(NULL, 0, v[i].key) + 3);
+				if (!e) {
+					free(v);
+					return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+				}
+				e[0] = e[1] = ' ';
+				pc_name_escape(e + 2, SIZE_MAX, v[i].key);
+				pc_sink_pad(k, e, wl, -1);
+				free(e);
+			}
 			pc_sink_puts(k, "  ");
 			pc_sink_pad(k, pc_fmt_count(v[i].count, cnt, sizeof cnt), wc, 1);
 			pc_sink_printf(k, "  %7.2f",
 				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
-			if (ci && strcmp(v[i].key, "total")) { /* 100% by definition */
+			if (ci && (v[i].ctx || strcmp(v[i].key, "total"))) { /* 100% by definition */
 				pc_stats_wilson(v[i].count, t.total, z, &lo, &hi);
 				pc_sink_printf(k, "  %6.2f", 50 * (hi - lo));
 			}
@@ -156,11 +189,17 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_puts(k, ci ? "region,samples,percent,ci_low,ci_high\n"
 				   : "region,samples,percent\n");
 		for (size_t i = 0; i < n; i++) {
-			pc_sink_printf(k, "%s,", v[i].key);
+			if (v[i].ctx) {
+				pc_sink_puts(k, "context:");
+				pc_sink_csv_field(k, v[i].key);
+				pc_sink_putc(k, ',');
+			} else {
+				pc_sink_printf(k, "%s,", v[i].key);
+			}
 			pc_sink_count(k, v[i].count);
 			pc_sink_printf(k, ",%.6f",
 				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
-			if (ci && strcmp(v[i].key, "total")) { /* 100% by definition */
+			if (ci && (v[i].ctx || strcmp(v[i].key, "total"))) { /* 100% by definition */
 				pc_stats_wilson(v[i].count, t.total, z, &lo, &hi);
 				pc_sink_printf(k, ",%.4f,%.4f", 100 * lo, 100 * hi);
 			} else if (ci) {
@@ -178,12 +217,18 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		}
 		pc_sink_puts(k, "\"regions\":[");
 		for (size_t i = 0; i < n; i++) {
-			pc_sink_printf(k, "%s{\"region\":\"%s\",\"samples\":", i ? "," : "",
-				       v[i].key);
+			if (v[i].ctx) {
+				pc_sink_puts(k, i ? ",{\"context\":" : "{\"context\":");
+				pc_sink_json_string(k, v[i].key);
+				pc_sink_puts(k, ",\"samples\":");
+			} else {
+				pc_sink_printf(k, "%s{\"region\":\"%s\",\"samples\":",
+					       i ? "," : "", v[i].key);
+			}
 			pc_sink_count(k, v[i].count);
 			pc_sink_printf(k, ",\"percent\":%.6f",
 				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
-			if (ci && strcmp(v[i].key, "total")) { /* 100% by definition */
+			if (ci && (v[i].ctx || strcmp(v[i].key, "total"))) { /* 100% by definition */
 				pc_stats_wilson(v[i].count, t.total, z, &lo, &hi);
 				pc_sink_printf(k, ",\"ci_low\":%.4f,\"ci_high\":%.4f", 100 * lo,
 					       100 * hi);
@@ -193,6 +238,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_puts(k, "]}\n");
 		break;
 	}
+	free(v);
 	return k->failed;
 }
 

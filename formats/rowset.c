@@ -1454,7 +1454,18 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 			       pc_region_class_name((pc_region_class)c));
 		pc_sink_count(k, t->by_class[c]);
 	}
-	pc_sink_puts(k, "}},\n  \"symbols\": ");
+	pc_sink_puts(k, "}}");
+	if (pc_profile_lost_count(p)) { /* losses (SWO overflows) */
+		pc_sink_printf(k, ",\n  \"lost\": {\"events\": %llu, \"first\": [",
+			       (unsigned long long)pc_profile_lost_count(p));
+		int64_t off;
+		uint64_t after;
+		for (size_t i = 0; pc_profile_lost_at(p, i, &off, &after) == PC_OK; i++)
+			pc_sink_printf(k, "%s{\"offset\": %lld, \"after_samples\": %llu}",
+				       i ? ", " : "", (long long)off, (unsigned long long)after);
+		pc_sink_puts(k, "]}");
+	}
+	pc_sink_puts(k, ",\n  \"symbols\": ");
 	pc_sink_printf(k, "%zu", rs->targets);
 	pc_sink_printf(k, ",\n  \"percent_of\": \"%s\"",
 		       rs->base == PC_BASE_PROGRAM ? "program" : "total");

@@ -292,6 +292,15 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs,
 				"counter wrap-around suspected: %zu histogram bucket%s at or near 65535 (largest %llu); 16-bit counters wrap silently at 65536",
 				near, near == 1 ? "" : "s", (unsigned long long)max);
 	}
+	if (pc_profile_lost_count(p)) {
+		int64_t off;
+		uint64_t after, nl = pc_profile_lost_count(p);
+		pc_profile_lost_at(p, 0, &off, &after);
+		add_chk(cs, "lost",
+			"%llu loss%s in the capture (overflow: samples dropped, how many is not known), the first at byte %lld after %llu samples; shares are biased if losses follow what the program does (lower the sampling rate or the trace output)",
+			(unsigned long long)nl, nl == 1 ? "" : "es", (long long)off,
+			(unsigned long long)after);
+	}
 	if (!severe_only && !cs->exact && pc_profile_rate(p) <= 0)
 		add_chk(cs, "rate-unknown",
 			"sampling rate unknown: shares hold, but no times, and periods cannot be compared for aliasing");
@@ -363,7 +372,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs,
  * imprecise: the default report header names these. */
 static int severe(const char *id)
 {
-	return !strcmp(id, "wrap") || !strcmp(id, "clustered");
+	return !strcmp(id, "wrap") || !strcmp(id, "clustered") || !strcmp(id, "lost");
 }
 
 size_t pc_check_count(pc_profile *p, const pc_options *o, int severe_only,
@@ -436,7 +445,7 @@ static int check_render(pc_profile *p, const pc_options *o, pc_sink *k)
 
 const pc_report pc_report_check = {
 	"check", "sampling-quality diagnostics: too few samples, near-zero shares, "
-		 "wrapped counters, unknown rate, aliasing",
+		 "wrapped counters, lost samples, unknown rate, aliasing",
 	check_render};
 
 /* ---- diff --------------------------------------------------------------- */

@@ -72,6 +72,12 @@ struct pc_profile {
 	size_t nlines, caplines;
 	pc_samplestore *samples;
 	uint64_t class_samples[PC_REGION_COUNT];
+	const char **ctx_name; /* pc_profile_add_context_samples */
+	uint64_t *ctx_count;
+	size_t nctx, capctx, capctx2;
+	int64_t lost_off[PC_LOST_KEEP]; /* pc_profile_add_lost */
+	uint64_t lost_after[PC_LOST_KEEP];
+	uint64_t nlost;
 
 	double rate, duration;
 	const char *dimension;

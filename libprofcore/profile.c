@@ -63,6 +63,8 @@ void pc_profile_free(pc_profile *p)
 	free(p->meta_val);
 	free(p->warnings);
 	free(p->notes);
+	free(p->ctx_name);
+	free(p->ctx_count);
 	pc_samples_free(p->samples);
 	pc_dwarf_free(p->own_dwarf);
 	pc_errslot_clear(&p->err);
@@ -595,6 +597,70 @@ int pc_profile_add_class_samples(pc_profile *p, pc_region_class cls,
 	return PC_OK;
 }
 
+int pc_profile_add_context_samples(pc_profile *p, const char *context,
+				   uint64_t count)
+{
+	if (!context || !*context)
+		return pc_profile_fail(p, PC_EUSAGE, "context without a name");
+	for (size_t i = 0; i < p->nctx; i++)
+		if (!strcmp(p->ctx_name[i], context)) {
+			if (p->ctx_count[i] + count < count)
+				return pc_profile_fail(p, PC_ELIMIT, "sample count overflow");
+			p->ctx_count[i] += count;
+			return PC_OK;
+		}
+	if (pc_grow((void **)&p->ctx_name, &p->capctx, p->nctx + 1, sizeof *p->ctx_name) ||
+	    pc_grow((void **)&p->ctx_count, &p->capctx2, p->nctx + 1, sizeof *p->ctx_count))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	const char *n = pc_strpool_add(&p->pool, context);
+	if (!n)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	p->ctx_name[p->nctx] = n;
+	p->ctx_count[p->nctx++] = count;
+	return PC_OK;
+}
+
+size_t pc_profile_context_count(const pc_profile *p) { return p->nctx; }
+
+int pc_profile_context_at(const pc_profile *p, size_t i, const char **context,
+			  uint64_t *count)
+{
+	if (i >= p->nctx)
+		return PC_ENOTFOUND;
+	if (context)
+		*context = p->ctx_name[i];
+	if (count)
+		*count = p->ctx_count[i];
+	return PC_OK;
+}
+
+int pc_profile_add_lost(pc_profile *p, int64_t offset, uint64_t after)
+{
+	if (offset < -1)
+		return pc_profile_fail(p, PC_EUSAGE, "loss offset %lld: expected >= 0, or -1 for unknown",
+				       (long long)offset);
+	if (p->nlost < PC_LOST_KEEP) {
+		p->lost_off[p->nlost] = offset;
+		p->lost_after[p->nlost] = after;
+	}
+	p->nlost++;
+	return PC_OK;
+}
+
+uint64_t pc_profile_lost_count(const pc_profile *p) { return p->nlost; }
+
+int pc_profile_lost_at(const pc_profile *p, size_t i, int64_t *offset,
+		       uint64_t *after)
+{
+	if (i >= PC_LOST_KEEP || i >= p->nlost)
+		return PC_ENOTFOUND;
+	if (offset)
+		*offset = p->lost_off[i];
+	if (after)
+		*after = p->lost_after[i];
+	return PC_OK;
+}
+
 int pc_profile_add_arc(pc_profile *p, const pc_arc *a)
 {
 	if (pc_grow((void **)&p->arcs, &p->caparcs, p->narcs + 1, sizeof *p->arcs))
@@ -858,7 +924,7 @@ const char *pc_region_class_name(pc_region_class c)
 {
 	static const char *const names[PC_REGION_COUNT] = {
 		"application", "system", "dos", "io", "high",
-		"low", "library", "kernel", "unknown"};
+		"low", "library", "kernel", "unknown", "sleep"};
 	return (unsigned)c < PC_REGION_COUNT ? names[c] : "invalid";
 }
 

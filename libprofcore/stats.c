@@ -396,6 +396,15 @@ int pc_profile_merge(pc_profile *dst, const pc_profile *src, const pc_options *o
 		    (st = pc_profile_add_class_samples(dst, (pc_region_class)c,
 						       src->class_samples[c])))
 			return st;
+	for (size_t i = 0; i < src->nctx; i++)
+		if ((st = pc_profile_add_context_samples(dst, src->ctx_name[i],
+							 src->ctx_count[i])))
+			return st;
+	for (uint64_t i = 0; i < src->nlost; i++)
+		if (i < PC_LOST_KEEP)
+			pc_profile_add_lost(dst, src->lost_off[i], src->lost_after[i]);
+		else
+			dst->nlost++;
 	for (size_t i = 0; i < src->narcs; i++)
 		if ((st = pc_profile_add_arc(dst, &src->arcs[i])))
 			return st;

@@ -155,6 +155,8 @@ typedef enum pc_region_class {
 	PC_REGION_LIBRARY,         /* shared library                         */
 	PC_REGION_KERNEL,          /* operating system kernel                */
 	PC_REGION_UNKNOWN,         /* none of the above                      */
+	PC_REGION_SLEEP,           /* the core was asleep (WFI/WFE: SWO sleep
+				      packets); no PC                        */
 	PC_REGION_COUNT
 } pc_region_class;
 
@@ -713,6 +715,31 @@ PC_API int pc_profile_samples_per_address(const pc_profile *p);
 PC_API int pc_profile_sample_at(const pc_profile *p, size_t i,
 				uint32_t *segment, uint64_t *address,
 				uint64_t *count);
+/** Execution contexts (docs/swo.md): count samples were taken while
+ *  the core ran in context ("thread mode", "handler 44 (IRQ 28)",
+ *  "sleep", "unknown"; copied), as an exception trace tells.  They do not
+ *  add samples: they split the capture's samples another way, and the
+ *  regions report lists them.  Adding to a context already there sums. */
+PC_API int pc_profile_add_context_samples(pc_profile *p, const char *context,
+					  uint64_t count);
+/** Number of contexts (pure accessor). */
+PC_API size_t pc_profile_context_count(const pc_profile *p);
+/** Context i (in the order first added): its name (borrowed from p) and
+ *  samples; PC_ENOTFOUND past the last. */
+PC_API int pc_profile_context_at(const pc_profile *p, size_t i,
+				 const char **context, uint64_t *count);
+/** A loss: the capture says samples were dropped here (an SWO overflow
+ *  packet) without saying how many.  offset: the byte offset in the
+ *  capture (-1: unknown); after: samples read before it.  The first
+ *  PC_LOST_KEEP places are kept, every loss is counted. */
+#define PC_LOST_KEEP 64
+PC_API int pc_profile_add_lost(pc_profile *p, int64_t offset, uint64_t after);
+/** Number of losses (pure accessor). */
+PC_API uint64_t pc_profile_lost_count(const pc_profile *p);
+/** Loss i (i < PC_LOST_KEEP and below the count): its offset and the
+ *  samples before it (either pointer may be NULL); PC_ENOTFOUND else. */
+PC_API int pc_profile_lost_at(const pc_profile *p, size_t i, int64_t *offset,
+			      uint64_t *after);
 /** Samples added with pc_profile_add_class_samples for cls (as stored;
  *  0 for a class out of range).  The attributed split by class:
  *  pc_profile_class_total. */

@@ -245,7 +245,7 @@ static void class_totals(void **state)
 	double v = -1;
 	assert_int_equal(pc_profile_class_total(p, PC_REGION_COUNT, &v), PC_EUSAGE);
 	assert_true(v == 0);
-	assert_string_equal(msg(p), "region class 9: expected 0 to 8");
+	assert_string_equal(msg(p), "region class 10: expected 0 to 9");
 	pc_profile_free(p);
 }
 

@@ -553,7 +553,7 @@ static void osf_malformed(void **state)
 		{&good, good.n, 24 + 10, 2, PC_EFORMAT, 32,
 		 "range 0: scale 0x28000, expected 1 to 0x10000"},
 		{&good, good.n, 24 + 16, 40, PC_EFORMAT, 40,
-		 "range 0: region class 40, expected 0 to 8"},
+		 "range 0: region class 40, expected 0 to 9"},
 		{&good, good.n - 1, -1, 0, PC_ETRUNC, 94, "file ends at 94 bytes, the 2 ranges need 95"},
 		{&good, good.n + 1, -1, 0, PC_EFORMAT, 95, "unexpected data after the last range's counters"},
 		{&overlap, overlap.n, -1, 0, PC_EFORMAT, 48,

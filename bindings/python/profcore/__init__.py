@@ -75,6 +75,7 @@ class RegionClass(enum.IntEnum):
     LIBRARY = 6
     KERNEL = 7
     UNKNOWN = 8
+    SLEEP = 9
 
 
 class SymbolKind(enum.IntEnum):

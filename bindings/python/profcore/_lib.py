@@ -20,7 +20,7 @@ from typing import Any, List, Optional
 ABI_MAJOR = 0
 SONAME = "libprofcore.so.%d" % ABI_MAJOR
 
-PC_REGION_COUNT = 9
+PC_REGION_COUNT = 10
 PC_NOSEG = 0xFFFFFFFF
 
 
