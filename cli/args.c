@@ -73,6 +73,8 @@ static const pc_cli_opt opts[] = {
 	 "exports: estimate (default; callers from call\ncounts, as gprof), marked (folded/svg: under\nan [estimated] root) or none (one frame)"},
 	{"source-path", 0, PC_OPT_KEYED, "source-path", NULL, "DIRS", MAIN,
 	 "':'-separated directories searched for\nsource files (-r source)"},
+	{"debuginfod", 0, PC_OPT_KEYED, "debuginfod", "1", NULL, MAIN,
+	 "ask the servers of DEBUGINFOD_URLS for a\nseparate debug file not found here (network;\nnever without this option)"},
 	{"ci", 0, PC_OPT_KEYED, "ci", NULL, "N", ALL,
 	 "N percent confidence intervals (e.g. 95); diff and\nrates: the level of their tests (default 95)"},
 	{"correction", 0, PC_OPT_KEYED, "correction", NULL, "M", PC_CMD_DIFF,

@@ -86,6 +86,8 @@ static const pc_option_decl report_options[] = {
 	{"ci", PC_OPTION_STRING, NULL, NULL,
 	 "confidence level of intervals, in percent, above 0 and below 100"},
 	{"source-path", PC_OPTION_STRING, NULL, NULL, "directories searched for source files"},
+	{"debuginfod", PC_OPTION_BOOL, NULL, "0",
+	 "also ask DEBUGINFOD_URLS' servers for separate debug files (network)"},
 	{"source-select", PC_OPTION_STRING, NULL, NULL, "source report: function or file"},
 	{"disasm-select", PC_OPTION_STRING, NULL, NULL, "disasm report: function"},
 	{"load-address", PC_OPTION_U64, NULL, NULL, "where the program was loaded (fit check)"},

@@ -82,11 +82,8 @@ static void text_header(pc_sink *k, pc_profile *p, const pc_itotals *t,
 	pc_filter_totals_line(rf, t->total - dropped, t->total, k);
 }
 
-static char *read_text(const char *path, size_t *len)
+static char *read_text(pc_stream *s, size_t *len)
 {
-	pc_stream *s;
-	if (pc_stream_open_file(&s, path))
-		return NULL;
 	void *buf = NULL;
 	if (pc_stream_read_all(s, (uint64_t)64 << 20, &buf, len))
 		buf = NULL;
@@ -124,11 +121,13 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 	for (size_t i = a; i < b; i++)
 		sum += v[i].count;
 	char *path = NULL;
-	int st = pc_dwarf_find_source(d, v[a].file, &path);
+	pc_stream *s = NULL;
+	const char *why = NULL;
+	int st = pc_dwarf_open_source(d, v[a].file, &path, &s, &why);
 	char *text = NULL;
 	size_t len = 0;
 	if (!st)
-		text = read_text(path, &len);
+		text = read_text(s, &len);
 	pc_sink_printf(k, "\nFile %s", v[a].file);
 	if (path && strcmp(path, v[a].file))
 		pc_sink_printf(k, " (read from %s)", path);
@@ -138,7 +137,10 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 		pc_sink_printf(k, ": %.0f", sum);
 	pc_sink_printf(k, " samples, %.2f%%\n", total > 0 ? sum * 100.0 / total : 0);
 	if (!text) {
-		pc_sink_puts(k, st == PC_ENOTFOUND || !path
+		if (why)
+			pc_sink_printf(k, "  %s; counts by line:\n", why);
+		else
+			pc_sink_puts(k, st == PC_ENOTFOUND || !path
 				      ? "  source file not found (give its directory in the option source-path); counts by line:\n"
 				      : "  source file cannot be read; counts by line:\n");
 		for (size_t i = a; i < b;) {

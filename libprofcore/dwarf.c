@@ -16,7 +16,9 @@
  * or a function / inlined-subroutine range starts or ends.
  */
 #include "dwarf_internal.h"
+#include "platform.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +29,11 @@
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <unistd.h>
+#include <zlib.h>
 #endif
 #if PC_DWARF_DLOPEN
-#include "platform.h"
 #include <stddef.h>
 #include <stdio.h>
 #endif
@@ -50,7 +53,8 @@
 	X(dwarf_onesrcline) X(dwarf_ranges) X(dwarf_siblingof) X(dwarf_tag) \
 	X(dwfl_begin) X(dwfl_build_id_find_elf) X(dwfl_end) X(dwfl_errmsg) \
 	X(dwfl_errno) X(dwfl_module_addrname) \
-	X(dwfl_module_getdwarf) X(dwfl_module_getelf) \
+	X(dwfl_module_build_id) X(dwfl_module_getdwarf) X(dwfl_module_getelf) \
+	X(dwfl_module_info) \
 	X(dwfl_module_nextcu) X(dwfl_offline_section_address) X(dwfl_report_end) \
 	X(dwfl_report_offline) X(dwfl_standard_find_debuginfo)
 #define DW_MEMBER(f) __typeof__(f) *f;
@@ -110,6 +114,8 @@ int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
 #define dwfl_errno (*d->dw.dwfl_errno)
 #define dwfl_module_addrname (*d->dw.dwfl_module_addrname)
 #define dwfl_module_getdwarf (*d->dw.dwfl_module_getdwarf)
+#define dwfl_module_build_id (*d->dw.dwfl_module_build_id)
+#define dwfl_module_info (*d->dw.dwfl_module_info)
 #define dwfl_module_getelf (*d->dw.dwfl_module_getelf)
 #define dwfl_module_nextcu (*d->dw.dwfl_module_nextcu)
 #define dwfl_report_end (*d->dw.dwfl_report_end)
@@ -157,6 +163,9 @@ struct pc_dwarf {
 	char *path;
 	char **srcdirs;
 	size_t nsrcdirs, capsrcdirs;
+	/* every unit's DW_AT_comp_dir (in pool), sorted, distinct */
+	const char **compdirs;
+	size_t ncompdirs, capcompdirs;
 	centry *tab;
 	size_t cap, used;
 	pc_srcframe *frames;
@@ -172,6 +181,8 @@ struct pc_dwarf {
 	int cu_mangled; /* the unit being read names functions in a mangled
 			 * language: names without a linkage name are not
 			 * the symbol's (binutils non_mangled) */
+	int debuginfod; /* option "debuginfod": libdwfl's search, network too */
+	char debugwhy[512]; /* a separate debug file refused: why */
 #if PC_DWARF_DLOPEN
 	dw_table dw;         /* libdw's functions, from dwlib */
 	void *dwlib;         /* NULL: not opened */
@@ -217,6 +228,11 @@ static int dfail(pc_dwarf *d, int code, int64_t offset, const char *fmt, ...)
 	return code;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 int pc_dwarf_available(void)
 {
 	return PC_HAVE_DWARF;
@@ -229,6 +245,8 @@ static pc_dwarf *dwarf_new(const pc_options *opts)
 		return NULL;
 	d->err.pub.offset = -1;
 	const char *sp = pc_options_get(opts, "source-path");
+	const char *di = pc_options_get(opts, "debuginfod");
+	d->debuginfod = di && strcmp(di, "0");
 	while (sp && *sp) {
 		const char *e = strchr(sp, ':');
 		size_t n = e ? (size_t)(e - sp) : strlen(sp);
@@ -284,6 +302,7 @@ void pc_dwarf_free(pc_dwarf *d)
 	for (size_t i = 0; i < d->nsrcdirs; i++)
 		free(d->srcdirs[i]);
 	free(d->srcdirs);
+	free(d->compdirs);
 	free(d->trows);
 	free(d->tab);
 	free(d->frames);
@@ -772,6 +791,33 @@ static const struct lrow *line_at(const pc_dwarf *d, uint64_t a)
 	return &d->lrows[lo - 1];
 }
 
+/* The unit's compilation directory into d->compdirs: the source files
+ * under it may be read (pc_dwarf_open_source). */
+static int add_compdir(pc_dwarf *d, Dwarf_Die *cu)
+{
+	Dwarf_Attribute a;
+	const char *cd = dwarf_attr(cu, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+	if (!cd || !*cd || (d->ncompdirs && !strcmp(d->compdirs[d->ncompdirs - 1], cd)))
+		return PC_OK;
+	if (pc_grow((void **)&d->compdirs, &d->capcompdirs, d->ncompdirs + 1,
+		    sizeof *d->compdirs) ||
+	    !(d->compdirs[d->ncompdirs] = pool(d, cd)))
+		return PC_ENOMEM;
+	d->ncompdirs++;
+	return PC_OK;
+}
+
+static void sort_compdirs(pc_dwarf *d)
+{
+	if (d->ncompdirs)
+		qsort(d->compdirs, d->ncompdirs, sizeof *d->compdirs, cmp_str);
+	size_t k = 0;
+	for (size_t i = 0; i < d->ncompdirs; i++)
+		if (!k || strcmp(d->compdirs[i], d->compdirs[k - 1]))
+			d->compdirs[k++] = d->compdirs[i];
+	d->ncompdirs = k;
+}
+
 /* Reads every unit's line table and DIE tree once (errors with offsets),
  * collecting the candidate addresses for line symbols. */
 static int scan_units(pc_dwarf *d)
@@ -832,10 +878,13 @@ static int scan_units(pc_dwarf *d)
 				return st;
 		}
 		d->cu_mangled = !non_mangled(lang);
-		int st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
+		int st = add_compdir(d, cu);
+		if (!st)
+			st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
 		if (st)
 			return st;
 	}
+	sort_compdirs(d);
 	if (dwfl_errno())
 		return dfail(d, PC_EFORMAT, section_file_offset(d, ".debug_info"),
 			     "damaged DWARF: cannot read the compilation units: %s",
@@ -886,8 +935,212 @@ static void find_text(pc_dwarf *d)
 	}
 }
 
+/* ---- separate debug files ----------------------------------------------
+ * (docs/source.md, "Separate debug files")  libdwfl's standard search
+ * accepts a .gnu_debuglink whose CRC is 0 without checking it, opens a
+ * FIFO and waits, and asks the debuginfod servers of DEBUGINFOD_URLS;
+ * profcore's own search is local and checks every candidate: a regular
+ * file (opened without blocking), the CRC-32 of the whole file equal to
+ * the link's, the build-ids equal when both have one.  libdwfl's search
+ * only with the option "debuginfod". */
+
+#define PC_DEBUG_DIR "/usr/lib/debug"
+
+static void debug_refused(pc_dwarf *d, const char *fmt, ...) PC_PRINTF(2, 3);
+static void debug_refused(pc_dwarf *d, const char *fmt, ...)
+{
+	if (d->debugwhy[0])
+		return; /* the first candidate refused is named */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->debugwhy, sizeof d->debugwhy, fmt, ap);
+	va_end(ap);
+}
+
+/* The GNU build-id of the ELF file fd into id (cap bytes): its length,
+ * 0 when it has none */
+static size_t fd_build_id(int fd, unsigned char *id, size_t cap)
+{
+	size_t n = 0;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e)
+		return 0;
+	for (Elf_Scn *sc = NULL; !n && (sc = elf_nextscn(e, sc));) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		if (!gelf_getshdr(sc, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(data = elf_getdata(sc, NULL)) || !data->d_buf)
+			continue;
+		GElf_Nhdr nh;
+		size_t off = 0, no, dof, next;
+		while (!n && (next = gelf_getnote(data, off, &nh, &no, &dof)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((const char *)data->d_buf + no, "GNU", 4) &&
+			    nh.n_descsz && nh.n_descsz <= cap) {
+				memcpy(id, (const char *)data->d_buf + dof, nh.n_descsz);
+				n = nh.n_descsz;
+			}
+			off = next;
+		}
+	}
+	elf_end(e);
+	return n;
+}
+
+/* CRC-32 of the whole file fd (as .gnu_debuglink's: zlib's crc32) */
+static int fd_crc32(int fd, uint32_t *crc)
+{
+	unsigned char buf[16384];
+	uLong c = crc32(0L, Z_NULL, 0);
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return -1;
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof buf);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (!r)
+			break;
+		c = crc32(c, buf, (uInt)r);
+	}
+	*crc = (uint32_t)c;
+	return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
+}
+
+/* The descriptor of candidate path when it may be the program's debug
+ * file: a regular file other than the program, its CRC equal to crc
+ * (by_link), its build-id equal to id (idlen > 0) when it has one, and
+ * when found by build-id (!by_link) it must have one; else -1 (the
+ * reason in d->debugwhy) */
+static int debug_candidate(pc_dwarf *d, const char *path, const char *prog,
+			   int by_link, GElf_Word crc, const unsigned char *id,
+			   size_t idlen)
+{
+	if (prog && pc_plat_same_file(path, prog))
+		return -1;
+	int fd = pc_plat_open_regular(path);
+	if (fd == -2)
+		debug_refused(d, "the separate debug file %s is not a regular file", path);
+	if (fd < 0)
+		return -1;
+	unsigned char did[64];
+	size_t dl = fd_build_id(fd, did, sizeof did);
+	uint32_t c = 0;
+	if (by_link && fd_crc32(fd, &c)) {
+		close(fd);
+		return -1;
+	}
+	if (by_link && c != crc) {
+		debug_refused(d, "the separate debug file %s does not match the program: its CRC-32 is 0x%08x, .gnu_debuglink says 0x%08x",
+			      path, (unsigned)c, (unsigned)crc);
+		close(fd);
+		return -1;
+	}
+	if ((dl || !by_link) && idlen && (dl != idlen || memcmp(did, id, idlen))) {
+		debug_refused(d, "the separate debug file %s does not match the program: its build-id differs",
+			      path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* 1 if the ELF file path has a .gnu_debugaltlink naming name: libdwfl
+ * then asks for the dwz file of shared DWARF, not a debug file */
+static int asks_altlink(const char *path, const char *name)
+{
+	int fd = path && name ? pc_plat_open_regular(path) : -1;
+	if (fd < 0)
+		return 0;
+	int is = 0;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size_t shstrndx;
+	if (e && !elf_getshdrstrndx(e, &shstrndx))
+		for (Elf_Scn *sc = NULL; !is && (sc = elf_nextscn(e, sc));) {
+			GElf_Shdr sh;
+			const char *n;
+			Elf_Data *data;
+			if (gelf_getshdr(sc, &sh) && (n = elf_strptr(e, shstrndx, sh.sh_name)) &&
+			    !strcmp(n, ".gnu_debugaltlink") && (data = elf_getdata(sc, NULL)) &&
+			    data->d_buf && data->d_size > strlen(name))
+				is = !memcmp(data->d_buf, name, strlen(name) + 1);
+		}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return is;
+}
+
+static int find_debug_local(Dwfl_Module *mod, void **userdata, const char *modname,
+			    Dwarf_Addr base, const char *file_name, const char *link,
+			    GElf_Word crc, char **out)
+{
+	pc_dwarf *d = *userdata;
+	(void)modname;
+	(void)base;
+	const unsigned char *id = NULL;
+	GElf_Addr va;
+	int n = d ? dwfl_module_build_id(mod, &id, &va) : -1;
+	size_t idlen = n > 0 && n <= 64 ? (size_t)n : 0;
+	/* the dwz file of a .gnu_debugaltlink: left to libdw (dwarf_getalt:
+	 * by its own build-id under /usr/lib/debug/.build-id) */
+	if (!d || (!crc && asks_altlink(file_name, link))) {
+		errno = ENOENT;
+		return -1;
+	}
+	int fd = -1;
+	char *p = NULL;
+	if (idlen) {
+		/* DEBUG_DIR/.build-id/xx/yyyy....debug */
+		size_t l = sizeof PC_DEBUG_DIR + 12 + 2 * idlen + 8;
+		if (!(p = malloc(l)))
+			goto out;
+		size_t k = (size_t)snprintf(p, l, "%s/.build-id/%02x/", PC_DEBUG_DIR, id[0]);
+		for (size_t i = 1; i < idlen; i++)
+			k += (size_t)snprintf(p + k, l - k, "%02x", id[i]);
+		snprintf(p + k, l - k, ".debug");
+		fd = debug_candidate(d, p, file_name, 0, 0, id, idlen);
+	}
+	/* the .gnu_debuglink name (a file name, no directory) beside the
+	 * program, in .debug/ there, and under DEBUG_DIR/<its directory> */
+	if (fd < 0 && link && *link && !strchr(link, '/') && file_name) {
+		char *dir = pc_plat_realpath(file_name);
+		char *slash = dir ? strrchr(dir, '/') : NULL;
+		if (slash)
+			*slash = 0;
+		static const char *const form[] = {"%s/%s", "%s/.debug/%s",
+						   PC_DEBUG_DIR "%s/%s"};
+		for (size_t i = 0; dir && fd < 0 && i < sizeof form / sizeof form[0]; i++) {
+			size_t l = sizeof PC_DEBUG_DIR + strlen(dir) + strlen(link) + 10;
+			free(p);
+			if (!(p = malloc(l)))
+				break;
+			snprintf(p, l, form[i], dir, link);
+			fd = debug_candidate(d, p, file_name, 1, crc, id, idlen);
+		}
+		free(dir);
+	}
+out:
+	if (fd < 0) {
+		free(p);
+		errno = ENOENT;
+		return -1;
+	}
+	*out = p;
+	return fd;
+}
+
 #if !PC_DWARF_DLOPEN
 static const Dwfl_Callbacks linked_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = find_debug_local,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = NULL,
+};
+static const Dwfl_Callbacks linked_callbacks_net = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
@@ -910,13 +1163,15 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 		if (!d->dwlib)
 			return dfail(d, PC_EUNSUPPORTED, -1, "%s", msg);
 		d->cb.find_elf = d->dw.dwfl_build_id_find_elf;
-		d->cb.find_debuginfo = d->dw.dwfl_standard_find_debuginfo;
+		d->cb.find_debuginfo = d->debuginfod ? d->dw.dwfl_standard_find_debuginfo
+						     : find_debug_local;
 		d->cb.section_address = d->dw.dwfl_offline_section_address;
 		d->cb.debuginfo_path = NULL;
 	}
 	const Dwfl_Callbacks *offline_callbacks = &d->cb;
 #else
-	const Dwfl_Callbacks *offline_callbacks = &linked_callbacks;
+	const Dwfl_Callbacks *offline_callbacks =
+		d->debuginfod ? &linked_callbacks_net : &linked_callbacks;
 #endif
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
@@ -931,7 +1186,16 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 	if (!d->mod || dwfl_report_end(d->dwfl, NULL, NULL))
 		return dfail(d, PC_EFORMAT, 0, "not an ELF file libdw can read: %s",
 			     dwfl_errmsg(-1));
+	void **ud = NULL; /* d for find_debug_local */
+	dwfl_module_info(d->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (ud)
+		*ud = d;
+	d->debugwhy[0] = 0;
 	Dwarf *dw = dwfl_module_getdwarf(d->mod, &d->bias);
+	if (!dw && d->debugwhy[0])
+		return dfail(d, PC_EUNSUPPORTED, -1,
+			     "no DWARF debugging information: %s, not used (install the program's own debug file)",
+			     d->debugwhy);
 	if (!dw)
 		return dfail(d, PC_EUNSUPPORTED, -1,
 			     "no DWARF debugging information (build with -g, or install its separate debug file)");
@@ -1317,25 +1581,146 @@ int pc_dwarf_line_syms_in(pc_dwarf *d, const uint64_t *ranges, size_t nranges,
 
 /* ---- source files ------------------------------------------------------- */
 
-static int readable(const char *p)
+/* Which files are read as source (docs/source.md, "Which source files
+ * are read"): the names come from the program's DWARF, which may be
+ * someone else's, so a name is read only
+ * - when it resolves (realpath: "..", symbolic links) inside a
+ *   source-path directory, or inside the compilation directory of a unit
+ *   (DW_AT_comp_dir, not the root directory) that its name starts with,
+ *   or (a relative name) inside the current directory;
+ * - never under /proc, /sys or /dev;
+ * - only a regular file, opened without blocking (a FIFO waits for
+ *   ever). */
+
+enum { SRC_MISSING, SRC_OUTSIDE, SRC_NOTREG, SRC_NEVER };
+
+static const char *const src_why[] = {
+	NULL,
+	"source file not read: outside the program's compilation directory and the source paths (give its directory in the option source-path)",
+	"source file not read: not a regular file",
+	"source file not read: /proc, /sys and /dev are never read as source",
+};
+
+static int is_sep(char c)
 {
-	FILE *f = fopen(p, "rb");
-	if (!f)
-		return 0;
-	fclose(f);
-	return 1;
+#ifdef _WIN32
+	return c == '/' || c == '\\';
+#else
+	return c == '/';
+#endif
 }
 
-int pc_dwarf_find_source(const pc_dwarf *d, const char *file, char **out)
+static int is_absolute(const char *p)
 {
-	*out = NULL;
+#ifdef _WIN32
+	if (((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':')
+		return 1;
+#endif
+	return is_sep(p[0]);
+}
+
+/* 1 if the resolved path real is dir (resolved) or below it */
+static int under(const char *real, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n && is_sep(dir[n - 1]))
+		n--; /* "/" and "C:\" end in a separator */
+	return !strncmp(real, dir, n) && (!real[n] || is_sep(real[n]));
+}
+
+static int never_read(const char *real)
+{
+#ifdef _WIN32
+	(void)real;
+	return 0;
+#else
+	return under(real, "/proc") || under(real, "/sys") || under(real, "/dev");
+#endif
+}
+
+/* 1 if real lies inside dir resolved (the root directory: never) */
+static int inside_dir(const char *real, const char *dir)
+{
+	char *rd = pc_plat_realpath(dir);
+	size_t n = rd ? strlen(rd) : 0;
+	while (n && is_sep(rd[n - 1]))
+		n--;
+	int in = rd && n && !(n == 2 && rd[1] == ':') && under(real, rd);
+	free(rd);
+	return in;
+}
+
+/* 1 if file, named as the DWARF names it, starts with a unit's
+ * compilation directory and real (file resolved) lies inside it */
+static int in_compdir(const pc_dwarf *d, const char *file, const char *real)
+{
+	size_t l = strlen(file);
+	char *pre = malloc(l + 1);
+	if (!pre)
+		return 0;
+	int in = 0;
+	for (size_t k = 1; !in && k < l; k++) {
+		if (!is_sep(file[k]))
+			continue;
+		memcpy(pre, file, k);
+		pre[k] = 0;
+		const char *key = pre;
+		const char **hit = d->ncompdirs
+					   ? bsearch(&key, d->compdirs, d->ncompdirs,
+						     sizeof *d->compdirs, cmp_str)
+					   : NULL;
+		in = hit && inside_dir(real, *hit);
+	}
+	free(pre);
+	return in;
+}
+
+/* Opens candidate c when the rule allows it: PC_OK (*path a copy of c,
+ * *s open), PC_ENOMEM, or (PC_ENOTFOUND) the reason in *why if it is
+ * stronger than the one there.  dir: the source-path directory it was
+ * made from (NULL: c is the name itself). */
+static int try_source(const pc_dwarf *d, const char *c, const char *dir,
+		      char **path, pc_stream **s, int *why)
+{
+	char *real = pc_plat_realpath(c);
+	if (!real)
+		return errno == ENOMEM ? PC_ENOMEM : PC_ENOTFOUND;
+	int w;
+	if (never_read(real))
+		w = SRC_NEVER;
+	else if (dir ? !inside_dir(real, dir)
+		     : is_absolute(c) ? !in_compdir(d, c, real) : !inside_dir(real, "."))
+		w = SRC_OUTSIDE;
+	else if (pc_stream_open_regular(s, real) == PC_OK) {
+		free(real);
+		*path = pc_strdup(c);
+		if (*path)
+			return PC_OK;
+		pc_stream_free(*s);
+		*s = NULL;
+		return PC_ENOMEM;
+	} else
+		w = pc_plat_open_regular(real) == -2 ? SRC_NOTREG : SRC_MISSING;
+	free(real);
+	if (w > *why)
+		*why = w;
+	return PC_ENOTFOUND;
+}
+
+int pc_dwarf_open_source(const pc_dwarf *d, const char *file, char **path,
+			 pc_stream **s, const char **why)
+{
+	*path = NULL;
+	*s = NULL;
+	*why = NULL;
 	if (!file)
 		return PC_ENOTFOUND;
+	int w = SRC_MISSING, st;
 	/* each source-path DIR first: DIR/<the name less 0, 1, 2...
 	 * leading directories>, then the name itself */
 	for (size_t i = 0; i < d->nsrcdirs; i++) {
 		const char *tail = file;
-		while (*tail == '/')
+		while (is_sep(*tail))
 			tail++;
 		while (tail && *tail) {
 			size_t l = strlen(d->srcdirs[i]) + strlen(tail) + 2;
@@ -1343,19 +1728,27 @@ int pc_dwarf_find_source(const pc_dwarf *d, const char *file, char **out)
 			if (!c)
 				return PC_ENOMEM;
 			snprintf(c, l, "%s/%s", d->srcdirs[i], tail);
-			if (readable(c)) {
-				*out = c;
-				return PC_OK;
-			}
+			st = try_source(d, c, d->srcdirs[i], path, s, &w);
 			free(c);
-			tail = strchr(tail, '/');
-			if (tail)
+			if (st != PC_ENOTFOUND)
+				return st;
+			while (*tail && !is_sep(*tail))
+				tail++;
+			while (is_sep(*tail))
 				tail++;
 		}
 	}
-	if (readable(file)) {
-		*out = pc_strdup(file);
-		return *out ? PC_OK : PC_ENOMEM;
-	}
-	return PC_ENOTFOUND;
+	st = try_source(d, file, NULL, path, s, &w);
+	if (st == PC_ENOTFOUND)
+		*why = src_why[w];
+	return st;
+}
+
+int pc_dwarf_find_source(const pc_dwarf *d, const char *file, char **out)
+{
+	pc_stream *s;
+	const char *why;
+	int st = pc_dwarf_open_source(d, file, out, &s, &why);
+	pc_stream_free(s);
+	return st;
 }

@@ -27,6 +27,16 @@ typedef struct pc_linerow {
 PC_INTERNAL int pc_dwarf_set_lines(pc_dwarf *d, const char *origin,
 				   const pc_linerow *rows, size_t n);
 
+/** The source file named file (as in pc_srcframe), found as
+ *  pc_dwarf_find_source finds it and opened: PC_OK, *path (malloc'd) the
+ *  name it was read from and *s the open stream (caller frees both);
+ *  PC_ENOTFOUND when none may be read, *why NULL (no such file) or the
+ *  one line saying why a file was not read (a static string: outside
+ *  the compilation and source directories, not a regular file, under
+ *  /proc, /sys or /dev; docs/source.md); PC_ENOMEM. */
+PC_INTERNAL int pc_dwarf_open_source(const pc_dwarf *d, const char *file, char **path,
+				     pc_stream **s, const char **why);
+
 /** gprof's line symbols of .text (core_create_line_syms), in address
  *  order; *out is malloc'ed (caller frees). */
 PC_INTERNAL int pc_dwarf_line_syms(pc_dwarf *d, pc_linesym **out, size_t *n);

@@ -111,6 +111,10 @@ PC_INTERNAL void pc_errslot_fill_file(pc_errslot *e, const char *file);
  *  the content size or -1 when unknown; bytes read or borrowed (0 at
  *  the end) or a negative status. */
 PC_INTERNAL int64_t pc_stream_known_size(const pc_stream *s);
+/** Opens path as pc_stream_open_file does, but only a regular file, and
+ *  without waiting on a FIFO or device (pc_plat_open_regular): else
+ *  PC_EIO, "not a regular file" (pc_last_error()). */
+PC_INTERNAL int pc_stream_open_regular(pc_stream **out, const char *path);
 PC_INTERNAL int64_t pc_stream_read_part(pc_stream *s, void *buf, size_t n);
 PC_INTERNAL int64_t pc_stream_borrow_part(pc_stream *s, size_t n,
 					  const unsigned char **data);

@@ -30,6 +30,30 @@ void pc_plat_binary_fd(int fd)
 	_setmode(fd, _O_BINARY);
 }
 
+int pc_plat_open_regular(const char *path)
+{
+	int fd = _open(path, _O_RDONLY | _O_BINARY);
+	if (fd < 0)
+		return -1;
+	struct _stat64 sb;
+	if (_fstat64(fd, &sb) != 0 || !(sb.st_mode & _S_IFREG)) {
+		_close(fd);
+		return -2;
+	}
+	return fd;
+}
+
+char *pc_plat_realpath(const char *path)
+{
+	char *r = _fullpath(NULL, path, 0);
+	if (r && _access(r, 0) != 0) {
+		free(r);
+		errno = ENOENT;
+		return NULL;
+	}
+	return r;
+}
+
 int pc_plat_is_terminal(int fd)
 {
 	return _isatty(fd) != 0;
@@ -215,6 +239,28 @@ int pc_plat_open_read(const char *path)
 void pc_plat_binary_fd(int fd)
 {
 	(void)fd;
+}
+
+int pc_plat_open_regular(const char *path)
+{
+	/* O_NONBLOCK: opening a FIFO (or a terminal) does not wait for a
+	 * writer; anything but a regular file is closed again unread */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	struct stat sb;
+	int fl;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		close(fd);
+		return -2;
+	}
+	return fd;
+}
+
+char *pc_plat_realpath(const char *path)
+{
+	return realpath(path, NULL);
 }
 
 int pc_plat_is_terminal(int fd)

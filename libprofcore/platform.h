@@ -29,6 +29,14 @@ PC_PLAT_INTERNAL int pc_plat_open_read(const char *path);
 /** Puts an open descriptor (0 for stdin) into binary mode: no CRLF or ^Z
  *  translation on Windows; nothing to do elsewhere. */
 PC_PLAT_INTERNAL void pc_plat_binary_fd(int fd);
+/** Opens path for reading without waiting on a FIFO or a device: the
+ *  descriptor of a regular file (in blocking mode), -1 (errno set) when
+ *  it cannot be opened, -2 when it is no regular file (closed unread). */
+PC_PLAT_INTERNAL int pc_plat_open_regular(const char *path);
+/** path made absolute, with ".", ".." and symbolic links resolved
+ *  (Windows: _fullpath); malloc'd; NULL (errno set) when it does not
+ *  exist. */
+PC_PLAT_INTERNAL char *pc_plat_realpath(const char *path);
 
 /* ---- run-time plugins -------------------------------------------------- */
 /** Loads a shared library; NULL on failure with a reason written to why. */

@@ -290,6 +290,35 @@ static int open_failed(int st, const char *name, const pc_stream *s)
 	}
 }
 
+int pc_stream_open_regular(pc_stream **out, const char *path)
+{
+	*out = NULL;
+	int fd = pc_plat_open_regular(path);
+	if (fd == -2)
+		return pc_last_error_set(PC_EIO, path, "not a regular file");
+	if (fd < 0)
+		return open_failed(errno == ENOENT ? PC_ENOTFOUND : PC_EIO, path, NULL);
+	struct stat sb;
+	pc_stream *s = stream_new(path);
+	if (!s || fstat(fd, &sb) != 0) {
+		int st = s ? PC_EIO : PC_ENOMEM;
+		close(fd);
+		pc_stream_free(s);
+		return open_failed(st, path, NULL);
+	}
+	s->fd = fd;
+	s->own_fd = 1;
+	s->size = (int64_t)sb.st_size;
+	int st = stream_start(s);
+	if (st != PC_OK) {
+		open_failed(st, path, s);
+		pc_stream_free(s);
+		return st;
+	}
+	*out = s;
+	return PC_OK;
+}
+
 int pc_stream_open_file(pc_stream **out, const char *path)
 {
 	if (!out || !path) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer harnesses (clang, ASan+UBSan) and runs each for a
 # bounded time.  Usage: scripts/fuzz.sh [SECONDS_PER_FUZZER] [NAME...]
-# Seeds: every file under tests/*/fixtures, plus megabyte inputs written
+# Seeds: every file under tests/*/fixtures and fuzz/seeds, plus megabyte inputs written
 # by fuzz/gen_seeds.py (many histograms, long call chains, long lines; not
 # committed; FUZZ_BIG=0 leaves them out); dictionaries: fuzz/dict/NAME.dict
 # (the "auto" fuzzer gets them all).  Inputs up to 2 MB.  Findings go to
@@ -29,6 +29,8 @@ mkdir -p build-fuzz/crashes build-fuzz/seeds
 find tests -path '*/fixtures/*' -type f -size -1024k | while read -r f; do
 	cp "$f" "build-fuzz/seeds/$(echo "$f" | tr '/' '_')"
 done
+# seeds of the harnesses whose inputs no fixture resembles (fuzz_srcpath)
+cp fuzz/seeds/* build-fuzz/seeds/
 # the megabyte seeds (FUZZ_BIG=0: without them)
 rm -f build-fuzz/seeds/gen-*
 if [ "${FUZZ_BIG:-1}" != 0 ]; then

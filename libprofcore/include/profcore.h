@@ -1165,7 +1165,9 @@ typedef struct pc_srcframe {
 PC_API int pc_dwarf_available(void);
 /** A new reader in *out (free with pc_dwarf_free).  opts key
  *  "source-path": ':'-separated directories searched for source files
- *  (pc_dwarf_find_source).  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out
+ *  (pc_dwarf_find_source); "debuginfod" 1: libdw's search for a
+ *  separate debug file, DEBUGINFOD_URLS' servers included (network),
+ *  instead of the local, checked one (docs/source.md).  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out
  *  is then NULL and pc_last_error() says why. */
 PC_API int pc_dwarf_new(pc_dwarf **out, const pc_options *opts);
 /** Frees d (NULL is fine); strings from it become invalid. */
@@ -1194,8 +1196,11 @@ PC_API int pc_dwarf_frame_at_sized(const pc_dwarf *d, size_t i,
 PC_API uint64_t pc_dwarf_query_count(const pc_dwarf *d);
 /** Where the source file named file (as in pc_srcframe) can be read:
  *  DIR/NAME for each "source-path" DIR, NAME less its leading
- *  directories one by one, then file itself.  *path is freed with
- *  pc_free.  PC_ENOTFOUND when none is readable. */
+ *  directories one by one, then file itself; only a regular file inside
+ *  DIR or the unit's compilation directory (after ".." and symbolic
+ *  links), never under /proc, /sys or /dev (docs/source.md, "Which
+ *  source files are read").  *path is freed with pc_free.  PC_ENOTFOUND
+ *  when none is readable. */
 PC_API int pc_dwarf_find_source(const pc_dwarf *d, const char *file,
 				char **path);
 /** Gives p the reader for source-level reports (borrowed: d must

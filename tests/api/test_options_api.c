@@ -17,7 +17,8 @@
 #define REPORT_KEYS                                                             \
 	"attribution, use-sizes, demangle, output-format, style, granularity, "   \
 	"zero, barchart, cutoff, percent-of, top, sort, focus, ignore, hide, "    \
-	"interval, intervals, callgraph-time, ci, source-path, source-select, "   \
+	"interval, intervals, callgraph-time, ci, source-path, debuginfod, "     \
+	"source-select, "                                                         \
 	"disasm-select, load-address"
 #define PPROF_KEYS                                                              \
 	"attribution, use-sizes, demangle, granularity, stacks, focus, ignore, "  \

@@ -230,7 +230,8 @@ class Cli(unittest.TestCase):
                          "attribution, use-sizes, demangle, output-format, style, "
                          "granularity, zero, barchart, cutoff, percent-of, top, sort, "
                          "focus, ignore, hide, interval, intervals, callgraph-time, ci, "
-                         "source-path, source-select, disasm-select, load-address "
+                         "source-path, debuginfod, source-select, disasm-select, "
+                         "load-address "
                          "(-O KEY=VALUE: the loaders' keys are listed by profcat "
                          "--list-formats -v)\n")
         rc, out, err = run(ELF, GMON, "-O", "rate=fast")
