@@ -403,6 +403,47 @@ def source_figures(profcat, data, src, n, rounds):
     print("  %-52s %s  %s" % ("--granularity line, the -g program (DWARF)", wc(r["gline"]), ratio("gline")))
 
 
+# ---- (i) the line report against gprof -l ---------------------------------
+
+def line_figures(profcat, data, rounds):
+    """issue #33 item 8: programs of 20,000 and 50,000 small functions
+    (gen_program, gcc -O1 -g), each with a gmon.out of one 2-byte bin per
+    2 bytes of text and random counts; `profcat --style gprof
+    --granularity line` beside `gprof -b -p -l`, interleaved, outputs
+    byte-identical: median CPU and peak RSS of each, and the median of
+    the paired CPU ratios."""
+    print()
+    print("(i) line report against gprof -b -p -l (median of %d interleaved pairs)"
+          % max(rounds, 7))
+    for n in (20000, 50000):
+        src = ensure(os.path.join(data, "lines%d.c" % n), lambda t: gen_program(t, n))
+        exe = os.path.join(data, "lines%d-g" % n)
+        if not os.path.exists(exe):
+            subprocess.run(["gcc", "-O1", "-g", "-x", "c", "-o", exe + ".tmp", src], check=True)
+            os.replace(exe + ".tmp", exe)
+        lo, size = text_section(exe)
+        gm = ensure(os.path.join(data, "lines%d.gmon" % n),
+                    lambda t: gen_gmon(t, exe, nbins=(size + 1) // 2))
+        runs = {"profcat": [], "gprof": []}
+        outs = {}
+        for _ in range(max(rounds, 7)):
+            for key, cmd in (("profcat", [profcat, "--style", "gprof", "--granularity", "line",
+                                          gm, exe]),
+                             ("gprof", ["gprof", "-b", "-p", "-l", exe, gm])):
+                w, rss, out = wait_run(cmd, stdout=subprocess.PIPE)
+                runs[key].append((w, LAST_CPU[0], rss))
+                outs[key] = out
+        if outs["profcat"] != outs["gprof"]:
+            sys.exit("bench: the line report of %d functions differs from gprof -b -p -l" % n)
+        ratio = median([a[1] / b[1] for a, b in zip(runs["profcat"], runs["gprof"]) if b[1]])
+        for key in ("profcat", "gprof"):
+            print("  %6d functions, %-8s CPU %.3f s  peak %.1f MiB" % (
+                n, key, median([x[1] for x in runs[key]]),
+                median([x[2] for x in runs[key]]) / 1024))
+        print("  %6d functions, profcat/gprof CPU (paired): %.2f (gprof %.1fx profcat's time)"
+              % (n, ratio, 1 / ratio if ratio else 0))
+
+
 # ---- (g) the HTML report of the 50,000-function profile -------------------
 
 def html_figures(profcat, data, exe, gmon, rounds):
@@ -486,6 +527,8 @@ def main():
     ap.add_argument("--samples", type=int, default=10**8)
     ap.add_argument("--skip-gprof", action="store_true")
     ap.add_argument("--huge", action="store_true")
+    ap.add_argument("--lines-only", action="store_true",
+                    help="only (i), the line report against gprof -b -p -l")
     ap.add_argument("--swo-only", action="store_true",
                     help="only (h): the 1 GB SWO capture")
     ap.add_argument("--rounds", type=int, default=3,
@@ -502,6 +545,9 @@ def main():
     ncpu = os.cpu_count()
     print("profcore benchmark: %d cores, %s, load average %.1f" %
           (ncpu, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()[0]))
+    if a.lines_only:
+        line_figures(profcat, data, a.rounds)
+        return
 
     elf = ensure(os.path.join(data, "routines-1e5.elf"),
                  lambda t: subprocess.run([pcbench, "gen-elf", t, "100000"], check=True))
@@ -658,6 +704,8 @@ def main():
         html_figures(profcat, data, exe, gmon, a.rounds)
     if not a.skip_gprof and shutil.which("objcopy"):
         source_figures(profcat, data, os.path.join(data, "fn50k.c"), n, a.rounds)
+    if not a.skip_gprof:
+        line_figures(profcat, data, a.rounds)
 
     swo_figures(pcbench, profcat, data, elf, a.rounds)
 

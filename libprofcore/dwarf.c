@@ -19,6 +19,7 @@
 #include "platform.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,12 +48,13 @@
 	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_dieoffset) \
 	X(dwarf_errmsg) X(dwarf_filesrc) X(dwarf_formstring) X(dwarf_formudata) \
 	X(dwarf_getelf) X(dwarf_getsrcfiles) X(dwarf_getsrclines) \
-	X(dwarf_hasattr_integrate) X(dwarf_lineaddr) X(dwarf_next_unit) \
+	X(dwarf_hasattr_integrate) X(dwarf_lineaddr) X(dwarf_linecol) \
+	X(dwarf_lineendsequence) X(dwarf_lineno) X(dwarf_linesrc) X(dwarf_next_unit) \
 	X(dwarf_onesrcline) X(dwarf_ranges) X(dwarf_siblingof) X(dwarf_tag) \
 	X(dwfl_begin) X(dwfl_build_id_find_elf) X(dwfl_end) X(dwfl_errmsg) \
-	X(dwfl_errno) X(dwfl_lineinfo) X(dwfl_module_addrname) \
+	X(dwfl_errno) X(dwfl_module_addrname) \
 	X(dwfl_module_build_id) X(dwfl_module_getdwarf) X(dwfl_module_getelf) \
-	X(dwfl_module_getsrc) X(dwfl_module_info) \
+	X(dwfl_module_info) \
 	X(dwfl_module_nextcu) X(dwfl_offline_section_address) X(dwfl_report_end) \
 	X(dwfl_report_offline) X(dwfl_standard_find_debuginfo)
 #define DW_MEMBER(f) __typeof__(f) *f;
@@ -97,6 +99,10 @@ int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
 #define dwarf_getsrclines (*d->dw.dwarf_getsrclines)
 #define dwarf_hasattr_integrate (*d->dw.dwarf_hasattr_integrate)
 #define dwarf_lineaddr (*d->dw.dwarf_lineaddr)
+#define dwarf_linecol (*d->dw.dwarf_linecol)
+#define dwarf_lineendsequence (*d->dw.dwarf_lineendsequence)
+#define dwarf_lineno (*d->dw.dwarf_lineno)
+#define dwarf_linesrc (*d->dw.dwarf_linesrc)
 #define dwarf_next_unit (*d->dw.dwarf_next_unit)
 #define dwarf_onesrcline (*d->dw.dwarf_onesrcline)
 #define dwarf_ranges (*d->dw.dwarf_ranges)
@@ -106,13 +112,11 @@ int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
 #define dwfl_end (*d->dw.dwfl_end)
 #define dwfl_errmsg (*d->dw.dwfl_errmsg)
 #define dwfl_errno (*d->dw.dwfl_errno)
-#define dwfl_lineinfo (*d->dw.dwfl_lineinfo)
 #define dwfl_module_addrname (*d->dw.dwfl_module_addrname)
 #define dwfl_module_getdwarf (*d->dw.dwfl_module_getdwarf)
 #define dwfl_module_build_id (*d->dw.dwfl_module_build_id)
 #define dwfl_module_info (*d->dw.dwfl_module_info)
 #define dwfl_module_getelf (*d->dw.dwfl_module_getelf)
-#define dwfl_module_getsrc (*d->dw.dwfl_module_getsrc)
 #define dwfl_module_nextcu (*d->dw.dwfl_module_nextcu)
 #define dwfl_report_end (*d->dw.dwfl_report_end)
 #define dwfl_report_offline (*d->dw.dwfl_report_offline)
@@ -134,6 +138,15 @@ struct fnode {
 struct frange {
 	uint64_t lo, hi; /* module addresses */
 	size_t node;
+};
+/* A row of a unit's line table: from addr on, file:line:col (end: the
+ * end of a sequence, no line from addr on). */
+struct lrow {
+	uint64_t addr; /* module address */
+	const char *file; /* libdw's */
+	uint32_t line;
+	uint16_t col;
+	uint8_t end;
 };
 #endif
 
@@ -164,7 +177,10 @@ struct pc_dwarf {
 	int loaded;
 	uint64_t text_lo, text_hi;
 	int have_text;
-	int cplus; /* some unit is not C-like: names may need ELF symbols */
+	const char *cu_compdir; /* the unit being read: its DW_AT_comp_dir */
+	int cu_mangled; /* the unit being read names functions in a mangled
+			 * language: names without a linkage name are not
+			 * the symbol's (binutils non_mangled) */
 	int debuginfod; /* option "debuginfod": libdwfl's search, network too */
 	char debugwhy[512]; /* a separate debug file refused: why */
 #if PC_DWARF_DLOPEN
@@ -192,6 +208,12 @@ struct pc_dwarf {
 	size_t nnodes, capnodes;
 	struct frange *ranges;
 	size_t nranges, capranges;
+	/* every unit's line table, merged by address: addresses are looked
+	 * up here, not through the units' .debug_aranges (docs/source.md) */
+	struct lrow *lrows;
+	size_t nlrows, caplrows;
+	uint64_t *alloc; /* the allocated sections: [alloc[2k], alloc[2k+1]) */
+	size_t nalloc;
 	/* elementary segments [seg[k], seg[k+1]) and their innermost node */
 	uint64_t *seg;
 	size_t *segnode;
@@ -276,6 +298,8 @@ void pc_dwarf_free(pc_dwarf *d)
 	free(d->cand);
 	free(d->nodes);
 	free(d->ranges);
+	free(d->lrows);
+	free(d->alloc);
 	free(d->seg);
 	free(d->segnode);
 #endif
@@ -418,6 +442,8 @@ static int add_cand(pc_dwarf *d, uint64_t a)
 }
 
 static const char *scope_name(pc_dwarf *d, Dwarf_Die *die);
+static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
+			     const char **last_in, const char **last_out);
 
 /* Walks the DIE tree under die: every function / inlined subroutine
  * becomes a node (name, call site, parent) with its ranges, and its range
@@ -472,7 +498,7 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 					return PC_ENOMEM;
 				n->inlined = tag == DW_TAG_inlined_subroutine;
 				n->subprogram_without_linkage =
-					tag == DW_TAG_subprogram &&
+					tag == DW_TAG_subprogram && d->cu_mangled &&
 					!dwarf_hasattr_integrate(&child, DW_AT_linkage_name);
 				if (n->inlined) {
 					Dwarf_Attribute at;
@@ -484,7 +510,10 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 					    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
 					    cf < nfiles) {
 						const char *cfn = dwarf_filesrc(files, cf, NULL, NULL);
-						if (cfn && !(n->call_file = pool(d, cfn)))
+						const char *fin = NULL, *fout = NULL;
+						if (cfn && !(n->call_file = pool(
+								     d, unit_file(d, d->cu_compdir, cfn,
+										  &fin, &fout))))
 							return PC_ENOMEM;
 					}
 					if (dwarf_attr(&child, DW_AT_call_line, &at))
@@ -527,6 +556,25 @@ static size_t seg_index(const pc_dwarf *d, uint64_t a)
 	return lo ? lo - 1 : d->nseg;
 }
 
+/* qsort has no context argument in C11: the ranges' owner, set just
+ * before each sort (one pc_dwarf is not loaded from two threads) */
+static _Thread_local const pc_dwarf *range_sort_owner;
+
+/* ranges by depth, then the larger first, then in the order read */
+static int cmp_range_order(const void *a, const void *b)
+{
+	const pc_dwarf *d = range_sort_owner;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct frange *x = &d->ranges[i], *y = &d->ranges[j];
+	unsigned dx = d->nodes[x->node].depth, dy = d->nodes[y->node].depth;
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	uint64_t sx = x->hi - x->lo, sy = y->hi - y->lo;
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
 /* The innermost function scope of every elementary segment between range
  * boundaries: one table read per lookup instead of a DIE-tree walk. */
 static int build_segments(pc_dwarf *d)
@@ -549,21 +597,206 @@ static int build_segments(pc_dwarf *d)
 	d->nseg = k;
 	for (size_t i = 0; i < k; i++)
 		d->segnode[i] = NONODE;
+	/* deeper scopes over shallower ones; of two at one depth that
+	 * overlap (gas 2.45 gives an assembly function's DW_AT_high_pc past
+	 * its .size, into the next unit's function) the smaller range over
+	 * the larger, as binutils takes the best fit */
 	struct frange *r = d->ranges;
 	size_t nr = d->nranges;
-	/* counting sort by depth keeps this reentrant */
-	unsigned maxd = 0;
+	size_t *ord = malloc((nr ? nr : 1) * sizeof *ord);
+	if (!ord)
+		return PC_ENOMEM;
 	for (size_t i = 0; i < nr; i++)
-		if (d->nodes[r[i].node].depth > maxd)
-			maxd = d->nodes[r[i].node].depth;
-	for (unsigned dep = 0; dep <= maxd && nr; dep++)
-		for (size_t i = 0; i < nr; i++) {
-			if (d->nodes[r[i].node].depth != dep)
-				continue;
-			for (size_t j = seg_index(d, r[i].lo); j < k && d->seg[j] < r[i].hi; j++)
-				d->segnode[j] = r[i].node;
-		}
+		ord[i] = i;
+	range_sort_owner = d;
+	if (nr)
+		qsort(ord, nr, sizeof *ord, cmp_range_order);
+	for (size_t o = 0; o < nr; o++) {
+		const struct frange *x = &r[ord[o]];
+		for (size_t j = seg_index(d, x->lo); j < k && d->seg[j] < x->hi; j++)
+			d->segnode[j] = x->node;
+	}
+	free(ord);
 	return PC_OK;
+}
+
+/* The allocated sections of the ELF file holding the DWARF (a separate
+ * debug file has them too, as NOBITS), as module addresses. */
+static int find_alloc(pc_dwarf *d, Elf *e, Dwarf_Addr bias)
+{
+	size_t n = 0;
+	for (Elf_Scn *s = NULL; e && (s = elf_nextscn(e, s));)
+		n++;
+	d->alloc = malloc((n ? n : 1) * 2 * sizeof *d->alloc);
+	if (!d->alloc)
+		return PC_ENOMEM;
+	for (Elf_Scn *s = NULL; e && (s = elf_nextscn(e, s));) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(s, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_size &&
+		    sh.sh_addr + sh.sh_size > sh.sh_addr) {
+			d->alloc[2 * d->nalloc] = sh.sh_addr + bias;
+			d->alloc[2 * d->nalloc++ + 1] = sh.sh_addr + sh.sh_size + bias;
+		}
+	}
+	return PC_OK;
+}
+
+static int in_alloc(const pc_dwarf *d, uint64_t a, size_t *hint)
+{
+	if (*hint < d->nalloc && d->alloc[2 * *hint] <= a && a < d->alloc[2 * *hint + 1])
+		return 1;
+	for (size_t i = 0; i < d->nalloc; i++)
+		if (d->alloc[2 * i] <= a && a < d->alloc[2 * i + 1]) {
+			*hint = i;
+			return 1;
+		}
+	return 0;
+}
+
+/* binutils' languages whose DW_AT_name is the linkage name (dwarf2.c
+ * non_mangled) */
+static int non_mangled(Dwarf_Word lang)
+{
+	switch (lang) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Ada83: case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85: case DW_LANG_Fortran77: case DW_LANG_Pascal83:
+	case DW_LANG_C99: case DW_LANG_Ada95: case DW_LANG_PLI: case DW_LANG_UPC:
+	case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* A file name of unit cu as binutils names it (dwarf2.c
+ * concat_filename): a relative one joined to the unit's DW_AT_comp_dir.
+ * libdw 0.188 leaves a DWARF 5 file relative when its directory entry is
+ * (clang: directory 1 relative to directory 0, the compilation
+ * directory).  *last caches the last name joined (libdw's strings live as
+ * long as the Dwarf). */
+static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
+			     const char **last_in, const char **last_out)
+{
+	if (!name || name[0] == '/' || !compdir || !compdir[0])
+		return name;
+	if (*last_in == name)
+		return *last_out;
+	size_t a = strlen(compdir), b = strlen(name);
+	char *buf = malloc(a + b + 2);
+	if (!buf)
+		return NULL;
+	memcpy(buf, compdir, a);
+	buf[a] = '/';
+	memcpy(buf + a + 1, name, b + 1);
+	const char *r = pool(d, buf);
+	free(buf);
+	if (r) {
+		*last_in = name;
+		*last_out = r;
+	}
+	return r;
+}
+
+/* One unit's line table into d->lrows.  A row is kept where it lies in
+ * an allocated section (an end of sequence: where the byte before it
+ * does): the rows of code the linker discarded lie where their
+ * relocations resolved, at 0 or near it, and would hide the code there.
+ * The addresses are not looked up through .debug_aranges: GNU ld leaves
+ * a (0, 0) pair in a unit's set for each discarded function on
+ * targets that relax (RISC-V, Xtensa: the length is a difference of two
+ * relocations), which ends the set for libdw, while binutils reads on. */
+static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr cb,
+			  Dwarf_Off cuoff, const char *compdir)
+{
+	size_t hint = 0;
+	const char *last_in = NULL, *last_out = NULL;
+	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + nl, sizeof *d->lrows))
+		return PC_ENOMEM;
+	for (size_t i = 0; i < nl; i++) {
+		Dwarf_Addr a;
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		bool end = false;
+		int line = 0, col = 0;
+		if (!l || dwarf_lineaddr(l, &a) || dwarf_lineendsequence(l, &end) ||
+		    dwarf_lineno(l, &line))
+			return damaged(d, cuoff, "line table");
+		a += cb;
+		if (!in_alloc(d, end ? a - 1 : a, &hint) || (end && !a))
+			continue;
+		if (dwarf_linecol(l, &col))
+			col = 0;
+		struct lrow *r = &d->lrows[d->nlrows++];
+		r->addr = a;
+		r->file = end ? NULL
+			      : unit_file(d, compdir, dwarf_linesrc(l, NULL, NULL), &last_in,
+					  &last_out);
+		if (!end && !r->file && dwarf_linesrc(l, NULL, NULL))
+			return PC_ENOMEM;
+		r->line = line > 0 ? (uint32_t)line : 0;
+		r->col = col > 0 && col <= 0xffff ? (uint16_t)col : 0;
+		r->end = end;
+	}
+	return PC_OK;
+}
+
+/* rows by address, an end of sequence before a row at its address, else
+ * in the order read */
+static int lrow_before(const struct lrow *x, const struct lrow *y)
+{
+	return x->addr < y->addr || (x->addr == y->addr && x->end > y->end);
+}
+
+struct lrow_ord {
+	struct lrow r;
+	size_t ord;
+};
+
+static int cmp_lrow_ord(const void *a, const void *b)
+{
+	const struct lrow_ord *x = a, *y = b;
+	if (lrow_before(&x->r, &y->r))
+		return -1;
+	if (lrow_before(&y->r, &x->r))
+		return 1;
+	return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+/* The units' rows merged: usually they come in address order already. */
+static int sort_lines(pc_dwarf *d)
+{
+	size_t i = 1;
+	while (i < d->nlrows && !lrow_before(&d->lrows[i], &d->lrows[i - 1]))
+		i++;
+	if (i >= d->nlrows)
+		return PC_OK;
+	struct lrow_ord *v = malloc(d->nlrows * sizeof *v);
+	if (!v)
+		return PC_ENOMEM;
+	for (size_t k = 0; k < d->nlrows; k++)
+		v[k] = (struct lrow_ord){d->lrows[k], k};
+	qsort(v, d->nlrows, sizeof *v, cmp_lrow_ord);
+	for (size_t k = 0; k < d->nlrows; k++)
+		d->lrows[k] = v[k].r;
+	free(v);
+	return PC_OK;
+}
+
+/* The row for module address a: the last one at or below it, unless
+ * that ends a sequence (binutils lookup_address_in_line_info_table,
+ * libdw dwarf_getsrc_die: of several rows at one address the last). */
+static const struct lrow *line_at(const pc_dwarf *d, uint64_t a)
+{
+	size_t lo = 0, hi = d->nlrows;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (d->lrows[m].addr <= a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (!lo || d->lrows[lo - 1].end)
+		return NULL;
+	return &d->lrows[lo - 1];
 }
 
 /* The unit's compilation directory into d->compdirs: the source files
@@ -628,6 +861,8 @@ static int scan_units(pc_dwarf *d)
 	}
 	if (r < 0)
 		return damaged_in(d, ".debug_info", uoff, "unit header");
+	if (find_alloc(d, e, b0))
+		return PC_ENOMEM;
 	Dwarf_Addr cb;
 	Dwarf_Die *cu = NULL;
 	(void)dwfl_errno(); /* clears what an earlier lookup left */
@@ -637,26 +872,20 @@ static int scan_units(pc_dwarf *d)
 		Dwarf_Word lang = 0;
 		if (dwarf_attr(cu, DW_AT_language, &la))
 			dwarf_formudata(&la, &lang);
-		if (lang != DW_LANG_C && lang != DW_LANG_C89 && lang != DW_LANG_C99 &&
-		    lang != DW_LANG_C11 && lang != DW_LANG_Mips_Assembler && lang != 0)
-			d->cplus = 1;
 		Dwarf_Lines *lines;
 		size_t nl;
+		d->cu_compdir = dwarf_attr(cu, DW_AT_comp_dir, &la) ? dwarf_formstring(&la) : NULL;
 		if (dwarf_attr(cu, DW_AT_stmt_list, &la)) {
 			Dwarf_Word lo = 0;
 			if (dwarf_formudata(&la, &lo))
 				return damaged(d, cuoff, "DW_AT_stmt_list");
 			if (dwarf_getsrclines(cu, &lines, &nl))
 				return damaged_in(d, ".debug_line", lo, "line table");
-			for (size_t i = 0; i < nl; i++) {
-				Dwarf_Addr a;
-				Dwarf_Line *l = dwarf_onesrcline(lines, i);
-				if (!l || dwarf_lineaddr(l, &a))
-					return damaged(d, cuoff, "line table");
-				if (add_cand(d, a + cb))
-					return PC_ENOMEM;
-			}
+			int st = add_unit_lines(d, lines, nl, cb, cuoff, d->cu_compdir);
+			if (st)
+				return st;
 		}
+		d->cu_mangled = !non_mangled(lang);
 		int st = add_compdir(d, cu);
 		if (!st)
 			st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
@@ -668,13 +897,28 @@ static int scan_units(pc_dwarf *d)
 		return dfail(d, PC_EFORMAT, section_file_offset(d, ".debug_info"),
 			     "damaged DWARF: cannot read the compilation units: %s",
 			     dwfl_errmsg(-1));
+	int st = sort_lines(d);
+	if (st)
+		return st;
+	/* the candidates: the scopes' bounds, sorted, merged with the
+	 * rows' addresses (in order already) */
 	if (d->ncand)
 		qsort(d->cand, d->ncand, sizeof *d->cand, cmp_u64);
+	uint64_t *m = malloc((d->ncand + d->nlrows + 1) * sizeof *m);
+	if (!m)
+		return PC_ENOMEM;
 	size_t k = 0;
-	for (size_t i = 0; i < d->ncand; i++)
-		if (!k || d->cand[i] != d->cand[k - 1])
-			d->cand[k++] = d->cand[i];
+	for (size_t i = 0, j = 0; i < d->ncand || j < d->nlrows;) {
+		uint64_t x = j >= d->nlrows || (i < d->ncand && d->cand[i] < d->lrows[j].addr)
+				     ? d->cand[i++]
+				     : d->lrows[j++].addr;
+		if (!k || m[k - 1] != x)
+			m[k++] = x;
+	}
+	free(d->cand);
+	d->cand = m;
 	d->ncand = k;
+	d->capcand = d->ncand;
 	return build_segments(d);
 }
 
@@ -1009,17 +1253,15 @@ static int query(pc_dwarf *d, uint64_t addr)
 {
 	d->queries++;
 	Dwarf_Addr a = addr + d->bias;
-	Dwfl_Line *dl = dwfl_module_getsrc(d->mod, a);
-	const char *file = NULL;
-	int line = 0, col = 0;
-	if (dl)
-		file = dwfl_lineinfo(dl, NULL, &line, &col, NULL, NULL);
+	const struct lrow *lr = line_at(d, a);
+	const char *file = lr ? lr->file : NULL;
+	unsigned line = lr ? lr->line : 0, col = lr ? lr->col : 0;
 	size_t k = seg_index(d, a);
 	size_t node = k < d->nseg ? d->segnode[k] : NONODE;
 	if (!file && node == NONODE)
 		return PC_OK; /* no DWARF here: no frame */
 	const char *fname = node != NONODE ? d->nodes[node].name : NULL;
-	if (!fname || (d->cplus && d->nodes[node].subprogram_without_linkage)) {
+	if (!fname || d->nodes[node].subprogram_without_linkage) {
 		/* no DWARF function (assembly), or a mangled language without a
 		 * linkage name: the ELF symbol, as bfd falls back to (with bit 0
 		 * set where it marks Thumb code: an even address below a Thumb
@@ -1044,8 +1286,7 @@ static int query(pc_dwarf *d, uint64_t addr)
 				break;
 			}
 	}
-	int st = push_frame(d, fname, file, line > 0 ? (unsigned)line : 0,
-			    col > 0 ? (unsigned)col : 0);
+	int st = push_frame(d, fname, file, line, col);
 	/* the inline chain: each inlined subroutine's call site, in the
 	 * function scope around it */
 	for (size_t n = node; !st && n != NONODE && d->nodes[n].inlined &&

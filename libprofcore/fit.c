@@ -211,6 +211,39 @@ static uint64_t code_end(fitctx *c, uint64_t hi)
 	return end ? end : hi;
 }
 
+/* A gmon.out's call arcs against an ELF program: each must end right
+ * after a call to mcount in it (fit_mcount.c).  A program that never
+ * calls mcount, or where fewer than half the arcs do, is not the one that
+ * wrote them: msg says so (left empty otherwise). */
+static int mcount_fit(pc_profile *p, const pc_fit *out, char *msg, size_t msglen)
+{
+	const char *elf = NULL;
+	int gmon = 0;
+	for (size_t i = 0; i < p->nsrc; i++) {
+		if (!strcmp(p->src_format[i], "gmon"))
+			gmon = 1;
+		else if (!strcmp(p->src_format[i], "elf") && !elf)
+			elf = p->src_file[i];
+	}
+	if (!gmon || !elf || !out->arcs)
+		return PC_OK;
+	pc_mcount_fit m;
+	int st = pc_fit_mcount(p, elf, &m);
+	if (st)
+		return pc_profile_fail(p, st, "out of memory");
+	const char *prog = pc_profile_program(p) ? pc_profile_program(p) : "the program";
+	if (m.checked && !m.calls_hook)
+		snprintf(msg, msglen,
+			 "the capture has %zu call arcs but %s calls no mcount, _mcount or __fentry__ (it was not built with -pg): the capture is from another program or build",
+			 out->arcs, prog);
+	else if (m.decoded && (double)m.arcs_at_hook < FIT_MISFIT * (double)out->arcs)
+		snprintf(msg, msglen,
+			 "%zu of %zu call arcs (%.1f%%) return into a call to mcount in %s, where every arc of a capture it wrote does: the capture is from another build of the program",
+			 m.arcs_at_hook, out->arcs, 100.0 * (double)m.arcs_at_hook / (double)out->arcs,
+			 prog);
+	return PC_OK;
+}
+
 int pc_profile_fit_sized(pc_profile *p, const pc_options *opts, pc_fit *out,
 			 size_t out_size)
 {
@@ -483,6 +516,10 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 			 100.0 * (1 - known), prog, (unsigned long long)lo, (unsigned long long)hi);
 	}
 
+	if (!msg[0] && (st = mcount_fit(p, out, msg, sizeof msg)) == PC_OK && msg[0])
+		out->verdict = PC_FIT_MISFIT;
+	if (st)
+		goto out;
 	if (out->has_shift) {
 		{
 			/* several shifts fit as well: only a known default

@@ -140,4 +140,16 @@ void pc_attrib_free(pc_profile *p);
  * attribution stale. */
 void pc_attrib_set_reference(pc_profile *p, int on);
 
+/* Do p's call arcs come from the mcount calls of the ELF program elf
+ * (fit_mcount.c)?  checked: the ELF file was read and holds the code
+ * (a debug file's NOBITS sections do not); calls_hook: it names
+ * mcount (or _mcount, __fentry__, __gnu_mcount_nc...) at all; decoded:
+ * its calls to the hook can be found (x86-64, i386, AArch64, ARM,
+ * Thumb), and arcs_at_hook arcs have their callee end right after one. */
+typedef struct pc_mcount_fit {
+	int checked, calls_hook, decoded;
+	size_t arcs_at_hook;
+} pc_mcount_fit;
+PC_INTERNAL int pc_fit_mcount(pc_profile *p, const char *elf, pc_mcount_fit *out);
+
 #endif

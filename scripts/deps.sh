@@ -27,7 +27,14 @@ gcc-arm-none-eabi binutils-m68k-linux-gnu
 binutils-aarch64-linux-gnu binutils-mips-linux-gnu binutils-powerpc-linux-gnu
 abigail-tools
 golang-go
-chromium"
+chromium
+gcc-riscv64-unknown-elf
+gcc-avr binutils-avr
+lld llvm"
+# (the last three lines: tests/realworld/check_addr2line.py builds its
+# program for RISC-V with GNU ld's --gc-sections as ESP-IDF does, for AVR,
+# and for AArch64/RISC-V with Clang and lld, and compares with
+# llvm-symbolizer)
 
 # the sanitizer, valgrind and clang legs (scripts/test.sh --sanitize,
 # --valgrind, --warnings)

@@ -3,7 +3,8 @@
 
 For each seed, a GNU tagged gmon.out is written for the x86-64 fixture
 executable with a random histogram and random arcs among its functions
-(self loops, two- and three-routine cycles, cycles calling cycles, arcs
+(each arc's callee end where the function's mcount call returns; self
+loops, two- and three-routine cycles, cycles calling cycles, arcs
 from unknown callers, repeated arcs that must be merged), and profcat's
 gprof-style call graph must equal `gprof -b -q` byte for byte (and with
 --zero, `gprof -b -q -z`).  Skipped (77) when gprof is not installed.
@@ -22,8 +23,8 @@ EXE = os.path.join(ROOT, "tests", "unix", "fixtures", "x86_64-nopie",
                    "callgraph")
 gprof = shutil.which("gprof")
 nm = shutil.which("nm")
-if not gprof or not nm:
-    print("gprof or nm not installed")
+if not gprof or not nm or not shutil.which("objdump"):
+    print("gprof, nm or objdump not installed")
     sys.exit(77)
 
 syms = []
@@ -37,6 +38,19 @@ text_hi = max(a for a, n in syms if n in ("_fini", "etext")) + 16
 funcs = [(a, n) for a, n in syms
          if not n.startswith("_") and n not in ("etext",)]
 ends = {a: b for (a, _), (b, _) in zip(syms, syms[1:])}
+# the callee end of an arc is where mcount returns to in the function
+# (profcat refuses arcs that do not come from the program's mcount calls)
+selfpc = {}
+dis = subprocess.run(["objdump", "-d", EXE], stdout=subprocess.PIPE,
+                     check=True).stdout.decode().splitlines()
+for i, line in enumerate(dis):
+    if "mcount" in line and "call" in line and i + 1 < len(dis):
+        at = int(line.split(":")[0], 16)
+        ret = int(dis[i + 1].split(":")[0], 16)
+        owner = max((a for a, n in funcs if a <= at), default=None)
+        if owner is not None and owner not in selfpc:
+            selfpc[owner] = ret
+funcs = [(a, n) for a, n in funcs if a in selfpc]
 
 
 def gmon(rng):
@@ -57,9 +71,9 @@ def gmon(rng):
         (fa, fn), (ta, tn) = rng.choice(pick), rng.choice(pick)
         fb = ends.get(fa, fa + 16)
         frm = rng.randrange(fa, max(fa + 1, fb))
-        arcs.append((frm, ta, rng.choice([1, 2, 3, 7, 100, 12345])))
+        arcs.append((frm, selfpc[ta], rng.choice([1, 2, 3, 7, 100, 12345])))
     if rng.random() < 0.3:                       # an unknown caller
-        arcs.append((0x10, pick[0][0], 5))
+        arcs.append((0x10, selfpc[pick[0][0]], 5))
     for frm, to, c in arcs:
         out += b"\1" + struct.pack("<QQI", frm, to, c)
     return bytes(out)
