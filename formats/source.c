@@ -83,9 +83,11 @@ static void text_header(pc_sink *k, pc_profile *p, const pc_itotals *t,
 {
 	pc_sink_puts(k, "Source profile");
 	size_t ns = pc_profile_source_count(p);
-	for (size_t i = 0; i < ns; i++)
-		pc_sink_printf(k, "%s %s (%s)", i ? "," : " of", pc_profile_source_file(p, i),
-			       pc_profile_source_format(p, i));
+	for (size_t i = 0; i < ns; i++) {
+		pc_sink_puts(k, i ? ", " : " of ");
+		pc_sink_name(k, pc_profile_source_file(p, i));
+		pc_sink_printf(k, " (%s)", pc_profile_source_format(p, i));
+	}
 	pc_sink_puts(k, "\nSamples: ");
 	pc_sink_count(k, t->total);
 	pc_sink_puts(k, " total; percents are of the total; '>' marks lines with 10% or more\n");
@@ -177,9 +179,13 @@ static void text_file(pc_sink *k, const pc_dwarf *d, const sline *v, size_t a,
 	size_t len = 0;
 	if (!st)
 		text = read_text(s, &len);
-	pc_sink_printf(k, "\nFile %s", v[a].file);
-	if (path && strcmp(path, v[a].file))
-		pc_sink_printf(k, " (read from %s)", path);
+	pc_sink_puts(k, "\nFile ");
+	pc_sink_name(k, v[a].file);
+	if (path && strcmp(path, v[a].file)) {
+		pc_sink_puts(k, " (read from ");
+		pc_sink_name(k, path);
+		pc_sink_putc(k, ')');
+	}
 	if (fractional)
 		pc_sink_printf(k, ": %.2f", sum);
 	else
@@ -776,10 +782,13 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 	pc_sink_printf(k, "%10s", pc_fmt_count(count, buf, sizeof buf));
 	if (!nf)
 		pc_sink_puts(k, "  ??");
-	for (size_t i = 0; i < nf; i++)
-		pc_sink_printf(k, "%s%s at %s:%u:%u", i ? "\n                         inlined in " : "  ",
-			       f[i].function ? pc_name_display(p, f[i].function) : "??",
-			       f[i].file ? f[i].file : "??", f[i].line, f[i].column);
+	for (size_t i = 0; i < nf; i++) {
+		pc_sink_puts(k, i ? "\n                         inlined in " : "  ");
+		pc_sink_name(k, f[i].function ? pc_name_display(p, f[i].function) : "??");
+		pc_sink_puts(k, " at ");
+		pc_sink_name(k, f[i].file ? f[i].file : "??");
+		pc_sink_printf(k, ":%u:%u", f[i].line, f[i].column);
+	}
 	pc_sink_putc(k, '\n');
 	return PC_OK;
 }

@@ -222,6 +222,38 @@ def main():
             clean("-e " + e, out)
             clean("-e %s (stderr)" % e, err)
 
+        # DWARF names: a source file named with ESC and C1 bytes (gcc's
+        # #line writes any name into the line table) in the headers and
+        # rows of -r source and -r locations
+        if shutil.which("gcc") and shutil.which("nm") and not WINDOWS and \
+                os.environ.get("PC_HAVE_DWARF", "1") == "1":
+            with open(os.path.join(tmp, "evil.c"), "wb") as f:
+                f.write(b'#line 1 "ev\\033]0;t\\007il\\302\\233.c"\n'
+                        b"int work(int n) { int s = 0; for (int i = 0; i < n; i++)"
+                        b" s += i; return s; }\nint main(void) { return work(3); }\n")
+            r = subprocess.run(["gcc", "-g", "-O0", "-o", "evil", "evil.c"],
+                               cwd=tmp, capture_output=True)
+            nm = subprocess.run(["nm", "evil"], cwd=tmp, capture_output=True,
+                                text=True).stdout
+            addr = [l.split()[0] for l in nm.splitlines() if l.endswith(" T work")]
+            if r.returncode == 0 and addr:
+                with open(os.path.join(tmp, "evil.pcs"), "w") as f:
+                    f.write("0x%x\n" % int(addr[0], 16))
+                shown = "ev\\x1b]0;t\\x07il\\xc2\\x9b.c"
+                for args in (["-r", "locations"], ["-r", "source"],
+                             ["-r", "source", "-O", "source-select=work"]):
+                    rc, out, err = run(tmp, *args, "evil", "-f", "raw",
+                                       "-O", "radix=16", "evil.pcs")
+                    clean(" ".join(args), out)
+                    clean(" ".join(args) + " (stderr)", err)
+                    check(rc == 0 and shown in out.decode("utf-8"),
+                          "%s: the DWARF file name shown escaped (%r)"
+                          % (" ".join(args), out[:400]))
+            else:
+                print("skip DWARF names (gcc could not build the program)")
+        else:
+            print("skip DWARF names (no gcc, nm or DWARF support)")
+
         # error messages: a file name with an escape sequence
         # (Windows refuses control characters in file names: the open
         # fails as invalid, not as missing)
