@@ -727,8 +727,11 @@ const pc_report pc_report_source = {
 
 /* ---- locations ------------------------------------------------------------- */
 
+/* An address the line table does not cover (the padding after a
+ * function's return, code built without -g) is named by its symbol with
+ * no file or line, as addr2line -f names it ("dot at ??:?"). */
 static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
-			uint64_t addr, double count, int *first)
+			uint32_t seg, uint64_t addr, double count, int *first)
 {
 	const pc_srcframe *f;
 	size_t nf;
@@ -736,6 +739,15 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 	if (st) {
 		const pc_error *e = pc_dwarf_error(d);
 		return pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");
+	}
+	pc_srcframe sym = {0};
+	if (!nf) {
+		int64_t r = pc_profile_row_find(p, seg, addr);
+		if (r >= 0) {
+			sym.function = p->syms[p->targets[r].symbol].name;
+			f = &sym;
+			nf = 1;
+		}
 	}
 	if (fmt == PC_OUT_JSON) {
 		pc_sink_printf(k, "%s  {\"address\": %llu, \"count\": ", *first ? "\n" : ",\n",
@@ -767,10 +779,14 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		/* frames joined with " < " (innermost first) */
 		pc_sink s2;
 		pc_sink_init(&s2);
-		for (size_t i = 0; i < nf; i++)
-			pc_sink_printf(&s2, "%s%s at %s:%u:%u", i ? " < " : "",
-				       f[i].function ? pc_name_display(p, f[i].function) : "??",
-				       f[i].file ? f[i].file : "??", f[i].line, f[i].column);
+		for (size_t i = 0; i < nf; i++) {
+			pc_sink_printf(&s2, "%s%s at ", i ? " < " : "",
+				       f[i].function ? pc_name_display(p, f[i].function) : "??");
+			if (f[i].file)
+				pc_sink_printf(&s2, "%s:%u:%u", f[i].file, f[i].line, f[i].column);
+			else
+				pc_sink_puts(&s2, "??:?");
+		}
 		pc_sink_putc(&s2, '\0');
 		pc_sink_csv_field(k, s2.buf ? s2.buf : "");
 		pc_sink_dispose(&s2);
@@ -786,8 +802,12 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 		pc_sink_puts(k, i ? "\n                         inlined in " : "  ");
 		pc_sink_name(k, f[i].function ? pc_name_display(p, f[i].function) : "??");
 		pc_sink_puts(k, " at ");
-		pc_sink_name(k, f[i].file ? f[i].file : "??");
-		pc_sink_printf(k, ":%u:%u", f[i].line, f[i].column);
+		if (f[i].file) {
+			pc_sink_name(k, f[i].file);
+			pc_sink_printf(k, ":%u:%u", f[i].line, f[i].column);
+		} else {
+			pc_sink_puts(k, "??:?");
+		}
 	}
 	pc_sink_putc(k, '\n');
 	return PC_OK;
@@ -855,7 +875,7 @@ static int locations_render(pc_profile *p, const pc_options *o, pc_sink *k)
 					all += c;
 					kept += keep ? c : 0;
 				} else if (keep &&
-					   (st = put_location(p, d, fmt, k, a, c, &first))) {
+					   (st = put_location(p, d, fmt, k, seg, a, c, &first))) {
 					goto out;
 				}
 			}

@@ -380,6 +380,11 @@ def addr2line_frames(exe, addrs, *opts):
             i += 1
             continue
         loc = re.sub(r" \(discriminator \d+\)$", "", lines[i + 1])
+        # no line for the address: addr2line names the function from the
+        # symbol table, and the file from the STT_FILE symbol before it
+        # ("crtstuff.c:?"); profcat names the function only ("??:?",
+        # docs/source.md)
+        loc = re.sub(r"^.*:\?$", "??:?", loc)
         want[cur].append("%s at %s" % (lines[i], loc))
         i += 2
     return want
@@ -465,6 +470,30 @@ class CppLines(Built):
                 self.assertEqual(got, want[int(r["address"], 16)], r["address"])
             self.assertTrue(any(("geo::Circle::area(int) const at " if not popts else
                                  "_ZNK3geo6Circle4areaEi at ") in r["frames"] for r in recs))
+
+    def test_every_text_instruction_located_as_addr2line(self):
+        """Every instruction of .text (a raw dump: the padding after a
+        function's ret and the C runtime's functions without lines among
+        them) -r locations as addr2line -f -i."""
+        insns = run(["objdump", "-d", "-j", ".text", self.exe]).stdout
+        pcs = ["0x" + m.group(1) for m in
+               re.finditer(r"^\s+([0-9a-f]+):\t", insns, re.M)]
+        self.assertGreater(len(pcs), 1000)
+        dump = os.path.join(self.tmp, "text.txt")
+        with open(dump, "w") as f:
+            f.write("\n".join(pcs) + "\n")
+        rc, out, err = profcat("-r", "locations", "-F", "csv", "--no-demangle",
+                               self.exe, "-f", "raw", dump)
+        self.assertEqual(rc, 0, err)
+        recs = list(csv.DictReader(io.StringIO(out)))
+        self.assertEqual(len(recs), len(pcs))
+        want = addr2line_frames(self.exe, pcs)
+        nosym = 0
+        for r in recs:
+            got = [re.sub(r":\d+$", "", f) for f in r["frames"].split(" < ")]
+            self.assertEqual(got, want[int(r["address"], 16)], r["address"])
+            nosym += got[0].endswith(" at ??:?")
+        self.assertGreater(nosym, 10)
 
     @needs_demangle
     def test_source_selects_the_demangled_name(self):
