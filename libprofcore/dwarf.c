@@ -350,6 +350,21 @@ static centry *cache_find(pc_dwarf *d, uint64_t addr)
 	}
 }
 
+/* The cache holds at most about this many frames and addresses: a
+ * report that looks every address up once (-r locations of inline-heavy
+ * code: a hundred frames an address) would otherwise hold them all; past
+ * either, the cache starts again. */
+#define CACHE_FRAMES ((size_t)1 << 18)
+#define CACHE_ADDRS ((size_t)1 << 18)
+
+static void cache_clear(pc_dwarf *d)
+{
+	if (d->tab)
+		memset(d->tab, 0, d->cap * sizeof *d->tab);
+	d->used = 0;
+	d->nframes = 0;
+}
+
 static centry *cache_insert(pc_dwarf *d, uint64_t addr)
 {
 	if ((d->used + 1) * 2 > d->cap) {
@@ -575,16 +590,68 @@ static int cmp_range_order(const void *a, const void *b)
 	return i < j ? -1 : i > j;
 }
 
+/* ranges by their low address */
+static int cmp_range_lo(const void *a, const void *b)
+{
+	const pc_dwarf *d = range_sort_owner;
+	uint64_t x = d->ranges[*(const size_t *)a].lo, y = d->ranges[*(const size_t *)b].lo;
+	return x < y ? -1 : x > y;
+}
+
+/* A max-heap of ranks (positions in the painting order) of the ranges
+ * open at the segment being swept. */
+static void heap_push(size_t *h, size_t *n, size_t v)
+{
+	size_t i = (*n)++;
+	while (i && h[(i - 1) / 2] < v) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = v;
+}
+
+static void heap_pop(size_t *h, size_t *n)
+{
+	size_t v = h[--*n], i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] > h[c])
+			c++;
+		if (h[c] <= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = v;
+}
+
 /* The innermost function scope of every elementary segment between range
- * boundaries: one table read per lookup instead of a DIE-tree walk. */
+ * boundaries: one table read per lookup instead of a DIE-tree walk.
+ * Deeper scopes win over shallower ones; of two at one depth that overlap
+ * (gas 2.45 gives an assembly function's DW_AT_high_pc past its .size,
+ * into the next unit's function) the smaller range over the larger, as
+ * binutils takes the best fit, and then the one read last.  Each range
+ * gets its rank in that order; one sweep over the segments keeps the
+ * ranges open there in a heap and takes the highest rank: n log n in the
+ * number of ranges, however they overlap. */
 static int build_segments(pc_dwarf *d)
 {
-	size_t nb = 2 * d->nranges;
+	size_t nb = 2 * d->nranges, nr = d->nranges;
 	d->seg = malloc((nb ? nb : 1) * sizeof *d->seg);
 	d->segnode = malloc((nb ? nb : 1) * sizeof *d->segnode);
-	if (!d->seg || !d->segnode)
+	size_t *ord = malloc((nr ? nr : 1) * sizeof *ord);
+	size_t *bylo = malloc((nr ? nr : 1) * sizeof *bylo);
+	size_t *heap = malloc((nr ? nr : 1) * sizeof *heap);
+	if (!d->seg || !d->segnode || !ord || !bylo || !heap) {
+		free(ord);
+		free(bylo);
+		free(heap);
 		return PC_ENOMEM;
-	for (size_t i = 0; i < d->nranges; i++) {
+	}
+	for (size_t i = 0; i < nr; i++) {
 		d->seg[2 * i] = d->ranges[i].lo;
 		d->seg[2 * i + 1] = d->ranges[i].hi;
 	}
@@ -595,28 +662,33 @@ static int build_segments(pc_dwarf *d)
 		if (!k || d->seg[i] != d->seg[k - 1])
 			d->seg[k++] = d->seg[i];
 	d->nseg = k;
-	for (size_t i = 0; i < k; i++)
-		d->segnode[i] = NONODE;
-	/* deeper scopes over shallower ones; of two at one depth that
-	 * overlap (gas 2.45 gives an assembly function's DW_AT_high_pc past
-	 * its .size, into the next unit's function) the smaller range over
-	 * the larger, as binutils takes the best fit */
-	struct frange *r = d->ranges;
-	size_t nr = d->nranges;
-	size_t *ord = malloc((nr ? nr : 1) * sizeof *ord);
-	if (!ord)
-		return PC_ENOMEM;
+	const struct frange *r = d->ranges;
 	for (size_t i = 0; i < nr; i++)
-		ord[i] = i;
+		ord[i] = bylo[i] = i;
 	range_sort_owner = d;
-	if (nr)
+	if (nr) {
 		qsort(ord, nr, sizeof *ord, cmp_range_order);
-	for (size_t o = 0; o < nr; o++) {
-		const struct frange *x = &r[ord[o]];
-		for (size_t j = seg_index(d, x->lo); j < k && d->seg[j] < x->hi; j++)
-			d->segnode[j] = x->node;
+		qsort(bylo, nr, sizeof *bylo, cmp_range_lo);
+	}
+	/* bylo[i] becomes the rank of the i-th range by low address; ord
+	 * stays the range of each rank */
+	size_t *rank = heap; /* borrowed before the sweep */
+	for (size_t o = 0; o < nr; o++)
+		rank[ord[o]] = o;
+	for (size_t i = 0; i < nr; i++)
+		bylo[i] = rank[bylo[i]];
+	size_t nh = 0, next = 0;
+	for (size_t j = 0; j < k; j++) {
+		uint64_t a = d->seg[j];
+		while (next < nr && r[ord[bylo[next]]].lo <= a)
+			heap_push(heap, &nh, bylo[next++]);
+		while (nh && r[ord[heap[0]]].hi <= a)
+			heap_pop(heap, &nh);
+		d->segnode[j] = nh ? r[ord[heap[0]]].node : NONODE;
 	}
 	free(ord);
+	free(bylo);
+	free(heap);
 	return PC_OK;
 }
 
@@ -1224,13 +1296,14 @@ static int push_frame(pc_dwarf *d, const char *fn, const char *file,
 {
 	if (pc_grow((void **)&d->frames, &d->capframes, d->nframes + 1, sizeof *d->frames))
 		return PC_ENOMEM;
+	/* the names live as long as d (its pool, libdw's line tables and
+	 * symbol table): not copied, one copy an address would grow d with
+	 * every lookup */
 	pc_srcframe *f = &d->frames[d->nframes++];
-	f->function = pool(d, fn);
-	f->file = pool(d, file);
+	f->function = fn;
+	f->file = file;
 	f->line = line;
 	f->column = col;
-	if ((fn && !f->function) || (file && !f->file))
-		return PC_ENOMEM;
 	return PC_OK;
 }
 
@@ -1401,6 +1474,8 @@ int pc_dwarf_lookup_frames(pc_dwarf *d, uint64_t address,
 		return dfail(d, PC_EUSAGE, -1, "no DWARF loaded");
 	centry *e = cache_find(d, address);
 	if (!e) {
+		if (d->nframes > CACHE_FRAMES || d->used > CACHE_ADDRS)
+			cache_clear(d);
 		size_t first = d->nframes;
 		int st = query(d, address);
 		if (st)
