@@ -1093,6 +1093,52 @@ static int fd_crc32(int fd, uint32_t *crc)
 	return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
 }
 
+/* Compressed debug sections (SHF_COMPRESSED, or GNU .zdebug_* with its
+ * "ZLIB" header) of e, before libdw inflates them whole: one whose
+ * inflated size is over PC_PROGRAM_INFLATE_LIMIT and over
+ * PC_INFLATE_RATIO times its compressed size is a bomb (zlib reaches
+ * 1032 to 1 on zeros; DWARF compresses 3 to 10 to 1).  0, or -1 with the
+ * one line in why: the section, its file offset, what to do. */
+static int sections_inflate_ok(Elf *e, char *why, size_t whylen, int64_t *at)
+{
+	size_t shstrndx;
+	if (!e || elf_getshdrstrndx(e, &shstrndx))
+		return 0;
+	for (Elf_Scn *sc = NULL; (sc = elf_nextscn(e, sc));) {
+		GElf_Shdr sh;
+		const char *n;
+		if (!gelf_getshdr(sc, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(e, shstrndx, sh.sh_name);
+		uint64_t full = 0;
+		if (sh.sh_flags & SHF_COMPRESSED) {
+			GElf_Chdr ch;
+			if (!gelf_getchdr(sc, &ch))
+				continue;
+			full = ch.ch_size;
+		} else if (n && !strncmp(n, ".zdebug", 7)) {
+			Elf_Data *raw = elf_rawdata(sc, NULL);
+			if (!raw || !raw->d_buf || raw->d_size < 12 ||
+			    memcmp(raw->d_buf, "ZLIB", 4))
+				continue;
+			full = pc_get_u64(raw->d_buf + 4, PC_ENDIAN_BIG);
+		} else {
+			continue;
+		}
+		if (full > PC_PROGRAM_INFLATE_LIMIT &&
+		    full / PC_INFLATE_RATIO > sh.sh_size) {
+			snprintf(why, whylen,
+				 "section %s at offset %llu says it inflates from %llu to %llu bytes (more than %d to 1): refused as a decompression bomb; if the file is genuine, decompress its sections first (objcopy --decompress-debug-sections)",
+				 n ? n : "?", (unsigned long long)sh.sh_offset,
+				 (unsigned long long)sh.sh_size, (unsigned long long)full,
+				 PC_INFLATE_RATIO);
+			*at = (int64_t)sh.sh_offset;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The descriptor of candidate path when it may be the program's debug
  * file: a regular file other than the program, its CRC equal to crc
  * (by_link), its build-id equal to id (idlen > 0) when it has one, and
@@ -1109,6 +1155,17 @@ static int debug_candidate(pc_dwarf *d, const char *path, const char *prog,
 		debug_refused(d, "the separate debug file %s is not a regular file", path);
 	if (fd < 0)
 		return -1;
+	char why[400];
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int64_t at;
+	int bomb = sections_inflate_ok(e, why, sizeof why, &at);
+	if (e)
+		elf_end(e);
+	if (bomb) {
+		debug_refused(d, "the separate debug file %s: %s", path, why);
+		close(fd);
+		return -1;
+	}
 	unsigned char did[64];
 	size_t dl = fd_build_id(fd, did, sizeof did);
 	uint32_t c = 0;
@@ -1217,6 +1274,48 @@ out:
 	return fd;
 }
 
+/* A compressed program (libdwfl inflates gzip, bzip2 and xz files whole
+ * into memory): gzip is inflated here first without keeping the bytes,
+ * to check its size against PC_PROGRAM_GZ_LIMIT (loaders/elf.c reads
+ * such a file up to that limit too); bzip2 and xz are refused (the ELF
+ * loader does not read them). */
+static int whole_file_inflate_ok(pc_dwarf *d, int fd)
+{
+	unsigned char m[6];
+	ssize_t got = pread(fd, m, sizeof m, 0);
+	if (got >= 3 && !memcmp(m, "BZh", 3))
+		return dfail(d, PC_EUNSUPPORTED, 0,
+			     "compressed with bzip2: decompress it first (bunzip2)");
+	if (got == 6 && !memcmp(m, "\xfd" "7zXZ\0", 6))
+		return dfail(d, PC_EUNSUPPORTED, 0, "compressed with xz: decompress it first (unxz)");
+	if (got < 2 || m[0] != 0x1f || m[1] != 0x8b)
+		return PC_OK;
+	int dfd = dup(fd);
+	gzFile g = dfd >= 0 ? gzdopen(dfd, "rb") : NULL;
+	unsigned char *buf = malloc(65536);
+	if (!g || !buf) {
+		if (g)
+			gzclose(g);
+		else if (dfd >= 0)
+			close(dfd);
+		free(buf);
+		return dfail(d, PC_ENOMEM, -1, "out of memory");
+	}
+	uint64_t n = 0;
+	int r;
+	while ((r = gzread(g, buf, 65536)) > 0 && n <= PC_PROGRAM_GZ_LIMIT)
+		n += (uint64_t)r;
+	gzclose(g);
+	free(buf);
+	if (lseek(fd, 0, SEEK_SET) != 0) /* (a dup shares the offset) */
+		return dfail(d, PC_EIO, -1, "cannot read the program to read its DWARF");
+	if (n > PC_PROGRAM_GZ_LIMIT)
+		return dfail(d, PC_ELIMIT, (int64_t)PC_PROGRAM_GZ_LIMIT,
+			     "compressed program inflates past the limit of %llu bytes: decompress it first (gunzip) if it is genuine",
+			     (unsigned long long)PC_PROGRAM_GZ_LIMIT);
+	return PC_OK;
+}
+
 #if !PC_DWARF_DLOPEN
 static const Dwfl_Callbacks linked_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -1260,6 +1359,11 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return dfail(d, PC_EIO, -1, "cannot open the program to read its DWARF");
+	int st = whole_file_inflate_ok(d, fd);
+	if (st) {
+		close(fd);
+		return st;
+	}
 	d->dwfl = dwfl_begin(offline_callbacks);
 	if (!d->dwfl) {
 		close(fd);
@@ -1270,6 +1374,13 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 	if (!d->mod || dwfl_report_end(d->dwfl, NULL, NULL))
 		return dfail(d, PC_EFORMAT, 0, "not an ELF file libdw can read: %s",
 			     dwfl_errmsg(-1));
+	{
+		char why[400];
+		GElf_Addr eb;
+		int64_t at;
+		if (sections_inflate_ok(dwfl_module_getelf(d->mod, &eb), why, sizeof why, &at))
+			return dfail(d, PC_ELIMIT, at, "%s", why);
+	}
 	void **ud = NULL; /* d for find_debug_local */
 	dwfl_module_info(d->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	if (ud)
@@ -1284,7 +1395,7 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 		return dfail(d, PC_EUNSUPPORTED, -1,
 			     "no DWARF debugging information (build with -g, or install its separate debug file)");
 	find_text(d);
-	int st = scan_units(d);
+	st = scan_units(d);
 	if (st)
 		return st;
 	d->loaded = 1;

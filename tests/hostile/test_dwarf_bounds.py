@@ -16,16 +16,29 @@ docs/development.md ("Hostile input")).  Programs are built here:
     64 MiB here (37 MiB after, under meson test).  The chain of the
     deepest address is checked exactly.
 
+  - gzbomb: a small -g program gzip-compressed, followed by 1 GiB of
+    zeros in 1024 more gzip members: refused in one line once 128 MiB
+    are inflated (1 GiB peak RSS and 40 s before), under 200 MiB.
+  - zbomb: the same program built with -gz=zlib, its compressed
+    .debug_info replaced by 256 MiB of zeros (SHF_COMPRESSED, 1.2 MB in
+    the file): refused from the section header's claim, naming the
+    section and its offset, without inflating it (256 MiB before), also
+    gzip-compressed as a whole; the untouched program, gzip-compressed,
+    still gives its lines.
+
 CPU time and peak RSS are profcat's own (os.wait4).  Exit 77 when gcc is
 missing, and on the Windows leg.
 """
+import gzip
 import mmap
 import os
 import re
 import shutil
 import subprocess
+import struct
 import sys
 import tempfile
+import zlib
 
 PROFCAT = os.environ["PROFCAT"]
 SANITIZED = os.environ.get("PC_SANITIZE", "none") not in ("", "none")
@@ -177,17 +190,90 @@ def inline(t):
         check(kib < 64 * 1024, "inline: peak RSS %d KiB (limit 64 MiB)" % kib)
 
 
+BOMB_MSG = ("profcat: %s:%d: section .debug_info at offset %d says it "
+            "inflates from %d to 268435456 bytes (more than 64 to 1): refused "
+            "as a decompression bomb; if the file is genuine, decompress its "
+            "sections first (objcopy --decompress-debug-sections)\n")
+
+
+def bombs(t):
+    with open(os.path.join(t, "z.c"), "w") as f:
+        f.write("int f(int x) { return x + 1; }\nint main(void) { return f(0); }\n")
+    subprocess.run(["gcc", "-g", "-gz=zlib", "-O1", "-o", "z", "z.c"], cwd=t,
+                   check=True)
+    main_at = None
+    for line in subprocess.run(["nm", "z"], cwd=t, capture_output=True,
+                               text=True, check=True).stdout.splitlines():
+        p = line.split()
+        if p[-1] == "main":
+            main_at = int(p[0], 16)
+    with open(os.path.join(t, "z.txt"), "w") as f:
+        f.write("0x%x\n" % main_at)
+    with open(os.path.join(t, "z"), "rb") as f:
+        prog = f.read()
+    # the whole program gzip-compressed, then 1 GiB of zeros as 1024
+    # members of 1 MiB each (one member made once)
+    zero = gzip.compress(bytes(1 << 20), 9)
+    with open(os.path.join(t, "gzbomb"), "wb") as f:
+        f.write(gzip.compress(prog, 6))
+        for _ in range(1024):
+            f.write(zero)
+    rc, out, err, ru = run(["-r", "locations", "gzbomb", "-f", "raw", "z.txt"], t)
+    check(rc == 1 and out == [] and err ==
+          "profcat: gzbomb:134217728: compressed program inflates past the "
+          "limit of 134217728 bytes: decompress it first (gunzip) if it is "
+          "genuine\n", "gzbomb: exit %d, %r" % (rc, err))
+    if not SANITIZED:
+        check(ru.ru_maxrss < 200 * 1024, "gzbomb: peak RSS %d KiB (limit 200 MiB)"
+              % ru.ru_maxrss)
+    # .debug_info: a compression header (ELF64, little-endian: zlib,
+    # 256 MiB) and 256 MiB of zeros deflated
+    c = zlib.compressobj(1)
+    z = b"".join([c.compress(bytes(1 << 20)) for _ in range(256)] + [c.flush()])
+    with open(os.path.join(t, "sec.bin"), "wb") as f:
+        f.write(struct.pack("<IIQQ", 1, 0, 256 << 20, 1) + z)
+    subprocess.run(["objcopy", "--update-section", ".debug_info=sec.bin", "z",
+                    "zbomb"], cwd=t, check=True)
+    off = None
+    for line in subprocess.run(["readelf", "-S", "-W", "zbomb"], cwd=t,
+                               capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        p = line.split()
+        if ".debug_info" in p:
+            off = int(p[p.index(".debug_info") + 3], 16)
+    with open(os.path.join(t, "zbomb"), "rb") as f:
+        zb = f.read()
+    with open(os.path.join(t, "zbomb.gz"), "wb") as f:
+        f.write(gzip.compress(zb, 6))
+    with open(os.path.join(t, "z.gz"), "wb") as f:
+        f.write(gzip.compress(prog, 6))
+    for name in ("zbomb", "zbomb.gz"):
+        rc, out, err, ru = run(["-r", "locations", name, "-f", "raw", "z.txt"], t)
+        want = BOMB_MSG % (name, off, off, len(z) + 24)
+        check(rc == 1 and out == [] and err == want,
+              "zbomb: %s: exit %d, %r (want %r)" % (name, rc, err, want))
+        if not SANITIZED:
+            check(ru.ru_maxrss < 64 * 1024, "zbomb: %s: peak RSS %d KiB (limit 64 MiB)"
+                  % (name, ru.ru_maxrss))
+    rc, out, err, _ = run(["-r", "locations", "z.gz", "-f", "raw", "z.txt"], t)
+    check(rc == 0 and len(out) == 2 and re.fullmatch(
+        r"0x%x +1  main at .*/z\.c:2:\d+\n" % main_at, out[1]) is not None,
+        "z.gz: the compressed program still gives its lines: exit %d, %r %r"
+        % (rc, out, err))
+
+
 def main():
     if os.environ.get("PC_CROSS_LEG") == "mingw":
         print("SKIP: the programs are built with the host's gcc for Linux")
         return 77
-    for tool in ("gcc", "nm", "objdump"):
+    for tool in ("gcc", "nm", "objdump", "objcopy", "readelf"):
         if not shutil.which(tool):
             print("SKIP: %s is not installed" % tool)
             return 77
     with tempfile.TemporaryDirectory() as t:
         overlap(t)
         inline(t)
+        bombs(t)
     return 1 if fails else 0
 
 
