@@ -1445,7 +1445,10 @@ static int query(pc_dwarf *d, uint64_t addr)
 	if (!file && node == NONODE)
 		return PC_OK; /* no DWARF here: no frame */
 	const char *fname = node != NONODE ? d->nodes[node].name : NULL;
-	if (!fname || d->nodes[node].subprogram_without_linkage) {
+	/* (an inlined subroutine without a name, whose name is in a dwz
+	 * file that is missing, is not the symbol around it: "??") */
+	if ((!fname && (node == NONODE || !d->nodes[node].inlined)) ||
+	    (node != NONODE && d->nodes[node].subprogram_without_linkage)) {
 		/* no DWARF function (assembly), or a mangled language without a
 		 * linkage name: the ELF symbol, as bfd falls back to (with bit 0
 		 * set where it marks Thumb code: an even address below a Thumb
@@ -1477,8 +1480,12 @@ static int query(pc_dwarf *d, uint64_t addr)
 			      d->nodes[n].parent != NONODE;
 	     n = d->nodes[n].parent) {
 		const struct fnode *x = &d->nodes[n];
-		st = push_frame(d, d->nodes[x->parent].name, x->call_file, x->call_line,
-				x->call_col);
+		const char *pn = d->nodes[x->parent].name;
+		if (!pn && !d->nodes[x->parent].inlined) /* the function's symbol */
+			pn = dwfl_module_addrname(d->mod, d->isa_bit ? a | 1 : a);
+		if (pn && d->isa_bit && pn[0] == '$')
+			pn = NULL;
+		st = push_frame(d, pn, x->call_file, x->call_line, x->call_col);
 	}
 	return st;
 }
