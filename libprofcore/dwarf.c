@@ -1121,7 +1121,7 @@ static int sections_inflate_ok(Elf *e, char *why, size_t whylen, int64_t *at)
 			if (!raw || !raw->d_buf || raw->d_size < 12 ||
 			    memcmp(raw->d_buf, "ZLIB", 4))
 				continue;
-			full = pc_get_u64(raw->d_buf + 4, PC_ENDIAN_BIG);
+			full = pc_get_u64((const unsigned char *)raw->d_buf + 4, PC_ENDIAN_BIG);
 		} else {
 			continue;
 		}
