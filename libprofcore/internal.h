@@ -51,7 +51,7 @@ PC_INTERNAL int pc_profile_meta_hex(const pc_profile *p, const char *key, uint64
  * (about 1.25 instructions a count on a 10^6-bin histogram). */
 PC_INTERNAL uint64_t pc_counts_or(const uint64_t *c, size_t n);
 
-/* ---- call paths from the call graph (callgraph.c) -------------------- *
+/* ---- call paths from the call graph (cgmodel.c) ----------------------- *
  * The one call-path model behind every export and the HTML view: the
  * stacks gprof's propagation implies.  A path of a row's own time runs
  * from the row up through its callers to a root, one node per level:
@@ -379,9 +379,6 @@ PC_INTERNAL uint64_t pc_samples_displaced(const pc_samplestore *st);
  *  NULL) when an allocation of its own fails (libiberty's failures read
  *  as "not mangled"). */
 PC_INTERNAL int pc_demangle(const char *name, char **shown);
-/** The "demangle" option of o in *on (1 = demangle: absent, "auto", "1";
- *  0: "none", "0", or no demangler in this build); PC_EUSAGE if invalid. */
-PC_INTERNAL int pc_demangle_option(const pc_options *o, int *on);
 /** Display name of symbol i: demangled once, then cached; the raw name
  *  when it is not mangled.  NULL when i is out of range. */
 PC_INTERNAL const char *pc_symbol_display(pc_profile *p, size_t i);
@@ -400,25 +397,30 @@ PC_INTERNAL extern const pc_loader *const pc_builtin_loaders[];
 PC_INTERNAL int pc_rates_check(pc_profile *p, double have, double adding);
 
 /* ---- option keys (options.c) ---- */
-/** The keys of the library's own consumers (pc_function_options): their
- *  public entry points check a bag against them; formats/ hands them a
- *  report's or an export's bag through the _nocheck variants below. */
-PC_INTERNAL extern const pc_option_decl pc_keys_attribute[];
-PC_INTERNAL extern const pc_option_decl pc_keys_callgraph[];
-PC_INTERNAL extern const pc_option_decl pc_keys_fit[];
-PC_INTERNAL extern const pc_option_decl pc_keys_diff[];
-PC_INTERNAL extern const pc_option_decl pc_keys_rates[];
-PC_INTERNAL extern const pc_option_decl pc_keys_merge[];
-/** pc_profile_attribute without checking the keys of opts (unknown keys
- *  are ignored; the values it reads are still checked). */
-PC_INTERNAL int pc_profile_attribute_nocheck(pc_profile *p, const pc_options *opts);
-/** pc_profile_callgraph without checking the keys of opts. */
-PC_INTERNAL int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
-					     pc_callgraph **out);
-/** pc_profile_diff without checking the keys of opts. */
-PC_INTERNAL int pc_profile_diff_nocheck(pc_profile *base, pc_profile *next,
-					const pc_options *opts, char **out,
-					size_t *len);
+/** The attribution settings of a bag (a report's, an export's), parsed
+ *  when its keys were set; NULL when o is NULL (the profile's own). */
+PC_INTERNAL const pc_attrib_options *pc_options_attrib(const pc_options *o);
+/** The DWARF reader's settings of a bag (source-path, debuginfod); NULL
+ *  when o is NULL. */
+PC_INTERNAL const pc_dwarf_options *pc_options_dwarf(const pc_options *o);
+/** A report's output format (key "output-format"). */
+typedef enum pc_outfmt {
+	PC_OUT_TEXT, PC_OUT_CSV, PC_OUT_JSON, PC_OUT_HTML,
+	PC_OUT_BAD /* a value none of these (the key check names it) */
+} pc_outfmt;
+/** What a row is (key "granularity"; "symbol" is "function"). */
+typedef enum pc_gran {
+	PC_GRAN_NONE, /* absent: the consumer's default              */
+	PC_GRAN_FUNCTION, PC_GRAN_LINE, PC_GRAN_FILE, PC_GRAN_ADDRESS,
+	PC_GRAN_BAD
+} pc_gran;
+/** o's "output-format" (PC_OUT_TEXT when absent or o is NULL) and
+ *  "granularity", parsed when they were set. */
+PC_INTERNAL pc_outfmt pc_options_outfmt(const pc_options *o);
+PC_INTERNAL pc_gran pc_options_gran(const pc_options *o);
+/** The call graph settings of a bag: its attribution and callgraph-time;
+ *  NULL when o is NULL (the defaults). */
+PC_INTERNAL const pc_callgraph_options *pc_options_callgraph(const pc_options *o);
 /** The declaration of key in keys (a NULL-terminated table), or NULL. */
 PC_INTERNAL const pc_option_decl *pc_option_find(const pc_option_decl *keys,
 						 const char *key);

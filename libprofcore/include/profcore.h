@@ -273,8 +273,7 @@ PC_API const char *pc_option_type_name(pc_option_type t);
  *  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out is then NULL and
  *  pc_last_error() says why.  An unbound bag takes any key; its keys are
  *  checked when it is handed to a loader (pc_profile_load_*), a report
- *  (pc_profile_render*), an export (pc_profile_export*) or a function of
- *  pc_function_options(): an unknown key or a bad value there fails with
+ *  (pc_profile_render*) or an export (pc_profile_export*): an unknown key or a bad value there fails with
  *  PC_EUSAGE before any work, the message (on the profile) naming the
  *  key and the known ones. */
 PC_API int pc_options_new(pc_options **out);
@@ -289,7 +288,7 @@ PC_API void pc_options_free(pc_options *o);
  *  The message is read with pc_options_error(). */
 PC_API int pc_options_bind(pc_options *o, const pc_option_decl *keys,
 			   const char *consumer);
-/** The last error of pc_options_bind/set/parse/set_settings on o, NULL
+/** The last error of pc_options_bind/set/parse on o, NULL
  *  if none; cleared by the next call that succeeds. */
 PC_API const pc_error *pc_options_error(const pc_options *o);
 /** Sets (or replaces) key; value NULL removes it.  PC_EUSAGE for an
@@ -313,63 +312,104 @@ PC_API int pc_options_get_double(const pc_options *o, const char *key,
 PC_API size_t pc_options_count(const pc_options *o);
 /** Key of entry i (in the order first set), NULL past the end. */
 PC_API const char *pc_options_key_at(const pc_options *o, size_t i);
-/** The keys the library function named function reads, as a
- *  NULL-terminated static table: "pc_profile_attribute" (and
- *  "pc_profile_symbol_display_name": the attribution keys),
- *  "pc_profile_callgraph", "pc_profile_fit", "pc_profile_diff",
- *  "pc_profile_compare_rates", "pc_profile_merge" (no keys: an empty
- *  table); NULL for any other name.  Each of these checks its opts
- *  against its table first: an unknown key or a bad value is PC_EUSAGE
- *  ("unknown option 'granularty' for pc_profile_fit; known: ..."), the
- *  message on the profile, and nothing is done.  A bag can be bound to
- *  one (pc_options_bind).  [any thread] */
-PC_API const pc_option_decl *pc_function_options(const char *function);
+/* ------------------------------------------------------------------ */
+/* Typed options of the library's own functions (libgit2's way): each   */
+/* struct starts with its version; initialise it with its _INIT macro   */
+/* or its _init() function, then set the fields you want.  A struct of  */
+/* a version this library does not know is PC_EUSAGE.  String keys are  */
+/* parsed into them only at the edges that take strings (profcat, the   */
+/* Python binding): pc_attrib_options_set().                            */
 
-/** The common settings as a typed, versioned struct: what the
- *  attribution, the reports and the exports read under the keys named
- *  below.  Initialise with PC_SETTINGS_INIT (or set struct_size to
- *  sizeof(pc_settings)): fields added later come after these, and the
- *  library reads only the first struct_size bytes. */
+/** How samples in a histogram bucket are split among symbols. */
 typedef enum pc_attribution_rule {
-	PC_ATTRIBUTION_DEFAULT = 0,      /* leave "attribution" as it is */
-	PC_ATTRIBUTION_PROPORTIONAL = 1, /* gprof                        */
-	PC_ATTRIBUTION_BUCKET_START = 2  /* PROFIL / PROHST              */
+	PC_ATTRIBUTION_PROPORTIONAL = 0, /* gprof (the default)          */
+	PC_ATTRIBUTION_BUCKET_START = 1  /* PROFIL / PROHST              */
 } pc_attribution_rule;
-typedef enum pc_granularity {
-	PC_GRANULARITY_DEFAULT = 0, /* leave "granularity" as it is   */
-	PC_GRANULARITY_FUNCTION = 1,
-	PC_GRANULARITY_LINE = 2,
-	PC_GRANULARITY_FILE = 3,
-	PC_GRANULARITY_ADDRESS = 4
-} pc_granularity;
-typedef enum pc_output_format {
-	PC_OUTPUT_DEFAULT = 0, /* leave "output-format" as it is */
-	PC_OUTPUT_TEXT = 1,
-	PC_OUTPUT_CSV = 2,
-	PC_OUTPUT_JSON = 3,
-	PC_OUTPUT_HTML = 4
-} pc_output_format;
-typedef struct pc_settings {
-	size_t struct_size;           /* sizeof(pc_settings) of the caller */
-	pc_attribution_rule attribution; /* "attribution"                   */
-	int use_sizes;   /* "use-sizes": -1 leave, 0 or 1                   */
-	int demangle;    /* "demangle": -1 leave, 0 (raw names) or 1        */
-	pc_granularity granularity;   /* "granularity"                      */
-	pc_output_format output_format; /* "output-format"                  */
-} pc_settings;
-#define PC_SETTINGS_INIT                                                  \
+
+/** Names in rows and reports. */
+typedef enum pc_demangle_mode {
+	PC_DEMANGLE_AUTO = 0, /* demangled when the build can (default)  */
+	PC_DEMANGLE_NONE = 1  /* the raw (mangled) names                 */
+} pc_demangle_mode;
+
+/** The attribution's settings (pc_profile_attribute; docs/attribution.md). */
+typedef struct pc_attrib_options {
+	unsigned version;         /* PC_ATTRIB_OPTIONS_VERSION            */
+	pc_attribution_rule rule; /* key "attribution"                    */
+	int use_sizes;            /* key "use-sizes": 1 ends symbols at
+				     address+size when the size is known */
+	pc_demangle_mode demangle; /* key "demangle" (auto, none)         */
+	const char *gprof_symspecs; /* key "gprof-symspecs": gprof's symbol
+				     selections, ';'-separated; NULL none;
+				     copied by the profile                */
+} pc_attrib_options;
+#define PC_ATTRIB_OPTIONS_VERSION 1
+#define PC_ATTRIB_OPTIONS_INIT                                            \
 	{                                                                 \
-		sizeof(pc_settings), PC_ATTRIBUTION_DEFAULT, -1, -1,       \
-		    PC_GRANULARITY_DEFAULT, PC_OUTPUT_DEFAULT               \
+		PC_ATTRIB_OPTIONS_VERSION, PC_ATTRIBUTION_PROPORTIONAL, 0,  \
+		    PC_DEMANGLE_AUTO, NULL                                \
 	}
-/** Writes the settings that are not "leave" into o under their keys
- *  (attribution = proportional, demangle = 0, ...).  PC_EUSAGE, with
- *  nothing changed and the message in pc_options_error(), for a
- *  struct_size smaller than the first version's or larger than this
- *  library's pc_settings, an out-of-range value (the message names the
- *  field and value), or a key or value o's binding refuses; PC_ENOMEM
- *  (the keys before the failing one are set). */
-PC_API int pc_options_set_settings(pc_options *o, const pc_settings *s);
+/** Fills *opts with the defaults of version (PC_ATTRIB_OPTIONS_VERSION).
+ *  PC_EUSAGE for opts NULL or a version this library does not know.
+ *  [any thread] */
+PC_API int pc_attrib_options_init(pc_attrib_options *opts, unsigned version);
+/** Parses one string key of the attribution ("attribution",
+ *  "use-sizes", "demangle", "gprof-symspecs") into *opts; value is
+ *  borrowed for gprof-symspecs (it must outlive opts' use).
+ *  PC_ENOTFOUND when key is not one of them (opts unchanged), PC_EUSAGE
+ *  for a bad value.  [any thread] */
+PC_API int pc_attrib_options_set(pc_attrib_options *opts, const char *key,
+				 const char *value);
+/** The string keys pc_attrib_options_set() parses, as a NULL-terminated
+ *  static table (for listings and pc_options_bind).  [any thread] */
+PC_API const pc_option_decl *pc_attrib_options_keys(void);
+
+/** Own times of the call graph's nodes. */
+typedef enum pc_callgraph_time {
+	PC_CALLGRAPH_TIME_AUTO = 0, /* samples, or the arcs' flat times when
+				       the capture has no samples            */
+	PC_CALLGRAPH_TIME_SAMPLES = 1,
+	PC_CALLGRAPH_TIME_FLAT = 2
+} pc_callgraph_time;
+
+/** pc_profile_callgraph's settings. */
+typedef struct pc_callgraph_options {
+	unsigned version;                /* PC_CALLGRAPH_OPTIONS_VERSION   */
+	const pc_attrib_options *attrib; /* NULL: the profile's current    */
+	pc_callgraph_time time;          /* key "callgraph-time"           */
+} pc_callgraph_options;
+#define PC_CALLGRAPH_OPTIONS_VERSION 1
+#define PC_CALLGRAPH_OPTIONS_INIT \
+	{ PC_CALLGRAPH_OPTIONS_VERSION, NULL, PC_CALLGRAPH_TIME_AUTO }
+/** As pc_attrib_options_init.  [any thread] */
+PC_API int pc_callgraph_options_init(pc_callgraph_options *opts,
+				     unsigned version);
+
+/** pc_profile_fit's settings. */
+typedef struct pc_fit_options {
+	unsigned version;                /* PC_FIT_OPTIONS_VERSION         */
+	const pc_attrib_options *attrib; /* NULL: the profile's current    */
+	int has_load_address;            /* 1: load_address was given      */
+	uint64_t load_address;           /* key "load-address"             */
+} pc_fit_options;
+#define PC_FIT_OPTIONS_VERSION 1
+#define PC_FIT_OPTIONS_INIT { PC_FIT_OPTIONS_VERSION, NULL, 0, 0 }
+/** As pc_attrib_options_init.  [any thread] */
+PC_API int pc_fit_options_init(pc_fit_options *opts, unsigned version);
+
+/** pc_dwarf_new's settings. */
+typedef struct pc_dwarf_options {
+	unsigned version;        /* PC_DWARF_OPTIONS_VERSION                */
+	const char *source_path; /* key "source-path": ':'-separated
+				    directories searched for source files
+				    (copied); NULL none                     */
+	int debuginfod;          /* key "debuginfod": 1 also asks
+				    DEBUGINFOD_URLS' servers (network)      */
+} pc_dwarf_options;
+#define PC_DWARF_OPTIONS_VERSION 1
+#define PC_DWARF_OPTIONS_INIT { PC_DWARF_OPTIONS_VERSION, NULL, 0 }
+/** As pc_attrib_options_init.  [any thread] */
+PC_API int pc_dwarf_options_init(pc_dwarf_options *opts, unsigned version);
 
 /* ------------------------------------------------------------------ */
 /* Input streams: plain file, memory, gzip (detected by magic bytes).  */
@@ -674,17 +714,15 @@ PC_API size_t pc_profile_symbol_count(const pc_profile *p);
 PC_API int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out);
 /** *out = the name of symbol i as rows and reports show it: demangled
  *  (C++ and Rust, as gprof prints them; docs/attribution.md
- *  ("Attribution rules")) unless opts has "demangle" = "none" or the
+ *  ("Attribution rules")) unless demangle is PC_DEMANGLE_NONE or the
  *  build has no demangler; else, and for names that are not mangled, the
  *  raw name.  pc_symbol.name always keeps the raw bytes.  *out is
  *  borrowed from p (the demangled form is made once and cached in p: not
- *  thread-safe on one p).  opts (may be NULL): the attribution keys
- *  (pc_profile_attribute); an unknown key or a bad value is PC_EUSAGE
- *  naming it.  Errors (recorded on p; *out is then NULL): PC_ENOTFOUND
- *  for i past the last symbol, PC_ENOMEM, PC_EUSAGE (out NULL). */
-PC_API int pc_profile_symbol_display_name(pc_profile *p, size_t i,
-					  const pc_options *opts,
-					  const char **out);
+ *  thread-safe on one p).  Errors (recorded on p; *out is then NULL):
+ *  PC_ENOTFOUND for i past the last symbol, PC_ENOMEM, PC_EUSAGE (out
+ *  NULL, an unknown demangle mode). */
+PC_API int pc_profile_symbol_display_name(const char **out, pc_profile *p,
+					  size_t i, pc_demangle_mode demangle);
 /** 1 if this build demangles names (libiberty), 0 if it shows them
  *  mangled (built with -Ddemangle=disabled or without libiberty). [any
  *  thread] */
@@ -771,18 +809,14 @@ typedef struct pc_totals {
 	/* samples by region class: pc_profile_class_total() */
 } pc_totals;
 
-/** Computes the attribution (cached until the profile changes).
- *  opts keys: "attribution" = "proportional" (default, gprof) or
- *  "bucket-start" (PROFIL/PROHST style); "use-sizes" = 1 to end symbols
- *  at address+size when the size is known; "demangle" = "none" for rows
- *  named by their raw (mangled) names (default "auto": demangled).
- *  The settings stay with the profile: after data is added, the rows,
- *  totals and reports are recomputed with them, and opts NULL means "the
- *  profile's current settings" (the defaults until some are given).
- *  Any other key, or a bad value, is PC_EUSAGE naming it (the keys:
- *  pc_function_options("pc_profile_attribute")), recorded on p, and
- *  changes nothing. */
-PC_API int pc_profile_attribute(pc_profile *p, const pc_options *opts);
+/** Computes the attribution (cached until the profile changes) with the
+ *  settings opts (pc_attrib_options).  The settings stay with the
+ *  profile: after data is added, the rows, totals and reports are
+ *  recomputed with them, and opts NULL means "the profile's current
+ *  settings" (the defaults until some are given).  A bad field (an
+ *  unknown rule, use_sizes not 0 or 1, an unknown version) is PC_EUSAGE
+ *  naming it, recorded on p, and changes nothing. */
+PC_API int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts);
 
 /* The getters below compute the attribution when the profile changed
  * since the last one (with the profile's settings): they can fail
@@ -867,14 +901,15 @@ typedef struct pc_fit {
 /** Compares the capture's samples, call arcs and histogram ranges with
  *  the program's code (rules: docs/attribution.md ("Attribution rules"), rule 9) and,
  *  when most samples miss it, looks for the one shift of the program
- *  that would put most of them in (a missing load address).  opts: the
- *  attribution keys and "load-address" (as given to the loaders); any
- *  other key, or a bad value, is PC_EUSAGE naming it (recorded on p; *out
- *  is then zeroed).  The problem string belongs to the profile. */
-PC_API int pc_profile_fit_sized(pc_profile *p, const pc_options *opts,
-			       pc_fit *out, size_t out_size);
-#define pc_profile_fit(p, opts, out) \
-	pc_profile_fit_sized((p), (opts), (out), sizeof *(out))
+ *  that would put most of them in (a missing load address).  opts (may
+ *  be NULL: the profile's attribution, no load address): the
+ *  attribution, and the load address as given to the loaders; a bad
+ *  field is PC_EUSAGE naming it (recorded on p; *out is then zeroed).
+ *  The problem string belongs to the profile. */
+PC_API int pc_profile_fit_sized(pc_fit *out, size_t out_size, pc_profile *p,
+				const pc_fit_options *opts);
+#define pc_profile_fit(out, p, opts) \
+	pc_profile_fit_sized((out), sizeof *(out), (p), (opts))
 
 /* ---- Call graph (docs/reports.md ("Call graphs")) ----------------------------- */
 
@@ -923,17 +958,17 @@ typedef struct pc_cg_edge {
 } pc_cg_edge;
 
 /** Builds the call graph of the attributed profile (calls
- *  pc_profile_attribute with opts).  Nodes 0 .. rows-1 are the rows,
+ *  pc_profile_attribute with opts->attrib).  Nodes 0 .. rows-1 are the rows,
  *  then one node per cycle; edges are in the order their first arc was
  *  added.  Arcs whose caller or callee is in no row are dropped (gprof).
- *  opts: the attribution keys, and "callgraph-time" = "samples" or
- *  "flat" (own time from the arcs' flat times; the default when the
- *  profile has no histogram and no samples); any other key, or a bad
- *  value, is PC_EUSAGE naming it (recorded on p).  The graph does not
+ *  opts (may be NULL: the defaults): the attribution, and the own times
+ *  (pc_callgraph_time; flat: from the arcs' flat times, the default when
+ *  the profile has no histogram and no samples); a bad field is
+ *  PC_EUSAGE naming it (recorded on p).  The graph does not
  *  follow later changes of the profile, and its node names belong to
  *  the profile.  Free *out with pc_callgraph_free. */
-PC_API int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
-				pc_callgraph **out);
+PC_API int pc_profile_callgraph(pc_callgraph **out, pc_profile *p,
+				const pc_callgraph_options *opts);
 /** Frees g (NULL is fine).  g does not borrow the profile's settings,
  *  but node names are borrowed from the profile: free g first. */
 PC_API void pc_callgraph_free(pc_callgraph *g);
@@ -1024,7 +1059,8 @@ PC_API const char *pc_report_name_at(size_t i);
 /** [any thread] */
 PC_API const char *pc_report_description_at(size_t i);
 /** The keys report (NULL = "flat") reads: a NULL-terminated static table,
- *  NULL for an unknown report.  pc_profile_render() checks its options
+ *  NULL for an unknown report; "diff" and "rates" name the keys of
+ *  pc_profile_diff() and pc_profile_compare_rates().  pc_profile_render() checks its options
  *  against it first (PC_EUSAGE: "unknown option 'X' for report flat;
  *  known: ...").  [any thread] */
 PC_API const pc_option_decl *pc_report_options(const char *report);
@@ -1116,12 +1152,8 @@ PC_API int pc_profile_event_counts(const pc_profile *p);
  *  remainder first, so totals are kept).  Symbols and regions of src are
  *  copied only when dst has none.  Refused (PC_EUNSUPPORTED) when both
  *  rates are known and differ, when one is exact and the other sampled,
- *  or when the dimensions differ; an unknown rate takes the other's.
- *  opts: no keys yet (NULL or an empty bag); any key is PC_EUSAGE
- *  ("unknown option 'x' for pc_profile_merge; known: none"), recorded on
- *  dst, and nothing is merged. */
-PC_API int pc_profile_merge(pc_profile *dst, const pc_profile *src,
-			    const pc_options *opts);
+ *  or when the dimensions differ; an unknown rate takes the other's. */
+PC_API int pc_profile_merge(pc_profile *dst, const pc_profile *src);
 
 /** The "diff" report of two captures (docs/statistics.md ("Statistics")): per symbol
  *  (matched by name) the shares before and after, the change in
@@ -1163,13 +1195,14 @@ typedef struct pc_srcframe {
 
 /** 1 if this library was built with libdw.  [any thread] */
 PC_API int pc_dwarf_available(void);
-/** A new reader in *out (free with pc_dwarf_free).  opts key
- *  "source-path": ':'-separated directories searched for source files
- *  (pc_dwarf_find_source); "debuginfod" 1: libdw's search for a
- *  separate debug file, DEBUGINFOD_URLS' servers included (network),
- *  instead of the local, checked one (docs/source.md).  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out
- *  is then NULL and pc_last_error() says why. */
-PC_API int pc_dwarf_new(pc_dwarf **out, const pc_options *opts);
+/** A new reader in *out (free with pc_dwarf_free).  opts (may be NULL:
+ *  the defaults): source_path, the directories searched for source files
+ *  (pc_dwarf_find_source); debuginfod 1: libdw's search for a separate
+ *  debug file, DEBUGINFOD_URLS' servers included (network), instead of
+ *  the local, checked one (docs/source.md).  Errors: PC_EUSAGE (out
+ *  NULL, an unknown opts version), PC_ENOMEM; *out is then NULL and
+ *  pc_last_error() says why. */
+PC_API int pc_dwarf_new(pc_dwarf **out, const pc_dwarf_options *opts);
 /** Frees d (NULL is fine); strings from it become invalid. */
 PC_API void pc_dwarf_free(pc_dwarf *d);
 /** Reads the DWARF of the ELF program at path, or of its separate debug

@@ -28,12 +28,12 @@ def compile_one(compiler, std, flags, inc, header, suffix, tmp):
         f.write('#include <%s>\n#include <%s>\n' % (header, header))
         f.write("int main(void);\nint main(void)\n{\n"
                 "\tpc_totals t;\n\tt.total = 0;\n"
-                "\tpc_settings s = PC_SETTINGS_INIT;\n"
+                "\tpc_attrib_options s = PC_ATTRIB_OPTIONS_INIT;\n"
                 "\tstatic const pc_option_decl keys[] = {\n"
                 "\t\t{\"k\", PC_OPTION_ENUM, \"a,b\", \"a\", \"help\"},\n"
                 "\t\t{NULL, PC_OPTION_STRING, NULL, NULL, NULL}};\n"
                 "\treturn pc_version() != 0 && t.total == 0 &&\n"
-                "\t       s.struct_size == sizeof(pc_settings) && keys[1].name == NULL\n"
+                "\t       s.version == PC_ATTRIB_OPTIONS_VERSION && keys[1].name == NULL\n"
                 "\t       ? 0 : 1;\n}\n")
     cmd = compiler + ["-std=" + std] + flags + ["-I", inc, "-fsyntax-only",
                                                 src]
