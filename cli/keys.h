@@ -3,7 +3,7 @@
 #ifndef PC_CLI_KEYS_H
 #define PC_CLI_KEYS_H
 
-#include "profcore.h"
+#include "profcore_plugin.h"
 
 #include <stdio.h>
 

@@ -14,6 +14,7 @@
  * -f and -O apply to the files that follow, as in plain profcat.
  */
 #include "profcore.h"
+#include "profcore_plugin.h"
 #include "args.h"
 #include "output.h"
 #include "loaders.h"

@@ -5,7 +5,7 @@
 #ifndef PC_INTERNAL_H
 #define PC_INTERNAL_H
 
-#include "profcore.h"
+#include "profcore_plugin.h" /* and profcore.h */
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #define ATTR_KEYS "attribution, use-sizes, demangle"
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #define GMON_KEYS "width, endian, gmon-layout, hist-width, counter-endian, rate"
 #define REPORT_KEYS                                                             \

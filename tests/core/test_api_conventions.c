@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #if PC_TEST_WRAP_ALLOC
 /* Linked with -Wl,--wrap=malloc,calloc,realloc: the library's

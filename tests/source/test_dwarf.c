@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 static char exe[4096], programs[4096];
 

@@ -5,6 +5,7 @@
  * flag rate of the diff test, merge re-binning with exact counts, and
  * exact-count profiles. */
 #include "profcore.h"
+#include "profcore_plugin.h"
 #include "model.h" /* pc_profile_hist_or */
 
 #include <math.h>

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 /* A program with code [0x1000, 0x1800): f at 0x1000, g at 0x1400. */
 static pc_profile *program(void)
