@@ -30,11 +30,14 @@ golang-go
 chromium
 gcc-riscv64-unknown-elf
 gcc-avr binutils-avr
-lld llvm"
+lld llvm
+dwz"
 # (the last three lines: tests/realworld/check_addr2line.py builds its
 # program for RISC-V with GNU ld's --gc-sections as ESP-IDF does, for AVR,
 # and for AArch64/RISC-V with Clang and lld, and compares with
 # llvm-symbolizer)
+# (dwz: tests/source/check_dwz.py shares two programs' DWARF through a
+# .gnu_debugaltlink file)
 
 # the sanitizer, valgrind and clang legs (scripts/test.sh --sanitize,
 # --valgrind, --warnings)
