@@ -68,7 +68,7 @@ static void function_tables(void **state)
 					 "pc_profile_callgraph", "pc_profile_fit",
 					 "pc_profile_diff", "pc_profile_compare_rates",
 					 "pc_profile_merge"};
-	static const size_t nkeys[] = {3, 3, 4, 4, 10, 5, 0};
+	static const size_t nkeys[] = {3, 3, 4, 4, 12, 5, 0};
 	for (size_t i = 0; i < sizeof fn / sizeof fn[0]; i++) {
 		const pc_option_decl *d = pc_function_options(fn[i]);
 		assert_non_null(d);
@@ -235,7 +235,7 @@ static void diff_keys(void **state)
 	assert_string_equal(out, "untouched");
 	assert_string_equal(pc_profile_error(b)->message,
 			    "unknown option 'granularty' for pc_profile_diff; known: " ATTR_KEYS
-			    ", output-format, ci, correction, symbols, focus, ignore, hide");
+			    ", output-format, ci, correction, threshold, power, symbols, focus, ignore, hide");
 	pc_options_free(o);
 	/* top is a report key, not a diff key */
 	o = bag("top=3", NULL);
