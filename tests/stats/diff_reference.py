@@ -1,6 +1,6 @@
 """The diff's statistics computed again from their definitions
 (docs/statistics.md ("Adjusted intervals, MDE and verdicts")), sharing no
-code or closed form with libprofcore/stats.c:
+code or closed form with libprofcore/statistics.c:
 
  - normal quantiles by bisection on math.erfc (profcore: Acklam's
    approximation refined by a Halley step);
