@@ -569,6 +569,24 @@ const pc_report pc_report_html = {
 	render,
 };
 
+/* `,"key": {"flame": ...}` (flame_json) of p, escaped for the page: the
+ * diff page's icicle of each capture's call paths. */
+static int put_paths(pc_sink *k, pc_profile *p, const pc_options *o, const char *key)
+{
+	pc_sink f;
+	pc_sink_init(&f);
+	int st = flame_json(&f, p, o);
+	if (!st && (f.failed || f.len < 1))
+		st = PC_ENOMEM;
+	if (!st) {
+		pc_sink_printf(k, ",\n\"%s\": {", key);
+		put_json_safe(k, f.buf + 1, f.len - 1); /* less flame_json's ',' */
+		pc_sink_puts(k, "}");
+	}
+	pc_sink_dispose(&f);
+	return st ? st : k->failed;
+}
+
 int pc_html_diff(pc_profile *base, pc_profile *next, const pc_options *o, pc_sink *k)
 {
 	pc_options *jo = json_options(o);
@@ -598,6 +616,8 @@ int pc_html_diff(pc_profile *base, pc_profile *next, const pc_options *o, pc_sin
 		st = PC_ENOMEM;
 	if (!st && (st = put_report(k, base, "flat", fo, "base_flat")) == PC_OK)
 		st = put_report(k, next, "flat", fo, "new_flat");
+	if (!st && (st = put_paths(k, base, fo, "base_paths")) == PC_OK)
+		st = put_paths(k, next, fo, "new_paths");
 	pc_options_free(fo);
 	pc_options_free(jo);
 	if (st == PC_ENOMEM || k->failed)

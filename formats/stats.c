@@ -450,13 +450,19 @@ const pc_report pc_report_check = {
 
 /* ---- diff --------------------------------------------------------------- */
 
+enum { V_SLOWER, V_FASTER, V_UNCHANGED, V_UNRESOLVED };
+static const char *const verdict_name[] = {"slower", "faster", "unchanged", "unresolved"};
+
 typedef struct drow {
 	const char *name;
 	double k1, k2;
 	double s1, s2;      /* shares, 0..1 */
-	double lo, hi;      /* interval of s2 - s1 */
+	double lo, hi;      /* adjusted interval of s2 - s1 */
+	double ga;          /* its two-sided error level (1 - its confidence) */
 	double p, padj;
-	int sig;
+	double mde;         /* minimum detectable effect, share units */
+	double more;        /* unresolved: samples more (both captures) */
+	int sig, verdict;
 } drow;
 
 static int cmp_drow(const void *a, const void *b)
@@ -535,6 +541,110 @@ static int finish(pc_profile *p, pc_sink *k, int st, char **out, size_t *len)
 PC_INTERNAL int pc_html_diff(pc_profile *base, pc_profile *next,
 			     const pc_options *o, pc_sink *k); /* html.c */
 
+/* The two-sided error level of a row's adjusted interval, for m rows
+ * tested of which r are significant at alpha (docs/statistics.md
+ * ("Adjusted intervals")):
+ *   Holm: alpha / m, Bonferroni's simultaneous intervals (diff_row_stats
+ *         cuts a significant row's at 0);
+ *   BH:   r alpha / m for the r significant rows, (r + 1) alpha / m for
+ *         the others (Benjamini and Yekutieli's false-coverage-rate
+ *         intervals, JASA 100, 2005, for the selected rows). */
+static double row_level(pc_correction corr, int sig, double alpha, size_t m, size_t r)
+{
+	if (corr == PC_CORRECT_HOLM)
+		return alpha / (double)m;
+	return (double)(sig ? r : r + 1) * alpha / (double)m;
+}
+
+/* A sampled row's adjusted interval, MDE and verdict (thr and power in
+ * share units and as a probability). */
+static void diff_row_stats(drow *r, double n1, double n2, pc_correction corr,
+			   double alpha, size_t m, size_t nsig, double thr, double power)
+{
+	double ga = row_level(corr, r->sig, alpha, m, nsig);
+	double zc = -pc_stats_quantile(ga / 2);
+	double dd = r->s2 - r->s1;
+	r->ga = ga;
+	pc_stats_score_interval(r->k1, n1, r->k2, n2, zc, &r->lo, &r->hi);
+	if (corr == PC_CORRECT_HOLM && r->sig) {
+		/* Holm's later steps reject rows whose Bonferroni interval
+		 * holds 0: their direction is known, so the interval is cut at
+		 * 0 (it can then miss only when that direction is wrong) */
+		if (dd < 0 && r->hi > 0)
+			r->hi = 0;
+		else if (dd > 0 && r->lo < 0)
+			r->lo = 0;
+	}
+	if (!(n1 > 0) || !(n2 > 0)) { /* a capture without samples */
+		r->mde = NAN;
+		r->verdict = V_UNRESOLVED;
+		return;
+	}
+	double pbar = (r->k1 + r->k2) / (n1 + n2);
+	double se = sqrt(pbar * (1 - pbar) * (1 / n1 + 1 / n2));
+	r->mde = (zc + pc_stats_quantile(power)) * se;
+	if (r->sig) {
+		r->verdict = dd > 0 ? V_SLOWER : V_FASTER;
+		return;
+	}
+	if (r->lo >= -thr && r->hi <= thr) {
+		r->verdict = V_UNCHANGED;
+		return;
+	}
+	/* how many times the samples (both captures, shares as now) until
+	 * the change is significant (its z grows as the root) or the
+	 * interval fits within the threshold (its ends shrink as the root) */
+	r->verdict = V_UNRESOLVED;
+	double ad = fabs(dd), f = HUGE_VAL;
+	if (ad > 0 && se > 0) {
+		double zo = ad / se;
+		f = (zc / zo) * (zc / zo);
+	}
+	if (ad < thr) {
+		double fu = (r->hi - dd) / (thr - dd), fl = (dd - r->lo) / (thr + dd);
+		fu *= fu;
+		fl *= fl;
+		double fb = fu > fl ? fu : fl;
+		if (fb < f)
+			f = fb;
+	}
+	double more = ceil((f - 1) * (n1 + n2));
+	r->more = more < 1 ? 1 : more;
+}
+
+/* An interval's end: "0" when it is 0 exactly (a Holm-compatible end),
+ * else signed with two decimals. */
+static const char *end_text(double v, char *buf, size_t n)
+{
+	if (v == 0)
+		snprintf(buf, n, "0");
+	else
+		snprintf(buf, n, "%+.2f", v);
+	return buf;
+}
+
+/* The "Intervals:" line of the text diff: which intervals, at what level. */
+static void intervals_text(pc_sink *k, pc_correction corr, double alpha, const char *lv,
+			   size_t m, size_t r)
+{
+	if (!m)
+		return;
+	if (corr == PC_CORRECT_HOLM) {
+		double ga = row_level(corr, 0, alpha, m, r);
+		pc_sink_printf(k, "Intervals: %s%% simultaneous: score intervals at %.6g%% (Bonferroni, %g%%/%zu), a significant row's cut at 0\n",
+			       lv, 100 * (1 - ga), 100 * alpha, m);
+		return;
+	}
+	pc_sink_printf(k, "Intervals: %s%% false-coverage-rate (Benjamini-Yekutieli): score intervals at ", lv);
+	if (r)
+		pc_sink_printf(k, "%.6g%% for the significant, ", 100 * (1 - row_level(corr, 1, alpha, m, r)));
+	if (r < m)
+		pc_sink_printf(k, "%.6g%% for the others", 100 * (1 - row_level(corr, 0, alpha, m, r)));
+	while (k->len && (k->buf[k->len - 1] == ' ' || k->buf[k->len - 1] == ','))
+		k->len--;
+	pc_sink_putc(k, '\n');
+}
+
 static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
@@ -549,6 +659,23 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 	else if (cv && strcmp(cv, "holm"))
 		return pc_profile_fail(next, PC_EUSAGE,
 				       "option correction=%s; expected holm or bh", cv);
+	double thr = 1, power = 80;
+	const char *tv = pc_options_get(o, "threshold"), *pw = pc_options_get(o, "power");
+	if (tv && (pc_options_get_double(o, "threshold", &thr, NULL) != PC_OK ||
+		   !(thr > 0 && thr < 100)))
+		return pc_profile_fail(next, PC_EUSAGE,
+				       "option threshold=%s; expected percentage points above 0 and below 100 (e.g. 1)",
+				       tv);
+	if (pw && (pc_options_get_double(o, "power", &power, NULL) != PC_OK ||
+		   !(power > 0 && power < 100)))
+		return pc_profile_fail(next, PC_EUSAGE,
+				       "option power=%s; expected a percent above 0 and below 100 (e.g. 80)",
+				       pw);
+	if (pc_profile_event_counts(base) != pc_profile_event_counts(next))
+		return pc_profile_fail(next, PC_EUNSUPPORTED,
+				       "cannot compare exact counts with samples: capture %d holds exact counts, capture %d samples",
+				       pc_profile_event_counts(base) ? 1 : 2,
+				       pc_profile_event_counts(base) ? 2 : 1);
 	const char *only = pc_options_get(o, "symbols");
 	/* --focus/--ignore/--hide: the symbols they keep (a sample is a
 	 * one-frame stack, as in the flat report), shares of all samples */
@@ -608,14 +735,16 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 		r->k2 = k2;
 		r->s1 = n1 > 0 ? k1 / n1 : 0;
 		r->s2 = n2 > 0 ? k2 / n2 : 0;
+		r->more = NAN;
 		if (exact) {
-			r->lo = r->hi = r->p = r->padj = NAN;
+			r->lo = r->hi = r->ga = r->p = r->padj = r->mde = NAN;
 			r->sig = r->s1 != r->s2;
+			r->verdict = r->s2 > r->s1 ? V_SLOWER : r->s2 < r->s1 ? V_FASTER : V_UNCHANGED;
 		} else {
-			pc_stats_diff_interval(k1, n1, k2, n2, z, &r->lo, &r->hi);
 			r->p = pc_stats_two_proportion(k1, n1, k2, n2, NULL);
 		}
 	}
+	size_t nsig = 0;
 	if (!exact) {
 		for (size_t x = 0; x < n; x++)
 			pv[x] = d[x].p;
@@ -627,19 +756,23 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 		for (size_t x = 0; x < n; x++) {
 			d[x].padj = pv[x];
 			d[x].sig = pv[x] < 1 - level / 100;
+			nsig += d[x].sig != 0;
 		}
+		for (size_t x = 0; x < n; x++)
+			diff_row_stats(&d[x], n1, n2, corr, 1 - level / 100, n, nsig,
+				       thr / 100, power / 100);
+	} else {
+		for (size_t x = 0; x < n; x++)
+			nsig += d[x].sig != 0;
 	}
 	qsort(d, n, sizeof *d, cmp_drow);
-	size_t nsig = 0;
-	for (size_t x = 0; x < n; x++)
-		nsig += d[x].sig != 0;
 	const char *cname = corr == PC_CORRECT_HOLM ? "holm" : "bh";
 	char lv[32], t1[48], t2[48];
 	level_text(level, lv, sizeof lv);
 	pc_fmt_count(n1, t1, sizeof t1);
 	pc_fmt_count(n2, t2, sizeof t2);
 	if (fmt == PC_OUT_CSV) {
-		pc_sink_puts(k, "symbol,before_count,after_count,before_percent,after_percent,change_pp,ci_low_pp,ci_high_pp,p_value,p_adjusted,significant\n");
+		pc_sink_puts(k, "symbol,before_count,after_count,before_percent,after_percent,change_pp,ci_low_pp,ci_high_pp,p_value,p_adjusted,significant,ci_level,mde_pp,verdict,more_samples\n");
 		for (size_t x = 0; x < n; x++) {
 			drow *r = &d[x];
 			pc_sink_csv_field(k, r->name);
@@ -654,7 +787,17 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 			else
 				pc_sink_printf(k, "%.4f,%.4f,%.6g,%.6g", 100 * r->lo, 100 * r->hi,
 					       r->p, r->padj);
-			pc_sink_printf(k, ",%d\n", r->sig);
+			pc_sink_printf(k, ",%d,", r->sig);
+			if (!exact)
+				pc_sink_printf(k, "%.6g,", 100 * (1 - r->ga));
+			else
+				pc_sink_puts(k, ",");
+			if (isfinite(r->mde))
+				pc_sink_printf(k, "%.4f", 100 * r->mde);
+			pc_sink_printf(k, ",%s,", verdict_name[r->verdict]);
+			if (isfinite(r->more))
+				pc_sink_printf(k, "%.0f", r->more);
+			pc_sink_putc(k, '\n');
 		}
 	} else if (fmt == PC_OUT_JSON) {
 		pc_sink_puts(k, "{\n  \"report\": \"diff\",\n  \"base\": {\"sources\": ");
@@ -667,6 +810,9 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 		pc_sink_count(k, n2);
 		pc_sink_printf(k, "},\n  \"exact\": %s,\n  \"confidence\": %s,\n  \"correction\": \"%s\",\n  \"tested\": %zu,\n  \"significant\": %zu,",
 			       exact ? "true" : "false", lv, cname, n, nsig);
+		pc_sink_printf(k, "\n  \"intervals\": \"%s\",\n  \"threshold_pp\": %g,\n  \"power\": %g,",
+			       exact ? "none" : corr == PC_CORRECT_HOLM ? "simultaneous" : "fcr",
+			       thr, power);
 		if (flt.any) {
 			pc_sink_puts(k, "\n  \"filters\": ");
 			pc_filter_json(o, k);
@@ -691,7 +837,16 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 			json_num(k, r->p);
 			pc_sink_puts(k, ", \"p_adjusted\": ");
 			json_num(k, r->padj);
-			pc_sink_printf(k, ", \"significant\": %s}", r->sig ? "true" : "false");
+			pc_sink_printf(k, ", \"significant\": %s", r->sig ? "true" : "false");
+			pc_sink_puts(k, ", \"ci_level\": ");
+			json_num(k, 100 * (1 - r->ga));
+			pc_sink_puts(k, ", \"mde_pp\": ");
+			json_num(k, 100 * r->mde);
+			pc_sink_printf(k, ", \"verdict\": \"%s\", \"more_samples\": ", verdict_name[r->verdict]);
+			if (isfinite(r->more))
+				pc_sink_printf(k, "%.0f}", r->more);
+			else
+				pc_sink_puts(k, "null}");
 		}
 		pc_sink_puts(k, n ? "\n  ]\n}\n" : "]\n}\n");
 	} else {
@@ -705,12 +860,16 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 			pc_filter_describe(o, k);
 			pc_sink_puts(k, " (the symbols they keep are tested; shares of all samples)\n");
 		}
-		if (exact)
-			pc_sink_puts(k, "Counts are exact (not samples): changes are shown without intervals or tests\n");
-		else
+		if (exact) {
+			pc_sink_puts(k, "Counts are exact (not samples): the changes are exact; no intervals, no p-values\n");
+		} else {
 			pc_sink_printf(k, "Test: two-proportion z-test, %s correction over %zu symbols, %s%% level; %zu significant\n",
 				       corr == PC_CORRECT_HOLM ? "Holm" : "Benjamini-Hochberg",
 				       n, lv, nsig);
+			intervals_text(k, corr, 1 - level / 100, lv, n, nsig);
+			pc_sink_printf(k, "Verdicts: unchanged if the interval is within +-%g pp; MDE: the change found with %g%% power; unresolved (+N): about N more samples resolve it\n",
+				       thr, power);
+		}
 		pc_sink_puts(k, "\n");
 		size_t w = 6;
 		for (size_t x = 0; x < n; x++)
@@ -718,21 +877,29 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 				w = pc_name_width(d[x].name);
 		char ivh[48];
 		snprintf(ivh, sizeof ivh, "%s%% interval", lv);
-		pc_sink_printf(k, "%-*s  %8s  %8s  %8s  %-19s  %9s  %s\n", (int)w, "symbol",
-			       "before %", "after %", "change", ivh, "p adj", "sig");
+		pc_sink_printf(k, "%-*s  %8s  %8s  %8s  %-19s  %9s  %6s  %s\n", (int)w, "symbol",
+			       "before %", "after %", "change", ivh, "p adj", "MDE", "verdict");
 		for (size_t x = 0; x < n; x++) {
 			drow *r = &d[x];
-			char iv[64] = "", pa[32] = "";
+			char iv[64] = "", pa[32] = "", md[32] = "", vd[64];
 			if (!exact) {
-				snprintf(iv, sizeof iv, "[%+.2f, %+.2f]", 100 * r->lo, 100 * r->hi);
+				char l[24], h[24];
+				snprintf(iv, sizeof iv, "[%s, %s]", end_text(100 * r->lo, l, sizeof l),
+					 end_text(100 * r->hi, h, sizeof h));
 				if (r->padj < 0.0001)
 					snprintf(pa, sizeof pa, "<0.0001");
 				else
 					snprintf(pa, sizeof pa, "%.4f", r->padj);
+				if (isfinite(r->mde))
+					snprintf(md, sizeof md, "%.2f", 100 * r->mde);
 			}
+			if (isfinite(r->more))
+				snprintf(vd, sizeof vd, "%s (+%.0f)", verdict_name[r->verdict], r->more);
+			else
+				snprintf(vd, sizeof vd, "%s", verdict_name[r->verdict]);
 			pc_sink_pad(k, r->name, w, -1);
-			pc_sink_printf(k, "  %8.2f  %8.2f  %+8.2f  %-19s  %9s  %s", 100 * r->s1, 100 * r->s2, 100 * (r->s2 - r->s1), iv,
-				       pa, r->sig ? "*" : "");
+			pc_sink_printf(k, "  %8.2f  %8.2f  %+8.2f  %-19s  %9s  %6s  %s", 100 * r->s1, 100 * r->s2, 100 * (r->s2 - r->s1), iv,
+				       pa, md, vd);
 			while (k->len && k->buf[k->len - 1] == ' ')
 				k->len--;
 			pc_sink_putc(k, '\n');
@@ -760,6 +927,10 @@ const pc_option_decl pc_keys_diff[] = {
 	CI_DECL("95"),
 	{"correction", PC_OPTION_ENUM, "holm,bh", "holm",
 	 "p-value adjustment: Holm (family-wise) or Benjamini-Hochberg (FDR)"},
+	{"threshold", PC_OPTION_DOUBLE, NULL, "1",
+	 "percentage points: a change known to be smaller is no change"},
+	{"power", PC_OPTION_DOUBLE, NULL, "80",
+	 "power in percent of the minimum detectable effect"},
 	{"symbols", PC_OPTION_STRING, NULL, NULL,
 	 "comma-separated names: only these are tested"},
 	{"focus", PC_OPTION_STRING, NULL, NULL, "keep the samples whose stack matches"},

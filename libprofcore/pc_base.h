@@ -123,6 +123,19 @@ PC_INTERNAL int pc_profile_adopt_histogram(pc_profile *p, const pc_histogram *h,
  *  added up, else PC_EUNSUPPORTED recorded on p. */
 PC_INTERNAL int pc_rates_check(pc_profile *p, double have, double adding);
 
+/* ---- statistics behind the diff (statistics.c) ------------------------- */
+/** The standard normal quantile: x with P(Z <= x) = p, 0 < p < 1. */
+PC_INTERNAL double pc_stats_quantile(double p);
+/** Mee's score interval (Biometrics 40, 1984) for p2 - p1, k1 of n1
+ *  before, k2 of n2 after, at the two-sided critical value z: the
+ *  differences d that the score test of "p2 - p1 = d" does not reject,
+ *  its variance from the maximum-likelihood proportions under d
+ *  (Farrington and Manning's closed form).  At d = 0 the score statistic
+ *  is the pooled two-proportion z statistic (pc_stats_two_proportion),
+ *  so the interval excludes 0 exactly when that test rejects at z. */
+PC_INTERNAL void pc_stats_score_interval(double k1, double n1, double k2, double n2,
+					 double z, double *lo, double *hi);
+
 /** A copy of the n bytes at s (a NUL added after them) in p's string
  *  pool, as long-lived as p; NULL: out of memory.  A loader copies a
  *  whole string table once and gives the names inside the copy to

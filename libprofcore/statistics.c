@@ -9,6 +9,9 @@
  *    Statistics in Medicine 17, 1998) for the difference of two
  *    independent proportions, built from the two Wilson intervals.
  *  - pc_stats_two_proportion: pooled two-proportion z-test, two-sided.
+ *  - pc_stats_score_interval (internal): Mee's score interval for the
+ *    difference, the inversion of that test (the diff's adjusted
+ *    intervals).
  *  - pc_stats_adjust: Holm (family-wise error) or Benjamini-Hochberg
  *    (false discovery rate) adjusted p-values.
  *  - exact-count profiles (pc_profile_set_event_counts) and pc_profile_merge.
@@ -115,6 +118,87 @@ double pc_stats_two_proportion(double k1, double n1, double k2, double n2,
 		*zstat = z;
 	double pv = 2 * norm_cdf(-fabs(z));
 	return pv > 1 ? 1 : pv;
+}
+
+double pc_stats_quantile(double p)
+{
+	return p > 0 && p < 1 ? norm_quantile(p) : p <= 0 ? -HUGE_VAL : HUGE_VAL;
+}
+
+/* The maximum-likelihood proportions (before, after) of k1/n1 and k2/n2
+ * under after - before = d (Farrington and Manning, Statistics in
+ * Medicine 9, 1990, eq. (8)-(9): the root of a cubic in trigonometric
+ * form; their group 1 is "after", theta = n1 / n2). */
+static void restricted_mle(double k1, double n1, double k2, double n2, double d,
+			   double *pb, double *pa)
+{
+	double p1 = k2 / n2, p2 = k1 / n1, th = n1 / n2;
+	double a = 1 + th;
+	double b = -(1 + th + p1 + th * p2 + d * (th + 2));
+	double c = d * d + d * (2 * p1 + th + 1) + p1 + th * p2;
+	double e = -p1 * d * (1 + d);
+	double v = b * b * b / (27 * a * a * a) - b * c / (6 * a * a) + e / (2 * a);
+	double uu = b * b / (9 * a * a) - c / (3 * a);
+	double u = uu > 0 ? sqrt(uu) : 0;
+	if (v < 0)
+		u = -u;
+	double x;
+	if (u == 0) {
+		x = -b / (3 * a);
+	} else {
+		double cw = v / (u * u * u);
+		cw = cw > 1 ? 1 : cw < -1 ? -1 : cw;
+		x = 2 * u * cos((acos(-1.0) + acos(cw)) / 3) - b / (3 * a);
+	}
+	/* within the parameter space: after in [max(0, d), min(1, 1 + d)] */
+	double lo = d > 0 ? d : 0, hi = d < 0 ? 1 + d : 1;
+	x = x < lo ? lo : x > hi ? hi : x;
+	*pa = x;
+	*pb = x - d < 0 ? 0 : x - d > 1 ? 1 : x - d;
+}
+
+/* The score statistic of "p2 - p1 = d": decreasing in d. */
+static double score_stat(double k1, double n1, double k2, double n2, double d)
+{
+	double pb, pa;
+	restricted_mle(k1, n1, k2, n2, d, &pb, &pa);
+	double num = k2 / n2 - k1 / n1 - d;
+	double var = pa * (1 - pa) / n2 + pb * (1 - pb) / n1;
+	if (!(var > 0))
+		return num > 0 ? HUGE_VAL : num < 0 ? -HUGE_VAL : 0;
+	return num / sqrt(var);
+}
+
+/* The d in [a, b] where the statistic crosses t (it is above t at a and
+ * below at b): bisection to the last bit. */
+static double score_root(double k1, double n1, double k2, double n2, double t,
+			 double a, double b)
+{
+	for (int i = 0; i < 200; i++) {
+		double m = a + (b - a) / 2;
+		if (m <= a || m >= b)
+			break;
+		if (score_stat(k1, n1, k2, n2, m) > t)
+			a = m;
+		else
+			b = m;
+	}
+	return a + (b - a) / 2;
+}
+
+void pc_stats_score_interval(double k1, double n1, double k2, double n2, double z,
+			     double *lo, double *hi)
+{
+	if (!(n1 > 0) || !(n2 > 0)) {
+		*lo = -1;
+		*hi = 1;
+		return;
+	}
+	k1 = k1 < 0 ? 0 : k1 > n1 ? n1 : k1;
+	k2 = k2 < 0 ? 0 : k2 > n2 ? n2 : k2;
+	double d = k2 / n2 - k1 / n1;
+	*lo = d <= -1 || !(z > 0) ? d : score_root(k1, n1, k2, n2, z, -1, d);
+	*hi = d >= 1 || !(z > 0) ? d : score_root(k1, n1, k2, n2, -z, d, 1);
 }
 
 typedef struct pidx {

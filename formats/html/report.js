@@ -644,18 +644,27 @@
       ? 'Counts are exact (not samples): changes are shown without intervals or tests'
       : 'Test: two-proportion z-test, ' + (d.correction === 'holm' ? 'Holm' : 'Benjamini-Hochberg') + ' correction over ' +
         d.tested + ' symbols, ' + d.confidence + '% level; ' + d.significant + ' significant']));
-    app.appendChild(el('p', {cls: 'facts'}, [el('span', {cls: 'swatch', style: 'background:var(--up)'}), 'larger share after',
-      el('span', {cls: 'swatch', style: 'background:var(--down)'}), 'smaller share after; ', el('b', {text: '*'}), ' significant']));
+    if (!d.exact)
+      app.appendChild(el('p', {cls: 'facts', id: 'intervals'}, [d.intervals === 'simultaneous'
+        ? d.confidence + '% simultaneous intervals (Bonferroni; a significant row\'s cut at 0)'
+        : d.confidence + '% false-coverage-rate intervals (Benjamini-Yekutieli)',
+        '; unchanged: the interval within \u00b1' + d.threshold_pp + ' pp; MDE at ' + d.power + '% power; unresolved (+N): about N more samples resolve it']));
+    app.appendChild(el('p', {cls: 'facts'}, [el('span', {cls: 'swatch', style: 'background:var(--up)'}), 'slower (significant: larger share after)',
+      el('span', {cls: 'swatch', style: 'background:var(--down)'}), 'faster (significant: smaller share after)',
+      el('span', {cls: 'swatch', style: 'background:var(--ns)'}), 'not significant; ', el('b', {text: '*'}), ' significant']));
     var rows = d.rows || [];
     var maxc = 0;
-    rows.forEach(function (r) { maxc = Math.max(maxc, Math.abs(r.change_pp)); r._cls = r.significant ? 'sig' : null; });
+    /* only significant changes are coloured: red slower, blue faster */
+    function tone(r) { return !r ? 'ns' : !r.significant ? 'ns' : r.change_pp > 0 ? 'slower' : r.change_pp < 0 ? 'faster' : 'ns'; }
+    rows.forEach(function (r) { maxc = Math.max(maxc, Math.abs(r.change_pp)); r._cls = r.significant ? 'sig ' + tone(r) : 'ns'; });
     function changeCell(td, r) {
-      var c = r.change_pp;
-      td.className = 'num ' + (c > 0 ? 'up' : c < 0 ? 'down' : '');
+      var c = r.change_pp, t = tone(r);
+      td.className = 'num ' + (t === 'slower' ? 'up' : t === 'faster' ? 'down' : 'ns');
       td.textContent = (c > 0 ? '+' : '') + c.toFixed(2);
       td.setAttribute('data-v', String(c));
-      if (maxc > 0 && c) td.style.background = (c > 0 ? 'rgba(198,40,40,' : 'rgba(30,95,184,') + (0.08 + 0.32 * Math.abs(c) / maxc).toFixed(3) + ')';
+      if (maxc > 0 && c && t !== 'ns') td.style.background = (c > 0 ? 'rgba(198,40,40,' : 'rgba(30,95,184,') + (0.08 + 0.32 * Math.abs(c) / maxc).toFixed(3) + ')';
     }
+    function ciEnd(v) { return v === 0 ? '0' : (v > 0 ? '+' : '') + fixed(v, 2); }
     var cols = [
       {key: 'symbol', label: 'symbol', cls: 'sym', value: function (r) { return r.symbol; }},
       {key: 'before_count', label: 'before', num: true, value: function (r) { return r.before_count; }, text: function (r) { return count(r.before_count); }},
@@ -665,11 +674,14 @@
       {key: 'change_pp', label: 'change (pp)', num: true, value: function (r) { return r.change_pp; }, render: changeCell}];
     if (!d.exact) cols.push(
       {key: 'ci', label: d.confidence + '% interval (pp)', num: true, value: function (r) { return r.ci_low_pp; },
-        text: function (r) { return fixed(r.ci_low_pp, 2) + ' .. ' + fixed(r.ci_high_pp, 2); }},
+        text: function (r) { return '[' + ciEnd(r.ci_low_pp) + ', ' + ciEnd(r.ci_high_pp) + ']'; }},
       {key: 'p_adjusted', label: 'p adjusted', num: true, value: function (r) { return r.p_adjusted; },
         text: function (r) { return typeof r.p_adjusted === 'number' ? Number(r.p_adjusted.toPrecision(3)).toString() : ''; }},
+      {key: 'mde_pp', label: 'MDE (pp)', num: true, value: function (r) { return r.mde_pp; }, text: function (r) { return fixed(r.mde_pp, 2); }},
       {key: 'significant', label: 'sig.', value: function (r) { return r.significant ? 1 : 0; }, sort: function (r) { return r.significant ? 1 : 0; },
         cls: 'sigmark', text: function (r) { return r.significant ? '*' : ''; }});
+    cols.push({key: 'verdict', label: 'verdict', value: function (r) { return r.verdict; },
+      text: function (r) { return r.verdict + (typeof r.more_samples === 'number' ? ' (+' + r.more_samples + ')' : ''); }});
     var table = new VTable(cols, rows, {id: 'diff-table'});
     var only = el('input', {type: 'checkbox', id: 'diff-significant'});
     var counter = el('span', {id: 'diff-count', cls: 'facts'});
@@ -678,6 +690,7 @@
     app.appendChild(el('div', {cls: 'controls'}, fc.nodes.concat([el('label', null, [only, ' only significant']), counter])));
     app.appendChild(table.box);
     fc.apply();
+    diffIcicle(app, D, rows, tone);
     /* both flat profiles side by side */
     function side(f, err, title, id) {
       var box = el('div', null, [el('h2', {text: title})]);
@@ -694,6 +707,49 @@
     }
     app.appendChild(el('div', {cls: 'cols'}, [side(D.base_flat, D.base_flat_error, 'before', 'base-flat'),
       side(D.new_flat, D.new_flat_error, 'after', 'new-flat')]));
+  }
+
+  /* The diff's icicle: the call paths of the capture after (widths: its
+   * inclusive values), each frame coloured by its function's row of the
+   * diff table (tone: red slower, blue faster, grey not significant or
+   * not tested); the capture before's value of the same path in the
+   * frame's title.  One element per frame (#diff-flame .fr), so that
+   * names stay text. */
+  function diffIcicle(app, D, rows, tone) {
+    var box = el('div', null, [el('h2', {text: 'Call paths: after, coloured by the change of each function'})]);
+    app.appendChild(box);
+    var FB = D.base_paths && D.base_paths.flame, FA = D.new_paths && D.new_paths.flame;
+    if (!FA) {
+      box.appendChild(el('p', {cls: 'note', text: 'No call paths: ' + ((D.new_paths && D.new_paths.flame_error) || 'not available')}));
+      return;
+    }
+    box.appendChild(el('p', {cls: 'facts', id: 'diff-flame-label', text: (FA.estimate
+      ? 'estimate: stacks derived from call counts (gprof\'s assumption)' : 'no call arcs: one frame per function, as measured') +
+      '; widths: the capture after, inclusive ' + FA.unit + '; colour: the function\'s own change in the table above'}));
+    var byName = new Map();
+    rows.forEach(function (r) { byName.set(r.symbol, r); });
+    var A = buildTree(FA), B = FB ? buildTree(FB) : null;
+    var total = A.root.v, btotal = B ? B.root.v : 0;
+    var wrap = el('div', {id: 'diff-flame', style: 'height:' + (A.maxDepth * 18) + 'px'});
+    var shown = 0, hidden = 0;
+    function find(kids, name) { for (var i = 0; i < kids.length; i++) if (kids[i].name === name) return kids[i]; return null; }
+    (function walk(n, b) {
+      for (var i = 0; i < n.kids.length; i++) {
+        var c = n.kids[i], cb = b ? find(b.kids, c.name) : null;
+        var w = total > 0 ? c.v / total : 0;
+        if (w < 0.001) { hidden++; continue; }
+        var r = byName.get(c.name), t = tone(r);
+        var before = btotal > 0 && cb ? 100 * cb.v / btotal : 0;
+        var f = el('div', {cls: 'fr ' + t, 'data-name': c.name, 'data-tone': t, 'data-depth': c.depth,
+          title: c.name + ': ' + before.toFixed(2) + '% before, ' + (100 * w).toFixed(2) + '% after' + (r ? '; ' + r.verdict : '; not tested'),
+          style: 'left:' + (100 * c.x / total) + '%;width:' + (100 * w) + '%;top:' + ((c.depth - 1) * 18) + 'px'}, [c.name]);
+        wrap.appendChild(f);
+        shown++;
+        walk(c, cb);
+      }
+    })(A.root, B ? B.root : null);
+    box.appendChild(wrap);
+    if (hidden) box.appendChild(el('p', {cls: 'note', text: hidden + ' frames narrower than 0.1% not drawn'}));
   }
 
   /* Builds the first view; returns the function that completes the

@@ -1000,10 +1000,15 @@ PC_API int pc_profile_merge(pc_profile *dst, const pc_profile *src);
 
 /** The "diff" report of two captures (docs/statistics.md ("Statistics")): per symbol
  *  (matched by name) the shares before and after, the change in
- *  percentage points with its interval, the two-proportion test's
- *  p-value adjusted over the listed symbols, and a significance flag.
+ *  percentage points with its interval adjusted as the p-value is, the
+ *  two-proportion test's p-value adjusted over the listed symbols, a
+ *  significance flag, the minimum detectable effect and a verdict
+ *  (slower, faster, unchanged, unresolved).  Exact counts are compared
+ *  only with exact counts (else PC_EUNSUPPORTED).
  *  opts: "output-format", "ci" (confidence percent, default 95),
- *  "correction" (holm, default, or bh), "symbols" (comma-separated
+ *  "correction" (holm, default, or bh), "threshold" (percentage points
+ *  within which an interval means unchanged, default 1), "power"
+ *  (percent, of the MDE, default 80), "symbols" (comma-separated
  *  names: only these are tested), "focus", "ignore", "hide", and the
  *  attribution keys; any other key, or a bad value, is PC_EUSAGE naming
  *  it.  *out is freed with pc_free.  Errors are recorded on next. */

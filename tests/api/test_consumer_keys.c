@@ -280,7 +280,7 @@ static void diff_keys(void **state)
 	assert_string_equal(out, "untouched");
 	assert_string_equal(pc_profile_error(b)->message,
 			    "unknown option 'granularty' for pc_profile_diff; known: " ATTR_KEYS
-			    ", output-format, ci, correction, symbols, focus, ignore, hide");
+			    ", output-format, ci, correction, threshold, power, symbols, focus, ignore, hide");
 	pc_options_free(o);
 	/* top is a report key, not a diff key */
 	o = bag("top=3", NULL);
@@ -327,7 +327,7 @@ static void multi_tables(void **state)
 {
 	(void)state;
 	static const char *const r[] = {"diff", "rates"};
-	static const size_t nkeys[] = {10, 5};
+	static const size_t nkeys[] = {12, 5};
 	for (size_t i = 0; i < 2; i++) {
 		const pc_option_decl *d = pc_report_options(r[i]);
 		assert_non_null(d);

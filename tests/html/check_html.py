@@ -18,7 +18,10 @@ switched off) loads it from disk, and the test reads the DOM:
    a cycle are left to the call-path model's own tests); clicking a
    frame zooms to it and fills the caller/callee tables;
  - hostile names (<script>, quotes, control bytes) render as text;
- - diff -F html: rows, colours and significance marks equal diff -F csv;
+ - diff -F html: rows, intervals, MDE, verdicts and significance marks
+   equal diff -F csv; only the rows whose adjusted p is below the level
+   are coloured (red slower, blue faster), as are the icicle's frames;
+   hostile names stay text in the diff page too;
  - source: the lines of -r source -F json.
 
 Screenshots of each view go to BUILD/tests/html/ (not committed).
@@ -315,26 +318,71 @@ def case_escape(b, tmp):
     check(p.console == [], "escape: no console errors %r" % p.console)
 
 
-def case_diff(b, tmp):
-    page_file = os.path.join(tmp, "diff.html")
-    args = ["twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz"]
-    profcat("diff", "-F", "html", "-o", page_file, *args, cwd=STATS)
+JS_ICICLE = """[...document.querySelectorAll('#diff-flame .fr')].map(f => ({name: f.textContent, tone: f.dataset.tone,
+  bg: getComputedStyle(f).backgroundColor, cls: f.className}))"""
+JS_CHANGE = """[...document.getElementById('diff-table').tBodies[0].rows].filter(r => !r.classList.contains('spacer')).map(r => {
+  const td = r.querySelector('td.num[data-v]'); const c = [...r.cells].find(x => x.className.includes('up') || x.className.includes('down') || x.className.includes('ns'));
+  return [r.cells[0].textContent, c.className, getComputedStyle(c).color, c.style.background]; })"""
+RED, BLUE, GREY = "rgb(198, 40, 40)", "rgb(30, 95, 184)", "rgb(154, 160, 166)"
+
+
+def diff_page(b, tmp, args, label, cwd=STATS):
+    page_file = os.path.join(tmp, label + ".html")
+    profcat("diff", "-F", "html", "-o", page_file, *args, cwd=cwd)
     static_checks("diff", open(page_file, "rb").read())
-    want = list(csv.DictReader(io.StringIO(profcat("diff", "-F", "csv", *args, cwd=STATS).decode())))
-    text = profcat("diff", *args, cwd=STATS).decode().splitlines()
+    want = list(csv.DictReader(io.StringIO(profcat("diff", "-F", "csv", *args, cwd=cwd).decode())))
+    text = profcat("diff", *args, cwd=cwd).decode().splitlines()
     p = b.open(url(page_file))
-    check(p.eval("document.documentElement.dataset.pcReady") == "ok", "diff: page ready without error")
+    check(p.eval("document.documentElement.dataset.pcReady") == "ok", "%s: page ready without error" % label)
+    return p, want, text
+
+
+def check_colours(p, want, label, level=0.05):
+    """Only the rows whose adjusted p is below the level are coloured, red
+    slower, blue faster; the others and their icicle frames grey."""
+    def tone(w):
+        if w["p_adjusted"] == "" or not float(w["p_adjusted"]) < level:
+            return "ns"
+        return "slower" if float(w["change_pp"]) > 0 else "faster"
+    tones = {w["symbol"]: tone(w) for w in want}
+    got = p.eval(JS_CHANGE)
+    ok = len(got) == len(want)
+    for name, cls, colour, bg in got:
+        t = tones.get(name)
+        ok &= (t == "slower" and "up" in cls and colour == RED and bg != "") or \
+              (t == "faster" and "down" in cls and colour == BLUE and bg != "") or \
+              (t == "ns" and "ns" in cls and "up" not in cls and "down" not in cls and bg == "")
+    check(ok, "%s: change cells coloured only where p adjusted < %g (%d red, %d blue, %d grey)"
+          % (label, level, *[sum(1 for t in tones.values() if t == x) for x in ("slower", "faster", "ns")]))
+    fr = p.eval(JS_ICICLE)
+    colour = {"slower": RED, "faster": BLUE, "ns": GREY}
+    check(fr and all(f["tone"] == tones.get(f["name"], "ns") and f["bg"] == colour[f["tone"]] for f in fr),
+          "%s: icicle frames coloured as their functions' rows (%d frames)" % (label, len(fr)))
+    return tones
+
+
+def case_diff(b, tmp):
+    args = ["twenty.nm", "diff_base.raw.gz", "diff_new.raw.gz"]
+    p, want, text = diff_page(b, tmp, args, "diff")
     check(p.eval("document.getElementById('samples').textContent") == text[2], "diff: samples line = text diff's")
     check(p.eval("document.getElementById('test').textContent") == text[3], "diff: test line = text diff's")
     got = rows(p, "diff-table")
-    ok = len(got) == len(want)
-    for g, w in zip(got, want):
-        ok &= g["symbol"][0] == w["symbol"] and num_eq(g["before_count"][1], w["before_count"])
+    bad = [] if len(got) == len(want) else ["%d rows" % len(got)]
+    js = json.loads(profcat("diff", "-F", "json", *args, cwd=STATS))["rows"]
+    for g, w, j in zip(got, want, js):
+        lo, hi = j["ci_low_pp"], j["ci_high_pp"]
+        ok = g["symbol"][0] == w["symbol"] and num_eq(g["before_count"][1], w["before_count"])
         ok &= num_eq(g["after_count"][1], w["after_count"]) and num_eq(g["change_pp"][1], w["change_pp"])
-        c = float(w["change_pp"])
-        ok &= ("up" in g["change_pp"][2]) == (c > 0) and ("down" in g["change_pp"][2]) == (c < 0)
         ok &= (g["significant"][0] == "*") == (w["significant"] == "1") and ("sig" in g["_cls"]) == (w["significant"] == "1")
-    check(ok, "diff: rows, red/blue changes and significance marks = diff -F csv (%d rows)" % len(want))
+        ok &= g["mde_pp"][0] == "%.2f" % float(w["mde_pp"]) and abs(float(g["mde_pp"][1]) - float(w["mde_pp"])) <= 5e-5
+        ok &= g["verdict"][0] == w["verdict"] + (" (+%s)" % w["more_samples"] if w["more_samples"] else "")
+        ok &= g["ci"][0] == "[%s, %s]" % tuple("0" if v == 0 else "%+.2f" % v for v in (lo, hi))
+        if not ok:
+            bad.append((g, w))
+    check(not bad, "diff: rows, intervals, MDE, verdicts and significance marks = diff -F csv (%d rows) %r"
+          % (len(want), bad[:1]))
+    tones = check_colours(p, want, "diff")
+    check(tones["f03"] == "faster" and tones["f12"] == "ns", "diff: f03 blue, f12 (p adj 0.054) grey")
     set_input(p, "diff-significant", checked=True)
     check([g["symbol"][0] for g in rows(p, "diff-table")] == [w["symbol"] for w in want if w["significant"] == "1"],
           "diff: only significant")
@@ -342,6 +390,31 @@ def case_diff(b, tmp):
     check(len(rows(p, "base-flat")) == 20 and len(rows(p, "new-flat")) == 20, "diff: both flat profiles side by side")
     p.screenshot(os.path.join(OUT, "html-diff.png"))
     check(p.console == [], "diff: no console errors %r" % p.console)
+    # Benjamini-Hochberg takes f12 too: red
+    p, want, text = diff_page(b, tmp, ["--correction", "bh"] + args, "diff-bh")
+    tones = check_colours(p, want, "diff bh")
+    check(tones["f12"] == "slower" and tones["f03"] == "faster", "diff bh: f12 red, f03 blue")
+    check(p.console == [], "diff bh: no console errors %r" % p.console)
+
+
+def case_diff_escape(b, tmp):
+    """Hostile names in a diff page: table rows and icicle frames are text."""
+    with open(os.path.join(tmp, "names.nm"), "wb") as f:
+        f.write(NM)
+    with open(os.path.join(tmp, "before.txt"), "wb") as f:
+        f.write(PCS * 40)
+    with open(os.path.join(tmp, "after.txt"), "wb") as f:
+        f.write(PCS * 40 + b"0x1014\n" * 200)
+    p, want, _ = diff_page(b, tmp, ["names.nm", "-f", "raw", "before.txt", "-f", "raw", "after.txt"], "diff-escape", cwd=tmp)
+    check(p.eval("document.scripts.length") == 2 and p.eval("[...document.querySelectorAll('b')].every(e => e.textContent !== 'x')"),
+          "diff escape: no element made from a name")
+    shown = [g["symbol"][0] for g in rows(p, "diff-table")]
+    frames = [f["name"] for f in p.eval(JS_ICICLE)]
+    for s_ in ("<script>alert(1)</script>", "esc\\x1b[31mred\\x07", "q\"uo'te&amp;", "</script><b>x", "bad\\xfe"):
+        check(s_ in shown and s_ in frames, "diff escape: %r shown as text in the table and the icicle" % s_)
+    tones = check_colours(p, want, "diff escape")
+    check(tones["<script>alert(1)</script>"] == "slower", "diff escape: the grown function is red")
+    check(p.console == [], "diff escape: no console errors %r" % p.console)
 
 
 def case_source(b, tmp):
@@ -425,6 +498,7 @@ def main():
                 print("skip gmon and source cases: built without the ELF loader")
             case_escape(b, tmp)
             case_diff(b, tmp)
+            case_diff_escape(b, tmp)
             case_many(b, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -574,6 +574,29 @@ static void test_bad_ci(void **state)
 	pc_profile_free(p);
 }
 
+/* Mee's score interval: at 0 its statistic is the pooled z, so its ends
+ * at the z of a p-value p are 0 exactly when the test's p-value is p;
+ * values from diff_reference.py (bisections on the likelihood's slope
+ * and on the statistic) */
+static void test_score_interval(void **state)
+{
+	(void)state;
+	double lo, hi, zs;
+	pc_stats_score_interval(10, 100, 50, 140, pc_stats_z(97.5), &lo, &hi);
+	assert_true(fabs(lo - 0.13858047) < 2e-8 && fabs(hi - 0.36718728) < 2e-8);
+	/* the test's own p-value as the level: one end is 0 */
+	pc_stats_two_proportion(929, 20000, 1033, 19500, &zs);
+	pc_stats_score_interval(929, 20000, 1033, 19500, zs, &lo, &hi);
+	assert_true(fabs(lo) < 1e-12 && hi > 0);
+	/* none before: the lower end stays above -1, the upper below 1 */
+	pc_stats_score_interval(0, 1000, 12, 1000, Z95, &lo, &hi);
+	assert_true(fabs(lo - 0.0068776478) < 1e-9 && fabs(hi - 0.0208572685) < 1e-9);
+	pc_stats_score_interval(0, 10, 10, 10, Z95, &lo, &hi);
+	assert_true(hi == 1 && fabs(lo - 0.6777496839) < 1e-9);
+	pc_stats_score_interval(5, 10, 5, 10, 0, &lo, &hi);
+	assert_true(lo == 0 && hi == 0);
+}
+
 static void test_diff_api(void **state)
 {
 	(void)state;
@@ -584,15 +607,15 @@ static void test_diff_api(void **state)
 	pc_options_set(o, "output-format", "csv");
 	char *out = NULL;
 	assert_int_equal(pc_profile_diff(a, b, o, &out, NULL), PC_OK);
-	/* cold: 10/100 -> 50/140; hot: 90/100 -> 90/140 */
-	double lo, hi, pv = pc_stats_two_proportion(10, 100, 50, 140, NULL);
-	pc_stats_diff_interval(10, 100, 50, 140, Z95, &lo, &hi);
-	char want[512];
-	snprintf(want, sizeof want,
-		 "symbol,before_count,after_count,before_percent,after_percent,change_pp,ci_low_pp,ci_high_pp,p_value,p_adjusted,significant\n"
-		 "cold,10,50,10.0000,35.7143,25.7143,%.4f,%.4f,%.6g,%.6g,1\n",
-		 100 * lo, 100 * hi, pv, 2 * pv);
-	assert_memory_equal(out, want, strlen(want));
+	/* cold: 10/100 -> 50/140; hot: 90/100 -> 90/140.  The numbers are
+	 * tests/stats/diff_reference.py's (the definitions, computed
+	 * independently): Mee score intervals at 97.5% (Bonferroni over 2),
+	 * MDE (z(0.9875) + z(0.8)) * the pooled standard error */
+	const char *want =
+		"symbol,before_count,after_count,before_percent,after_percent,change_pp,ci_low_pp,ci_high_pp,p_value,p_adjusted,significant,ci_level,mde_pp,verdict,more_samples\n"
+		"cold,10,50,10.0000,35.7143,25.7143,13.8580,36.7187,5.74471e-06,1.14894e-05,1,97.5,17.4791,slower,\n"
+		"hot,90,90,90.0000,64.2857,-25.7143,-36.7187,-13.8580,5.74471e-06,1.14894e-05,1,97.5,17.4791,faster,\n";
+	assert_string_equal(out, want);
 	pc_free(out);
 	pc_options_set(o, "correction", "sidak");
 	assert_int_equal(pc_profile_diff(a, b, o, &out, NULL), PC_EUSAGE);
@@ -661,6 +684,7 @@ int main(void)
 		cmocka_unit_test(test_flat_ci),
 		cmocka_unit_test(test_flat_exact),
 		cmocka_unit_test(test_bad_ci),
+		cmocka_unit_test(test_score_interval),
 		cmocka_unit_test(test_diff_api),
 		cmocka_unit_test(test_null_options_and_misuse),
 	};

@@ -149,7 +149,7 @@ class Diff(Golden):
                 "diff_base.raw.gz", "diff_new.raw.gz", rc=2)
         self.assertEqual(r.stderr, "profcat: unknown option 'granularty' for pc_profile_diff; "
                          "known: attribution, use-sizes, demangle, output-format, ci, "
-                         "correction, symbols, focus, ignore, hide (-O KEY=VALUE: the "
+                         "correction, threshold, power, symbols, focus, ignore, hide (-O KEY=VALUE: the "
                          "loaders' keys are listed by profcat --list-formats -v)\n")
         # a damaged capture: FILE:OFFSET from its loader
         with tempfile.TemporaryDirectory() as d:
@@ -224,7 +224,21 @@ class Exact(unittest.TestCase):
                          "\nno warnings\n" % self.HATARI)
         d = json.loads(run("diff", "-F", "json", self.HATARI, self.HATARI).stdout)
         self.assertTrue(d["exact"])
-        self.assertEqual(d["rows"][0]["p_value"], None)
+        self.assertEqual(d["intervals"], "none")
+        self.assertEqual({k: d["rows"][0][k] for k in ("ci_low_pp", "ci_high_pp", "p_value", "p_adjusted",
+                                                        "ci_level", "mde_pp", "verdict", "more_samples")},
+                         {"ci_low_pp": None, "ci_high_pp": None, "p_value": None, "p_adjusted": None,
+                          "ci_level": None, "mde_pp": None, "verdict": "unchanged", "more_samples": None})
+        text = run("diff", self.HATARI, self.HATARI).stdout.splitlines()
+        self.assertEqual(text[3], "Counts are exact (not samples): the changes are exact; no intervals, no p-values")
+        self.assertEqual(text[5].split(), ["symbol", "before", "%", "after", "%", "change", "95%", "interval",
+                                           "p", "adj", "MDE", "verdict"])
+        self.assertEqual(text[6].split()[-2:], ["+0.00", "unchanged"])
+        csvrow = run("diff", "-F", "csv", self.HATARI, self.HATARI).stdout.splitlines()[1]
+        self.assertTrue(csvrow.endswith(",0.0000,,,,,0,,,unchanged,"), csvrow)
+        # exact counts against samples: no test means anything
+        r = run("diff", self.HATARI, "+", "ten.nm", *GMON, "healthy.gmon", rc=1)
+        self.assertEqual(r.stderr, "profcat: cannot compare exact counts with samples: capture 1 holds exact counts, capture 2 samples\n")
         r = run("rates", self.HATARI, self.HATARI, rc=1)
         self.assertEqual(r.stderr, "profcat: capture 1 holds exact counts, not samples: there is no sampling period to alias\n")
 
