@@ -76,7 +76,7 @@
     this.headRow = el('tr');
     columns.forEach(function (c, i) {
       var th = el('th', {cls: c.num ? 'num' : null, 'data-col': c.key, title: c.help, scope: 'col', text: c.label,
-        onclick: function () { self.sortBy(i); }});
+        onclick: opt.nosort ? null : function () { self.sortBy(i); }});
       c.th = th;
       self.headRow.appendChild(th);
     });
@@ -486,7 +486,7 @@
       (C._out[e[0]] = C._out[e[0]] || []).push(e);
     });
   }
-  function callsPanel(box, C, name, select) {
+  function callsPanel(box, C, name, select, openSource) {
     box.textContent = '';
     if (!C) return;
     callIndex(C);
@@ -496,6 +496,8 @@
     var rate = C._rate || 0, conv = function (v) { return rate ? v / rate : v; };
     var cyc = function (m) { return m[1] ? ' <cycle ' + m[1] + '>' : ''; };
     box.appendChild(el('h2', {id: 'calls-title', text: '[' + n[2] + '] ' + n[0] + cyc(n)}));
+    if (openSource) box.appendChild(el('p', null, [el('a', {cls: 'link', id: 'calls-source', text: 'its source lines and disassembly',
+      onclick: function () { openSource(name); }})]));
     box.appendChild(el('p', {cls: 'facts'}, ['inclusive ', el('b', {text: fixed(C.total ? 100 * (n[5] + n[6]) / C.total : 0, 2) + '%'}),
       ', self ', el('b', {text: sec(conv(n[5]))}), rate ? ' s' : '', ', children ', el('b', {text: sec(conv(n[6]))}), rate ? ' s' : '',
       ', called ', el('b', {text: String(n[3]) + (n[4] ? '+' + n[4] : '')}), ' times']));
@@ -521,27 +523,180 @@
   }
 
   /* ---- source --------------------------------------------------------- */
-  function sourceView(view, src, err) {
-    /* one panel per kind of data; a disassembly panel goes beside it */
+  /* The Source tab: the counts of -r source (src: its JSON) on the text
+   * of each file (S: #pc-data-src, formats/html_source.c: files, the
+   * code inlined at each line, each function's hottest line, the
+   * disassembly of the functions with the most samples).  The code is a
+   * VTable: only the lines in view are drawn.  Returns {showFunction,
+   * showLine}, the jumps from other views. */
+  function sourceView(view, src, err, S, onstate) {
     var panel = el('div', {id: 'source-panel'});
     view.appendChild(panel);
-    if (!src || !src.lines) { panel.appendChild(el('p', {cls: 'note', text: 'No source view: ' + (err || 'not available')})); return; }
-    panel.appendChild(el('p', {cls: 'facts', text: 'Samples by source line (DWARF line table); ' + count(src.no_line_info || 0) + ' samples without line information.'}));
-    var byFile = new Map();
-    src.lines.forEach(function (l) { if (!byFile.has(l.file)) byFile.set(l.file, []); byFile.get(l.file).push(l); });
-    var max = 0;
-    src.lines.forEach(function (l) { max = Math.max(max, l.percent || 0); });
-    byFile.forEach(function (lines, file) {
-      panel.appendChild(el('h2', {text: file}));
-      var tb = el('tbody');
-      lines.forEach(function (l) {
-        tb.appendChild(el('tr', null, [el('td', {cls: 'num', text: String(l.line)}), el('td', {cls: 'num', 'data-v': l.count, text: count(l.count)}),
-          el('td', {cls: 'num', 'data-v': l.percent, text: fixed(l.percent, 2)}),
-          el('td', {cls: 'cibar'}, [el('div', {cls: 'cib'}, [el('div', {cls: 'b', style: 'width:' + (max ? 100 * l.percent / max : 0) + '%'})])])]));
-      });
-      panel.appendChild(el('table', {cls: 'grid'}, [el('thead', null, [el('tr', null, [el('th', {cls: 'num', text: 'line'}),
-        el('th', {cls: 'num', text: 'count'}), el('th', {cls: 'num', text: 'percent'}), el('th', {text: ''})])]), tb]));
+    var nothing = {showFunction: function () {}, showLine: function () {}};
+    if (!src || !src.lines) { panel.appendChild(el('p', {cls: 'note', text: 'No source view: ' + (err || 'not available')})); return nothing; }
+    S = S || {};
+    var total = src.total || 0;
+    panel.appendChild(el('p', {cls: 'facts', text: 'Samples by source line (DWARF line table), self: the samples of the code of each line; ' +
+      count(src.no_line_info || 0) + ' samples without line information. Inlined: the samples of code inlined at a call site. ' +
+      'Per-line inclusive counts need sampled stacks; this capture ' + (S.files ? 'gives self counts' : 'has no text') + '.'}));
+    var texts = new Map();
+    (S.files || []).forEach(function (f, i) { texts.set(f.file, f); });
+    var byFile = new Map(), order = [];
+    src.lines.forEach(function (l) {
+      if (l.inlined) return;
+      if (!byFile.has(l.file)) { byFile.set(l.file, {lines: new Map(), sum: 0}); order.push(l.file); }
+      var b = byFile.get(l.file);
+      b.lines.set(l.line, l);
+      b.sum += l.count;
     });
+    order.sort(function (a, b) { return byFile.get(b).sum - byFile.get(a).sum || (a < b ? -1 : 1); });
+    var inl = new Map();   /* "file\nline" -> [[function, samples]] */
+    (S.inlined || []).forEach(function (m) {
+      var f = S.files[m[0]];
+      if (!f) return;
+      var key = f.file + '\n' + m[1];
+      if (!inl.has(key)) inl.set(key, []);
+      inl.get(key).push([m[2], m[3]]);
+    });
+    var max = 0;
+    src.lines.forEach(function (l) { if (!l.inlined) max = Math.max(max, l.percent || 0); });
+    var fileSel = el('select', {id: 'source-file', 'aria-label': 'source file'});
+    order.forEach(function (f) {
+      var b = byFile.get(f);
+      fileSel.appendChild(el('option', {value: f, text: f + ' \u2014 ' + count(b.sum) + ' samples, ' + fixed(total ? 100 * b.sum / total : 0, 2) + '%'}));
+    });
+    var fileNote = el('p', {id: 'source-file-note', cls: 'note'});
+    panel.appendChild(el('div', {cls: 'controls'}, [el('label', null, ['File ', fileSel]), el('span', {id: 'source-count', cls: 'facts'})]));
+    panel.appendChild(fileNote);
+    function heat(td, r) {
+      td.className = 'num';
+      if (r.count) {
+        td.textContent = count(r.count);
+        td.setAttribute('data-v', String(r.count));
+        td.style.background = 'rgba(198,40,40,' + (0.06 + 0.5 * (max ? r.percent / max : 0)).toFixed(3) + ')';
+      }
+    }
+    var cols = [
+      {key: 'line', label: 'line', num: true, value: function (r) { return r.line; }},
+      {key: 'count', label: 'self', num: true, value: function (r) { return r.count; }, render: heat},
+      {key: 'percent', label: 'self %', num: true, value: function (r) { return r.count ? r.percent : null; },
+        text: function (r) { return r.count ? fixed(r.percent, 2) : ''; }},
+      {key: 'inlined', label: 'inlined here', cls: 'sym', value: function (r) { return r.inl ? r.inl[0][1] : null; },
+        text: function (r) { return r.inl ? r.inl.map(function (x) { return x[0] + ' ' + count(x[1]); }).join(', ') : ''; }},
+      {key: 'text', label: 'source', cls: 'code', value: function (r) { return r.text; }}];
+    var table = new VTable(cols, [], {id: 'source-table', onclick: function (r) { showLine(cur, r.line, true); }});
+    table.box.classList.add('codebox');
+    panel.appendChild(table.box);
+    /* the disassembly (pprof's weblist): a function's instructions with
+     * the source line above each group, or those of one source line */
+    var dpanel = el('div', {id: 'disasm-panel'});
+    panel.appendChild(dpanel);
+    var D = S.disasm || [];
+    var dsel = el('select', {id: 'disasm-func', 'aria-label': 'function'});
+    D.forEach(function (d, i) {
+      dsel.appendChild(el('option', {value: String(i), text: d.function + ' \u2014 ' + count(d.count) + ' samples'}));
+    });
+    var dnote = el('p', {id: 'disasm-note', cls: 'note'});
+    dpanel.appendChild(el('h2', {text: 'Disassembly'}));
+    if (!D.length) dpanel.appendChild(el('p', {cls: 'note', id: 'disasm-none', text: 'No disassembly: ' + (S.disasm_error || 'no function with samples')}));
+    else dpanel.appendChild(el('div', {cls: 'controls'}, [el('label', null, ['Function ', dsel]),
+      el('span', {cls: 'facts', text: D.length + ' functions with the most samples embedded (option html-disasm=N|all)'})]));
+    dpanel.appendChild(dnote);
+    function lineText(file, line) {
+      var f = texts.get(file);
+      return f && f.lines && f.lines[line - 1] !== undefined ? f.lines[line - 1] : '';
+    }
+    var dcols = [
+      {key: 'count', label: 'count', num: true, value: function (r) { return r.hdr ? null : r.count; },
+        text: function (r) { return r.hdr || !r.count ? '' : count(r.count); }},
+      {key: 'percent', label: 'percent', num: true, value: function (r) { return r.hdr || r.count === null ? null : r.percent; },
+        text: function (r) { return r.hdr || !r.count ? '' : fixed(r.percent, 2); }},
+      {key: 'address', label: 'address', num: true, cls: 'num addr', value: function (r) { return r.hdr ? null : r.address; },
+        text: function (r) { return r.hdr ? '' : hex(r.address); }},
+      {key: 'instruction', label: 'instruction', cls: 'code', value: function (r) { return r.hdr || r.instruction; }}];
+    var dtable = new VTable(dcols, [], {id: 'disasm-table', nosort: true, onclick: function (r) { if (r.file) showLine(r.file, r.line); }});
+    dtable.box.style.maxHeight = '45vh';
+    dpanel.appendChild(dtable.box);
+    function disRows(list) {
+      var out = [], lf = null, ll = -1;
+      list.forEach(function (x) {
+        var i = x.ins, d = x.d;
+        if (i.file && (i.file !== lf || i.line !== ll))
+          out.push({hdr: i.file.replace(/^.*\//, '') + ':' + i.line + '  ' + lineText(i.file, i.line).trim(), _cls: 'hdr', file: i.file, line: i.line});
+        lf = i.file; ll = i.line;
+        out.push({address: i.address, count: i.count, percent: i.count !== null && d.total ? 100 * i.count / d.total : 0,
+          instruction: i.instruction, file: i.file, line: i.line, _cls: i.count === null ? 'joined' : null});
+      });
+      return out;
+    }
+    function showDisasm(i) {
+      var d = D[i];
+      if (!d) return;
+      dsel.value = String(i);
+      dnote.textContent = d.function + ' (' + d.arch + ', ' + hex(d.low) + '\u2013' + hex(d.high) + '): ' + count(d.count) + ' samples, ' +
+        fixed(d.total ? 100 * d.count / d.total : 0, 2) + '% of all';
+      dtable.all = disRows(d.instructions.map(function (x) { return {ins: x, d: d}; }));
+      dtable.refresh();
+    }
+    function disasmOfLine(file, line) {
+      var list = [];
+      D.forEach(function (d) { d.instructions.forEach(function (x) { if (x.file === file && x.line === line) list.push({ins: x, d: d}); }); });
+      if (!list.length) return false;
+      dnote.textContent = 'The instructions of ' + file + ':' + line + ' in the embedded functions';
+      dtable.all = disRows(list);
+      dtable.refresh();
+      return true;
+    }
+    dsel.addEventListener('change', function () { showDisasm(+dsel.value); onstate({fn: D[+dsel.value].function, file: null, line: null}); });
+    var cur = null;
+    function showFile(file) {
+      cur = file;
+      fileSel.value = file;
+      var b = byFile.get(file) || {lines: new Map(), sum: 0};
+      var f = texts.get(file), rows = [], n = 0;
+      b.lines.forEach(function (l) { n = Math.max(n, l.line); });
+      if (f && f.lines && !f.missing) n = Math.max(n, f.lines.length);
+      fileNote.textContent = !f ? 'no text: not embedded in this page' : f.missing ? 'no text: ' + f.missing :
+        f.path && f.path !== file ? 'read from ' + f.path : '';
+      var hasText = f && !f.missing;
+      for (var ln = 1; ln <= n; ln++) {
+        var l = b.lines.get(ln), key = file + '\n' + ln, inlx = inl.get(key);
+        if (!hasText && !l && !inlx) continue;
+        rows.push({line: ln, count: l ? l.count : 0, percent: l ? l.percent : 0, inl: inlx || null,
+          text: hasText ? (f.lines[ln - 1] || '') : '', _cls: l && l.percent >= 10 ? 'hot' : null});
+      }
+      table.all = rows;
+      table.refresh();
+      document.getElementById('source-count').textContent = count(b.sum) + ' samples in ' + b.lines.size + ' lines';
+    }
+    function showLine(file, line, userClick) {
+      if (!byFile.has(file) && !texts.has(file)) return false;
+      if (cur !== file) showFile(file);
+      var i = table.view.findIndex(function (r) { return r.line === line; });
+      if (i >= 0) {
+        table.selected = table.view[i];
+        if (!userClick) table.box.scrollTop = Math.max(0, (i - 3) * ROW_H);
+        table.draw();
+      }
+      disasmOfLine(file, line);
+      onstate({file: file, line: line, fn: null});
+      return true;
+    }
+    var funcs = new Map();
+    (S.funcs || []).forEach(function (x) { if (S.files[x[1]]) funcs.set(x[0], [S.files[x[1]].file, x[2]]); });
+    function showFunction(name) {
+      var di = D.findIndex(function (d) { return d.function === name; });
+      var at = funcs.get(name);
+      if (at) showLine(at[0], at[1]);
+      if (di >= 0) showDisasm(di);
+      else if (at) dnote.textContent = name + ': not among the functions whose disassembly is embedded';
+      onstate({fn: name, file: null, line: null});
+      return !!at || di >= 0;
+    }
+    fileSel.addEventListener('change', function () { showFile(fileSel.value); onstate({file: fileSel.value, line: null, fn: null}); });
+    if (order.length) showFile(order[0]);
+    if (D.length) showDisasm(0);
+    return {showFunction: showFunction, showLine: showLine};
   }
 
   /* ---- tabs ----------------------------------------------------------- */
@@ -586,31 +741,73 @@
    * flat table); the returned function completes the page with R
    * (#pc-data-rest: the other rows and the other views' data), which
    * main() reads after the first view is on the screen. */
+  /* The page's state in the URL fragment, so that a link reopens the
+   * same view: "#VIEW" or "#view=VIEW&fn=NAME&file=FILE&line=N" (and the
+   * transforms); read once, written on every change. */
+  function readState() {
+    var h = (location.hash || '').slice(1), st = {};
+    if (!h) return st;
+    if (h.indexOf('=') < 0) { st.view = decodeURIComponent(h); return st; }
+    new URLSearchParams(h).forEach(function (v, k) { st[k] = v; });
+    if (st.line) st.line = +st.line;
+    return st;
+  }
+  function writeState(st) {
+    var q = new URLSearchParams();
+    Object.keys(st).forEach(function (k) { if (st[k] !== null && st[k] !== undefined && st[k] !== '') q.set(k, String(st[k])); });
+    var h = '#' + q.toString();
+    if (h !== location.hash) history.replaceState(null, '', h === '#' ? location.pathname + location.search : h);
+  }
+
+  /* The first view from D (#pc-data: the header and the top rows of the
+   * flat table); the returned function completes the page with R
+   * (#pc-data-rest: the other rows and the other views' data), which
+   * main() reads after the first view is on the screen. */
   function profilePage(app, D) {
     var flat = D.flat;
     flatRows(flat);
     header(app, flat);
-    var flame = null, haveRest = false, sourceBuilt = false;
-    /* the source view (a row per sampled line: tens of thousands for a
-     * large -g program) is built when its tab is first shown */
-    function showSource() {
-      if (!haveRest || sourceBuilt) return;
-      sourceBuilt = true;
-      sourceView(T.views.source, D.source, D.source_error);
+    var flame = null, haveRest = false, source = null, sourcePromise = null;
+    var state = readState(), ready = false;
+    function setState(ch) {
+      for (var k in ch) state[k] = ch[k];
+      if (ready) writeState(state);
+    }
+    /* the source view (the text of every sampled file, the
+     * disassembly: #pc-data-src, read when its tab is first shown) */
+    function loadSource() {
+      if (!haveRest) return Promise.resolve(null);
+      if (sourcePromise) return sourcePromise;
+      var e = document.getElementById('pc-data-src');
+      sourcePromise = (e ? readRest(e) : Promise.resolve({})).then(function (S) {
+        source = sourceView(T.views.source, D.source, D.source_error, S, function (ch) { setState(ch); });
+        return source;
+      });
+      sourcePromise.catch(failed);
+      return sourcePromise;
     }
     var T = tabs(app, [
       {id: 'flat', label: 'Flat profile'},
       {id: 'regions', label: 'Regions'},
       {id: 'flame', label: 'Call graph', onshow: function () { if (flame) flame.show(); }},
-      {id: 'source', label: 'Source', onshow: showSource}]);
+      {id: 'source', label: 'Source', onshow: loadSource}]);
+    var show = T.show;
+    T.show = function (id) { show(id); setState({view: id}); };
     var select = function (name) {
       if (!flame) return;
       flame.selected = name;
-      callsPanel(flame.calls || el('div'), D.calls, name, select);
+      callsPanel(flame.calls || el('div'), D.calls, name, select, openSource);
       if (flame.built) flame.draw();
+      setState({fn: name});
     };
-    var table = flatView(T.views.flat, flat, select);
-    T.show('flat');
+    /* a function's lines and disassembly in the Source tab */
+    function openSource(name) {
+      if (haveRest && !D.source) { T.show('flame'); return Promise.resolve(); }
+      T.show('source');
+      return loadSource().then(function (s) { if (s) s.showFunction(name); });
+    }
+    var table = flatView(T.views.flat, flat, function (name) { select(name); openSource(name); });
+    show('flat');
     return function (R) {
       for (var key in R) if (key !== 'flat_data') D[key] = R[key];
       if (R.flat_data && R.flat_data.length) table.addRows(rowObjects(flat, R.flat_data));
@@ -620,10 +817,21 @@
       if (D.calls) D.calls._rate = flat.rate_hz || 0;
       if ((!D.calls || !D.calls.edges.length) && flame.calls)
         flame.calls.appendChild(el('p', {cls: 'note', text: 'No caller/callee tables: ' + (D.calls_error || 'the capture has no call arcs')}));
-      /* the tab the address names, unless the user chose one while the
+      /* the view the address names, unless the user chose one while the
        * rest was read; shown again, so that its view is built now */
-      var want = (location.hash || '').slice(1);
-      T.show(T.views[want] && T.current() === 'flat' ? want : T.current());
+      var want = state.view, cur = T.current();
+      var view = T.views[want] && cur === 'flat' ? want : cur;
+      var st0 = {fn: state.fn, file: state.file, line: state.line};
+      ready = true;
+      T.show(view);
+      if (st0.fn && view === 'flame') select(st0.fn);
+      if (view === 'source')
+        return loadSource().then(function (s) {
+          if (!s) return;
+          if (st0.file && st0.line) s.showLine(st0.file, st0.line);
+          else if (st0.fn) s.showFunction(st0.fn);
+        });
+      return null;
     };
   }
 
