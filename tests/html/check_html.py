@@ -83,6 +83,7 @@ def static_checks(label, data):
     want = ['<script type="application/json" id="pc-data">', "<script>"]
     if label != "diff":
         want.append('<script type="application/gzip" data-encoding="base64" id="pc-data-rest">')
+        want.append('<script type="application/gzip" data-encoding="base64" id="pc-data-src">')
     check(re.findall(r"<script[^>]*>", low) == want and low.count("</script") == len(want),
           "%s: exactly the script elements %s" % (label, ", ".join(want)))
     check(not re.search(r"\b(src|href|url)\s*[=(]", low) and "http:" not in low and "https:" not in low,
@@ -302,7 +303,7 @@ def case_escape(b, tmp):
     want = csv_rows(profcat("-F", "csv", "pcs.txt", "names.nm", cwd=tmp).decode())
     p = b.open(url(page_file))
     check(p.eval("document.documentElement.dataset.pcReady") == "ok", "escape: page ready without error")
-    check(p.eval("document.scripts.length") == 3 and p.eval("[...document.querySelectorAll('b')].every(e => e.textContent !== 'x')"),
+    check(p.eval("document.scripts.length") == 4 and p.eval("[...document.querySelectorAll('b')].every(e => e.textContent !== 'x')"),
           "escape: no element made from a name")
     compare_flat("escape", rows(p, "flat-table"), want, False)
     shown = [g["symbol"][0] for g in rows(p, "flat-table")]
@@ -344,22 +345,163 @@ def case_diff(b, tmp):
     check(p.console == [], "diff: no console errors %r" % p.console)
 
 
+JS_SRC = """[...document.querySelectorAll('#source-table tbody tr')].filter(r => !r.classList.contains('spacer'))
+  .map(r => [+r.cells[0].textContent, r.cells[1].dataset.v === undefined ? 0 : +r.cells[1].dataset.v, r.cells[3].textContent,
+  r.cells[4].textContent])"""
+JS_DIS = """[...document.querySelectorAll('#disasm-table tbody tr')].filter(r => !r.classList.contains('spacer') && !r.classList.contains('hdr'))
+  .map(r => [parseInt(r.cells[2].textContent, 16), r.cells[0].dataset.v === undefined ? null : +r.cells[0].dataset.v,
+  r.cells[3].textContent])"""
+
+
+def unroll(page, table):
+    """every row of a VTable in the DOM: its box as high as the table
+    (the table draws the rows that fit its box), then redrawn"""
+    page.eval("""(() => { const b = document.getElementById(%r).parentNode; b.style.maxHeight = 'none';
+      b.dispatchEvent(new Event('scroll')); })()""" % table)
+    page.settle()
+
+
+def wait_for(page, js, what):
+    """polls js in the page until true (the Source tab decodes its data
+    after it is shown)"""
+    import time
+    for _ in range(400):
+        if page.eval(js):
+            return True
+        time.sleep(0.05)
+    return check(False, "waited for " + what)
+
+
+def select_file(page, name):
+    page.eval("(() => { const s = document.getElementById('source-file'); s.value = %s; s.dispatchEvent(new Event('change')); })()"
+              % json.dumps(name))
+    page.settle()
+
+
+def expand_tabs(line):
+    out = ""
+    for ch in line:
+        if ch == "\t":
+            out += " " * (8 - len(out) % 8)
+        else:
+            out += ch
+    return out.rstrip(" ")
+
+
 def case_source(b, tmp):
+    """The Source tab: the text of each file with -r source's counts on
+    its lines, missing files named, the disassembly rows of -r disasm,
+    the URL fragment's state; hostile source text stays text."""
     page_file = os.path.join(tmp, "source.html")
-    profcat("-F", "html", "-o", page_file, "lines-O2", "gmon.out", cwd=SOURCE)
-    r = subprocess.run([PROFCAT, "-r", "source", "-F", "json", "lines-O2", "gmon.out"], cwd=SOURCE,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    base = ["lines-O2", "gmon.out"]
+    profcat("-F", "html", "--source-path", "../programs", "-o", page_file, *base, cwd=SOURCE)
+    js = json.loads(profcat("-r", "source", "-F", "json", *base, cwd=SOURCE))
     p = b.open(url(page_file, "#source"))
     check(p.eval("document.documentElement.dataset.pcReady") == "ok", "source: page ready without error")
-    if r.returncode == 0:
-        want = [[l["line"], l["count"], l["percent"]] for l in json.loads(r.stdout)["lines"]]
-        got = p.eval("[...document.querySelectorAll('#source-panel tbody tr')].map(r => [+r.cells[0].textContent, +r.cells[1].dataset.v, +r.cells[2].dataset.v])")
-        check(got == want, "source: the lines of -r source (%d)" % len(want))
-    else:
-        msg = r.stderr.decode().strip().split(": ", 2)[-1]
-        check(msg in p.eval("document.getElementById('source-panel').textContent"), "source: says why there is no source view")
+    wait_for(p, "document.getElementById('source-table') !== null", "the source table")
+    files = sorted({l["file"] for l in js["lines"]})
+    check(p.eval("[...document.getElementById('source-file').options].map(o => o.value).sort()") == files,
+          "source: a file entry per file of -r source (%d)" % len(files))
+    unroll(p, "source-table")
+    unroll(p, "disasm-table")
+    for f in files:
+        select_file(p, f)
+        unroll(p, "source-table")
+        got = p.eval(JS_SRC)
+        want = {l["line"]: l["count"] for l in js["lines"] if l["file"] == f and "inlined" not in l}
+        text = open(os.path.join(SOURCE, "..", "programs", os.path.basename(f)), encoding="utf-8").read().split("\n")
+        if text and text[-1] == "":
+            text.pop()
+        check([g[0] for g in got] == list(range(1, len(text) + 1)), "source: %s: a row per line of the file (%d)" % (f, len(text)))
+        check({g[0]: g[1] for g in got if g[1]} == want, "source: %s: the counts of -r source on their lines (%d lines)" % (f, len(want)))
+        check([g[3] for g in got] == [expand_tabs(t) for t in text], "source: %s: the text of the file on its lines" % f)
+    select_file(p, "/profcore-src/lines_util.c")
+    got = {g[0]: g[2] for g in p.eval(JS_SRC)}
+    check(got[14] == "mix 1", "source: the code of mix inlined at lines_util.c:14 (1 sample, as -r locations)")
+    loc = profcat("-r", "locations", "-F", "csv", *base, cwd=SOURCE).decode()
+    check(sum(int(r["count"]) for r in csv.DictReader(io.StringIO(loc)) if "mix at /profcore-src/lines_util.h" in r["frames"]
+              and "checksum at /profcore-src/lines_util.c:14" in r["frames"]) == 1,
+          "source: -r locations has 1 sample of mix inlined into checksum at line 14")
     p.screenshot(os.path.join(OUT, "html-source.png"))
-    check(p.console == [], "source: no console errors %r" % p.console)
+
+    # disassembly: every embedded function's rows = -r disasm's
+    funcs = p.eval("[...document.getElementById('disasm-func').options].map(o => o.textContent.split(' \u2014 ')[0])")
+    r = subprocess.run([PROFCAT, "-r", "disasm", "main", "-F", "json"] + base, cwd=SOURCE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode == 0:
+        flat = csv_rows(profcat("-F", "csv", *base, cwd=SOURCE).decode())
+        check(funcs == [w["symbol"] for w in flat if float(w["count"]) > 0][:100],
+              "disasm: the functions with samples embedded, most samples first (%d)" % len(funcs))
+        for i, fn in enumerate(funcs):
+            p.eval("(() => { const s = document.getElementById('disasm-func'); s.value = '%d'; s.dispatchEvent(new Event('change')); })()" % i)
+            p.settle()
+            unroll(p, "disasm-table")
+            d = json.loads(profcat("-r", "disasm", fn, "-F", "json", *base, cwd=SOURCE))
+            want = [[x["address"], x["count"], x["instruction"]] for x in d["instructions"]]
+            check(p.eval(JS_DIS) == want, "disasm: %s: the rows of -r disasm (%d instructions)" % (fn, len(want)))
+        p.eval("(() => { const s = document.getElementById('disasm-func'); s.value = '%d'; s.dispatchEvent(new Event('change')); })()"
+               % funcs.index("integrate"))
+        p.settle()
+        hdr = p.eval("[...document.querySelectorAll('#disasm-table tr.hdr')].map(r => r.cells[3].textContent)")
+        check(any(h.startswith("lines_util.c:25  sum += x * x * dx;") for h in hdr),
+              "disasm: the source line (file:line and its text) above its instructions")
+        p.screenshot(os.path.join(OUT, "html-disasm.png"))
+    else:
+        msg = r.stderr.decode().strip().split(": ", 1)[-1]
+        check(msg in p.eval("document.getElementById('disasm-panel').textContent"), "disasm: says why there is none (%s)" % msg)
+
+    # jumps and the URL fragment
+    p2 = b.open(url(page_file, "#view=source&file=%2Fprofcore-src%2Flines_util.c&line=25"))
+    wait_for(p2, "document.querySelector('#source-table tr.sel') !== null", "the selected line")
+    check(p2.eval("document.querySelector('#source-table tr.sel').cells[0].textContent") == "25"
+          and p2.eval("document.getElementById('source-file').value") == "/profcore-src/lines_util.c",
+          "state: the fragment's file and line are shown selected")
+    check(p2.eval("[...document.querySelectorAll('#disasm-table tr.hdr')].map(r => r.cells[3].textContent.split('  ')[0])") == ["lines_util.c:25"]
+          * len(p2.eval("[...document.querySelectorAll('#disasm-table tr.hdr')]")) and p2.eval(JS_DIS),
+          "state: the disassembly of that line beside it")
+    p3 = b.open(url(page_file))
+    p3.eval("[...document.querySelectorAll('#flat-table tbody tr')].find(r => r.cells[1] && r.cells[1].textContent === 'integrate').click()")
+    wait_for(p3, "document.querySelector('#source-table tr.sel') !== null", "a flat row's lines")
+    h = p3.eval("location.hash")
+    check(p3.eval("document.getElementById('view-source').hidden") is False
+          and p3.eval("document.querySelector('#source-table tr.sel').cells[0].textContent") == "25"
+          and p3.eval("document.getElementById('disasm-func').selectedOptions[0].textContent").startswith("integrate "),
+          "jump: a flat row opens its hottest line and its disassembly")
+    check(h == "#view=source&fn=integrate", "state: the fragment says view and function (%s)" % h)
+    p4 = b.open(url(page_file, h))
+    wait_for(p4, "document.querySelector('#source-table tr.sel') !== null", "the reopened selection")
+    check(p4.eval("document.querySelector('#source-table tr.sel').cells[0].textContent") == "25"
+          and p4.eval("document.getElementById('disasm-func').selectedOptions[0].textContent").startswith("integrate ")
+          and p4.eval("location.hash") == h, "state: the fragment reopens the same view")
+
+    # missing files are named; hostile source text is text
+    page2 = os.path.join(tmp, "source-missing.html")
+    profcat("-F", "html", "-o", page2, *base, cwd=SOURCE)
+    p5 = b.open(url(page2, "#source"))
+    wait_for(p5, "document.getElementById('source-table') !== null", "the source table")
+    check(p5.eval("document.getElementById('source-file-note').textContent")
+          == "no text: source file not found (give its directory in the option source-path)",
+          "source: a missing file is named with the reason")
+    check(sorted(g[0] for g in p5.eval(JS_SRC) if g[1]) == sorted(l["line"] for l in js["lines"] if l["file"] == p5.eval(
+        "document.getElementById('source-file').value") and "inlined" not in l), "source: a missing file's counted lines")
+    hostile = os.path.join(tmp, "hostile")
+    os.makedirs(hostile)
+    evil = ["</script><script>document.title='pwned'</script>", "<img src=x onerror=\"document.title='pwned'\">",
+            "a\x1b[31mb\x07c & <b>x</b>", "\tint x;"]
+    with open(os.path.join(hostile, "lines_util.c"), "wb") as f:
+        f.write(("\n".join(evil) + "\n").encode() + b"bad\xfe\n" + b"\n" * 40)
+    page3 = os.path.join(tmp, "source-hostile.html")
+    profcat("-F", "html", "--source-path", hostile, "-o", page3, *base, cwd=SOURCE)
+    static_checks("hostile source", open(page3, "rb").read())
+    p6 = b.open(url(page3, "#view=source&file=%2Fprofcore-src%2Flines_util.c"))
+    wait_for(p6, "document.getElementById('source-table') !== null", "the source table")
+    select_file(p6, "/profcore-src/lines_util.c")
+    got = [g[3] for g in p6.eval(JS_SRC)][:5]
+    check(got == [evil[0], evil[1], "a?[31mb?c & <b>x</b>", "        int x;", "bad\\xfe"],
+          "source: hostile source text shown as text (%r)" % got)
+    check(p6.eval("document.title") != "pwned" and p6.eval("document.querySelectorAll('img, #source-table b').length") == 0,
+          "source: no element made from source text")
+    for q in (p, p2, p3, p4, p5, p6):
+        check(q.console == [], "source: no console errors %r" % q.console)
 
 
 def case_many(b, tmp):
