@@ -316,15 +316,237 @@
       if (d + 1 > maxDepth) maxDepth = d + 1;
       if (d === 0) root.v += n.v;
     }
-    (function lay(n, x) {
-      n.x = x;
-      n.kids.sort(function (a, b) { return b.v - a.v || (a.name < b.name ? -1 : 1); });
-      var cx = x, sum = 0;
-      for (var j = 0; j < n.kids.length; j++) { lay(n.kids[j], cx); cx += n.kids[j].v; sum += n.kids[j].v; }
-      n.self = Math.max(0, n.v - sum);
-    })(root, 0);
+    layout(root);
     return {root: root, maxDepth: maxDepth};
   }
+  /* x of every node (the sum of the widths of the siblings before it),
+   * kids widest first, self = inclusive - the kids' (iterative: a chain
+   * may be thousands of frames deep) */
+  function layout(root) {
+    var stack = [root];
+    root.x = 0;
+    while (stack.length) {
+      var n = stack.pop();
+      n.kids.sort(function (a, b) { return b.v - a.v || (a.name < b.name ? -1 : 1); });
+      var cx = n.x, sum = 0;
+      for (var j = 0; j < n.kids.length; j++) { n.kids[j].x = cx; cx += n.kids[j].v; sum += n.kids[j].v; stack.push(n.kids[j]); }
+      /* (a residue of rounding the values to 9 digits is no self time) */
+      n.self = n.v - sum > 1e-7 * Math.max(1, n.v) ? n.v - sum : 0;
+    }
+  }
+
+  /* ---- transforms (pprof's focus, ignore, hide; merge a function into
+   * its callers; collapse recursion) on the stacks of the tree: each
+   * node's self samples are one stack, root to node.  focus keeps a
+   * stack with a matching frame, ignore drops one, hide and merge remove
+   * the frames (a stack left without frames is dropped), recursion
+   * keeps a function's outermost frame (A B A C becomes A C).  The
+   * result is a tree of the same form (buildTree's). */
+  function stacksOf(tree) {
+    var out = [], path = [], stack = [[tree.root, 0]];
+    while (stack.length) {
+      var top = stack[stack.length - 1], n = top[0];
+      if (top[1] === 0) {
+        if (n.fid >= 0) path.push(n.fid);
+        if (n.self > 0 && path.length) out.push([path.slice(), n.self]);
+      }
+      if (top[1] < n.kids.length) stack.push([n.kids[top[1]++], 0]);
+      else { stack.pop(); if (n.fid >= 0) path.pop(); }
+    }
+    return out;
+  }
+  function transformTree(F, base, T) {
+    var frames = F.frames, nf = frames.length;
+    var focus = T.focus ? new RegExp(T.focus) : null, ignore = T.ignore ? new RegExp(T.ignore) : null;
+    var hide = T.hide ? new RegExp(T.hide) : null, merged = new Set(T.merge || []);
+    var hit = new Uint8Array(nf);
+    for (var i = 0; i < nf; i++) {
+      var nm = frames[i];
+      hit[i] = (focus && focus.test(nm) ? 1 : 0) | (ignore && ignore.test(nm) ? 2 : 0) |
+        ((hide && hide.test(nm)) || merged.has(nm) ? 4 : 0);
+    }
+    var root = {name: 'all', fid: -1, v: 0, self: 0, kids: [], depth: 0, parent: null, _k: new Map()}, maxDepth = 0;
+    base.stacks = base.stacks || stacksOf(base);
+    base.stacks.forEach(function (st) {
+      var p = st[0], w = st[1], f = !focus, ig = false, j;
+      for (j = 0; j < p.length; j++) { f = f || (hit[p[j]] & 1) !== 0; ig = ig || (hit[p[j]] & 2) !== 0; }
+      if (!f || ig) return;
+      var q = [];
+      for (j = 0; j < p.length; j++) if (!(hit[p[j]] & 4)) q.push(p[j]);
+      if (T.rec) {
+        var seen = new Map(), r = [];
+        for (j = 0; j < q.length; j++) {
+          if (seen.has(q[j])) { var cut = seen.get(q[j]); for (var x = cut + 1; x < r.length; x++) seen.delete(r[x]); r.length = cut + 1; }
+          else { seen.set(q[j], r.length); r.push(q[j]); }
+        }
+        q = r;
+      }
+      if (!q.length) return;
+      var n = root;
+      n.v += w;
+      for (j = 0; j < q.length; j++) {
+        var k = n._k.get(q[j]);
+        if (!k) {
+          k = {name: frames[q[j]], fid: q[j], v: 0, self: 0, kids: [], depth: j + 1, parent: n, _k: new Map()};
+          n._k.set(q[j], k);
+          n.kids.push(k);
+        }
+        k.v += w;
+        n = k;
+      }
+      if (q.length > maxDepth) maxDepth = q.length;
+    });
+    layout(root);
+    return {root: root, maxDepth: maxDepth};
+  }
+  function transformsActive(T) { return !!(T.focus || T.ignore || T.hide || (T.merge && T.merge.length) || T.rec); }
+
+  /* ---- call trees: top-down, inverted, sandwich ----------------------- */
+  /* The inverse normal distribution (Acklam's rational approximation,
+   * relative error below 1.2e-9): the z of a two-sided level. */
+  function zOf(level) {
+    var p = 1 - (1 - level / 100) / 2;
+    var a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.3577518672690, -30.66479806614716, 2.506628274631000];
+    var b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+    var c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+    var d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+    var q, r;
+    if (p > 1 - 0.02425) {
+      q = Math.sqrt(-2 * Math.log(1 - p));
+      return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    q = p - 0.5; r = q * q;
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+  }
+  /* Wilson interval of k of n, in percent */
+  function wilson(k, n, z) {
+    if (!(n > 0)) return null;
+    var ph = k / n, z2 = z * z, den = 1 + z2 / n;
+    var mid = (ph + z2 / (2 * n)) / den, half = z / den * Math.sqrt(ph * (1 - ph) / n + z2 / (4 * n * n));
+    return [100 * Math.max(0, mid - half), 100 * Math.min(1, mid + half)];
+  }
+  /* A row of a call tree: a function reached by a group of the flame
+   * tree's nodes (occ: [node, weight]); kids(): its rows one level down
+   * (callees: the nodes' kids by name; callers: their parents). */
+  function TNode(name, occ, dir, depth, selfOf) {
+    this.name = name; this.occ = occ; this.dir = dir; this.depth = depth; this.open = false; this._kids = null;
+    var t = 0, sf = 0;
+    for (var i = 0; i < occ.length; i++) { t += occ[i][1]; sf += selfOf ? selfOf(occ[i]) : 0; }
+    this.total = t;
+    this.self = selfOf ? sf : null;
+  }
+  TNode.prototype.kids = function () {
+    if (this._kids) return this._kids;
+    var groups = new Map(), dir = this.dir;
+    this.occ.forEach(function (o) {
+      var n = o[0], w = o[1];
+      if (dir === 'down') {
+        n.kids.forEach(function (k) {
+          if (!groups.has(k.name)) groups.set(k.name, []);
+          groups.get(k.name).push([k, k.v]);
+        });
+      } else if (n.parent && n.parent.fid >= 0) {
+        if (!groups.has(n.parent.name)) groups.set(n.parent.name, []);
+        groups.get(n.parent.name).push([n.parent, w]);
+      }
+    });
+    var out = [], d = this.depth + 1;
+    groups.forEach(function (occ, name) {
+      out.push(new TNode(name, occ, dir, d, dir === 'down' ? function (o) { return o[0].self; } : null));
+    });
+    out.sort(function (a, b) { return b.total - a.total || (a.name < b.name ? -1 : 1); });
+    return (this._kids = out);
+  };
+  /* the roots of the three trees */
+  function topDownRoots(tree) {
+    return tree.root.kids.map(function (k) { return new TNode(k.name, [[k, k.v]], 'down', 0, function (o) { return o[0].self; }); });
+  }
+  function invertedRoots(tree) {
+    var g = new Map(), stack = tree.root.kids.slice();
+    while (stack.length) {
+      var n = stack.pop();
+      if (n.self > 0) { if (!g.has(n.name)) g.set(n.name, []); g.get(n.name).push([n, n.self]); }
+      for (var i = 0; i < n.kids.length; i++) stack.push(n.kids[i]);
+    }
+    var out = [];
+    g.forEach(function (occ, name) { var t = new TNode(name, occ, 'up', 0, function (o) { return o[1]; }); out.push(t); });
+    out.sort(function (a, b) { return b.total - a.total || (a.name < b.name ? -1 : 1); });
+    return out;
+  }
+  /* a function's outermost frames (no caller of the same name) and all
+   * its frames */
+  function framesOf(tree, name) {
+    var outer = [], all = [], stack = [[tree.root, false]];
+    while (stack.length) {
+      var e = stack.pop(), n = e[0], inside = e[1];
+      var is = n.name === name && n.fid >= 0;
+      if (is) { all.push(n); if (!inside) outer.push(n); }
+      for (var i = 0; i < n.kids.length; i++) stack.push([n.kids[i], inside || is]);
+    }
+    return {outer: outer, all: all};
+  }
+  function sandwichRoots(tree, name) {
+    var f = framesOf(tree, name), self = 0;
+    f.all.forEach(function (n) { self += n.self; });
+    var occ = f.outer.map(function (n) { return [n, n.v]; });
+    var callers = new TNode(name, occ, 'up', 0, null), callees = new TNode(name, occ, 'down', 0, function (o) { return o[0].self; });
+    callers.self = callees.self = self;
+    callers.open = callees.open = true;
+    return {callers: callers, callees: callees, found: f.outer.length > 0};
+  }
+
+  /* A collapsible tree as a VTable: the visible rows, a toggle each. */
+  function TreeTable(id, opt) {
+    var self = this;
+    this.roots = [];
+    this.opt = opt;
+    var ci = opt.ci;
+    var cols = [
+      {key: 'name', label: 'function', cls: 'sym tree', value: function (r) { return r.name; }, render: function (td, r) {
+        td.className = 'sym tree';
+        td.style.paddingLeft = (4 + 14 * r.depth) + 'px';
+        var leaf = r.kids().length === 0;
+        td.appendChild(el('span', {cls: 'tog', text: leaf ? '\u00a0' : r.open ? '\u25be' : '\u25b8', onclick: function (e) {
+          e.stopPropagation(); if (!leaf) { r.open = !r.open; self.rebuild(); } }}));
+        td.appendChild(el('span', {cls: 'fn', text: r.name}));
+      }},
+      {key: 'total', label: opt.totalLabel || 'total', num: true, value: function (r) { return r.total; }, text: function (r) { return count(r.total); }},
+      {key: 'total_percent', label: 'total %', num: true, value: function (r) { return opt.all ? 100 * r.total / opt.all : 0; },
+        text: function (r) { return fixed(opt.all ? 100 * r.total / opt.all : 0, 2); }}];
+    if (ci && opt.totalCi)
+      cols.push({key: 'total_ci', label: 'total ' + ci.level + '% interval', num: true, value: function (r) { return r.total; },
+        text: function (r) { var w = wilson(r.total, opt.all, ci.z); return w ? fixed(w[0], 2) + '\u2013' + fixed(w[1], 2) : ''; }});
+    if (opt.self) {
+      cols.push({key: 'self', label: 'self', num: true, value: function (r) { return r.self; }, text: function (r) { return r.self === null ? '' : count(r.self); }});
+      cols.push({key: 'self_percent', label: 'self %', num: true, value: function (r) { return r.self === null ? null : opt.all ? 100 * r.self / opt.all : 0; },
+        text: function (r) { return r.self === null ? '' : fixed(opt.all ? 100 * r.self / opt.all : 0, 2); }});
+      if (ci)
+        cols.push({key: 'self_ci', label: 'self ' + ci.level + '% interval', num: true, value: function (r) { return r.self; },
+          text: function (r) { var w = r.self === null ? null : wilson(r.self, opt.all, ci.z); return w ? fixed(w[0], 2) + '\u2013' + fixed(w[1], 2) : ''; }});
+    }
+    this.table = new VTable(cols, [], {id: id, nosort: true, onclick: function (r) { if (opt.onpick) opt.onpick(r.name); }});
+    this.box = this.table.box;
+  }
+  TreeTable.prototype.setRoots = function (roots) { this.roots = roots; this.rebuild(); };
+  TreeTable.prototype.rebuild = function () {
+    var rows = [], stack = this.roots.slice().reverse();
+    while (stack.length) {
+      var r = stack.pop();
+      rows.push(r);
+      if (r.open) { var k = r.kids(); for (var i = k.length - 1; i >= 0; i--) stack.push(k[i]); }
+    }
+    var top = this.table.box.scrollTop;
+    this.table.all = rows;
+    this.table.view = rows;
+    this.table.draw();
+    this.table.box.scrollTop = top;
+  };
+  /* expands every row down to depth d (tests, and "expand") */
+  TreeTable.prototype.expand = function (d) {
+    var stack = this.roots.slice();
+    while (stack.length) { var r = stack.pop(); if (r.depth < d) { r.open = true; stack.push.apply(stack, r.kids()); } }
+    this.rebuild();
+  };
   function hue(name) {
     var h = 0;
     for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
@@ -382,6 +604,14 @@
     this.draw();
   };
   FlameView.prototype.zoomTo = function (n) { this.zoom = n; this.draw(); };
+  /* the tree after the transforms (or the whole one again) */
+  FlameView.prototype.setTree = function (tree) {
+    if (!this.F) return;
+    this.tree = tree;
+    this.zoom = tree.root;
+    this.built = true;
+    if (!this.view.hidden) this.draw();
+  };
   FlameView.prototype.setSearch = function () {
     var f = null;
     this.search.classList.remove('bad');
@@ -471,6 +701,144 @@
     this.tip.style.top = (e.clientY - r.top + 14) + 'px';
     this.tip.style.display = 'block';
   };
+
+  /* The Call tree tab: top-down, inverted (bottom-up) and sandwich
+   * (callers above, callees below a function) over the same stacks as
+   * the icicle view, after the transforms. */
+  function CallTreeView(view, F, err, flat, onpick) {
+    var self = this;
+    this.F = F; this.mode = 'top'; this.fn = null; this.tree = null;
+    this.onpick = onpick;
+    if (!F) { view.appendChild(el('p', {cls: 'note', text: 'No call trees: ' + (err || 'not available')})); return; }
+    this.kind = el('p', {cls: 'estimate', id: 'tree-stacks'});
+    var modes = [['top', 'top-down'], ['inverted', 'inverted (bottom-up)'], ['sandwich', 'sandwich']];
+    this.radios = {};
+    var bar = el('div', {cls: 'controls'}, [this.kind]);
+    modes.forEach(function (m) {
+      var r = el('input', {type: 'radio', name: 'tree-mode', id: 'tree-mode-' + m[0], value: m[0]});
+      r.addEventListener('change', function () { if (r.checked) { self.setMode(m[0]); self.onstate({mode: m[0]}); } });
+      self.radios[m[0]] = r;
+      bar.appendChild(el('label', null, [r, ' ' + m[1]]));
+    });
+    this.expandAll = el('button', {type: 'button', id: 'tree-expand', text: 'expand 3 levels', onclick: function () {
+      (self.mode === 'sandwich' ? [self.callers, self.callees] : [self.main]).forEach(function (t) { t.expand(3); }); }});
+    bar.appendChild(this.expandAll);
+    view.appendChild(bar);
+    this.title = el('h2', {id: 'tree-title'});
+    view.appendChild(this.title);
+    this.note = el('p', {cls: 'note', id: 'tree-note'});
+    view.appendChild(this.note);
+    var ci = flat.ci && !F.arc_time ? {level: flat.ci.level, z: zOf(flat.ci.level)} : null;
+    this.all = 0;
+    var opt = function (extra) {
+      var o = {ci: ci, totalCi: !F.estimate, onpick: function (name) { self.pick(name); }};
+      for (var k in extra) o[k] = extra[k];
+      Object.defineProperty(o, 'all', {get: function () { return self.all; }});
+      return o;
+    };
+    this.main = new TreeTable('tree-table', opt({self: true}));
+    this.callers = new TreeTable('tree-callers', opt({self: false, totalLabel: 'via this path'}));
+    this.callees = new TreeTable('tree-callees', opt({self: true}));
+    this.mainBox = this.main.box;
+    this.sw = el('div', {id: 'tree-sandwich'}, [el('h2', {text: 'callers (above: who calls it; each row: the samples of the function reached through that caller)'}),
+      this.callers.box, el('h2', {text: 'callees (below: what it calls)'}), this.callees.box,
+      el('p', null, [el('button', {type: 'button', id: 'tree-merge', text: 'merge into its callers', onclick: function () { if (self.fn && self.onmerge) self.onmerge(self.fn); }}), ' ',
+        el('button', {type: 'button', id: 'tree-focus', text: 'focus on it', onclick: function () { if (self.fn && self.onfocus) self.onfocus(self.fn); }})])]);
+    this.callers.box.style.maxHeight = '35vh';
+    this.callees.box.style.maxHeight = '35vh';
+    view.appendChild(this.mainBox);
+    view.appendChild(this.sw);
+    this.onstate = function () {};
+  }
+  CallTreeView.prototype.setTree = function (tree, all) {
+    if (!this.F) return;
+    this.tree = tree;
+    this.all = all;
+    var F = this.F, shape = F.estimate ? 'estimated' : tree.maxDepth > 1 ? 'sampled' : 'none';
+    this.kind.setAttribute('data-stacks', shape);
+    this.kind.textContent = shape === 'estimated'
+      ? 'stacks estimated from call counts: call arcs never record stacks; a function\'s time is split among its callers in proportion to the calls (gprof\'s assumption), so totals have no interval'
+      : shape === 'none' ? 'no stacks: the capture has no call arcs; each function is a root of its own, total = self'
+      : 'stacks as sampled';
+    this.setMode(this.mode);
+  };
+  CallTreeView.prototype.setMode = function (mode) {
+    if (!this.F || !this.tree) { this.mode = mode; return; }
+    this.mode = mode;
+    this.radios[mode].checked = true;
+    var sw = mode === 'sandwich';
+    this.mainBox.hidden = sw;
+    this.sw.hidden = !sw;
+    if (mode === 'top') { this.title.textContent = 'Top-down: callers to callees'; this.main.setRoots(topDownRoots(this.tree)); }
+    else if (mode === 'inverted') { this.title.textContent = 'Inverted: where the time is spent, then who called it'; this.main.setRoots(invertedRoots(this.tree)); }
+    else this.showSandwich();
+    this.note.textContent = (this.F.unit === 'microseconds' ? 'Arc time in microseconds. ' : '') + 'Percents of all ' + count(this.all) +
+      ' samples in the call paths. Click a function to see it in the sandwich view.';
+  };
+  CallTreeView.prototype.showSandwich = function () {
+    if (!this.fn) { this.title.textContent = 'Sandwich: choose a function (click one in another tree, the icicle or the flat table)';
+      this.callers.setRoots([]); this.callees.setRoots([]); return; }
+    var s = sandwichRoots(this.tree, this.fn);
+    this.title.textContent = 'Sandwich of ' + this.fn + (s.found ? '' : ': not in the call paths (after the transforms)');
+    this.callers.setRoots(s.found ? [s.callers] : []);
+    this.callees.setRoots(s.found ? [s.callees] : []);
+  };
+  CallTreeView.prototype.pick = function (name) {
+    this.fn = name;
+    if (this.onpick) this.onpick(name);
+    if (this.mode === 'sandwich') this.showSandwich();
+  };
+  CallTreeView.prototype.select = function (name) {
+    this.fn = name;
+    if (this.mode === 'sandwich' && this.tree) this.showSandwich();
+  };
+
+  /* The transforms bar (Call graph and Call tree tabs). */
+  function transformsBar(onchange) {
+    var T = {focus: '', ignore: '', hide: '', merge: [], rec: false};
+    var inputs = {};
+    var box = el('div', {cls: 'controls transforms', id: 'transforms'}, [el('b', {text: 'Transforms:'})]);
+    ['focus', 'ignore', 'hide'].forEach(function (k) {
+      var i = el('input', {type: 'search', id: 'tf-' + k, placeholder: k + ' (regular expression)', 'aria-label': k});
+      i.addEventListener('change', function () { apply(); });
+      inputs[k] = i;
+      box.appendChild(i);
+    });
+    var rec = el('input', {type: 'checkbox', id: 'tf-rec'});
+    rec.addEventListener('change', function () { apply(); });
+    box.appendChild(el('label', {title: 'keep a function\'s outermost frame: A B A C becomes A C'}, [rec, ' collapse recursion']));
+    var chips = el('span', {id: 'tf-merged'});
+    box.appendChild(chips);
+    var status = el('span', {id: 'tf-status', cls: 'facts'});
+    box.appendChild(status);
+    function drawChips() {
+      chips.textContent = '';
+      T.merge.forEach(function (name, i) {
+        chips.appendChild(el('span', {cls: 'chip'}, ['merged ', el('span', {text: name}), ' ',
+          el('a', {cls: 'link', text: '\u00d7', title: 'undo', onclick: function () { T.merge.splice(i, 1); drawChips(); onchange(T); }})]));
+      });
+    }
+    function apply() {
+      var ok = true;
+      ['focus', 'ignore', 'hide'].forEach(function (k) {
+        var v = inputs[k].value;
+        inputs[k].classList.remove('bad');
+        try { if (v) new RegExp(v); T[k] = v; } catch (e) { inputs[k].classList.add('bad'); ok = false; }
+      });
+      T.rec = rec.checked;
+      if (ok) onchange(T);
+    }
+    return {box: box, T: T, status: status,
+      set: function (st) {
+        ['focus', 'ignore', 'hide'].forEach(function (k) { inputs[k].value = st[k] || ''; T[k] = st[k] || ''; });
+        rec.checked = T.rec = !!st.rec && st.rec !== '0';
+        T.merge = [];
+        if (st.merge) try { T.merge = JSON.parse(st.merge).map(String); } catch (e) { T.merge = []; }
+        drawChips();
+      },
+      merge: function (name) { if (T.merge.indexOf(name) < 0) T.merge.push(name); drawChips(); onchange(T); },
+      focusOn: function (name) { inputs.focus.value = '^' + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$'; apply(); }};
+  }
 
   /* ---- caller / callee tables (the call graph report's model) --------- */
   /* C.nodes: [name, cycle, index, calls, self_calls, self, children,
@@ -790,14 +1158,34 @@
       {id: 'flat', label: 'Flat profile'},
       {id: 'regions', label: 'Regions'},
       {id: 'flame', label: 'Call graph', onshow: function () { if (flame) flame.show(); }},
+      {id: 'tree', label: 'Call tree'},
       {id: 'source', label: 'Source', onshow: loadSource}]);
-    var show = T.show;
-    T.show = function (id) { show(id); setState({view: id}); };
+    /* the transforms apply to the icicle and the call trees */
+    var bar = transformsBar(function (tf) { applyTransforms(tf); });
+    bar.box.hidden = true;
+    T.views.flat.parentNode.insertBefore(bar.box, T.views.flat);
+    var show = T.show, ctree = null, baseTree = null;
+    T.show = function (id) {
+      bar.box.hidden = id !== 'flame' && id !== 'tree';
+      show(id);
+      setState({view: id});
+    };
+    function applyTransforms(tf) {
+      setState({focus: tf.focus, ignore: tf.ignore, hide: tf.hide, merge: tf.merge.length ? JSON.stringify(tf.merge) : null, rec: tf.rec ? 1 : null});
+      if (!flame || !flame.F) return;
+      if (!baseTree) baseTree = buildTree(flame.F);
+      var t = transformsActive(tf) ? transformTree(flame.F, baseTree, tf) : baseTree;
+      bar.status.textContent = transformsActive(tf) ? 'kept: ' + fixed(baseTree.root.v ? 100 * t.root.v / baseTree.root.v : 0, 2) +
+        '% of the samples in the call paths' + (flame.F.elided ? ' (of the frames in this page)' : '') : '';
+      flame.setTree(t);
+      ctree.setTree(t, baseTree.root.v);
+    }
     var select = function (name) {
       if (!flame) return;
       flame.selected = name;
       callsPanel(flame.calls || el('div'), D.calls, name, select, openSource);
       if (flame.built) flame.draw();
+      if (ctree) ctree.select(name);
       setState({fn: name});
     };
     /* a function's lines and disassembly in the Source tab */
@@ -812,6 +1200,10 @@
       for (var key in R) if (key !== 'flat_data') D[key] = R[key];
       if (R.flat_data && R.flat_data.length) table.addRows(rowObjects(flat, R.flat_data));
       flame = new FlameView(T.views.flame, D.flame, D.flame_error, flat.rate_hz, select);
+      ctree = new CallTreeView(T.views.tree, D.flame, D.flame_error, flat, function (name) { select(name); });
+      ctree.onstate = function (ch) { setState(ch); };
+      ctree.onmerge = function (name) { bar.merge(name); };
+      ctree.onfocus = function (name) { bar.focusOn(name); };
       regionsView(T.views.regions, D.regions, D.regions_error);
       haveRest = true;
       if (D.calls) D.calls._rate = flat.rate_hz || 0;
@@ -822,9 +1214,12 @@
       var want = state.view, cur = T.current();
       var view = T.views[want] && cur === 'flat' ? want : cur;
       var st0 = {fn: state.fn, file: state.file, line: state.line};
+      if (state.mode && ctree.radios && ctree.radios[state.mode]) ctree.mode = state.mode;
+      bar.set(state);
       ready = true;
+      if (D.flame) applyTransforms(bar.T);
       T.show(view);
-      if (st0.fn && view === 'flame') select(st0.fn);
+      if (st0.fn && view !== 'source') select(st0.fn);
       if (view === 'source')
         return loadSource().then(function (s) {
           if (!s) return;

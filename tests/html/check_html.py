@@ -282,6 +282,99 @@ def case_gmon(b, tmp):
     check(p.console == [], "gmon: no console errors %r" % p.console)
 
 
+JS_TREE = """[...document.querySelectorAll('#%s tbody tr')].filter(r => !r.classList.contains('spacer'))
+  .map(r => [r.cells[0].querySelector('.fn').textContent, +r.cells[1].dataset.v, parseInt(r.cells[0].style.paddingLeft) > 4 ? 1 : 0])"""
+JS_NODES = """[...document.getElementById('flame-nodes').children].map(li => [li.textContent, +li.dataset.depth, +li.dataset.v])"""
+
+
+def same_nodes(a, b):
+    a, b = sorted(a), sorted(b)
+    return len(a) == len(b) and all(x[0] == y[0] and x[1] == y[1] and abs(x[2] - y[2]) <= 1e-6 * max(1, y[2]) for x, y in zip(a, b))
+
+
+def case_trees(b, tmp):
+    """Call trees (top-down, inverted, sandwich) against the call graph
+    report; the transforms against the CLI's --focus/--ignore/--hide;
+    the state in the URL fragment."""
+    import urllib.parse
+    base = ["callgraph", "gmon.out"]
+    page_file = os.path.join(tmp, "trees.html")
+    profcat("-F", "html", "-o", page_file, *base, cwd=UNIX)
+    cg = json.loads(profcat("-r", "callgraph", "-F", "json", *base, cwd=UNIX))
+    rate = 100.0
+    inclusive = {e["name"]: (e["self"] + e["children"]) * rate for e in cg["entries"] if not e["cycle"] and e["name"]}
+    flat = {w["symbol"]: float(w["count"]) for w in csv_rows(profcat("-F", "csv", *base, cwd=UNIX).decode())}
+    p = b.open(url(page_file, "#view=tree"))
+    check(p.eval("document.getElementById('tree-stacks').dataset.stacks") == "estimated", "trees: gmon arcs: stacks said to be estimated")
+    check(p.eval("[...document.querySelectorAll('#tree-table th')].map(t => t.textContent)")
+          == ["function", "total", "total %", "self", "self %", "self 95% interval"],
+          "trees: estimated stacks: self has an interval, the totals none")
+    unroll(p, "tree-table")
+    click(p, "#tree-expand")
+    top = p.eval(JS_TREE % "tree-table")
+    check([t for t in top if t[2] == 0] == [["main", top[0][1], 0]] and abs(top[0][1] - cg["seconds"] * rate) < 1e-3,
+          "trees: top-down: one root, main, with every sample of the call paths (%.4f)" % top[0][1])
+    click(p, "#tree-mode-inverted")
+    inv = {t[0]: t[1] for t in p.eval(JS_TREE % "tree-table") if t[2] == 0}
+    check(all(abs(inv.get(k, 0) - v) < 1e-3 for k, v in flat.items() if v > 0) and all(k in flat for k in inv),
+          "trees: inverted: each root's total = its self count in the flat report (%d functions)" % len(inv))
+    click(p, "#tree-mode-top")
+    click(p, "#tree-expand")
+    n = 0
+    for name, want in sorted(inclusive.items()):
+        ok = p.eval("""(() => { const r = [...document.querySelectorAll('#tree-table tbody tr')].find(r => r.cells[0] && r.cells[0].querySelector('.fn')
+          && r.cells[0].querySelector('.fn').textContent === %s); if (!r) return false; r.click(); return true; })()""" % json.dumps(name))
+        if not ok:
+            check(want == 0, "trees: %s (%.4f samples) is in the top-down tree" % (name, want))
+            continue
+        p.settle()
+        click(p, "#tree-mode-sandwich")
+        got = p.eval(JS_TREE % "tree-callers")
+        check(got and got[0][0] == name and abs(got[0][1] - want) < 2e-4,
+              "trees: sandwich of %s: total %.4f = the call graph report's self+children %.4f" % (name, got[0][1] if got else -1, want))
+        n += 1
+        click(p, "#tree-mode-top")
+        click(p, "#tree-expand")
+    check(n == 6, "trees: %d functions checked against the call graph report" % n)
+    p.screenshot(os.path.join(OUT, "html-tree.png"))
+
+    # transforms = the CLI's filters (the icicle's frames)
+    for key, val in (("focus", "tiny"), ("ignore", "tiny_a"), ("hide", "tinies"), ("hide", "^main$"), ("focus", "^hot$")):
+        cli = os.path.join(tmp, "cli-%s.html" % key)
+        profcat("-F", "html", "--" + key, val, "-o", cli, *base, cwd=UNIX)
+        q = b.open(url(cli, "#flame"))
+        want = q.eval(JS_NODES)
+        q2 = b.open(url(page_file, "#view=flame&%s=%s" % (key, urllib.parse.quote(val))))
+        got = q2.eval(JS_NODES)
+        check(same_nodes(got, want), "transforms: %s %s in the page = profcat --%s %s (%d frames)" % (key, val, key, val, len(want)))
+    # through the controls, then the URL fragment reopens it
+    q = b.open(url(page_file, "#flame"))
+    set_input(q, "tf-focus", "tiny")
+    q.eval("document.getElementById('tf-focus').dispatchEvent(new Event('change'))")
+    q.settle()
+    set_input(q, "tf-rec", checked=True)
+    h = q.eval("location.hash")
+    nodes = q.eval(JS_NODES)
+    check(h == "#view=flame&focus=tiny&rec=1", "state: transforms in the fragment (%s)" % h)
+    check(q.eval("document.getElementById('tf-status').textContent") == "kept: %.2f%% of the samples in the call paths"
+          % (100 * sum(v for k, v in flat.items() if k.startswith("tiny")) / (cg["seconds"] * rate)),
+          "transforms: the share kept")
+    q2 = b.open(url(page_file, h))
+    check(q2.eval(JS_NODES) == nodes and q2.eval("document.getElementById('tf-focus').value") == "tiny"
+          and q2.eval("document.getElementById('tf-rec').checked"), "state: the fragment reopens the same transforms")
+    # merge into callers = hide of that one function
+    q3 = b.open(url(page_file, "#view=tree&mode=sandwich&fn=tinies"))
+    click(q3, "#tree-merge")
+    check(q3.eval("location.hash") == "#view=tree&mode=sandwich&fn=tinies&merge=%5B%22tinies%22%5D", "state: merge in the fragment")
+    click(q3, "#tab-flame")
+    hide_t = os.path.join(tmp, "cli-hide-tinies.html")
+    profcat("-F", "html", "--hide", "^tinies$", "-o", hide_t, *base, cwd=UNIX)
+    check(same_nodes(q3.eval(JS_NODES), b.open(url(hide_t, "#flame")).eval(JS_NODES)),
+          "transforms: merging tinies into its callers = profcat --hide '^tinies$'")
+    for x in (p, q, q2, q3):
+        check(x.console == [], "trees: no console errors %r" % x.console)
+
+
 NM = (b"0000000000001000 T plain\n"
       b"0000000000001010 T <script>alert(1)</script>\n"
       b"0000000000001020 T esc\x1b[31mred\x07\n"
@@ -313,6 +406,11 @@ def case_escape(b, tmp):
     names = p.eval("[...document.querySelectorAll('#flame-nodes li')].map(l => l.textContent)")
     check("<script>alert(1)</script>" in names and "no call arcs" in p.eval("document.getElementById('flame-estimate').textContent"),
           "escape: flame frames named as text; no arcs: not an estimate")
+    click(p, "#tab-tree")
+    tree = [t[0] for t in p.eval(JS_TREE % "tree-table")]
+    check("<script>alert(1)</script>" in tree and "</script><b>x" in tree
+          and p.eval("document.getElementById('tree-stacks').dataset.stacks") == "none",
+          "escape: call tree rows named as text; no arcs: no stacks")
     check(p.console == [], "escape: no console errors %r" % p.console)
 
 
@@ -538,7 +636,7 @@ def case_many(b, tmp):
           "many: the page marks its first view (pc-first-view)")
     check(p.eval("document.getElementById('flat-count').textContent") == "%d of %d rows" % (len(want), len(want_zero)),
           "many: row counter counts every row (%d of %d)" % (len(want), len(want_zero)))
-    check("(%d)" % (len(want_zero) - len(want)) in p.eval("document.querySelector('label[title]').textContent"),
+    check("(%d)" % (len(want_zero) - len(want)) in p.eval("document.getElementById('flat-zero').parentNode.textContent"),
           "many: zero-hit label counts the rows of the rest")
     rx = re.compile(r"^g0[0-6][0-9]5$")
     set_input(p, "flat-regex", checked=True)
@@ -562,6 +660,7 @@ def main():
         with cdp.Browser() as b:
             if os.environ.get("PC_HAVE_ELF", "1") == "1":
                 case_gmon(b, tmp)
+                case_trees(b, tmp)
                 case_source(b, tmp)
             else:
                 print("skip gmon and source cases: built without the ELF loader")
