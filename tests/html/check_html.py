@@ -375,6 +375,41 @@ def case_trees(b, tmp):
         check(x.console == [], "trees: no console errors %r" % x.console)
 
 
+JS_SVG = """[...document.querySelectorAll('g.f')].filter(g => g.style.display !== 'none').map(g => [g.querySelector('title').textContent.split(' (')[0],
+  +g.querySelector('rect').getAttribute('x'), +g.querySelector('rect').getAttribute('width'), g.querySelector('rect').getAttribute('fill')])"""
+
+
+def case_svg(b, tmp):
+    """-e svg in a browser: click-to-zoom and search (flame-svg.js)."""
+    svg = os.path.join(tmp, "flame.svg")
+    profcat("-e", "svg", "-o", svg, "callgraph", "gmon.out", cwd=UNIX)
+    p = b.open(url(svg), ready=False)
+    before = p.eval(JS_SVG)
+    hot = [i for i, g in enumerate(before) if g[0] == "hot"][0]
+    check(p.eval("document.getElementById('reset').style.opacity") in ("", "0"), "svg: no Reset Zoom before a zoom")
+    p.eval("document.querySelectorAll('g.f')[%d].dispatchEvent(new MouseEvent('click', {bubbles: true}))" % hot)
+    p.settle()
+    after = p.eval(JS_SVG)
+    check([g[0] for g in after] == ["main", "hot"] and after[1][1:3] == [10, 1180] and after[0][1:3] == [10, 1180],
+          "svg: a click zooms to the frame: it and its callers fill the width, the others hidden (%r)" % after)
+    check(p.eval("document.getElementById('reset').style.opacity") == "1", "svg: Reset Zoom shown")
+    p.eval("document.getElementById('reset').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+    p.settle()
+    check(p.eval(JS_SVG) == before, "svg: Reset Zoom restores every frame")
+    p.eval("document.documentElement.pcSearch('tiny_')")
+    got = p.eval(JS_SVG)
+    tiny = sum(float(re.search(r"\(([\d.]+) samples", t).group(1)) for t in p.eval(
+        "[...document.querySelectorAll('g.f title')].map(t => t.textContent)") if t.startswith("tiny_"))
+    check({g[0] for g in got if g[3] == "rgb(230,0,230)"} == {"tiny_a", "tiny_b", "tiny_c"},
+          "svg: search colours the matching frames")
+    check(p.eval("document.getElementById('matched').textContent") == "Matched: %.2f%%" % (100 * tiny / 365.57),
+          "svg: search says the share matched (%s)" % p.eval("document.getElementById('matched').textContent"))
+    p.eval("document.documentElement.pcSearch('i')")
+    check(p.eval("document.getElementById('matched').textContent") == "Matched: 100.00%",
+          "svg: a match inside a match counted once")
+    check(p.console == [], "svg: no console errors %r" % p.console)
+
+
 NM = (b"0000000000001000 T plain\n"
       b"0000000000001010 T <script>alert(1)</script>\n"
       b"0000000000001020 T esc\x1b[31mred\x07\n"
@@ -661,6 +696,7 @@ def main():
             if os.environ.get("PC_HAVE_ELF", "1") == "1":
                 case_gmon(b, tmp)
                 case_trees(b, tmp)
+                case_svg(b, tmp)
                 case_source(b, tmp)
             else:
                 print("skip gmon and source cases: built without the ELF loader")
