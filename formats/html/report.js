@@ -245,8 +245,15 @@
         text: function (r) { return fixed(r.ci_low, 2) + '\u2013' + fixed(r.ci_high, 2); }});
       cols.push({key: 'cibar', label: 'percent \u00b1 interval', value: function (r) { return r.percent; }, render: ciBar(maxv)});
     }
-    cols.push({key: 'cum_percent', label: 'cum %', num: true, value: function (r) { return r.cum_percent; },
-      text: function (r) { return fixed(r.cum_percent, 2); }});
+    cols.push({key: 'cum_percent', label: 'sum%', help: 'the running sum of the percents (pprof\'s sum%)', num: true,
+      value: function (r) { return r.cum_percent; }, text: function (r) { return fixed(r.cum_percent, 2); }});
+    /* inclusive samples (self + children) from the call graph model,
+     * when the capture has calls: filled when the rest is read */
+    var inc = null;
+    if (hasCalls)
+      cols.push({key: 'inclusive', label: 'inclusive', help: 'self + children samples as the call graph report gives them (estimated from call counts)',
+        num: true, value: function (r) { return inc && inc.has(r.symbol) ? inc.get(r.symbol) : null; },
+        text: function (r) { return inc && inc.has(r.symbol) ? count(inc.get(r.symbol)) : ''; }});
     if (flat.rate_hz)
       cols.push({key: 'self_seconds', label: 'self s', num: true, value: function (r) { return r.self_seconds; },
         text: function (r) { return fixed(r.self_seconds, 2); }});
@@ -276,6 +283,7 @@
       table.all = table.all.concat(more);
       fc.apply();
     };
+    table.setInclusive = function (m) { inc = m; table.draw(); };
     return table;
   }
 
@@ -1206,7 +1214,12 @@
       ctree.onfocus = function (name) { bar.focusOn(name); };
       regionsView(T.views.regions, D.regions, D.regions_error);
       haveRest = true;
-      if (D.calls) D.calls._rate = flat.rate_hz || 0;
+      if (D.calls) {
+        D.calls._rate = flat.rate_hz || 0;
+        var inc = new Map();
+        D.calls.nodes.forEach(function (n) { if (n[0] !== null && !n[1] && !inc.has(n[0])) inc.set(n[0], n[5] + n[6]); });
+        if (table.setInclusive) table.setInclusive(inc);
+      }
       if ((!D.calls || !D.calls.edges.length) && flame.calls)
         flame.calls.appendChild(el('p', {cls: 'note', text: 'No caller/callee tables: ' + (D.calls_error || 'the capture has no call arcs')}));
       /* the view the address names, unless the user chose one while the

@@ -219,6 +219,12 @@ def case_gmon(b, tmp):
     check(counts == sorted(float(w["count"]) for w in want), "gmon: sort by count (ascending)")
     check(p.eval("document.querySelector('#flat-table th[data-col=count]').getAttribute('aria-sort')") == "ascending",
           "gmon: sorted column marked")
+    check(p.eval("document.querySelector('#flat-table th[data-col=cum_percent]').textContent") == "sum%", "gmon: cum % named sum% (pprof)")
+    cg = json.loads(profcat("-r", "callgraph", "-F", "json", "callgraph", "gmon.out", cwd=UNIX))
+    incl = {e["name"]: (e["self"] + e["children"]) * 100 for e in cg["entries"] if not e["cycle"]}
+    got = {g["symbol"][0]: float(g["inclusive"][1]) for g in rows(p, "flat-table") if g["inclusive"][1] is not None}
+    check(set(got) == {w["symbol"] for w in want if w["symbol"] in incl} and all(abs(got[k] - incl[k]) < 2e-4 for k in got),
+          "gmon: the inclusive column = the call graph report's self + children (%d rows)" % len(got))
 
     # filtering
     set_input(p, "flat-filter", "TINY_")
