@@ -556,9 +556,16 @@ static const pc_target *find_function(pc_profile *p, const char *sel, size_t *mo
 {
 	const pc_target *found = NULL;
 	*more = 0;
+	/* "0x...": only a name beginning so can be it (a shown name begins
+	 * as its raw name; a demangled one never with a digit), which spares
+	 * the HTML report's 100 selections by address 50,000 comparisons each */
+	int addr = sel[0] == '0' && (sel[1] == 'x' || sel[1] == 'X');
 	for (size_t i = 0; i < p->ntargets; i++) {
 		const pc_target *t = &p->targets[i];
-		if (!strcmp(p->syms[t->symbol].name, sel) ||
+		const char *raw = p->syms[t->symbol].name;
+		if (addr && (raw[0] != '0' || raw[1] != sel[1]))
+			continue;
+		if (!strcmp(raw, sel) ||
 		    !strcmp(pc_symbol_display(p, t->symbol), sel)) {
 			if (found)
 				++*more;

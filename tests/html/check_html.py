@@ -554,6 +554,9 @@ def case_source(b, tmp):
         check([g[0] for g in got] == list(range(1, len(text) + 1)), "source: %s: a row per line of the file (%d)" % (f, len(text)))
         check({g[0]: g[1] for g in got if g[1]} == want, "source: %s: the counts of -r source on their lines (%d lines)" % (f, len(want)))
         check([g[3] for g in got] == [expand_tabs(t) for t in text], "source: %s: the text of the file on its lines" % f)
+    check(p.eval("getComputedStyle(document.querySelector('#source-table td.code')).whiteSpace") == "pre"
+          and p.eval("getComputedStyle(document.getElementById('transforms')).display") == "none",
+          "source: the code keeps its indentation; no transforms bar (they apply to the call paths)")
     select_file(p, "/profcore-src/lines_util.c")
     got = {g[0]: g[2] for g in p.eval(JS_SRC)}
     check(got[14] == "mix 1", "source: the code of mix inlined at lines_util.c:14 (1 sample, as -r locations)")
