@@ -33,6 +33,7 @@
 #include "rowset.h"
 #include "dwarf_internal.h"
 #include "html_source.h"
+#include "disasm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -373,55 +374,28 @@ static int put_disasm(pc_sink *k, pc_profile *p, const pc_options *o)
 	pc_options_free(fo);
 	if (st)
 		return st == PC_ENOMEM ? st : PC_OK; /* (the flat table says why) */
-	size_t done = 0;
-	char *whymsg = NULL;
-	for (size_t i = 0; i < rs.n && done < top && !whymsg; i++) {
-		const pc_rs_row *x = &rs.rows[i];
-		if (x->region >= 0 || !(x->count > 0))
-			continue;
-		char sel[32];
-		snprintf(sel, sizeof sel, "0x%llx", (unsigned long long)x->address);
-		pc_options *dopt = with_option(o, "disasm-select", sel);
-		char *buf = NULL;
-		size_t len = 0;
-		if (!dopt) {
-			st = PC_ENOMEM;
-			break;
-		}
-		st = pc_profile_render(p, "disasm", dopt, &buf, &len);
-		pc_options_free(dopt);
-		if (st == PC_ENOMEM)
-			break;
-		if (st) {
-			/* the first function's failure is every function's
-			 * (no Capstone, no program code): said once */
-			if (!done) {
-				const pc_error *e = pc_profile_error(p);
-				whymsg = strdup(e && e->message ? e->message : "not available");
-				if (!whymsg)
-					st = PC_ENOMEM;
-			}
-			st = PC_OK;
-			continue;
-		}
-		while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-			len--;
-		if (done)
-			pc_sink_putc(k, ',');
-		pc_sink_putc(k, '\n');
-		pc_sink_write(k, buf, len);
-		pc_free(buf);
-		done++;
+	/* their targets: the flat report's order */
+	size_t *idx = malloc((rs.n ? rs.n : 1) * sizeof *idx), n = 0;
+	if (!idx) {
+		pc_rowset_dispose(&rs);
+		return PC_ENOMEM;
 	}
+	for (size_t i = 0; i < rs.n && n < top; i++)
+		if (rs.rows[i].region < 0 && rs.rows[i].count > 0)
+			idx[n++] = rs.rows[i].row;
 	pc_rowset_dispose(&rs);
+	st = n ? pc_disasm_json_each(p, o, idx, n, k) : PC_OK;
+	free(idx);
 	pc_sink_putc(k, ']');
-	if (whymsg) {
-		pc_sink_puts(k, ", \"disasm_error\": ");
-		pc_sink_json_string(k, whymsg);
-		free(whymsg);
-	}
-	if (st)
+	if (st == PC_ENOMEM)
 		return st;
+	if (st) {
+		/* the first function's failure is every function's (no
+		 * Capstone, no program code): said once */
+		const pc_error *e = pc_profile_error(p);
+		pc_sink_puts(k, ", \"disasm_error\": ");
+		pc_sink_json_string(k, e && e->message ? e->message : "not available");
+	}
 	return k->failed ? PC_ENOMEM : PC_OK;
 }
 
