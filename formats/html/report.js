@@ -1165,8 +1165,8 @@
     var T = tabs(app, [
       {id: 'flat', label: 'Flat profile'},
       {id: 'regions', label: 'Regions'},
-      {id: 'flame', label: 'Call graph', onshow: function () { if (flame) flame.show(); }},
-      {id: 'tree', label: 'Call tree'},
+      {id: 'flame', label: 'Call graph', onshow: function () { ensureTrees(); if (flame) flame.show(); }},
+      {id: 'tree', label: 'Call tree', onshow: function () { ensureTrees(); }},
       {id: 'source', label: 'Source', onshow: loadSource}]);
     /* the transforms apply to the icicle and the call trees */
     var bar = transformsBar(function (tf) { applyTransforms(tf); });
@@ -1178,10 +1178,14 @@
       show(id);
       setState({view: id});
     };
+    /* the trees are built when a view of them is first shown */
+    var treesBuilt = false;
+    function ensureTrees() { if (!treesBuilt && flame && flame.F) applyTransforms(bar.T); }
     function applyTransforms(tf) {
       setState({focus: tf.focus, ignore: tf.ignore, hide: tf.hide, merge: tf.merge.length ? JSON.stringify(tf.merge) : null, rec: tf.rec ? 1 : null});
       if (!flame || !flame.F) return;
       if (!baseTree) baseTree = buildTree(flame.F);
+      treesBuilt = true;
       var t = transformsActive(tf) ? transformTree(flame.F, baseTree, tf) : baseTree;
       bar.status.textContent = transformsActive(tf) ? 'kept: ' + fixed(baseTree.root.v ? 100 * t.root.v / baseTree.root.v : 0, 2) +
         '% of the samples in the call paths' + (flame.F.elided ? ' (of the frames in this page)' : '') : '';
@@ -1230,7 +1234,6 @@
       if (state.mode && ctree.radios && ctree.radios[state.mode]) ctree.mode = state.mode;
       bar.set(state);
       ready = true;
-      if (D.flame) applyTransforms(bar.T);
       T.show(view);
       if (st0.fn && view !== 'source') select(st0.fn);
       if (view === 'source')
