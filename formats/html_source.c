@@ -24,8 +24,9 @@
  *
  * Source text: tabs expanded to 8 columns, other control bytes shown as
  * '?' (as -r source shows them), invalid UTF-8 as \xNN; at most
- * SRC_BUDGET bytes of text in a page (further files are named with the
- * reason).  --focus/--ignore/--hide keep the samples of the functions
+ * SRC_BUDGET bytes of text in a page: a file that does not fit whole
+ * keeps the lines around its sampled lines, the hottest first, until
+ * the budget is spent ("partial": true; the others are null).  --focus/--ignore/--hide keep the samples of the functions
  * that pass, as -r source does.
  */
 #include "model.h"
@@ -38,7 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SRC_BUDGET ((size_t)8 << 20)
+#define SRC_BUDGET ((size_t)512 << 10)
+#define SRC_CONTEXT 4 /* lines kept around a sampled line */
 #define DISASM_TOP 100
 
 typedef struct hmark {
@@ -130,7 +132,17 @@ static void put_line(pc_sink *k, const char *s, size_t n, pc_sink *tmp)
 	pc_sink_json_string(k, tmp->failed ? "" : tmp->buf);
 }
 
-static void put_file(pc_sink *k, const pc_dwarf *d, const char *name, size_t *budget)
+static int cmp_hot(const void *a, const void *b)
+{
+	const hmark *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* own: the sampled lines (hmark) of this file */
+static void put_file(pc_sink *k, const pc_dwarf *d, const char *name, size_t *budget,
+		     hmark *own, size_t no)
 {
 	char *path = NULL;
 	pc_stream *s = NULL;
@@ -143,10 +155,44 @@ static void put_file(pc_sink *k, const pc_dwarf *d, const char *name, size_t *bu
 			text = NULL;
 		pc_stream_free(s);
 	}
+	/* a file larger than what is left: the lines around its hottest
+	 * lines (per line: kept or not) */
+	unsigned char *keep = NULL;
+	size_t nl = 0;
 	if (text && len > *budget) {
-		free(text);
-		text = NULL;
-		why = "not embedded: the page holds at most 8 MiB of source text";
+		const char *t = text;
+		for (size_t i = 0; i < len; i++)
+			nl += t[i] == '\n';
+		nl += len && t[len - 1] != '\n';
+		size_t *start = malloc((nl + 1) * sizeof *start);
+		keep = calloc(nl + 1, 1);
+		if (!start || !keep) {
+			free(start);
+			free(keep);
+			free(text);
+			free(path);
+			k->failed = PC_ENOMEM;
+			return;
+		}
+		for (size_t i = 0, l = 0; i < len && l < nl; i++)
+			if (!i || t[i - 1] == '\n')
+				start[l++] = i;
+		start[nl] = len;
+		if (no)
+			qsort(own, no, sizeof *own, cmp_hot);
+		size_t used = 0;
+		for (size_t i = 0; i < no && used < *budget; i++) {
+			size_t c = own[i].line;
+			for (size_t l = c > SRC_CONTEXT ? c - SRC_CONTEXT : 1; l <= c + SRC_CONTEXT && l <= nl; l++)
+				if (!keep[l - 1]) {
+					keep[l - 1] = 1;
+					used += start[l] - start[l - 1];
+				}
+		}
+		free(start);
+		*budget = used < *budget ? *budget - used : 0;
+	} else if (text) {
+		*budget -= len;
 	}
 	pc_sink_puts(k, "\n {\"file\": ");
 	pc_sink_json_string(k, name);
@@ -155,7 +201,7 @@ static void put_file(pc_sink *k, const pc_dwarf *d, const char *name, size_t *bu
 		pc_sink_json_string(k, path);
 	else
 		pc_sink_puts(k, "null");
-	pc_sink_puts(k, ", \"missing\": ");
+	pc_sink_printf(k, ", \"partial\": %s, \"missing\": ", keep ? "true" : "false");
 	if (text)
 		pc_sink_puts(k, "null");
 	else
@@ -165,7 +211,6 @@ static void put_file(pc_sink *k, const pc_dwarf *d, const char *name, size_t *bu
 					    : "source file cannot be read");
 	pc_sink_puts(k, ", \"lines\": [");
 	if (text) {
-		*budget -= len;
 		pc_sink tmp;
 		pc_sink_init(&tmp);
 		const char *t = text;
@@ -176,7 +221,10 @@ static void put_file(pc_sink *k, const pc_dwarf *d, const char *name, size_t *bu
 				l--;
 			if (i)
 				pc_sink_putc(k, ',');
-			put_line(k, t + pos, l, &tmp);
+			if (keep && !keep[i])
+				pc_sink_puts(k, "null");
+			else
+				put_line(k, t + pos, l, &tmp);
 			pos += e ? (size_t)(e - (t + pos)) + 1 : l;
 		}
 		if (tmp.failed)
@@ -184,6 +232,7 @@ static void put_file(pc_sink *k, const pc_dwarf *d, const char *name, size_t *bu
 		pc_sink_dispose(&tmp);
 		free(text);
 	}
+	free(keep);
 	pc_sink_puts(k, "]}");
 	free(path);
 }
@@ -285,7 +334,21 @@ static int put_sources(pc_sink *k, pc_profile *p, const pc_options *o)
 	for (size_t i = 0; i < nf; i++) {
 		if (i)
 			pc_sink_putc(k, ',');
-		put_file(k, d, files[i].name, &budget);
+		/* own is sorted by file: this file's lines */
+		size_t a = 0, hi = no;
+		while (a < hi) {
+			size_t m = a + (hi - a) / 2;
+			if (strcmp(own[m].file, files[i].name) < 0)
+				a = m + 1;
+			else
+				hi = m;
+		}
+		size_t b = a;
+		while (b < no && !strcmp(own[b].file, files[i].name))
+			b++;
+		put_file(k, d, files[i].name, &budget, own + a, b - a);
+		if (b > a) /* (put_file sorted them by count) */
+			qsort(own + a, b - a, sizeof *own, cmp_mark);
 	}
 	pc_sink_puts(k, "],\n\"inlined\": [");
 	if (nm)

@@ -1033,13 +1033,15 @@
       b.lines.forEach(function (l) { n = Math.max(n, l.line); });
       if (f && f.lines && !f.missing) n = Math.max(n, f.lines.length);
       fileNote.textContent = !f ? 'no text: not embedded in this page' : f.missing ? 'no text: ' + f.missing :
-        f.path && f.path !== file ? 'read from ' + f.path : '';
+        (f.path && f.path !== file ? 'read from ' + f.path : '') + (f.partial ? (f.path && f.path !== file ? '; ' : '') +
+        'the lines around the hottest lines only (the page holds at most 512 KiB of source text)' : '');
       var hasText = f && !f.missing;
       for (var ln = 1; ln <= n; ln++) {
         var l = b.lines.get(ln), key = file + '\n' + ln, inlx = inl.get(key);
-        if (!hasText && !l && !inlx) continue;
+        var tx = hasText ? f.lines[ln - 1] : null;
+        if ((!hasText || tx === null) && !l && !inlx) continue;
         rows.push({line: ln, count: l ? l.count : 0, percent: l ? l.percent : 0, inl: inlx || null,
-          text: hasText ? (f.lines[ln - 1] || '') : '', _cls: l && l.percent >= 10 ? 'hot' : null});
+          text: tx || '', _cls: l && l.percent >= 10 ? 'hot' : null});
       }
       table.all = rows;
       table.refresh();
