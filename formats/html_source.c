@@ -58,12 +58,13 @@ typedef struct hfile {
 static int cmp_mark(const void *a, const void *b)
 {
 	const hmark *x = a, *y = b;
-	int c = strcmp(x->file, y->file);
+	/* (the names of one line table are one string: equal pointers) */
+	int c = x->file == y->file ? 0 : strcmp(x->file, y->file);
 	if (c)
 		return c;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
-	return strcmp(x->fn, y->fn);
+	return x->fn == y->fn ? 0 : strcmp(x->fn, y->fn);
 }
 
 /* own code: by function, then by (file, line) */
@@ -304,6 +305,7 @@ static int put_sources(pc_sink *k, pc_profile *p, const pc_options *o)
 	}
 	if (no)
 		qsort(own, no, sizeof *own, cmp_mark);
+	no = merge(own, no, cmp_mark); /* one entry a (file, line, function) */
 	/* the files: of the lines with samples, then of the call sites */
 	for (size_t i = 0; i < no + nm; i++) {
 		const hmark *x = i < no ? &own[i] : &marks[i - no];
