@@ -975,7 +975,7 @@ int pc_disasm_json_each(pc_profile *p, const pc_options *o, const size_t *target
 {
 	cs_table csf;
 	int st;
-	if ((st = pc_profile_attribute_nocheck(p, o)) || (st = cs_ready(p, &csf)))
+	if ((st = pc_profile_attribute(p, pc_options_attrib(o))) || (st = cs_ready(p, &csf)))
 		return st;
 	size_t done = 0;
 	for (size_t i = 0; i < n && !st; i++) {
