@@ -446,13 +446,13 @@ def line_figures(profcat, data, rounds):
 
 # ---- (g) the HTML report of the 50,000-function profile -------------------
 
-def html_figures(profcat, data, exe, gmon, rounds):
+def html_figures(profcat, data, exe, gmon, rounds, what="(g) the HTML report of the 50,000-function profile of (c)"):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "html"))
     import cdp
     if not cdp.chromium():
         print("\n(g) chromium not installed: the HTML report's first view is not measured")
         return
-    page = os.path.join(data, "fn50k.html")
+    page = os.path.join(data, os.path.basename(exe) + ".html")
     writes = [timed([profcat, "-F", "html", "-o", page, gmon, exe])
               for _ in range(max(rounds, 5))]
     view, full = [], []
@@ -469,7 +469,7 @@ def html_figures(profcat, data, exe, gmon, rounds):
             full.append(float(p.eval("document.documentElement.dataset.pcMs")) / 1000)
             p.call("Page.navigate", {"url": "about:blank"})
     print()
-    print("(g) the HTML report of the 50,000-function profile of (c) (median of %d)" % len(view))
+    print("%s (median of %d)" % (what, len(view)))
     print("  %-52s %s  %.1f MB" % ("profcat -F html", wc(writes), os.path.getsize(page) / 1e6))
     print("  %-52s %8.3f s" % ("Chromium (headless): first view", median(view)))
     print("  %-52s %8.3f s" % ("Chromium (headless): every view's data read", median(full)))
@@ -704,6 +704,11 @@ def main():
         html_figures(profcat, data, exe, gmon, a.rounds)
     if not a.skip_gprof and shutil.which("objcopy"):
         source_figures(profcat, data, os.path.join(data, "fn50k.c"), n, a.rounds)
+        # the same with -g: source text and the disassembly of the 100
+        # functions with the most samples in the page (issue #38)
+        exe_g, _ = build_g(data, os.path.join(data, "fn50k.c"))
+        html_figures(profcat, data, exe_g, os.path.join(data, "fn50k-g.gmon.out"), a.rounds,
+                     "(g) the HTML report of the -g program of (f), source and disassembly embedded")
     if not a.skip_gprof:
         line_figures(profcat, data, a.rounds)
 

@@ -708,8 +708,10 @@ static void put_bytes(pc_sink *k, const dis_ins *d, unsigned width)
 	pc_sink_printf(k, "%-*s", (int)width, buf);
 }
 
+/* The report of the function disasm-select names (none: the hottest),
+ * or (pre not NULL) of that one. */
 static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
-		  const cs_table *csf)
+		  const cs_table *csf, const pc_target *pre)
 {
 	int st;
 	const char *sel = pc_options_get(o, "disasm-select");
@@ -727,7 +729,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 	}
 	size_t more = 0;
 	const pc_target *fn = NULL;
-	int hottest = !sel || !*sel;
+	int hottest = !pre && (!sel || !*sel);
 	if (hottest) {
 		/* no function named: the one with the most samples */
 		for (size_t i = 0; i < p->ntargets; i++) {
@@ -749,7 +751,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 					       rf.any ? " that the filters keep" : "");
 		}
 	} else {
-		fn = find_function(p, sel, &more);
+		fn = pre ? pre : find_function(p, sel, &more);
 	}
 	int fn_kept = fn ? pc_rowfilter_keep_row(&rf, fn - p->targets) : 1;
 	int filtered = rf.any;
@@ -1080,9 +1082,42 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	int st;
 	if ((st = pc_rs_outfmt(p, o, &fmt)) || (st = cs_ready(p, &csf)))
 		return st;
-	st = render(p, o, k, fmt, &csf);
+	st = render(p, o, k, fmt, &csf, NULL);
 	cs_done(&csf);
 	return st;
+}
+
+int pc_disasm_json_each(pc_profile *p, const pc_options *o, const size_t *targets, size_t n,
+			pc_sink *k)
+{
+	cs_table csf;
+	int st;
+	if ((st = pc_profile_attribute(p, pc_options_attrib(o))) || (st = cs_ready(p, &csf)))
+		return st;
+	size_t done = 0;
+	for (size_t i = 0; i < n && !st; i++) {
+		pc_sink one;
+		pc_sink_init(&one);
+		if (targets[i] >= p->ntargets)
+			st = pc_profile_fail(p, PC_ENOTFOUND, "disasm: no function %zu", targets[i]);
+		else
+			st = render(p, o, &one, PC_OUT_JSON, &csf, &p->targets[targets[i]]);
+		if (!st && one.failed)
+			st = PC_ENOMEM;
+		if (!st) {
+			while (one.len && (one.buf[one.len - 1] == '\n' || one.buf[one.len - 1] == ' '))
+				one.len--;
+			if (done++)
+				pc_sink_putc(k, ',');
+			pc_sink_putc(k, '\n');
+			pc_sink_write(k, one.buf, one.len);
+		} else if (i && st != PC_ENOMEM) {
+			st = PC_OK; /* this one only (the first one's error is every one's) */
+		}
+		pc_sink_dispose(&one);
+	}
+	cs_done(&csf);
+	return st ? st : k->failed ? PC_ENOMEM : PC_OK;
 }
 
 #else /* !PC_HAVE_CAPSTONE */
@@ -1093,6 +1128,14 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	(void)k;
 	return pc_profile_fail(p, PC_EUNSUPPORTED,
 			       "disasm: this libprofcore was built without Capstone; install libcapstone-dev and rebuild (meson -Dcapstone=enabled)");
+}
+
+int pc_disasm_json_each(pc_profile *p, const pc_options *o, const size_t *targets, size_t n,
+			pc_sink *k)
+{
+	(void)n;
+	(void)targets;
+	return disasm_render(p, o, k);
 }
 
 #endif

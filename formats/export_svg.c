@@ -12,6 +12,9 @@
  * 0.1 px are left out, as flamegraph.pl's --minwidth does, and the
  * narrowest beyond SVG_MAXBOXES boxes (pc_xtree_build); their samples
  * stay in their parents' widths and the footer says how many.
+ * A script of profcore's own (formats/html/flame-svg.js) adds
+ * flamegraph.pl's click-to-zoom and search when a browser shows the file;
+ * the boxes are drawn without it.  The subtitle is wrapped to the width.
  */
 #include "export.h"
 
@@ -30,6 +33,10 @@
 /* at most this many boxes: narrower ones go first (a 5,000-deep chain
  * of distinct paths drew 5 million boxes, 547 MB) */
 #define SVG_MAXBOXES 20000
+#define SVG_LINE 15.0 /* a subtitle line */
+
+extern const unsigned char pc_html_flame_svg_js[];
+extern const size_t pc_html_flame_svg_js_len;
 
 /* flamegraph.pl's "hot" palette from a hash of the name; grey for the
  * pseudo-frames outside the program, blue-violet for cycles. */
@@ -90,6 +97,46 @@ static void number(pc_sink *k, double v)
 		pc_sink_printf(k, "%.2f", v);
 }
 
+/* The lines of text s broken at spaces to at most max characters each
+ * (a word longer than a line on its own line): their count, and with k,
+ * each as a <tspan> of the subtitle. */
+static size_t wrap(pc_sink *k, const char *s, size_t max)
+{
+	size_t lines = 0;
+	while (*s) {
+		size_t n = 0, cut = 0, chars = 0;
+		while (s[n] && chars < max) {
+			if (s[n] == ' ')
+				cut = n;
+			n++;
+			while ((s[n] & 0xc0) == 0x80)
+				n++;
+			chars++;
+		}
+		if (!s[n] || !cut)
+			cut = n;
+		if (k) {
+			char *line = malloc(cut + 1);
+			if (!line) {
+				k->failed = PC_ENOMEM;
+				return lines;
+			}
+			memcpy(line, s, cut);
+			line[cut] = '\0';
+			pc_sink_printf(k, "<tspan x=\"%.0f\" dy=\"%.0f\">", SVG_WIDTH / 2,
+				       lines ? SVG_LINE : 0.0);
+			pc_sink_html(k, line);
+			pc_sink_puts(k, "</tspan>");
+			free(line);
+		}
+		lines++;
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+	return lines;
+}
+
 static int write_svg(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	pc_xmodel m;
@@ -124,7 +171,23 @@ static int write_svg(pc_profile *p, const pc_options *o, pc_sink *k)
 	for (size_t i = 0; i < t.n; i++)
 		if (t.v[i].depth + 1 > maxdepth)
 			maxdepth = t.v[i].depth + 1;
-	double height = SVG_TOP + (double)maxdepth * SVG_FRAME + SVG_BOTTOM;
+	/* the subtitle, in lines that fit the width */
+	pc_sink sub;
+	pc_sink_init(&sub);
+	pc_sink_puts(&sub, m.estimated ? PC_XESTIMATE_NOTE : "stacks as measured");
+	if (m.filters) {
+		pc_sink_puts(&sub, "; filters: ");
+		pc_sink_puts(&sub, m.filters);
+	}
+	pc_sink_putc(&sub, '\0');
+	if (sub.failed) {
+		pc_sink_dispose(&sub);
+		goto out;
+	}
+	size_t maxchars = (size_t)((SVG_WIDTH - 2 * SVG_PAD) / SVG_CHAR);
+	size_t nsub = wrap(NULL, sub.buf, maxchars);
+	double top = SVG_TOP + (double)(nsub > 1 ? nsub - 1 : 0) * SVG_LINE;
+	double height = top + (double)maxdepth * SVG_FRAME + SVG_BOTTOM;
 	const char *dim = pc_profile_dimension(p);
 	int secs = !m.arc_time && m.rate > 0 &&
 		   (!dim || !*dim || strcmp(dim, "seconds") == 0);
@@ -137,34 +200,29 @@ static int write_svg(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_sink_printf(k,
 		       "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		       "<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" "
-		       "viewBox=\"0 0 %.0f %.0f\" "
+		       "viewBox=\"0 0 %.0f %.0f\" data-base=\"%.0f\" "
 		       "xmlns=\"http://www.w3.org/2000/svg\">\n"
 		       "<style>text{font-family:Verdana,sans-serif;"
 		       "font-size:%.0fpx;fill:#000}.h{font-size:17px}"
 		       ".n{font-size:12px;fill:#444}"
-		       "g:hover rect{stroke:#000;stroke-width:0.5}</style>\n"
+		       "g:hover rect{stroke:#000;stroke-width:0.5}"
+		       "g.f,.c{cursor:pointer}#reset{opacity:0}</style>\n"
 		       "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" "
 		       "fill=\"#f8f8f8\"/>\n",
-		       SVG_WIDTH, height, SVG_WIDTH, height, SVG_FONT, SVG_WIDTH,
-		       height);
+		       SVG_WIDTH, height, SVG_WIDTH, height, height - SVG_BOTTOM, SVG_FONT,
+		       SVG_WIDTH, height);
 	pc_sink_printf(k, "<text class=\"h\" x=\"%.0f\" y=\"24\" "
 			  "text-anchor=\"middle\">Flame graph of ",
 		       SVG_WIDTH / 2);
 	pc_sink_html(k, prog);
 	pc_sink_puts(k, "</text>\n");
-	pc_sink_printf(k, "<text class=\"n\" x=\"%.0f\" y=\"44\" "
+	pc_sink_printf(k, "<text class=\"n\" id=\"subtitle\" x=\"%.0f\" y=\"44\" "
 			  "text-anchor=\"middle\">",
 		       SVG_WIDTH / 2);
-	if (m.estimated)
-		pc_sink_html(k, PC_XESTIMATE_NOTE);
-	else
-		pc_sink_puts(k, "stacks as measured");
-	if (m.filters) {
-		pc_sink_puts(k, "; filters: ");
-		pc_sink_html(k, m.filters);
-	}
+	wrap(k, sub.buf, maxchars);
+	pc_sink_dispose(&sub);
 	pc_sink_puts(k, "</text>\n");
-	pc_sink_printf(k, "<text class=\"n\" x=\"%.0f\" y=\"%.0f\">",
+	pc_sink_printf(k, "<text class=\"n\" id=\"footer\" x=\"%.0f\" y=\"%.0f\">",
 		       SVG_PAD, height - 10);
 	number(k, total);
 	pc_sink_printf(k, " %s", unit);
@@ -179,6 +237,12 @@ static int write_svg(pc_profile *p, const pc_options *o, pc_sink *k)
 				  "(their time is in their callers' widths)",
 			       t.elided, t.threshold * scale);
 	pc_sink_puts(k, "</text>\n");
+	pc_sink_printf(k, "<text class=\"c\" id=\"reset\" x=\"%.0f\" y=\"24\">Reset Zoom</text>\n"
+			  "<text class=\"c\" id=\"search\" x=\"%.0f\" y=\"24\" "
+			  "text-anchor=\"end\">Search</text>\n"
+			  "<text class=\"n\" id=\"matched\" x=\"%.0f\" y=\"%.0f\" "
+			  "text-anchor=\"end\"></text>\n",
+		       SVG_PAD, SVG_WIDTH - SVG_PAD, SVG_WIDTH - SVG_PAD, height - 10);
 
 	/* depth-first order: a node's x is where the next box of its depth
 	 * goes; its children start at its own x */
@@ -193,7 +257,7 @@ static int write_svg(pc_profile *p, const pc_options *o, pc_sink *k)
 		xs[nd->depth] = x + w;
 		xs[nd->depth + 1] = x;
 		double y = height - SVG_BOTTOM - (double)(nd->depth + 1) * SVG_FRAME;
-		pc_sink_puts(k, "<g><title>");
+		pc_sink_puts(k, "<g class=\"f\"><title>");
 		pc_sink_html(k, fr->name);
 		pc_sink_puts(k, " (");
 		number(k, nd->value);
@@ -220,7 +284,9 @@ static int write_svg(pc_profile *p, const pc_options *o, pc_sink *k)
 		}
 		pc_sink_puts(k, "</g>\n");
 	}
-	pc_sink_puts(k, "</svg>\n");
+	pc_sink_puts(k, "<script type=\"text/ecmascript\"><![CDATA[\n");
+	pc_sink_write(k, pc_html_flame_svg_js, pc_html_flame_svg_js_len);
+	pc_sink_puts(k, "]]></script>\n</svg>\n");
 	rc = k->failed;
 out:
 	if (rc == PC_ENOMEM)

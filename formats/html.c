@@ -36,6 +36,7 @@
 #include "export.h"
 #include "rowset.h"
 #include "dwarf_internal.h"
+#include "html_source.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -434,7 +435,7 @@ static void put_base64(pc_sink *k, const unsigned char *b, size_t n)
  * level: JSON of numbers shrinks to a quarter; the page reads it with
  * the browser's DecompressionStream) and base64'ed: a third of the
  * bytes to load before the page is shown. */
-static int put_rest(pc_sink *k, const pc_sink *rest)
+static int put_rest(pc_sink *k, const pc_sink *rest, const char *id)
 {
 	z_stream z;
 	memset(&z, 0, sizeof z);
@@ -475,7 +476,7 @@ static int put_rest(pc_sink *k, const pc_sink *rest)
 	deflateEnd(&z);
 	if (!out)
 		return PC_ENOMEM;
-	pc_sink_puts(k, "<script type=\"application/gzip\" data-encoding=\"base64\" id=\"pc-data-rest\">\n");
+	pc_sink_printf(k, "<script type=\"application/gzip\" data-encoding=\"base64\" id=\"%s\">\n", id);
 	put_base64(k, out, done);
 	pc_sink_puts(k, "\n</script>\n");
 	free(out);
@@ -485,12 +486,14 @@ static int put_rest(pc_sink *k, const pc_sink *rest)
 /* The code, then (rest not NULL) the data the page reads after its first
  * view: placed after the code, it is still being parsed while the code
  * draws the first view. */
-static int page_end(pc_sink *k, const pc_sink *rest)
+static int page_end(pc_sink *k, const pc_sink *rest, const pc_sink *src)
 {
 	pc_sink_puts(k, "\n</script>\n<script>\n");
 	pc_sink_write(k, pc_html_report_js, pc_html_report_js_len);
 	pc_sink_puts(k, "</script>\n");
-	int st = rest ? put_rest(k, rest) : PC_OK;
+	int st = rest ? put_rest(k, rest, "pc-data-rest") : PC_OK;
+	if (!st && src)
+		st = put_rest(k, src, "pc-data-src");
 	pc_sink_puts(k, "</body>\n</html>\n");
 	return st ? st : k->failed;
 }
@@ -545,6 +548,18 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_dispose(&more);
 		goto done;
 	}
+	/* the Source tab's text and disassembly: read when it is shown */
+	pc_sink src, srcsafe;
+	pc_sink_init(&src);
+	pc_sink_init(&srcsafe);
+	if ((st = pc_html_source_json(&src, p, jo))) {
+		pc_sink_dispose(&src);
+		pc_sink_dispose(&flat);
+		pc_sink_dispose(&more);
+		goto done;
+	}
+	put_json_safe(&srcsafe, src.buf, src.len);
+	pc_sink_dispose(&src);
 	page_start(k, title);
 	pc_sink_puts(k, "{\"kind\": \"profile\", \"version\": ");
 	pc_sink_json_string(k, pc_version());
@@ -552,8 +567,9 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_sink_write(k, flat.buf, flat.len);
 	pc_sink_dispose(&flat);
 	pc_sink_puts(k, "}");
-	st = more.failed ? PC_ENOMEM : page_end(k, &more);
+	st = more.failed || srcsafe.failed ? PC_ENOMEM : page_end(k, &more, &srcsafe);
 	pc_sink_dispose(&more);
+	pc_sink_dispose(&srcsafe);
 done:
 	pc_options_free(fo);
 	pc_options_free(jo);
@@ -623,5 +639,5 @@ int pc_html_diff(pc_profile *base, pc_profile *next, const pc_options *o, pc_sin
 	if (st == PC_ENOMEM || k->failed)
 		return pc_profile_fail(next, PC_ENOMEM, "out of memory while writing the HTML diff");
 	pc_sink_puts(k, "}");
-	return page_end(k, NULL);
+	return page_end(k, NULL, NULL);
 }

@@ -91,6 +91,8 @@ static const pc_option_decl report_options[] = {
 	 "also ask DEBUGINFOD_URLS' servers for separate debug files (network)"},
 	{"source-select", PC_OPTION_STRING, NULL, NULL, "source report: function or file"},
 	{"disasm-select", PC_OPTION_STRING, NULL, NULL, "disasm report: function"},
+	{"html-disasm", PC_OPTION_STRING, NULL, NULL,
+	 "HTML report: disassembly of the N functions with the most samples (100), or all"},
 	{"load-address", PC_OPTION_U64, NULL, NULL, "where the program was loaded (fit check)"},
 	{"gprof-symspecs", PC_OPTION_STRING, NULL, NULL,
 	 "gprof's symbol selections: option letters pPqQfeFEnNkAJ with a symspec, ';'-separated"},

@@ -11,7 +11,7 @@ Each file FOO.EXT becomes
 Byte arrays rather than string literals: C11 compilers need not accept
 string literals longer than 4095 bytes (-Wpedantic -Woverlength-strings).
 The files must not contain "</script" or "</style" (they are inlined into
-the page): that is refused here so it fails the build, not the page.
+the page), nor "]]>" (the svg export inlines flame-svg.js as CDATA): that is refused here so it fails the build, not the page.
 
 usage: embed.py OUTPUT.c FILE...
 """
@@ -28,7 +28,7 @@ def main():
         with open(path, 'rb') as f:
             data = f.read()
         low = data.lower()
-        for bad in (b'<script', b'</script', b'</style', b'<!--'):
+        for bad in (b'<script', b'</script', b'</style', b'<!--', b']]>'):
             if bad in low:
                 sys.stderr.write('%s: contains %r, which would end the inlined element\n'
                                  % (path, bad.decode()))

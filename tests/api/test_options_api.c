@@ -20,7 +20,7 @@
 	"zero, barchart, cutoff, percent-of, top, sort, focus, ignore, hide, "    \
 	"interval, intervals, callgraph-time, ci, source-path, debuginfod, "     \
 	"source-select, "                                                         \
-	"disasm-select, load-address, gprof-symspecs"
+	"disasm-select, html-disasm, load-address, gprof-symspecs"
 #define PPROF_KEYS                                                              \
 	"attribution, use-sizes, demangle, granularity, stacks, focus, ignore, "  \
 	"hide, top, sort, compress"

@@ -231,7 +231,7 @@ class Cli(unittest.TestCase):
                          "attribution, use-sizes, demangle, output-format, style, "
                          "granularity, zero, barchart, cutoff, percent-of, top, sort, "
                          "focus, ignore, hide, interval, intervals, callgraph-time, ci, "
-                         "source-path, debuginfod, source-select, disasm-select, "
+                         "source-path, debuginfod, source-select, disasm-select, html-disasm, "
                          "load-address, gprof-symspecs "
                          "(did you mean 'cutoff'? -O KEY=VALUE: the loaders' keys are "
                          "listed by profcat --list-formats -v)\n")

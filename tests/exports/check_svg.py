@@ -44,6 +44,7 @@ WANT = {
 }
 
 failures = []
+JS = "\n" + open(os.path.join(ROOT, "formats", "html", "flame-svg.js"), encoding="utf-8").read()
 
 
 def check(cond, what):
@@ -66,9 +67,18 @@ def parse(label, raw):
     root = ET.fromstring(raw)  # well-formed XML or an exception
     check(root.tag == NS + "svg", label + ": root element svg")
     tags = {e.tag[len(NS):] for e in root.iter()}
-    check(tags <= {"svg", "style", "rect", "text", "g", "title"},
-          label + ": only svg/style/rect/text/g/title elements: %s" % sorted(tags))
+    check(tags <= {"svg", "style", "rect", "text", "tspan", "g", "title", "script"},
+          label + ": only svg/style/rect/text/tspan/g/title elements and the script: %s" % sorted(tags))
+    scripts = list(root.iter(NS + "script"))
+    check(len(scripts) == 1 and scripts[0].text == JS and raw.count(b"<script") == 1,
+          label + ": one script, profcore's flame-svg.js, nothing else in it")
     return root
+
+
+def text_of(root, id_):
+    """the text of the element id_, its tspan lines joined by a space"""
+    e = [x for x in root.iter() if x.get("id") == id_][0]
+    return " ".join(t for t in e.itertext())
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -77,22 +87,23 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(tmp, "pcs.txt"), "wb") as f:
         f.write(PCS)
     raw = svg_of(["pcs.txt", "names.nm"], cwd=tmp)
-    check(b"<script" not in raw and b"&lt;script&gt;" in raw,
+    check(b"<script>" not in raw and b"&lt;script&gt;" in raw,
           "hostile: <script> only as escaped text")
     root = parse("hostile", raw)
     titles = {t.text for t in root.iter(NS + "title")}
     check(titles == WANT, "hostile: titles are the shown names with exact "
           "figures: %r" % sorted(titles))
-    texts = [t.text for t in root.iter(NS + "text")]
-    check(texts[1] == "stacks as measured", "hostile: header says measured")
-    check(texts[2].startswith("8 samples;"), "hostile: total 8 samples")
+    check(text_of(root, "subtitle") == "stacks as measured", "hostile: header says measured")
+    check(text_of(root, "footer").startswith("8 samples;"), "hostile: total 8 samples")
 
     raw = svg_of([os.path.join(FX, "callgraph"), os.path.join(FX, "gmon.out")])
     root = parse("fixture", raw)
-    texts = [t.text for t in root.iter(NS + "text")]
-    check(texts[1].startswith("call stacks estimated from call counts"),
-          "fixture: header states the estimate")
-    total = float(re.match(r"([\d.]+) samples", texts[2]).group(1))
+    sub = [t.text for t in root.iter(NS + "tspan")]
+    check(" ".join(sub) == "call stacks estimated from call counts (the capture holds calls, not stacks: as gprof, a "
+          "routine's time is split among its callers in proportion to the calls); the option stacks=none gives measured "
+          "samples only" and len(sub) == 2 and all(len(t) <= 166 for t in sub),
+          "fixture: header states the estimate, in 2 lines of at most 166 characters (1180 px)")
+    total = float(re.match(r"([\d.]+) samples", text_of(root, "footer")).group(1))
     ss = json.loads(subprocess.run(
         [PROFCAT, "-e", "speedscope", "--stacks", "estimate",
          os.path.join(FX, "callgraph"), os.path.join(FX, "gmon.out")],

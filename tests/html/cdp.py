@@ -118,12 +118,14 @@ class Browser:
                 return msg.get("result", {})
             self.events.append(msg)
 
-    def open(self, url, width=1280, height=900):
+    def open(self, url, width=1280, height=900, ready=True):
+        """ready: wait for the report's data-pc-ready (else for the
+        document to be loaded: another file, e.g. an SVG)"""
         t = self.call("Target.createTarget", {"url": "about:blank"})
         s = self.call("Target.attachToTarget", {"targetId": t["targetId"], "flatten": True})
         page = Page(self, s["sessionId"])
         page.setup(width, height)
-        page.navigate(url)
+        page.navigate(url, ready=ready)
         return page
 
 
@@ -165,9 +167,10 @@ class Page:
         self.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
                                                          "deviceScaleFactor": 1, "mobile": False})
 
-    def navigate(self, url, timeout=120):
+    def navigate(self, url, timeout=120, ready=True):
         self.call("Page.navigate", {"url": url})
-        self.wait("document.documentElement && document.documentElement.getAttribute('data-pc-ready')", timeout)
+        self.wait("document.documentElement && document.documentElement.getAttribute('data-pc-ready')" if ready
+                  else "document.readyState === 'complete' && location.href !== 'about:blank'", timeout)
 
     def eval(self, expr, timeout=None):
         r = self.call("Runtime.evaluate", {"expression": expr, "returnByValue": True,

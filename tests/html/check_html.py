@@ -86,6 +86,7 @@ def static_checks(label, data):
     want = ['<script type="application/json" id="pc-data">', "<script>"]
     if label != "diff":
         want.append('<script type="application/gzip" data-encoding="base64" id="pc-data-rest">')
+        want.append('<script type="application/gzip" data-encoding="base64" id="pc-data-src">')
     check(re.findall(r"<script[^>]*>", low) == want and low.count("</script") == len(want),
           "%s: exactly the script elements %s" % (label, ", ".join(want)))
     check(not re.search(r"\b(src|href|url)\s*[=(]", low) and "http:" not in low and "https:" not in low,
@@ -221,6 +222,12 @@ def case_gmon(b, tmp):
     check(counts == sorted(float(w["count"]) for w in want), "gmon: sort by count (ascending)")
     check(p.eval("document.querySelector('#flat-table th[data-col=count]').getAttribute('aria-sort')") == "ascending",
           "gmon: sorted column marked")
+    check(p.eval("document.querySelector('#flat-table th[data-col=cum_percent]').textContent") == "sum%", "gmon: cum % named sum% (pprof)")
+    cg = json.loads(profcat("-r", "callgraph", "-F", "json", "callgraph", "gmon.out", cwd=UNIX))
+    incl = {e["name"]: (e["self"] + e["children"]) * 100 for e in cg["entries"] if not e["cycle"]}
+    got = {g["symbol"][0]: float(g["inclusive"][1]) for g in rows(p, "flat-table") if g["inclusive"][1] is not None}
+    check(set(got) == {w["symbol"] for w in want if w["symbol"] in incl} and all(abs(got[k] - incl[k]) < 2e-4 for k in got),
+          "gmon: the inclusive column = the call graph report's self + children (%d rows)" % len(got))
 
     # filtering
     set_input(p, "flat-filter", "TINY_")
@@ -284,6 +291,134 @@ def case_gmon(b, tmp):
     check(p.console == [], "gmon: no console errors %r" % p.console)
 
 
+JS_TREE = """[...document.querySelectorAll('#%s tbody tr')].filter(r => !r.classList.contains('spacer'))
+  .map(r => [r.cells[0].querySelector('.fn').textContent, +r.cells[1].dataset.v, parseInt(r.cells[0].style.paddingLeft) > 4 ? 1 : 0])"""
+JS_NODES = """[...document.getElementById('flame-nodes').children].map(li => [li.textContent, +li.dataset.depth, +li.dataset.v])"""
+
+
+def same_nodes(a, b):
+    a, b = sorted(a), sorted(b)
+    return len(a) == len(b) and all(x[0] == y[0] and x[1] == y[1] and abs(x[2] - y[2]) <= 1e-6 * max(1, y[2]) for x, y in zip(a, b))
+
+
+def case_trees(b, tmp):
+    """Call trees (top-down, inverted, sandwich) against the call graph
+    report; the transforms against the CLI's --focus/--ignore/--hide;
+    the state in the URL fragment."""
+    import urllib.parse
+    base = ["callgraph", "gmon.out"]
+    page_file = os.path.join(tmp, "trees.html")
+    profcat("-F", "html", "-o", page_file, *base, cwd=UNIX)
+    cg = json.loads(profcat("-r", "callgraph", "-F", "json", *base, cwd=UNIX))
+    rate = 100.0
+    inclusive = {e["name"]: (e["self"] + e["children"]) * rate for e in cg["entries"] if not e["cycle"] and e["name"]}
+    flat = {w["symbol"]: float(w["count"]) for w in csv_rows(profcat("-F", "csv", *base, cwd=UNIX).decode())}
+    p = b.open(url(page_file, "#view=tree"))
+    check(p.eval("document.getElementById('tree-stacks').dataset.stacks") == "estimated", "trees: gmon arcs: stacks said to be estimated")
+    check(p.eval("[...document.querySelectorAll('#tree-table th')].map(t => t.textContent)")
+          == ["function", "total", "total %", "self", "self %", "self 95% interval"],
+          "trees: estimated stacks: self has an interval, the totals none")
+    unroll(p, "tree-table")
+    click(p, "#tree-expand")
+    top = p.eval(JS_TREE % "tree-table")
+    check([t for t in top if t[2] == 0] == [["main", top[0][1], 0]] and abs(top[0][1] - cg["seconds"] * rate) < 1e-3,
+          "trees: top-down: one root, main, with every sample of the call paths (%.4f)" % top[0][1])
+    click(p, "#tree-mode-inverted")
+    inv = {t[0]: t[1] for t in p.eval(JS_TREE % "tree-table") if t[2] == 0}
+    check(all(abs(inv.get(k, 0) - v) < 1e-3 for k, v in flat.items() if v > 0) and all(k in flat for k in inv),
+          "trees: inverted: each root's total = its self count in the flat report (%d functions)" % len(inv))
+    click(p, "#tree-mode-top")
+    click(p, "#tree-expand")
+    n = 0
+    for name, want in sorted(inclusive.items()):
+        ok = p.eval("""(() => { const r = [...document.querySelectorAll('#tree-table tbody tr')].find(r => r.cells[0] && r.cells[0].querySelector('.fn')
+          && r.cells[0].querySelector('.fn').textContent === %s); if (!r) return false; r.click(); return true; })()""" % json.dumps(name))
+        if not ok:
+            check(want == 0, "trees: %s (%.4f samples) is in the top-down tree" % (name, want))
+            continue
+        p.settle()
+        click(p, "#tree-mode-sandwich")
+        got = p.eval(JS_TREE % "tree-callers")
+        check(got and got[0][0] == name and abs(got[0][1] - want) < 2e-4,
+              "trees: sandwich of %s: total %.4f = the call graph report's self+children %.4f" % (name, got[0][1] if got else -1, want))
+        n += 1
+        click(p, "#tree-mode-top")
+        click(p, "#tree-expand")
+    check(n == 6, "trees: %d functions checked against the call graph report" % n)
+    p.screenshot(os.path.join(OUT, "html-tree.png"))
+
+    # transforms = the CLI's filters (the icicle's frames)
+    for key, val in (("focus", "tiny"), ("ignore", "tiny_a"), ("hide", "tinies"), ("hide", "^main$"), ("focus", "^hot$")):
+        cli = os.path.join(tmp, "cli-%s.html" % key)
+        profcat("-F", "html", "--" + key, val, "-o", cli, *base, cwd=UNIX)
+        q = b.open(url(cli, "#flame"))
+        want = q.eval(JS_NODES)
+        q2 = b.open(url(page_file, "#view=flame&%s=%s" % (key, urllib.parse.quote(val))))
+        got = q2.eval(JS_NODES)
+        check(same_nodes(got, want), "transforms: %s %s in the page = profcat --%s %s (%d frames)" % (key, val, key, val, len(want)))
+    # through the controls, then the URL fragment reopens it
+    q = b.open(url(page_file, "#flame"))
+    set_input(q, "tf-focus", "tiny")
+    q.eval("document.getElementById('tf-focus').dispatchEvent(new Event('change'))")
+    q.settle()
+    set_input(q, "tf-rec", checked=True)
+    h = q.eval("location.hash")
+    nodes = q.eval(JS_NODES)
+    check(h == "#view=flame&focus=tiny&rec=1", "state: transforms in the fragment (%s)" % h)
+    check(q.eval("document.getElementById('tf-status').textContent") == "kept: %.2f%% of the samples in the call paths"
+          % (100 * sum(v for k, v in flat.items() if k.startswith("tiny")) / (cg["seconds"] * rate)),
+          "transforms: the share kept")
+    q2 = b.open(url(page_file, h))
+    check(q2.eval(JS_NODES) == nodes and q2.eval("document.getElementById('tf-focus').value") == "tiny"
+          and q2.eval("document.getElementById('tf-rec').checked"), "state: the fragment reopens the same transforms")
+    # merge into callers = hide of that one function
+    q3 = b.open(url(page_file, "#view=tree&mode=sandwich&fn=tinies"))
+    click(q3, "#tree-merge")
+    check(q3.eval("location.hash") == "#view=tree&mode=sandwich&fn=tinies&merge=%5B%22tinies%22%5D", "state: merge in the fragment")
+    click(q3, "#tab-flame")
+    hide_t = os.path.join(tmp, "cli-hide-tinies.html")
+    profcat("-F", "html", "--hide", "^tinies$", "-o", hide_t, *base, cwd=UNIX)
+    check(same_nodes(q3.eval(JS_NODES), b.open(url(hide_t, "#flame")).eval(JS_NODES)),
+          "transforms: merging tinies into its callers = profcat --hide '^tinies$'")
+    for x in (p, q, q2, q3):
+        check(x.console == [], "trees: no console errors %r" % x.console)
+
+
+JS_SVG = """[...document.querySelectorAll('g.f')].filter(g => g.style.display !== 'none').map(g => [g.querySelector('title').textContent.split(' (')[0],
+  +g.querySelector('rect').getAttribute('x'), +g.querySelector('rect').getAttribute('width'), g.querySelector('rect').getAttribute('fill')])"""
+
+
+def case_svg(b, tmp):
+    """-e svg in a browser: click-to-zoom and search (flame-svg.js)."""
+    svg = os.path.join(tmp, "flame.svg")
+    profcat("-e", "svg", "-o", svg, "callgraph", "gmon.out", cwd=UNIX)
+    p = b.open(url(svg), ready=False)
+    before = p.eval(JS_SVG)
+    hot = [i for i, g in enumerate(before) if g[0] == "hot"][0]
+    check(p.eval("document.getElementById('reset').style.opacity") in ("", "0"), "svg: no Reset Zoom before a zoom")
+    p.eval("document.querySelectorAll('g.f')[%d].dispatchEvent(new MouseEvent('click', {bubbles: true}))" % hot)
+    p.settle()
+    after = p.eval(JS_SVG)
+    check([g[0] for g in after] == ["main", "hot"] and after[1][1:3] == [10, 1180] and after[0][1:3] == [10, 1180],
+          "svg: a click zooms to the frame: it and its callers fill the width, the others hidden (%r)" % after)
+    check(p.eval("document.getElementById('reset').style.opacity") == "1", "svg: Reset Zoom shown")
+    p.eval("document.getElementById('reset').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+    p.settle()
+    check(p.eval(JS_SVG) == before, "svg: Reset Zoom restores every frame")
+    p.eval("document.documentElement.pcSearch('tiny_')")
+    got = p.eval(JS_SVG)
+    tiny = sum(float(re.search(r"\(([\d.]+) samples", t).group(1)) for t in p.eval(
+        "[...document.querySelectorAll('g.f title')].map(t => t.textContent)") if t.startswith("tiny_"))
+    check({g[0] for g in got if g[3] == "rgb(230,0,230)"} == {"tiny_a", "tiny_b", "tiny_c"},
+          "svg: search colours the matching frames")
+    check(p.eval("document.getElementById('matched').textContent") == "Matched: %.2f%%" % (100 * tiny / 365.57),
+          "svg: search says the share matched (%s)" % p.eval("document.getElementById('matched').textContent"))
+    p.eval("document.documentElement.pcSearch('i')")
+    check(p.eval("document.getElementById('matched').textContent") == "Matched: 100.00%",
+          "svg: a match inside a match counted once")
+    check(p.console == [], "svg: no console errors %r" % p.console)
+
+
 NM = (b"0000000000001000 T plain\n"
       b"0000000000001010 T <script>alert(1)</script>\n"
       b"0000000000001020 T esc\x1b[31mred\x07\n"
@@ -305,7 +440,7 @@ def case_escape(b, tmp):
     want = csv_rows(profcat("-F", "csv", "pcs.txt", "names.nm", cwd=tmp).decode())
     p = b.open(url(page_file))
     check(p.eval("document.documentElement.dataset.pcReady") == "ok", "escape: page ready without error")
-    check(p.eval("document.scripts.length") == 3 and p.eval("[...document.querySelectorAll('b')].every(e => e.textContent !== 'x')"),
+    check(p.eval("document.scripts.length") == 4 and p.eval("[...document.querySelectorAll('b')].every(e => e.textContent !== 'x')"),
           "escape: no element made from a name")
     compare_flat("escape", rows(p, "flat-table"), want, False)
     shown = [g["symbol"][0] for g in rows(p, "flat-table")]
@@ -315,6 +450,11 @@ def case_escape(b, tmp):
     names = p.eval("[...document.querySelectorAll('#flame-nodes li')].map(l => l.textContent)")
     check("<script>alert(1)</script>" in names and "no call arcs" in p.eval("document.getElementById('flame-estimate').textContent"),
           "escape: flame frames named as text; no arcs: not an estimate")
+    click(p, "#tab-tree")
+    tree = [t[0] for t in p.eval(JS_TREE % "tree-table")]
+    check("<script>alert(1)</script>" in tree and "</script><b>x" in tree
+          and p.eval("document.getElementById('tree-stacks').dataset.stacks") == "none",
+          "escape: call tree rows named as text; no arcs: no stacks")
     check(p.console == [], "escape: no console errors %r" % p.console)
 
 
@@ -417,22 +557,166 @@ def case_diff_escape(b, tmp):
     check(p.console == [], "diff escape: no console errors %r" % p.console)
 
 
+JS_SRC = """[...document.querySelectorAll('#source-table tbody tr')].filter(r => !r.classList.contains('spacer'))
+  .map(r => [+r.cells[0].textContent, r.cells[1].dataset.v === undefined ? 0 : +r.cells[1].dataset.v, r.cells[3].textContent,
+  r.cells[4].textContent])"""
+JS_DIS = """[...document.querySelectorAll('#disasm-table tbody tr')].filter(r => !r.classList.contains('spacer') && !r.classList.contains('hdr'))
+  .map(r => [parseInt(r.cells[2].textContent, 16), r.cells[0].dataset.v === undefined ? null : +r.cells[0].dataset.v,
+  r.cells[3].textContent])"""
+
+
+def unroll(page, table):
+    """every row of a VTable in the DOM: its box as high as the table
+    (the table draws the rows that fit its box), then redrawn"""
+    page.eval("""(() => { const b = document.getElementById(%r).parentNode; b.style.maxHeight = 'none';
+      b.dispatchEvent(new Event('scroll')); })()""" % table)
+    page.settle()
+
+
+def wait_for(page, js, what):
+    """polls js in the page until true (the Source tab decodes its data
+    after it is shown)"""
+    import time
+    for _ in range(400):
+        if page.eval(js):
+            return True
+        time.sleep(0.05)
+    return check(False, "waited for " + what)
+
+
+def select_file(page, name):
+    page.eval("(() => { const s = document.getElementById('source-file'); s.value = %s; s.dispatchEvent(new Event('change')); })()"
+              % json.dumps(name))
+    page.settle()
+
+
+def expand_tabs(line):
+    out = ""
+    for ch in line:
+        if ch == "\t":
+            out += " " * (8 - len(out) % 8)
+        else:
+            out += ch
+    return out.rstrip(" ")
+
+
 def case_source(b, tmp):
+    """The Source tab: the text of each file with -r source's counts on
+    its lines, missing files named, the disassembly rows of -r disasm,
+    the URL fragment's state; hostile source text stays text."""
     page_file = os.path.join(tmp, "source.html")
-    profcat("-F", "html", "-o", page_file, "lines-O2", "gmon.out", cwd=SOURCE)
-    r = subprocess.run([PROFCAT, "-r", "source", "-F", "json", "lines-O2", "gmon.out"], cwd=SOURCE,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    base = ["lines-O2", "gmon.out"]
+    profcat("-F", "html", "--source-path", "../programs", "-o", page_file, *base, cwd=SOURCE)
+    js = json.loads(profcat("-r", "source", "-F", "json", *base, cwd=SOURCE))
     p = b.open(url(page_file, "#source"))
     check(p.eval("document.documentElement.dataset.pcReady") == "ok", "source: page ready without error")
-    if r.returncode == 0:
-        want = [[l["line"], l["count"], l["percent"]] for l in json.loads(r.stdout)["lines"]]
-        got = p.eval("[...document.querySelectorAll('#source-panel tbody tr')].map(r => [+r.cells[0].textContent, +r.cells[1].dataset.v, +r.cells[2].dataset.v])")
-        check(got == want, "source: the lines of -r source (%d)" % len(want))
-    else:
-        msg = r.stderr.decode().strip().split(": ", 2)[-1]
-        check(msg in p.eval("document.getElementById('source-panel').textContent"), "source: says why there is no source view")
+    wait_for(p, "document.getElementById('source-table') !== null", "the source table")
+    files = sorted({l["file"] for l in js["lines"]})
+    check(p.eval("[...document.getElementById('source-file').options].map(o => o.value).sort()") == files,
+          "source: a file entry per file of -r source (%d)" % len(files))
+    unroll(p, "source-table")
+    unroll(p, "disasm-table")
+    for f in files:
+        select_file(p, f)
+        unroll(p, "source-table")
+        got = p.eval(JS_SRC)
+        want = {l["line"]: l["count"] for l in js["lines"] if l["file"] == f and "inlined" not in l}
+        text = open(os.path.join(SOURCE, "..", "programs", os.path.basename(f)), encoding="utf-8").read().split("\n")
+        if text and text[-1] == "":
+            text.pop()
+        check([g[0] for g in got] == list(range(1, len(text) + 1)), "source: %s: a row per line of the file (%d)" % (f, len(text)))
+        check({g[0]: g[1] for g in got if g[1]} == want, "source: %s: the counts of -r source on their lines (%d lines)" % (f, len(want)))
+        check([g[3] for g in got] == [expand_tabs(t) for t in text], "source: %s: the text of the file on its lines" % f)
+    check(p.eval("getComputedStyle(document.querySelector('#source-table td.code')).whiteSpace") == "pre"
+          and p.eval("getComputedStyle(document.getElementById('transforms')).display") == "none",
+          "source: the code keeps its indentation; no transforms bar (they apply to the call paths)")
+    select_file(p, "/profcore-src/lines_util.c")
+    got = {g[0]: g[2] for g in p.eval(JS_SRC)}
+    check(got[14] == "mix 1", "source: the code of mix inlined at lines_util.c:14 (1 sample, as -r locations)")
+    loc = profcat("-r", "locations", "-F", "csv", *base, cwd=SOURCE).decode()
+    check(sum(int(r["count"]) for r in csv.DictReader(io.StringIO(loc)) if "mix at /profcore-src/lines_util.h" in r["frames"]
+              and "checksum at /profcore-src/lines_util.c:14" in r["frames"]) == 1,
+          "source: -r locations has 1 sample of mix inlined into checksum at line 14")
     p.screenshot(os.path.join(OUT, "html-source.png"))
-    check(p.console == [], "source: no console errors %r" % p.console)
+
+    # disassembly: every embedded function's rows = -r disasm's
+    funcs = p.eval("[...document.getElementById('disasm-func').options].map(o => o.textContent.split(' \u2014 ')[0])")
+    r = subprocess.run([PROFCAT, "-r", "disasm", "main", "-F", "json"] + base, cwd=SOURCE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode == 0:
+        flat = csv_rows(profcat("-F", "csv", *base, cwd=SOURCE).decode())
+        check(funcs == [w["symbol"] for w in flat if float(w["count"]) > 0][:100],
+              "disasm: the functions with samples embedded, most samples first (%d)" % len(funcs))
+        for i, fn in enumerate(funcs):
+            p.eval("(() => { const s = document.getElementById('disasm-func'); s.value = '%d'; s.dispatchEvent(new Event('change')); })()" % i)
+            p.settle()
+            unroll(p, "disasm-table")
+            d = json.loads(profcat("-r", "disasm", fn, "-F", "json", *base, cwd=SOURCE))
+            want = [[x["address"], x["count"], x["instruction"]] for x in d["instructions"]]
+            check(p.eval(JS_DIS) == want, "disasm: %s: the rows of -r disasm (%d instructions)" % (fn, len(want)))
+        p.eval("(() => { const s = document.getElementById('disasm-func'); s.value = '%d'; s.dispatchEvent(new Event('change')); })()"
+               % funcs.index("integrate"))
+        p.settle()
+        hdr = p.eval("[...document.querySelectorAll('#disasm-table tr.hdr')].map(r => r.cells[3].textContent)")
+        check(any(h.startswith("lines_util.c:25  sum += x * x * dx;") for h in hdr),
+              "disasm: the source line (file:line and its text) above its instructions")
+        p.screenshot(os.path.join(OUT, "html-disasm.png"))
+    else:
+        msg = r.stderr.decode().strip().split(": ", 1)[-1]
+        check(msg in p.eval("document.getElementById('disasm-panel').textContent"), "disasm: says why there is none (%s)" % msg)
+
+    # jumps and the URL fragment
+    p2 = b.open(url(page_file, "#view=source&file=%2Fprofcore-src%2Flines_util.c&line=25"))
+    wait_for(p2, "document.querySelector('#source-table tr.sel') !== null", "the selected line")
+    check(p2.eval("document.querySelector('#source-table tr.sel').cells[0].textContent") == "25"
+          and p2.eval("document.getElementById('source-file').value") == "/profcore-src/lines_util.c",
+          "state: the fragment's file and line are shown selected")
+    check(p2.eval("[...document.querySelectorAll('#disasm-table tr.hdr')].map(r => r.cells[3].textContent.split('  ')[0])") == ["lines_util.c:25"]
+          * len(p2.eval("[...document.querySelectorAll('#disasm-table tr.hdr')]")) and p2.eval(JS_DIS),
+          "state: the disassembly of that line beside it")
+    p3 = b.open(url(page_file))
+    p3.eval("[...document.querySelectorAll('#flat-table tbody tr')].find(r => r.cells[1] && r.cells[1].textContent === 'integrate').click()")
+    wait_for(p3, "document.querySelector('#source-table tr.sel') !== null", "a flat row's lines")
+    h = p3.eval("location.hash")
+    check(p3.eval("document.getElementById('view-source').hidden") is False
+          and p3.eval("document.querySelector('#source-table tr.sel').cells[0].textContent") == "25"
+          and p3.eval("document.getElementById('disasm-func').selectedOptions[0].textContent").startswith("integrate "),
+          "jump: a flat row opens its hottest line and its disassembly")
+    check(h == "#view=source&fn=integrate", "state: the fragment says view and function (%s)" % h)
+    p4 = b.open(url(page_file, h))
+    wait_for(p4, "document.querySelector('#source-table tr.sel') !== null", "the reopened selection")
+    check(p4.eval("document.querySelector('#source-table tr.sel').cells[0].textContent") == "25"
+          and p4.eval("document.getElementById('disasm-func').selectedOptions[0].textContent").startswith("integrate ")
+          and p4.eval("location.hash") == h, "state: the fragment reopens the same view")
+
+    # missing files are named; hostile source text is text
+    page2 = os.path.join(tmp, "source-missing.html")
+    profcat("-F", "html", "-o", page2, *base, cwd=SOURCE)
+    p5 = b.open(url(page2, "#source"))
+    wait_for(p5, "document.getElementById('source-table') !== null", "the source table")
+    check(p5.eval("document.getElementById('source-file-note').textContent")
+          == "no text: source file not found (give its directory in the option source-path)",
+          "source: a missing file is named with the reason")
+    check(sorted(g[0] for g in p5.eval(JS_SRC) if g[1]) == sorted(l["line"] for l in js["lines"] if l["file"] == p5.eval(
+        "document.getElementById('source-file').value") and "inlined" not in l), "source: a missing file's counted lines")
+    hostile = os.path.join(tmp, "hostile")
+    os.makedirs(hostile)
+    evil = ["</script><script>document.title='pwned'</script>", "<img src=x onerror=\"document.title='pwned'\">",
+            "a\x1b[31mb\x07c & <b>x</b>", "\tint x;"]
+    with open(os.path.join(hostile, "lines_util.c"), "wb") as f:
+        f.write(("\n".join(evil) + "\n").encode() + b"bad\xfe\n" + b"\n" * 40)
+    page3 = os.path.join(tmp, "source-hostile.html")
+    profcat("-F", "html", "--source-path", hostile, "-o", page3, *base, cwd=SOURCE)
+    static_checks("hostile source", open(page3, "rb").read())
+    p6 = b.open(url(page3, "#view=source&file=%2Fprofcore-src%2Flines_util.c"))
+    wait_for(p6, "document.getElementById('source-table') !== null", "the source table")
+    select_file(p6, "/profcore-src/lines_util.c")
+    got = [g[3] for g in p6.eval(JS_SRC)][:5]
+    check(got == [evil[0], evil[1], "a?[31mb?c & <b>x</b>", "        int x;", "bad\\xfe"],
+          "source: hostile source text shown as text (%r)" % got)
+    check(p6.eval("document.title") != "pwned" and p6.eval("document.querySelectorAll('img, #source-table b').length") == 0,
+          "source: no element made from source text")
+    for q in (p, p2, p3, p4, p5, p6):
+        check(q.console == [], "source: no console errors %r" % q.console)
 
 
 def case_many(b, tmp):
@@ -469,7 +753,7 @@ def case_many(b, tmp):
           "many: the page marks its first view (pc-first-view)")
     check(p.eval("document.getElementById('flat-count').textContent") == "%d of %d rows" % (len(want), len(want_zero)),
           "many: row counter counts every row (%d of %d)" % (len(want), len(want_zero)))
-    check("(%d)" % (len(want_zero) - len(want)) in p.eval("document.querySelector('label[title]').textContent"),
+    check("(%d)" % (len(want_zero) - len(want)) in p.eval("document.getElementById('flat-zero').parentNode.textContent"),
           "many: zero-hit label counts the rows of the rest")
     rx = re.compile(r"^g0[0-6][0-9]5$")
     set_input(p, "flat-regex", checked=True)
@@ -493,6 +777,8 @@ def main():
         with cdp.Browser() as b:
             if os.environ.get("PC_HAVE_ELF", "1") == "1":
                 case_gmon(b, tmp)
+                case_trees(b, tmp)
+                case_svg(b, tmp)
                 case_source(b, tmp)
             else:
                 print("skip gmon and source cases: built without the ELF loader")

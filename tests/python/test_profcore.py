@@ -299,8 +299,9 @@ class Unix(unittest.TestCase):
         page = self.prof.html()
         self.assertEqual(page, r.stdout.decode("utf-8"))
         self.assertTrue(page.startswith("<!DOCTYPE html>\n"))
-        # data (first view), code, data (the rest, gzip'ed): formats/html.c
-        self.assertEqual(page.lower().count("<script"), 3)
+        # data (first view), code, data (the rest, gzip'ed), the Source
+        # tab's data (gzip'ed): formats/html.c
+        self.assertEqual(page.lower().count("<script"), 4)
         self.assertIn('"tiny_b",', page)
         self.assertIn("default-src 'none'", page)
         # options as for render(): a 90% interval instead of 95%
