@@ -11,7 +11,7 @@
  * Each has text, csv and json output ("output-format").
  */
 #include "dwarf_internal.h"
-#include "filter.h"
+#include "stackfilter.h"
 
 #include <inttypes.h>
 #include <math.h>

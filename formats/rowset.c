@@ -1,8 +1,7 @@
 /* rowset.c - the rows a table report lists, and the text helpers the
  * layouts share.  See rowset.h. */
 #include "rowset.h"
-#include "filter.h"
-#include "stats.h"
+#include "stackfilter.h"
 #include "lookup.h"
 #include "model.h"
 #include "platform.h"
@@ -11,72 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-int pc_rs_outfmt(pc_profile *p, const pc_options *o, pc_outfmt *fmt)
-{
-	const char *v = pc_options_get(o, "output-format");
-	if (!v || strcmp(v, "text") == 0)
-		*fmt = PC_OUT_TEXT;
-	else if (strcmp(v, "csv") == 0)
-		*fmt = PC_OUT_CSV;
-	else if (strcmp(v, "json") == 0)
-		*fmt = PC_OUT_JSON;
-	else
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "output format must be text, csv or json, not '%s'",
-				       v);
-	return PC_OK;
-}
-
-/* ASCII case-insensitive equality (no strcasecmp: not in C11/MSVC). */
-static int same_word(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++) {
-		char x = (char)(*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
-		char y = (char)(*b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b);
-		if (x != y)
-			return 0;
-	}
-	return *a == *b;
-}
-
-int pc_rs_bool(pc_profile *p, const pc_options *o, const char *key, int def,
-	       int *out)
-{
-	const char *v = pc_options_get(o, key);
-	*out = def;
-	if (!v)
-		return PC_OK;
-	static const char *const yes[] = {"1", "yes", "on", "true"};
-	static const char *const no[] = {"0", "no", "off", "false"};
-	for (size_t i = 0; i < 4; i++) {
-		if (same_word(v, yes[i])) {
-			*out = 1;
-			return PC_OK;
-		}
-		if (same_word(v, no[i])) {
-			*out = 0;
-			return PC_OK;
-		}
-	}
-	return pc_profile_fail(p, PC_EUSAGE, "%s must be 0 or 1, not '%s'", key,
-			       v);
-}
-
-const char *pc_rs_region_label(int cls)
-{
-	switch (cls) {
-	case PC_REGION_APPLICATION: return "(no symbol)";
-	case PC_REGION_SYSTEM: return "(system)";
-	case PC_REGION_DOS: return "(dos)";
-	case PC_REGION_IO: return "(i/o)";
-	case PC_REGION_HIGH: return "(high)";
-	case PC_REGION_LOW: return "PA_BOT_MEM";
-	case PC_REGION_LIBRARY: return "(library)";
-	case PC_REGION_KERNEL: return "(kernel)";
-	default: return "(unknown)";
-	}
-}
 
 static int cmp_name(const void *a, const void *b)
 {
@@ -206,109 +139,6 @@ static int get_base(pc_profile *p, const pc_options *o, pc_base def,
 }
 
 /* ---- focus, ignore, hide, sort, top ------------------------------------ */
-
-static int compile_one(pc_profile *p, const pc_options *o, const char *key,
-		       pc_re **out)
-{
-	const char *v = pc_options_get(o, key);
-	*out = NULL;
-	if (!v)
-		return PC_OK;
-	char err[256];
-	int r = pc_re_compile(v, strlen(v), PC_RE_NAMED, out, err, sizeof err);
-	if (r == PC_ENOMEM)
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	if (r)
-		return pc_profile_fail(p, PC_EUSAGE, "%s: bad regular expression '%s': %s",
-				       key, v, err);
-	return PC_OK;
-}
-
-int pc_filter_init(pc_profile *p, const pc_options *o, pc_filter *f)
-{
-	memset(f, 0, sizeof *f);
-	int r;
-	if ((r = compile_one(p, o, "focus", &f->focus)) ||
-	    (r = compile_one(p, o, "ignore", &f->ignore)) ||
-	    (r = compile_one(p, o, "hide", &f->hide)))
-		return r;
-	f->any = f->focus || f->ignore || f->hide;
-	return PC_OK;
-}
-
-void pc_filter_dispose(pc_filter *f)
-{
-	pc_re_free(f->focus);
-	pc_re_free(f->ignore);
-	pc_re_free(f->hide);
-	pc_re_scratch_free(&f->sc);
-	memset(f, 0, sizeof *f);
-}
-
-static int match1(pc_profile *p, pc_filter *f, const pc_re *re, const char *s)
-{
-	int m = pc_re_exec(re, &f->sc, s, strlen(s), NULL, 0);
-	if (m == PC_ENOMEM)
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	if (m < 0)
-		return pc_profile_fail(p, PC_ELIMIT,
-				       "a focus, ignore or hide expression takes too long on '%s'",
-				       s);
-	return m;
-}
-
-int pc_filter_match(pc_profile *p, pc_filter *f, const pc_re *re,
-		    const char *name, const char *key)
-{
-	if (!re)
-		return 0;
-	int m = match1(p, f, re, name);
-	if (m == 0 && key && strcmp(key, name))
-		m = match1(p, f, re, key);
-	return m;
-}
-
-int pc_filter_keep_frame(pc_profile *p, pc_filter *f, const char *name,
-			 const char *key)
-{
-	int m;
-	if (f->focus && (m = pc_filter_match(p, f, f->focus, name, key)) <= 0)
-		return m;
-	if ((m = pc_filter_match(p, f, f->ignore, name, key)) != 0)
-		return m < 0 ? m : 0;
-	if ((m = pc_filter_match(p, f, f->hide, name, key)) != 0)
-		return m < 0 ? m : 0;
-	return 1;
-}
-
-int pc_filter_describe(const pc_options *o, pc_sink *k)
-{
-	static const char *const keys[] = {"focus", "ignore", "hide"};
-	int n = 0;
-	for (size_t i = 0; i < 3; i++) {
-		const char *v = pc_options_get(o, keys[i]);
-		if (!v)
-			continue;
-		pc_sink_printf(k, "%s%s ", n++ ? ", " : "", keys[i]);
-		pc_sink_name(k, v);
-	}
-	return n;
-}
-
-int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
-			       const char *what, int stacks)
-{
-	static const char *const keys[] = {"focus", "ignore", "hide", "top", "sort"};
-	for (size_t i = stacks ? 3 : 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (pc_options_get(o, keys[i]))
-			return pc_profile_fail(p, PC_EUSAGE,
-					       "%s does not take the %s option yet (it applies to the flat "
-					       "report, every style, and the bar chart%s)",
-					       what, keys[i],
-					       i < 3 ? "; focus, ignore and hide also to the other reports and "
-						       "the stack exports" : "");
-	return PC_OK;
-}
 
 static int cmp_cum(const void *a, const void *b)
 {
@@ -1600,58 +1430,35 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 	return k->failed;
 }
 
-/* ---- text helpers ---------------------------------------------------- */
+/* ---- the ci option --------------------------------------------------- */
 
-const char *pc_fmt_count(double v, char *buf, size_t n)
+int pc_ci_option(pc_profile *p, const pc_options *o, double *z, double *level)
 {
-	if (v == floor(v) && fabs(v) < 9e15)
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, "%.2f", v);
-	return buf;
+	*z = 0;
+	if (level)
+		*level = 0;
+	const char *v = pc_options_get(o, "ci");
+	if (!v)
+		return PC_OK;
+	double c;
+	if (pc_options_get_double(o, "ci", &c, NULL) != PC_OK || !(c > 0 && c < 100))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "option ci=%s; expected a confidence level in percent, above 0 and below 100 (e.g. 95)",
+				       v);
+	*z = pc_stats_z(c);
+	if (level)
+		*level = c;
+	return PC_OK;
 }
 
-int pc_sink_pad(pc_sink *k, const char *s, size_t w, int align)
-{
-	size_t len = pc_name_width(s);
-	size_t pad = len < w ? w - len : 0;
-	size_t left = align > 0 ? pad : align == 0 ? pad / 2 : 0;
-	pc_sink_repeat(k, ' ', left);
-	pc_sink_name(k, s);
-	return pc_sink_repeat(k, ' ', pad - left);
-}
+/* ---- intervals for the table reports -------------------------------------- */
 
-long pc_round_percent(double pct)
+void pc_rowset_ci(const pc_rowset *rs, double count, double *lo, double *hi)
 {
-	return (long)floor(pct + 0.5);
-}
-
-unsigned pc_axis_step(double max_percent)
-{
-	static const unsigned steps[] = {1, 2, 5, 10};
-	for (size_t i = 0; i < 4; i++)
-		if (max_percent <= (double)(steps[i] * PC_AXIS_TICKS))
-			return steps[i];
-	return 10;
-}
-
-int pc_axis_write(pc_sink *k, unsigned step)
-{
-	char lab[16];
-	for (unsigned i = 0; i <= PC_AXIS_TICKS; i++) {
-		snprintf(lab, sizeof lab, "%u", i * step);
-		if (i == PC_AXIS_TICKS)
-			pc_sink_puts(k, lab);
-		else
-			pc_sink_pad(k, lab, PC_AXIS_TICK_COLS, -1);
-	}
-	return k->failed;
-}
-
-size_t pc_axis_stars(double percent, unsigned step)
-{
-	if (!(percent > 0))
-		return 0;
-	double v = floor(percent * PC_AXIS_TICK_COLS / step + 1e-9);
-	return (size_t)v;
+	*lo = *hi = 0;
+	if (!(rs->ci_z > 0) || rs->exact || !(rs->denom > 0))
+		return;
+	pc_stats_wilson(count, rs->denom, rs->ci_z, lo, hi);
+	*lo *= 100;
+	*hi *= 100;
 }

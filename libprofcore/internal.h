@@ -415,10 +415,6 @@ PC_INTERNAL int pc_profile_attribute_nocheck(pc_profile *p, const pc_options *op
 /** pc_profile_callgraph without checking the keys of opts. */
 PC_INTERNAL int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
 					     pc_callgraph **out);
-/** pc_profile_diff without checking the keys of opts. */
-PC_INTERNAL int pc_profile_diff_nocheck(pc_profile *base, pc_profile *next,
-					const pc_options *opts, char **out,
-					size_t *len);
 /** The declaration of key in keys (a NULL-terminated table), or NULL. */
 PC_INTERNAL const pc_option_decl *pc_option_find(const pc_option_decl *keys,
 						 const char *key);
