@@ -967,262 +967,61 @@ static void csv_total(pc_sink *k, const pc_rowset *rs, const char *label, double
 	pc_sink_printf(k, ",%.4f,,,,,%s\n", pct(v, total), rs->ci_z > 0 ? ",," : "");
 }
 
-/* ---- rows written straight into the sink's buffer (csv, json) ---------
- * Each row is formatted into room the sink gives (pc_sink_room), RB_CHUNK
- * bytes at a time, and committed at the write that a row-at-a-time
- * writer would have flushed a streaming sink at (the line end that
- * reaches its limit); a name that needs escaping, or is longer than
- * RB_NAME, goes through the sink's own writer, after a commit. */
-#define RB_CHUNK ((size_t)64 * 1024)
-#define RB_NAME ((size_t)1024)
-#define RB_LINE ((size_t)6144) /* a row's bytes but a long name: 8 numbers
-				* of up to 352 bytes, keys, separators */
-
-typedef struct rowbuf {
-	pc_sink *k;
-	char *out;
-	size_t L, room, lim;
-} rowbuf;
-
-static void rb_init(rowbuf *b, pc_sink *k)
-{
-	b->k = k;
-	b->out = NULL;
-	b->L = b->room = 0;
-	b->lim = k->limit ? k->limit : SIZE_MAX;
-}
-
-/* commits what is written; room for the next bytes (0 or < 0: failed) */
-static int rb_reopen(rowbuf *b)
-{
-	if (b->out)
-		pc_sink_commit(b->k, b->L);
-	b->out = pc_sink_room(b->k, RB_CHUNK);
-	b->L = 0;
-	b->room = b->out ? RB_CHUNK : 0;
-	return b->out ? 0 : -1;
-}
-
-/* before a row: room for RB_LINE bytes */
-static int rb_row(rowbuf *b)
-{
-	if (b->out && b->room - b->L >= RB_LINE)
-		return 0;
-	return rb_reopen(b);
-}
-
-/* after a line end: committed when the sink reaches its limit (a
- * streaming sink flushes there) */
-static void rb_line_end(rowbuf *b)
-{
-	if (b->k->len + b->L >= b->lim)
-		rb_reopen(b);
-}
-
-static void rb_done(rowbuf *b)
-{
-	if (b->out)
-		pc_sink_commit(b->k, b->L);
-	b->out = NULL;
-}
-
-static void rb_str(rowbuf *b, const char *s, size_t n)
-{
-	memcpy(b->out + b->L, s, n);
-	b->L += n;
-}
-#define RB_LIT(b, lit) rb_str(b, lit, sizeof lit - 1)
-
-/* a row's bytes kept to be copied into a later row (RB_LINE has room
- * for the whole of buf) */
-typedef struct rb_seg {
-	char buf[96];
-	size_t n;
-} rb_seg;
-
-/* keeps s[0, n): 1, or 0 when it does not fit */
-static int rb_seg_keep(rb_seg *g, const char *s, size_t n)
-{
-	if (n > sizeof g->buf)
-		return 0;
-	memcpy(g->buf, s, n);
-	g->n = n;
-	return 1;
-}
-
-static void rb_seg_put(rowbuf *b, const rb_seg *g)
-{
-	memcpy(b->out + b->L, g->buf, sizeof g->buf); /* (a constant size) */
-	b->L += g->n;
-}
-
-/* "%llu" (below 2^32: inline, two digits a step) */
-static PC_ALWAYS_INLINE void rb_u64(rowbuf *b, uint64_t v)
-{
-	if (v <= UINT32_MAX) {
-		size_t n = pc_ndigits(v);
-		pc_put_u32(b->out + b->L + n, (uint32_t)v);
-		b->L += n;
-		return;
-	}
-	b->L += pc_fmt_u64(b->out + b->L, v);
-}
-
-/* "%.*f" (the usual number inline: dec is a constant at each use) */
-static PC_ALWAYS_INLINE void rb_fixed(rowbuf *b, double v, int dec)
-{
-	uint64_t u;
-	if (pc_fixed_scaled(v, dec, &u)) {
-		size_t n = pc_scaled_len(u, dec);
-		pc_put_scaled(b->out + b->L + n, u, dec);
-		b->L += n;
-		return;
-	}
-	b->L += pc_fmt_fixed(b->out + b->L, 352, v, dec);
-}
-
-/* pc_sink_count's bytes (pc_fmt_sink_count): an integer exactly, else 6
- * decimals without trailing zeros (v == floor(v) tested without a call:
- * below 9e15 the conversion truncates exactly) */
-static void rb_count(rowbuf *b, double v)
-{
-	if (fabs(v) < 9e15 && (double)(int64_t)v == v) {
-		rb_fixed(b, v, 0);
-		return;
-	}
-	size_t at = b->L;
-	rb_fixed(b, v, 6);
-	while (b->L > at && b->out[b->L - 1] == '0')
-		b->L--;
-	if (b->L > at && b->out[b->L - 1] == '.')
-		b->L--;
-}
-
-/* v in lower-case hex, at least minw digits (printf's %0*llx) */
-static void rb_hex(rowbuf *b, uint64_t v, int minw)
-{
-	int n = 1;
-	for (uint64_t x = v >> 4; x; x >>= 4)
-		n++;
-	if (n < minw)
-		n = minw;
-	char *q = b->out + b->L + n;
-	b->L += (size_t)n;
-	for (int i = 0; i < n; i++, v >>= 4)
-		*--q = "0123456789abcdef"[v & 15];
-}
-
-/* a name: as it is when every byte is printable ASCII other than those
- * of special (the sink's syntax) and it is at most RB_NAME bytes; else
- * through field(k, s) after a commit.  Returns < 0 on failure. */
-static int rb_name(rowbuf *b, const char *s, const char *special,
-		   int (*field)(pc_sink *, const char *), char quote)
-{
-	char *d = b->out + b->L;
-	size_t n = 0;
-	if (quote)
-		*d++ = quote;
-	for (;; n++) {
-		unsigned char c = (unsigned char)s[n];
-		if (c < 0x20 || c >= 0x7f || n == RB_NAME)
-			break;
-		d[n] = (char)c;
-		if (c == (unsigned char)special[0] || c == (unsigned char)special[1])
-			break;
-	}
-	if (!s[n]) {
-		if (quote)
-			d[n++] = quote;
-		b->L += n + (quote != 0);
-		return 0;
-	}
-	if (rb_reopen(b)) /* (commits the row so far, without the name) */
-		return -1;
-	field(b->k, s);
-	return rb_reopen(b);
-}
-
 int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 {
 	(void)p;
 	pc_sink_puts(k, "rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address");
 	pc_sink_puts(k, rs->ci_z > 0 ? ",ci_low,ci_high\n" : "\n");
-	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64, rb_hex: the
+	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64, pc_lw_hex: the
 	 * same bytes), each row straight into the sink's buffer */
-	rowbuf b;
-	rb_init(&b, k);
+	pc_lw b;
+	pc_lw_init(&b, k);
 	const int ci = rs->ci_z > 0 && !rs->exact;
-	/* count and percent, and self_seconds, depend on the count alone
-	 * (the percent is the count's): copied from the row above when its
-	 * count and percent have the same bits (flat.c's render_text does
-	 * the same) */
-	rb_seg sa = {0}, ss = {0};
-	double seg_count = 0, seg_pct = 0;
-	int seg_ok = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		pc_rs_row xb;
 		const pc_rs_row *x = pc_rowset_row_machine(rs, i, &xb);
-		if (rb_row(&b))
+		if (pc_lw_row(&b))
 			return k->failed;
-		rb_u64(&b, x->rank);
+		pc_lw_u64(&b, x->rank);
 		b.out[b.L++] = ',';
-		if (rb_name(&b, x->label, ",\"", pc_sink_csv_field, 0))
+		if (pc_lw_name(&b, x->label, ",\"", pc_sink_csv_field, 0))
 			return k->failed;
 		b.out[b.L++] = ',';
-		const int same = seg_ok && !memcmp(&x->count, &seg_count, sizeof seg_count) &&
-				 !memcmp(&x->percent, &seg_pct, sizeof seg_pct);
-		size_t s0 = b.L;
-		if (same) {
-			rb_seg_put(&b, &sa);
-		} else {
-			rb_count(&b, x->count);
-			b.out[b.L++] = ',';
-			rb_fixed(&b, x->percent, 4);
-		}
-		size_t s0e = b.L;
+		pc_lw_count(&b, x->count);
 		b.out[b.L++] = ',';
-		rb_fixed(&b, x->cum_percent, 4);
+		pc_lw_fixed(&b, x->percent, 4);
 		b.out[b.L++] = ',';
-		size_t s1 = b.L;
-		if (rs->rate > 0) {
-			if (same)
-				rb_seg_put(&b, &ss);
-			else
-				rb_fixed(&b, x->count / rs->rate, 6);
-		}
-		if (!same) {
-			seg_ok = rb_seg_keep(&sa, b.out + s0, s0e - s0) &
-				 rb_seg_keep(&ss, b.out + s1, b.L - s1);
-			seg_count = x->count;
-			seg_pct = x->percent;
-		}
+		pc_lw_fixed(&b, x->cum_percent, 4);
 		b.out[b.L++] = ',';
-		rb_u64(&b, x->calls);
+		if (rs->rate > 0)
+			pc_lw_fixed(&b, x->count / rs->rate, 6);
 		b.out[b.L++] = ',';
-		rb_u64(&b, x->self_calls);
+		pc_lw_u64(&b, x->calls);
+		b.out[b.L++] = ',';
+		pc_lw_u64(&b, x->self_calls);
 		b.out[b.L++] = ',';
 		if (x->region < 0) {
 			if (x->segment != PC_NOSEG) {
-				rb_hex(&b, x->segment, 4); /* %04x */
+				pc_lw_hex(&b, x->segment, 4); /* %04x */
 				b.out[b.L++] = ':';
 			}
-			RB_LIT(&b, "0x");
-			rb_hex(&b, x->address, 1);
+			PC_LW_LIT(&b, "0x");
+			pc_lw_hex(&b, x->address, 1);
 		}
 		if (ci) { /* ",%.4f,%.4f" */
 			double lo, hi;
 			pc_rowset_ci(rs, x->count, &lo, &hi);
 			b.out[b.L++] = ',';
-			rb_fixed(&b, lo, 4);
+			pc_lw_fixed(&b, lo, 4);
 			b.out[b.L++] = ',';
-			rb_fixed(&b, hi, 4);
+			pc_lw_fixed(&b, hi, 4);
 		} else if (rs->ci_z > 0) {
-			RB_LIT(&b, ",,");
+			PC_LW_LIT(&b, ",,");
 		}
 		b.out[b.L++] = '\n';
-		rb_line_end(&b);
+		pc_lw_line_end(&b);
 	}
-	rb_done(&b);
+	pc_lw_done(&b);
 	const pc_itotals *t = &rs->t;
 	csv_total(k, rs, "[total]", t->total, t->total);
 	csv_total(k, rs, "[in program]", t->in_program, t->total);
@@ -1255,6 +1054,17 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 			       rs->ci_z > 0 ? ",," : "");
 		pc_sink_dispose(&lab);
 	}
+	return k->failed;
+}
+
+int pc_rowset_machine(pc_profile *p, const pc_rowset *rs, const char *report,
+		      const char *style, void (*extra)(pc_sink *k, const void *arg),
+		      const void *arg, pc_sink *k)
+{
+	if (rs->fmt == PC_OUT_CSV)
+		pc_rowset_csv(p, rs, k);
+	else
+		pc_rowset_json(p, rs, report, style, extra, arg, k);
 	return k->failed;
 }
 
@@ -1342,81 +1152,59 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64: the same
 	 * bytes), each row straight into the sink's buffer; a row's one
 	 * line end is at its start */
-	rowbuf b;
-	rb_init(&b, k);
-	rb_seg sa = {0}, ss = {0};
-	double seg_count = 0, seg_pct = 0;
-	int seg_ok = 0;
+	pc_lw b;
+	pc_lw_init(&b, k);
 	for (size_t i = 0; i < rs->n; i++) {
 		pc_rs_row xb;
 		const pc_rs_row *x = pc_rowset_row_machine(rs, i, &xb);
-		if (rb_row(&b))
+		if (pc_lw_row(&b))
 			return k->failed;
 		if (i)
 			b.out[b.L++] = ',';
-		RB_LIT(&b, "\n    {\"rank\": ");
-		rb_line_end(&b);
-		rb_u64(&b, x->rank);
-		RB_LIT(&b, ", \"symbol\": ");
-		if (rb_name(&b, x->label, "\"\\", pc_sink_json_string, '"'))
+		PC_LW_LIT(&b, "\n    {\"rank\": ");
+		pc_lw_line_end(&b);
+		pc_lw_u64(&b, x->rank);
+		PC_LW_LIT(&b, ", \"symbol\": ");
+		if (pc_lw_name(&b, x->label, "\"\\", pc_sink_json_string, '"'))
 			return k->failed;
 		if (x->region < 0) {
 			if (x->segment != PC_NOSEG) {
-				RB_LIT(&b, ", \"segment\": ");
-				rb_u64(&b, x->segment);
+				PC_LW_LIT(&b, ", \"segment\": ");
+				pc_lw_u64(&b, x->segment);
 			}
-			RB_LIT(&b, ", \"address\": ");
-			rb_u64(&b, x->address);
+			PC_LW_LIT(&b, ", \"address\": ");
+			pc_lw_u64(&b, x->address);
 		} else {
 			const char *cls = pc_region_class_name((pc_region_class)x->region);
-			RB_LIT(&b, ", \"region\": \"");
-			rb_str(&b, cls, strlen(cls));
+			PC_LW_LIT(&b, ", \"region\": \"");
+			pc_lw_str(&b, cls, strlen(cls));
 			b.out[b.L++] = '"';
 		}
-		/* count and percent, and self_seconds and the interval, as
-		 * pc_rowset_csv: copied when the count is the row above's */
-		const int same = seg_ok && !memcmp(&x->count, &seg_count, sizeof seg_count) &&
-				 !memcmp(&x->percent, &seg_pct, sizeof seg_pct);
-		size_t s0 = b.L;
-		if (same) {
-			rb_seg_put(&b, &sa);
-		} else {
-			RB_LIT(&b, ", \"count\": ");
-			rb_count(&b, x->count);
-			RB_LIT(&b, ", \"percent\": ");
-			rb_fixed(&b, x->percent, 4);
+		PC_LW_LIT(&b, ", \"count\": ");
+		pc_lw_count(&b, x->count);
+		PC_LW_LIT(&b, ", \"percent\": ");
+		pc_lw_fixed(&b, x->percent, 4);
+		PC_LW_LIT(&b, ", \"cum_percent\": ");
+		pc_lw_fixed(&b, x->cum_percent, 4);
+		if (rs->rate > 0) {
+			PC_LW_LIT(&b, ", \"self_seconds\": ");
+			pc_lw_fixed(&b, x->count / rs->rate, 6);
 		}
-		size_t s0e = b.L;
-		RB_LIT(&b, ", \"cum_percent\": ");
-		rb_fixed(&b, x->cum_percent, 4);
-		size_t s1 = b.L;
-		if (same) {
-			rb_seg_put(&b, &ss);
-		} else {
-			if (rs->rate > 0) {
-				RB_LIT(&b, ", \"self_seconds\": ");
-				rb_fixed(&b, x->count / rs->rate, 6);
-			}
-			if (rs->ci_z > 0 && !rs->exact) {
-				double lo, hi;
-				pc_rowset_ci(rs, x->count, &lo, &hi);
-				RB_LIT(&b, ", \"ci_low\": ");
-				rb_fixed(&b, lo, 4);
-				RB_LIT(&b, ", \"ci_high\": ");
-				rb_fixed(&b, hi, 4);
-			}
-			seg_ok = rb_seg_keep(&sa, b.out + s0, s0e - s0) &
-				 rb_seg_keep(&ss, b.out + s1, b.L - s1);
-			seg_count = x->count;
-			seg_pct = x->percent;
+		if (rs->ci_z > 0 && !rs->exact) {
+			double lo, hi;
+			pc_rowset_ci(rs, x->count, &lo, &hi);
+			PC_LW_LIT(&b, ", \"ci_low\": ");
+			pc_lw_fixed(&b, lo, 4);
+			PC_LW_LIT(&b, ", \"ci_high\": ");
+			pc_lw_fixed(&b, hi, 4);
 		}
-		RB_LIT(&b, ", \"calls\": ");
-		rb_u64(&b, x->calls);
-		RB_LIT(&b, ", \"self_calls\": ");
-		rb_u64(&b, x->self_calls);
+		PC_LW_LIT(&b, ", \"calls\": ");
+		pc_lw_u64(&b, x->calls);
+		PC_LW_LIT(&b, ", \"self_calls\": ");
+		pc_lw_u64(&b, x->self_calls);
 		b.out[b.L++] = '}';
 	}
-	rb_done(&b);
+	pc_lw_done(&b);
 	pc_sink_puts(k, rs->n ? "\n  ]" : "]");
 	if (extra)
 		extra(k, arg);

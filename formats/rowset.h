@@ -185,6 +185,13 @@ PC_INTERNAL int pc_rowset_json(pc_profile *p, const pc_rowset *rs,
 			       const char *report, const char *style,
 			       void (*extra)(pc_sink *k, const void *arg),
 			       const void *arg, pc_sink *k);
+/** The rows as rs->fmt asks, CSV (pc_rowset_csv) or JSON
+ *  (pc_rowset_json with report, style, extra and arg): every table
+ *  report's machine output (the text is each layout's own). */
+PC_INTERNAL int pc_rowset_machine(pc_profile *p, const pc_rowset *rs,
+				  const char *report, const char *style,
+				  void (*extra)(pc_sink *k, const void *arg),
+				  const void *arg, pc_sink *k);
 
 
 #endif

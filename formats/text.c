@@ -128,3 +128,91 @@ size_t pc_axis_stars(double percent, unsigned step)
 	double v = floor(percent * PC_AXIS_TICK_COLS / step + 1e-9);
 	return (size_t)v;
 }
+
+/* ---- the line writer ------------------------------------------------- */
+
+int pc_lw_reopen(pc_lw *b)
+{
+	if (b->out)
+		pc_sink_commit(b->k, b->L);
+	b->out = pc_sink_room(b->k, PC_LW_CHUNK);
+	b->L = 0;
+	b->room = b->out ? PC_LW_CHUNK : 0;
+	return b->out ? 0 : -1;
+}
+
+/* (v == floor(v) tested without a call: below 9e15 the conversion
+ * truncates exactly) */
+void pc_lw_count(pc_lw *b, double v)
+{
+	if (fabs(v) < 9e15 && (double)(int64_t)v == v) {
+		pc_lw_fixed(b, v, 0);
+		return;
+	}
+	size_t at = b->L;
+	pc_lw_fixed(b, v, 6);
+	while (b->L > at && b->out[b->L - 1] == '0')
+		b->L--;
+	if (b->L > at && b->out[b->L - 1] == '.')
+		b->L--;
+}
+
+void pc_lw_hex(pc_lw *b, uint64_t v, int minw)
+{
+	int n = 1;
+	for (uint64_t x = v >> 4; x; x >>= 4)
+		n++;
+	if (n < minw)
+		n = minw;
+	char *q = b->out + b->L + n;
+	b->L += (size_t)n;
+	for (int i = 0; i < n; i++, v >>= 4)
+		*--q = "0123456789abcdef"[v & 15];
+}
+
+int pc_lw_name(pc_lw *b, const char *s, const char *special,
+	       int (*field)(pc_sink *, const char *), char quote)
+{
+	char *d = b->out + b->L;
+	size_t n = 0;
+	if (quote)
+		*d++ = quote;
+	for (;; n++) {
+		unsigned char c = (unsigned char)s[n];
+		if (c < 0x20 || c >= 0x7f || n == PC_LW_NAME)
+			break;
+		d[n] = (char)c;
+		if (c == (unsigned char)special[0] || c == (unsigned char)special[1])
+			break;
+	}
+	if (!s[n]) {
+		if (quote)
+			d[n++] = quote;
+		b->L += n + (quote != 0);
+		return 0;
+	}
+	if (pc_lw_reopen(b)) /* (commits the row so far, without the name) */
+		return -1;
+	field(b->k, s);
+	return pc_lw_reopen(b);
+}
+
+int pc_lw_name_left(pc_lw *b, const char *s, size_t width)
+{
+	if (width <= PC_LW_NAME) {
+		char *d = b->out + b->L;
+		size_t n = 0;
+		unsigned char c;
+		while (n < PC_LW_NAME && (c = (unsigned char)s[n]) >= 0x20 && c < 0x7f)
+			d[n++] = (char)c;
+		if (!s[n]) {
+			b->L += n;
+			pc_lw_blanks(b, n < width ? width - n : 0);
+			return 0;
+		}
+	}
+	if (pc_lw_reopen(b))
+		return -1;
+	pc_sink_pad(b->k, s, width, -1);
+	return pc_lw_reopen(b);
+}
