@@ -527,6 +527,109 @@ static void flat_ranks(void **state)
 	pc_profile_free(p);
 }
 
+/* the flat table's rows of one count (their count, percent, self
+ * seconds and bar copied from the row above: the fast path of flat.c
+ * and rowset.c) against printf: 300 rows of counts 1 to 5, in runs of
+ * one count, at 100 Hz; and the same rows as csv and json */
+typedef struct same_row {
+	unsigned name, count;
+} same_row;
+
+static int cmp_same_row(const void *a, const void *b)
+{
+	const same_row *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static void flat_same_counts(void **state)
+{
+	(void)state;
+	enum { N = 300 };
+	static char names[N][8];
+	same_row ref[N];
+	unsigned total = 0;
+	pc_profile *p;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	for (unsigned i = 0; i < N; i++) {
+		snprintf(names[i], sizeof names[i], "s%03u", i);
+		pc_symbol s = {0};
+		s.name = names[i];
+		s.segment = PC_NOSEG;
+		s.address = 0x1000 + 0x10 * (uint64_t)i;
+		s.kind = PC_SYM_TEXT;
+		assert_int_equal(pc_profile_add_symbol(p, &s), PC_OK);
+		ref[i] = (same_row){i, 1 + (i * 7) % 5};
+		total += ref[i].count;
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, s.address, ref[i].count), PC_OK);
+	}
+	assert_int_equal(total, 900);
+	pc_region r = {PC_NOSEG, 0x1000, 0x1000 + 0x10 * N, PC_REGION_APPLICATION, "program"};
+	assert_int_equal(pc_profile_add_region(p, &r), PC_OK);
+	assert_int_equal(pc_profile_set_rate(p, 100), PC_OK);
+	qsort(ref, N, sizeof *ref, cmp_same_row);
+	char *buf;
+	size_t len;
+	assert_int_equal(pc_profile_render(p, NULL, NULL, &buf, &len), PC_OK);
+	const char *at = strstr(buf, "\nrank  symbol");
+	assert_non_null(at);
+	at = strchr(at + 1, '\n') + 1;
+	unsigned cum = 0;
+	for (size_t i = 0; i < N; i++) {
+		char want[128], bar[24];
+		cum += ref[i].count;
+		size_t b = (size_t)ref[i].count * 20 / 5; /* (the largest count: 5) */
+		memset(bar, '#', b);
+		bar[b] = '\0';
+		snprintf(want, sizeof want, "%4zu  %-6s  %8u  %7.2f  %7.2f  %9.2f  %s\n", i + 1,
+			 names[ref[i].name], ref[i].count, ref[i].count * 100.0 / total,
+			 cum * 100.0 / total, ref[i].count / 100.0, bar);
+		size_t n = strlen(want);
+		if (strncmp(at, want, n) != 0)
+			fail_msg("row %zu: want '%s', got '%.*s'", i, want, (int)n, at);
+		at += n;
+	}
+	assert_string_equal(at, "");
+	pc_free(buf);
+	/* csv and json: the same rows */
+	for (int json = 0; json < 2; json++) {
+		pc_options *o;
+		assert_int_equal(pc_options_new(&o), PC_OK);
+		assert_int_equal(pc_options_parse(o, json ? "output-format=json"
+							  : "output-format=csv"), PC_OK);
+		assert_int_equal(pc_profile_render(p, NULL, o, &buf, &len), PC_OK);
+		at = json ? strstr(buf, "\"rows\": [") + 9 : strchr(buf, '\n') + 1;
+		cum = 0;
+		for (size_t i = 0; i < N; i++) {
+			char want[256];
+			unsigned c = ref[i].count;
+			cum += c;
+			if (json)
+				snprintf(want, sizeof want,
+					 "%s\n    {\"rank\": %zu, \"symbol\": \"%s\", \"address\": %u, "
+					 "\"count\": %u, \"percent\": %.4f, \"cum_percent\": %.4f, "
+					 "\"self_seconds\": %.6f, \"calls\": 0, \"self_calls\": 0}",
+					 i ? "," : "", i + 1, names[ref[i].name],
+					 0x1000 + 0x10 * ref[i].name, c, c * 100.0 / total,
+					 cum * 100.0 / total, c / 100.0);
+			else
+				snprintf(want, sizeof want, "%zu,%s,%u,%.4f,%.4f,%.6f,0,0,0x%x\n",
+					 i + 1, names[ref[i].name], c, c * 100.0 / total,
+					 cum * 100.0 / total, c / 100.0, 0x1000 + 0x10 * ref[i].name);
+			size_t n = strlen(want);
+			if (strncmp(at, want, n) != 0)
+				fail_msg("%s row %zu: want '%s', got '%.*s'", json ? "json" : "csv",
+					 i, want, (int)n, at);
+			at += n;
+		}
+		assert_true(json ? !strncmp(at, "\n  ]", 4) : !strncmp(at, ",[total],900,", 13));
+		pc_free(buf);
+		pc_options_free(o);
+	}
+	pc_profile_free(p);
+}
+
 /* pc_rowset_build_compact against pc_rowset_build: every field of every
  * row alike, read in order and backwards; compact (no row array) where
  * the listing allows it */
@@ -739,6 +842,7 @@ int main(void)
 		cmocka_unit_test(tie_order),
 		cmocka_unit_test(machine_rows_like_printf),
 		cmocka_unit_test(flat_ranks),
+		cmocka_unit_test(flat_same_counts),
 		cmocka_unit_test(compact_rows),
 		cmocka_unit_test(display_cache),
 	};
