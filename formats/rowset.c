@@ -270,8 +270,8 @@ static uint64_t name_prefix(const char *s)
 	return v;
 }
 
-/* The runs of o[0, n) alike in every key sorted on (o's key, cnt unless
- * NULL, and the calls and the region flag when some row has them):
+/* The runs of o[0, n) alike in every key sorted on (o's key, cnt, and
+ * the calls and the region flag when some row has them):
  * cmp_name decides their order (ptr's room; pre, in it, is no longer
  * needed). */
 static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
@@ -280,19 +280,11 @@ static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
 {
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
-		if (!cnt) { /* (o's key alone: rows alike are rare, a quick scan) */
-			while (j < n && o[j].key != o[j - 1].key)
-				j++;
-			i = j - 1; /* the run starts here, or j == n */
-			while (j < n && o[j].key == o[i].key)
-				j++;
-		} else {
-			while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
-			       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
-			       (!regions ||
-				(all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
-				j++;
-		}
+		while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
+		       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
+		       (!regions ||
+			(all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
+			j++;
 		if (j - i > 1) {
 			for (size_t m = i; m < j; m++)
 				ptr[m - i] = &all[o[m].idx];
@@ -311,26 +303,6 @@ static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
  * into o (pc_rkey idx: the rows' old places), k and tmp the arrays.
  * The bench's 50,000 rows: about 5 M instructions where the sorts of
  * runs of one count by cmp_name took 50 M. */
-/* all[0, n) in cmp_name order when the counts are ranked (cnt < nranks),
- * no row is a region row and none has calls: one radix sort by a key of
- * the rank over the name prefix's top bits, the runs alike in that key
- * by cmp_name (cnt may be in tmp's room: read before the sort; the runs'
- * pointers in the array the order is not in). */
-static pc_rkey *sort_combined(const pc_rs_row *all, size_t n, const uint64_t *cnt,
-			      size_t nranks, pc_rkey *k, pc_rkey *tmp)
-{
-	unsigned rb = 0; /* bits of the rank */
-	while (rb < 64 && ((nranks - 1) >> rb))
-		rb++;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t pre = name_prefix(all[i].key ? all[i].key : all[i].label);
-		k[i] = (pc_rkey){rb ? cnt[i] << (64 - rb) | pre >> rb : pre, i};
-	}
-	pc_rkey *o = pc_radix_sort(k, tmp, n);
-	tie_runs(all, n, o, NULL, 0, 0, (const pc_rs_row **)(void *)(o == k ? tmp : k));
-	return o;
-}
-
 static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 			     pc_rkey *k, pc_rkey *tmp, const pc_rs_row **ptr)
 {
@@ -374,8 +346,8 @@ static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 
 /* The distinct counts of a report are few (the bench's 49,155 rows have
  * 87): each count key is replaced by its rank among them, in order, so
- * that the radix sort by count takes one pass over 11 bits instead of
- * six over 64.  At most RANK_MAX distinct keys (a hash table of
+ * that build_compact sorts by one key of the rank over the name's
+ * prefix, one radix pass.  At most RANK_MAX distinct keys (a hash table of
  * RANK_SLOTS); more: 0, and the keys stay as they are. */
 #define RANK_MAX 2048
 #define RANK_SLOTS 4096
@@ -396,10 +368,9 @@ static int cmp_rank_slot(const void *a, const void *b)
 #define RANK_ROOM (RANK_SLOTS * sizeof(uint64_t) + RANK_MAX * sizeof(rank_slot) + \
 		   RANK_SLOTS * sizeof(uint32_t))
 
-/* (room: RANK_ROOM bytes of scratch, 8-aligned, or NULL: allocated) */
-static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n, void *room)
+static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n)
 {
-	char *mem = room ? room : malloc(RANK_ROOM);
+	char *mem = malloc(RANK_ROOM);
 	if (!mem) {
 		for (size_t i = 0; i < n; i++)
 			k[i].key = cnt[i];
@@ -437,8 +408,7 @@ static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n, void *room)
 		for (size_t i = 0; i < n; i++)
 			k[i].key = cnt[i];
 	}
-	if (!room)
-		free(mem);
+	free(mem);
 	return ok ? nd : 0;
 }
 
@@ -457,7 +427,7 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		return PC_ENOMEM;
 	}
 	/* the count keys in tmp's upper half first (tmp holds 16 bytes a
-	 * row; the usual order needs no other room: sort_combined) */
+	 * row; copied to cnt before a sort writes tmp) */
 	uint64_t *ckey = (uint64_t *)(void *)tmp + n;
 	int by_name = cmp == cmp_name, regions = 0;
 	uint64_t calls = 0;
@@ -474,17 +444,9 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		regions |= all[i].region >= 0;
 		calls |= all[i].calls;
 	}
-	/* (tmp's lower half is not in use yet: the rank table's room, when
-	 * it is large enough) */
-	size_t nranks = rank_keys(ckey, k, n,
-				  n * sizeof *ckey >= RANK_ROOM ? (void *)tmp : NULL);
 	pc_rkey *o;
-	if (by_name && nranks && !regions && !calls) {
-		o = sort_combined(all, n, ckey, nranks, k, tmp);
-		goto place;
-	}
-	/* the other orders: the keys and the prefixes in rooms of their own
-	 * (ptr's holds a uint64_t a row first: sort_by_name) */
+	/* the keys and the prefixes in rooms of their own (ptr's holds a
+	 * uint64_t a row first: sort_by_name) */
 	cnt = malloc(n * sizeof *cnt);
 	ptr = malloc(n * (sizeof *ptr > sizeof(uint64_t) ? sizeof *ptr : sizeof(uint64_t)));
 	if (!cnt || !ptr) {
@@ -627,8 +589,8 @@ static int compact_tie(pc_profile *p, const struct pc_rs_ent *ent, pc_rkey *o,
 
 /* The listing of pc_rowset_build for compact rows, without a row array:
  * each listed target's label and count, read in the targets' order;
- * their count ranks over their names' prefixes radix sorted (sort_rows'
- * sort_combined) and the entries put in that order.  1 (nothing done)
+ * their count ranks over their names' prefixes radix sorted (one pass
+ * of a combined key) and the entries put in that order.  1 (nothing done)
  * when this listing does not apply: the caller builds the rows. */
 static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 {
@@ -684,7 +646,7 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 		ent[m++] = (struct pc_rs_ent){sym_label(p, t->symbol), t->count, i};
 	}
 #undef IDLE
-	size_t nranks = rank_keys(ckey, k, n, NULL);
+	size_t nranks = rank_keys(ckey, k, n);
 	if (!nranks) {
 		free(k), free(tmp), free(ent);
 		return 1;
