@@ -50,13 +50,20 @@ int pc_cli_fit(pc_profile *p, const pc_options *opts, const char *names, int elf
 	pc_fit f;
 	/* the keys the fit check reads: the others are the report's or the
 	 * loaders' */
-	pc_options *fo = pc_cli_options_for(pc_function_options("pc_profile_fit"), opts);
-	if (!fo) {
+	pc_fit_options fo;
+	pc_attrib_options ao;
+	char msg[1024];
+	int st = pc_cli_fit_options(opts, &fo, &ao, msg, sizeof msg);
+	if (st == PC_EUSAGE) {
+		pc_error e = {st, NULL, -1, msg};
+		pc_cli_report_error("", &e);
+		return pc_cli_status_exit(st);
+	}
+	if (st) {
 		fprintf(stderr, "profcat: out of memory\n");
 		return PC_CLI_EXIT_INTERNAL;
 	}
-	int st = pc_profile_fit(p, fo, &f);
-	pc_options_free(fo);
+	st = pc_profile_fit(&f, p, &fo);
 	if (st) {
 		pc_cli_report_error("", pc_profile_error(p));
 		return pc_cli_status_exit(st);

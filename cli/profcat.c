@@ -5,6 +5,7 @@
  * or write a file); 4 out of memory or internal error.
  */
 #include "profcore.h"
+#include "profcore_plugin.h"
 #include "pc_config.h"
 #include "args.h"
 #include "output.h"

@@ -30,7 +30,7 @@ int pc_rowfilter_init(pc_profile *p, const pc_options *o, pc_rowfilter *rf)
 	rf->opts = o;
 	if (!rf->any)
 		return PC_OK;
-	if ((r = pc_profile_attribute_nocheck(p, o)))
+	if ((r = pc_profile_attribute(p, pc_options_attrib(o))))
 		return r;
 	rf->p = p;
 	rf->nrows = pc_profile_rows(p);

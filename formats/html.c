@@ -327,7 +327,7 @@ static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
 	pc_profile *fq = NULL;
 	int st = pc_filter_profile(p, o, &fq, NULL);
 	if (!st)
-		st = pc_profile_callgraph_nocheck(fq ? fq : p, o, &g);
+		st = pc_profile_callgraph(&g, fq ? fq : p, pc_options_callgraph(o));
 	if (st && fq) {
 		const pc_error *e = pc_profile_error(fq);
 		st = pc_profile_fail(p, st, "%s", e ? e->message : "cannot filter");

@@ -16,9 +16,9 @@
 int pc_stackkeep_init(pc_profile *p, const pc_options *o, pc_stackkeep *sk)
 {
 	memset(sk, 0, sizeof *sk);
-	const char *gran = pc_options_get(o, "granularity");
+	pc_gran gran = pc_options_gran(o);
 	if ((!pc_options_get(o, "focus") && !pc_options_get(o, "ignore")) ||
-	    (gran && strcmp(gran, "function") && strcmp(gran, "symbol")))
+	    (gran != PC_GRAN_NONE && gran != PC_GRAN_FUNCTION))
 		return PC_OK;
 	/* the exports' model with the report's attribution keys, at
 	 * function granularity with estimated stacks; hide stays the
@@ -169,7 +169,7 @@ int pc_filter_profile(pc_profile *p, const pc_options *o, pc_profile **out,
 	q->abbrev = p->abbrev;
 	if (!q->dimension)
 		goto oom;
-	if (pc_profile_merge(q, p, NULL)) {
+	if (pc_profile_merge(q, p)) {
 		const pc_error *e = pc_profile_error(q);
 		st = pc_profile_fail(p, e ? e->code : PC_ENOMEM, "%s",
 				     e ? e->message : "out of memory");
@@ -202,7 +202,7 @@ int pc_filter_profile(pc_profile *p, const pc_options *o, pc_profile **out,
 	}
 	q->ncalls = w;
 	pc_profile_invalidate(q);
-	if ((st = pc_profile_attribute_nocheck(q, o)))
+	if ((st = pc_profile_attribute(q, pc_options_attrib(o))))
 		goto done;
 	if (q->ntargets != n) {
 		st = pc_profile_fail(p, PC_EUNSUPPORTED, "filtered profile: %zu rows, not %zu",

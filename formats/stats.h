@@ -31,4 +31,9 @@ PC_INTERNAL int pc_diff_write(pc_profile *base, pc_profile *next,
 PC_INTERNAL int pc_html_diff(pc_profile *base, pc_profile *next,
 			     const pc_options *o, pc_sink *k);
 
+/** The keys of pc_profile_diff and pc_profile_compare_rates
+ *  (pc_report_options("diff"), ("rates")). */
+PC_INTERNAL extern const pc_option_decl pc_keys_diff[];
+PC_INTERNAL extern const pc_option_decl pc_keys_rates[];
+
 #endif

@@ -265,7 +265,7 @@ static int prohst_text(pc_profile *p, const pc_options *o, const pc_rowset *rs,
 {
 	pc_itotals t;
 	int r;
-	if ((r = pc_profile_attribute_nocheck(p, o)) || (r = pc_profile_itotals(p, &t)))
+	if ((r = pc_profile_attribute(p, pc_options_attrib(o))) || (r = pc_profile_itotals(p, &t)))
 		return r;
 	size_t nh = pc_profile_histogram_count(p);
 	if (nh == 0)

@@ -9,17 +9,11 @@
 
 int pc_rs_outfmt(pc_profile *p, const pc_options *o, pc_outfmt *fmt)
 {
-	const char *v = pc_options_get(o, "output-format");
-	if (!v || strcmp(v, "text") == 0)
-		*fmt = PC_OUT_TEXT;
-	else if (strcmp(v, "csv") == 0)
-		*fmt = PC_OUT_CSV;
-	else if (strcmp(v, "json") == 0)
-		*fmt = PC_OUT_JSON;
-	else
+	*fmt = pc_options_outfmt(o);
+	if (*fmt == PC_OUT_HTML || *fmt == PC_OUT_BAD)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "output format must be text, csv or json, not '%s'",
-				       v);
+				       pc_options_get(o, "output-format"));
 	return PC_OK;
 }
 

@@ -13,9 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef enum pc_outfmt { PC_OUT_TEXT, PC_OUT_CSV, PC_OUT_JSON } pc_outfmt;
-
-/** Parses "output-format"; PC_EUSAGE (recorded on p) when unknown. */
+/** "output-format" (text, csv or json); PC_EUSAGE (recorded on p) for
+ *  another. */
 PC_INTERNAL int pc_rs_outfmt(pc_profile *p, const pc_options *o,
 			     pc_outfmt *fmt);
 /** Reads a boolean option (1/0, yes/no, on/off, true/false); def when

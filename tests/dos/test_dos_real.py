@@ -155,6 +155,7 @@ def load_image(path, origin):
     return data, origin
 
 
+@unittest.skipUnless(os.environ.get('PC_HAVE_CAPSTONE') == '1', 'built without Capstone: no -r disasm')
 @unittest.skipUnless(has_objdump_i8086(), 'objdump -m i8086 (binutils) is needed')
 class Disasm(unittest.TestCase):
     """-r disasm of one function of each real program equals objdump -D -b
@@ -217,6 +218,7 @@ class Disasm(unittest.TestCase):
 
 
 class DosPrograms(unittest.TestCase):
+    @unittest.skipUnless(os.environ.get('PC_HAVE_CAPSTONE') == '1', 'built without Capstone: no -r disasm')
     def test_text_segoff_and_lines(self):
         """Real-mode SSSS:OOOO addresses and the map's line numbers above
         the instructions; the genuine capture's buckets as groups."""
