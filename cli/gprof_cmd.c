@@ -19,14 +19,12 @@
 #include "gprof_cmd.h"
 #include "keys.h"
 #include "output.h"
-#include "stats_cmd.h"
+#include "common.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 4 };
 
 /* gprof's output styles (gprof.h), in the order gprof prints them */
 enum {
@@ -120,7 +118,7 @@ static int addspec(gcmd *g, int c, const char *spec)
 	if (strchr(spec, ';')) {
 		fprintf(stderr, "profcat gprof: -%c '%s': a symbol with ';' is not supported\n", c,
 			pc_cli_shown(spec));
-		return EXIT_USAGE;
+		return PC_CLI_EXIT_USAGE;
 	}
 	if (c == 'k' || ((c == 'q' || c == 'Q') && strchr(spec, '/')))
 		g->arcspec = 1;
@@ -128,7 +126,7 @@ static int addspec(gcmd *g, int c, const char *spec)
 	char *m = realloc(g->specs, l + n + 3);
 	if (!m) {
 		fprintf(stderr, "profcat: out of memory\n");
-		return EXIT_INTERNAL;
+		return PC_CLI_EXIT_INTERNAL;
 	}
 	snprintf(m + l, n + 3, "%s%c%s", l ? ";" : "", c, spec);
 	g->specs = m;
@@ -181,7 +179,7 @@ static int parse(gcmd *g, int argc, char **argv)
 		case 'p':
 		case 'q':
 			if (optarg && addspec(g, c, optarg))
-				return EXIT_USAGE;
+				return PC_CLI_EXIT_USAGE;
 			g->style |= c == 'p' ? G_FLAT : G_GRAPH;
 			g->user |= c == 'p' ? G_FLAT : G_GRAPH;
 			break;
@@ -190,7 +188,7 @@ static int parse(gcmd *g, int argc, char **argv)
 			/* with a symbol: that symbol left out, the section on */
 			if (optarg) {
 				if (addspec(g, c, optarg))
-					return EXIT_USAGE;
+					return PC_CLI_EXIT_USAGE;
 				g->style |= c == 'P' ? G_FLAT : G_GRAPH;
 			} else {
 				g->style &= ~(unsigned)(c == 'P' ? G_FLAT : G_GRAPH);
@@ -199,7 +197,7 @@ static int parse(gcmd *g, int argc, char **argv)
 			break;
 		case 'A':
 			if (optarg && addspec(g, c, optarg))
-				return EXIT_USAGE;
+				return PC_CLI_EXIT_USAGE;
 			g->style |= G_ANNO;
 			g->user |= G_ANNO;
 			break;
@@ -207,7 +205,7 @@ static int parse(gcmd *g, int argc, char **argv)
 			/* with a symbol: that function left out, the section on */
 			if (optarg) {
 				if (addspec(g, c, optarg))
-					return EXIT_USAGE;
+					return PC_CLI_EXIT_USAGE;
 				g->style |= G_ANNO;
 			} else {
 				g->style &= ~(unsigned)G_ANNO;
@@ -216,11 +214,11 @@ static int parse(gcmd *g, int argc, char **argv)
 			break;
 		case 'I':
 			if (adddir(g, optarg))
-				return EXIT_INTERNAL;
+				return PC_CLI_EXIT_INTERNAL;
 			break;
 		case 'e': case 'E': case 'f': case 'F': case 'n': case 'N': case 'k':
 			if (addspec(g, c, optarg))
-				return EXIT_USAGE;
+				return PC_CLI_EXIT_USAGE;
 			break;
 		case 's':
 			g->style |= G_SUM;
@@ -252,7 +250,7 @@ static int parse(gcmd *g, int argc, char **argv)
 			else
 				fprintf(stderr, "profcat gprof: unknown or ambiguous option '%s' (as gprof: see profcat gprof --help)\n",
 					pc_cli_shown(argv[optind - 1]));
-			return EXIT_USAGE;
+			return PC_CLI_EXIT_USAGE;
 		default:
 			refuse(g, c);
 			break;
@@ -268,12 +266,12 @@ static int parse(gcmd *g, int argc, char **argv)
 	if (*g->unsupported) {
 		fprintf(stderr, "profcat gprof: not supported: %s (profcat gprof --help lists the supported options)\n",
 			g->unsupported);
-		return EXIT_USAGE;
+		return PC_CLI_EXIT_USAGE;
 	}
 	/* GPROF_PATH: searched after the -I directories */
 	const char *gp = getenv("GPROF_PATH");
 	if (gp && *gp && adddir(g, gp))
-		return EXIT_INTERNAL;
+		return PC_CLI_EXIT_INTERNAL;
 	/* --sum implies --line (gprof.c) */
 	if (g->style & G_SUM)
 		g->line = 1;
@@ -293,20 +291,20 @@ static int load(pc_registry *reg, pc_profile *p, const pc_options *lopts,
 	if (!l) {
 		pc_cli_file_error(path, 0, "unrecognised file format (gprof reads an executable and gmon.out files)");
 		pc_stream_free(s);
-		return EXIT_INPUT;
+		return PC_CLI_EXIT_INPUT;
 	}
 	pc_options *own = pc_cli_loader_options(l, lopts);
 	if (!own) {
 		pc_stream_free(s);
 		fprintf(stderr, "profcat: out of memory\n");
-		return EXIT_INTERNAL;
+		return PC_CLI_EXIT_INTERNAL;
 	}
 	st = pc_profile_load_stream(p, s, l->name, own);
 	pc_options_free(own);
 	pc_stream_free(s);
 	if (st) {
 		pc_cli_error("", pc_profile_error(p), NULL);
-		return st == PC_ENOMEM ? EXIT_INTERNAL : st == PC_EIO ? 3 : EXIT_INPUT;
+		return st == PC_ENOMEM ? PC_CLI_EXIT_INTERNAL : st == PC_EIO ? 3 : PC_CLI_EXIT_INPUT;
 	}
 	*lo = l;
 	return 0;
@@ -323,7 +321,7 @@ static int section(pc_profile *p, const char *report, const pc_options *opts)
 	if (st && !out.err) {
 		pc_cli_output_close(&out, 0);
 		pc_cli_error("", pc_profile_error(p), NULL);
-		return st == PC_ENOMEM ? EXIT_INTERNAL : st == PC_EUSAGE ? EXIT_USAGE : EXIT_INPUT;
+		return st == PC_ENOMEM ? PC_CLI_EXIT_INTERNAL : st == PC_EUSAGE ? PC_CLI_EXIT_USAGE : PC_CLI_EXIT_INPUT;
 	}
 	return pc_cli_output_close(&out, 1);
 }
@@ -335,7 +333,7 @@ int profcat_gprof_main(int argc, char **argv)
 	g.specs = calloc(1, 1);
 	if (!g.specs) {
 		fprintf(stderr, "profcat: out of memory\n");
-		return EXIT_INTERNAL;
+		return PC_CLI_EXIT_INTERNAL;
 	}
 	/* getopt_long reads argv[1..]: argv[1] ("gprof") stands for the
 	 * program name */
@@ -353,7 +351,7 @@ int profcat_gprof_main(int argc, char **argv)
 	if (pc_registry_new(&reg) || pc_profile_new(&p, reg) || pc_options_new(&lopts) ||
 	    pc_options_new(&ropts)) {
 		fprintf(stderr, "profcat: out of memory\n");
-		rc = EXIT_INTERNAL;
+		rc = PC_CLI_EXIT_INTERNAL;
 		goto done;
 	}
 	pc_cli_set_threads(p);
@@ -386,7 +384,7 @@ int profcat_gprof_main(int argc, char **argv)
 		/* gprof leaves the arcs out of gmon.sum too; the gmon
 		 * export writes the capture's */
 		fprintf(stderr, "profcat gprof: not supported: -s with an arc selection (-k, -q/-Q FROM/TO)\n");
-		rc = EXIT_USAGE;
+		rc = PC_CLI_EXIT_USAGE;
 		goto done;
 	}
 	if (style & G_SUM) {
@@ -398,7 +396,7 @@ int profcat_gprof_main(int argc, char **argv)
 		if (st && !out.err) {
 			pc_cli_output_close(&out, 0);
 			pc_cli_error("", pc_profile_error(p), NULL);
-			rc = EXIT_INPUT;
+			rc = PC_CLI_EXIT_INPUT;
 			goto done;
 		}
 		if ((rc = pc_cli_output_close(&out, 1)))
@@ -407,25 +405,25 @@ int profcat_gprof_main(int argc, char **argv)
 	if ((style & G_FLAT) && !hist) {
 		fprintf(stderr, "profcat gprof: %s: the capture has no histogram, so no flat profile (as gprof: gmon.out file is missing histogram)\n",
 			pc_cli_shown(names));
-		rc = EXIT_INPUT;
+		rc = PC_CLI_EXIT_INPUT;
 		goto done;
 	}
 	if ((style & G_GRAPH) && !arcs) {
 		fprintf(stderr, "profcat gprof: %s: the capture has no call arcs, so no call graph (as gprof: gmon.out file is missing call-graph data)\n",
 			pc_cli_shown(names));
-		rc = EXIT_INPUT;
+		rc = PC_CLI_EXIT_INPUT;
 		goto done;
 	}
 	if ((style & G_GRAPH) && g.line) {
 		fprintf(stderr, "profcat gprof: not supported: the call graph of line symbols (-l with the call graph): give -p with -l\n");
-		rc = EXIT_USAGE;
+		rc = PC_CLI_EXIT_USAGE;
 		goto done;
 	}
 	if (g.line && *g.specs && (style & G_FLAT)) {
 		/* gprof 2.40 matches them against line symbols: -l -pSYM
 		 * credits no time at all */
 		fprintf(stderr, "profcat gprof: not supported: symbol selections (-p/-P/-q/-Q/-e/-E/-f/-F/-n/-N/-k SYM) with -l\n");
-		rc = EXIT_USAGE;
+		rc = PC_CLI_EXIT_USAGE;
 		goto done;
 	}
 	if (pc_options_set(ropts, "style", "gprof") ||
@@ -433,7 +431,7 @@ int profcat_gprof_main(int argc, char **argv)
 	    pc_options_set(ropts, "demangle", g.demangle ? "1" : "0") ||
 	    (*g.specs && pc_options_set(ropts, "gprof-symspecs", g.specs))) {
 		fprintf(stderr, "profcat: out of memory\n");
-		rc = EXIT_INTERNAL;
+		rc = PC_CLI_EXIT_INTERNAL;
 		goto done;
 	}
 	if (!g.brief && (style & (G_FLAT | G_GRAPH)))
@@ -441,7 +439,7 @@ int profcat_gprof_main(int argc, char **argv)
 	int sections = 0;
 	if (style & G_FLAT) {
 		if (g.line && pc_options_set(ropts, "granularity", "line")) {
-			rc = EXIT_INTERNAL;
+			rc = PC_CLI_EXIT_INTERNAL;
 			goto done;
 		}
 		if ((rc = section(p, "flat", ropts)))

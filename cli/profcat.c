@@ -12,6 +12,7 @@
 #include "loaders.h"
 #include "platform.h"
 #include "stats_cmd.h"
+#include "common.h"
 #include "gprof_cmd.h"
 #include "keys.h"
 #include "hints.h"
@@ -20,8 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_INTERNAL = 4 };
 
 /* The Atari ST Profiler's spellings p=N +z -z +b -b x=SYM i=N o=FILE,
  * aliases of the long options; 1 if a was one (name a file that looks
@@ -78,31 +77,9 @@ static void show_progress(void *user, uint64_t bytes, int64_t total, int done)
 	fflush(stderr);
 }
 
-static int status_exit(int st)
-{
-	switch (st) {
-	case PC_OK: return 0;
-	case PC_EIO: return EXIT_IO;
-	case PC_EUSAGE: case PC_ENOTFOUND: return EXIT_USAGE;
-	case PC_ENOMEM: return EXIT_INTERNAL;
-	default: return EXIT_INPUT;
-	}
-}
-
-/* "profcat: [kind: ]FILE:OFFSET: message[advice]" (kind is "warning: "
- * or ""); the advice names the options that fix a problem the library
- * describes. */
-static void report_error(const char *kind, const pc_error *e)
-{
-	const char *advice = e ? pc_cli_rate_advice(e->message) : "";
-	if (e && !*advice)
-		advice = pc_cli_option_advice(e->message);
-	pc_cli_error(kind, e, advice);
-}
-
 static void print_error(const pc_error *e)
 {
-	report_error("", e);
+	pc_cli_report_error("", e);
 }
 
 static void usage(FILE *f)
@@ -178,81 +155,6 @@ static int list_exports(void)
 	return 0;
 }
 
-/* Does the capture fit the program (pc_profile_fit)?  A misfit is an
- * error (exit 1) unless --ignore-fit, a doubt a warning; the library
- * names the problem, this adds the option that fixes it.  names: the
- * capture's files, elf: the program is an ELF file. */
-int pc_cli_fit(pc_profile *p, const pc_options *opts, const char *names, int elf,
-	       int ignore)
-{
-	pc_fit f;
-	/* the keys the fit check reads: the others are the report's or the
-	 * loaders' */
-	pc_fit_options fo;
-	pc_attrib_options ao;
-	char msg[1024];
-	int st = pc_cli_fit_options(opts, &fo, &ao, msg, sizeof msg);
-	if (st == PC_EUSAGE) {
-		pc_error e = {st, NULL, -1, msg};
-		print_error(&e);
-		return status_exit(st);
-	}
-	if (st) {
-		fprintf(stderr, "profcat: out of memory\n");
-		return EXIT_INTERNAL;
-	}
-	st = pc_profile_fit(&f, p, &fo);
-	if (st) {
-		print_error(pc_profile_error(p));
-		return status_exit(st);
-	}
-	if (!f.problem)
-		return 0;
-	char advice[256];
-	/* a PROFIL .PRF is read as an .EXE image (buckets from address 0)
-	 * unless -O com says .COM (from 0x100, ORG 100h): when 0x100 higher
-	 * the histogram reaches the code's end (within fit.c's slack of 64
-	 * bytes), that is the fix */
-	int prf = 0;
-	for (size_t i = 0; i < pc_profile_source_count(p); i++)
-		prf |= !strcmp(pc_profile_source_format(p, i), "prf");
-	if (prf && f.range_mismatch && !pc_options_get(opts, "com") &&
-	    !pc_options_get(opts, "origin") && !pc_options_get(opts, "absolute") &&
-	    f.hist_high < f.code_high && f.hist_high + 0x100 + 64 >= f.code_high) {
-		fprintf(stderr, "profcat: %s%s%sthe histogram covers 0x%llx-0x%llx but the code of "
-				"the program ends at 0x%llx: read as an .EXE image's (from 0); a .COM "
-				"program's starts at 0x100 (ORG 100h), and there it covers the code: "
-				"give -O com%s\n",
-			f.verdict == PC_FIT_MISFIT && !ignore ? "" : "warning: ", names,
-			*names ? ": " : "", (unsigned long long)f.hist_low,
-			(unsigned long long)f.hist_high, (unsigned long long)f.code_high,
-			f.verdict == PC_FIT_MISFIT && !ignore ? ", or --ignore-fit to report anyway" : "");
-		return f.verdict == PC_FIT_MISFIT && !ignore ? EXIT_INPUT : 0;
-	}
-	if (f.has_shift && !elf && f.shift_default && f.load_given)
-		snprintf(advice, sizeof advice,
-			 "give --load-address 0x%llx (code starts 0x100 bytes after the basepage or PSP)",
-			 (unsigned long long)f.load_address);
-	else if (f.has_shift && !elf && f.shift_min == f.shift_max)
-		snprintf(advice, sizeof advice, "give --load-address 0x%llx",
-			 (unsigned long long)f.load_address);
-	else if (f.has_shift && !elf)
-		snprintf(advice, sizeof advice,
-			 "give --load-address with the address it was loaded at (0x%llx to 0x%llx fit)",
-			 (unsigned long long)(f.load_address + (uint64_t)(f.shift_min - f.shift)),
-			 (unsigned long long)(f.load_address + (uint64_t)(f.shift_max - f.shift)));
-	else if (f.verdict == PC_FIT_DOUBT)
-		snprintf(advice, sizeof advice,
-			 "name the other code with -O regions=LOW-HIGH:CLASS if it is not the program's");
-	else
-		snprintf(advice, sizeof advice, "give the executable that wrote the capture");
-	int refuse = f.verdict == PC_FIT_MISFIT && !ignore;
-	fprintf(stderr, "profcat: %s%s%s%s: %s%s\n", refuse ? "" : "warning: ", names,
-		*names ? ": " : "", f.problem, advice,
-		f.verdict == PC_FIT_MISFIT && !ignore ? ", or --ignore-fit to report anyway" : "");
-	return refuse ? EXIT_INPUT : 0;
-}
-
 static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
 		     size_t nin, int ignore)
 {
@@ -308,13 +210,13 @@ static int hatari_load_address(pc_registry *reg, const input *in, size_t nin,
 		pc_profile_free(h);
 		if (st == PC_ENOMEM) {
 			fprintf(stderr, "profcat: out of memory\n");
-			return EXIT_INTERNAL;
+			return PC_CLI_EXIT_INTERNAL;
 		}
 		if (!*low) /* (an error is said when the profile is loaded) */
 			continue;
 		if (pc_options_set(lopts, "load-address", low)) {
 			fprintf(stderr, "profcat: out of memory\n");
-			return EXIT_INTERNAL;
+			return PC_CLI_EXIT_INTERNAL;
 		}
 		if (verbose)
 			fprintf(stderr, "profcat: %s: the program was loaded at %s (its PROGRAM_TEXT line; --load-address gives another)\n",
@@ -382,7 +284,7 @@ static int main_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 	}
 	switch (o->id) {
 	case PC_OPT_KEYED:
-		return pc_options_set(c->ropts, o->key, val) ? EXIT_INTERNAL : 0;
+		return pc_options_set(c->ropts, o->key, val) ? PC_CLI_EXIT_INTERNAL : 0;
 	case PC_OPT_HELP:
 		usage(stdout);
 		return -1;
@@ -402,7 +304,7 @@ static int main_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 	case PC_OPT_OPTION:
 		if (pc_options_parse(c->lopts, val)) {
 			fprintf(stderr, "profcat: bad option '%s' (expected KEY=VALUE)\n", val);
-			return EXIT_USAGE;
+			return PC_CLI_EXIT_USAGE;
 		}
 		break;
 	case PC_OPT_LOAD_ADDRESS:
@@ -456,7 +358,7 @@ int main(int argc, char **argv)
 	pc_cli_binary_stdio();
 	if (!lopts || !ropts || !in) {
 		fprintf(stderr, "profcat: out of memory\n");
-		return EXIT_INTERNAL;
+		return PC_CLI_EXIT_INTERNAL;
 	}
 	if (argc > 1 && !strcmp(argv[1], "gprof")) {
 		pc_options_free(lopts);
@@ -484,7 +386,7 @@ int main(int argc, char **argv)
 
 	if (pc_registry_new(&reg)) {
 		fprintf(stderr, "profcat: out of memory\n");
-		rc = EXIT_INTERNAL;
+		rc = PC_CLI_EXIT_INTERNAL;
 		goto done;
 	}
 	if (c.list_f) {
@@ -505,7 +407,7 @@ int main(int argc, char **argv)
 		if (!pc_cli_is_file("a.out") || !pc_cli_is_file("gmon.out")) {
 			fprintf(stderr, "Usage: profcat [OPTION]... [FILE]...\n"
 					"profcat: no FILE given, and no a.out and gmon.out here (see profcat --help)\n");
-			rc = EXIT_USAGE;
+			rc = PC_CLI_EXIT_USAGE;
 			goto done;
 		}
 		in[0] = (input){.path = "a.out", .format = c.format, .pos = 0};
@@ -521,7 +423,7 @@ int main(int argc, char **argv)
 			if (pc_cli_same_file(in[i].path, out_path)) {
 				fprintf(stderr, "profcat: %s: refusing to write the output over an input file\n",
 					out_path);
-				rc = EXIT_USAGE;
+				rc = PC_CLI_EXIT_USAGE;
 				goto done;
 			}
 		if ((rc = pc_cli_check_output(out_path)) != 0)
@@ -529,7 +431,7 @@ int main(int argc, char **argv)
 	}
 	if (pc_profile_new(&p, reg)) {
 		fprintf(stderr, "profcat: out of memory\n");
-		rc = EXIT_INTERNAL;
+		rc = PC_CLI_EXIT_INTERNAL;
 		goto done;
 	}
 	pc_cli_set_threads(p);
@@ -555,7 +457,7 @@ int main(int argc, char **argv)
 		pc_options *own = pc_cli_loader_options(in[i].l, lopts);
 		if (!own) {
 			fprintf(stderr, "profcat: out of memory\n");
-			rc = EXIT_INTERNAL;
+			rc = PC_CLI_EXIT_INTERNAL;
 			goto done;
 		}
 		if (verbose) {
@@ -570,7 +472,7 @@ int main(int argc, char **argv)
 		pc_options_free(own);
 		if (st) {
 			print_error(pc_profile_error(p));
-			rc = status_exit(st);
+			rc = pc_cli_status_exit(st);
 			goto done;
 		}
 		pc_cli_rate_stated(p, lopts, in[i].path);
@@ -607,7 +509,7 @@ int main(int argc, char **argv)
 	free(ls);
 	if (merr) {
 		fprintf(stderr, "profcat: out of memory\n");
-		rc = EXIT_INTERNAL;
+		rc = PC_CLI_EXIT_INTERNAL;
 		goto done;
 	}
 	if ((rc = check_fit(p, fopts, in, nin, c.ignore_fit)))
@@ -629,7 +531,7 @@ int main(int argc, char **argv)
 	if (st && !out.err) { /* the report failed: no output file */
 		pc_cli_output_close(&out, 0);
 		print_error(pc_profile_error(p));
-		rc = status_exit(st);
+		rc = pc_cli_status_exit(st);
 		goto done;
 	}
 	if ((rc = pc_cli_output_close(&out, 1))) /* (a failed write says so) */

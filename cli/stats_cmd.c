@@ -19,6 +19,7 @@
 #include "output.h"
 #include "loaders.h"
 #include "stats_cmd.h"
+#include "common.h"
 #include "keys.h"
 
 #include <errno.h>
@@ -27,8 +28,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_INTERNAL = 4 };
 
 typedef struct sfile {
 	const char *path;
@@ -48,24 +47,6 @@ typedef struct ctx {
 	int verbose;
 	int ignore_fit;
 } ctx;
-
-static int status_exit(int st)
-{
-	switch (st) {
-	case PC_OK: return 0;
-	case PC_EIO: return EXIT_IO;
-	case PC_EUSAGE: case PC_ENOTFOUND: return EXIT_USAGE;
-	case PC_ENOMEM: return EXIT_INTERNAL;
-	default: return EXIT_INPUT;
-	}
-}
-
-const char *pc_cli_rate_advice(const char *message)
-{
-	if (message && strstr(message, " Hz cannot be added up"))
-		return "; compare them with 'profcat rates', or give the right rate with -O rate=HZ";
-	return "";
-}
 
 static void print_error(const pc_error *e)
 {
@@ -112,7 +93,7 @@ static int identify(ctx *c)
 			if (!k) {
 				fprintf(stderr, "profcat: capture %zu has no files ('+' separates captures)\n",
 					g + 1);
-				return EXIT_USAGE;
+				return PC_CLI_EXIT_USAGE;
 			}
 		}
 		return 0;
@@ -126,7 +107,7 @@ static int identify(ctx *c)
 			f->group = c->ngroups++;
 		else if (!strcmp(f->path, "-")) {
 			fprintf(stderr, "profcat: standard input cannot be a symbol source shared by several captures\n");
-			return EXIT_USAGE;
+			return PC_CLI_EXIT_USAGE;
 		}
 	}
 	return 0;
@@ -153,7 +134,7 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 		free(sel);
 		pc_profile_free(p);
 		fprintf(stderr, "profcat: out of memory\n");
-		return EXIT_INTERNAL;
+		return PC_CLI_EXIT_INTERNAL;
 	}
 	size_t n = 0;
 	for (size_t i = 0; i < c->nfiles; i++)
@@ -175,7 +156,7 @@ static int load_capture(ctx *c, size_t g, pc_profile **out)
 		pc_stream_free(s);
 		if (st) {
 			print_error(pc_profile_error(p));
-			rc = status_exit(st);
+			rc = pc_cli_status_exit(st);
 		} else {
 			pc_cli_rate_stated(p, c->lopts, sel[i]->path);
 		}
@@ -231,7 +212,7 @@ static int fit_capture(ctx *c, size_t g, pc_profile *p)
 	int rc;
 	if (merr) {
 		fprintf(stderr, "profcat: out of memory\n");
-		rc = EXIT_INTERNAL;
+		rc = PC_CLI_EXIT_INTERNAL;
 	} else {
 		rc = pc_cli_fit(p, o, names, elf, c->ignore_fit);
 	}
@@ -256,7 +237,7 @@ static int add_symbol(statsargs *a, const char *val)
 	char *ns = realloc(a->symbols, a->symlen + l + 2);
 	if (!ns) {
 		fprintf(stderr, "profcat: out of memory\n");
-		return EXIT_INTERNAL;
+		return PC_CLI_EXIT_INTERNAL;
 	}
 	a->symbols = ns;
 	if (a->symlen)
@@ -292,7 +273,7 @@ static int stats_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 	}
 	switch (o->id) {
 	case PC_OPT_KEYED:
-		return pc_options_set(c->ropts, o->key, val) ? EXIT_INTERNAL : 0;
+		return pc_options_set(c->ropts, o->key, val) ? PC_CLI_EXIT_INTERNAL : 0;
 	case PC_OPT_HELP:
 		usage(stdout, a->cmd, a->name);
 		return -1;
@@ -305,7 +286,7 @@ static int stats_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 	case PC_OPT_OPTION:
 		if (pc_options_parse(c->lopts, val)) {
 			fprintf(stderr, "profcat: bad option '%s' (expected KEY=VALUE)\n", val);
-			return EXIT_USAGE;
+			return PC_CLI_EXIT_USAGE;
 		}
 		break;
 	case PC_OPT_LOAD_ADDRESS:
@@ -341,7 +322,7 @@ int profcat_stats_main(int argc, char **argv)
 	symbols = calloc(1, 1);
 	if (!c.lopts || !c.ropts || !c.files || !symbols) {
 		fprintf(stderr, "profcat: out of memory\n");
-		rc = EXIT_INTERNAL;
+		rc = PC_CLI_EXIT_INTERNAL;
 		goto done;
 	}
 	char cmdname[32];
@@ -364,7 +345,7 @@ int profcat_stats_main(int argc, char **argv)
 	if (c.nfiles == 0) {
 		fprintf(stderr, "profcat: %s: no input files (see profcat %s --help)\n", c.cmd,
 			c.cmd);
-		rc = EXIT_USAGE;
+		rc = PC_CLI_EXIT_USAGE;
 		goto done;
 	}
 	if (merge && (rc = pc_cli_refuse_binary_tty(export_fmt, out_path)))
@@ -374,7 +355,7 @@ int profcat_stats_main(int argc, char **argv)
 			if (pc_cli_same_file(c.files[i].path, out_path)) {
 				fprintf(stderr, "profcat: %s: refusing to write the output over an input file\n",
 					out_path);
-				rc = EXIT_USAGE;
+				rc = PC_CLI_EXIT_USAGE;
 				goto done;
 			}
 		if ((rc = pc_cli_check_output(out_path)) != 0)
@@ -382,7 +363,7 @@ int profcat_stats_main(int argc, char **argv)
 	}
 	if (pc_registry_new(&c.reg)) {
 		fprintf(stderr, "profcat: out of memory\n");
-		rc = EXIT_INTERNAL;
+		rc = PC_CLI_EXIT_INTERNAL;
 		goto done;
 	}
 	if ((rc = identify(&c)))
@@ -390,12 +371,12 @@ int profcat_stats_main(int argc, char **argv)
 	if (diff ? c.ngroups != 2 : c.ngroups < 2) {
 		fprintf(stderr, "profcat: %s needs %s captures, found %zu (files read as samples are captures; '+' separates captures)\n",
 			c.cmd, diff ? "exactly two" : "at least two", c.ngroups);
-		rc = EXIT_USAGE;
+		rc = PC_CLI_EXIT_USAGE;
 		goto done;
 	}
 	caps = calloc(c.ngroups, sizeof *caps);
 	if (!caps) {
-		rc = EXIT_INTERNAL;
+		rc = PC_CLI_EXIT_INTERNAL;
 		goto done;
 	}
 	for (size_t g = 0; g < c.ngroups; g++)
@@ -422,7 +403,7 @@ int profcat_stats_main(int argc, char **argv)
 		free(ls);
 		if (merr) {
 			fprintf(stderr, "profcat: out of memory\n");
-			rc = EXIT_INTERNAL;
+			rc = PC_CLI_EXIT_INTERNAL;
 			goto done;
 		}
 	} else {
@@ -436,7 +417,7 @@ int profcat_stats_main(int argc, char **argv)
 	if (diff) {
 		if ((st = pc_profile_diff(caps[0], caps[1], c.ropts, &buf, &len))) {
 			print_error(pc_profile_error(caps[1]));
-			rc = status_exit(st);
+			rc = pc_cli_status_exit(st);
 			goto done;
 		}
 	} else if (merge) {
@@ -453,7 +434,7 @@ int profcat_stats_main(int argc, char **argv)
 				fprintf(stderr, "profcat: merge of capture %zu (%s): %s%s\n", g + 1,
 					file, pc_cli_shown(e ? e->message : pc_status_name(st)),
 					pc_cli_rate_advice(e ? e->message : NULL));
-				rc = status_exit(st);
+				rc = pc_cli_status_exit(st);
 				goto done;
 			}
 		/* captures with programs of their own ('+'): the merged one is
@@ -474,7 +455,7 @@ int profcat_stats_main(int argc, char **argv)
 		if (st && !out.err) { /* the report failed: no output file */
 			pc_cli_output_close(&out, 0);
 			print_error(pc_profile_error(caps[0]));
-			rc = status_exit(st);
+			rc = pc_cli_status_exit(st);
 			goto done;
 		}
 		rc = pc_cli_output_close(&out, 1); /* (a failed write says so) */
@@ -482,7 +463,7 @@ int profcat_stats_main(int argc, char **argv)
 	} else {
 		if ((st = pc_profile_compare_rates(caps, c.ngroups, c.ropts, &buf, &len))) {
 			print_error(pc_profile_error(caps[0]));
-			rc = status_exit(st);
+			rc = pc_cli_status_exit(st);
 			goto done;
 		}
 	}

@@ -50,18 +50,10 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	int r = pc_rowset_build(p, o, &spec, &rs);
 	if (r)
 		return r;
-	switch (rs.fmt) {
-	default: /* text, csv, json only: pc_rs_outfmt */
-	case PC_OUT_TEXT:
+	if (rs.fmt == PC_OUT_TEXT)
 		text(&rs, k);
-		break;
-	case PC_OUT_CSV:
-		pc_rowset_csv(p, &rs, k);
-		break;
-	case PC_OUT_JSON:
-		pc_rowset_json(p, &rs, "barchart", NULL, NULL, NULL, k);
-		break;
-	}
+	else
+		pc_rowset_machine(p, &rs, "barchart", NULL, NULL, NULL, k);
 	pc_rowset_dispose(&rs);
 	return k->failed;
 }

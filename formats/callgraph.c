@@ -11,7 +11,7 @@
  * Each has text, csv and json output ("output-format").
  */
 #include "dwarf_internal.h"
-#include "filter.h"
+#include "stackfilter.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -1376,145 +1376,40 @@ static size_t fmt_addr(char *buf, uint32_t seg, uint64_t a)
 	return n;
 }
 
-/* ---- the arcs report, a line at a time -----------------------------------
+/* ---- the arcs report, a line at a time (text.h's line writer) ---------
  * 40,000 arcs in three formats were most of a megabyte input's time under
- * the fuzzers (sanitizers make every sink call dear): each line is built
- * in a buffer and written once; names that need escaping go through the
- * sink's escaping, the rest are copied. */
-typedef struct line {
-	char b[1024];
-	size_t n;
-} line;
-
-static void ln_flush(pc_sink *k, line *l)
-{
-	pc_sink_write(k, l->b, l->n);
-	l->n = 0;
-}
-
-static void ln_str(pc_sink *k, line *l, const char *s, size_t n)
-{
-	if (l->n + n > sizeof l->b)
-		ln_flush(k, l);
-	if (n > sizeof l->b / 2) {
-		pc_sink_write(k, s, n);
-		return;
-	}
-	memcpy(l->b + l->n, s, n);
-	l->n += n;
-}
-
-static void ln_lit(pc_sink *k, line *l, const char *s)
-{
-	ln_str(k, l, s, strlen(s));
-}
-
-static void ln_c(pc_sink *k, line *l, char c)
-{
-	if (l->n == sizeof l->b)
-		ln_flush(k, l);
-	l->b[l->n++] = c;
-}
-
-/* blanks from have up to width columns */
-static void ln_pad(pc_sink *k, line *l, size_t have, size_t width)
-{
-	static const char blanks[] = "                        ";
-	if (have < width)
-		ln_str(k, l, blanks, width - have < sizeof blanks - 1
-				      ? width - have : sizeof blanks - 1);
-	for (size_t w = have + sizeof blanks - 1; w < width; w++)
-		ln_c(k, l, ' ');
-}
-
-/* "%*" PRIu64 */
-static void ln_u64(pc_sink *k, line *l, uint64_t v, size_t width)
-{
-	char t[24];
-	size_t n = pc_fmt_u64(t, v);
-	ln_pad(k, l, n, width);
-	ln_str(k, l, t, n);
-}
-
-/* "%*.0f" */
-static void ln_fixed(pc_sink *k, line *l, double v, size_t width)
-{
-	char t[352];
-	size_t n = pc_fmt_fixed(t, sizeof t, v, 0);
-	ln_pad(k, l, n, width);
-	ln_str(k, l, t, n);
-}
-
-/* pc_sink_count */
-static void ln_count(pc_sink *k, line *l, double v)
-{
-	char t[352];
-	ln_str(k, l, t, pc_fmt_sink_count(t, sizeof t, v));
-}
-
-/* Length of s when it is printable ASCII without any byte of special
- * (shown as it is in that sink), else -1. */
-static long plain_len(const char *s, const char *special)
-{
-	size_t n = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++, n++) {
-		if (*p < 0x20 || *p > 0x7e || n >= 256)
-			return -1;
-		for (const char *q = special; *q; q++)
-			if ((unsigned char)*q == *p)
-				return -1;
-	}
-	return (long)n;
-}
+ * the fuzzers (sanitizers make every sink call dear). */
 
 /* "%-*s" of the shown form of s (pc_name_escape: control bytes and
- * invalid UTF-8 as \xNN), padded to width bytes */
-static void ln_name(pc_sink *k, line *l, const char *s, size_t width)
+ * invalid UTF-8 as \xNN), padded to width bytes; < 0 on failure */
+static int lw_shown(pc_lw *b, const char *s, size_t width)
 {
-	long n = plain_len(s, "");
-	if (n >= 0) {
-		ln_str(k, l, s, (size_t)n);
-		ln_pad(k, l, (size_t)n, width);
-		return;
-	}
-	char buf[512];
-	size_t len = pc_name_escape(NULL, 0, s);
-	char *e = len < sizeof buf ? buf : malloc(len + 1);
-	if (!e) {
-		k->failed = 1;
-		return;
-	}
-	pc_name_escape(e, len + 1, s);
-	ln_str(k, l, e, len);
-	ln_pad(k, l, len, width);
-	if (e != buf)
+	size_t n = 0;
+	while ((unsigned char)s[n] >= 0x20 && (unsigned char)s[n] < 0x7f && n < PC_LW_NAME)
+		n++;
+	if (!s[n]) {
+		pc_lw_str(b, s, n);
+	} else {
+		n = pc_name_escape(NULL, 0, s);
+		char *e = malloc(n + 1);
+		if (!e) {
+			b->k->failed = PC_ENOMEM;
+			return -1;
+		}
+		pc_name_escape(e, n + 1, s);
+		if (n <= PC_LW_NAME) {
+			pc_lw_str(b, e, n);
+		} else if (pc_lw_reopen(b) == 0) {
+			pc_sink_write(b->k, e, n);
+			pc_lw_reopen(b);
+		}
 		free(e);
-}
-
-/* pc_sink_csv_field */
-static void ln_csv(pc_sink *k, line *l, const char *s)
-{
-	long n = plain_len(s, ",\"");
-	if (n >= 0) {
-		ln_str(k, l, s, (size_t)n);
-		return;
+		if (!b->out)
+			return -1;
 	}
-	ln_flush(k, l);
-	pc_sink_csv_field(k, s);
-}
-
-/* pc_sink_json_string */
-static void ln_json(pc_sink *k, line *l, const char *s)
-{
-	long n = plain_len(s, "\"\\");
-	if (n >= 0) {
-		ln_c(k, l, '"');
-		ln_str(k, l, s, (size_t)n);
-		ln_c(k, l, '"');
-		return;
-	}
-	ln_flush(k, l);
-	pc_sink_json_string(k, s);
+	if (n < width)
+		pc_lw_blanks(b, width - n);
+	return 0;
 }
 
 static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
@@ -1542,8 +1437,6 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (ns)
 		qsort(sv, ns, sizeof *sv, cmp_site);
 	size_t na = pc_profile_arc_count(p);
-	line L;
-	L.n = 0;
 	if (kind == OUT_TEXT)
 		pc_sink_printf(k, "%-14s %-22s %-14s %-22s %10s %12s %12s\n",
 			       "from (hex)", "caller", "to (hex)", "callee", "count",
@@ -1553,7 +1446,10 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 				"count,htime,ftime\n");
 	else
 		pc_sink_puts(k, "{\n  \"report\": \"arcs\",\n  \"arcs\": [");
-	for (size_t i = 0; i < na; i++) {
+	pc_lw b;
+	pc_lw_init(&b, k);
+	int wf = 0; /* the writer failed */
+	for (size_t i = 0; i < na && !wf; i++) {
 		pc_arc a;
 		pc_profile_arc_at(p, i, &a);
 		int64_t fr = pc_profile_row_find(p, a.from_segment, a.from);
@@ -1566,76 +1462,95 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 		if (to >= 0 && pc_profile_row_at(p, (size_t)to, &trow) == PC_OK)
 			callee = trow.name;
 		if (!caller) {
+			pc_lw_done(&b);
 			free(sv);
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		}
+		if (pc_lw_row(&b)) {
+			free(caller);
+			break;
 		}
 		char ab[48];
 		if (kind == OUT_TEXT) {
 			/* "%-14s %-22s %-14s %-22s %10" PRIu64 " %12.0f %12.0f\n"
 			 * with the names in their shown form */
 			size_t an = fmt_addr(ab, a.from_segment, a.from);
-			ln_str(k, &L, ab, an);
-			ln_pad(k, &L, an, 14);
-			ln_c(k, &L, ' ');
-			ln_name(k, &L, caller, 22);
-			ln_c(k, &L, ' ');
-			an = fmt_addr(ab, a.to_segment, a.to);
-			ln_str(k, &L, ab, an);
-			ln_pad(k, &L, an, 14);
-			ln_c(k, &L, ' ');
-			ln_name(k, &L, callee, 22);
-			ln_c(k, &L, ' ');
-			ln_u64(k, &L, a.count, 10);
-			ln_c(k, &L, ' ');
-			ln_fixed(k, &L, a.htime, 12);
-			ln_c(k, &L, ' ');
-			ln_fixed(k, &L, a.ftime, 12);
-			ln_c(k, &L, '\n');
+			pc_lw_str(&b, ab, an);
+			pc_lw_blanks(&b, an < 14 ? 14 - an : 0);
+			PC_LW_LIT(&b, " ");
+			wf = lw_shown(&b, caller, 22);
+			if (!wf) {
+				PC_LW_LIT(&b, " ");
+				an = fmt_addr(ab, a.to_segment, a.to);
+				pc_lw_str(&b, ab, an);
+				pc_lw_blanks(&b, an < 14 ? 14 - an : 0);
+				PC_LW_LIT(&b, " ");
+				wf = lw_shown(&b, callee, 22);
+			}
+			if (!wf) {
+				PC_LW_LIT(&b, " ");
+				pc_lw_u64_right(&b, a.count, 10);
+				PC_LW_LIT(&b, " ");
+				pc_lw_fixed_right(&b, a.htime, 12, 0);
+				PC_LW_LIT(&b, " ");
+				pc_lw_fixed_right(&b, a.ftime, 12, 0);
+				PC_LW_LIT(&b, "\n");
+			}
 		} else if (kind == OUT_CSV) {
 			/* "%" PRIu32 ",%" PRIu64 "," and so on */
-			ln_u64(k, &L, a.from_segment, 0);
-			ln_c(k, &L, ',');
-			ln_u64(k, &L, a.from, 0);
-			ln_c(k, &L, ',');
-			ln_csv(k, &L, caller);
-			ln_c(k, &L, ',');
-			ln_u64(k, &L, a.to_segment, 0);
-			ln_c(k, &L, ',');
-			ln_u64(k, &L, a.to, 0);
-			ln_c(k, &L, ',');
-			ln_csv(k, &L, callee);
-			ln_c(k, &L, ',');
-			ln_u64(k, &L, a.count, 0);
-			ln_c(k, &L, ',');
-			ln_count(k, &L, a.htime);
-			ln_c(k, &L, ',');
-			ln_count(k, &L, a.ftime);
-			ln_c(k, &L, '\n');
+			pc_lw_u64(&b, a.from_segment);
+			PC_LW_LIT(&b, ",");
+			pc_lw_u64(&b, a.from);
+			PC_LW_LIT(&b, ",");
+			wf = pc_lw_name(&b, caller, ",\"", pc_sink_csv_field, 0);
+			if (!wf) {
+				PC_LW_LIT(&b, ",");
+				pc_lw_u64(&b, a.to_segment);
+				PC_LW_LIT(&b, ",");
+				pc_lw_u64(&b, a.to);
+				PC_LW_LIT(&b, ",");
+				wf = pc_lw_name(&b, callee, ",\"", pc_sink_csv_field, 0);
+			}
+			if (!wf) {
+				PC_LW_LIT(&b, ",");
+				pc_lw_u64(&b, a.count);
+				PC_LW_LIT(&b, ",");
+				pc_lw_count(&b, a.htime);
+				PC_LW_LIT(&b, ",");
+				pc_lw_count(&b, a.ftime);
+				PC_LW_LIT(&b, "\n");
+			}
 		} else {
-			ln_lit(k, &L, i ? ",\n    {" : "\n    {");
-			ln_lit(k, &L, "\"from_segment\": ");
-			ln_u64(k, &L, a.from_segment, 0);
-			ln_lit(k, &L, ", \"from\": ");
-			ln_u64(k, &L, a.from, 0);
-			ln_lit(k, &L, ", \"caller\": ");
-			ln_json(k, &L, caller);
-			ln_lit(k, &L, ", \"to_segment\": ");
-			ln_u64(k, &L, a.to_segment, 0);
-			ln_lit(k, &L, ", \"to\": ");
-			ln_u64(k, &L, a.to, 0);
-			ln_lit(k, &L, ", \"callee\": ");
-			ln_json(k, &L, callee);
-			ln_lit(k, &L, ", \"count\": ");
-			ln_u64(k, &L, a.count, 0);
-			ln_lit(k, &L, ", \"htime\": ");
-			ln_count(k, &L, a.htime);
-			ln_lit(k, &L, ", \"ftime\": ");
-			ln_count(k, &L, a.ftime);
-			ln_c(k, &L, '}');
+			if (i)
+				PC_LW_LIT(&b, ",");
+			PC_LW_LIT(&b, "\n    {\"from_segment\": ");
+			pc_lw_u64(&b, a.from_segment);
+			PC_LW_LIT(&b, ", \"from\": ");
+			pc_lw_u64(&b, a.from);
+			PC_LW_LIT(&b, ", \"caller\": ");
+			wf = pc_lw_name(&b, caller, "\"\\", pc_sink_json_string, '"');
+			if (!wf) {
+				PC_LW_LIT(&b, ", \"to_segment\": ");
+				pc_lw_u64(&b, a.to_segment);
+				PC_LW_LIT(&b, ", \"to\": ");
+				pc_lw_u64(&b, a.to);
+				PC_LW_LIT(&b, ", \"callee\": ");
+				wf = pc_lw_name(&b, callee, "\"\\", pc_sink_json_string, '"');
+			}
+			if (!wf) {
+				PC_LW_LIT(&b, ", \"count\": ");
+				pc_lw_u64(&b, a.count);
+				PC_LW_LIT(&b, ", \"htime\": ");
+				pc_lw_count(&b, a.htime);
+				PC_LW_LIT(&b, ", \"ftime\": ");
+				pc_lw_count(&b, a.ftime);
+				PC_LW_LIT(&b, "}");
+			}
 		}
+		pc_lw_line_end(&b);
 		free(caller);
 	}
-	ln_flush(k, &L);
+	pc_lw_done(&b);
 	if (kind == OUT_JSON)
 		pc_sink_puts(k, na ? "\n  ]\n}\n" : "]\n}\n");
 	free(sv);

@@ -2,7 +2,7 @@
  * export.h - private interface of the exporters (formats/export_*.c).
  *
  * Every exporter reads the same view of an attributed profile, built once
- * by pc_xmodel_build() in exports.c from the public attribution API:
+ * by pc_xmodel_build() in xmodel.c from the public attribution API:
  *
  *  - frames: one per attributed symbol that has samples or takes part in
  *    a call arc, plus one pseudo-frame per region class holding samples

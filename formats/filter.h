@@ -1,12 +1,50 @@
 /*
- * filter.h - --focus / --ignore / --hide per attribution row, for the
- * reports that see samples one address at a time (filter.c).  Private
- * to formats/.
+ * filter.h - --focus / --ignore / --hide: the compiled filters every
+ * report and export reads, and their one-frame rule per attribution row
+ * for the reports that see samples one address at a time (filter.c).
+ * The stack rule is stackfilter.h.  Private to formats/.
  */
 #ifndef PC_FILTER_H
 #define PC_FILTER_H
 
-#include "rowset.h"
+#include "text.h"
+#include "pc_regex.h"
+
+/** The sample filters "focus", "ignore" and "hide" (pprof semantics),
+ *  compiled once; every report and export that honours them reads them
+ *  through this. */
+typedef struct pc_filter {
+	pc_re *focus, *ignore, *hide;
+	pc_re_scratch sc;
+	int any; /* some filter is given */
+} pc_filter;
+
+/** Compiles the filters of o (PC_EUSAGE, recorded on p, for a bad
+ *  expression).  Dispose with pc_filter_dispose even on failure. */
+PC_INTERNAL int pc_filter_init(pc_profile *p, const pc_options *o,
+			       pc_filter *f);
+PC_INTERNAL void pc_filter_dispose(pc_filter *f);
+/** 1 if name (or, when different, key) matches re somewhere (unanchored,
+ *  as pprof), 0 if not or re is NULL; < 0 (recorded on p) on a budget or
+ *  memory failure. */
+PC_INTERNAL int pc_filter_match(pc_profile *p, pc_filter *f, const pc_re *re,
+				const char *name, const char *key);
+/** A one-frame sample (a flat row): 1 to keep it, 0 to drop it, < 0 on
+ *  failure. */
+PC_INTERNAL int pc_filter_keep_frame(pc_profile *p, pc_filter *f,
+				     const char *name, const char *key);
+
+/** The filters of o as reports and exports state them, "focus RE,
+ *  ignore RE, hide RE" (those given, in the shown form), appended to k;
+ *  returns how many are given. */
+PC_INTERNAL int pc_filter_describe(const pc_options *o, pc_sink *k);
+
+/** PC_EUSAGE (recorded on p) when o holds "focus", "ignore", "hide",
+ *  "top" or "sort" ("hide", "top" or "sort" only with stacks != 0: what
+ *  filters its stacks), which what (a report or export that does not
+ *  read them: "the callgraph report") would otherwise ignore. */
+PC_INTERNAL int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
+					   const char *what, int stacks);
 
 typedef struct pc_rowfilter {
 	pc_filter f;
@@ -45,37 +83,6 @@ PC_INTERNAL int pc_rowfilter_ranges(pc_rowfilter *rf, uint32_t segment,
  *  given, nothing otherwise. */
 PC_INTERNAL int pc_filter_totals_line(const pc_rowfilter *rf, double kept,
 				      double all, pc_sink *k);
-/** For the call graph: *out = a copy of p (NULL when no filter is
- *  given) whose rows keep the samples the filters keep (focus and
- *  ignore by the stack rule, pc_stackkeep, then *stacks says how the
- *  stacks were known; else, and for hide, by the function's name: NULL), whose arcs into
- *  and out of a hidden function are replaced by arcs from its callers to
- *  its callees (the calls of each callee split among the callers in
- *  proportion to their calls), attributed with o.  The totals stay
- *  those of p.  Free with pc_profile_free. */
-PC_INTERNAL int pc_filter_profile(pc_profile *p, const pc_options *o,
-				  pc_profile **out, const char **stacks);
-/** --focus and --ignore by the stack rule of the exports (pprof's "the
- *  samples whose stack has a matching function", exports.c
- *  filter_chains), for the flat report and the call graph: the self
- *  samples each row and each region class keeps when the chains of the
- *  exports' one call-path model (estimated from the call arcs, as gprof
- *  propagates time; one frame per sample without arcs) are filtered.
- *  Made only when focus or ignore is given and the rows are functions
- *  (granularity unset or function) of a sampled capture (not Proff's arc
- *  times): row is NULL otherwise, and the one-frame rule applies. */
-typedef struct pc_stackkeep {
-	double *row;                 /* per attribution row (malloc'ed)   */
-	double cls[PC_REGION_COUNT]; /* pseudo-frames, by region class    */
-	const char *how;             /* how the stacks were known, for the
-					header: "stacks estimated from call
-					counts, as gprof", "no call arcs:
-					a sample's stack is its function" */
-} pc_stackkeep;
-PC_INTERNAL int pc_stackkeep_init(pc_profile *p, const pc_options *o,
-				  pc_stackkeep *sk);
-PC_INTERNAL void pc_stackkeep_dispose(pc_stackkeep *sk);
-
 /** The JSON object {"focus": RE|null, "ignore": ..., "hide": ...}. */
 PC_INTERNAL int pc_filter_json(const pc_options *o, pc_sink *k);
 

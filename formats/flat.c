@@ -22,27 +22,6 @@
 
 #define BAR_WIDTH 20
 
-/* The text table's numbers, written into a row's line: v with dec
- * decimals right-aligned in width columns (pc_fmt_fixed_right: room for
- * 352 bytes at d); returns the bytes written. */
-static PC_ALWAYS_INLINE size_t put_fixed(char *d, double v, int width, int dec)
-{
-	/* the usual case inline (constant width and decimals at each use) */
-	size_t n = pc_fixed_right_fast(d, v, (size_t)width, dec);
-	return n ? n : pc_fmt_fixed_right(d, v, width, dec);
-}
-
-/* the same for an unsigned integer ("%*llu"; room for 24 bytes) */
-static size_t put_u64(char *d, uint64_t v, int width)
-{
-	char t[24];
-	size_t n = pc_fmt_u64(t, v), w = width > 0 ? (size_t)width : 0;
-	size_t pad = n < w ? w - n : 0;
-	memset(d, ' ', pad);
-	memcpy(d + pad, t, n);
-	return pad + n;
-}
-
 /* bytes of s before its first byte that is not printable ASCII (the
  * shown form of a name is the name itself up to there) */
 static size_t plain_len(const char *s)
@@ -139,31 +118,7 @@ static void header(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	pc_sink_puts(k, "\n");
 }
 
-/* The rows are written into the sink's buffer this many bytes at a
- * time (whole lines: a streaming sink flushes at line ends). */
-#define CHUNK ((size_t)64 * 1024)
-/* The longest line written into the chunk: rank, a name of up to
- * NAME_MAX_FAST columns and its padding, six numbers of up to 352 bytes
- * (pc_fmt_fixed_right), calls, the bar, separators. */
-#define NAME_MAX_FAST 1024
-#define LINE_MAX_FAST (4 + NAME_MAX_FAST + 64 + 6 * 352 + 64 + 64 + 32)
-
-static const char spaces64[] = "                                                                ";
 static const char hashes[] = "################################";
-
-/* v right-aligned in 4 columns ("%4llu"): at d, which has room for 24
- * bytes; returns the bytes written */
-static size_t put_rank(char *d, uint64_t v)
-{
-	if (v < 100000000) {
-		size_t n = pc_ndigits(v);
-		size_t w = n < 4 ? 4 : n;
-		memcpy(d, "    ", 4);
-		pc_put_u32(d + w, (uint32_t)v);
-		return w;
-	}
-	return put_u64(d, v, 4);
-}
 
 static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 {
@@ -188,125 +143,64 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 	if (rs->has_calls)
 		pc_sink_printf(k, "  %9s", "calls");
 	pc_sink_puts(k, rs->barchart ? "  bar\n" : "\n");
-	/* the rows formatted straight into the sink's buffer, CHUNK bytes
-	 * of room at a time (a name that is not printable ASCII, or names
-	 * wider than NAME_MAX_FAST, go through pc_sink_pad: what the line
-	 * has so far is committed first) */
-	char *out = NULL;
-	size_t room = 0, L = 0;
-	const size_t lim = k->limit ? k->limit : SIZE_MAX;
-	const int dec = rs->fractional ? 2 : 0;
-	char rank_t[24] = {0}; /* the last rank's rank_n digits */
-	/* The count and percent columns, and the ones after cum % (but
-	 * calls), depend on the count alone: those of the row above are
-	 * copied when its count has the same bits (the rows of one count are
-	 * neighbours: the bench's 49,155 rows have 87 counts; the percent,
-	 * the count's, compared too).  seg_ok:
-	 * seg_a (na bytes) and, without calls, seg_b (nb) are seg_count's. */
+	/* the rows written with the line writer (text.h).  The count and
+	 * percent columns, and the ones after cum % (but calls), depend on
+	 * the count alone: those of the row above are copied when its count
+	 * has the same bits (the rows of one count are neighbours; the
+	 * percent, the count's, compared too): 5% of the flat report of the
+	 * 50,000-function program (bench/README.md).  seg_ok: seg_a (na
+	 * bytes) and, without calls, seg_b (nb) are seg_count's. */
+	pc_lw b;
+	pc_lw_init(&b, k);
+	pc_rs_row rb;
 	char seg_a[64] = {0}, seg_b[64] = {0};
 	size_t na = 0, nb = 0;
 	double seg_count = 0, seg_pct = 0;
 	int seg_ok = 0;
-	size_t rank_n = 0;
-	uint64_t rank_v = 0;
-	pc_rs_row rb;
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *r = pc_rowset_row_text(rs, i, &rb);
-		/* committed at the line that reaches a streaming sink's
-		 * limit, as a write of each line would be (it flushes then) */
-		if (room - L < LINE_MAX_FAST || k->len + L >= lim) {
-			if (out)
-				pc_sink_commit(k, L);
-			if (!(out = pc_sink_room(k, CHUNK)))
-				return; /* (failed: recorded on k) */
-			room = CHUNK, L = 0;
-		}
-		size_t at = L; /* where the line starts in out */
-		/* the ranks count up from 1: kept as text and incremented (a
-		 * rank that is not the next one written from scratch) */
-		if (rank_n && r->rank == rank_v + 1) {
-			rank_v++;
-			size_t d = rank_n;
-			while (d && rank_t[d - 1] == '9')
-				rank_t[--d] = '0';
-			if (d) {
-				rank_t[d - 1]++;
-			} else { /* one digit more */
-				memmove(rank_t + 1, rank_t, rank_n++);
-				rank_t[0] = '1';
-			}
-		} else {
-			rank_v = r->rank;
-			rank_n = rank_v < 100000000 ? pc_fmt_u64(rank_t, rank_v) : 0;
-		}
-		if (rank_n && rank_n <= 8) { /* "%4llu": eight bytes copied */
-			size_t w = rank_n < 4 ? 4 : rank_n;
-			memcpy(out + L, "    ", 4);
-			memcpy(out + L + w - rank_n, rank_t, 8);
-			L += w;
-		} else {
-			rank_n = 0;
-			L += put_rank(out + L, r->rank);
-		}
-		out[L++] = ' ', out[L++] = ' ';
-		/* the name, copied while it is printable ASCII */
-		const char *s = r->label;
-		size_t nl = 0;
-		if (namew <= NAME_MAX_FAST) {
-			char *d = out + L;
-			unsigned char c;
-			while ((c = (unsigned char)s[nl]) >= 0x20 && c < 0x7f)
-				d[nl++] = (char)c;
-		} else {
-			nl = plain_len(s);
-		}
-		if (s[nl] == '\0' && namew <= NAME_MAX_FAST) {
-			L += nl;
-			/* the padding: up to 64 spaces in one copy */
-			size_t pad = namew - nl;
-			if (pad <= 64)
-				memcpy(out + L, spaces64, 64);
-			else
-				memset(out + L, ' ', pad);
-			L += pad;
-		} else {
-			pc_sink_commit(k, L);
-			pc_sink_pad(k, s, namew, -1);
-			if (!(out = pc_sink_room(k, CHUNK)))
-				return;
-			room = CHUNK, L = at = 0;
-		}
+		if (pc_lw_row(&b))
+			return; /* (failed: recorded on k) */
+		size_t at = b.L, committed = k->len; /* where the line starts */
+		pc_lw_u64_right(&b, r->rank, 4);
+		PC_LW_LIT(&b, "  ");
+		if (pc_lw_name_left(&b, r->label, namew))
+			return;
+		if (k->len != committed) /* (the line's start is committed) */
+			at = 0;
 		const int same = seg_ok && !memcmp(&r->count, &seg_count, sizeof seg_count) &&
 				 !memcmp(&r->percent, &seg_pct, sizeof seg_pct);
-		const size_t s0 = L;
+		const size_t s0 = b.L;
 		if (same) { /* (whole: a copy of constant size; the line has room) */
-			memcpy(out + L, seg_a, sizeof seg_a);
-			L += na;
+			memcpy(b.out + b.L, seg_a, sizeof seg_a);
+			b.L += na;
 		} else {
-			out[L++] = ' ', out[L++] = ' ';
-			L += dec ? put_fixed(out + L, r->count, 10, 2)
-				 : put_fixed(out + L, r->count, 8, 0);
-			out[L++] = ' ', out[L++] = ' ';
-			L += put_fixed(out + L, r->percent, 7, 2);
-			na = L - s0;
+			PC_LW_LIT(&b, "  ");
+			if (rs->fractional)
+				pc_lw_fixed_right(&b, r->count, 10, 2);
+			else
+				pc_lw_fixed_right(&b, r->count, 8, 0);
+			PC_LW_LIT(&b, "  ");
+			pc_lw_fixed_right(&b, r->percent, 7, 2);
+			na = b.L - s0;
 		}
-		out[L++] = ' ', out[L++] = ' ';
-		L += put_fixed(out + L, r->cum_percent, 7, 2);
-		const size_t s1 = L;
+		PC_LW_LIT(&b, "  ");
+		pc_lw_fixed_right(&b, r->cum_percent, 7, 2);
+		const size_t s1 = b.L;
 		if (same && !rs->has_calls) {
-			memcpy(out + L, seg_b, sizeof seg_b);
-			L += nb;
+			memcpy(b.out + b.L, seg_b, sizeof seg_b);
+			b.L += nb;
 			goto line_end;
 		}
 		if (ci) {
 			double lo, hi;
 			pc_rowset_ci(rs, r->count, &lo, &hi);
-			out[L++] = ' ', out[L++] = ' ';
-			L += put_fixed(out + L, (hi - lo) / 2, 6, 2);
+			PC_LW_LIT(&b, "  ");
+			pc_lw_fixed_right(&b, (hi - lo) / 2, 6, 2);
 		}
 		if (rs->rate > 0) {
-			out[L++] = ' ', out[L++] = ' ';
-			L += put_fixed(out + L, r->count / rs->rate, 9, 2);
+			PC_LW_LIT(&b, "  ");
+			pc_lw_fixed_right(&b, r->count / rs->rate, 9, 2);
 		}
 		if (rs->has_calls) {
 			char buf[48] = "";
@@ -317,39 +211,34 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 				buf[n++] = '+';
 				n += pc_fmt_u64(buf + n, r->self_calls);
 			}
-			out[L++] = ' ', out[L++] = ' ';
-			if (n < 9) {
-				memset(out + L, ' ', 9 - n);
-				L += 9 - n;
-			}
-			memcpy(out + L, buf, n);
-			L += n;
+			PC_LW_LIT(&b, "  ");
+			if (n < 9)
+				pc_lw_blanks(&b, 9 - n);
+			pc_lw_str(&b, buf, n);
 		}
 		if (rs->barchart) {
-			out[L++] = ' ', out[L++] = ' ';
-			size_t b = pc_bar_len(r->count, rs->max_count, BAR_WIDTH);
-			memcpy(out + L, hashes, 32); /* BAR_WIDTH <= 32 */
-			L += b;
+			PC_LW_LIT(&b, "  ");
+			pc_lw_str(&b, hashes, pc_bar_len(r->count, rs->max_count, BAR_WIDTH));
 		}
 		if (!same) {
-			nb = L - s1;
+			nb = b.L - s1;
 			seg_ok = na <= sizeof seg_a && (rs->has_calls || nb <= sizeof seg_b);
 			if (seg_ok) {
-				memcpy(seg_a, out + s0, na);
+				memcpy(seg_a, b.out + s0, na);
 				if (!rs->has_calls)
-					memcpy(seg_b, out + s1, nb);
+					memcpy(seg_b, b.out + s1, nb);
 				seg_count = r->count;
 				seg_pct = r->percent;
 			}
 		}
 	line_end:
 		/* no trailing blanks (the count is never blank) */
-		while (L > at && out[L - 1] == ' ')
-			L--;
-		out[L++] = '\n';
+		while (b.L > at && b.out[b.L - 1] == ' ')
+			b.L--;
+		b.out[b.L++] = '\n';
+		pc_lw_line_end(&b);
 	}
-	if (out)
-		pc_sink_commit(k, L);
+	pc_lw_done(&b);
 	if (rs->n == 0 && rs->filtered)
 		pc_sink_puts(k, "(no symbol passes focus, ignore and hide)\n");
 	else if (rs->n == 0)
@@ -358,9 +247,31 @@ static void render_text(pc_sink *k, pc_profile *p, const pc_rowset *rs)
 					: "(no symbol received samples)\n");
 }
 
+static int default_text(pc_profile *p, const pc_options *o, const pc_rowset *rs,
+			const pc_intervals *iv, pc_sink *k)
+{
+	render_text(k, p, rs);
+	if (iv) {
+		pc_sink_putc(k, '\n');
+		pc_intervals_text(iv, rs->barchart, k);
+	}
+	return k->failed;
+}
+
+/* the default style's rows are made as they are printed
+ * (pc_rowset_build_compact) */
+static const pc_flat_style default_style = {
+	NULL, {PC_BASE_TOTAL, PC_TIE_NAME, 0}, 1, default_text};
+
+/* by pc_style */
+static const pc_flat_style *const styles[] = {
+	[PC_STYLE_DEFAULT] = &default_style, [PC_STYLE_ATARI] = &pc_style_atari,
+	[PC_STYLE_DDJ] = &pc_style_ddj,	     [PC_STYLE_PROHST] = &pc_style_prohst,
+	[PC_STYLE_GPROF] = &pc_style_gprof,
+};
+
 static int flat_render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
-	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 0};
 	pc_style style;
 	pc_intervals iv;
 	const pc_intervals *ivp = NULL;
@@ -372,44 +283,22 @@ static int flat_render(pc_profile *p, const pc_options *o, pc_sink *k)
 			return st;
 		ivp = &iv;
 	}
-	switch (style) {
-	case PC_STYLE_ATARI:
-		st = pc_style_atari(p, o, ivp, k);
-		break;
-	case PC_STYLE_DDJ:
-		st = pc_style_ddj(p, o, ivp, k);
-		break;
-	case PC_STYLE_PROHST:
-		st = pc_style_prohst(p, o, ivp, k);
-		break;
-	case PC_STYLE_GPROF:
-		st = pc_style_gprof(p, o, ivp, k);
-		break;
-	case PC_STYLE_DEFAULT: {
+	const pc_flat_style *fs = styles[style];
+	pc_outfmt fmt = PC_OUT_TEXT;
+	if (!fs->rows && !(st = pc_rs_outfmt(p, o, &fmt)) && fmt == PC_OUT_TEXT) {
+		st = fs->text(p, o, NULL, ivp, k);
+	} else if (!st) {
 		pc_rowset rs;
-		if ((st = pc_rowset_build_compact(p, o, &spec, &rs)))
-			break;
-		switch (rs.fmt) {
-		default: /* text, csv, json only: pc_rs_outfmt */
-		case PC_OUT_TEXT:
-			render_text(k, p, &rs);
-			if (ivp) {
-				pc_sink_putc(k, '\n');
-				pc_intervals_text(ivp, rs.barchart, k);
-			}
-			break;
-		case PC_OUT_CSV:
-			pc_rowset_csv(p, &rs, k);
-			break;
-		case PC_OUT_JSON:
-			pc_rowset_json(p, &rs, "flat", NULL,
-				       ivp ? pc_intervals_json_extra : NULL, ivp, k);
-			break;
+		st = fs == &default_style ? pc_rowset_build_compact(p, o, &fs->spec, &rs)
+					  : pc_rowset_build(p, o, &fs->spec, &rs);
+		if (!st) {
+			st = rs.fmt != PC_OUT_TEXT
+				     ? pc_rowset_machine(p, &rs, "flat", fs->name,
+							 ivp ? pc_intervals_json_extra : NULL,
+							 ivp, k)
+				     : fs->text(p, o, &rs, ivp, k);
+			pc_rowset_dispose(&rs);
 		}
-		pc_rowset_dispose(&rs);
-		st = k->failed;
-		break;
-	}
 	}
 	if (ivp)
 		pc_intervals_dispose(&iv);

@@ -32,9 +32,11 @@
  * escapes mean the same characters.  A Content-Security-Policy in the
  * page forbids every network request.
  */
-#include "filter.h"
+#include "stackfilter.h"
 #include "export.h"
 #include "rowset.h"
+#include "render.h"
+#include "stats.h"
 #include "dwarf_internal.h"
 #include "html_source.h"
 
@@ -47,8 +49,10 @@ extern const size_t pc_html_report_js_len;
 extern const unsigned char pc_html_report_css[];
 extern const size_t pc_html_report_css_len;
 
-PC_INTERNAL int pc_html_diff(pc_profile *base, pc_profile *next,
-			     const pc_options *o, pc_sink *k);
+/* the reports the page embeds (flat.c, regions.c, source.c) */
+extern const pc_report pc_report_flat;
+extern const pc_report pc_report_regions;
+extern const pc_report pc_report_source;
 
 /* Appends JSON text with '<', '>', '&' written as \u escapes and trailing
  * white space dropped. */
@@ -95,12 +99,14 @@ static pc_options *json_options(const pc_options *o)
  * cannot be made from this profile (no arcs, no line data),
  * `,"key": null, "key_error": "why"` so the page can say why the view is
  * empty.  Only running out of memory is an error of the page. */
-static int put_report(pc_sink *k, pc_profile *p, const char *report,
+static int put_report(pc_sink *k, pc_profile *p, const pc_report *report,
 		      const pc_options *jo, const char *key)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int st = pc_profile_render(p, report, jo, &buf, &len);
+	pc_sink rk;
+	pc_sink_init(&rk);
+	int st = pc_sink_take(p, &rk, pc_report_run(report, p, jo, &rk), &buf, &len);
 	pc_sink_printf(k, ",\n\"%s\": ", key);
 	if (st == PC_ENOMEM)
 		return st;
@@ -539,10 +545,10 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_sink_puts(&more, "{\"flat_data\": ");
 	pc_sink_write(&more, rest.buf, rest.len);
 	pc_sink_dispose(&rest);
-	if ((st = put_report(&flat, p, "regions", jo, "regions")) ||
+	if ((st = put_report(&flat, p, &pc_report_regions, jo, "regions")) ||
 	    (st = calls_json(&more, p, jo)) ||
 	    (st = flame_json(&more, p, jo)) ||
-	    (st = put_report(&more, p, "source", jo, "source")) ||
+	    (st = put_report(&more, p, &pc_report_source, jo, "source")) ||
 	    (st = pc_sink_putc(&more, '}') ? PC_ENOMEM : PC_OK)) {
 		pc_sink_dispose(&flat);
 		pc_sink_dispose(&more);
@@ -610,7 +616,9 @@ int pc_html_diff(pc_profile *base, pc_profile *next, const pc_options *o, pc_sin
 		return pc_profile_fail(next, PC_ENOMEM, "out of memory");
 	char *d = NULL;
 	size_t dlen = 0;
-	int st = pc_profile_diff(base, next, jo, &d, &dlen);
+	pc_sink dk;
+	pc_sink_init(&dk);
+	int st = pc_sink_take(next, &dk, pc_diff_write(base, next, jo, &dk), &d, &dlen);
 	if (st) {
 		pc_options_free(jo);
 		return st;
@@ -630,8 +638,8 @@ int pc_html_diff(pc_profile *base, pc_profile *next, const pc_options *o, pc_sin
 	pc_options *fo = json_options(jo);
 	if (!fo || pc_options_set(fo, "zero", "0"))
 		st = PC_ENOMEM;
-	if (!st && (st = put_report(k, base, "flat", fo, "base_flat")) == PC_OK)
-		st = put_report(k, next, "flat", fo, "new_flat");
+	if (!st && (st = put_report(k, base, &pc_report_flat, fo, "base_flat")) == PC_OK)
+		st = put_report(k, next, &pc_report_flat, fo, "new_flat");
 	if (!st && (st = put_paths(k, base, fo, "base_paths")) == PC_OK)
 		st = put_paths(k, next, fo, "new_paths");
 	pc_options_free(fo);

@@ -23,7 +23,7 @@
  */
 #include "styles.h"
 #include "stats.h"
-#include "filter.h"
+#include "stackfilter.h"
 
 #include <stdint.h>
 #include <stdio.h>

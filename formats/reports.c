@@ -1,7 +1,10 @@
-/* reports.c - the report table and the rendering entry points. */
+/* reports.c - the report table and the rendering entry points: the one
+ * place that routes output-format html to the HTML page (html.c), for a
+ * report and for a diff. */
 #include "internal.h"
 #include "dwarf_internal.h"
 #include "rowset.h"
+#include "render.h"
 #include "stats.h"
 
 #include <stdlib.h>
@@ -150,27 +153,7 @@ static int render_to_sink(pc_profile *p, const char *report, const pc_options *o
 					       "the check report judges the whole capture and takes no %s "
 					       "(the other reports and the exports do)",
 					       filters[i]);
-	/* granularity line, file, address: the flat table and the bar chart
-	 * of the profile seen per line / file / address (lines.c) */
-	pc_profile *g = NULL;
-	if (!strcmp(name, "flat") || !strcmp(name, "barchart")) {
-		int gs = pc_profile_granular(p, opts, &g);
-		if (gs)
-			return gs;
-	}
-	int st = r->render(g ? g : p, opts, k);
-	if (!k->write_failed && st && g) {
-		const pc_error *e = pc_profile_error(g);
-		st = pc_profile_fail(p, st, "%s", e ? e->message : "cannot render");
-	}
-	pc_profile_free(g);
-	if (!st && !k->failed)
-		pc_sink_flush(k); /* the rest (after a failure: nothing more) */
-	if (k->write_failed)
-		return pc_profile_fail(p, k->failed, "write failed");
-	if (!st && k->failed)
-		st = pc_profile_fail(p, PC_ENOMEM, "out of memory while rendering");
-	return st;
+	return pc_report_run(r, p, opts, k);
 }
 
 int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
@@ -178,19 +161,7 @@ int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
 {
 	pc_sink k;
 	pc_sink_init(&k);
-	int st = render_to_sink(p, report, opts, &k);
-	if (st) {
-		pc_sink_dispose(&k);
-		return st;
-	}
-	if (!k.buf && pc_sink_write(&k, "", 0)) {
-		pc_sink_dispose(&k);
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	}
-	*out = k.buf;
-	if (len)
-		*len = k.len;
-	return PC_OK;
+	return pc_sink_take(p, &k, render_to_sink(p, report, opts, &k), out, len);
 }
 
 int pc_profile_render_to(pc_profile *p, const char *report,
@@ -205,4 +176,21 @@ int pc_profile_render_to(pc_profile *p, const char *report,
 	int st = render_to_sink(p, report, opts, &k);
 	pc_sink_dispose(&k);
 	return st;
+}
+
+/* ---- the diff of two profiles (stats.c; as a page, html.c) ---------- */
+
+int pc_profile_diff(pc_profile *base, pc_profile *next, const pc_options *opts,
+		    char **out, size_t *len)
+{
+	if (!base || !next || !out)
+		return next ? pc_profile_fail(next, PC_EUSAGE, "diff needs two profiles")
+			    : PC_EUSAGE;
+	if (pc_profile_check_options(next, opts, pc_keys_diff, "pc_profile_diff"))
+		return PC_EUSAGE;
+	pc_sink k;
+	pc_sink_init(&k);
+	int st = pc_options_outfmt(opts) == PC_OUT_HTML ? pc_html_diff(base, next, opts, &k)
+							: pc_diff_write(base, next, opts, &k);
+	return pc_sink_take(next, &k, st, out, len);
 }

@@ -1,8 +1,7 @@
 /* rowset.c - the rows a table report lists, and the text helpers the
  * layouts share.  See rowset.h. */
 #include "rowset.h"
-#include "filter.h"
-#include "stats.h"
+#include "stackfilter.h"
 #include "lookup.h"
 #include "model.h"
 #include "platform.h"
@@ -11,66 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-int pc_rs_outfmt(pc_profile *p, const pc_options *o, pc_outfmt *fmt)
-{
-	*fmt = pc_options_outfmt(o);
-	if (*fmt == PC_OUT_HTML || *fmt == PC_OUT_BAD)
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "output format must be text, csv or json, not '%s'",
-				       pc_options_get(o, "output-format"));
-	return PC_OK;
-}
-
-/* ASCII case-insensitive equality (no strcasecmp: not in C11/MSVC). */
-static int same_word(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++) {
-		char x = (char)(*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
-		char y = (char)(*b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b);
-		if (x != y)
-			return 0;
-	}
-	return *a == *b;
-}
-
-int pc_rs_bool(pc_profile *p, const pc_options *o, const char *key, int def,
-	       int *out)
-{
-	const char *v = pc_options_get(o, key);
-	*out = def;
-	if (!v)
-		return PC_OK;
-	static const char *const yes[] = {"1", "yes", "on", "true"};
-	static const char *const no[] = {"0", "no", "off", "false"};
-	for (size_t i = 0; i < 4; i++) {
-		if (same_word(v, yes[i])) {
-			*out = 1;
-			return PC_OK;
-		}
-		if (same_word(v, no[i])) {
-			*out = 0;
-			return PC_OK;
-		}
-	}
-	return pc_profile_fail(p, PC_EUSAGE, "%s must be 0 or 1, not '%s'", key,
-			       v);
-}
-
-const char *pc_rs_region_label(int cls)
-{
-	switch (cls) {
-	case PC_REGION_APPLICATION: return "(no symbol)";
-	case PC_REGION_SYSTEM: return "(system)";
-	case PC_REGION_DOS: return "(dos)";
-	case PC_REGION_IO: return "(i/o)";
-	case PC_REGION_HIGH: return "(high)";
-	case PC_REGION_LOW: return "PA_BOT_MEM";
-	case PC_REGION_LIBRARY: return "(library)";
-	case PC_REGION_KERNEL: return "(kernel)";
-	default: return "(unknown)";
-	}
-}
 
 static int cmp_name(const void *a, const void *b)
 {
@@ -200,109 +139,6 @@ static int get_base(pc_profile *p, const pc_options *o, pc_base def,
 }
 
 /* ---- focus, ignore, hide, sort, top ------------------------------------ */
-
-static int compile_one(pc_profile *p, const pc_options *o, const char *key,
-		       pc_re **out)
-{
-	const char *v = pc_options_get(o, key);
-	*out = NULL;
-	if (!v)
-		return PC_OK;
-	char err[256];
-	int r = pc_re_compile(v, strlen(v), PC_RE_NAMED, out, err, sizeof err);
-	if (r == PC_ENOMEM)
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	if (r)
-		return pc_profile_fail(p, PC_EUSAGE, "%s: bad regular expression '%s': %s",
-				       key, v, err);
-	return PC_OK;
-}
-
-int pc_filter_init(pc_profile *p, const pc_options *o, pc_filter *f)
-{
-	memset(f, 0, sizeof *f);
-	int r;
-	if ((r = compile_one(p, o, "focus", &f->focus)) ||
-	    (r = compile_one(p, o, "ignore", &f->ignore)) ||
-	    (r = compile_one(p, o, "hide", &f->hide)))
-		return r;
-	f->any = f->focus || f->ignore || f->hide;
-	return PC_OK;
-}
-
-void pc_filter_dispose(pc_filter *f)
-{
-	pc_re_free(f->focus);
-	pc_re_free(f->ignore);
-	pc_re_free(f->hide);
-	pc_re_scratch_free(&f->sc);
-	memset(f, 0, sizeof *f);
-}
-
-static int match1(pc_profile *p, pc_filter *f, const pc_re *re, const char *s)
-{
-	int m = pc_re_exec(re, &f->sc, s, strlen(s), NULL, 0);
-	if (m == PC_ENOMEM)
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	if (m < 0)
-		return pc_profile_fail(p, PC_ELIMIT,
-				       "a focus, ignore or hide expression takes too long on '%s'",
-				       s);
-	return m;
-}
-
-int pc_filter_match(pc_profile *p, pc_filter *f, const pc_re *re,
-		    const char *name, const char *key)
-{
-	if (!re)
-		return 0;
-	int m = match1(p, f, re, name);
-	if (m == 0 && key && strcmp(key, name))
-		m = match1(p, f, re, key);
-	return m;
-}
-
-int pc_filter_keep_frame(pc_profile *p, pc_filter *f, const char *name,
-			 const char *key)
-{
-	int m;
-	if (f->focus && (m = pc_filter_match(p, f, f->focus, name, key)) <= 0)
-		return m;
-	if ((m = pc_filter_match(p, f, f->ignore, name, key)) != 0)
-		return m < 0 ? m : 0;
-	if ((m = pc_filter_match(p, f, f->hide, name, key)) != 0)
-		return m < 0 ? m : 0;
-	return 1;
-}
-
-int pc_filter_describe(const pc_options *o, pc_sink *k)
-{
-	static const char *const keys[] = {"focus", "ignore", "hide"};
-	int n = 0;
-	for (size_t i = 0; i < 3; i++) {
-		const char *v = pc_options_get(o, keys[i]);
-		if (!v)
-			continue;
-		pc_sink_printf(k, "%s%s ", n++ ? ", " : "", keys[i]);
-		pc_sink_name(k, v);
-	}
-	return n;
-}
-
-int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
-			       const char *what, int stacks)
-{
-	static const char *const keys[] = {"focus", "ignore", "hide", "top", "sort"};
-	for (size_t i = stacks ? 3 : 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (pc_options_get(o, keys[i]))
-			return pc_profile_fail(p, PC_EUSAGE,
-					       "%s does not take the %s option yet (it applies to the flat "
-					       "report, every style, and the bar chart%s)",
-					       what, keys[i],
-					       i < 3 ? "; focus, ignore and hide also to the other reports and "
-						       "the stack exports" : "");
-	return PC_OK;
-}
 
 static int cmp_cum(const void *a, const void *b)
 {
@@ -434,8 +270,8 @@ static uint64_t name_prefix(const char *s)
 	return v;
 }
 
-/* The runs of o[0, n) alike in every key sorted on (o's key, cnt unless
- * NULL, and the calls and the region flag when some row has them):
+/* The runs of o[0, n) alike in every key sorted on (o's key, cnt, and
+ * the calls and the region flag when some row has them):
  * cmp_name decides their order (ptr's room; pre, in it, is no longer
  * needed). */
 static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
@@ -444,19 +280,11 @@ static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
 {
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
-		if (!cnt) { /* (o's key alone: rows alike are rare, a quick scan) */
-			while (j < n && o[j].key != o[j - 1].key)
-				j++;
-			i = j - 1; /* the run starts here, or j == n */
-			while (j < n && o[j].key == o[i].key)
-				j++;
-		} else {
-			while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
-			       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
-			       (!regions ||
-				(all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
-				j++;
-		}
+		while (j < n && o[j].key == o[i].key && cnt[j] == cnt[i] &&
+		       (!calls || all[o[j].idx].calls == all[o[i].idx].calls) &&
+		       (!regions ||
+			(all[o[j].idx].region >= 0) == (all[o[i].idx].region >= 0)))
+			j++;
 		if (j - i > 1) {
 			for (size_t m = i; m < j; m++)
 				ptr[m - i] = &all[o[m].idx];
@@ -475,26 +303,6 @@ static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
  * into o (pc_rkey idx: the rows' old places), k and tmp the arrays.
  * The bench's 50,000 rows: about 5 M instructions where the sorts of
  * runs of one count by cmp_name took 50 M. */
-/* all[0, n) in cmp_name order when the counts are ranked (cnt < nranks),
- * no row is a region row and none has calls: one radix sort by a key of
- * the rank over the name prefix's top bits, the runs alike in that key
- * by cmp_name (cnt may be in tmp's room: read before the sort; the runs'
- * pointers in the array the order is not in). */
-static pc_rkey *sort_combined(const pc_rs_row *all, size_t n, const uint64_t *cnt,
-			      size_t nranks, pc_rkey *k, pc_rkey *tmp)
-{
-	unsigned rb = 0; /* bits of the rank */
-	while (rb < 64 && ((nranks - 1) >> rb))
-		rb++;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t pre = name_prefix(all[i].key ? all[i].key : all[i].label);
-		k[i] = (pc_rkey){rb ? cnt[i] << (64 - rb) | pre >> rb : pre, i};
-	}
-	pc_rkey *o = pc_radix_sort(k, tmp, n);
-	tie_runs(all, n, o, NULL, 0, 0, (const pc_rs_row **)(void *)(o == k ? tmp : k));
-	return o;
-}
-
 static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 			     pc_rkey *k, pc_rkey *tmp, const pc_rs_row **ptr)
 {
@@ -538,8 +346,8 @@ static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 
 /* The distinct counts of a report are few (the bench's 49,155 rows have
  * 87): each count key is replaced by its rank among them, in order, so
- * that the radix sort by count takes one pass over 11 bits instead of
- * six over 64.  At most RANK_MAX distinct keys (a hash table of
+ * that build_compact sorts by one key of the rank over the name's
+ * prefix, one radix pass.  At most RANK_MAX distinct keys (a hash table of
  * RANK_SLOTS); more: 0, and the keys stay as they are. */
 #define RANK_MAX 2048
 #define RANK_SLOTS 4096
@@ -560,10 +368,9 @@ static int cmp_rank_slot(const void *a, const void *b)
 #define RANK_ROOM (RANK_SLOTS * sizeof(uint64_t) + RANK_MAX * sizeof(rank_slot) + \
 		   RANK_SLOTS * sizeof(uint32_t))
 
-/* (room: RANK_ROOM bytes of scratch, 8-aligned, or NULL: allocated) */
-static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n, void *room)
+static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n)
 {
-	char *mem = room ? room : malloc(RANK_ROOM);
+	char *mem = malloc(RANK_ROOM);
 	if (!mem) {
 		for (size_t i = 0; i < n; i++)
 			k[i].key = cnt[i];
@@ -601,8 +408,7 @@ static size_t rank_keys(uint64_t *cnt, pc_rkey *k, size_t n, void *room)
 		for (size_t i = 0; i < n; i++)
 			k[i].key = cnt[i];
 	}
-	if (!room)
-		free(mem);
+	free(mem);
 	return ok ? nd : 0;
 }
 
@@ -621,7 +427,7 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		return PC_ENOMEM;
 	}
 	/* the count keys in tmp's upper half first (tmp holds 16 bytes a
-	 * row; the usual order needs no other room: sort_combined) */
+	 * row; copied to cnt before a sort writes tmp) */
 	uint64_t *ckey = (uint64_t *)(void *)tmp + n;
 	int by_name = cmp == cmp_name, regions = 0;
 	uint64_t calls = 0;
@@ -638,17 +444,9 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		regions |= all[i].region >= 0;
 		calls |= all[i].calls;
 	}
-	/* (tmp's lower half is not in use yet: the rank table's room, when
-	 * it is large enough) */
-	size_t nranks = rank_keys(ckey, k, n,
-				  n * sizeof *ckey >= RANK_ROOM ? (void *)tmp : NULL);
 	pc_rkey *o;
-	if (by_name && nranks && !regions && !calls) {
-		o = sort_combined(all, n, ckey, nranks, k, tmp);
-		goto place;
-	}
-	/* the other orders: the keys and the prefixes in rooms of their own
-	 * (ptr's holds a uint64_t a row first: sort_by_name) */
+	/* the keys and the prefixes in rooms of their own (ptr's holds a
+	 * uint64_t a row first: sort_by_name) */
 	cnt = malloc(n * sizeof *cnt);
 	ptr = malloc(n * (sizeof *ptr > sizeof(uint64_t) ? sizeof *ptr : sizeof(uint64_t)));
 	if (!cnt || !ptr) {
@@ -791,8 +589,8 @@ static int compact_tie(pc_profile *p, const struct pc_rs_ent *ent, pc_rkey *o,
 
 /* The listing of pc_rowset_build for compact rows, without a row array:
  * each listed target's label and count, read in the targets' order;
- * their count ranks over their names' prefixes radix sorted (sort_rows'
- * sort_combined) and the entries put in that order.  1 (nothing done)
+ * their count ranks over their names' prefixes radix sorted (one pass
+ * of a combined key) and the entries put in that order.  1 (nothing done)
  * when this listing does not apply: the caller builds the rows. */
 static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 {
@@ -848,7 +646,7 @@ static int build_compact(pc_profile *p, const pc_options *o, pc_rowset *rs)
 		ent[m++] = (struct pc_rs_ent){sym_label(p, t->symbol), t->count, i};
 	}
 #undef IDLE
-	size_t nranks = rank_keys(ckey, k, n, NULL);
+	size_t nranks = rank_keys(ckey, k, n);
 	if (!nranks) {
 		free(k), free(tmp), free(ent);
 		return 1;
@@ -1131,81 +929,17 @@ static void csv_total(pc_sink *k, const pc_rowset *rs, const char *label, double
 	pc_sink_printf(k, ",%.4f,,,,,%s\n", pct(v, total), rs->ci_z > 0 ? ",," : "");
 }
 
-/* ---- rows written straight into the sink's buffer (csv, json) ---------
- * Each row is formatted into room the sink gives (pc_sink_room), RB_CHUNK
- * bytes at a time, and committed at the write that a row-at-a-time
- * writer would have flushed a streaming sink at (the line end that
- * reaches its limit); a name that needs escaping, or is longer than
- * RB_NAME, goes through the sink's own writer, after a commit. */
-#define RB_CHUNK ((size_t)64 * 1024)
-#define RB_NAME ((size_t)1024)
-#define RB_LINE ((size_t)6144) /* a row's bytes but a long name: 8 numbers
-				* of up to 352 bytes, keys, separators */
-
-typedef struct rowbuf {
-	pc_sink *k;
-	char *out;
-	size_t L, room, lim;
-} rowbuf;
-
-static void rb_init(rowbuf *b, pc_sink *k)
-{
-	b->k = k;
-	b->out = NULL;
-	b->L = b->room = 0;
-	b->lim = k->limit ? k->limit : SIZE_MAX;
-}
-
-/* commits what is written; room for the next bytes (0 or < 0: failed) */
-static int rb_reopen(rowbuf *b)
-{
-	if (b->out)
-		pc_sink_commit(b->k, b->L);
-	b->out = pc_sink_room(b->k, RB_CHUNK);
-	b->L = 0;
-	b->room = b->out ? RB_CHUNK : 0;
-	return b->out ? 0 : -1;
-}
-
-/* before a row: room for RB_LINE bytes */
-static int rb_row(rowbuf *b)
-{
-	if (b->out && b->room - b->L >= RB_LINE)
-		return 0;
-	return rb_reopen(b);
-}
-
-/* after a line end: committed when the sink reaches its limit (a
- * streaming sink flushes there) */
-static void rb_line_end(rowbuf *b)
-{
-	if (b->k->len + b->L >= b->lim)
-		rb_reopen(b);
-}
-
-static void rb_done(rowbuf *b)
-{
-	if (b->out)
-		pc_sink_commit(b->k, b->L);
-	b->out = NULL;
-}
-
-static void rb_str(rowbuf *b, const char *s, size_t n)
-{
-	memcpy(b->out + b->L, s, n);
-	b->L += n;
-}
-#define RB_LIT(b, lit) rb_str(b, lit, sizeof lit - 1)
-
-/* a row's bytes kept to be copied into a later row (RB_LINE has room
- * for the whole of buf) */
-typedef struct rb_seg {
+/* a row's bytes kept to be copied into a later row (PC_LW_LINE has room
+ * for the whole of buf): the columns that depend on the count alone,
+ * copied from the row above when its count is the same (bench/README.md:
+ * 11% of the CSV flat report of the 50,000-function program) */
+typedef struct pc_lw_seg {
 	char buf[96];
 	size_t n;
-} rb_seg;
+} pc_lw_seg;
 
 /* keeps s[0, n): 1, or 0 when it does not fit */
-static int rb_seg_keep(rb_seg *g, const char *s, size_t n)
+static int pc_lw_seg_keep(pc_lw_seg *g, const char *s, size_t n)
 {
 	if (n > sizeof g->buf)
 		return 0;
@@ -1214,96 +948,10 @@ static int rb_seg_keep(rb_seg *g, const char *s, size_t n)
 	return 1;
 }
 
-static void rb_seg_put(rowbuf *b, const rb_seg *g)
+static void pc_lw_seg_put(pc_lw *b, const pc_lw_seg *g)
 {
 	memcpy(b->out + b->L, g->buf, sizeof g->buf); /* (a constant size) */
 	b->L += g->n;
-}
-
-/* "%llu" (below 2^32: inline, two digits a step) */
-static PC_ALWAYS_INLINE void rb_u64(rowbuf *b, uint64_t v)
-{
-	if (v <= UINT32_MAX) {
-		size_t n = pc_ndigits(v);
-		pc_put_u32(b->out + b->L + n, (uint32_t)v);
-		b->L += n;
-		return;
-	}
-	b->L += pc_fmt_u64(b->out + b->L, v);
-}
-
-/* "%.*f" (the usual number inline: dec is a constant at each use) */
-static PC_ALWAYS_INLINE void rb_fixed(rowbuf *b, double v, int dec)
-{
-	uint64_t u;
-	if (pc_fixed_scaled(v, dec, &u)) {
-		size_t n = pc_scaled_len(u, dec);
-		pc_put_scaled(b->out + b->L + n, u, dec);
-		b->L += n;
-		return;
-	}
-	b->L += pc_fmt_fixed(b->out + b->L, 352, v, dec);
-}
-
-/* pc_sink_count's bytes (pc_fmt_sink_count): an integer exactly, else 6
- * decimals without trailing zeros (v == floor(v) tested without a call:
- * below 9e15 the conversion truncates exactly) */
-static void rb_count(rowbuf *b, double v)
-{
-	if (fabs(v) < 9e15 && (double)(int64_t)v == v) {
-		rb_fixed(b, v, 0);
-		return;
-	}
-	size_t at = b->L;
-	rb_fixed(b, v, 6);
-	while (b->L > at && b->out[b->L - 1] == '0')
-		b->L--;
-	if (b->L > at && b->out[b->L - 1] == '.')
-		b->L--;
-}
-
-/* v in lower-case hex, at least minw digits (printf's %0*llx) */
-static void rb_hex(rowbuf *b, uint64_t v, int minw)
-{
-	int n = 1;
-	for (uint64_t x = v >> 4; x; x >>= 4)
-		n++;
-	if (n < minw)
-		n = minw;
-	char *q = b->out + b->L + n;
-	b->L += (size_t)n;
-	for (int i = 0; i < n; i++, v >>= 4)
-		*--q = "0123456789abcdef"[v & 15];
-}
-
-/* a name: as it is when every byte is printable ASCII other than those
- * of special (the sink's syntax) and it is at most RB_NAME bytes; else
- * through field(k, s) after a commit.  Returns < 0 on failure. */
-static int rb_name(rowbuf *b, const char *s, const char *special,
-		   int (*field)(pc_sink *, const char *), char quote)
-{
-	char *d = b->out + b->L;
-	size_t n = 0;
-	if (quote)
-		*d++ = quote;
-	for (;; n++) {
-		unsigned char c = (unsigned char)s[n];
-		if (c < 0x20 || c >= 0x7f || n == RB_NAME)
-			break;
-		d[n] = (char)c;
-		if (c == (unsigned char)special[0] || c == (unsigned char)special[1])
-			break;
-	}
-	if (!s[n]) {
-		if (quote)
-			d[n++] = quote;
-		b->L += n + (quote != 0);
-		return 0;
-	}
-	if (rb_reopen(b)) /* (commits the row so far, without the name) */
-		return -1;
-	field(b->k, s);
-	return rb_reopen(b);
 }
 
 int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
@@ -1311,82 +959,82 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 	(void)p;
 	pc_sink_puts(k, "rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address");
 	pc_sink_puts(k, rs->ci_z > 0 ? ",ci_low,ci_high\n" : "\n");
-	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64, rb_hex: the
+	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64, pc_lw_hex: the
 	 * same bytes), each row straight into the sink's buffer */
-	rowbuf b;
-	rb_init(&b, k);
+	pc_lw b;
+	pc_lw_init(&b, k);
 	const int ci = rs->ci_z > 0 && !rs->exact;
 	/* count and percent, and self_seconds, depend on the count alone
 	 * (the percent is the count's): copied from the row above when its
 	 * count and percent have the same bits (flat.c's render_text does
 	 * the same) */
-	rb_seg sa = {0}, ss = {0};
+	pc_lw_seg sa = {0}, ss = {0};
 	double seg_count = 0, seg_pct = 0;
 	int seg_ok = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		pc_rs_row xb;
 		const pc_rs_row *x = pc_rowset_row_machine(rs, i, &xb);
-		if (rb_row(&b))
+		if (pc_lw_row(&b))
 			return k->failed;
-		rb_u64(&b, x->rank);
+		pc_lw_u64(&b, x->rank);
 		b.out[b.L++] = ',';
-		if (rb_name(&b, x->label, ",\"", pc_sink_csv_field, 0))
+		if (pc_lw_name(&b, x->label, ",\"", pc_sink_csv_field, 0))
 			return k->failed;
 		b.out[b.L++] = ',';
 		const int same = seg_ok && !memcmp(&x->count, &seg_count, sizeof seg_count) &&
 				 !memcmp(&x->percent, &seg_pct, sizeof seg_pct);
 		size_t s0 = b.L;
 		if (same) {
-			rb_seg_put(&b, &sa);
+			pc_lw_seg_put(&b, &sa);
 		} else {
-			rb_count(&b, x->count);
+			pc_lw_count(&b, x->count);
 			b.out[b.L++] = ',';
-			rb_fixed(&b, x->percent, 4);
+			pc_lw_fixed(&b, x->percent, 4);
 		}
 		size_t s0e = b.L;
 		b.out[b.L++] = ',';
-		rb_fixed(&b, x->cum_percent, 4);
+		pc_lw_fixed(&b, x->cum_percent, 4);
 		b.out[b.L++] = ',';
 		size_t s1 = b.L;
 		if (rs->rate > 0) {
 			if (same)
-				rb_seg_put(&b, &ss);
+				pc_lw_seg_put(&b, &ss);
 			else
-				rb_fixed(&b, x->count / rs->rate, 6);
+				pc_lw_fixed(&b, x->count / rs->rate, 6);
 		}
 		if (!same) {
-			seg_ok = rb_seg_keep(&sa, b.out + s0, s0e - s0) &
-				 rb_seg_keep(&ss, b.out + s1, b.L - s1);
+			seg_ok = pc_lw_seg_keep(&sa, b.out + s0, s0e - s0) &
+				 pc_lw_seg_keep(&ss, b.out + s1, b.L - s1);
 			seg_count = x->count;
 			seg_pct = x->percent;
 		}
 		b.out[b.L++] = ',';
-		rb_u64(&b, x->calls);
+		pc_lw_u64(&b, x->calls);
 		b.out[b.L++] = ',';
-		rb_u64(&b, x->self_calls);
+		pc_lw_u64(&b, x->self_calls);
 		b.out[b.L++] = ',';
 		if (x->region < 0) {
 			if (x->segment != PC_NOSEG) {
-				rb_hex(&b, x->segment, 4); /* %04x */
+				pc_lw_hex(&b, x->segment, 4); /* %04x */
 				b.out[b.L++] = ':';
 			}
-			RB_LIT(&b, "0x");
-			rb_hex(&b, x->address, 1);
+			PC_LW_LIT(&b, "0x");
+			pc_lw_hex(&b, x->address, 1);
 		}
 		if (ci) { /* ",%.4f,%.4f" */
 			double lo, hi;
 			pc_rowset_ci(rs, x->count, &lo, &hi);
 			b.out[b.L++] = ',';
-			rb_fixed(&b, lo, 4);
+			pc_lw_fixed(&b, lo, 4);
 			b.out[b.L++] = ',';
-			rb_fixed(&b, hi, 4);
+			pc_lw_fixed(&b, hi, 4);
 		} else if (rs->ci_z > 0) {
-			RB_LIT(&b, ",,");
+			PC_LW_LIT(&b, ",,");
 		}
 		b.out[b.L++] = '\n';
-		rb_line_end(&b);
+		pc_lw_line_end(&b);
 	}
-	rb_done(&b);
+	pc_lw_done(&b);
 	const pc_itotals *t = &rs->t;
 	csv_total(k, rs, "[total]", t->total, t->total);
 	csv_total(k, rs, "[in program]", t->in_program, t->total);
@@ -1419,6 +1067,17 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 			       rs->ci_z > 0 ? ",," : "");
 		pc_sink_dispose(&lab);
 	}
+	return k->failed;
+}
+
+int pc_rowset_machine(pc_profile *p, const pc_rowset *rs, const char *report,
+		      const char *style, void (*extra)(pc_sink *k, const void *arg),
+		      const void *arg, pc_sink *k)
+{
+	if (rs->fmt == PC_OUT_CSV)
+		pc_rowset_csv(p, rs, k);
+	else
+		pc_rowset_json(p, rs, report, style, extra, arg, k);
 	return k->failed;
 }
 
@@ -1506,35 +1165,35 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64: the same
 	 * bytes), each row straight into the sink's buffer; a row's one
 	 * line end is at its start */
-	rowbuf b;
-	rb_init(&b, k);
-	rb_seg sa = {0}, ss = {0};
+	pc_lw b;
+	pc_lw_init(&b, k);
+	pc_lw_seg sa = {0}, ss = {0};
 	double seg_count = 0, seg_pct = 0;
 	int seg_ok = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		pc_rs_row xb;
 		const pc_rs_row *x = pc_rowset_row_machine(rs, i, &xb);
-		if (rb_row(&b))
+		if (pc_lw_row(&b))
 			return k->failed;
 		if (i)
 			b.out[b.L++] = ',';
-		RB_LIT(&b, "\n    {\"rank\": ");
-		rb_line_end(&b);
-		rb_u64(&b, x->rank);
-		RB_LIT(&b, ", \"symbol\": ");
-		if (rb_name(&b, x->label, "\"\\", pc_sink_json_string, '"'))
+		PC_LW_LIT(&b, "\n    {\"rank\": ");
+		pc_lw_line_end(&b);
+		pc_lw_u64(&b, x->rank);
+		PC_LW_LIT(&b, ", \"symbol\": ");
+		if (pc_lw_name(&b, x->label, "\"\\", pc_sink_json_string, '"'))
 			return k->failed;
 		if (x->region < 0) {
 			if (x->segment != PC_NOSEG) {
-				RB_LIT(&b, ", \"segment\": ");
-				rb_u64(&b, x->segment);
+				PC_LW_LIT(&b, ", \"segment\": ");
+				pc_lw_u64(&b, x->segment);
 			}
-			RB_LIT(&b, ", \"address\": ");
-			rb_u64(&b, x->address);
+			PC_LW_LIT(&b, ", \"address\": ");
+			pc_lw_u64(&b, x->address);
 		} else {
 			const char *cls = pc_region_class_name((pc_region_class)x->region);
-			RB_LIT(&b, ", \"region\": \"");
-			rb_str(&b, cls, strlen(cls));
+			PC_LW_LIT(&b, ", \"region\": \"");
+			pc_lw_str(&b, cls, strlen(cls));
 			b.out[b.L++] = '"';
 		}
 		/* count and percent, and self_seconds and the interval, as
@@ -1543,44 +1202,44 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 				 !memcmp(&x->percent, &seg_pct, sizeof seg_pct);
 		size_t s0 = b.L;
 		if (same) {
-			rb_seg_put(&b, &sa);
+			pc_lw_seg_put(&b, &sa);
 		} else {
-			RB_LIT(&b, ", \"count\": ");
-			rb_count(&b, x->count);
-			RB_LIT(&b, ", \"percent\": ");
-			rb_fixed(&b, x->percent, 4);
+			PC_LW_LIT(&b, ", \"count\": ");
+			pc_lw_count(&b, x->count);
+			PC_LW_LIT(&b, ", \"percent\": ");
+			pc_lw_fixed(&b, x->percent, 4);
 		}
 		size_t s0e = b.L;
-		RB_LIT(&b, ", \"cum_percent\": ");
-		rb_fixed(&b, x->cum_percent, 4);
+		PC_LW_LIT(&b, ", \"cum_percent\": ");
+		pc_lw_fixed(&b, x->cum_percent, 4);
 		size_t s1 = b.L;
 		if (same) {
-			rb_seg_put(&b, &ss);
+			pc_lw_seg_put(&b, &ss);
 		} else {
 			if (rs->rate > 0) {
-				RB_LIT(&b, ", \"self_seconds\": ");
-				rb_fixed(&b, x->count / rs->rate, 6);
+				PC_LW_LIT(&b, ", \"self_seconds\": ");
+				pc_lw_fixed(&b, x->count / rs->rate, 6);
 			}
 			if (rs->ci_z > 0 && !rs->exact) {
 				double lo, hi;
 				pc_rowset_ci(rs, x->count, &lo, &hi);
-				RB_LIT(&b, ", \"ci_low\": ");
-				rb_fixed(&b, lo, 4);
-				RB_LIT(&b, ", \"ci_high\": ");
-				rb_fixed(&b, hi, 4);
+				PC_LW_LIT(&b, ", \"ci_low\": ");
+				pc_lw_fixed(&b, lo, 4);
+				PC_LW_LIT(&b, ", \"ci_high\": ");
+				pc_lw_fixed(&b, hi, 4);
 			}
-			seg_ok = rb_seg_keep(&sa, b.out + s0, s0e - s0) &
-				 rb_seg_keep(&ss, b.out + s1, b.L - s1);
+			seg_ok = pc_lw_seg_keep(&sa, b.out + s0, s0e - s0) &
+				 pc_lw_seg_keep(&ss, b.out + s1, b.L - s1);
 			seg_count = x->count;
 			seg_pct = x->percent;
 		}
-		RB_LIT(&b, ", \"calls\": ");
-		rb_u64(&b, x->calls);
-		RB_LIT(&b, ", \"self_calls\": ");
-		rb_u64(&b, x->self_calls);
+		PC_LW_LIT(&b, ", \"calls\": ");
+		pc_lw_u64(&b, x->calls);
+		PC_LW_LIT(&b, ", \"self_calls\": ");
+		pc_lw_u64(&b, x->self_calls);
 		b.out[b.L++] = '}';
 	}
-	rb_done(&b);
+	pc_lw_done(&b);
 	pc_sink_puts(k, rs->n ? "\n  ]" : "]");
 	if (extra)
 		extra(k, arg);
@@ -1594,58 +1253,35 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 	return k->failed;
 }
 
-/* ---- text helpers ---------------------------------------------------- */
+/* ---- the ci option --------------------------------------------------- */
 
-const char *pc_fmt_count(double v, char *buf, size_t n)
+int pc_ci_option(pc_profile *p, const pc_options *o, double *z, double *level)
 {
-	if (v == floor(v) && fabs(v) < 9e15)
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, "%.2f", v);
-	return buf;
+	*z = 0;
+	if (level)
+		*level = 0;
+	const char *v = pc_options_get(o, "ci");
+	if (!v)
+		return PC_OK;
+	double c;
+	if (pc_options_get_double(o, "ci", &c, NULL) != PC_OK || !(c > 0 && c < 100))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "option ci=%s; expected a confidence level in percent, above 0 and below 100 (e.g. 95)",
+				       v);
+	*z = pc_stats_z(c);
+	if (level)
+		*level = c;
+	return PC_OK;
 }
 
-int pc_sink_pad(pc_sink *k, const char *s, size_t w, int align)
-{
-	size_t len = pc_name_width(s);
-	size_t pad = len < w ? w - len : 0;
-	size_t left = align > 0 ? pad : align == 0 ? pad / 2 : 0;
-	pc_sink_repeat(k, ' ', left);
-	pc_sink_name(k, s);
-	return pc_sink_repeat(k, ' ', pad - left);
-}
+/* ---- intervals for the table reports -------------------------------------- */
 
-long pc_round_percent(double pct)
+void pc_rowset_ci(const pc_rowset *rs, double count, double *lo, double *hi)
 {
-	return (long)floor(pct + 0.5);
-}
-
-unsigned pc_axis_step(double max_percent)
-{
-	static const unsigned steps[] = {1, 2, 5, 10};
-	for (size_t i = 0; i < 4; i++)
-		if (max_percent <= (double)(steps[i] * PC_AXIS_TICKS))
-			return steps[i];
-	return 10;
-}
-
-int pc_axis_write(pc_sink *k, unsigned step)
-{
-	char lab[16];
-	for (unsigned i = 0; i <= PC_AXIS_TICKS; i++) {
-		snprintf(lab, sizeof lab, "%u", i * step);
-		if (i == PC_AXIS_TICKS)
-			pc_sink_puts(k, lab);
-		else
-			pc_sink_pad(k, lab, PC_AXIS_TICK_COLS, -1);
-	}
-	return k->failed;
-}
-
-size_t pc_axis_stars(double percent, unsigned step)
-{
-	if (!(percent > 0))
-		return 0;
-	double v = floor(percent * PC_AXIS_TICK_COLS / step + 1e-9);
-	return (size_t)v;
+	*lo = *hi = 0;
+	if (!(rs->ci_z > 0) || rs->exact || !(rs->denom > 0))
+		return;
+	pc_stats_wilson(count, rs->denom, rs->ci_z, lo, hi);
+	*lo *= 100;
+	*hi *= 100;
 }

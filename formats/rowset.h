@@ -24,44 +24,9 @@
 #ifndef PC_ROWSET_H
 #define PC_ROWSET_H
 
-#include "internal.h"
-#include "pc_regex.h"
+#include "text.h"
+#include "filter.h"
 
-/** The sample filters "focus", "ignore" and "hide" (pprof semantics),
- *  compiled once; every report and export that honours them reads them
- *  through this. */
-typedef struct pc_filter {
-	pc_re *focus, *ignore, *hide;
-	pc_re_scratch sc;
-	int any; /* some filter is given */
-} pc_filter;
-
-/** Compiles the filters of o (PC_EUSAGE, recorded on p, for a bad
- *  expression).  Dispose with pc_filter_dispose even on failure. */
-PC_INTERNAL int pc_filter_init(pc_profile *p, const pc_options *o,
-			       pc_filter *f);
-PC_INTERNAL void pc_filter_dispose(pc_filter *f);
-/** 1 if name (or, when different, key) matches re somewhere (unanchored,
- *  as pprof), 0 if not or re is NULL; < 0 (recorded on p) on a budget or
- *  memory failure. */
-PC_INTERNAL int pc_filter_match(pc_profile *p, pc_filter *f, const pc_re *re,
-				const char *name, const char *key);
-/** A one-frame sample (a flat row): 1 to keep it, 0 to drop it, < 0 on
- *  failure. */
-PC_INTERNAL int pc_filter_keep_frame(pc_profile *p, pc_filter *f,
-				     const char *name, const char *key);
-
-/** The filters of o as reports and exports state them, "focus RE,
- *  ignore RE, hide RE" (those given, in the shown form), appended to k;
- *  returns how many are given. */
-PC_INTERNAL int pc_filter_describe(const pc_options *o, pc_sink *k);
-
-/** PC_EUSAGE (recorded on p) when o holds "focus", "ignore", "hide",
- *  "top" or "sort" ("hide", "top" or "sort" only with stacks != 0: what
- *  filters its stacks), which what (a report or export that does not
- *  read them: "the callgraph report") would otherwise ignore. */
-PC_INTERNAL int pc_rowset_refuse_selection(pc_profile *p, const pc_options *o,
-					   const char *what, int stacks);
 
 /** Row order ("sort"). */
 typedef enum pc_sort {
@@ -147,14 +112,6 @@ typedef struct pc_rowset {
 	struct pc_rs_cum *cum;
 } pc_rowset;
 
-/** "output-format" (text, csv or json); PC_EUSAGE (recorded on p) for
- *  another. */
-PC_INTERNAL int pc_rs_outfmt(pc_profile *p, const pc_options *o,
-			     pc_outfmt *fmt);
-/** Reads a boolean option (1/0, yes/no, on/off, true/false); def when
- *  absent. */
-PC_INTERNAL int pc_rs_bool(pc_profile *p, const pc_options *o,
-			   const char *key, int def, int *out);
 
 /** Attributes p (with o's attribution keys) and fills rs. */
 PC_INTERNAL int pc_rowset_build(pc_profile *p, const pc_options *o,
@@ -203,15 +160,16 @@ static inline const char *pc_rowset_label(const pc_rowset *rs, size_t i)
 {
 	return rs->rows ? rs->rows[i].label : pc_rowset_label_make(rs, i);
 }
+/** The "ci" option: *z = the normal quantile, 0 when absent; PC_EUSAGE
+ *  (recorded on p) when malformed or out of (0, 100). */
+PC_INTERNAL int pc_ci_option(pc_profile *p, const pc_options *o, double *z,
+			     double *level);
+
 /** The Wilson interval of a listed count's percent ("ci"), in percent;
  *  0 and 0 when no interval applies (no "ci", exact counts). */
 PC_INTERNAL void pc_rowset_ci(const pc_rowset *rs, double count, double *lo,
 			      double *hi);
 
-/** The label of a region row: DDJ's PA_BOT_MEM for samples below the
- *  program, "(class)" otherwise, "(no symbol)" for program samples
- *  credited to no symbol. */
-PC_INTERNAL const char *pc_rs_region_label(int cls);
 
 /* ---- machine output shared by every table engine ------------------ */
 
@@ -227,37 +185,13 @@ PC_INTERNAL int pc_rowset_json(pc_profile *p, const pc_rowset *rs,
 			       const char *report, const char *style,
 			       void (*extra)(pc_sink *k, const void *arg),
 			       const void *arg, pc_sink *k);
+/** The rows as rs->fmt asks, CSV (pc_rowset_csv) or JSON
+ *  (pc_rowset_json with report, style, extra and arg): every table
+ *  report's machine output (the text is each layout's own). */
+PC_INTERNAL int pc_rowset_machine(pc_profile *p, const pc_rowset *rs,
+				  const char *report, const char *style,
+				  void (*extra)(pc_sink *k, const void *arg),
+				  const void *arg, pc_sink *k);
 
-/* ---- text helpers --------------------------------------------------- */
-
-/** A count as text tables print it, into buf (at least 40 bytes):
- *  integers exactly, split-bucket fractions with two decimals (csv and
- *  json carry them exactly). */
-PC_INTERNAL const char *pc_fmt_count(double v, char *buf, size_t n);
-/** s padded with spaces to width w: align < 0 left, 0 centred (extra
- *  space on the right), > 0 right.  Longer strings are not cut. */
-PC_INTERNAL int pc_sink_pad(pc_sink *k, const char *s, size_t w, int align);
-/** floor(count / max * width), exact at count == max; 0 when max <= 0.
- *  (0 <= count * width / max < width here: the conversion is the floor.) */
-static inline size_t pc_bar_len(double count, double max, size_t width)
-{
-	if (!(max > 0) || !(count > 0))
-		return 0;
-	if (count >= max)
-		return width;
-	return (size_t)(count * (double)width / max);
-}
-/** Percent rounded half up to an integer (DDJ). */
-PC_INTERNAL long pc_round_percent(double pct);
-
-/** Percent axis of the bar charts (DDJ layout): ten ticks, four columns
- *  apart, labelled 0, step, ..., 10*step, where step is the smallest of
- *  1, 2, 5, 10 with 10*step >= the largest percent.  A bar is
- *  floor(percent * 4 / step) stars. */
-#define PC_AXIS_TICKS 10
-#define PC_AXIS_TICK_COLS 4
-PC_INTERNAL unsigned pc_axis_step(double max_percent);
-PC_INTERNAL int pc_axis_write(pc_sink *k, unsigned step);
-PC_INTERNAL size_t pc_axis_stars(double percent, unsigned step);
 
 #endif

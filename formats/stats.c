@@ -15,31 +15,11 @@
 #include "stats.h"
 #include "model.h"
 #include "filter.h"
+#include "render.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- the ci option --------------------------------------------------- */
-
-int pc_ci_option(pc_profile *p, const pc_options *o, double *z, double *level)
-{
-	*z = 0;
-	if (level)
-		*level = 0;
-	const char *v = pc_options_get(o, "ci");
-	if (!v)
-		return PC_OK;
-	double c;
-	if (pc_options_get_double(o, "ci", &c, NULL) != PC_OK || !(c > 0 && c < 100))
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "option ci=%s; expected a confidence level in percent, above 0 and below 100 (e.g. 95)",
-				       v);
-	*z = pc_stats_z(c);
-	if (level)
-		*level = c;
-	return PC_OK;
-}
 
 /* the level for the check/diff/rates reports: "ci" or 95 */
 static int level_of(pc_profile *p, const pc_options *o, double *z, double *level)
@@ -522,25 +502,6 @@ static void sources_json(pc_sink *k, pc_profile *p)
 	pc_sink_puts(k, "]");
 }
 
-static int finish(pc_profile *p, pc_sink *k, int st, char **out, size_t *len)
-{
-	if (!st && k->failed)
-		st = pc_profile_fail(p, PC_ENOMEM, "out of memory while rendering");
-	if (!st && !k->buf && pc_sink_write(k, "", 0))
-		st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	if (st) {
-		pc_sink_dispose(k);
-		return st;
-	}
-	*out = k->buf;
-	if (len)
-		*len = k->len;
-	return PC_OK;
-}
-
-PC_INTERNAL int pc_html_diff(pc_profile *base, pc_profile *next,
-			     const pc_options *o, pc_sink *k); /* html.c */
-
 /* The two-sided error level of a row's adjusted interval, for m rows
  * tested of which r are significant at alpha (docs/statistics.md
  * ("Adjusted intervals")):
@@ -645,7 +606,7 @@ static void intervals_text(pc_sink *k, pc_correction corr, double alpha, const c
 	pc_sink_putc(k, '\n');
 }
 
-static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc_sink *k)
+int pc_diff_write(pc_profile *base, pc_profile *next, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
 	double z, level;
@@ -945,21 +906,6 @@ const pc_option_decl pc_keys_rates[] = {
 	END_DECLS,
 };
 
-int pc_profile_diff(pc_profile *base, pc_profile *next, const pc_options *opts,
-		    char **out, size_t *len)
-{
-	if (!base || !next || !out)
-		return next ? pc_profile_fail(next, PC_EUSAGE, "diff needs two profiles")
-			    : PC_EUSAGE;
-	if (pc_profile_check_options(next, opts, pc_keys_diff, "pc_profile_diff"))
-		return PC_EUSAGE;
-	pc_sink k;
-	pc_sink_init(&k);
-	int st = pc_options_outfmt(opts) == PC_OUT_HTML ? pc_html_diff(base, next, opts, &k)
-							: diff_body(base, next, opts, &k);
-	return finish(next, &k, st, out, len);
-}
-
 /* ---- rates: the aliasing check across sampling periods --------------------- */
 
 static int rates_body(pc_profile *const *caps, size_t m, const pc_options *o, pc_sink *k)
@@ -1144,17 +1090,5 @@ int pc_profile_compare_rates(pc_profile *const *caps, size_t n, const pc_options
 	pc_sink k;
 	pc_sink_init(&k);
 	int st = rates_body(caps, n, opts, &k);
-	return finish(caps[0], &k, st, out, len);
-}
-
-/* ---- intervals for the table reports -------------------------------------- */
-
-void pc_rowset_ci(const pc_rowset *rs, double count, double *lo, double *hi)
-{
-	*lo = *hi = 0;
-	if (!(rs->ci_z > 0) || rs->exact || !(rs->denom > 0))
-		return;
-	pc_stats_wilson(count, rs->denom, rs->ci_z, lo, hi);
-	*lo *= 100;
-	*hi *= 100;
+	return pc_sink_take(caps[0], &k, st, out, len);
 }

@@ -194,31 +194,16 @@ static void detail(const pc_intervals *iv, int barchart, pc_sink *k)
 	rule(k, c, nc);
 }
 
-int pc_style_atari(pc_profile *p, const pc_options *o, const pc_intervals *iv,
-		   pc_sink *k)
+static int atari_text(pc_profile *p, const pc_options *o, const pc_rowset *rs,
+		      const pc_intervals *iv, pc_sink *k)
 {
-	static const pc_rowset_spec spec = {PC_BASE_PROGRAM, PC_TIE_NAME, 0};
-	pc_rowset rs;
-	int r = pc_rowset_build(p, o, &spec, &rs);
-	if (r)
-		return r;
-	switch (rs.fmt) {
-	default: /* text, csv, json only: pc_rs_outfmt */
-	case PC_OUT_TEXT:
-		header(p, &rs, k);
-		table(&rs, k);
-		if (iv)
-			detail(iv, rs.barchart, k);
-		pc_sink_puts(k, "\n\nEnd of profile\n");
-		break;
-	case PC_OUT_CSV:
-		pc_rowset_csv(p, &rs, k);
-		break;
-	case PC_OUT_JSON:
-		pc_rowset_json(p, &rs, "flat", "atari",
-			       iv ? pc_intervals_json_extra : NULL, iv, k);
-		break;
-	}
-	pc_rowset_dispose(&rs);
+	header(p, rs, k);
+	table(rs, k);
+	if (iv)
+		detail(iv, rs->barchart, k);
+	pc_sink_puts(k, "\n\nEnd of profile\n");
 	return k->failed;
 }
+
+const pc_flat_style pc_style_atari = {
+	"atari", {PC_BASE_PROGRAM, PC_TIE_NAME, 0}, 1, atari_text};

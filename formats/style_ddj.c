@@ -72,31 +72,16 @@ static void text(const pc_rowset *rs, pc_sink *k)
 	}
 }
 
-int pc_style_ddj(pc_profile *p, const pc_options *o, const pc_intervals *iv,
-		 pc_sink *k)
+static int ddj_text(pc_profile *p, const pc_options *o, const pc_rowset *rs,
+		    const pc_intervals *iv, pc_sink *k)
 {
-	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_ADDRESS, 1};
-	pc_rowset rs;
-	int r = pc_rowset_build(p, o, &spec, &rs);
-	if (r)
-		return r;
-	switch (rs.fmt) {
-	default: /* text, csv, json only: pc_rs_outfmt */
-	case PC_OUT_TEXT:
-		text(&rs, k);
-		if (iv) {
-			pc_sink_putc(k, '\n');
-			pc_intervals_text(iv, rs.barchart, k);
-		}
-		break;
-	case PC_OUT_CSV:
-		pc_rowset_csv(p, &rs, k);
-		break;
-	case PC_OUT_JSON:
-		pc_rowset_json(p, &rs, "flat", "ddj",
-			       iv ? pc_intervals_json_extra : NULL, iv, k);
-		break;
+	text(rs, k);
+	if (iv) {
+		pc_sink_putc(k, '\n');
+		pc_intervals_text(iv, rs->barchart, k);
 	}
-	pc_rowset_dispose(&rs);
 	return k->failed;
 }
+
+const pc_flat_style pc_style_ddj = {
+	"ddj", {PC_BASE_TOTAL, PC_TIE_ADDRESS, 1}, 1, ddj_text};

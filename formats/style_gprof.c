@@ -120,35 +120,28 @@ static void text(pc_sink *k, pc_profile *p, const pc_rowset *rs,
 	}
 }
 
-int pc_style_gprof(pc_profile *p, const pc_options *o, const pc_intervals *iv,
-		   pc_sink *k)
+static int gprof_text(pc_profile *p, const pc_options *o, const pc_rowset *rs,
+		      const pc_intervals *iv, pc_sink *k)
 {
-	static const pc_rowset_spec spec = {PC_BASE_TOTAL, PC_TIE_NAME, 0};
-	pc_rowset rs;
 	pc_callgraph *g = NULL;
-	int r = pc_rowset_build(p, o, &spec, &rs);
-	if (r)
-		return r;
-	if (rs.fmt == PC_OUT_CSV) {
-		r = pc_rowset_csv(p, &rs, k);
-	} else if (rs.fmt == PC_OUT_JSON) {
-		r = pc_rowset_json(p, &rs, "flat", "gprof",
-				   iv ? pc_intervals_json_extra : NULL, iv, k);
-	} else if (rs.rate <= 0) {
+	int r;
+	if (rs->rate <= 0) {
 		r = pc_profile_fail(p, PC_EUSAGE,
 				    "the gprof style prints seconds and the capture has no sampling rate: give it with the option rate=HZ");
 	} else if (!(r = pc_profile_callgraph(&g, p, pc_options_callgraph(o)))) {
 		size_t unit = 0;
-		if (!(r = pick_unit(p, g, rs.rate, &unit))) {
-			text(k, p, &rs, g, unit);
+		if (!(r = pick_unit(p, g, rs->rate, &unit))) {
+			text(k, p, rs, g, unit);
 			if (iv) {
 				pc_sink_putc(k, '\n');
-				pc_intervals_text(iv, rs.barchart, k);
+				pc_intervals_text(iv, rs->barchart, k);
 			}
 			r = k->failed;
 		}
 	}
 	pc_callgraph_free(g);
-	pc_rowset_dispose(&rs);
 	return r;
 }
+
+const pc_flat_style pc_style_gprof = {
+	"gprof", {PC_BASE_TOTAL, PC_TIE_NAME, 0}, 1, gprof_text};

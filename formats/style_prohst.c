@@ -260,28 +260,11 @@ static int one_hist(pc_profile *p, const pc_histogram *h, const pc_itotals *t,
 	return PC_OK;
 }
 
-int pc_style_prohst(pc_profile *p, const pc_options *o, const pc_intervals *iv,
-		    pc_sink *k)
+static int prohst_text(pc_profile *p, const pc_options *o, const pc_rowset *rs,
+		       const pc_intervals *iv, pc_sink *k)
 {
-	pc_outfmt fmt;
 	pc_itotals t;
 	int r;
-	if ((r = pc_rs_outfmt(p, o, &fmt)))
-		return r;
-	if (fmt != PC_OUT_TEXT) {
-		/* the same rows and totals as every other style */
-		static const pc_rowset_spec spec = {PC_BASE_PROGRAM, PC_TIE_NAME, 0};
-		pc_rowset rs;
-		if ((r = pc_rowset_build(p, o, &spec, &rs)))
-			return r;
-		if (fmt == PC_OUT_CSV)
-			pc_rowset_csv(p, &rs, k);
-		else
-			pc_rowset_json(p, &rs, "flat", "prohst",
-				       iv ? pc_intervals_json_extra : NULL, iv, k);
-		pc_rowset_dispose(&rs);
-		return k->failed;
-	}
 	if ((r = pc_profile_attribute(p, pc_options_attrib(o))) || (r = pc_profile_itotals(p, &t)))
 		return r;
 	size_t nh = pc_profile_histogram_count(p);
@@ -303,3 +286,7 @@ int pc_style_prohst(pc_profile *p, const pc_options *o, const pc_intervals *iv,
 	}
 	return k->failed;
 }
+
+/* (the rows: those of csv and json, as every other style's) */
+const pc_flat_style pc_style_prohst = {
+	"prohst", {PC_BASE_PROGRAM, PC_TIE_NAME, 0}, 0, prohst_text};

@@ -27,17 +27,23 @@ PC_INTERNAL int pc_style_get(pc_profile *p, const pc_options *o,
 
 typedef struct pc_intervals pc_intervals;
 
-/** The flat report in each style (text, csv and json); iv, when not
- *  NULL, is the "interval" detail to show with it (json: the "interval"
- *  member; csv: the table only, the intervals report has its own csv). */
-PC_INTERNAL int pc_style_atari(pc_profile *p, const pc_options *o,
-			       const pc_intervals *iv, pc_sink *k);
-PC_INTERNAL int pc_style_ddj(pc_profile *p, const pc_options *o,
-			     const pc_intervals *iv, pc_sink *k);
-PC_INTERNAL int pc_style_prohst(pc_profile *p, const pc_options *o,
-				const pc_intervals *iv, pc_sink *k);
-PC_INTERNAL int pc_style_gprof(pc_profile *p, const pc_options *o,
-			       const pc_intervals *iv, pc_sink *k);
+/** A style of the flat report: the rows it lists (spec; rows == 0: its
+ *  text reads no rows, and gets rs NULL) and its text layout.  CSV and
+ *  JSON are the same for every style (pc_rowset_machine, the style named
+ *  in the JSON), written by flat.c; iv, when not NULL, is the "interval"
+ *  detail to show with the text (json: the "interval" member; csv: the
+ *  table only, the intervals report has its own csv). */
+typedef struct pc_flat_style {
+	const char *name; /* the "style" value; NULL: the default */
+	pc_rowset_spec spec;
+	int rows;         /* the text reads the rows */
+	int (*text)(pc_profile *p, const pc_options *o, const pc_rowset *rs,
+		    const pc_intervals *iv, pc_sink *k);
+} pc_flat_style;
+PC_INTERNAL extern const pc_flat_style pc_style_atari;
+PC_INTERNAL extern const pc_flat_style pc_style_ddj;
+PC_INTERNAL extern const pc_flat_style pc_style_prohst;
+PC_INTERNAL extern const pc_flat_style pc_style_gprof;
 
 /* ---- report engines beside flat (each one entry in reports.c) ---------- */
 PC_INTERNAL extern const pc_report pc_report_intervals;

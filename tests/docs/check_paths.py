@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The documentation names files that exist.
 
-In README.md, HACKING.md, docs/*.md, bench/README.md and cli/profcat.1:
+In README.md, HACKING.md, docs/*.md, bench/README.md, bench/HISTORY.md and
+cli/profcat.1:
 - every relative link [text](path#anchor) leads to a file of the tree,
   and its #anchor to a heading of that page;
 - every path of the tree a page names (a word that starts with one of the
@@ -36,7 +37,8 @@ def anchors(page):
 
 def main():
     pages = [os.path.join(SOURCE, p) for p in
-             ["README.md", "HACKING.md", "bench/README.md", "cli/profcat.1"]]
+             ["README.md", "HACKING.md", "bench/README.md", "bench/HISTORY.md",
+              "cli/profcat.1"]]
     pages += sorted(glob.glob(os.path.join(SOURCE, "docs", "*.md")))
     failures = []
     count = 0

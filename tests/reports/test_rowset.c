@@ -487,8 +487,8 @@ static void machine_rows_like_printf(void **state)
 	free(longname);
 }
 
-/* the flat table's rank column ("%4llu", kept as text and counted up)
- * over 10,050 rows: every width from 1 to 5 digits and each carry */
+/* the flat table's rank column ("%4llu") over 10,050 rows: every width
+ * from 1 to 5 digits */
 static void flat_ranks(void **state)
 {
 	(void)state;
@@ -528,9 +528,9 @@ static void flat_ranks(void **state)
 }
 
 /* the flat table's rows of one count (their count, percent, self
- * seconds and bar copied from the row above) against printf: 300 rows
- * of counts 1 to 5, in runs of one count, at 100 Hz; and the same rows
- * as csv and json */
+ * seconds and bar copied from the row above: the fast path of flat.c
+ * and rowset.c) against printf: 300 rows of counts 1 to 5, in runs of
+ * one count, at 100 Hz; and the same rows as csv and json */
 typedef struct same_row {
 	unsigned name, count;
 } same_row;
