@@ -123,6 +123,7 @@ typedef struct row {
 	rx match;
 	int has_match;
 	int nm_split; /* match is NM_ROW: split by hand (nm_split()) */
+	int repeat;   /* a symbol row found again and again along the line */
 	int col_start[F_COUNT], col_end[F_COUNT]; /* end -1 = end of line */
 	unsigned has_col;
 	int emit;
@@ -300,7 +301,7 @@ static int row_compile(pc_ydctx *c, const dialect *d, const pc_ynode *n,
 {
 	static const char *const keys[] = {"match", "columns", "emit", "address",
 					   "numbers", "kind", "binding",
-					   "region-class", NULL};
+					   "region-class", "repeat", NULL};
 	int r = pc_yd_check_map(c, n, path, keys);
 	if (r)
 		return r;
@@ -382,6 +383,14 @@ static int row_compile(pc_ydctx *c, const dialect *d, const pc_ynode *n,
 		if ((r = pc_yd_enum(c, v, kp, rclass_names, &e)))
 			return r;
 		rw->rclass = (pc_region_class)e;
+	}
+	if ((v = pc_yd_get(n, "repeat"))) {
+		pc_yd_path(kp, sizeof kp, "%s.repeat", path);
+		if ((r = pc_yd_bool(c, v, kp, &rw->repeat)))
+			return r;
+		if (rw->repeat && (rw->emit != EM_SYMBOL || !rw->has_match || rw->has_col))
+			return pc_yd_err(c, v, kp,
+					 "only a symbol row with 'match' and no 'columns' repeats along its line");
 	}
 	if (!rw->has_match && !rw->has_col)
 		return pc_yd_err(c, n, path, "a row needs 'match' or 'columns'");
@@ -1204,12 +1213,87 @@ static int lines_apply(engine *e, const row *rw, const char *line, size_t len)
 	return found;
 }
 
+static int sym_row(engine *e, const row *rw, const fields *fp)
+{
+	const fields f = *fp;
+	msym m;
+	memset(&m, 0, sizeof m);
+	if (!HAS(&f, F_NAME) || !f.n[F_NAME])
+		return 0;
+	if (!parse_addr(&f, rw->addr_mode, &m.seg, &m.addr))
+		return 0;
+	if (HAS(&f, F_SIZE) && f.n[F_SIZE] &&
+	    !parse_num(f.p[F_SIZE], f.n[F_SIZE], rw->base, &m.size))
+		return 0;
+	if (pc_grow((void **)&e->syms, &e->capsyms, e->nsyms + 1, sizeof *e->syms))
+		return PC_ENOMEM;
+	m.name = fstr(e, &f, F_NAME);
+	m.file = HAS(&f, F_FILE) && f.n[F_FILE] ? fstr(e, &f, F_FILE) : e->ctx_file;
+	m.section = HAS(&f, F_SECTION) && f.n[F_SECTION] ? fstr(e, &f, F_SECTION)
+							  : e->ctx_section;
+	m.input = HAS(&f, F_INPUT) && f.n[F_INPUT] ? fstr(e, &f, F_INPUT) : e->ctx_input;
+	m.cls = HAS(&f, F_CLASS) && f.n[F_CLASS] ? fstr(e, &f, F_CLASS) : NONE;
+	m.marker = fstr(e, &f, F_MARKER);
+	m.type = fstr(e, &f, F_TYPE);
+	m.kind = (uint8_t)rw->kind;
+	m.binding = (uint8_t)rw->binding;
+	if (m.name == NONE)
+		return PC_ENOMEM;
+	e->syms[e->nsyms++] = m;
+	return 1;
+}
+
+/* A repeating symbol row: its match found again and again along the
+ * line (ld65's two symbols a line); the line is taken only when nothing
+ * but blanks lies between and around them. */
+static int repeat_apply(engine *e, const row *rw, const char *line, size_t len)
+{
+	size_t pos = 0, n0 = e->nsyms;
+	int found = 0;
+	while (pos < len) {
+		int m = pc_re_exec(rw->match.re, &e->sc, line + pos, len - pos, e->pm,
+				   rw->match.nsub);
+		if (m < 0)
+			return m;
+		if (!m || e->pm[0].eo == e->pm[0].so)
+			break;
+		for (size_t i = pos; i < pos + e->pm[0].so; i++)
+			if (line[i] != ' ' && line[i] != '\t') {
+				e->nsyms = n0;
+				return 0;
+			}
+		fields f;
+		memset(&f, 0, sizeof f);
+		for (int k = 0; k < F_COUNT; k++) {
+			int g = rw->match.group[k];
+			if (g && e->pm[g].so != PC_RE_UNSET)
+				fset(&f, k, line + pos + e->pm[g].so, e->pm[g].eo - e->pm[g].so);
+		}
+		size_t adv = e->pm[0].eo;
+		int r = sym_row(e, rw, &f);
+		if (r <= 0) {
+			e->nsyms = n0;
+			return r;
+		}
+		found = 1;
+		pos += adv;
+	}
+	for (; pos < len; pos++)
+		if (line[pos] != ' ' && line[pos] != '\t') {
+			e->nsyms = n0;
+			return 0;
+		}
+	return found;
+}
+
 static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 {
 	fields f;
 	memset(&f, 0, sizeof f);
 	if (rw->emit == EM_LINES)
 		return lines_apply(e, rw, line, len);
+	if (rw->repeat)
+		return repeat_apply(e, rw, line, len);
 	if (rw->nm_split) {
 		if (!nm_split(line, strlen(line), &f))
 			return 0;
@@ -1257,33 +1341,8 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 		if (HAS(&f, F_INPUT))
 			e->ctx_input = f.n[F_INPUT] ? fstr(e, &f, F_INPUT) : NONE;
 		return 1;
-	case EM_SYMBOL: {
-		msym m;
-		memset(&m, 0, sizeof m);
-		if (!HAS(&f, F_NAME) || !f.n[F_NAME])
-			return 0;
-		if (!parse_addr(&f, rw->addr_mode, &m.seg, &m.addr))
-			return 0;
-		if (HAS(&f, F_SIZE) && f.n[F_SIZE] &&
-		    !parse_num(f.p[F_SIZE], f.n[F_SIZE], rw->base, &m.size))
-			return 0;
-		if (pc_grow((void **)&e->syms, &e->capsyms, e->nsyms + 1, sizeof *e->syms))
-			return PC_ENOMEM;
-		m.name = fstr(e, &f, F_NAME);
-		m.file = HAS(&f, F_FILE) && f.n[F_FILE] ? fstr(e, &f, F_FILE) : e->ctx_file;
-		m.section = HAS(&f, F_SECTION) && f.n[F_SECTION] ? fstr(e, &f, F_SECTION)
-								  : e->ctx_section;
-		m.input = HAS(&f, F_INPUT) && f.n[F_INPUT] ? fstr(e, &f, F_INPUT) : e->ctx_input;
-		m.cls = HAS(&f, F_CLASS) && f.n[F_CLASS] ? fstr(e, &f, F_CLASS) : NONE;
-		m.marker = fstr(e, &f, F_MARKER);
-		m.type = fstr(e, &f, F_TYPE);
-		m.kind = (uint8_t)rw->kind;
-		m.binding = (uint8_t)rw->binding;
-		if (m.name == NONE)
-			return PC_ENOMEM;
-		e->syms[e->nsyms++] = m;
-		return 1;
-	}
+	case EM_SYMBOL:
+		return sym_row(e, rw, &f);
 	case EM_REGION: {
 		mreg g;
 		memset(&g, 0, sizeof g);
