@@ -753,7 +753,9 @@ static int instruction(tctx *t, const char *l, size_t n, uint64_t off, int fast,
 	tent *e = &t->ents[k];
 	e->count++;
 	t->instructions++;
-	if (t->prev != UINT32_MAX && t->prev_logged && t->ring)
+	/* (after a fold: the edge from the walk's end, so that a later fold
+	 * that could leave the loop there is refused, not walked past it) */
+	if (t->prev != UINT32_MAX && t->ring)
 		add_succ(&t->ents[t->prev], k);
 	if (!fast && d->line.group[T_CYCLES]) {
 		int g = d->line.group[T_CYCLES];
