@@ -212,6 +212,28 @@ class Traces(unittest.TestCase):
             self.assertEqual(a[2].replace("dialect " + name, "dialect X"),
                              b[2].replace("dialect " + name, "dialect X"), text)
 
+    def test_ld65_layouts(self):
+        # cc65 2.19's map and the older layout (Offs = ..., "Exports list:")
+        old = ("Modules list:\n-------------\nmain.o:\n"
+               "    CODE              Offs = 000000   Size = 000020\n\n\n"
+               "Segment list:\n-------------\nName                  Start   End     Size\n"
+               "--------------------------------------------\n"
+               "CODE                  008000  00801F  000020\n\n\n"
+               "Exports list:\n-------------\n"
+               "__CODE_LOAD__             008000 RLA    main                      008000 RLA    \n"
+               "ptr1                      000008 RLZ    answer                    00002A  EA    \n"
+               "helper                    008010  LA    \n\n\n"
+               "Imports list:\n-------------\nmain (main.o):\n")
+        new = old.replace("Offs = 000000   Size = 000020",
+                          "Offs=000000  Size=000020  Align=00001  Fill=0000").replace(
+                          "Exports list:\n-------------", "Exports list by name:\n---------------------")
+        for text in (old, new):
+            m = self.write("ld65.map", text)
+            rc, out, err = profcat("--list-symbols", "-F", "csv", m)
+            self.assertEqual((rc, err), (0, ""))
+            self.assertEqual(out, "name,segment,address,size,kind\nmain,,0x8000,0,text\n"
+                             "ptr1,,0x8,0,data\nanswer,,0x2a,0,abs\nhelper,,0x8010,0,text\n")
+
     @needs_yaml
     def test_banks(self):
         mapd = self.write("banks.yaml", "profcore-dialect: 1\nname: banks\naddress: hex\n"
