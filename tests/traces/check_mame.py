@@ -164,6 +164,27 @@ class MameTrace(unittest.TestCase):
             self.assertGreater(got.get(f, 0), 0, f)
         self.assertEqual(err, "")
 
+    def test_dbgfile(self):
+        # cc65's debug-info file: the C functions (static ones too) with
+        # their sizes; their counts equal the map-based ones
+        pcs = trace_pcs(self.path("noloop.log"))
+        hist = {}
+        for pc in pcs:
+            hist[pc] = hist.get(pc, 0) + 1
+        want = per_function(hist, self.labels)
+        got, total, err = profcat_counts(self.path("prog.dbg"), self.path("noloop.log"))
+        self.assertEqual(total, len(pcs))
+        for f in ("_fill", "_sum", "_wait", "_main", "_done"):
+            self.assertEqual(got.get(f), want.get(f), f)
+        self.assertEqual(sorted(got), ["_done", "_fill", "_main", "_sum", "_wait"])
+        # source lines: the C lines of prog.c add up to the functions
+        p = subprocess.run([PROFCAT, "-r", "source", "-F", "csv", self.path("prog.dbg"),
+                            self.path("noloop.log")], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = [l.split(",") for l in p.stdout.splitlines()[1:]]
+        self.assertEqual(sum(int(float(r[2])) for r in lines if r[0].endswith("prog.c") and r[2]),
+                         sum(got.values()))
+
     def test_folded(self):
         pcs = trace_pcs(self.path("noloop.log"))
         lines = folded_lines(self.path("folded.log"))

@@ -234,6 +234,29 @@ class Traces(unittest.TestCase):
             self.assertEqual(out, "name,segment,address,size,kind\nmain,,0x8000,0,text\n"
                              "ptr1,,0x8,0,data\nanswer,,0x2a,0,abs\nhelper,,0x8010,0,text\n")
 
+    def test_cc65_dbgfile(self):
+        dbg = os.path.join(SOURCE, "tests", "traces", "fixtures", "small.dbg")
+        rc, out, err = profcat("--list-symbols", "-F", "csv", dbg)
+        self.assertEqual((rc, err), (0, ""))
+        # L0002 lies inside _f's scope: not a symbol of its own
+        self.assertEqual(out, "name,segment,address,size,kind\n_f,,0x8000,16,text\n"
+                         "_x,,0x6000,2,data\nN,,0x5,0,abs\n_g,,0x8010,16,text\n")
+        t = self.write("dbg.log", "=> 0x8000\n=> 0x8004\n=> 0x8010\n=> 0x8011\n=> 0x8004\n")
+        rc, out, err = profcat("-r", "source", "-F", "csv", dbg, t)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(out, "file,line,count,percent,inlined\np.c,3,3,60.0000,\n"
+                         "p.c,7,2,40.0000,\n")
+        for text, off, msg in (
+                ("version\tmajor=2,minor=0\nfile\tid=99999,name=\"x\"\n", 29,
+                 "expected an id (a number no larger than the records before it)"),
+                ("version\tmajor=2,minor=0\nsym\tid=0,name=\"x,val=1\n", 28,
+                 "expected key=value fields separated by commas"),
+                ("version\tmajor=2,minor=0\nspan\tid=0,seg=0\n", 24,
+                 "expected a span's seg and start")):
+            d = self.write("bad.dbg", text)
+            rc, out, err = profcat("--list-symbols", d)
+            self.assertEqual((rc, err), (1, "profcat: %s:%d: %s\n" % (d, off, msg)))
+
     @needs_yaml
     def test_banks(self):
         mapd = self.write("banks.yaml", "profcore-dialect: 1\nname: banks\naddress: hex\n"
