@@ -521,6 +521,49 @@ def swo_figures(pcbench, profcat, data, elf, rounds, size=10**9):
         sys.exit("bench: the SWO file and pipe gave different counts")
 
 
+
+# ---- (j) instruction traces ------------------------------------------------
+
+def gen_trace(path, kind, size=200 * 10**6):
+    """A loop-heavy instruction trace of about size bytes: seeded random
+    loops (3-40 instructions, 1-200 turns) over 32 KiB of 6502 code,
+    written as MAME's noloop trace ("8000: lda #$00") or as gdb's
+    x/i $pc lines ("=> 0x8000 <f+4>:\tlda #$00")."""
+    import random
+    rnd = random.Random(1)
+    ops = ["lda #$00", "sta $0200, x", "inx", "bne $800f", "jsr $8123", "rts",
+           "ldy ($22), y", "adc $0300, y"]
+    fmt = "%04X: %s\n" if kind == "mame" else "=> 0x%x <f+4>:\t%s\n"
+    done = 0
+    with open(path, "w") as f:
+        while done < size:
+            base = rnd.randrange(0x8000, 0xff00)
+            body = "".join(fmt % (base + 2 * i, ops[i % len(ops)])
+                           for i in range(rnd.randrange(3, 40)))
+            chunk = body * rnd.randrange(1, 200)
+            f.write(chunk)
+            done += len(chunk)
+
+
+def trace_figures(profcat, data, rounds):
+    """(j) profcat's flat profile of a 200 MB trace in the built-in
+    dialects (one core: the reader is sequential) beside wc -l on the
+    same file: CPU time (the figure a loaded machine does not change),
+    MB/s of trace text."""
+    print("(j) instruction traces, 200 MB of trace text, medians of %d runs" % max(rounds, 3))
+    for kind in ("mame", "pc"):
+        t = ensure(os.path.join(data, "trace-%s.log" % kind), lambda p: gen_trace(p, kind))
+        mb = os.path.getsize(t) / 1e6
+        runs = {"wc": [], "profcat": []}
+        for _ in range(max(rounds, 3)):
+            runs["wc"].append(timed(["wc", "-l", t])[:2])
+            runs["profcat"].append(timed([profcat, "-F", "csv", "--trace-dialect", kind, t])[:2])
+        cpu = median([x[1] for x in runs["profcat"]])
+        print("  %-52s %s" % ("wc -l, %s trace (%.0f MB)" % (kind, mb), wc(runs["wc"])))
+        print("  %-52s %s  %.0f MB/s of CPU" % ("profcat --trace-dialect %s" % kind,
+                                              wc(runs["profcat"]), mb / cpu if cpu else 0))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -531,6 +574,8 @@ def main():
                     help="only (i), the line report against gprof -b -p -l")
     ap.add_argument("--swo-only", action="store_true",
                     help="only (h): the 1 GB SWO capture")
+    ap.add_argument("--traces-only", action="store_true",
+                    help="only (j): instruction traces against wc -l")
     ap.add_argument("--rounds", type=int, default=3,
                     help="interleaved rounds of (a)/(b); the best of each is kept")
     a = ap.parse_args()
@@ -547,6 +592,9 @@ def main():
           (ncpu, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()[0]))
     if a.lines_only:
         line_figures(profcat, data, a.rounds)
+        return
+    if a.traces_only:
+        trace_figures(profcat, data, a.rounds)
         return
 
     elf = ensure(os.path.join(data, "routines-1e5.elf"),
@@ -713,6 +761,7 @@ def main():
         line_figures(profcat, data, a.rounds)
 
     swo_figures(pcbench, profcat, data, elf, a.rounds)
+    trace_figures(profcat, data, a.rounds)
 
     if a.huge:
         big = 10**9

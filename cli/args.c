@@ -26,6 +26,8 @@ static const pc_cli_opt opts[] = {
 	 "loader option (e.g. width=4, endian=big;\n--list-formats -v lists every loader's)"},
 	{"load-address", 0, PC_OPT_LOAD_ADDRESS, NULL, NULL, "ADDR", ALL,
 	 "where the program's code was loaded (same as\n-O load-address=ADDR; Atari: basepage+0x100)"},
+	{"trace-dialect", 0, PC_OPT_TRACE_DIALECT, NULL, NULL, "FILE", ALL,
+	 "read the FILEs that follow as instruction\ntraces in dialect FILE.yaml or NAME (same as\n-f trace -O trace-dialect=FILE)"},
 	{"rate", 0, PC_OPT_RATE, NULL, NULL, "HZ", ALL,
 	 "samples per second of the captures (raw\ndumps and others without one: seconds in\nevery report); same as -O rate=HZ"},
 	{"report", 'r', PC_OPT_REPORT, NULL, NULL, "NAME", ONE,

@@ -97,7 +97,7 @@ _profcat()
 	--source-path)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return 0 ;;
-	-o|--output)
+	-o|--output|--trace-dialect)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0 ;;
 	--load-address|--cutoff|--interval|--intervals|--ci|\

@@ -313,6 +313,10 @@ static int main_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 	case PC_OPT_RATE:
 		pc_options_set(c->lopts, "rate", val);
 		break;
+	case PC_OPT_TRACE_DIALECT:
+		pc_options_set(c->lopts, "trace-dialect", val);
+		c->format = "trace";
+		break;
 	case PC_OPT_REPORT: {
 		c->report = val;
 		/* -r source[:NAME] or -r source NAME: NAME selects a function

@@ -295,6 +295,10 @@ static int stats_option(void *vc, pc_cli_parser *ps, const pc_cli_opt *o,
 	case PC_OPT_RATE:
 		pc_options_set(c->lopts, "rate", val);
 		break;
+	case PC_OPT_TRACE_DIALECT:
+		pc_options_set(c->lopts, "trace-dialect", val);
+		a->format = "trace";
+		break;
 	case PC_OPT_OUTPUT: a->out_path = val; break;
 	case PC_OPT_REPORT: a->report = val; break;
 	case PC_OPT_EXPORT: a->export_fmt = val; break;

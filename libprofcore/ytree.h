@@ -41,6 +41,8 @@ typedef struct pc_ydoc {
 
 /* The built-in map dialects (generated), ending with {NULL, NULL}. */
 PC_INTERNAL extern const pc_ydoc pc_map_builtins[];
+/* The built-in trace dialects (generated from dialects/traces/). */
+PC_INTERNAL extern const pc_ydoc pc_trace_builtins[];
 
 #if PC_HAVE_YAML
 /** Parses one YAML document (aliases refused).  On error *root is NULL,

@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "pc_config.h"
 #include "pc_regex.h"
+#include "ydialect.h"
 #include "ytree.h"
 
 #include <ctype.h>
@@ -34,7 +35,6 @@
 #define NM_ROW "^(?P<address>[0-9a-fA-F]+) (?:(?P<size>[0-9a-fA-F]+) )?" \
 	       "(?P<type>[A-Za-z?-]) (?P<name>.+)$"
 
-typedef pc_ynode ynode;
 
 /* ====================================================================== */
 /* Regular expressions (pc_regex.h) whose named groups are fields.       */
@@ -123,6 +123,7 @@ typedef struct row {
 	rx match;
 	int has_match;
 	int nm_split; /* match is NM_ROW: split by hand (nm_split()) */
+	int repeat;   /* a symbol row found again and again along the line */
 	int col_start[F_COUNT], col_end[F_COUNT]; /* end -1 = end of line */
 	unsigned has_col;
 	int emit;
@@ -211,134 +212,14 @@ static void dialect_free(dialect *d)
 }
 
 /* ---- compiling a dialect from its YAML tree ---------------------------- */
+/* (the YAML helpers, pc_yd_err(), pc_yd_check_map() ..., are loaders/ydialect.h's,
+ * shared with the trace dialects) */
 
-typedef struct dctx {
-	const char *file;
-	char *err;
-	size_t errlen;
-	int detect_only; /* compile only what detection needs */
-	size_t insts;    /* compiled size of the expressions so far */
-} dctx;
-
-static int derr(dctx *c, const ynode *n, const char *key, const char *fmt, ...)
-	PC_PRINTF(4, 5);
-static int derr(dctx *c, const ynode *n, const char *key, const char *fmt, ...)
-{
-	int k = snprintf(c->err, c->errlen, "dialect %s:%lu:%lu: key '%s': ",
-			 c->file, n ? n->line : 1ul, n ? n->col : 1ul, key);
-	if (k < 0)
-		k = 0;
-	if ((size_t)k < c->errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(c->err + k, c->errlen - (size_t)k, fmt, ap);
-		va_end(ap);
-	}
-	return PC_EFORMAT;
-}
-
-/* Builds a key path for messages (truncation is harmless). */
-static void kpath(char *buf, size_t n, const char *fmt, ...) PC_PRINTF(3, 4);
-static void kpath(char *buf, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, n, fmt, ap);
-	va_end(ap);
-}
-
-static const ynode *yget(const ynode *m, const char *key)
-{
-	for (size_t i = 0; i + 1 < m->n; i += 2)
-		if (m->kids[i]->type == PC_YN_SCALAR && strcmp(m->kids[i]->s, key) == 0)
-			return m->kids[i + 1];
-	return NULL;
-}
-
-/* m must be a mapping whose keys are all in allowed[] (NULL-terminated). */
-static int ycheck_map(dctx *c, const ynode *m, const char *path,
-		      const char *const *allowed)
-{
-	if (m->type != PC_YN_MAP)
-		return derr(c, m, path, "expected a mapping");
-	for (size_t i = 0; i + 1 < m->n; i += 2) {
-		const ynode *k = m->kids[i];
-		if (k->type != PC_YN_SCALAR)
-			return derr(c, k, path, "keys must be plain strings");
-		int ok = 0;
-		for (size_t a = 0; allowed[a]; a++)
-			if (strcmp(k->s, allowed[a]) == 0)
-				ok = 1;
-		char kp[600];
-		kpath(kp, sizeof kp, "%s%s%s", path, *path ? "." : "", k->s);
-		if (!ok)
-			return derr(c, k, kp, "unknown key");
-		for (size_t j = 0; j < i; j += 2)
-			if (strcmp(m->kids[j]->s, k->s) == 0)
-				return derr(c, k, kp, "key given twice");
-	}
-	return PC_OK;
-}
-
-static int yscalar(dctx *c, const ynode *n, const char *path, const char **out)
-{
-	if (n->type != PC_YN_SCALAR)
-		return derr(c, n, path, "expected a single value");
-	*out = n->s;
-	return PC_OK;
-}
-
-static int yenum(dctx *c, const ynode *n, const char *path,
-		 const char *const *names, int *out)
-{
-	const char *s = "";
-	int r = yscalar(c, n, path, &s);
-	if (r)
-		return r;
-	for (int i = 0; names[i]; i++)
-		if (strcmp(s, names[i]) == 0) {
-			*out = i;
-			return PC_OK;
-		}
-	char list[256] = "";
-	for (int i = 0; names[i]; i++) {
-		strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-		strncat(list, names[i], sizeof list - strlen(list) - 1);
-	}
-	return derr(c, n, path, "'%s' is not one of: %s", s, list);
-}
-
-static int yuint(dctx *c, const ynode *n, const char *path, unsigned long min,
-		 unsigned long max, unsigned long *out)
-{
-	const char *s = "";
-	int r = yscalar(c, n, path, &s);
-	if (r)
-		return r;
-	char *end;
-	unsigned long v = strtoul(s, &end, 0);
-	if (!*s || *end || s[0] == '-' || v < min || v > max)
-		return derr(c, n, path, "expected a number from %lu to %lu, found '%s'",
-			    min, max, s);
-	*out = v;
-	return PC_OK;
-}
-
-static int ybool(dctx *c, const ynode *n, const char *path, int *out)
-{
-	static const char *const names[] = {"false", "true", "no", "yes", NULL};
-	int v;
-	int r = yenum(c, n, path, names, &v);
-	if (!r)
-		*out = v & 1;
-	return r;
-}
-
-static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
+static int rx_compile(pc_ydctx *c, const pc_ynode *n, const char *path, int groups,
 		      rx *out)
 {
 	const char *s = "";
-	int r = yscalar(c, n, path, &s);
+	int r = pc_yd_scalar(c, n, path, &s);
 	if (r)
 		return r;
 	memset(out, 0, sizeof *out);
@@ -346,7 +227,7 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 	r = pc_re_compile(s, strlen(s), PC_RE_NAMED, &out->re, why, sizeof why);
 	if (r)
 		return r == PC_ENOMEM ? r
-				      : derr(c, n, path, "invalid regular expression: %s", why);
+				      : pc_yd_err(c, n, path, "invalid regular expression: %s", why);
 	out->nsub = pc_re_groups(out->re) + 1;
 	const char *bad = NULL;
 	for (size_t g = 1; g < out->nsub && !bad; g++) {
@@ -370,7 +251,7 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 		bad = "the dialect's expressions are too large together (more than 20000 instructions)";
 	if (bad) {
 		rx_free(out); /* the caller may not know it was compiled */
-		return derr(c, n, path, "%s", bad);
+		return pc_yd_err(c, n, path, "%s", bad);
 	}
 	out->short_memo = malloc(257);
 	if (!out->short_memo) {
@@ -384,7 +265,7 @@ static int rx_compile(dctx *c, const ynode *n, const char *path, int groups,
 }
 
 /* A regex or a list of them. */
-static int rx_list(dctx *c, const ynode *n, const char *path, rx **out,
+static int rx_list(pc_ydctx *c, const pc_ynode *n, const char *path, rx **out,
 		   size_t *count)
 {
 	size_t k = n->type == PC_YN_SEQ ? n->n : 1;
@@ -394,7 +275,7 @@ static int rx_list(dctx *c, const ynode *n, const char *path, rx **out,
 	*count = 0;
 	for (size_t i = 0; i < k; i++) {
 		char kp[256];
-		kpath(kp, sizeof kp, "%s[%zu]", path, i);
+		pc_yd_path(kp, sizeof kp, "%s[%zu]", path, i);
 		int r = rx_compile(c, n->type == PC_YN_SEQ ? n->kids[i] : n,
 				   n->type == PC_YN_SEQ ? kp : path, 0, &(*out)[i]);
 		if (r)
@@ -415,13 +296,13 @@ static const char *const rclass_names[] = {"application", "system", "dos", "io",
 					   "high", "low", "library", "kernel",
 					   "unknown", NULL};
 
-static int row_compile(dctx *c, const dialect *d, const ynode *n,
+static int row_compile(pc_ydctx *c, const dialect *d, const pc_ynode *n,
 		       const char *path, row *rw)
 {
 	static const char *const keys[] = {"match", "columns", "emit", "address",
 					   "numbers", "kind", "binding",
-					   "region-class", NULL};
-	int r = ycheck_map(c, n, path, keys);
+					   "region-class", "repeat", NULL};
+	int r = pc_yd_check_map(c, n, path, keys);
 	if (r)
 		return r;
 	char kp[512];
@@ -431,36 +312,36 @@ static int row_compile(dctx *c, const dialect *d, const ynode *n,
 	rw->binding = PC_BIND_GLOBAL;
 	rw->rclass = PC_REGION_APPLICATION;
 	rw->emit = EM_SYMBOL;
-	const ynode *v;
-	if ((v = yget(n, "match"))) {
-		kpath(kp, sizeof kp, "%s.match", path);
+	const pc_ynode *v;
+	if ((v = pc_yd_get(n, "match"))) {
+		pc_yd_path(kp, sizeof kp, "%s.match", path);
 		if ((r = rx_compile(c, v, kp, 1, &rw->match)))
 			return r;
 		rw->has_match = 1;
 		const char *src = "";
-		if (v->type == PC_YN_SCALAR && yscalar(c, v, kp, &src) == PC_OK &&
+		if (v->type == PC_YN_SCALAR && pc_yd_scalar(c, v, kp, &src) == PC_OK &&
 		    strcmp(src, NM_ROW) == 0)
 			rw->nm_split = 1;
 	}
-	if ((v = yget(n, "columns"))) {
-		kpath(kp, sizeof kp, "%s.columns", path);
+	if ((v = pc_yd_get(n, "columns"))) {
+		pc_yd_path(kp, sizeof kp, "%s.columns", path);
 		if (v->type != PC_YN_MAP)
-			return derr(c, v, kp, "expected a mapping of field: [start, end]");
+			return pc_yd_err(c, v, kp, "expected a mapping of field: [start, end]");
 		for (size_t i = 0; i + 1 < v->n; i += 2) {
-			const ynode *k = v->kids[i], *val = v->kids[i + 1];
+			const pc_ynode *k = v->kids[i], *val = v->kids[i + 1];
 			char fp[600];
-			kpath(fp, sizeof fp, "%s.%s", kp, k->type == PC_YN_SCALAR ? k->s : "?");
+			pc_yd_path(fp, sizeof fp, "%s.%s", kp, k->type == PC_YN_SCALAR ? k->s : "?");
 			int f = k->type == PC_YN_SCALAR ? field_lookup(k->s, k->slen) : -1;
 			if (f < 0)
-				return derr(c, k, fp, "unknown field");
+				return pc_yd_err(c, k, fp, "unknown field");
 			if (val->type != PC_YN_SEQ || val->n < 1 || val->n > 2)
-				return derr(c, val, fp,
+				return pc_yd_err(c, val, fp,
 					    "expected [start] or [start, end] (0-based columns, end exclusive)");
 			unsigned long a, b = 0;
-			if ((r = yuint(c, val->kids[0], fp, 0, 65535, &a)))
+			if ((r = pc_yd_uint(c, val->kids[0], fp, 0, 65535, &a)))
 				return r;
 			if (val->n == 2) {
-				if ((r = yuint(c, val->kids[1], fp, a + 1, 65536, &b)))
+				if ((r = pc_yd_uint(c, val->kids[1], fp, a + 1, 65536, &b)))
 					return r;
 			}
 			rw->col_start[f] = (int)a;
@@ -469,42 +350,50 @@ static int row_compile(dctx *c, const dialect *d, const ynode *n,
 		}
 	}
 	int e;
-	if ((v = yget(n, "emit"))) {
-		kpath(kp, sizeof kp, "%s.emit", path);
-		if ((r = yenum(c, v, kp, emit_names, &rw->emit)))
+	if ((v = pc_yd_get(n, "emit"))) {
+		pc_yd_path(kp, sizeof kp, "%s.emit", path);
+		if ((r = pc_yd_enum(c, v, kp, emit_names, &rw->emit)))
 			return r;
 	}
-	if ((v = yget(n, "address"))) {
-		kpath(kp, sizeof kp, "%s.address", path);
-		if ((r = yenum(c, v, kp, addr_names, &rw->addr_mode)))
+	if ((v = pc_yd_get(n, "address"))) {
+		pc_yd_path(kp, sizeof kp, "%s.address", path);
+		if ((r = pc_yd_enum(c, v, kp, addr_names, &rw->addr_mode)))
 			return r;
 	}
-	if ((v = yget(n, "numbers"))) {
-		kpath(kp, sizeof kp, "%s.numbers", path);
-		if ((r = yenum(c, v, kp, base_names, &e)))
+	if ((v = pc_yd_get(n, "numbers"))) {
+		pc_yd_path(kp, sizeof kp, "%s.numbers", path);
+		if ((r = pc_yd_enum(c, v, kp, base_names, &e)))
 			return r;
 		rw->base = e ? 10 : 16;
 	}
-	if ((v = yget(n, "kind"))) {
-		kpath(kp, sizeof kp, "%s.kind", path);
-		if ((r = yenum(c, v, kp, kind_names, &e)))
+	if ((v = pc_yd_get(n, "kind"))) {
+		pc_yd_path(kp, sizeof kp, "%s.kind", path);
+		if ((r = pc_yd_enum(c, v, kp, kind_names, &e)))
 			return r;
 		rw->kind = (pc_symkind)e;
 	}
-	if ((v = yget(n, "binding"))) {
-		kpath(kp, sizeof kp, "%s.binding", path);
-		if ((r = yenum(c, v, kp, bind_names, &e)))
+	if ((v = pc_yd_get(n, "binding"))) {
+		pc_yd_path(kp, sizeof kp, "%s.binding", path);
+		if ((r = pc_yd_enum(c, v, kp, bind_names, &e)))
 			return r;
 		rw->binding = (pc_binding)e;
 	}
-	if ((v = yget(n, "region-class"))) {
-		kpath(kp, sizeof kp, "%s.region-class", path);
-		if ((r = yenum(c, v, kp, rclass_names, &e)))
+	if ((v = pc_yd_get(n, "region-class"))) {
+		pc_yd_path(kp, sizeof kp, "%s.region-class", path);
+		if ((r = pc_yd_enum(c, v, kp, rclass_names, &e)))
 			return r;
 		rw->rclass = (pc_region_class)e;
 	}
+	if ((v = pc_yd_get(n, "repeat"))) {
+		pc_yd_path(kp, sizeof kp, "%s.repeat", path);
+		if ((r = pc_yd_bool(c, v, kp, &rw->repeat)))
+			return r;
+		if (rw->repeat && (rw->emit != EM_SYMBOL || !rw->has_match || rw->has_col))
+			return pc_yd_err(c, v, kp,
+					 "only a symbol row with 'match' and no 'columns' repeats along its line");
+	}
 	if (!rw->has_match && !rw->has_col)
-		return derr(c, n, path, "a row needs 'match' or 'columns'");
+		return pc_yd_err(c, n, path, "a row needs 'match' or 'columns'");
 	unsigned have = rw->has_col;
 	for (int f = 0; f < F_COUNT; f++)
 		if (rw->match.group[f])
@@ -512,95 +401,95 @@ static int row_compile(dctx *c, const dialect *d, const ynode *n,
 #define HAVE(f) (have & (1u << (f)))
 	if (rw->emit == EM_SYMBOL) {
 		if (!HAVE(F_NAME))
-			return derr(c, n, path, "a symbol row needs a 'name' field");
+			return pc_yd_err(c, n, path, "a symbol row needs a 'name' field");
 		if (!HAVE(F_ADDRESS) && !(HAVE(F_SEGMENT) && HAVE(F_OFFSET)))
-			return derr(c, n, path,
+			return pc_yd_err(c, n, path,
 				    "a symbol row needs an 'address' field (or 'segment' and 'offset')");
 	} else if (rw->emit == EM_REGION) {
 		if (!HAVE(F_START) && !HAVE(F_ADDRESS) && !(HAVE(F_SEGMENT) && HAVE(F_OFFSET)))
-			return derr(c, n, path, "a region row needs a 'start' or 'address' field");
+			return pc_yd_err(c, n, path, "a region row needs a 'start' or 'address' field");
 		if (!HAVE(F_SIZE) && !HAVE(F_STOP) && !HAVE(F_END))
-			return derr(c, n, path,
+			return pc_yd_err(c, n, path,
 				    "a region row needs a 'size', 'stop' or 'end' field");
 	} else if (rw->emit == EM_ENTRY) {
 		if (!HAVE(F_ADDRESS) && !(HAVE(F_SEGMENT) && HAVE(F_OFFSET)))
-			return derr(c, n, path,
+			return pc_yd_err(c, n, path,
 				    "an entry row needs an 'address' field (or 'segment' and 'offset')");
 	} else if (rw->emit == EM_CONTEXT) {
 		if (!HAVE(F_FILE) && !HAVE(F_SECTION) && !HAVE(F_INPUT))
-			return derr(c, n, path,
+			return pc_yd_err(c, n, path,
 				    "a context row needs a 'file', 'section' or 'input' field");
 	} else if (rw->emit == EM_LINES) {
 		if (!rw->has_match || rw->has_col)
-			return derr(c, n, path,
+			return pc_yd_err(c, n, path,
 				    "a lines row needs 'match' (one line-number/address pair, found again and again along the line) and no 'columns'");
 		if (!HAVE(F_LINE) || (!HAVE(F_ADDRESS) && !(HAVE(F_SEGMENT) && HAVE(F_OFFSET))))
-			return derr(c, n, path,
+			return pc_yd_err(c, n, path,
 				    "a lines row needs a 'line' field and an 'address' field (or 'segment' and 'offset')");
 	}
 #undef HAVE
 	return PC_OK;
 }
 
-static int section_compile(dctx *c, const dialect *d, const ynode *n,
+static int section_compile(pc_ydctx *c, const dialect *d, const pc_ynode *n,
 			   const char *path, section *s, int top)
 {
 	static const char *const keys[] = {"name", "begin", "end", "end-at-blank",
 					   "skip", "rows", "other", NULL};
 	int r;
 	char kp[512];
-	const ynode *v;
+	const pc_ynode *v;
 	s->other = top ? OT_SKIP : OT_END;
 	if (!top) {
-		if ((r = ycheck_map(c, n, path, keys)))
+		if ((r = pc_yd_check_map(c, n, path, keys)))
 			return r;
 		const char *nm = "";
-		if ((v = yget(n, "name"))) {
-			kpath(kp, sizeof kp, "%s.name", path);
-			if ((r = yscalar(c, v, kp, &nm)))
+		if ((v = pc_yd_get(n, "name"))) {
+			pc_yd_path(kp, sizeof kp, "%s.name", path);
+			if ((r = pc_yd_scalar(c, v, kp, &nm)))
 				return r;
 		}
 		s->name = pc_strdup(nm);
 		if (!s->name)
 			return PC_ENOMEM;
-		if (!(v = yget(n, "begin")))
-			return derr(c, n, path, "a section needs 'begin'");
-		kpath(kp, sizeof kp, "%s.begin", path);
+		if (!(v = pc_yd_get(n, "begin")))
+			return pc_yd_err(c, n, path, "a section needs 'begin'");
+		pc_yd_path(kp, sizeof kp, "%s.begin", path);
 		if ((r = rx_compile(c, v, kp, 2, &s->begin)))
 			return r;
-		if ((v = yget(n, "end"))) {
-			kpath(kp, sizeof kp, "%s.end", path);
+		if ((v = pc_yd_get(n, "end"))) {
+			pc_yd_path(kp, sizeof kp, "%s.end", path);
 			if ((r = rx_compile(c, v, kp, 0, &s->end)))
 				return r;
 		}
-		if ((v = yget(n, "end-at-blank"))) {
-			kpath(kp, sizeof kp, "%s.end-at-blank", path);
-			if ((r = ybool(c, v, kp, &s->end_blank)))
+		if ((v = pc_yd_get(n, "end-at-blank"))) {
+			pc_yd_path(kp, sizeof kp, "%s.end-at-blank", path);
+			if ((r = pc_yd_bool(c, v, kp, &s->end_blank)))
 				return r;
 		}
 	}
-	if ((v = yget(n, "skip"))) {
-		kpath(kp, sizeof kp, "%s%sskip", path, top ? "" : ".");
+	if ((v = pc_yd_get(n, "skip"))) {
+		pc_yd_path(kp, sizeof kp, "%s%sskip", path, top ? "" : ".");
 		if ((r = rx_list(c, v, kp, &s->skip, &s->nskip)))
 			return r;
 	}
-	if ((v = yget(n, "other"))) {
-		kpath(kp, sizeof kp, "%s%sother", path, top ? "" : ".");
-		if ((r = yenum(c, v, kp, other_names, &s->other)))
+	if ((v = pc_yd_get(n, "other"))) {
+		pc_yd_path(kp, sizeof kp, "%s%sother", path, top ? "" : ".");
+		if ((r = pc_yd_enum(c, v, kp, other_names, &s->other)))
 			return r;
 		if (top && s->other == OT_END)
-			return derr(c, v, kp, "outside sections 'other' is skip or error");
+			return pc_yd_err(c, v, kp, "outside sections 'other' is skip or error");
 	}
-	if ((v = yget(n, "rows"))) {
-		kpath(kp, sizeof kp, "%s%srows", path, top ? "" : ".");
+	if ((v = pc_yd_get(n, "rows"))) {
+		pc_yd_path(kp, sizeof kp, "%s%srows", path, top ? "" : ".");
 		if (v->type != PC_YN_SEQ)
-			return derr(c, v, kp, "expected a list of rows");
+			return pc_yd_err(c, v, kp, "expected a list of rows");
 		s->rows = calloc(v->n ? v->n : 1, sizeof *s->rows);
 		if (!s->rows)
 			return PC_ENOMEM;
 		for (size_t i = 0; i < v->n; i++) {
 			char rp[400];
-			kpath(rp, sizeof rp, "%s[%zu]", kp, i);
+			pc_yd_path(rp, sizeof rp, "%s[%zu]", kp, i);
 			s->nrows = i + 1;
 			if ((r = row_compile(c, d, v->kids[i], rp, &s->rows[i])))
 				return r;
@@ -609,153 +498,153 @@ static int section_compile(dctx *c, const dialect *d, const ynode *n,
 	return PC_OK;
 }
 
-static int rule_compile(dctx *c, const ynode *n, const char *path, rule *ru)
+static int rule_compile(pc_ydctx *c, const pc_ynode *n, const char *path, rule *ru)
 {
 	static const char *const keys[] = {"name", "marker", "type", "class",
 					   "section", "file", "input", "kind",
 					   "binding", "drop", NULL};
-	int r = ycheck_map(c, n, path, keys);
+	int r = pc_yd_check_map(c, n, path, keys);
 	if (r)
 		return r;
 	char kp[512];
-	const ynode *v;
+	const pc_ynode *v;
 	ru->kind = -1;
 	ru->binding = -1;
 	static const int conds[] = {F_NAME, F_MARKER, F_TYPE, F_CLASS, F_SECTION, F_FILE,
 				    F_INPUT};
 	for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++) {
 		int f = conds[i];
-		if ((v = yget(n, field_names[f]))) {
-			kpath(kp, sizeof kp, "%s.%s", path, field_names[f]);
+		if ((v = pc_yd_get(n, field_names[f]))) {
+			pc_yd_path(kp, sizeof kp, "%s.%s", path, field_names[f]);
 			if ((r = rx_compile(c, v, kp, 0, &ru->cond[f])))
 				return r;
 			ru->has |= 1u << f;
 		}
 	}
-	if ((v = yget(n, "kind"))) {
-		kpath(kp, sizeof kp, "%s.kind", path);
-		if ((r = yenum(c, v, kp, kind_names, &ru->kind)))
+	if ((v = pc_yd_get(n, "kind"))) {
+		pc_yd_path(kp, sizeof kp, "%s.kind", path);
+		if ((r = pc_yd_enum(c, v, kp, kind_names, &ru->kind)))
 			return r;
 	}
-	if ((v = yget(n, "binding"))) {
-		kpath(kp, sizeof kp, "%s.binding", path);
-		if ((r = yenum(c, v, kp, bind_names, &ru->binding)))
+	if ((v = pc_yd_get(n, "binding"))) {
+		pc_yd_path(kp, sizeof kp, "%s.binding", path);
+		if ((r = pc_yd_enum(c, v, kp, bind_names, &ru->binding)))
 			return r;
 	}
-	if ((v = yget(n, "drop"))) {
-		kpath(kp, sizeof kp, "%s.drop", path);
-		if ((r = ybool(c, v, kp, &ru->drop)))
+	if ((v = pc_yd_get(n, "drop"))) {
+		pc_yd_path(kp, sizeof kp, "%s.drop", path);
+		if ((r = pc_yd_bool(c, v, kp, &ru->drop)))
 			return r;
 	}
 	if (!ru->has)
-		return derr(c, n, path,
+		return pc_yd_err(c, n, path,
 			    "a rule needs a condition (name, marker, type, class, section, file or input)");
 	if (ru->kind < 0 && ru->binding < 0 && !ru->drop)
-		return derr(c, n, path, "a rule needs 'kind', 'binding' or 'drop'");
+		return pc_yd_err(c, n, path, "a rule needs 'kind', 'binding' or 'drop'");
 	return PC_OK;
 }
 
-static int dialect_build(dctx *c, const ynode *root, dialect *d)
+static int dialect_build(pc_ydctx *c, const pc_ynode *root, dialect *d)
 {
 	static const char *const keys[] = {
 		"profcore-dialect", "name", "description", "address", "numbers",
 		"load-unit", "detect", "join", "skip", "rows", "other", "sections",
 		"symbols", NULL};
-	int r = ycheck_map(c, root, "", keys);
+	int r = pc_yd_check_map(c, root, "", keys);
 	if (r)
 		return r;
-	const ynode *v;
+	const pc_ynode *v;
 	unsigned long ul;
-	if (!(v = yget(root, "profcore-dialect")))
-		return derr(c, root, "profcore-dialect",
+	if (!(v = pc_yd_get(root, "profcore-dialect")))
+		return pc_yd_err(c, root, "profcore-dialect",
 			    "missing (the schema version, 1, must be given first)");
-	if ((r = yuint(c, v, "profcore-dialect", 1, 1, &ul)))
+	if ((r = pc_yd_uint(c, v, "profcore-dialect", 1, 1, &ul)))
 		return r;
 	const char *nm = "";
-	if (!(v = yget(root, "name")))
-		return derr(c, root, "name", "missing");
-	if ((r = yscalar(c, v, "name", &nm)))
+	if (!(v = pc_yd_get(root, "name")))
+		return pc_yd_err(c, root, "name", "missing");
+	if ((r = pc_yd_scalar(c, v, "name", &nm)))
 		return r;
 	if (!*nm)
-		return derr(c, v, "name", "empty");
+		return pc_yd_err(c, v, "name", "empty");
 	if (!(d->name = pc_strdup(nm)))
 		return PC_ENOMEM;
-	if ((v = yget(root, "description")) && (r = yscalar(c, v, "description", &nm)))
+	if ((v = pc_yd_get(root, "description")) && (r = pc_yd_scalar(c, v, "description", &nm)))
 		return r;
 	d->addr_mode = AM_HEX;
 	d->base = 16;
-	if ((v = yget(root, "address")) &&
-	    (r = yenum(c, v, "address", addr_names, &d->addr_mode)))
+	if ((v = pc_yd_get(root, "address")) &&
+	    (r = pc_yd_enum(c, v, "address", addr_names, &d->addr_mode)))
 		return r;
 	int e;
-	if ((v = yget(root, "numbers"))) {
-		if ((r = yenum(c, v, "numbers", base_names, &e)))
+	if ((v = pc_yd_get(root, "numbers"))) {
+		if ((r = pc_yd_enum(c, v, "numbers", base_names, &e)))
 			return r;
 		d->base = e ? 10 : 16;
 	}
 	d->load_unit = d->addr_mode == AM_SEGOFF ? 16 : 1;
-	if ((v = yget(root, "load-unit"))) {
-		if ((r = yuint(c, v, "load-unit", 1, 65536, &ul)))
+	if ((v = pc_yd_get(root, "load-unit"))) {
+		if ((r = pc_yd_uint(c, v, "load-unit", 1, 65536, &ul)))
 			return r;
 		d->load_unit = ul;
 	}
 	d->confidence = 32;
 	d->min_lines = 3;
-	if ((v = yget(root, "detect"))) {
+	if ((v = pc_yd_get(root, "detect"))) {
 		static const char *const dk[] = {"any", "all", "none", "every-line",
 						 "min-lines", "confidence", NULL};
-		if ((r = ycheck_map(c, v, "detect", dk)))
+		if ((r = pc_yd_check_map(c, v, "detect", dk)))
 			return r;
-		const ynode *w;
-		if ((w = yget(v, "any")) && (r = rx_list(c, w, "detect.any", &d->any, &d->nany)))
+		const pc_ynode *w;
+		if ((w = pc_yd_get(v, "any")) && (r = rx_list(c, w, "detect.any", &d->any, &d->nany)))
 			return r;
-		if ((w = yget(v, "all")) && (r = rx_list(c, w, "detect.all", &d->all, &d->nall)))
+		if ((w = pc_yd_get(v, "all")) && (r = rx_list(c, w, "detect.all", &d->all, &d->nall)))
 			return r;
 		if (d->nall > 64)
-			return derr(c, w, "detect.all", "at most 64 expressions");
-		if ((w = yget(v, "none")) &&
+			return pc_yd_err(c, w, "detect.all", "at most 64 expressions");
+		if ((w = pc_yd_get(v, "none")) &&
 		    (r = rx_list(c, w, "detect.none", &d->none, &d->nnone)))
 			return r;
-		if ((w = yget(v, "every-line")) &&
+		if ((w = pc_yd_get(v, "every-line")) &&
 		    (r = rx_compile(c, w, "detect.every-line", 0, &d->every)))
 			return r;
-		if ((w = yget(v, "min-lines"))) {
-			if ((r = yuint(c, w, "detect.min-lines", 1, 1000, &ul)))
+		if ((w = pc_yd_get(v, "min-lines"))) {
+			if ((r = pc_yd_uint(c, w, "detect.min-lines", 1, 1000, &ul)))
 				return r;
 			d->min_lines = (unsigned)ul;
 		}
-		if ((w = yget(v, "confidence"))) {
-			if ((r = yuint(c, w, "detect.confidence", 1, 64, &ul)))
+		if ((w = pc_yd_get(v, "confidence"))) {
+			if ((r = pc_yd_uint(c, w, "detect.confidence", 1, 64, &ul)))
 				return r;
 			d->confidence = (int)ul;
 		}
 		if (!d->nany && !d->nall && !d->every.ok)
-			return derr(c, v, "detect", "needs 'any', 'all' or 'every-line'");
+			return pc_yd_err(c, v, "detect", "needs 'any', 'all' or 'every-line'");
 	}
 	if (c->detect_only)
 		return PC_OK;
-	if ((v = yget(root, "join"))) {
+	if ((v = pc_yd_get(root, "join"))) {
 		static const char *const jk[] = {"line", "next", NULL};
-		if ((r = ycheck_map(c, v, "join", jk)))
+		if ((r = pc_yd_check_map(c, v, "join", jk)))
 			return r;
-		const ynode *a = yget(v, "line"), *b = yget(v, "next");
+		const pc_ynode *a = pc_yd_get(v, "line"), *b = pc_yd_get(v, "next");
 		if (!a || !b)
-			return derr(c, v, "join", "needs both 'line' and 'next'");
+			return pc_yd_err(c, v, "join", "needs both 'line' and 'next'");
 		if ((r = rx_compile(c, a, "join.line", 0, &d->join_line)) ||
 		    (r = rx_compile(c, b, "join.next", 0, &d->join_next)))
 			return r;
 	}
 	if ((r = section_compile(c, d, root, "", &d->top, 1)))
 		return r;
-	if ((v = yget(root, "sections"))) {
+	if ((v = pc_yd_get(root, "sections"))) {
 		if (v->type != PC_YN_SEQ)
-			return derr(c, v, "sections", "expected a list of sections");
+			return pc_yd_err(c, v, "sections", "expected a list of sections");
 		d->secs = calloc(v->n ? v->n : 1, sizeof *d->secs);
 		if (!d->secs)
 			return PC_ENOMEM;
 		for (size_t i = 0; i < v->n; i++) {
 			char kp[64];
-			kpath(kp, sizeof kp, "sections[%zu]", i);
+			pc_yd_path(kp, sizeof kp, "sections[%zu]", i);
 			d->nsecs = i + 1;
 			if ((r = section_compile(c, d, v->kids[i], kp, &d->secs[i], 0)))
 				return r;
@@ -765,16 +654,16 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 	for (size_t i = 0; i < d->nsecs; i++)
 		nrows += d->secs[i].nrows;
 	if (!nrows)
-		return derr(c, root, "rows", "the dialect has no rows (top-level or in a section)");
-	if ((v = yget(root, "symbols"))) {
+		return pc_yd_err(c, root, "rows", "the dialect has no rows (top-level or in a section)");
+	if ((v = pc_yd_get(root, "symbols"))) {
 		if (v->type != PC_YN_SEQ)
-			return derr(c, v, "symbols", "expected a list of rules");
+			return pc_yd_err(c, v, "symbols", "expected a list of rules");
 		d->rules = calloc(v->n ? v->n : 1, sizeof *d->rules);
 		if (!d->rules)
 			return PC_ENOMEM;
 		for (size_t i = 0; i < v->n; i++) {
 			char kp[64];
-			kpath(kp, sizeof kp, "symbols[%zu]", i);
+			pc_yd_path(kp, sizeof kp, "symbols[%zu]", i);
 			d->nrules = i + 1;
 			if ((r = rule_compile(c, v->kids[i], kp, &d->rules[i])))
 				return r;
@@ -785,7 +674,7 @@ static int dialect_build(dctx *c, const ynode *root, dialect *d)
 
 /* Compiles the tree of a dialect.  On error *out is NULL and err holds
  * "dialect FILE:LINE:COL: key 'K': what". */
-static int dialect_compile(const ynode *root, const char *file, dialect **out,
+static int dialect_compile(const pc_ynode *root, const char *file, dialect **out,
 			   char *err, size_t errlen, int detect_only)
 {
 	*out = NULL;
@@ -793,7 +682,7 @@ static int dialect_compile(const ynode *root, const char *file, dialect **out,
 	dialect *d = calloc(1, sizeof *d);
 	if (!d)
 		return PC_ENOMEM;
-	dctx c = {file, err, errlen, detect_only, 0};
+	pc_ydctx c = {file, err, errlen, detect_only, 0};
 	int r = dialect_build(&c, root, d);
 	if (r) {
 		if (r == PC_ENOMEM)
@@ -833,7 +722,7 @@ static int dialect_file(const char *path, dialect **out, char *err, size_t errle
 		 path);
 	return PC_EUNSUPPORTED;
 #else
-	ynode *root = NULL;
+	pc_ynode *root = NULL;
 	int st = pc_ytree_load(path, "dialect", &root, err, errlen);
 	if (!st)
 		st = dialect_compile(root, path, out, err, errlen, 0);
@@ -1324,12 +1213,87 @@ static int lines_apply(engine *e, const row *rw, const char *line, size_t len)
 	return found;
 }
 
+static int sym_row(engine *e, const row *rw, const fields *fp)
+{
+	const fields f = *fp;
+	msym m;
+	memset(&m, 0, sizeof m);
+	if (!HAS(&f, F_NAME) || !f.n[F_NAME])
+		return 0;
+	if (!parse_addr(&f, rw->addr_mode, &m.seg, &m.addr))
+		return 0;
+	if (HAS(&f, F_SIZE) && f.n[F_SIZE] &&
+	    !parse_num(f.p[F_SIZE], f.n[F_SIZE], rw->base, &m.size))
+		return 0;
+	if (pc_grow((void **)&e->syms, &e->capsyms, e->nsyms + 1, sizeof *e->syms))
+		return PC_ENOMEM;
+	m.name = fstr(e, &f, F_NAME);
+	m.file = HAS(&f, F_FILE) && f.n[F_FILE] ? fstr(e, &f, F_FILE) : e->ctx_file;
+	m.section = HAS(&f, F_SECTION) && f.n[F_SECTION] ? fstr(e, &f, F_SECTION)
+							  : e->ctx_section;
+	m.input = HAS(&f, F_INPUT) && f.n[F_INPUT] ? fstr(e, &f, F_INPUT) : e->ctx_input;
+	m.cls = HAS(&f, F_CLASS) && f.n[F_CLASS] ? fstr(e, &f, F_CLASS) : NONE;
+	m.marker = fstr(e, &f, F_MARKER);
+	m.type = fstr(e, &f, F_TYPE);
+	m.kind = (uint8_t)rw->kind;
+	m.binding = (uint8_t)rw->binding;
+	if (m.name == NONE)
+		return PC_ENOMEM;
+	e->syms[e->nsyms++] = m;
+	return 1;
+}
+
+/* A repeating symbol row: its match found again and again along the
+ * line (ld65's two symbols a line); the line is taken only when nothing
+ * but blanks lies between and around them. */
+static int repeat_apply(engine *e, const row *rw, const char *line, size_t len)
+{
+	size_t pos = 0, n0 = e->nsyms;
+	int found = 0;
+	while (pos < len) {
+		int m = pc_re_exec(rw->match.re, &e->sc, line + pos, len - pos, e->pm,
+				   rw->match.nsub);
+		if (m < 0)
+			return m;
+		if (!m || e->pm[0].eo == e->pm[0].so)
+			break;
+		for (size_t i = pos; i < pos + e->pm[0].so; i++)
+			if (line[i] != ' ' && line[i] != '\t') {
+				e->nsyms = n0;
+				return 0;
+			}
+		fields f;
+		memset(&f, 0, sizeof f);
+		for (int k = 0; k < F_COUNT; k++) {
+			int g = rw->match.group[k];
+			if (g && e->pm[g].so != PC_RE_UNSET)
+				fset(&f, k, line + pos + e->pm[g].so, e->pm[g].eo - e->pm[g].so);
+		}
+		size_t adv = e->pm[0].eo;
+		int r = sym_row(e, rw, &f);
+		if (r <= 0) {
+			e->nsyms = n0;
+			return r;
+		}
+		found = 1;
+		pos += adv;
+	}
+	for (; pos < len; pos++)
+		if (line[pos] != ' ' && line[pos] != '\t') {
+			e->nsyms = n0;
+			return 0;
+		}
+	return found;
+}
+
 static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 {
 	fields f;
 	memset(&f, 0, sizeof f);
 	if (rw->emit == EM_LINES)
 		return lines_apply(e, rw, line, len);
+	if (rw->repeat)
+		return repeat_apply(e, rw, line, len);
 	if (rw->nm_split) {
 		if (!nm_split(line, strlen(line), &f))
 			return 0;
@@ -1377,33 +1341,8 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 		if (HAS(&f, F_INPUT))
 			e->ctx_input = f.n[F_INPUT] ? fstr(e, &f, F_INPUT) : NONE;
 		return 1;
-	case EM_SYMBOL: {
-		msym m;
-		memset(&m, 0, sizeof m);
-		if (!HAS(&f, F_NAME) || !f.n[F_NAME])
-			return 0;
-		if (!parse_addr(&f, rw->addr_mode, &m.seg, &m.addr))
-			return 0;
-		if (HAS(&f, F_SIZE) && f.n[F_SIZE] &&
-		    !parse_num(f.p[F_SIZE], f.n[F_SIZE], rw->base, &m.size))
-			return 0;
-		if (pc_grow((void **)&e->syms, &e->capsyms, e->nsyms + 1, sizeof *e->syms))
-			return PC_ENOMEM;
-		m.name = fstr(e, &f, F_NAME);
-		m.file = HAS(&f, F_FILE) && f.n[F_FILE] ? fstr(e, &f, F_FILE) : e->ctx_file;
-		m.section = HAS(&f, F_SECTION) && f.n[F_SECTION] ? fstr(e, &f, F_SECTION)
-								  : e->ctx_section;
-		m.input = HAS(&f, F_INPUT) && f.n[F_INPUT] ? fstr(e, &f, F_INPUT) : e->ctx_input;
-		m.cls = HAS(&f, F_CLASS) && f.n[F_CLASS] ? fstr(e, &f, F_CLASS) : NONE;
-		m.marker = fstr(e, &f, F_MARKER);
-		m.type = fstr(e, &f, F_TYPE);
-		m.kind = (uint8_t)rw->kind;
-		m.binding = (uint8_t)rw->binding;
-		if (m.name == NONE)
-			return PC_ENOMEM;
-		e->syms[e->nsyms++] = m;
-		return 1;
-	}
+	case EM_SYMBOL:
+		return sym_row(e, rw, &f);
 	case EM_REGION: {
 		mreg g;
 		memset(&g, 0, sizeof g);

@@ -31,8 +31,11 @@ chromium
 gcc-riscv64-unknown-elf
 gcc-avr binutils-avr
 lld llvm
-dwz"
-# (the last three lines: tests/realworld/check_addr2line.py builds its
+dwz
+cc65
+mame"
+# (cc65 and mame: tests/traces/check_mame.py builds a 6502 NES program
+# and traces it in MAME; dwz: see below; the three lines before them: tests/realworld/check_addr2line.py builds its
 # program for RISC-V with GNU ld's --gc-sections as ESP-IDF does, for AVR,
 # and for AArch64/RISC-V with Clang and lld, and compares with
 # llvm-symbolizer)

@@ -130,7 +130,14 @@ class Installed(unittest.TestCase):
             os.path.join(SOURCE, "dialects", "*.yaml")))
         self.assertGreater(len(dialects), 0)
         self.assertEqual(sorted(os.listdir(self.d(os.path.join(
-            self.datadir, "profcore", "dialects")))), dialects)
+            self.datadir, "profcore", "dialects")))), sorted(dialects + ["traces"]))
+        # and the built-in trace dialects (loaders/trace.c looks for a
+        # dialect named NAME in dialects/traces/NAME.yaml)
+        traces = sorted(os.path.basename(p) for p in glob.glob(
+            os.path.join(SOURCE, "dialects", "traces", "*.yaml")))
+        self.assertEqual(traces, ["mame.yaml", "pc.yaml"])
+        self.assertEqual(sorted(os.listdir(self.d(os.path.join(
+            self.datadir, "profcore", "dialects", "traces")))), traces)
         self.assertTrue(any(p.endswith("/profcore/__init__.py")
                             for p in self.installed.values()))
         # Private headers stay private.

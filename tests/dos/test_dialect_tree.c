@@ -57,24 +57,30 @@ int main(void)
 	if (!root)
 		return 1;
 	size_t docs = 0;
-	for (const pc_ydoc *d = pc_map_builtins; d->name; d++) {
-		char path[4096], err[512];
-		size_t len;
-		snprintf(path, sizeof path, "%s/dialects/%s.yaml", root, d->name);
-		char *text = slurp(path, &len);
-		pc_ynode *tree;
-		if (!text || pc_ytree_parse(text, len, path, &tree, err, sizeof err)) {
-			fprintf(stderr, "%s: %s\n", path, text ? err : "cannot read");
-			return 1;
+	static const struct {
+		const pc_ydoc *list;
+		const char *dir;
+	} sets[] = {{pc_map_builtins, "dialects"}, {pc_trace_builtins, "dialects/traces"}};
+	for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+		for (const pc_ydoc *d = sets[k].list; d->name; d++) {
+			char path[4096], err[512];
+			size_t len;
+			snprintf(path, sizeof path, "%s/%s/%s.yaml", root, sets[k].dir, d->name);
+			char *text = slurp(path, &len);
+			pc_ynode *tree;
+			if (!text || pc_ytree_parse(text, len, path, &tree, err, sizeof err)) {
+				fprintf(stderr, "%s: %s\n", path, text ? err : "cannot read");
+				return 1;
+			}
+			size_t nodes = compare(d->name, tree, d->root);
+			printf("%s: %zu nodes equal\n", d->name, nodes);
+			pc_ytree_free(tree);
+			free(text);
+			docs++;
 		}
-		size_t nodes = compare(d->name, tree, d->root);
-		printf("%s: %zu nodes equal\n", d->name, nodes);
-		pc_ytree_free(tree);
-		free(text);
-		docs++;
-	}
-	if (docs != 7) {
-		fprintf(stderr, "expected the 7 built-in dialects, found %zu\n", docs);
+	/* 8 map dialects, 2 trace dialects */
+	if (docs != 10) {
+		fprintf(stderr, "expected the 10 built-in dialects, found %zu\n", docs);
 		return 1;
 	}
 	return failures ? 1 : 0;

@@ -936,8 +936,8 @@ static void dialect_names(void **state)
 	assert_int_equal(pc_profile_load_file(p, map, NULL, o), PC_ENOTFOUND);
 	assert_string_equal(pc_profile_error(p)->message,
 			    PC_HAVE_YAML
-				    ? "no map dialect 'lattice' (built-in: gnu-ld, mslink, nm-posix, nm, optlink, tlink, wlink; or give FILE.yaml)"
-				    : "no map dialect 'lattice' (built-in: gnu-ld, mslink, nm-posix, nm, optlink, tlink, wlink)");
+				    ? "no map dialect 'lattice' (built-in: gnu-ld, ld65, mslink, nm-posix, nm, optlink, tlink, wlink; or give FILE.yaml)"
+				    : "no map dialect 'lattice' (built-in: gnu-ld, ld65, mslink, nm-posix, nm, optlink, tlink, wlink)");
 	pc_profile_free(p);
 	pc_options_free(o);
 	free(map);

@@ -1,0 +1,120 @@
+/*
+ * ydialect.c - reading a dialect's YAML tree (ytree.h): the checks and
+ * messages every dialect engine shares (map.c's linker maps, trace.c's
+ * instruction traces).
+ */
+#include "ydialect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int pc_yd_err(pc_ydctx *c, const pc_ynode *n, const char *key, const char *fmt, ...)
+{
+	int k = snprintf(c->err, c->errlen, "dialect %s:%lu:%lu: key '%s': ",
+			 c->file, n ? n->line : 1ul, n ? n->col : 1ul, key);
+	if (k < 0)
+		k = 0;
+	if ((size_t)k < c->errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(c->err + k, c->errlen - (size_t)k, fmt, ap);
+		va_end(ap);
+	}
+	return PC_EFORMAT;
+}
+
+/* Builds a key path for messages (truncation is harmless). */
+void pc_yd_path(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+}
+
+const pc_ynode *pc_yd_get(const pc_ynode *m, const char *key)
+{
+	for (size_t i = 0; i + 1 < m->n; i += 2)
+		if (m->kids[i]->type == PC_YN_SCALAR && strcmp(m->kids[i]->s, key) == 0)
+			return m->kids[i + 1];
+	return NULL;
+}
+
+/* m must be a mapping whose keys are all in allowed[] (NULL-terminated). */
+int pc_yd_check_map(pc_ydctx *c, const pc_ynode *m, const char *path,
+		      const char *const *allowed)
+{
+	if (m->type != PC_YN_MAP)
+		return pc_yd_err(c, m, path, "expected a mapping");
+	for (size_t i = 0; i + 1 < m->n; i += 2) {
+		const pc_ynode *k = m->kids[i];
+		if (k->type != PC_YN_SCALAR)
+			return pc_yd_err(c, k, path, "keys must be plain strings");
+		int ok = 0;
+		for (size_t a = 0; allowed[a]; a++)
+			if (strcmp(k->s, allowed[a]) == 0)
+				ok = 1;
+		char kp[600];
+		pc_yd_path(kp, sizeof kp, "%s%s%s", path, *path ? "." : "", k->s);
+		if (!ok)
+			return pc_yd_err(c, k, kp, "unknown key");
+		for (size_t j = 0; j < i; j += 2)
+			if (strcmp(m->kids[j]->s, k->s) == 0)
+				return pc_yd_err(c, k, kp, "key given twice");
+	}
+	return PC_OK;
+}
+
+int pc_yd_scalar(pc_ydctx *c, const pc_ynode *n, const char *path, const char **out)
+{
+	if (n->type != PC_YN_SCALAR)
+		return pc_yd_err(c, n, path, "expected a single value");
+	*out = n->s;
+	return PC_OK;
+}
+
+int pc_yd_enum(pc_ydctx *c, const pc_ynode *n, const char *path,
+		 const char *const *names, int *out)
+{
+	const char *s = "";
+	int r = pc_yd_scalar(c, n, path, &s);
+	if (r)
+		return r;
+	for (int i = 0; names[i]; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return PC_OK;
+		}
+	char list[256] = "";
+	for (int i = 0; names[i]; i++) {
+		strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+		strncat(list, names[i], sizeof list - strlen(list) - 1);
+	}
+	return pc_yd_err(c, n, path, "'%s' is not one of: %s", s, list);
+}
+
+int pc_yd_uint(pc_ydctx *c, const pc_ynode *n, const char *path, unsigned long min,
+		 unsigned long max, unsigned long *out)
+{
+	const char *s = "";
+	int r = pc_yd_scalar(c, n, path, &s);
+	if (r)
+		return r;
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+	if (!*s || *end || s[0] == '-' || v < min || v > max)
+		return pc_yd_err(c, n, path, "expected a number from %lu to %lu, found '%s'",
+			    min, max, s);
+	*out = v;
+	return PC_OK;
+}
+
+int pc_yd_bool(pc_ydctx *c, const pc_ynode *n, const char *path, int *out)
+{
+	static const char *const names[] = {"false", "true", "no", "yes", NULL};
+	int v;
+	int r = pc_yd_enum(c, n, path, names, &v);
+	if (!r)
+		*out = v & 1;
+	return r;
+}
