@@ -464,7 +464,7 @@ static int exec_line(qctx *c, const char *l, size_t n, uint64_t off)
 	uint32_t *b, si;
 	int r;
 	/* "Trace 0: " (QEMU 3 on) */
-	if (q < e && *q >= '0' && *q <= '9') {
+	if (q < e && *q >= '0' && *q <= '9' && !(e - q >= 2 && q[0] == '0' && q[1] == 'x')) {
 		r = dec64(&q, e, &cpu);
 		if (r < 0 || q >= e || *q != ':')
 			goto bad;
@@ -899,7 +899,7 @@ fail:
 static int exec_shape(const char *q, const char *e)
 {
 	uint64_t v;
-	if (q < e && *q >= '0' && *q <= '9') {
+	if (q < e && *q >= '0' && *q <= '9' && !(e - q >= 2 && q[0] == '0' && q[1] == 'x')) {
 		if (dec64(&q, e, &v) <= 0 || e - q < 2 || q[0] != ':' || q[1] != ' ')
 			return 0;
 		q += 2;
