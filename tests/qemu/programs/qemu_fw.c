@@ -6,7 +6,10 @@
  * chains), UART writes (I/O in the middle of a TB: rewound under
  * -icount), and an exit through semihosting.  Built with
  * arm-none-eabi-gcc -mthumb -mcpu=cortex-m3 -g -O2 -nostdlib
- * -T qemu_fw.ld. */
+ * -T qemu_fw.ld (-DLOOPS=N for a shorter run: tests/qemu/gen_demo.sh). */
+#ifndef LOOPS
+#define LOOPS 600
+#endif
 #define UART0_DATA (*(volatile unsigned *)0x40004000u)
 #define UART0_CTRL (*(volatile unsigned *)0x40004008u)
 #define SYST_CSR (*(volatile unsigned *)0xe000e010u)
@@ -94,7 +97,7 @@ void Reset_Handler(void)
 	SYST_RVR = 99;
 	SYST_CVR = 0;
 	SYST_CSR = 3; /* reference clock (1 MHz), interrupt, enable */
-	for (unsigned k = 0; k < 600; k++) {
+	for (unsigned k = 0; k < LOOPS; k++) {
 		sink = pick(sink + k) + mix(sink & 31);
 		if ((k & 63) == 0)
 			put(sink);
