@@ -35,7 +35,8 @@
  *    next TB starts at.  What cannot give exact counts is refused: an
  *    exec line naming a TB in_asm never showed, chained TBs ("Linking
  *    TBs": their executions are not logged, -d nochain is needed), the
- *    disassembler disagreeing with the translator.
+ *    disassembler disagreeing with the translator, blocks of bytes
+ *    ("OBJD-T:", a QEMU without a disassembler for the target).
  *
  * 2. The execlog TCG plugin (contrib/plugins/execlog.c, "-plugin
  *    libexeclog.so -d plugin"): one line per executed instruction,
@@ -771,6 +772,15 @@ static int qemu_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 					goto fail;
 			}
 			continue; /* disassembly outside in_asm (out_asm, -d op) */
+		}
+		if (c.in_block && starts(l, n, "OBJD-")) {
+			/* QEMU without a disassembler for the target dumps
+			 * the TB's bytes (disas.c print_insn_objdump): where
+			 * its instructions start is not said */
+			st = pc_stream_fail(s, PC_EFORMAT, (int64_t)off,
+					    "the in_asm block at byte %llu holds the TB's bytes (\"OBJD-\" lines), not its instructions: this QEMU has no disassembler for the target; expected one \"0xADDRESS:  instruction\" line per instruction (a QEMU built with Capstone)",
+					    (unsigned long long)c.block_off);
+			goto fail;
 		}
 		if (c.in_block) {
 			/* RISC-V's "Priv: 1; Virt: 0" and the like come

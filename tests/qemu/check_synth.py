@@ -136,6 +136,13 @@ CASES = {
                  "Please report this to qemu-devel@nongnu.org\n\n" + t72(0x7f00100, 0x1000),
                  "@@: QEMU's disassembler disagrees with its translator over the instructions of the "
                  "TB at byte 17; expected in_asm blocks that list a TB's instructions", []),
+    # a QEMU without a disassembler for the target: the TB's bytes
+    # (a real aarch64 log has this form: tests/realworld/SOURCES.md)
+    "objdump": ("----------------\nIN: \n0x40080004:  \nOBJD-T: 1f2003d5c0ff0a101f00009130000094\n\n"
+                + t72(0x7f00100, 0x40080004),
+                "@@: the in_asm block at byte 17 holds the TB's bytes (\"OBJD-\" lines), not its "
+                "instructions: this QEMU has no disassembler for the target; expected one "
+                "\"0xADDRESS:  instruction\" line per instruction (a QEMU built with Capstone)", []),
     "badcpu": (block([0x1000]) + t72(0x7f00100, 0x1000),
                " option qemu-cpu=x; expected all or a vCPU index 0..65535", ["-O", "qemu-cpu=x"]),
 }
@@ -152,7 +159,7 @@ def marker_offsets(text, msg, name):
         starts.append(o)
         o += len(l)
     key = {"chained": "Linking", "mixed": '0, 0x', "stopwho": "Stopped", "order": "0x00001000:",
-           "hugeaddr": "Trace", "disagree": "Disassembler", "rewindout": "cpu_io_recompile",
+           "hugeaddr": "Trace", "disagree": "Disassembler", "objdump": "OBJD", "rewindout": "cpu_io_recompile",
            "rewindend": "cpu_io_recompile"}.get(name)
     traces = [starts[i] for i, l in enumerate(lines) if l.startswith("Trace ")]
     if key:
