@@ -31,12 +31,13 @@ chromium
 gcc-riscv64-unknown-elf
 gcc-avr binutils-avr
 lld llvm
-qemu-system-arm
+qemu-system-arm qemu-user
 libglib2.0-dev"
 # (gcc-riscv64-unknown-elf to llvm: tests/realworld/check_addr2line.py builds its
 # program for RISC-V with GNU ld's --gc-sections as ESP-IDF does, for AVR,
 # and for AArch64/RISC-V with Clang and lld, and compares with
 # llvm-symbolizer; tests/qemu runs a Cortex-M firmware in qemu-system-arm
+# and a RISC-V program in qemu-riscv64 (qemu-user),
 # and builds QEMU's execlog plugin, which Debian does not ship, from the
 # qemu source package: it needs the glib headers)
 

@@ -26,7 +26,10 @@ in RAM at one address, so QEMU translates a TB there again.  For each run:
    address with other instructions, "Stopped" and "rewound" lines (the
    -icount run);
 4. a log written without nochain ("Linking TBs") and the exec lines
-   without their in_asm blocks are refused with their messages.
+   without their in_asm blocks are refused with their messages;
+5. programs/rv_user.c built with riscv64-unknown-elf-gcc (rv64gc: 2- and
+   4-byte instructions) and run in qemu-riscv64 (user mode): 1 and 2
+   (skipped without qemu-user or the RISC-V toolchain).
 
 Exit 77 without qemu-system-arm or the arm-none-eabi toolchain.
 """
@@ -178,23 +181,23 @@ def count_plugin(path):
     return dict(counts)
 
 
-def text_range(fw):
-    """[low, high) of the firmware's .text."""
-    for line in L.run(["arm-none-eabi-objdump", "-h", fw]).splitlines():
+def text_range(fw, cross):
+    """[low, high) of the program's .text."""
+    for line in L.run([cross + "objdump", "-h", fw]).splitlines():
         f = line.split()
         if len(f) > 3 and f[1] == ".text":
             return int(f[3], 16), int(f[3], 16) + int(f[2], 16)
     raise SystemExit("%s has no .text" % fw)
 
 
-def addr2line(fw, addrs):
+def addr2line(fw, addrs, cross):
     """{address: (file, line)} for the addresses of .text the line table
     covers.  Not the code run from the RAM array: addr2line names the
     array's declaration line for its addresses (a data object), where
     no line table row covers them."""
-    lo, hi = text_range(fw)
+    lo, hi = text_range(fw, cross)
     addrs = [a for a in addrs if lo <= a < hi]
-    out = L.run(["arm-none-eabi-addr2line", "-a", "-e", fw] + ["0x%x" % a for a in addrs])
+    out = L.run([cross + "addr2line", "-a", "-e", fw] + ["0x%x" % a for a in addrs])
     res, cur = {}, None
     for line in out.splitlines():
         if re.match(r"^0x[0-9a-f]+$", line):
@@ -215,13 +218,13 @@ def profcat(args, ok=(0,)):
     return r
 
 
-def check_run(name, fw, log, plugin, tmp):
+def check_run(name, fw, log, plugin, tmp, cross="arm-none-eabi-"):
     before = L.failures
     exec_log = os.path.join(tmp, name + ".exec.log")
     plugin_log = os.path.join(tmp, name + ".execlog.log")
     split(log, exec_log, plugin_log)
     want_addr, facts = count_exec(exec_log)
-    lines = addr2line(fw, sorted(want_addr))
+    lines = addr2line(fw, sorted(want_addr), cross)
     want = collections.Counter()
     for a, n in want_addr.items():
         if a in lines:
@@ -286,6 +289,27 @@ def check_refusals(fw, plain_log, tmp):
     print("ok refusals: a chained log, exec lines without in_asm")
 
 
+def check_riscv(plugin, tmp):
+    """programs/rv_user.c (rv64gc: 2- and 4-byte instructions) in
+    qemu-riscv64, user mode: checks 1 and 2."""
+    for tool in ("qemu-riscv64", "riscv64-unknown-elf-gcc", "riscv64-unknown-elf-addr2line"):
+        if not shutil.which(tool):
+            print("skip RISC-V: %s is not installed" % tool)
+            return
+    exe = os.path.join(tmp, "rv.elf")
+    L.run(["riscv64-unknown-elf-gcc", "-march=rv64gc", "-mabi=lp64d", "-g", "-O2", "-nostdlib",
+           "-static", "-o", exe, os.path.join(HERE, "programs", "rv_user.c")])
+    log = os.path.join(tmp, "riscv.log")
+    cmd = ["qemu-riscv64", "-d", "in_asm,exec,nochain" + (",plugin" if plugin else ""), "-D", log]
+    if plugin:
+        cmd += ["-plugin", plugin]
+    r = subprocess.run(cmd + [exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=120)
+    if r.returncode != 0:
+        raise SystemExit("%s: exit %d: %s" % (" ".join(cmd), r.returncode, r.stderr))
+    check_run("riscv-user", exe, log, plugin, tmp, cross="riscv64-unknown-elf-")
+
+
 def main():
     for tool in ("qemu-system-arm", "arm-none-eabi-gcc", "arm-none-eabi-addr2line"):
         if not shutil.which(tool):
@@ -308,6 +332,7 @@ def main():
             if not seen[what]:
                 L.fail("coverage", "no %s TB in the logs: the firmware does not test it" % what)
         check_refusals(fw, os.path.join(tmp, "plain.exec.log"), tmp)
+        check_riscv(plugin, tmp)
     sys.exit(1 if L.failures else 0)
 
 
