@@ -177,6 +177,7 @@ typedef struct qslot {
 	uint64_t pc;
 	uint64_t ptr;  /* the host pointer it was bound to */
 	uint64_t full; /* executions of every instruction */
+	uint32_t cpu;  /* the vCPU that ran it last */
 } qslot;
 
 /* What a vCPU ran last (for "Stopped execution" lines). */
@@ -414,6 +415,7 @@ static int new_slot(qctx *c, uint32_t tb, uint64_t pc, uint64_t ptr, uint32_t *o
 	c->slots[c->nslots].pc = pc;
 	c->slots[c->nslots].ptr = ptr;
 	c->slots[c->nslots].full = 0;
+	c->slots[c->nslots].cpu = 0;
 	*out = (uint32_t)c->nslots++;
 	return PC_OK;
 }
@@ -550,6 +552,7 @@ static int exec_line(qctx *c, const char *l, size_t n, uint64_t off)
 		la->slot = si;
 		la->counted = counted;
 		c->lastcpu = (int64_t)cpu;
+		c->slots[si].cpu = (uint32_t)cpu;
 		if (counted) {
 			c->slots[si].full++;
 			c->executions++;
@@ -573,21 +576,34 @@ static int stopped_line(qctx *c, const char *l, size_t n, uint64_t off)
 	q += 2;
 	if (hex64(&q, e, &pc) <= 0 || q >= e || *q != ']')
 		goto bad;
-	for (size_t i = 0; i < c->nlast; i++) {
-		qlast *la = &c->last[i];
-		if (la->slot == QM_EMPTY)
-			continue;
-		if (c->slots[la->slot].ptr != ptr || c->slots[la->slot].pc != pc)
-			continue;
+	/* the slot of (ptr, pc), and the vCPU that ran it last */
+	{
+		uint32_t *b = qm_slot(&c->bound, ptr, 0), si;
+		qlast *la;
+		if (!b)
+			goto unknown;
+		si = *b;
+		if (c->slots[si].pc != pc) {
+			b = qm_slot(&c->alias, si, pc);
+			if (!b)
+				goto unknown;
+			si = *b;
+		}
+		if (c->slots[si].cpu >= c->nlast)
+			goto unknown;
+		la = &c->last[c->slots[si].cpu];
+		if (la->slot != si)
+			goto unknown;
 		if (la->counted) {
-			c->slots[la->slot].full--;
+			c->slots[si].full--;
 			c->executions--;
 		}
-		if (c->rewind && c->rewind_slot == la->slot)
+		if (c->rewind && c->rewind_slot == si)
 			c->rewind = 0;
 		la->slot = QM_EMPTY;
 		return PC_OK;
 	}
+unknown:
 	return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)off,
 			      "QEMU stopped before the TB at 0x%llx (host 0x%llx), which is not the last TB logged for any vCPU; expected its exec line before",
 			      (unsigned long long)pc, (unsigned long long)ptr);
@@ -605,6 +621,7 @@ static int rewound_line(qctx *c, const char *l, size_t n, uint64_t off)
 	static const char lit[] = "cpu_io_recompile: rewound execution of TB to ";
 	const char *q = l + sizeof lit - 1, *e = l + n;
 	uint64_t pc;
+	uint32_t si;
 	qlast *la;
 	if (hex64(&q, e, &pc) <= 0)
 		return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
@@ -618,16 +635,15 @@ static int rewound_line(qctx *c, const char *l, size_t n, uint64_t off)
 		return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)off,
 				      "second TB rewind before the next exec line; expected an exec line after the rewind at byte %llu",
 				      (unsigned long long)c->rewind_off);
+	si = la->slot;
+	la->slot = QM_EMPTY; /* this run is accounted for here */
 	if (!la->counted)
 		return PC_OK;
 	c->rewind = 1;
-	c->rewind_slot = la->slot;
+	c->rewind_slot = si;
 	c->rewind_off = off;
-	{
-		const qslot *sl = &c->slots[la->slot];
-		if (pc != sl->pc)
-			return apply_rewind(c, pc, off);
-	}
+	if (pc != c->slots[si].pc)
+		return apply_rewind(c, pc, off);
 	return PC_OK;
 }
 

@@ -121,6 +121,12 @@ CASES = {
                   + block([0x2000]) + t72(0x7f00200, 0x2000),
                   "@T2@: TB at 0x1000 continues at 0x2000 after the I/O rewind at byte @@; expected "
                   "one of the rewound TB's instructions", []),
+    # a rewound run is accounted for: QEMU cannot also stop before it
+    "rewindstop": (block([0x1000, 0x1002]) + t72(0x7f00100, 0x1000)
+                   + "cpu_io_recompile: rewound execution of TB to 00001002\n"
+                   + "Stopped execution of TB chain before 0x7f00100 [00001000] f\n",
+                   "@@: QEMU stopped before the TB at 0x1000 (host 0x7f00100), which is not the last TB "
+                   "logged for any vCPU; expected its exec line before", []),
     "rewindend": (block([0x1000, 0x1002]) + t72(0x7f00100, 0x1000)
                   + "cpu_io_recompile: rewound execution of TB to 00001000\n",
                   "@E@: the log ends after the TB rewind at byte @@; expected the exec line of the TB "
@@ -158,7 +164,7 @@ def marker_offsets(text, msg, name):
     for l in lines:
         starts.append(o)
         o += len(l)
-    key = {"chained": "Linking", "mixed": '0, 0x', "stopwho": "Stopped", "order": "0x00001000:",
+    key = {"chained": "Linking", "mixed": '0, 0x', "stopwho": "Stopped", "rewindstop": "Stopped", "order": "0x00001000:",
            "hugeaddr": "Trace", "disagree": "Disassembler", "objdump": "OBJD", "rewindout": "cpu_io_recompile",
            "rewindend": "cpu_io_recompile"}.get(name)
     traces = [starts[i] for i, l in enumerate(lines) if l.startswith("Trace ")]
