@@ -35,7 +35,6 @@ Exit 77 without qemu-system-arm or the arm-none-eabi toolchain.
 """
 import collections
 import csv
-import glob
 import io
 import os
 import re
@@ -72,18 +71,9 @@ def execlog_plugin(cache, tmp):
     if r.returncode != 0:
         return None, "glib-2.0 headers are not installed (libglib2.0-dev)"
     glib = r.stdout.split()
-    os.makedirs(cache, exist_ok=True)
-    orig = glob.glob(os.path.join(cache, "qemu_*.orig.tar.*"))
+    orig, why = L.source_package(cache, "qemu", "qemu_*.orig.tar.*")
     if not orig:
-        opts = L.apt_state(cache)
-        r = subprocess.run(["apt-get"] + opts + ["source", "--download-only", "qemu"],
-                           cwd=cache, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True)
-        orig = glob.glob(os.path.join(cache, "qemu_*.orig.tar.*"))
-        if r.returncode != 0 or not orig:
-            shutil.rmtree(os.path.join(cache, "apt"), ignore_errors=True)
-            last = r.stdout.strip().splitlines()[-1:]
-            return None, "apt-get source qemu failed" + (": " + last[0] if last else "")
+        return None, why
     src = os.path.join(tmp, "qemu-src")
     os.makedirs(src)
     subprocess.run(["tar", "xf", sorted(orig)[-1], "-C", src, "--strip-components=1",

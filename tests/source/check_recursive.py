@@ -67,18 +67,9 @@ def lua_source(cache, tmp):
     for tool in ("apt-get", "dpkg-source"):
         if not shutil.which(tool):
             return None, "%s is not installed" % tool
-    os.makedirs(cache, exist_ok=True)
-    dsc = glob.glob(os.path.join(cache, "lua5.4_*.dsc"))
+    dsc, why = L.source_package(cache, "lua5.4", "lua5.4_*.dsc")
     if not dsc:
-        opts = L.apt_state(cache)
-        r = subprocess.run(["apt-get"] + opts + ["source", "--download-only", "lua5.4"],
-                           cwd=cache, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True)
-        dsc = glob.glob(os.path.join(cache, "lua5.4_*.dsc"))
-        if r.returncode != 0 or not dsc:
-            shutil.rmtree(os.path.join(cache, "apt"), ignore_errors=True)
-            return None, "apt-get source lua5.4 failed: " + r.stdout.strip().splitlines()[-1:][0] \
-                if r.stdout.strip() else "apt-get source lua5.4 failed"
+        return None, why
     src = os.path.join(tmp, "lua5.4")
     # checks the tarballs against the .dsc and applies Debian's patches
     r = subprocess.run(["dpkg-source", "-x", sorted(dsc)[-1], src],

@@ -317,3 +317,22 @@ def apt_state(cache):
                    stderr=subprocess.DEVNULL)
     open(os.path.join(a, ".updated"), "w").close()
     return opts
+
+
+def source_package(cache, package, pattern):
+    """Downloads the Debian source package into cache once (apt_state);
+    (the files of cache matching pattern, None) or (None, the reason it
+    cannot be had)."""
+    os.makedirs(cache, exist_ok=True)
+    got = glob.glob(os.path.join(cache, pattern))
+    if got:
+        return sorted(got), None
+    opts = apt_state(cache)
+    r = subprocess.run(["apt-get"] + opts + ["source", "--download-only", package],
+                       cwd=cache, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    got = glob.glob(os.path.join(cache, pattern))
+    if r.returncode != 0 or not got:
+        shutil.rmtree(os.path.join(cache, "apt"), ignore_errors=True)
+        last = r.stdout.strip().splitlines()[-1:]
+        return None, "apt-get source %s failed%s" % (package, ": " + last[0] if last else "")
+    return sorted(got), None
