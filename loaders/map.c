@@ -2076,8 +2076,29 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 			head = whole_buf;
 			len = whole_len;
 			whole = 1;
-			if (!detect_map(head, len, 1, &name, &ambiguous))
-				ambiguous = 1; /* a later line fits neither */
+			/* only the two nm dialects are scored on the whole
+			 * listing (every dialect's patterns on every line of a
+			 * large listing cost ~500 instructions a byte) */
+			int sn = detect_score("nm", head, len, 1),
+			    sp = detect_score("nm-posix", head, len, 1);
+			uint64_t at;
+			char ex[64];
+			ambiguous = 0;
+			if (sn != sp)
+				name = sn > sp ? "nm" : "nm-posix";
+			else if (!sn) /* a later line fits neither */
+				ambiguous = 1;
+			else
+				switch (nm_shape(head, len, 1, &at, ex, sizeof ex)) {
+				case NM_BSD:
+					name = "nm";
+					break;
+				case NM_POSIX:
+					name = "nm-posix";
+					break;
+				default:
+					ambiguous = 1;
+				}
 		}
 		if (ambiguous) {
 			uint64_t off;

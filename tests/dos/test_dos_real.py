@@ -155,6 +155,7 @@ def load_image(path, origin):
     return data, origin
 
 
+@unittest.skipUnless(os.environ.get('PC_HAVE_CAPSTONE') == '1', 'built without Capstone: no -r disasm')
 @unittest.skipUnless(has_objdump_i8086(), 'objdump -m i8086 (binutils) is needed')
 class Disasm(unittest.TestCase):
     """-r disasm of one function of each real program equals objdump -D -b
