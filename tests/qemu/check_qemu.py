@@ -226,11 +226,11 @@ def check_run(name, fw, log, plugin, tmp, cross="arm-none-eabi-"):
         L.fail(name + " lines", "per-line counts differ from the log and addr2line's:\n  profcat %s\n  here %s"
                % (sorted(got.items()), sorted(want.items())))
     total = sum(want_addr.values())
-    head = profcat([fw, exec_log]).stdout.splitlines()[1]
-    if not head.startswith("Counts: %d total, " % total):
-        L.fail(name + " total", "%r; expected %d instructions" % (head, total))
-    if "Rate: none (exact counts of instructions, not samples)" not in profcat([fw, exec_log]).stdout:
-        L.fail(name + " exact", "the report does not call the counts exact")
+    flat = profcat([fw, exec_log]).stdout.splitlines()
+    if not flat[1].startswith("Counts: %d total, " % total):
+        L.fail(name + " total", "%r; expected %d instructions" % (flat[1], total))
+    if flat[2] != "Rate: none (exact counts of instructions, not samples)":
+        L.fail(name + " exact", "the report does not call the counts exact: %r" % flat[2])
     msg = "%d TB runs, %d stopped, %d rewound, %d retranslated addresses, %d instructions, %d lines" % (
         facts["exec"], facts["stopped"], facts["rewound"], facts["retranslated"], total, len(want))
     if plugin:
