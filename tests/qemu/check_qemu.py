@@ -15,13 +15,15 @@ in RAM at one address, so QEMU translates a TB there again.  For each run:
    QEMU says it stopped before and the instructions after a rewind) and
    arm-none-eabi-addr2line (for .text: addr2line gives the code run from
    the RAM array its declaration line, profcat no line);
-2. when QEMU's execlog plugin can be built (contrib/plugins/execlog.c
-   from Debian's qemu source package, which qemu-system-arm does not
-   ship; through a private apt state with the system's Debian entries as
-   deb-src, kept in PC_QEMU_CACHE, and libglib2.0-dev), the same run
-   writes its per-instruction lines too: profcat's per-address counts
-   (-r locations) from the exec lines equal those from the execlog lines
-   and the count of execlog lines per address;
+2. when QEMU's plugins can be built (contrib/plugins/execlog.c and
+   tests/plugin/insn.c from Debian's qemu source package, which
+   qemu-system-arm does not ship; through a private apt state with the
+   system's Debian entries as deb-src, kept in PC_QEMU_CACHE, and
+   libglib2.0-dev), the same run writes the execlog plugin's lines (one
+   per instruction) and the insn plugin's total (QEMU's own count):
+   profcat's per-address counts (-r locations) from the exec lines equal
+   those from the execlog lines and the count of execlog lines per
+   address, and its total the insn plugin's;
 3. the logs hold what makes the case: a TB translated twice at one
    address with other instructions, "Stopped" and "rewound" lines (the
    -icount run);
@@ -57,12 +59,12 @@ STOPPED = re.compile(r"^Stopped execution of TB chain before (0x[0-9a-f]+) \[([0
 REWOUND = re.compile(r"^cpu_io_recompile: rewound execution of TB to ([0-9a-f]+)")
 
 
-def execlog_plugin(cache, tmp):
-    """libexeclog.so built from Debian's qemu source package, or None and
-    the reason."""
-    so = os.path.join(cache, "libexeclog.so")
-    if os.path.exists(so):
-        return so, None
+def qemu_plugins(cache, tmp):
+    """[libexeclog.so, libinsn.so] built from Debian's qemu source
+    package, or None and the reason."""
+    sos = [os.path.join(cache, "libexeclog.so"), os.path.join(cache, "libinsn.so")]
+    if all(os.path.exists(so) for so in sos):
+        return sos, None
     for tool in ("apt-get", "pkg-config", "gcc", "tar"):
         if not shutil.which(tool):
             return None, "%s is not installed" % tool
@@ -77,19 +79,21 @@ def execlog_plugin(cache, tmp):
     src = os.path.join(tmp, "qemu-src")
     os.makedirs(src)
     subprocess.run(["tar", "xf", sorted(orig)[-1], "-C", src, "--strip-components=1",
-                    "--wildcards", "*/contrib/plugins/execlog.c", "*/include/qemu/qemu-plugin.h"],
+                    "--wildcards", "*/contrib/plugins/execlog.c", "*/tests/plugin/insn.c",
+                    "*/include/qemu/qemu-plugin.h"],
                    check=True)
-    L.run(["gcc", "-shared", "-fPIC", "-O2", "-I" + os.path.join(src, "include", "qemu"),
-           "-o", so, os.path.join(src, "contrib", "plugins", "execlog.c")] + glib)
-    print("execlog plugin built from %s" % os.path.basename(sorted(orig)[-1]))
-    return so, None
+    for so, c in zip(sos, ("contrib/plugins/execlog.c", "tests/plugin/insn.c")):
+        L.run(["gcc", "-shared", "-fPIC", "-O2", "-I" + os.path.join(src, "include", "qemu"),
+               "-o", so, os.path.join(src, *c.split("/"))] + glib)
+    print("execlog and insn plugins built from %s" % os.path.basename(sorted(orig)[-1]))
+    return sos, None
 
 
 def run_qemu(fw, log, extra, plugin):
     d = "in_asm,exec,nochain" + (",plugin" if plugin else "")
     cmd = QEMU + extra + ["-kernel", fw, "-d", d, "-D", log]
-    if plugin:
-        cmd += ["-plugin", plugin]
+    for p in plugin or []:
+        cmd += ["-plugin", p]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                        timeout=120)
     if r.returncode != 0:
@@ -246,6 +250,10 @@ def check_run(name, fw, log, plugin, tmp, cross="arm-none-eabi-"):
         if from_plugin != lines_plugin or from_exec != want_addr:
             L.fail(name + " execlog", "profcat's per-address counts differ from the lines counted here")
         msg += ", = execlog plugin's %d lines" % sum(lines_plugin.values())
+        insns = [int(l.split(":")[1]) for l in open(log) if l.startswith("total insns:")]
+        if insns != [total]:
+            L.fail(name + " insn", "QEMU's insn plugin counted %s instructions; expected %d" % (insns, total))
+        msg += " = insn plugin's total"
     print("%s %s: %s" % ("ok" if L.failures == before else "FAIL", name, msg))
     return facts
 
@@ -291,8 +299,8 @@ def check_riscv(plugin, tmp):
            "-static", "-o", exe, os.path.join(HERE, "programs", "rv_user.c")])
     log = os.path.join(tmp, "riscv.log")
     cmd = ["qemu-riscv64", "-d", "in_asm,exec,nochain" + (",plugin" if plugin else ""), "-D", log]
-    if plugin:
-        cmd += ["-plugin", plugin]
+    for p in plugin or []:
+        cmd += ["-plugin", p]
     r = subprocess.run(cmd + [exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                        timeout=120)
     if r.returncode != 0:
@@ -310,9 +318,9 @@ def main():
         fw = os.path.join(tmp, "fw.elf")
         L.run(["arm-none-eabi-gcc", "-mthumb", "-mcpu=cortex-m3", "-g", "-O2", "-nostdlib",
                "-T", LD, "-Wl,-e,Reset_Handler", "-o", fw, FW])
-        plugin, why = execlog_plugin(cache, tmp)
+        plugin, why = qemu_plugins(cache, tmp)
         if not plugin:
-            print("note: no execlog plugin (%s): exec lines checked against the log and addr2line only" % why)
+            print("note: no QEMU plugins (%s): exec lines checked against the log and addr2line only" % why)
         seen = collections.Counter()
         for name, extra in (("plain", []), ("icount", ["-icount", "shift=0"])):
             log = os.path.join(tmp, name + ".log")
