@@ -15,6 +15,7 @@
  * printed as with -b and a note on standard error says so.
  */
 #include "profcore.h"
+#include "profcore_plugin.h"
 #include "gprof_cmd.h"
 #include "keys.h"
 #include "output.h"

@@ -38,19 +38,40 @@ pc_options *pc_cli_loader_options(const pc_loader *l, const pc_options *all)
 	return o;
 }
 
-pc_options *pc_cli_options_for(const pc_option_decl *keys, const pc_options *all)
+int pc_cli_fit_options(const pc_options *all, pc_fit_options *fit,
+		       pc_attrib_options *attrib, char *msg, size_t cap)
 {
+	pc_attrib_options_init(attrib, PC_ATTRIB_OPTIONS_VERSION);
+	pc_fit_options_init(fit, PC_FIT_OPTIONS_VERSION);
+	fit->attrib = attrib;
+	/* checked as the attribution's keys, named as the fit's */
 	pc_options *o;
 	if (pc_options_new(&o))
-		return NULL;
-	for (size_t i = 0; keys && keys[i].name; i++) {
-		const char *v = pc_options_get(all, keys[i].name);
-		if (v && pc_options_set(o, keys[i].name, v)) {
-			pc_options_free(o);
-			return NULL;
-		}
+		return PC_ENOMEM;
+	int st = pc_options_bind(o, pc_attrib_options_keys(), "pc_profile_fit");
+	static const char *const keys[] = {"attribution", "use-sizes", "demangle"};
+	for (size_t i = 0; !st && i < sizeof keys / sizeof keys[0]; i++) {
+		const char *v = pc_options_get(all, keys[i]);
+		if (v && (st = pc_options_set(o, keys[i], v)) == PC_OK)
+			st = pc_attrib_options_set(attrib, keys[i], v);
 	}
-	return o;
+	if (st == PC_EUSAGE && pc_options_error(o))
+		snprintf(msg, cap, "%s", pc_options_error(o)->message);
+	pc_options_free(o);
+	if (st)
+		return st;
+	int found = 0;
+	if (pc_options_get_u64(all, "load-address", &fit->load_address, &found)) {
+		char shown[160];
+		pc_name_escape(shown, sizeof shown, pc_options_get(all, "load-address"));
+		snprintf(msg, cap,
+			 "bad value '%s' for option 'load-address' of pc_profile_fit; expected an "
+			 "unsigned integer",
+			 shown);
+		return PC_EUSAGE;
+	}
+	fit->has_load_address = found;
+	return PC_OK;
 }
 
 int pc_cli_merge_options(pc_options *ropts, const pc_options *lopts,

@@ -3,7 +3,7 @@
 #ifndef PC_CLI_KEYS_H
 #define PC_CLI_KEYS_H
 
-#include "profcore.h"
+#include "profcore_plugin.h"
 
 #include <stdio.h>
 
@@ -19,10 +19,13 @@ pc_options *pc_cli_loader_options(const pc_loader *l, const pc_options *all);
 int pc_cli_merge_options(pc_options *ropts, const pc_options *lopts,
 			 const pc_option_decl *keys, const pc_loader *const *ls,
 			 size_t n);
-/** A new bag holding the entries of all that keys declares (a library
- *  function's table, pc_function_options); NULL when out of memory.
- *  Free with pc_options_free. */
-pc_options *pc_cli_options_for(const pc_option_decl *keys, const pc_options *all);
+/** The fit check's settings from profcat's -O keys (the string edge of
+ *  pc_profile_fit): the attribution keys (gprof-symspecs aside: the fit
+ *  judges the whole capture) into *attrib, load-address into *fit, whose
+ *  attrib points at *attrib.  PC_EUSAGE with the message (naming the key
+ *  and pc_profile_fit) in msg, or PC_ENOMEM. */
+int pc_cli_fit_options(const pc_options *all, pc_fit_options *fit,
+		       pc_attrib_options *attrib, char *msg, size_t cap);
 /** --rate HZ / -O rate=HZ (every capture loader takes it,
  *  pc_profile_load_stream): after the capture name was loaded into p, a
  *  warning line when it stated another rate (meta rate.stated), which

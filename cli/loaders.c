@@ -7,6 +7,7 @@
 #include "platform.h"
 
 #include <profcore.h>
+#include <profcore_plugin.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

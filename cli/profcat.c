@@ -5,6 +5,7 @@
  * or write a file); 4 out of memory or internal error.
  */
 #include "profcore.h"
+#include "profcore_plugin.h"
 #include "pc_config.h"
 #include "args.h"
 #include "output.h"
@@ -187,13 +188,20 @@ int pc_cli_fit(pc_profile *p, const pc_options *opts, const char *names, int elf
 	pc_fit f;
 	/* the keys the fit check reads: the others are the report's or the
 	 * loaders' */
-	pc_options *fo = pc_cli_options_for(pc_function_options("pc_profile_fit"), opts);
-	if (!fo) {
+	pc_fit_options fo;
+	pc_attrib_options ao;
+	char msg[1024];
+	int st = pc_cli_fit_options(opts, &fo, &ao, msg, sizeof msg);
+	if (st == PC_EUSAGE) {
+		pc_error e = {st, NULL, -1, msg};
+		print_error(&e);
+		return status_exit(st);
+	}
+	if (st) {
 		fprintf(stderr, "profcat: out of memory\n");
 		return EXIT_INTERNAL;
 	}
-	int st = pc_profile_fit(p, fo, &f);
-	pc_options_free(fo);
+	st = pc_profile_fit(&f, p, &fo);
 	if (st) {
 		print_error(pc_profile_error(p));
 		return status_exit(st);

@@ -14,6 +14,7 @@
  * -f and -O apply to the files that follow, as in plain profcat.
  */
 #include "profcore.h"
+#include "profcore_plugin.h"
 #include "args.h"
 #include "output.h"
 #include "loaders.h"
@@ -405,12 +406,12 @@ int profcat_stats_main(int argc, char **argv)
 	for (size_t g = 0; g < c.ngroups; g++)
 		if ((rc = fit_capture(&c, g, caps[g])))
 			goto done;
-	/* diff and rates (their tables: pc_function_options) and merge's
+	/* diff and rates (their tables: pc_report_options) and merge's
 	 * report or export get the -O keys they read and those no loader
 	 * took (they refuse these, naming them) */
 	const pc_option_decl *tkeys =
-		diff ? pc_function_options("pc_profile_diff")
-		: !merge ? pc_function_options("pc_profile_compare_rates")
+		diff ? pc_report_options("diff")
+		: !merge ? pc_report_options("rates")
 		: export_fmt ? pc_export_options(export_fmt)
 			     : pc_report_options(report);
 	if (tkeys || !merge) {
@@ -440,7 +441,7 @@ int profcat_stats_main(int argc, char **argv)
 		}
 	} else if (merge) {
 		for (size_t g = 1; g < c.ngroups; g++)
-			if ((st = pc_profile_merge(caps[0], caps[g], NULL))) {
+			if ((st = pc_profile_merge(caps[0], caps[g]))) {
 				const pc_error *e = pc_profile_error(caps[0]);
 				char file[1024];
 				snprintf(file, sizeof file, "%s",

@@ -51,6 +51,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (r)
 		return r;
 	switch (rs.fmt) {
+	default: /* text, csv, json only: pc_rs_outfmt */
 	case PC_OUT_TEXT:
 		text(&rs, k);
 		break;

@@ -1,4 +1,4 @@
-/* callgraph.c - call-graph reports over the model of libprofcore/callgraph.c.
+/* callgraph.c - call-graph reports over the model of libprofcore/cgmodel.c.
  *
  *   callgraph --style gprof   GNU gprof's -q layout (cg_print.c): parents
  *                             above, children below, <cycle N>, the index
@@ -43,17 +43,17 @@ typedef struct graph {
 
 static int output_kind(const pc_options *o, pc_profile *p, int *kind)
 {
-	const char *f = pc_options_get(o, "output-format");
-	if (!f || !strcmp(f, "text"))
+	pc_outfmt f = pc_options_outfmt(o);
+	if (f == PC_OUT_TEXT)
 		*kind = OUT_TEXT;
-	else if (!strcmp(f, "csv"))
+	else if (f == PC_OUT_CSV)
 		*kind = OUT_CSV;
-	else if (!strcmp(f, "json"))
+	else if (f == PC_OUT_JSON)
 		*kind = OUT_JSON;
 	else
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "output-format: expected text, csv or "
-				       "json, found '%s'", f);
+				       "json, found '%s'", pc_options_get(o, "output-format"));
 	return PC_OK;
 }
 
@@ -83,7 +83,7 @@ static int graph_build(graph *G, pc_profile *p, const pc_options *o)
 {
 	memset(G, 0, sizeof *G);
 	G->p = p;
-	int rc = pc_profile_callgraph_nocheck(p, o, &G->g);
+	int rc = pc_profile_callgraph(&G->g, p, pc_options_callgraph(o));
 	if (rc)
 		return rc;
 	G->nn = pc_callgraph_node_count(G->g);
@@ -1522,7 +1522,7 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 	int kind, rc;
 	if ((rc = output_kind(o, p, &kind)))
 		return rc;
-	if ((rc = pc_profile_attribute_nocheck(p, o)))
+	if ((rc = pc_profile_attribute(p, pc_options_attrib(o))))
 		return rc;
 	site *sv = NULL;
 	size_t ns = 0, cap = 0, nsym = pc_profile_symbol_count(p);

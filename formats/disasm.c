@@ -596,7 +596,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 {
 	int st;
 	const char *sel = pc_options_get(o, "disasm-select");
-	if ((st = pc_profile_attribute_nocheck(p, o)))
+	if ((st = pc_profile_attribute(p, pc_options_attrib(o))))
 		return st;
 	pc_itotals t;
 	if ((st = pc_profile_itotals(p, &t)))

@@ -14,7 +14,7 @@
  *  - arcs: call arcs resolved to frames and merged per (caller, callee);
  *  - chains: for each frame with self samples, its caller chains as
  *    (path root first, fraction of the frame's self), from the one
- *    call-path model of libprofcore/callgraph.c (pc_callgraph_paths):
+ *    call-path model of libprofcore/cgmodel.c (pc_callgraph_paths):
  *    gprof's propagation, a routine's time split among its callers in
  *    proportion to call counts; a cycle is one frame "<cycle N>" (cycle
  *    != 0, numbered as gprof -q numbers it) standing between the callers

@@ -460,26 +460,6 @@ static int sort_chains(pc_xmodel *m, size_t first)
 	return PC_OK;
 }
 
-/* A copy of o with callgraph-time set to what the view counts. */
-static pc_options *graph_opts(const pc_options *o, int arc_time)
-{
-	pc_options *c;
-	if (pc_options_new(&c))
-		return NULL;
-	for (size_t i = 0; o && i < pc_options_count(o); i++) {
-		const char *k = pc_options_key_at(o, i);
-		if (pc_options_set(c, k, pc_options_get(o, k))) {
-			pc_options_free(c);
-			return NULL;
-		}
-	}
-	if (pc_options_set(c, "callgraph-time", arc_time ? "flat" : "samples")) {
-		pc_options_free(c);
-		return NULL;
-	}
-	return c;
-}
-
 /* The samples of the chains flow through their arcs: each arc's
  * inclusive samples, from the chains (after building and after filtering). */
 static void arcs_through_chains(pc_xmodel *m)
@@ -515,11 +495,11 @@ static int build_chains(build *b, const size_t *rowframe, size_t nrows,
 	size_t *nodeframe = NULL;
 	size_t trunc_frame = PC_XNONE;
 	if (stacks && m->narcs) {
-		pc_options *go = graph_opts(opts, m->arc_time);
-		if (!go)
-			return PC_ENOMEM;
-		rc = pc_profile_callgraph_nocheck(m->p, go, &g);
-		pc_options_free(go);
+		/* callgraph-time: what the view counts */
+		pc_callgraph_options go = PC_CALLGRAPH_OPTIONS_INIT;
+		go.attrib = pc_options_attrib(opts);
+		go.time = m->arc_time ? PC_CALLGRAPH_TIME_FLAT : PC_CALLGRAPH_TIME_SAMPLES;
+		rc = pc_profile_callgraph(&g, m->p, &go);
 		if (rc)
 			return rc;
 		size_t nn = pc_callgraph_node_count(g);
@@ -978,17 +958,16 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 {
 	memset(m, 0, sizeof *m);
 	m->p = p;
-	const char *gran = pc_options_get(opts, "granularity");
-	if (gran && (strcmp(gran, "symbol") == 0 ||
-		     strcmp(gran, "function") == 0))
+	pc_gran gran = pc_options_gran(opts);
+	if (gran == PC_GRAN_FUNCTION)
 		m->by_symbol = 1;
-	else if (gran && strcmp(gran, "line") == 0)
+	else if (gran == PC_GRAN_LINE)
 		m->lines = 1;
-	else if (gran && strcmp(gran, "address") != 0)
+	else if (gran != PC_GRAN_NONE && gran != PC_GRAN_ADDRESS)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "granularity '%s': expected function, "
 				       "symbol, line or address for an export",
-				       gran);
+				       pc_options_get(opts, "granularity"));
 	const char *st = pc_options_get(opts, "stacks");
 	int stacks = 1;
 	if (st && strcmp(st, "none") == 0)
@@ -998,10 +977,10 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 				       "stacks '%s': expected estimate, marked "
 				       "or none", st);
 	m->marked = st && strcmp(st, "marked") == 0;
-	const char *attr = pc_options_get(opts, "attribution");
-	int bucket_start = attr && strcmp(attr, "bucket-start") == 0;
+	const pc_attrib_options *ao = pc_options_attrib(opts);
+	int bucket_start = ao && ao->rule == PC_ATTRIBUTION_BUCKET_START;
 
-	int rc = pc_profile_attribute_nocheck(p, opts);
+	int rc = pc_profile_attribute(p, pc_options_attrib(opts));
 	if (rc)
 		return rc;
 	rc = pc_profile_itotals(p, &m->totals);

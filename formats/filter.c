@@ -31,7 +31,7 @@ int pc_rowfilter_init(pc_profile *p, const pc_options *o, pc_rowfilter *rf)
 	rf->opts = o;
 	if (!rf->any)
 		return PC_OK;
-	if ((r = pc_profile_attribute_nocheck(p, o)))
+	if ((r = pc_profile_attribute(p, pc_options_attrib(o))))
 		return r;
 	rf->p = p;
 	rf->nrows = pc_profile_rows(p);
@@ -174,9 +174,9 @@ int pc_filter_json(const pc_options *o, pc_sink *k)
 int pc_stackkeep_init(pc_profile *p, const pc_options *o, pc_stackkeep *sk)
 {
 	memset(sk, 0, sizeof *sk);
-	const char *gran = pc_options_get(o, "granularity");
+	pc_gran gran = pc_options_gran(o);
 	if ((!pc_options_get(o, "focus") && !pc_options_get(o, "ignore")) ||
-	    (gran && strcmp(gran, "function") && strcmp(gran, "symbol")))
+	    (gran != PC_GRAN_NONE && gran != PC_GRAN_FUNCTION))
 		return PC_OK;
 	/* the exports' model with the report's attribution keys, at
 	 * function granularity with estimated stacks; hide stays the
@@ -327,7 +327,7 @@ int pc_filter_profile(pc_profile *p, const pc_options *o, pc_profile **out,
 	q->abbrev = p->abbrev;
 	if (!q->dimension)
 		goto oom;
-	if (pc_profile_merge(q, p, NULL)) {
+	if (pc_profile_merge(q, p)) {
 		const pc_error *e = pc_profile_error(q);
 		st = pc_profile_fail(p, e ? e->code : PC_ENOMEM, "%s",
 				     e ? e->message : "out of memory");
@@ -360,7 +360,7 @@ int pc_filter_profile(pc_profile *p, const pc_options *o, pc_profile **out,
 	}
 	q->ncalls = w;
 	pc_profile_invalidate(q);
-	if ((st = pc_profile_attribute_nocheck(q, o)))
+	if ((st = pc_profile_attribute(q, pc_options_attrib(o))))
 		goto done;
 	if (q->ntargets != n) {
 		st = pc_profile_fail(p, PC_EUNSUPPORTED, "filtered profile: %zu rows, not %zu",

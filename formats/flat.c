@@ -390,6 +390,7 @@ static int flat_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		if ((st = pc_rowset_build_compact(p, o, &spec, &rs)))
 			break;
 		switch (rs.fmt) {
+		default: /* text, csv, json only: pc_rs_outfmt */
 		case PC_OUT_TEXT:
 			render_text(k, p, &rs);
 			if (ivp) {
@@ -422,13 +423,11 @@ const pc_report pc_report_flat = {
 
 static int symbols_render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
-	const char *of = pc_options_get(o, "output-format");
-	int csv = of && !strcmp(of, "csv"), json = of && !strcmp(of, "json");
+	pc_outfmt of = pc_options_outfmt(o);
+	int csv = of == PC_OUT_CSV, json = of == PC_OUT_JSON;
 	size_t n = pc_profile_symbol_count(p);
-	int demangle;
-	if (pc_demangle_option(o, &demangle))
-		return pc_profile_fail(p, PC_EUSAGE, "demangle must be auto or none, not '%s'",
-				       pc_options_get(o, "demangle"));
+	const pc_attrib_options *ao = pc_options_attrib(o);
+	int demangle = (!ao || ao->demangle == PC_DEMANGLE_AUTO) && pc_demangler_available();
 	/* --focus/--ignore/--hide: the symbols whose samples they keep
 	 * (filter.c) */
 	pc_rowfilter rf;

@@ -321,7 +321,7 @@ static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
 	pc_profile *fq = NULL;
 	int st = pc_filter_profile(p, o, &fq, NULL);
 	if (!st)
-		st = pc_profile_callgraph_nocheck(fq ? fq : p, o, &g);
+		st = pc_profile_callgraph(&g, fq ? fq : p, pc_options_callgraph(o));
 	if (st && fq) {
 		const pc_error *e = pc_profile_error(fq);
 		st = pc_profile_fail(p, st, "%s", e ? e->message : "cannot filter");
@@ -576,7 +576,7 @@ int pc_html_diff(pc_profile *base, pc_profile *next, const pc_options *o, pc_sin
 		return pc_profile_fail(next, PC_ENOMEM, "out of memory");
 	char *d = NULL;
 	size_t dlen = 0;
-	int st = pc_profile_diff_nocheck(base, next, jo, &d, &dlen);
+	int st = pc_profile_diff(base, next, jo, &d, &dlen);
 	if (st) {
 		pc_options_free(jo);
 		return st;

@@ -234,9 +234,9 @@ int pc_intervals_build(pc_profile *p, const pc_options *o, pc_intervals *iv)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "intervals must be a number from 1 to %u, not '%s'",
 				       MAX_INTERVALS, pc_options_get(o, "intervals"));
-	const char *mode = pc_options_get(o, "attribution");
-	int bucket_start = mode && strcmp(mode, "bucket-start") == 0;
-	if ((r = pc_profile_attribute_nocheck(p, o)))
+	const pc_attrib_options *ao = pc_options_attrib(o);
+	int bucket_start = ao && ao->rule == PC_ATTRIBUTION_BUCKET_START;
+	if ((r = pc_profile_attribute(p, pc_options_attrib(o))))
 		return r;
 	iv->what = what;
 	if ((r = locate(p, what, iv)))
@@ -422,6 +422,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	    (r = pc_intervals_build(p, o, &iv)))
 		return r;
 	switch (fmt) {
+	default: /* text, csv, json only: pc_rs_outfmt */
 	case PC_OUT_TEXT:
 		pc_intervals_text(&iv, barchart, k);
 		break;

@@ -134,7 +134,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	int r;
 	double z;
 	if ((r = pc_rs_outfmt(p, o, &fmt)) || (r = pc_ci_option(p, o, &z, NULL)) ||
-	    (r = pc_profile_attribute_nocheck(p, o)) || (r = pc_profile_itotals(p, &t)))
+	    (r = pc_profile_attribute(p, pc_options_attrib(o))) || (r = pc_profile_itotals(p, &t)))
 		return r;
 	/* "ci": the Wilson interval of each percent (none for exact counts) */
 	int ci = z > 0 && !pc_profile_event_counts(p);
@@ -178,6 +178,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		wc = l > wc ? l : wc;
 	}
 	switch (fmt) {
+	default: /* text, csv, json only: pc_rs_outfmt */
 	case PC_OUT_TEXT:
 		if (filtered) {
 			pc_sink_puts(k, "Filters: ");

@@ -2,6 +2,7 @@
 #include "internal.h"
 #include "dwarf_internal.h"
 #include "rowset.h"
+#include "stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,12 @@ static const pc_option_decl report_options[] = {
 
 const pc_option_decl *pc_report_options(const char *report)
 {
+	/* the reports of several captures (pc_profile_diff,
+	 * pc_profile_compare_rates) */
+	if (report && !strcmp(report, "diff"))
+		return pc_keys_diff;
+	if (report && !strcmp(report, "rates"))
+		return pc_keys_rates;
 	return pc_report_find(report && *report ? report : "flat") ? report_options : NULL;
 }
 
@@ -114,16 +121,16 @@ static int render_to_sink(pc_profile *p, const char *report, const pc_options *o
 	snprintf(consumer, sizeof consumer, "report %s", name);
 	if (pc_profile_check_options(p, opts, report_options, consumer))
 		return PC_EUSAGE;
-	const char *of = pc_options_get(opts, "output-format");
+	pc_outfmt of = pc_options_outfmt(opts);
 	/* -F html: the HTML page (formats/html.c) holds every view */
-	if (of && !strcmp(of, "html")) {
+	if (of == PC_OUT_HTML) {
 		name = "html";
 		r = pc_report_find(name);
 	}
-	if (of && strcmp(of, "text") && strcmp(of, "csv") && strcmp(of, "json") &&
-	    strcmp(of, "html"))
+	if (of == PC_OUT_BAD)
 		return pc_profile_fail(p, PC_EUSAGE,
-				       "output format must be text, csv, json or html, not '%s'", of);
+				       "output format must be text, csv, json or html, not '%s'",
+				       pc_options_get(opts, "output-format"));
 	/* top, sort: read by the row selection of the flat report and the
 	 * bar chart (rowset.c); refused by the others rather than ignored.
 	 * focus, ignore, hide: read by every report */

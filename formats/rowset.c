@@ -14,17 +14,11 @@
 
 int pc_rs_outfmt(pc_profile *p, const pc_options *o, pc_outfmt *fmt)
 {
-	const char *v = pc_options_get(o, "output-format");
-	if (!v || strcmp(v, "text") == 0)
-		*fmt = PC_OUT_TEXT;
-	else if (strcmp(v, "csv") == 0)
-		*fmt = PC_OUT_CSV;
-	else if (strcmp(v, "json") == 0)
-		*fmt = PC_OUT_JSON;
-	else
+	*fmt = pc_options_outfmt(o);
+	if (*fmt == PC_OUT_HTML || *fmt == PC_OUT_BAD)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "output format must be text, csv or json, not '%s'",
-				       v);
+				       pc_options_get(o, "output-format"));
 	return PC_OK;
 }
 
@@ -357,7 +351,7 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 		for (size_t i = 0; i < *n; i++)
 			all[i].inclusive = all[i].count;
 		pc_callgraph *g = NULL;
-		if ((r = pc_profile_callgraph_nocheck(p, o, &g)))
+		if ((r = pc_profile_callgraph(&g, p, pc_options_callgraph(o))))
 			return r;
 		for (size_t i = 0; i < *n; i++) {
 			pc_icg_node nd;
@@ -954,7 +948,7 @@ static int build(pc_profile *p, const pc_options *o, const pc_rowset_spec *spec,
 	    (r = pc_rs_bool(p, o, "barchart", 1, &rs->barchart)) ||
 	    (r = get_cutoff(p, o, rs)) || (r = get_base(p, o, spec->base, &rs->base)))
 		return r;
-	if ((r = pc_profile_attribute_nocheck(p, o)) || (r = pc_profile_itotals(p, &rs->t)))
+	if ((r = pc_profile_attribute(p, pc_options_attrib(o))) || (r = pc_profile_itotals(p, &rs->t)))
 		return r;
 	rs->denom = rs->base == PC_BASE_PROGRAM ? rs->t.in_program : rs->t.total;
 	rs->rate = pc_profile_rate(p);
@@ -964,9 +958,9 @@ static int build(pc_profile *p, const pc_options *o, const pc_rowset_spec *spec,
 	rs->opts = o;
 
 	size_t nt = pc_profile_rows(p);
-	const char *gran = pc_options_get(o, "granularity");
+	pc_gran gran = pc_options_gran(o);
 	const char *sortv = pc_options_get(o, "sort");
-	if (compact && !spec->region_rows && spec->tie == PC_TIE_NAME && !gran &&
+	if (compact && !spec->region_rows && spec->tie == PC_TIE_NAME && gran == PC_GRAN_NONE &&
 	    (!sortv || !strcmp(sortv, "self")) && !pc_options_get(o, "focus") &&
 	    !pc_options_get(o, "ignore") && !pc_options_get(o, "hide") &&
 	    (r = build_compact(p, o, rs)) != 1)
@@ -976,7 +970,7 @@ static int build(pc_profile *p, const pc_options *o, const pc_rowset_spec *spec,
 	 * not made at all: 10^6 unsampled symbols cost no rows.  Granularity
 	 * file merges rows first (a merged row's address is its lowest):
 	 * every row is made there. */
-	int drop_idle = !(gran && !strcmp(gran, "file"));
+	int drop_idle = gran != PC_GRAN_FILE;
 	size_t cap = 0, n = 0;
 	pc_rs_row *all = NULL;
 	/* the rows straight from the attribution's targets (what
@@ -1040,9 +1034,9 @@ static int build(pc_profile *p, const pc_options *o, const pc_rowset_spec *spec,
 						       .count = v};
 		}
 	}
-	if (gran && !strcmp(gran, "file"))
+	if (gran == PC_GRAN_FILE)
 		n = merge_labels(all, n);
-	for (size_t i = 0; gran && !strcmp(gran, "line") && i < n; i++)
+	for (size_t i = 0; gran == PC_GRAN_LINE && i < n; i++)
 		all[i].namelen = line_namelen(all[i].key ? all[i].key : all[i].label);
 	if ((r = select_rows(p, o, rs, all, &n))) {
 		free(all);

@@ -27,8 +27,6 @@
 #include "internal.h"
 #include "pc_regex.h"
 
-typedef enum pc_outfmt { PC_OUT_TEXT, PC_OUT_CSV, PC_OUT_JSON } pc_outfmt;
-
 /** The sample filters "focus", "ignore" and "hide" (pprof semantics),
  *  compiled once; every report and export that honours them reads them
  *  through this. */
@@ -149,7 +147,8 @@ typedef struct pc_rowset {
 	struct pc_rs_cum *cum;
 } pc_rowset;
 
-/** Parses "output-format"; PC_EUSAGE (recorded on p) when unknown. */
+/** "output-format" (text, csv or json); PC_EUSAGE (recorded on p) for
+ *  another. */
 PC_INTERNAL int pc_rs_outfmt(pc_profile *p, const pc_options *o,
 			     pc_outfmt *fmt);
 /** Reads a boolean option (1/0, yes/no, on/off, true/false); def when

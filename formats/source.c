@@ -392,7 +392,7 @@ static int source_gprof(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_dwarf *d = NULL;
 	int st, zero = 0;
 	if ((st = pc_rs_bool(p, o, "zero", 0, &zero)) || (st = pc_profile_dwarf(p, o, &d)) ||
-	    (st = pc_profile_attribute_nocheck(p, o)))
+	    (st = pc_profile_attribute(p, pc_options_attrib(o))))
 		return st;
 	pc_symspecs ss; /* -A SYM, -J SYM: gprof's INCL_ANNO, EXCL_ANNO */
 	if ((st = pc_symspecs_parse(p, pc_profile_symspecs(p), &ss)))

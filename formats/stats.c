@@ -9,7 +9,7 @@
  * plus the "ci" option shared with the table reports (rowset.c, flat.c).
  * Every share is a count over all the samples of its capture (the flat
  * report's percent); intervals are Wilson score intervals (libprofcore
- * stats.c).  Exact-count captures (pc_profile_exact) get no interval and
+ * statistics.c).  Exact-count captures (pc_profile_exact) get no interval and
  * no test.
  */
 #include "stats.h"
@@ -93,7 +93,7 @@ static int collect_rows(pc_profile *p, const pc_options *o, symcount **out,
 	pc_itotals t;
 	*out = NULL;
 	*n = 0;
-	if ((st = pc_profile_attribute_nocheck(p, o)) || (st = pc_profile_itotals(p, &t)))
+	if ((st = pc_profile_attribute(p, pc_options_attrib(o))) || (st = pc_profile_itotals(p, &t)))
 		return st;
 	*total = t.total;
 	size_t nr = pc_profile_rows(p), nv = nr;
@@ -218,7 +218,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs,
 	size_t n = 0;
 	if (severe_only && !aliasing) {
 		pc_itotals t;
-		if ((st = pc_profile_attribute_nocheck(p, o)) || (st = pc_profile_itotals(p, &t)))
+		if ((st = pc_profile_attribute(p, pc_options_attrib(o))) || (st = pc_profile_itotals(p, &t)))
 			return st;
 		cs->total = t.total;
 	} else if ((st = collect_rows(p, o, &v, &n, &cs->total, 1))) {
@@ -745,6 +745,35 @@ static int diff_body(pc_profile *base, pc_profile *next, const pc_options *o, pc
 	return k->failed;
 }
 
+/* ---- the keys of pc_profile_diff and pc_profile_compare_rates ------------ */
+
+#define END_DECLS {NULL, PC_OPTION_STRING, NULL, NULL, NULL}
+#define OUTPUT_FORMAT_DECL(choices)                                           \
+	{"output-format", PC_OPTION_ENUM, choices, "text", "the output's format"}
+#define CI_DECL(def)                                                          \
+	{"ci", PC_OPTION_STRING, NULL, def,                                   \
+	 "confidence level of intervals, in percent, above 0 and below 100"}
+
+const pc_option_decl pc_keys_diff[] = {
+	PC_ATTRIBUTION_OPTION_DECLS,
+	OUTPUT_FORMAT_DECL("text,csv,json,html"),
+	CI_DECL("95"),
+	{"correction", PC_OPTION_ENUM, "holm,bh", "holm",
+	 "p-value adjustment: Holm (family-wise) or Benjamini-Hochberg (FDR)"},
+	{"symbols", PC_OPTION_STRING, NULL, NULL,
+	 "comma-separated names: only these are tested"},
+	{"focus", PC_OPTION_STRING, NULL, NULL, "keep the samples whose stack matches"},
+	{"ignore", PC_OPTION_STRING, NULL, NULL, "drop the samples whose stack matches"},
+	{"hide", PC_OPTION_STRING, NULL, NULL, "remove matching functions from the stacks"},
+	END_DECLS,
+};
+const pc_option_decl pc_keys_rates[] = {
+	PC_ATTRIBUTION_OPTION_DECLS,
+	OUTPUT_FORMAT_DECL("text,csv,json"),
+	CI_DECL("95"),
+	END_DECLS,
+};
+
 int pc_profile_diff(pc_profile *base, pc_profile *next, const pc_options *opts,
 		    char **out, size_t *len)
 {
@@ -753,20 +782,10 @@ int pc_profile_diff(pc_profile *base, pc_profile *next, const pc_options *opts,
 			    : PC_EUSAGE;
 	if (pc_profile_check_options(next, opts, pc_keys_diff, "pc_profile_diff"))
 		return PC_EUSAGE;
-	return pc_profile_diff_nocheck(base, next, opts, out, len);
-}
-
-int pc_profile_diff_nocheck(pc_profile *base, pc_profile *next, const pc_options *opts,
-			    char **out, size_t *len)
-{
-	if (!base || !next || !out)
-		return next ? pc_profile_fail(next, PC_EUSAGE, "diff needs two profiles")
-			    : PC_EUSAGE;
 	pc_sink k;
 	pc_sink_init(&k);
-	const char *of = pc_options_get(opts, "output-format");
-	int st = of && !strcmp(of, "html") ? pc_html_diff(base, next, opts, &k)
-					   : diff_body(base, next, opts, &k);
+	int st = pc_options_outfmt(opts) == PC_OUT_HTML ? pc_html_diff(base, next, opts, &k)
+							: diff_body(base, next, opts, &k);
 	return finish(next, &k, st, out, len);
 }
 

@@ -27,4 +27,9 @@ PC_INTERNAL size_t pc_check_count(pc_profile *p, const pc_options *o,
 
 PC_INTERNAL extern const pc_report pc_report_check;
 
+/** The keys of pc_profile_diff and pc_profile_compare_rates
+ *  (pc_report_options("diff"), ("rates")). */
+PC_INTERNAL extern const pc_option_decl pc_keys_diff[];
+PC_INTERNAL extern const pc_option_decl pc_keys_rates[];
+
 #endif

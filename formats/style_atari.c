@@ -203,6 +203,7 @@ int pc_style_atari(pc_profile *p, const pc_options *o, const pc_intervals *iv,
 	if (r)
 		return r;
 	switch (rs.fmt) {
+	default: /* text, csv, json only: pc_rs_outfmt */
 	case PC_OUT_TEXT:
 		header(p, &rs, k);
 		table(&rs, k);

@@ -81,6 +81,7 @@ int pc_style_ddj(pc_profile *p, const pc_options *o, const pc_intervals *iv,
 	if (r)
 		return r;
 	switch (rs.fmt) {
+	default: /* text, csv, json only: pc_rs_outfmt */
 	case PC_OUT_TEXT:
 		text(&rs, k);
 		if (iv) {

@@ -127,7 +127,7 @@ int pc_style_gprof(pc_profile *p, const pc_options *o, const pc_intervals *iv,
 	} else if (rs.rate <= 0) {
 		r = pc_profile_fail(p, PC_EUSAGE,
 				    "the gprof style prints seconds and the capture has no sampling rate: give it with the option rate=HZ");
-	} else if (!(r = pc_profile_callgraph_nocheck(p, o, &g))) {
+	} else if (!(r = pc_profile_callgraph(&g, p, pc_options_callgraph(o)))) {
 		size_t unit = 0;
 		if (!(r = pick_unit(p, g, rs.rate, &unit))) {
 			text(k, p, &rs, g, unit);

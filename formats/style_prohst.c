@@ -282,7 +282,7 @@ int pc_style_prohst(pc_profile *p, const pc_options *o, const pc_intervals *iv,
 		pc_rowset_dispose(&rs);
 		return k->failed;
 	}
-	if ((r = pc_profile_attribute_nocheck(p, o)) || (r = pc_profile_itotals(p, &t)))
+	if ((r = pc_profile_attribute(p, pc_options_attrib(o))) || (r = pc_profile_itotals(p, &t)))
 		return r;
 	size_t nh = pc_profile_histogram_count(p);
 	if (nh == 0)

@@ -102,13 +102,11 @@ static void check_source(uint8_t how, const char *name)
 		snprintf(sp, sizeof sp, "%s:%s/", srcdir, srcdir);
 		break;
 	}
-	pc_options *o = NULL;
+	pc_dwarf_options o = PC_DWARF_OPTIONS_INIT;
+	o.source_path = sp[0] ? sp : NULL;
 	pc_dwarf *d = NULL;
-	if (pc_options_new(&o) || (sp[0] && pc_options_set(o, "source-path", sp)) ||
-	    pc_dwarf_new(&d, o)) {
-		pc_options_free(o);
+	if (pc_dwarf_new(&d, &o))
 		return;
-	}
 	char *path = NULL;
 	pc_stream *s = NULL;
 	const char *why = NULL;
@@ -127,7 +125,6 @@ static void check_source(uint8_t how, const char *name)
 	pc_stream_free(s);
 	free(path);
 	pc_dwarf_free(d);
-	pc_options_free(o);
 }
 
 static void check_debuglink(const uint8_t *data, size_t size)

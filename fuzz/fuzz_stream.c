@@ -5,6 +5,7 @@
  * by the input's last byte: lines, borrowed windows, small reads and
  * skips, or everything at once. */
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #include <stdint.h>
 #include <stdlib.h>

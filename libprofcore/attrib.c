@@ -909,40 +909,35 @@ const char *pc_profile_symspecs(const pc_profile *p)
 	return p->cache_specs;
 }
 
-int pc_profile_attribute(pc_profile *p, const pc_options *opts)
+int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts)
 {
 	if (!p)
 		return PC_EUSAGE;
-	if (pc_profile_check_options(p, opts, pc_keys_attribute, "pc_profile_attribute"))
-		return PC_EUSAGE;
-	return pc_profile_attribute_nocheck(p, opts);
-}
-
-int pc_profile_attribute_nocheck(pc_profile *p, const pc_options *opts)
-{
 	/* no options: the profile's own settings (the last ones given) */
 	if (!opts)
 		return attribute_with(p, p->attr_bucket_start, p->attr_use_sizes);
-	const char *mode = pc_options_get(opts, "attribution");
-	int bucket_start = 0;
-	if (mode && strcmp(mode, "bucket-start") == 0)
-		bucket_start = 1;
-	else if (mode && strcmp(mode, "proportional") != 0)
+	if (opts->version != PC_ATTRIB_OPTIONS_VERSION)
 		return pc_profile_fail(p, PC_EUSAGE,
-				       "attribution must be proportional or bucket-start, not '%s'",
-				       mode);
-	uint64_t use_sizes = 0;
-	if (pc_options_get_u64(opts, "use-sizes", &use_sizes, NULL) < 0 || use_sizes > 1)
+				       "pc_attrib_options.version %u: expected %u "
+				       "(PC_ATTRIB_OPTIONS_INIT)",
+				       opts->version, PC_ATTRIB_OPTIONS_VERSION);
+	if (opts->rule != PC_ATTRIBUTION_PROPORTIONAL &&
+	    opts->rule != PC_ATTRIBUTION_BUCKET_START)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "pc_attrib_options.rule %d: expected "
+				       "PC_ATTRIBUTION_PROPORTIONAL or _BUCKET_START",
+				       (int)opts->rule);
+	if (opts->use_sizes != 0 && opts->use_sizes != 1)
 		return pc_profile_fail(p, PC_EUSAGE, "use-sizes must be 0 or 1");
-	/* names only: the cached attribution stays valid */
-	int demangle;
-	if (pc_demangle_option(opts, &demangle))
+	if (opts->demangle != PC_DEMANGLE_AUTO && opts->demangle != PC_DEMANGLE_NONE)
 		return pc_profile_fail(p, PC_EUSAGE,
-				       "demangle must be auto or none, not '%s'",
-				       pc_options_get(opts, "demangle"));
-	p->demangle = demangle;
+				       "pc_attrib_options.demangle %d: expected "
+				       "PC_DEMANGLE_AUTO or PC_DEMANGLE_NONE",
+				       (int)opts->demangle);
+	/* names only: the cached attribution stays valid */
+	p->demangle = opts->demangle == PC_DEMANGLE_AUTO && pc_demangler_available();
 	/* gprof's symbol selections: kept as the other settings */
-	const char *specs = pc_options_get(opts, "gprof-symspecs");
+	const char *specs = opts->gprof_symspecs;
 	if (specs && !*specs)
 		specs = NULL;
 	if (specs ? !p->attr_specs || strcmp(specs, p->attr_specs) : p->attr_specs != NULL) {
@@ -952,7 +947,7 @@ int pc_profile_attribute_nocheck(pc_profile *p, const pc_options *opts)
 		free(p->attr_specs);
 		p->attr_specs = c;
 	}
-	return attribute_with(p, bucket_start, use_sizes != 0);
+	return attribute_with(p, opts->rule == PC_ATTRIBUTION_BUCKET_START, opts->use_sizes);
 }
 
 static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)

@@ -91,19 +91,6 @@ int pc_demangle(const char *name, char **shown)
 #endif
 }
 
-int pc_demangle_option(const pc_options *o, int *on)
-{
-	const char *v = pc_options_get(o, "demangle");
-	*on = pc_demangler_available();
-	if (!v || !strcmp(v, "auto") || !strcmp(v, "1") || !strcmp(v, "gnu"))
-		return PC_OK;
-	if (!strcmp(v, "none") || !strcmp(v, "0")) {
-		*on = 0;
-		return PC_OK;
-	}
-	return PC_EUSAGE;
-}
-
 /* A cached display name: symbol index and name (NULL: a free slot). */
 struct pc_dslot {
 	size_t sym;
@@ -304,26 +291,19 @@ const char *pc_name_display(pc_profile *p, const char *name)
 	return kept;
 }
 
-static const pc_option_decl display_name_options[] = {
-	PC_ATTRIBUTION_OPTION_DECLS,
-	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
-};
-
-int pc_profile_symbol_display_name(pc_profile *p, size_t i,
-				   const pc_options *opts, const char **out)
+int pc_profile_symbol_display_name(const char **out, pc_profile *p, size_t i,
+				   pc_demangle_mode demangle)
 {
 	if (!p)
 		return PC_EUSAGE;
 	if (!out)
 		return pc_profile_fail(p, PC_EUSAGE, "no place for the name");
 	*out = NULL;
-	int on;
-	if (pc_profile_check_options(p, opts, display_name_options,
-				     "pc_profile_symbol_display_name"))
-		return PC_EUSAGE;
-	if (pc_demangle_option(opts, &on))
-		return pc_profile_fail(p, PC_EUSAGE, "demangle must be auto or none, not '%s'",
-				       pc_options_get(opts, "demangle"));
+	if (demangle != PC_DEMANGLE_AUTO && demangle != PC_DEMANGLE_NONE)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "demangle %d: expected PC_DEMANGLE_AUTO or PC_DEMANGLE_NONE",
+				       (int)demangle);
+	int on = demangle == PC_DEMANGLE_AUTO && pc_demangler_available();
 	if (i >= p->nsyms)
 		return pc_profile_fail(p, PC_ENOTFOUND, "no symbol %zu: the profile has %zu",
 				       i, p->nsyms);

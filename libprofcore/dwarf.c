@@ -242,15 +242,14 @@ int pc_dwarf_available(void)
 	return PC_HAVE_DWARF;
 }
 
-static pc_dwarf *dwarf_new(const pc_options *opts)
+static pc_dwarf *dwarf_new(const pc_dwarf_options *opts)
 {
 	pc_dwarf *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
 	d->err.pub.offset = -1;
-	const char *sp = pc_options_get(opts, "source-path");
-	const char *di = pc_options_get(opts, "debuginfod");
-	d->debuginfod = di && strcmp(di, "0");
+	const char *sp = opts ? opts->source_path : NULL;
+	d->debuginfod = opts && opts->debuginfod;
 	while (sp && *sp) {
 		const char *e = strchr(sp, ':');
 		size_t n = e ? (size_t)(e - sp) : strlen(sp);
@@ -272,11 +271,18 @@ static pc_dwarf *dwarf_new(const pc_options *opts)
 	return d;
 }
 
-int pc_dwarf_new(pc_dwarf **out, const pc_options *opts)
+int pc_dwarf_new(pc_dwarf **out, const pc_dwarf_options *opts)
 {
 	if (!out)
 		return pc_last_error_set(PC_EUSAGE, NULL,
 					 "pc_dwarf_new: no place for the reader");
+	if (opts && opts->version != PC_DWARF_OPTIONS_VERSION) {
+		*out = NULL;
+		return pc_last_error_set(PC_EUSAGE, NULL,
+					 "pc_dwarf_options.version %u: expected %u "
+					 "(PC_DWARF_OPTIONS_INIT)",
+					 opts->version, PC_DWARF_OPTIONS_VERSION);
+	}
 	*out = dwarf_new(opts);
 	if (!*out)
 		return pc_last_error_set(PC_ENOMEM, NULL,

@@ -121,7 +121,7 @@ static const char *hexs(char *buf, size_t n, int64_t v)
 	return buf;
 }
 
-static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out);
+static int profile_fit(pc_profile *p, const pc_fit_options *opts, pc_fit *out);
 
 int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n)
 {
@@ -244,27 +244,32 @@ static int mcount_fit(pc_profile *p, const pc_fit *out, char *msg, size_t msglen
 	return PC_OK;
 }
 
-int pc_profile_fit_sized(pc_profile *p, const pc_options *opts, pc_fit *out,
-			 size_t out_size)
+int pc_profile_fit_sized(pc_fit *out, size_t out_size, pc_profile *p,
+			 const pc_fit_options *opts)
 {
 	if (!out || !out_size)
 		return PC_EUSAGE;
 	pc_fit f;
 	memset(&f, 0, sizeof f);
-	int st = p && pc_profile_check_options(p, opts, pc_keys_fit, "pc_profile_fit")
-			 ? PC_EUSAGE
+	pc_fit_options dflt = PC_FIT_OPTIONS_INIT;
+	if (!opts)
+		opts = &dflt;
+	int st = p && opts->version != PC_FIT_OPTIONS_VERSION
+			 ? pc_profile_fail(p, PC_EUSAGE,
+					   "pc_fit_options.version %u: expected %u (PC_FIT_OPTIONS_INIT)",
+					   opts->version, PC_FIT_OPTIONS_VERSION)
 			 : profile_fit(p, opts, &f);
 	int cst = pc_copy_sized(out, out_size, &f, sizeof f);
 	return st ? st : cst;
 }
 
-static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
+static int profile_fit(pc_profile *p, const pc_fit_options *opts, pc_fit *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!p)
 		return PC_EUSAGE;
 	fitctx c = {p, NULL, 0, NULL, 0};
-	int st = pc_profile_attribute_nocheck(p, opts);
+	int st = pc_profile_attribute(p, opts->attrib);
 	if (st)
 		return st;
 	size_t nr = pc_profile_region_count(p);
@@ -474,9 +479,8 @@ static int profile_fit(pc_profile *p, const pc_options *opts, pc_fit *out)
 		if (best >= FIT_MISFIT * out->samples && best > 2 * out->in_program)
 			out->has_shift = 1;
 	}
-	uint64_t load = 0;
-	int given = 0;
-	out->load_given = pc_options_get_u64(opts, "load-address", &load, &given) == PC_OK && given;
+	uint64_t load = opts->has_load_address ? opts->load_address : 0;
+	out->load_given = opts->has_load_address != 0;
 	if (out->has_shift) {
 		/* no load address below 0 */
 		int64_t lowest = load > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)load;

@@ -66,7 +66,7 @@ static int table_dwarf(pc_profile *p, const pc_options *opts, pc_dwarf **out)
 	pc_lineinfo *v = malloc((p->nlines ? p->nlines : 1) * sizeof *v);
 	pc_linerow *r = malloc((p->nlines ? p->nlines : 1) * sizeof *r);
 	pc_dwarf *d;
-	pc_dwarf_new(&d, opts);
+	pc_dwarf_new(&d, pc_options_dwarf(opts));
 	int st = PC_OK;
 	if (!v || !r || !d) {
 		st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
@@ -134,7 +134,7 @@ int pc_profile_dwarf(pc_profile *p, const pc_options *opts, pc_dwarf **out)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "source lines need the program's DWARF or a linker map with line numbers: give the ELF executable (built with -g), or the map made with LINK /LINENUMBERS, among the files");
 	pc_dwarf *d;
-	pc_dwarf_new(&d, opts);
+	pc_dwarf_new(&d, pc_options_dwarf(opts));
 	if (!d)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	int st = pc_dwarf_load(d, elf);
@@ -161,16 +161,15 @@ static int add_named(pc_profile *q, const pc_symbol *proto, const char *name)
 	return pc_profile_add_symbol(q, &s);
 }
 
-typedef enum { G_LINE, G_FILE, G_ADDRESS } gran;
 
 /* Function symbols (p's attribution targets), renamed for g. */
-static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g)
+static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g)
 {
 	char buf[4096];
 	for (size_t i = 0; i < p->ntargets; i++) {
 		const pc_symbol *s = &p->syms[p->targets[i].symbol];
 		const char *name = s->name;
-		if (g != G_ADDRESS) {
+		if (g != PC_GRAN_ADDRESS) {
 			const pc_srcframe *f;
 			size_t nf;
 			int st = pc_dwarf_lookup_frames(d, s->address, &f, &nf);
@@ -178,7 +177,7 @@ static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g)
 				return fail_from(p, pc_dwarf_error(d), st);
 			/* gprof get_src_info: file, function and line */
 			if (nf && f[0].file && f[0].function && f[0].line) {
-				if (g == G_FILE)
+				if (g == PC_GRAN_FILE)
 					name = f[0].file;
 				else {
 					snprintf(buf, sizeof buf, "%s (%s:%u @ %llx)", s->name,
@@ -337,7 +336,7 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 	return PC_OK;
 }
 
-static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g, int all)
+static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g, int all)
 {
 	pc_linesym *ls;
 	size_t n;
@@ -369,7 +368,7 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, gran g, int all)
 				s.binding = PC_BIND_GLOBAL;
 		}
 		prevb = s.binding;
-		if (g == G_FILE) {
+		if (g == PC_GRAN_FILE) {
 			s.name = ls[i].file;
 		} else {
 			snprintf(buf, sizeof buf, "%s (%s:%u @ %llx)", ls[i].function,
@@ -448,28 +447,22 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 {
 	*out = NULL;
 	const char *gs = pc_options_get(opts, "granularity");
-	gran g;
-	if (!gs || !strcmp(gs, "function") || !strcmp(gs, "symbol"))
+	pc_gran g = pc_options_gran(opts);
+	if (g == PC_GRAN_NONE || g == PC_GRAN_FUNCTION)
 		return PC_OK;
-	if (!strcmp(gs, "line"))
-		g = G_LINE;
-	else if (!strcmp(gs, "file"))
-		g = G_FILE;
-	else if (!strcmp(gs, "address"))
-		g = G_ADDRESS;
-	else
+	if (g == PC_GRAN_BAD)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "granularity must be function, line, file or address, not '%s'",
 				       gs);
 	int st;
-	if ((st = pc_profile_attribute_nocheck(p, opts)))
+	if ((st = pc_profile_attribute(p, pc_options_attrib(opts))))
 		return st;
 	if (pc_samples_binned(p->samples))
 		return pc_profile_fail(p, PC_EUNSUPPORTED,
 				       "granularity %s: the raw samples were counted per symbol, not per address (more than %zu distinct addresses); use granularity function",
 				       gs, (size_t)1 << 17);
 	pc_dwarf *d = NULL;
-	if (g != G_ADDRESS && (st = pc_profile_dwarf(p, opts, &d)))
+	if (g != PC_GRAN_ADDRESS && (st = pc_profile_dwarf(p, opts, &d)))
 		return st;
 	pc_profile *q;
 	pc_profile_new(&q, p->reg);
@@ -478,7 +471,7 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	q->exact = p->exact;
 	/* "FUNCTION (FILE:LINE @ ADDR)", "FUNCTION+0xOFF @ ADDR": FUNCTION
 	 * is shown demangled as the function's row */
-	q->split_names = g != G_FILE;
+	q->split_names = g != PC_GRAN_FILE;
 	pc_samples_set_threads(q->samples, pc_samples_threads(p->samples));
 	q->dimension = pc_strpool_add(&q->pool, p->dimension);
 	q->abbrev = p->abbrev;
@@ -487,11 +480,11 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
 	st = add_functions(p, q, d, g);
-	if (!st && g != G_ADDRESS)
+	if (!st && g != PC_GRAN_ADDRESS)
 		st = add_lines(p, q, d, g, wants_zero(opts));
-	if (!st && g == G_ADDRESS)
+	if (!st && g == PC_GRAN_ADDRESS)
 		st = add_addresses(p, q);
-	if (!st && pc_profile_merge(q, p, NULL)) {
+	if (!st && pc_profile_merge(q, p)) {
 		const pc_error *e = pc_profile_error(q);
 		st = pc_profile_fail(p, e ? e->code : PC_ENOMEM, "%s",
 				     e ? e->message : "out of memory");
@@ -503,7 +496,7 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	/* gprof cg_tally: a call's callee is the function entered, never
 	 * the line symbol holding the callee address (that address is past
 	 * the entry when mcount is called after the prologue) */
-	if (g != G_ADDRESS) {
+	if (g != PC_GRAN_ADDRESS) {
 		for (size_t i = 0; i < q->narcs; i++) {
 			int64_t t = pc_profile_row_find(p, q->arcs[i].to_segment, q->arcs[i].to);
 			if (t >= 0)

@@ -93,7 +93,7 @@ struct pc_profile {
 	const char *program;
 	unsigned width;
 	pc_endian endian;
-	int exact; /* counts are exact event counts, not samples (stats.c) */
+	int exact; /* counts are exact event counts, not samples (statistics.c) */
 	const char **src_format, **src_file;
 	const char **meta_key, **meta_val;
 	size_t nmeta, capmeta, capmeta2;

@@ -1,6 +1,7 @@
 /* options.c - the key/value bag given to loaders, reports and exports,
- * checked against the keys its consumer declares (pc_option_decl), and
- * the typed common settings (pc_settings) written into it. */
+ * checked against the keys its consumer declares (pc_option_decl); the
+ * typed options of the library's own functions (pc_attrib_options, ...)
+ * and the string keys parsed into them. */
 #include "internal.h"
 
 #include <errno.h>
@@ -15,7 +16,16 @@ struct pc_options {
 	const pc_option_decl *bound; /* the consumer's keys, or NULL */
 	char *consumer;
 	pc_errslot err;
+	/* the typed keys the library itself reads, parsed when set (a bad
+	 * value leaves the default: the consumer's key check refuses it) */
+	pc_attrib_options attrib;
+	pc_callgraph_options cg; /* cg.attrib: &attrib */
+	pc_dwarf_options dwarf;
+	pc_outfmt outfmt;
+	pc_gran gran;
 };
+
+static void refresh_typed(pc_options *o);
 
 const char *pc_option_type_name(pc_option_type t)
 {
@@ -39,6 +49,7 @@ int pc_options_new(pc_options **out)
 		return pc_last_error_set(PC_ENOMEM, NULL,
 					 "out of memory for new options");
 	(*out)->err.pub.offset = -1;
+	refresh_typed(*out);
 	return PC_OK;
 }
 
@@ -280,6 +291,7 @@ int pc_options_set(pc_options *o, const char *key, const char *value)
 				(o->n - i - 1) * sizeof *o->values);
 			o->n--;
 		}
+		refresh_typed(o);
 		pc_errslot_clear(&o->err);
 		return PC_OK;
 	}
@@ -289,6 +301,7 @@ int pc_options_set(pc_options *o, const char *key, const char *value)
 	if (have) {
 		free(o->values[i]);
 		o->values[i] = v;
+		refresh_typed(o);
 		pc_errslot_clear(&o->err);
 		return PC_OK;
 	}
@@ -302,6 +315,7 @@ int pc_options_set(pc_options *o, const char *key, const char *value)
 	o->keys[o->n] = k;
 	o->values[o->n] = v;
 	o->n++;
+	refresh_typed(o);
 	pc_errslot_clear(&o->err);
 	return PC_OK;
 }
@@ -372,125 +386,142 @@ const char *pc_options_key_at(const pc_options *o, size_t i)
 	return o && i < o->n ? o->keys[i] : NULL;
 }
 
-/* ---- typed settings ----------------------------------------------------- */
+/* ---- typed options ------------------------------------------------------ */
 
-/* the size of the first pc_settings (struct_size .. output_format) */
-#define SETTINGS_V1_SIZE (offsetof(pc_settings, output_format) + sizeof(pc_output_format))
-
-int pc_options_set_settings(pc_options *o, const pc_settings *s)
+int pc_attrib_options_init(pc_attrib_options *opts, unsigned version)
 {
-	if (!o)
+	if (!opts || version != PC_ATTRIB_OPTIONS_VERSION)
 		return PC_EUSAGE;
-	if (!s || s->struct_size < SETTINGS_V1_SIZE || s->struct_size > sizeof(pc_settings))
-		return opt_fail(o, PC_EUSAGE,
-				"pc_settings.struct_size %zu: expected %zu (PC_SETTINGS_INIT)",
-				s ? s->struct_size : (size_t)0, sizeof(pc_settings));
-	static const char *const attr[] = {NULL, "proportional", "bucket-start"};
-	static const char *const gran[] = {NULL, "function", "line", "file", "address"};
-	static const char *const outf[] = {NULL, "text", "csv", "json", "html"};
-	struct {
-		const char *key, *field;
-		int v, max;
-		const char *const *names;
-	} f[] = {
-		{"attribution", "attribution", (int)s->attribution, 2, attr},
-		{"use-sizes", "use_sizes", s->use_sizes, 1, NULL},
-		{"demangle", "demangle", s->demangle, 1, NULL},
-		{"granularity", "granularity", (int)s->granularity, 4, gran},
-		{"output-format", "output_format", (int)s->output_format, 4, outf},
-	};
-	size_t nf = sizeof f / sizeof f[0];
-	for (size_t i = 0; i < nf; i++) {
-		int leave = f[i].names ? f[i].v == 0 : f[i].v == -1;
-		if (!leave && (f[i].v < (f[i].names ? 0 : -1) || f[i].v > f[i].max))
-			return opt_fail(o, PC_EUSAGE, "pc_settings.%s %d: expected %s", f[i].field,
-					f[i].v,
-					f[i].names ? "one of the pc_* enum values" : "-1, 0 or 1");
-	}
-	/* check every key and value before changing anything */
-	for (size_t i = 0; o->bound && i < nf; i++) {
-		int leave = f[i].names ? f[i].v == 0 : f[i].v == -1;
-		const char *v = f[i].names ? f[i].names[f[i].v] : f[i].v ? "1" : "0";
-		char msg[1024];
-		if (!leave && pc_option_check(o->bound, o->consumer, f[i].key, v, msg, sizeof msg))
-			return opt_fail(o, PC_EUSAGE, "%s", msg);
-	}
-	for (size_t i = 0; i < nf; i++) {
-		int leave = f[i].names ? f[i].v == 0 : f[i].v == -1;
-		if (leave)
-			continue;
-		int st = pc_options_set(o, f[i].key, f[i].names ? f[i].names[f[i].v]
-								: f[i].v ? "1" : "0");
-		if (st)
-			return st; /* PC_ENOMEM: the keys before it are set */
+	pc_attrib_options d = PC_ATTRIB_OPTIONS_INIT;
+	*opts = d;
+	return PC_OK;
+}
+
+int pc_callgraph_options_init(pc_callgraph_options *opts, unsigned version)
+{
+	if (!opts || version != PC_CALLGRAPH_OPTIONS_VERSION)
+		return PC_EUSAGE;
+	pc_callgraph_options d = PC_CALLGRAPH_OPTIONS_INIT;
+	*opts = d;
+	return PC_OK;
+}
+
+int pc_fit_options_init(pc_fit_options *opts, unsigned version)
+{
+	if (!opts || version != PC_FIT_OPTIONS_VERSION)
+		return PC_EUSAGE;
+	pc_fit_options d = PC_FIT_OPTIONS_INIT;
+	*opts = d;
+	return PC_OK;
+}
+
+int pc_dwarf_options_init(pc_dwarf_options *opts, unsigned version)
+{
+	if (!opts || version != PC_DWARF_OPTIONS_VERSION)
+		return PC_EUSAGE;
+	pc_dwarf_options d = PC_DWARF_OPTIONS_INIT;
+	*opts = d;
+	return PC_OK;
+}
+
+int pc_attrib_options_set(pc_attrib_options *opts, const char *key, const char *value)
+{
+	if (!opts || !key || !value)
+		return PC_EUSAGE;
+	if (!strcmp(key, "attribution")) {
+		if (!strcmp(value, "proportional"))
+			opts->rule = PC_ATTRIBUTION_PROPORTIONAL;
+		else if (!strcmp(value, "bucket-start"))
+			opts->rule = PC_ATTRIBUTION_BUCKET_START;
+		else
+			return PC_EUSAGE;
+	} else if (!strcmp(key, "use-sizes")) {
+		if (strcmp(value, "0") && strcmp(value, "1"))
+			return PC_EUSAGE;
+		opts->use_sizes = value[0] == '1';
+	} else if (!strcmp(key, "demangle")) {
+		if (!strcmp(value, "auto") || !strcmp(value, "1") || !strcmp(value, "gnu"))
+			opts->demangle = PC_DEMANGLE_AUTO;
+		else if (!strcmp(value, "none") || !strcmp(value, "0"))
+			opts->demangle = PC_DEMANGLE_NONE;
+		else
+			return PC_EUSAGE;
+	} else if (!strcmp(key, "gprof-symspecs")) {
+		opts->gprof_symspecs = *value ? value : NULL;
+	} else {
+		return PC_ENOTFOUND;
 	}
 	return PC_OK;
 }
 
-/* ---- the keys of the library's own option consumers -------------------- */
-
-#define END_DECLS {NULL, PC_OPTION_STRING, NULL, NULL, NULL}
-#define OUTPUT_FORMAT_DECL(choices)                                           \
-	{"output-format", PC_OPTION_ENUM, choices, "text", "the output's format"}
-#define CI_DECL(def)                                                          \
-	{"ci", PC_OPTION_STRING, NULL, def,                                   \
-	 "confidence level of intervals, in percent, above 0 and below 100"}
-
-const pc_option_decl pc_keys_attribute[] = {
-	PC_ATTRIBUTION_OPTION_DECLS,
-	END_DECLS,
-};
-const pc_option_decl pc_keys_callgraph[] = {
-	PC_ATTRIBUTION_OPTION_DECLS,
-	{"callgraph-time", PC_OPTION_ENUM, "samples,flat", NULL,
-	 "own times from the samples or from the arcs' flat times"},
-	END_DECLS,
-};
-const pc_option_decl pc_keys_fit[] = {
-	PC_ATTRIBUTION_OPTION_DECLS,
-	{"load-address", PC_OPTION_U64, NULL, NULL, "where the program was loaded"},
-	END_DECLS,
-};
-const pc_option_decl pc_keys_diff[] = {
-	PC_ATTRIBUTION_OPTION_DECLS,
-	OUTPUT_FORMAT_DECL("text,csv,json,html"),
-	CI_DECL("95"),
-	{"correction", PC_OPTION_ENUM, "holm,bh", "holm",
-	 "p-value adjustment: Holm (family-wise) or Benjamini-Hochberg (FDR)"},
-	{"symbols", PC_OPTION_STRING, NULL, NULL,
-	 "comma-separated names: only these are tested"},
-	{"focus", PC_OPTION_STRING, NULL, NULL, "keep the samples whose stack matches"},
-	{"ignore", PC_OPTION_STRING, NULL, NULL, "drop the samples whose stack matches"},
-	{"hide", PC_OPTION_STRING, NULL, NULL, "remove matching functions from the stacks"},
-	END_DECLS,
-};
-const pc_option_decl pc_keys_rates[] = {
-	PC_ATTRIBUTION_OPTION_DECLS,
-	OUTPUT_FORMAT_DECL("text,csv,json"),
-	CI_DECL("95"),
-	END_DECLS,
-};
-const pc_option_decl pc_keys_merge[] = {
-	END_DECLS,
-};
-
-const pc_option_decl *pc_function_options(const char *function)
+const pc_option_decl *pc_attrib_options_keys(void)
 {
-	static const struct {
-		const char *name;
-		const pc_option_decl *keys;
-	} t[] = {
-		{"pc_profile_attribute", pc_keys_attribute},
-		{"pc_profile_symbol_display_name", pc_keys_attribute},
-		{"pc_profile_callgraph", pc_keys_callgraph},
-		{"pc_profile_fit", pc_keys_fit},
-		{"pc_profile_fit_sized", pc_keys_fit},
-		{"pc_profile_diff", pc_keys_diff},
-		{"pc_profile_compare_rates", pc_keys_rates},
-		{"pc_profile_merge", pc_keys_merge},
+	static const pc_option_decl keys[] = {
+		PC_ATTRIBUTION_OPTION_DECLS,
+		{"gprof-symspecs", PC_OPTION_STRING, NULL, NULL,
+		 "gprof's symbol selections: option letters pPqQfeFEnNkAJ with a symspec, "
+		 "';'-separated"},
+		{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
 	};
-	for (size_t i = 0; function && i < sizeof t / sizeof t[0]; i++)
-		if (!strcmp(t[i].name, function))
-			return t[i].keys;
-	return NULL;
+	return keys;
+}
+
+/* the typed view of o's keys, parsed again after each change */
+static void refresh_typed(pc_options *o)
+{
+	pc_attrib_options_init(&o->attrib, PC_ATTRIB_OPTIONS_VERSION);
+	pc_callgraph_options_init(&o->cg, PC_CALLGRAPH_OPTIONS_VERSION);
+	o->cg.attrib = &o->attrib;
+	pc_dwarf_options_init(&o->dwarf, PC_DWARF_OPTIONS_VERSION);
+	o->outfmt = PC_OUT_TEXT;
+	o->gran = PC_GRAN_NONE;
+	static const char *const outfmts[] = {"text", "csv", "json", "html"};
+	static const char *const grans[] = {NULL, "function", "line", "file", "address"};
+	for (size_t i = 0; i < o->n; i++) {
+		if (pc_attrib_options_set(&o->attrib, o->keys[i], o->values[i]) != PC_ENOTFOUND)
+			continue;
+		if (!strcmp(o->keys[i], "output-format")) {
+			o->outfmt = PC_OUT_BAD;
+			for (int f = PC_OUT_TEXT; f < PC_OUT_BAD; f++)
+				if (!strcmp(o->values[i], outfmts[f]))
+					o->outfmt = (pc_outfmt)f;
+		} else if (!strcmp(o->keys[i], "granularity")) {
+			o->gran = !strcmp(o->values[i], "symbol") ? PC_GRAN_FUNCTION : PC_GRAN_BAD;
+			for (int g = PC_GRAN_FUNCTION; g < PC_GRAN_BAD; g++)
+				if (!strcmp(o->values[i], grans[g]))
+					o->gran = (pc_gran)g;
+		} else if (!strcmp(o->keys[i], "source-path"))
+			o->dwarf.source_path = o->values[i];
+		else if (!strcmp(o->keys[i], "debuginfod"))
+			o->dwarf.debuginfod = strcmp(o->values[i], "0") != 0;
+		else if (!strcmp(o->keys[i], "callgraph-time"))
+			o->cg.time = !strcmp(o->values[i], "samples") ? PC_CALLGRAPH_TIME_SAMPLES
+				    : !strcmp(o->values[i], "flat")  ? PC_CALLGRAPH_TIME_FLAT
+								      : PC_CALLGRAPH_TIME_AUTO;
+	}
+}
+
+const pc_attrib_options *pc_options_attrib(const pc_options *o)
+{
+	return o ? &o->attrib : NULL;
+}
+
+pc_outfmt pc_options_outfmt(const pc_options *o)
+{
+	return o ? o->outfmt : PC_OUT_TEXT;
+}
+
+pc_gran pc_options_gran(const pc_options *o)
+{
+	return o ? o->gran : PC_GRAN_NONE;
+}
+
+const pc_dwarf_options *pc_options_dwarf(const pc_options *o)
+{
+	return o ? &o->dwarf : NULL;
+}
+
+const pc_callgraph_options *pc_options_callgraph(const pc_options *o)
+{
+	return o ? &o->cg : NULL;
 }

@@ -83,14 +83,6 @@ extern "C" {
 #define PC_VERSION_PATCH 0
 #define PC_VERSION_STRING "0.2.0"
 
-/** Version of the loader plugin ABI (pc_loader.abi_version) this header
- *  describes, and the oldest one the registry still accepts: a loader
- *  built for any version in [PC_LOADER_ABI_MIN, PC_LOADER_ABI_VERSION]
- *  is registered, and only the pc_loader fields its version has are
- *  read.  Version 1: abi_version .. order.  Version 2 adds options. */
-#define PC_LOADER_ABI_VERSION 2
-#define PC_LOADER_ABI_MIN 1
-
 /** The library's version string, e.g. "0.2.0".  [any thread] */
 PC_API const char *pc_version(void);
 
@@ -273,8 +265,7 @@ PC_API const char *pc_option_type_name(pc_option_type t);
  *  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out is then NULL and
  *  pc_last_error() says why.  An unbound bag takes any key; its keys are
  *  checked when it is handed to a loader (pc_profile_load_*), a report
- *  (pc_profile_render*), an export (pc_profile_export*) or a function of
- *  pc_function_options(): an unknown key or a bad value there fails with
+ *  (pc_profile_render*) or an export (pc_profile_export*): an unknown key or a bad value there fails with
  *  PC_EUSAGE before any work, the message (on the profile) naming the
  *  key and the known ones. */
 PC_API int pc_options_new(pc_options **out);
@@ -289,7 +280,7 @@ PC_API void pc_options_free(pc_options *o);
  *  The message is read with pc_options_error(). */
 PC_API int pc_options_bind(pc_options *o, const pc_option_decl *keys,
 			   const char *consumer);
-/** The last error of pc_options_bind/set/parse/set_settings on o, NULL
+/** The last error of pc_options_bind/set/parse on o, NULL
  *  if none; cleared by the next call that succeeds. */
 PC_API const pc_error *pc_options_error(const pc_options *o);
 /** Sets (or replaces) key; value NULL removes it.  PC_EUSAGE for an
@@ -313,63 +304,104 @@ PC_API int pc_options_get_double(const pc_options *o, const char *key,
 PC_API size_t pc_options_count(const pc_options *o);
 /** Key of entry i (in the order first set), NULL past the end. */
 PC_API const char *pc_options_key_at(const pc_options *o, size_t i);
-/** The keys the library function named function reads, as a
- *  NULL-terminated static table: "pc_profile_attribute" (and
- *  "pc_profile_symbol_display_name": the attribution keys),
- *  "pc_profile_callgraph", "pc_profile_fit", "pc_profile_diff",
- *  "pc_profile_compare_rates", "pc_profile_merge" (no keys: an empty
- *  table); NULL for any other name.  Each of these checks its opts
- *  against its table first: an unknown key or a bad value is PC_EUSAGE
- *  ("unknown option 'granularty' for pc_profile_fit; known: ..."), the
- *  message on the profile, and nothing is done.  A bag can be bound to
- *  one (pc_options_bind).  [any thread] */
-PC_API const pc_option_decl *pc_function_options(const char *function);
+/* ------------------------------------------------------------------ */
+/* Typed options of the library's own functions (libgit2's way): each   */
+/* struct starts with its version; initialise it with its _INIT macro   */
+/* or its _init() function, then set the fields you want.  A struct of  */
+/* a version this library does not know is PC_EUSAGE.  String keys are  */
+/* parsed into them only at the edges that take strings (profcat, the   */
+/* Python binding): pc_attrib_options_set().                            */
 
-/** The common settings as a typed, versioned struct: what the
- *  attribution, the reports and the exports read under the keys named
- *  below.  Initialise with PC_SETTINGS_INIT (or set struct_size to
- *  sizeof(pc_settings)): fields added later come after these, and the
- *  library reads only the first struct_size bytes. */
+/** How samples in a histogram bucket are split among symbols. */
 typedef enum pc_attribution_rule {
-	PC_ATTRIBUTION_DEFAULT = 0,      /* leave "attribution" as it is */
-	PC_ATTRIBUTION_PROPORTIONAL = 1, /* gprof                        */
-	PC_ATTRIBUTION_BUCKET_START = 2  /* PROFIL / PROHST              */
+	PC_ATTRIBUTION_PROPORTIONAL = 0, /* gprof (the default)          */
+	PC_ATTRIBUTION_BUCKET_START = 1  /* PROFIL / PROHST              */
 } pc_attribution_rule;
-typedef enum pc_granularity {
-	PC_GRANULARITY_DEFAULT = 0, /* leave "granularity" as it is   */
-	PC_GRANULARITY_FUNCTION = 1,
-	PC_GRANULARITY_LINE = 2,
-	PC_GRANULARITY_FILE = 3,
-	PC_GRANULARITY_ADDRESS = 4
-} pc_granularity;
-typedef enum pc_output_format {
-	PC_OUTPUT_DEFAULT = 0, /* leave "output-format" as it is */
-	PC_OUTPUT_TEXT = 1,
-	PC_OUTPUT_CSV = 2,
-	PC_OUTPUT_JSON = 3,
-	PC_OUTPUT_HTML = 4
-} pc_output_format;
-typedef struct pc_settings {
-	size_t struct_size;           /* sizeof(pc_settings) of the caller */
-	pc_attribution_rule attribution; /* "attribution"                   */
-	int use_sizes;   /* "use-sizes": -1 leave, 0 or 1                   */
-	int demangle;    /* "demangle": -1 leave, 0 (raw names) or 1        */
-	pc_granularity granularity;   /* "granularity"                      */
-	pc_output_format output_format; /* "output-format"                  */
-} pc_settings;
-#define PC_SETTINGS_INIT                                                  \
+
+/** Names in rows and reports. */
+typedef enum pc_demangle_mode {
+	PC_DEMANGLE_AUTO = 0, /* demangled when the build can (default)  */
+	PC_DEMANGLE_NONE = 1  /* the raw (mangled) names                 */
+} pc_demangle_mode;
+
+/** The attribution's settings (pc_profile_attribute; docs/attribution.md). */
+typedef struct pc_attrib_options {
+	unsigned version;         /* PC_ATTRIB_OPTIONS_VERSION            */
+	pc_attribution_rule rule; /* key "attribution"                    */
+	int use_sizes;            /* key "use-sizes": 1 ends symbols at
+				     address+size when the size is known */
+	pc_demangle_mode demangle; /* key "demangle" (auto, none)         */
+	const char *gprof_symspecs; /* key "gprof-symspecs": gprof's symbol
+				     selections, ';'-separated; NULL none;
+				     copied by the profile                */
+} pc_attrib_options;
+#define PC_ATTRIB_OPTIONS_VERSION 1
+#define PC_ATTRIB_OPTIONS_INIT                                            \
 	{                                                                 \
-		sizeof(pc_settings), PC_ATTRIBUTION_DEFAULT, -1, -1,       \
-		    PC_GRANULARITY_DEFAULT, PC_OUTPUT_DEFAULT               \
+		PC_ATTRIB_OPTIONS_VERSION, PC_ATTRIBUTION_PROPORTIONAL, 0,  \
+		    PC_DEMANGLE_AUTO, NULL                                \
 	}
-/** Writes the settings that are not "leave" into o under their keys
- *  (attribution = proportional, demangle = 0, ...).  PC_EUSAGE, with
- *  nothing changed and the message in pc_options_error(), for a
- *  struct_size smaller than the first version's or larger than this
- *  library's pc_settings, an out-of-range value (the message names the
- *  field and value), or a key or value o's binding refuses; PC_ENOMEM
- *  (the keys before the failing one are set). */
-PC_API int pc_options_set_settings(pc_options *o, const pc_settings *s);
+/** Fills *opts with the defaults of version (PC_ATTRIB_OPTIONS_VERSION).
+ *  PC_EUSAGE for opts NULL or a version this library does not know.
+ *  [any thread] */
+PC_API int pc_attrib_options_init(pc_attrib_options *opts, unsigned version);
+/** Parses one string key of the attribution ("attribution",
+ *  "use-sizes", "demangle", "gprof-symspecs") into *opts; value is
+ *  borrowed for gprof-symspecs (it must outlive opts' use).
+ *  PC_ENOTFOUND when key is not one of them (opts unchanged), PC_EUSAGE
+ *  for a bad value.  [any thread] */
+PC_API int pc_attrib_options_set(pc_attrib_options *opts, const char *key,
+				 const char *value);
+/** The string keys pc_attrib_options_set() parses, as a NULL-terminated
+ *  static table (for listings and pc_options_bind).  [any thread] */
+PC_API const pc_option_decl *pc_attrib_options_keys(void);
+
+/** Own times of the call graph's nodes. */
+typedef enum pc_callgraph_time {
+	PC_CALLGRAPH_TIME_AUTO = 0, /* samples, or the arcs' flat times when
+				       the capture has no samples            */
+	PC_CALLGRAPH_TIME_SAMPLES = 1,
+	PC_CALLGRAPH_TIME_FLAT = 2
+} pc_callgraph_time;
+
+/** pc_profile_callgraph's settings. */
+typedef struct pc_callgraph_options {
+	unsigned version;                /* PC_CALLGRAPH_OPTIONS_VERSION   */
+	const pc_attrib_options *attrib; /* NULL: the profile's current    */
+	pc_callgraph_time time;          /* key "callgraph-time"           */
+} pc_callgraph_options;
+#define PC_CALLGRAPH_OPTIONS_VERSION 1
+#define PC_CALLGRAPH_OPTIONS_INIT \
+	{ PC_CALLGRAPH_OPTIONS_VERSION, NULL, PC_CALLGRAPH_TIME_AUTO }
+/** As pc_attrib_options_init.  [any thread] */
+PC_API int pc_callgraph_options_init(pc_callgraph_options *opts,
+				     unsigned version);
+
+/** pc_profile_fit's settings. */
+typedef struct pc_fit_options {
+	unsigned version;                /* PC_FIT_OPTIONS_VERSION         */
+	const pc_attrib_options *attrib; /* NULL: the profile's current    */
+	int has_load_address;            /* 1: load_address was given      */
+	uint64_t load_address;           /* key "load-address"             */
+} pc_fit_options;
+#define PC_FIT_OPTIONS_VERSION 1
+#define PC_FIT_OPTIONS_INIT { PC_FIT_OPTIONS_VERSION, NULL, 0, 0 }
+/** As pc_attrib_options_init.  [any thread] */
+PC_API int pc_fit_options_init(pc_fit_options *opts, unsigned version);
+
+/** pc_dwarf_new's settings. */
+typedef struct pc_dwarf_options {
+	unsigned version;        /* PC_DWARF_OPTIONS_VERSION                */
+	const char *source_path; /* key "source-path": ':'-separated
+				    directories searched for source files
+				    (copied); NULL none                     */
+	int debuginfod;          /* key "debuginfod": 1 also asks
+				    DEBUGINFOD_URLS' servers (network)      */
+} pc_dwarf_options;
+#define PC_DWARF_OPTIONS_VERSION 1
+#define PC_DWARF_OPTIONS_INIT { PC_DWARF_OPTIONS_VERSION, NULL, 0 }
+/** As pc_attrib_options_init.  [any thread] */
+PC_API int pc_dwarf_options_init(pc_dwarf_options *opts, unsigned version);
 
 /* ------------------------------------------------------------------ */
 /* Input streams: plain file, memory, gzip (detected by magic bytes).  */
@@ -424,61 +456,6 @@ typedef void (*pc_progress_fn)(void *user, uint64_t bytes, int64_t total,
 PC_API int pc_stream_set_progress(pc_stream *s, uint64_t every,
 				  pc_progress_fn fn, void *user);
 
-/** Reads exactly n bytes.  Short read: PC_ETRUNC with "expected <what>"
- *  recorded as the stream's error. what may be NULL. */
-PC_API int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what);
-/** Reads up to n bytes into buf: *got = the count (0 at the end).
- *  Returns PC_OK or the read error (recorded on s). */
-PC_API int pc_stream_read_some(pc_stream *s, void *buf, size_t n,
-			       size_t *got);
-/** Up to n bytes at the current offset, without copying where the source
- *  allows it: bytes already buffered, a memory stream, or a memory-mapped
- *  window of a large regular file; otherwise they are read into a buffer
- *  the stream owns.  *data (borrowed) stays valid until the next read
- *  from s or pc_stream_free().  *got = the count (0 at the end; fewer
- *  than n only at the end or when buffered bytes come first).  Returns
- *  PC_OK or the read error (recorded on s). */
-PC_API int pc_stream_borrow(pc_stream *s, size_t n, const unsigned char **data,
-			    size_t *got);
-/** Skips n bytes (PC_ETRUNC if the content ends first). */
-PC_API int pc_stream_skip(pc_stream *s, uint64_t n, const char *what);
-/** Reads the rest of the content into a new buffer (*buf, free with
- *  pc_free; NUL-terminated for convenience, the NUL not counted in *len).
- *  More than max bytes is PC_ELIMIT. */
-PC_API int pc_stream_read_all(pc_stream *s, uint64_t max, void **buf,
-			      size_t *len);
-/** *at_end = 1 at the end of the content, else 0 (may read ahead to
- *  know).  Returns PC_OK or the read error (recorded on s). */
-PC_API int pc_stream_eof(pc_stream *s, int *at_end);
-/** Reads one line (without its LF / CRLF) into the stream's line buffer:
- *  *line / *len, borrowed until the next read from s.  At the end of the
- *  content it returns PC_OK with *line = NULL and *len = 0:
- *      while ((st = pc_stream_getline(s, &l, &n, NULL)) == PC_OK && l)
- *  Errors (recorded on s): a line longer than 1 MiB is PC_ELIMIT, a NUL
- *  byte inside a line PC_EFORMAT, read errors PC_EIO / PC_ETRUNC.
- *  *line_start is the byte offset of the line (may be NULL). */
-PC_API int pc_stream_getline(pc_stream *s, const char **line, size_t *len,
-			     uint64_t *line_start);
-/** Line number (1-based) of the last line returned by pc_stream_getline. */
-PC_API uint64_t pc_stream_lineno(const pc_stream *s);
-
-/** Records an error on the stream (and returns code): offset is a byte
- *  offset in the content, -1 for none.  Message: what was wrong/expected. */
-PC_API int pc_stream_fail(pc_stream *s, int code, int64_t offset,
-			  const char *fmt, ...) PC_PRINTF(4, 5);
-/** The last error recorded on s, NULL if none; borrowed from s (valid
- *  until the next failing call on s or pc_stream_free). */
-PC_API const pc_error *pc_stream_error(const pc_stream *s);
-
-/** Byte helpers for parsers: no host byte order is assumed.
- *  [any thread] */
-PC_API uint16_t pc_get_u16(const void *p, pc_endian e);
-/** [any thread] */
-PC_API uint32_t pc_get_u32(const void *p, pc_endian e);
-/** [any thread] */
-PC_API uint64_t pc_get_u64(const void *p, pc_endian e);
-/** Unsigned integer of width 1..8 bytes.  [any thread] */
-PC_API uint64_t pc_get_uint(const void *p, unsigned width, pc_endian e);
 
 /* ------------------------------------------------------------------ */
 /* Profiles                                                            */
@@ -495,23 +472,11 @@ PC_API int pc_profile_new(pc_profile **out, const pc_registry *reg);
 PC_API void pc_profile_free(pc_profile *p);
 /** The last error recorded on p, NULL if none. */
 PC_API const pc_error *pc_profile_error(const pc_profile *p);
-/** Records an error on the profile and returns code. */
-PC_API int pc_profile_fail(pc_profile *p, int code, const char *fmt, ...)
-	PC_PRINTF(3, 4);
-/** Adds a warning (not an error) shown in verbose output and reports.
- *  Returns PC_OK, or PC_ENOMEM (the warning is then lost). */
-PC_API int pc_profile_warn(pc_profile *p, const char *fmt, ...)
-	PC_PRINTF(2, 3);
 /** Number of warnings (pure accessor). */
 PC_API size_t pc_profile_warning_count(const pc_profile *p);
 /** Warning i (0-based, in the order added); NULL past the last one.
  *  Borrowed from p. */
 PC_API const char *pc_profile_warning_at(const pc_profile *p, size_t i);
-/** Adds an informational note: what a loader detected or decided (a
- *  format variant, a vote).  profcat prints notes with --verbose;
- *  unlike warnings, reports do not show them. */
-PC_API int pc_profile_note(pc_profile *p, const char *fmt, ...)
-	PC_PRINTF(2, 3);
 /** Number of notes (pure accessor). */
 PC_API size_t pc_profile_note_count(const pc_profile *p);
 /** Note i (0-based, in the order added); NULL past the last one.
@@ -535,79 +500,6 @@ PC_API int pc_profile_load_memory(pc_profile *p, const void *buf, size_t len,
 /** Reads from s, which stays the caller's (freed with pc_stream_free). */
 PC_API int pc_profile_load_stream(pc_profile *p, pc_stream *s,
 				  const char *format, const pc_options *opts);
-
-/* Filling the model (used by loaders; also usable by tools).  Every
- * function copies what it is given (strings included) and returns PC_OK,
- * PC_ENOMEM, or PC_EUSAGE for a malformed argument; the attribution is
- * then recomputed on the next read, with the profile's settings. */
-/** A symbol (name required). */
-PC_API int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym);
-/** An address region with a class ("TOS ROM"): samples in it that no
- *  symbol takes count for the class. */
-PC_API int pc_profile_add_region(pc_profile *p, const pc_region *r);
-/** Identical ranges (same segment, low, high, nbins, unit) are summed;
- *  a range overlapping an existing one otherwise is PC_EFORMAT. */
-PC_API int pc_profile_add_histogram(pc_profile *p, const pc_histogram *h);
-/** count samples at one address. */
-PC_API int pc_profile_add_sample(pc_profile *p, uint32_t segment,
-				 uint64_t address, uint64_t count);
-/** n samples (count 1 each) in one segment. */
-PC_API int pc_profile_add_samples(pc_profile *p, uint32_t segment,
-				  const uint64_t *addresses, size_t n);
-/** Fixed-size binary records holding one PC each (raw dumps), decoded by
- *  the library while it counts them (see pc_profile_add_records). */
-typedef enum pc_realmode {
-	PC_REAL_NONE = 0,
-	PC_REAL_IPCS = 1, /* 16-bit IP then 16-bit CS: linear = CS * 16 + IP */
-	PC_REAL_CSIP = 2  /* 16-bit CS then 16-bit IP */
-} pc_realmode;
-typedef struct pc_record_layout {
-	unsigned width;      /* bytes of the PC field, 1..8 (4 for real mode) */
-	pc_endian endian;    /* of the field (of each word in real mode) */
-	pc_realmode real;
-	size_t stride;       /* bytes per record, >= offset + width */
-	size_t offset;       /* of the PC field inside the record */
-	uint64_t mask;       /* ANDed with every decoded address */
-} pc_record_layout;
-/** n records (stride bytes each, n * stride bytes at records), count 1
- *  each, in one segment.  Same result as decoding them and calling
- *  pc_profile_add_samples(), but large batches are decoded and counted in
- *  parallel without an intermediate array.  PC_EUSAGE for a bad layout. */
-PC_API int pc_profile_add_records(pc_profile *p, uint32_t segment,
-				  const void *records, size_t n,
-				  const pc_record_layout *layout);
-/** Reads records of this layout from s's position to the end of its
- *  content and counts them as pc_profile_add_records() does: *records is
- *  the number of whole records, *left the bytes of a trailing partial
- *  record (not counted; whether that is an error is the caller's to say).
- *  Memory stays bounded whatever the size: large regular files are mapped
- *  a window at a time, and once samples are counted per interval the
- *  rest of such a file is split across the counting threads, each mapping
- *  its own part.  A read error is set on s, a store error on p. */
-PC_API int pc_profile_add_records_stream(pc_profile *p, uint32_t segment,
-					 pc_stream *s,
-					 const pc_record_layout *layout,
-					 uint64_t *records, size_t *left);
-/** Decodes one record's PC (layout as above; no checks). */
-PC_API uint64_t pc_record_decode(const pc_record_layout *layout,
-				 const unsigned char *record);
-/** Samples known only by their region class (e.g. PROFIL's DOS counter). */
-PC_API int pc_profile_add_class_samples(pc_profile *p, pc_region_class cls,
-					uint64_t count);
-/** A call arc (both ends are looked up when the call graph is built). */
-PC_API int pc_profile_add_arc(pc_profile *p, const pc_arc *a);
-/** count calls of the function holding (segment, address) whose callers
- *  were not recorded (V7 mon.out call-count slots).  They add to the
- *  row's calls (pc_row.calls); the call graph has no edge for them. */
-PC_API int pc_profile_add_calls(pc_profile *p, uint32_t segment,
-				uint64_t address, uint64_t count);
-/** A source line from a symbol file without DWARF (a linker map's line
- *  numbers): the code from (segment, address) up to the next such row,
- *  or the end of its function, is line `line` of `file` (copied).  The
- *  source-level reports (--granularity line/file, -r source) use these
- *  rows when the profile has no ELF program. */
-PC_API int pc_profile_add_line(pc_profile *p, uint32_t segment,
-			       uint64_t address, const char *file, unsigned line);
 
 /* Metadata.  Setters validate: a refused value is PC_EUSAGE (recorded
  * on p) and changes nothing. */
@@ -658,10 +550,6 @@ PC_API size_t pc_profile_meta_count(const pc_profile *p);
 /** Key and value of entry i (in the order first set). */
 PC_API int pc_profile_meta_at(const pc_profile *p, size_t i, const char **key,
 			      const char **value);
-/** Records that file was read as format (copied; kept for report
- *  headers); PC_ENOMEM. */
-PC_API int pc_profile_add_source(pc_profile *p, const char *format,
-				 const char *file);
 /** Number of sources, and source i's format and file (borrowed from p;
  *  NULL past the last one). */
 PC_API size_t pc_profile_source_count(const pc_profile *p);
@@ -674,17 +562,15 @@ PC_API size_t pc_profile_symbol_count(const pc_profile *p);
 PC_API int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out);
 /** *out = the name of symbol i as rows and reports show it: demangled
  *  (C++ and Rust, as gprof prints them; docs/attribution.md
- *  ("Attribution rules")) unless opts has "demangle" = "none" or the
+ *  ("Attribution rules")) unless demangle is PC_DEMANGLE_NONE or the
  *  build has no demangler; else, and for names that are not mangled, the
  *  raw name.  pc_symbol.name always keeps the raw bytes.  *out is
  *  borrowed from p (the demangled form is made once and cached in p: not
- *  thread-safe on one p).  opts (may be NULL): the attribution keys
- *  (pc_profile_attribute); an unknown key or a bad value is PC_EUSAGE
- *  naming it.  Errors (recorded on p; *out is then NULL): PC_ENOTFOUND
- *  for i past the last symbol, PC_ENOMEM, PC_EUSAGE (out NULL). */
-PC_API int pc_profile_symbol_display_name(pc_profile *p, size_t i,
-					  const pc_options *opts,
-					  const char **out);
+ *  thread-safe on one p).  Errors (recorded on p; *out is then NULL):
+ *  PC_ENOTFOUND for i past the last symbol, PC_ENOMEM, PC_EUSAGE (out
+ *  NULL, an unknown demangle mode). */
+PC_API int pc_profile_symbol_display_name(const char **out, pc_profile *p,
+					  size_t i, pc_demangle_mode demangle);
 /** 1 if this build demangles names (libiberty), 0 if it shows them
  *  mangled (built with -Ddemangle=disabled or without libiberty). [any
  *  thread] */
@@ -715,25 +601,20 @@ PC_API int pc_profile_samples_per_address(const pc_profile *p);
 PC_API int pc_profile_sample_at(const pc_profile *p, size_t i,
 				uint32_t *segment, uint64_t *address,
 				uint64_t *count);
-/** Execution contexts (docs/swo.md): count samples were taken while
- *  the core ran in context ("thread mode", "handler 44 (IRQ 28)",
- *  "sleep", "unknown"; copied), as an exception trace tells.  They do not
- *  add samples: they split the capture's samples another way, and the
- *  regions report lists them.  Adding to a context already there sums. */
-PC_API int pc_profile_add_context_samples(pc_profile *p, const char *context,
-					  uint64_t count);
+/** Execution contexts (docs/swo.md): the capture's samples split by
+ *  the context the core ran in ("thread mode", "handler 44 (IRQ 28)",
+ *  "sleep", "unknown"), as an exception trace tells (a loader adds them:
+ *  pc_profile_add_context_samples).  The regions report lists them. */
 /** Number of contexts (pure accessor). */
 PC_API size_t pc_profile_context_count(const pc_profile *p);
 /** Context i (in the order first added): its name (borrowed from p) and
  *  samples; PC_ENOTFOUND past the last. */
 PC_API int pc_profile_context_at(const pc_profile *p, size_t i,
 				 const char **context, uint64_t *count);
-/** A loss: the capture says samples were dropped here (an SWO overflow
- *  packet) without saying how many.  offset: the byte offset in the
- *  capture (-1: unknown); after: samples read before it.  The first
- *  PC_LOST_KEEP places are kept, every loss is counted. */
+/** Losses: places where the capture says samples were dropped (an SWO
+ *  overflow packet) without saying how many (pc_profile_add_lost).  The
+ *  first PC_LOST_KEEP places are kept, every loss is counted. */
 #define PC_LOST_KEEP 64
-PC_API int pc_profile_add_lost(pc_profile *p, int64_t offset, uint64_t after);
 /** Number of losses (pure accessor). */
 PC_API uint64_t pc_profile_lost_count(const pc_profile *p);
 /** Loss i (i < PC_LOST_KEEP and below the count): its offset and the
@@ -771,18 +652,14 @@ typedef struct pc_totals {
 	/* samples by region class: pc_profile_class_total() */
 } pc_totals;
 
-/** Computes the attribution (cached until the profile changes).
- *  opts keys: "attribution" = "proportional" (default, gprof) or
- *  "bucket-start" (PROFIL/PROHST style); "use-sizes" = 1 to end symbols
- *  at address+size when the size is known; "demangle" = "none" for rows
- *  named by their raw (mangled) names (default "auto": demangled).
- *  The settings stay with the profile: after data is added, the rows,
- *  totals and reports are recomputed with them, and opts NULL means "the
- *  profile's current settings" (the defaults until some are given).
- *  Any other key, or a bad value, is PC_EUSAGE naming it (the keys:
- *  pc_function_options("pc_profile_attribute")), recorded on p, and
- *  changes nothing. */
-PC_API int pc_profile_attribute(pc_profile *p, const pc_options *opts);
+/** Computes the attribution (cached until the profile changes) with the
+ *  settings opts (pc_attrib_options).  The settings stay with the
+ *  profile: after data is added, the rows, totals and reports are
+ *  recomputed with them, and opts NULL means "the profile's current
+ *  settings" (the defaults until some are given).  A bad field (an
+ *  unknown rule, use_sizes not 0 or 1, an unknown version) is PC_EUSAGE
+ *  naming it, recorded on p, and changes nothing. */
+PC_API int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts);
 
 /* The getters below compute the attribution when the profile changed
  * since the last one (with the profile's settings): they can fail
@@ -867,14 +744,15 @@ typedef struct pc_fit {
 /** Compares the capture's samples, call arcs and histogram ranges with
  *  the program's code (rules: docs/attribution.md ("Attribution rules"), rule 9) and,
  *  when most samples miss it, looks for the one shift of the program
- *  that would put most of them in (a missing load address).  opts: the
- *  attribution keys and "load-address" (as given to the loaders); any
- *  other key, or a bad value, is PC_EUSAGE naming it (recorded on p; *out
- *  is then zeroed).  The problem string belongs to the profile. */
-PC_API int pc_profile_fit_sized(pc_profile *p, const pc_options *opts,
-			       pc_fit *out, size_t out_size);
-#define pc_profile_fit(p, opts, out) \
-	pc_profile_fit_sized((p), (opts), (out), sizeof *(out))
+ *  that would put most of them in (a missing load address).  opts (may
+ *  be NULL: the profile's attribution, no load address): the
+ *  attribution, and the load address as given to the loaders; a bad
+ *  field is PC_EUSAGE naming it (recorded on p; *out is then zeroed).
+ *  The problem string belongs to the profile. */
+PC_API int pc_profile_fit_sized(pc_fit *out, size_t out_size, pc_profile *p,
+				const pc_fit_options *opts);
+#define pc_profile_fit(out, p, opts) \
+	pc_profile_fit_sized((out), sizeof *(out), (p), (opts))
 
 /* ---- Call graph (docs/reports.md ("Call graphs")) ----------------------------- */
 
@@ -923,17 +801,17 @@ typedef struct pc_cg_edge {
 } pc_cg_edge;
 
 /** Builds the call graph of the attributed profile (calls
- *  pc_profile_attribute with opts).  Nodes 0 .. rows-1 are the rows,
+ *  pc_profile_attribute with opts->attrib).  Nodes 0 .. rows-1 are the rows,
  *  then one node per cycle; edges are in the order their first arc was
  *  added.  Arcs whose caller or callee is in no row are dropped (gprof).
- *  opts: the attribution keys, and "callgraph-time" = "samples" or
- *  "flat" (own time from the arcs' flat times; the default when the
- *  profile has no histogram and no samples); any other key, or a bad
- *  value, is PC_EUSAGE naming it (recorded on p).  The graph does not
+ *  opts (may be NULL: the defaults): the attribution, and the own times
+ *  (pc_callgraph_time; flat: from the arcs' flat times, the default when
+ *  the profile has no histogram and no samples); a bad field is
+ *  PC_EUSAGE naming it (recorded on p).  The graph does not
  *  follow later changes of the profile, and its node names belong to
  *  the profile.  Free *out with pc_callgraph_free. */
-PC_API int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
-				pc_callgraph **out);
+PC_API int pc_profile_callgraph(pc_callgraph **out, pc_profile *p,
+				const pc_callgraph_options *opts);
 /** Frees g (NULL is fine).  g does not borrow the profile's settings,
  *  but node names are borrowed from the profile: free g first. */
 PC_API void pc_callgraph_free(pc_callgraph *g);
@@ -1024,7 +902,8 @@ PC_API const char *pc_report_name_at(size_t i);
 /** [any thread] */
 PC_API const char *pc_report_description_at(size_t i);
 /** The keys report (NULL = "flat") reads: a NULL-terminated static table,
- *  NULL for an unknown report.  pc_profile_render() checks its options
+ *  NULL for an unknown report; "diff" and "rates" name the keys of
+ *  pc_profile_diff() and pc_profile_compare_rates().  pc_profile_render() checks its options
  *  against it first (PC_EUSAGE: "unknown option 'X' for report flat;
  *  known: ...").  [any thread] */
 PC_API const pc_option_decl *pc_report_options(const char *report);
@@ -1116,12 +995,8 @@ PC_API int pc_profile_event_counts(const pc_profile *p);
  *  remainder first, so totals are kept).  Symbols and regions of src are
  *  copied only when dst has none.  Refused (PC_EUNSUPPORTED) when both
  *  rates are known and differ, when one is exact and the other sampled,
- *  or when the dimensions differ; an unknown rate takes the other's.
- *  opts: no keys yet (NULL or an empty bag); any key is PC_EUSAGE
- *  ("unknown option 'x' for pc_profile_merge; known: none"), recorded on
- *  dst, and nothing is merged. */
-PC_API int pc_profile_merge(pc_profile *dst, const pc_profile *src,
-			    const pc_options *opts);
+ *  or when the dimensions differ; an unknown rate takes the other's. */
+PC_API int pc_profile_merge(pc_profile *dst, const pc_profile *src);
 
 /** The "diff" report of two captures (docs/statistics.md ("Statistics")): per symbol
  *  (matched by name) the shares before and after, the change in
@@ -1163,13 +1038,14 @@ typedef struct pc_srcframe {
 
 /** 1 if this library was built with libdw.  [any thread] */
 PC_API int pc_dwarf_available(void);
-/** A new reader in *out (free with pc_dwarf_free).  opts key
- *  "source-path": ':'-separated directories searched for source files
- *  (pc_dwarf_find_source); "debuginfod" 1: libdw's search for a
- *  separate debug file, DEBUGINFOD_URLS' servers included (network),
- *  instead of the local, checked one (docs/source.md).  Errors: PC_EUSAGE (out NULL), PC_ENOMEM; *out
- *  is then NULL and pc_last_error() says why. */
-PC_API int pc_dwarf_new(pc_dwarf **out, const pc_options *opts);
+/** A new reader in *out (free with pc_dwarf_free).  opts (may be NULL:
+ *  the defaults): source_path, the directories searched for source files
+ *  (pc_dwarf_find_source); debuginfod 1: libdw's search for a separate
+ *  debug file, DEBUGINFOD_URLS' servers included (network), instead of
+ *  the local, checked one (docs/source.md).  Errors: PC_EUSAGE (out
+ *  NULL, an unknown opts version), PC_ENOMEM; *out is then NULL and
+ *  pc_last_error() says why. */
+PC_API int pc_dwarf_new(pc_dwarf **out, const pc_dwarf_options *opts);
 /** Frees d (NULL is fine); strings from it become invalid. */
 PC_API void pc_dwarf_free(pc_dwarf *d);
 /** Reads the DWARF of the ELF program at path, or of its separate debug
@@ -1211,43 +1087,9 @@ PC_API int pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d);
 /* ------------------------------------------------------------------ */
 /* Loaders and the registry                                            */
 
-#define PC_ROLE_SYMBOLS 0x1u
-#define PC_ROLE_SAMPLES 0x2u
-#define PC_ROLE_ARCS 0x4u
-
-/** One loader.  Built-in loaders and plugins use the same struct; it
- *  grows only at its end, each addition with a new PC_LOADER_ABI_VERSION.
- *  probe: looks at the first len bytes of the content (head, len <= 4096)
- *  and the file name (may be NULL), and returns a confidence: 0 = not
- *  mine, else the number of bits it verified (libarchive's bid: 32 for a
- *  4-byte magic, more when further fields check out).
- *  load: fills p from s; on failure records the error on the stream
- *  (pc_stream_fail) or on the profile and returns a negative status. */
-typedef struct pc_loader {
-	unsigned abi_version; /* PC_LOADER_ABI_VERSION */
-	const char *name;
-	const char *description;
-	unsigned roles;
-	const char *const *extensions; /* NULL-terminated, may be NULL */
-	int (*probe)(const unsigned char *head, size_t len,
-		     const char *filename);
-	int (*load)(pc_profile *p, pc_stream *s, const pc_options *opts);
-	/* Symbol loaders run before sample loaders when profcat is given
-	 * several files: lower runs first. */
-	int order;
-	/* ---- ABI 2 ---- */
-	/* The keys load() reads (NULL-terminated; NULL = none).  A load's
-	 * options are checked against them before load() runs: an unknown
-	 * key or a bad value is PC_EUSAGE.  The options of a loader built
-	 * for ABI 1 are not checked (it declares nothing). */
-	const pc_option_decl *options;
-} pc_loader;
-
-/** A plugin shared object exports this function under the name
- *  "pc_plugin_loaders"; it returns its loaders and the ABI version it was
- *  built for in *abi_version. */
-typedef const pc_loader *const *(*pc_plugin_entry_fn)(unsigned *abi_version);
-#define PC_PLUGIN_ENTRY "pc_plugin_loaders"
+/** A loader (its fields, and what a loader or plugin author uses to
+ *  write one: profcore_plugin.h). */
+typedef struct pc_loader pc_loader;
 
 /* A registry is built (new, add, load_plugin[s]) by one thread; once
  * built, the functions taking a const pc_registry * only read it, so

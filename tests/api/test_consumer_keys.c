@@ -1,9 +1,10 @@
-/* The library's own option consumers check their keys at the entry
- * (pc_profile_attribute, _symbol_display_name, _callgraph, _fit, _diff,
- * _compare_rates, _merge): an unknown key or a bad value is PC_EUSAGE
- * naming it and the known ones, and changes nothing; their valid keys
- * still work.  pc_options_new in the one constructor style, and
- * pc_profile_symbol_display_name returning a status. */
+/* The library's own functions take typed, versioned options
+ * (pc_attrib_options, pc_callgraph_options, pc_fit_options,
+ * pc_dwarf_options): a bad field or version is PC_EUSAGE naming it and
+ * changes nothing; the string keys are parsed into them at the edge
+ * (pc_attrib_options_set).  pc_profile_diff and _compare_rates, reports
+ * of several captures, check their string keys (pc_report_options("diff"),
+ * ("rates")).  pc_options_new in the one constructor style. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #define ATTR_KEYS "attribution, use-sizes, demangle"
 
@@ -61,34 +63,70 @@ static void options_new_style(void **state)
 	pc_options_free(o);
 }
 
-static void function_tables(void **state)
+static void typed_init(void **state)
 {
 	(void)state;
-	static const char *const fn[] = {"pc_profile_attribute", "pc_profile_symbol_display_name",
-					 "pc_profile_callgraph", "pc_profile_fit",
-					 "pc_profile_diff", "pc_profile_compare_rates",
-					 "pc_profile_merge"};
-	static const size_t nkeys[] = {3, 3, 4, 4, 10, 5, 0};
-	for (size_t i = 0; i < sizeof fn / sizeof fn[0]; i++) {
-		const pc_option_decl *d = pc_function_options(fn[i]);
-		assert_non_null(d);
-		size_t n = 0;
-		while (d[n].name)
-			n++;
-		assert_int_equal(n, nkeys[i]);
-	}
-	assert_null(pc_function_options("pc_profile_render"));
-	assert_null(pc_function_options(NULL));
-	/* a bag bound to one refuses at set time */
+	pc_attrib_options a;
+	memset(&a, 0x5a, sizeof a);
+	assert_int_equal(pc_attrib_options_init(&a, PC_ATTRIB_OPTIONS_VERSION), PC_OK);
+	pc_attrib_options ai = PC_ATTRIB_OPTIONS_INIT;
+	assert_int_equal(a.version, 1);
+	assert_true(a.version == ai.version && a.rule == ai.rule && a.use_sizes == ai.use_sizes &&
+		    a.demangle == ai.demangle && a.gprof_symspecs == ai.gprof_symspecs);
+	assert_int_equal(a.rule, PC_ATTRIBUTION_PROPORTIONAL);
+	assert_int_equal(a.demangle, PC_DEMANGLE_AUTO);
+	assert_int_equal(pc_attrib_options_init(&a, 2), PC_EUSAGE);
+	assert_int_equal(pc_attrib_options_init(NULL, 1), PC_EUSAGE);
+	pc_callgraph_options c;
+	assert_int_equal(pc_callgraph_options_init(&c, PC_CALLGRAPH_OPTIONS_VERSION), PC_OK);
+	assert_true(c.version == 1 && c.attrib == NULL && c.time == PC_CALLGRAPH_TIME_AUTO);
+	assert_int_equal(pc_callgraph_options_init(&c, 0), PC_EUSAGE);
+	pc_fit_options fo;
+	assert_int_equal(pc_fit_options_init(&fo, PC_FIT_OPTIONS_VERSION), PC_OK);
+	assert_true(fo.version == 1 && !fo.attrib && !fo.has_load_address && !fo.load_address);
+	assert_int_equal(pc_fit_options_init(&fo, 7), PC_EUSAGE);
+	pc_dwarf_options d;
+	assert_int_equal(pc_dwarf_options_init(&d, PC_DWARF_OPTIONS_VERSION), PC_OK);
+	assert_true(d.version == 1 && !d.source_path && !d.debuginfod);
+	assert_int_equal(pc_dwarf_options_init(&d, 3), PC_EUSAGE);
+}
+
+/* the string edge: keys parsed into the typed struct */
+static void attrib_strings(void **state)
+{
+	(void)state;
+	pc_attrib_options a = PC_ATTRIB_OPTIONS_INIT;
+	assert_int_equal(pc_attrib_options_set(&a, "attribution", "bucket-start"), PC_OK);
+	assert_int_equal(a.rule, PC_ATTRIBUTION_BUCKET_START);
+	assert_int_equal(pc_attrib_options_set(&a, "use-sizes", "1"), PC_OK);
+	assert_int_equal(a.use_sizes, 1);
+	assert_int_equal(pc_attrib_options_set(&a, "demangle", "none"), PC_OK);
+	assert_int_equal(a.demangle, PC_DEMANGLE_NONE);
+	assert_int_equal(pc_attrib_options_set(&a, "demangle", "gnu"), PC_OK);
+	assert_int_equal(a.demangle, PC_DEMANGLE_AUTO);
+	assert_int_equal(pc_attrib_options_set(&a, "gprof-symspecs", "-Pmain"), PC_OK);
+	assert_string_equal(a.gprof_symspecs, "-Pmain");
+	/* refused: nothing changes */
+	assert_int_equal(pc_attrib_options_set(&a, "demangle", "maybe"), PC_EUSAGE);
+	assert_int_equal(a.demangle, PC_DEMANGLE_AUTO);
+	assert_int_equal(pc_attrib_options_set(&a, "use-sizes", "2"), PC_EUSAGE);
+	assert_int_equal(a.use_sizes, 1);
+	assert_int_equal(pc_attrib_options_set(&a, "attribution", "nearest"), PC_EUSAGE);
+	assert_int_equal(a.rule, PC_ATTRIBUTION_BUCKET_START);
+	assert_int_equal(pc_attrib_options_set(&a, "granularity", "line"), PC_ENOTFOUND);
+	/* the table for listings and pc_options_bind */
+	const pc_option_decl *k = pc_attrib_options_keys();
+	size_t n = 0;
+	while (k[n].name)
+		n++;
+	assert_int_equal(n, 4);
+	assert_string_equal(k[3].name, "gprof-symspecs");
 	pc_options *o = bag(NULL, NULL);
-	assert_int_equal(pc_options_bind(o, pc_function_options("pc_profile_fit"),
-					 "pc_profile_fit"),
-			 PC_OK);
+	assert_int_equal(pc_options_bind(o, k, "pc_profile_attribute"), PC_OK);
 	assert_int_equal(pc_options_set(o, "granularty", "symbol"), PC_EUSAGE);
 	assert_string_equal(pc_options_error(o)->message,
-			    "unknown option 'granularty' for pc_profile_fit; known: " ATTR_KEYS
-			    ", load-address");
-	assert_int_equal(pc_options_set(o, "load-address", "0x10"), PC_OK);
+			    "unknown option 'granularty' for pc_profile_attribute; known: " ATTR_KEYS
+			    ", gprof-symspecs");
 	pc_options_free(o);
 }
 
@@ -99,38 +137,46 @@ static double count_of(pc_profile *p, size_t row)
 	return r.count;
 }
 
-static void attribute_keys(void **state)
+static void attribute_typed(void **state)
 {
 	(void)state;
 	pc_profile *p = small(1);
-	pc_options *o = bag("attribution=bucket-start", "use-sizes=1");
-	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
+	pc_attrib_options a = PC_ATTRIB_OPTIONS_INIT;
+	a.rule = PC_ATTRIBUTION_BUCKET_START;
+	a.use_sizes = 1;
+	assert_int_equal(pc_profile_attribute(p, &a), PC_OK);
 	assert_true(count_of(p, 1) == 3);
-	pc_options_free(o);
-	o = bag("granularty=symbol", NULL);
-	assert_int_equal(pc_profile_attribute(p, o), PC_EUSAGE);
-	assert_string_equal(pc_profile_error(p)->message,
-			    "unknown option 'granularty' for pc_profile_attribute; known: " ATTR_KEYS);
-	pc_options_free(o);
-	/* a report's key is no attribution key */
-	o = bag("output-format=csv", NULL);
-	assert_int_equal(pc_profile_attribute(p, o), PC_EUSAGE);
-	assert_string_equal(pc_profile_error(p)->message,
-			    "unknown option 'output-format' for pc_profile_attribute; known: " ATTR_KEYS);
-	pc_options_free(o);
-	/* raw names, then a refused demangle value: still raw */
-	o = bag("demangle=none", NULL);
-	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
-	pc_options_free(o);
+	/* raw names, then refused settings: still raw, nothing changed */
+	a.demangle = PC_DEMANGLE_NONE;
+	assert_int_equal(pc_profile_attribute(p, &a), PC_OK);
 	pc_row r;
 	assert_int_equal(pc_profile_row_at(p, 1, &r), PC_OK);
 	assert_string_equal(r.name, "_Z4worki");
-	o = bag("demangle=maybe", NULL);
-	assert_int_equal(pc_profile_attribute(p, o), PC_EUSAGE);
+	pc_attrib_options bad = a;
+	bad.demangle = (pc_demangle_mode)7;
+	assert_int_equal(pc_profile_attribute(p, &bad), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "bad value 'maybe' for option 'demangle' of pc_profile_attribute; "
-			    "expected one of: auto, none, 0, 1, gnu");
-	pc_options_free(o);
+			    "pc_attrib_options.demangle 7: expected PC_DEMANGLE_AUTO or "
+			    "PC_DEMANGLE_NONE");
+	bad = a;
+	bad.version = 2;
+	assert_int_equal(pc_profile_attribute(p, &bad), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "pc_attrib_options.version 2: expected 1 (PC_ATTRIB_OPTIONS_INIT)");
+	bad = a;
+	bad.rule = (pc_attribution_rule)2;
+	assert_int_equal(pc_profile_attribute(p, &bad), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "pc_attrib_options.rule 2: expected PC_ATTRIBUTION_PROPORTIONAL or "
+			    "_BUCKET_START");
+	bad = a;
+	bad.use_sizes = 2;
+	assert_int_equal(pc_profile_attribute(p, &bad), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(p)->message, "use-sizes must be 0 or 1");
+	assert_int_equal(pc_profile_row_at(p, 1, &r), PC_OK);
+	assert_string_equal(r.name, "_Z4worki");
+	/* NULL: the profile's settings stay */
+	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
 	assert_int_equal(pc_profile_row_at(p, 1, &r), PC_OK);
 	assert_string_equal(r.name, "_Z4worki");
 	pc_profile_free(p);
@@ -141,86 +187,85 @@ static void display_name(void **state)
 	(void)state;
 	pc_profile *p = small(1);
 	const char *name = "untouched";
-	assert_int_equal(pc_profile_symbol_display_name(p, 1, NULL, &name), PC_OK);
+	assert_int_equal(pc_profile_symbol_display_name(&name, p, 1, PC_DEMANGLE_AUTO), PC_OK);
 	assert_string_equal(name, pc_demangler_available() ? "work(int)" : "_Z4worki");
-	assert_int_equal(pc_profile_symbol_display_name(p, 0, NULL, &name), PC_OK);
+	assert_int_equal(pc_profile_symbol_display_name(&name, p, 0, PC_DEMANGLE_AUTO), PC_OK);
 	assert_string_equal(name, "main");
-	pc_options *o = bag("demangle=none", NULL);
-	assert_int_equal(pc_profile_symbol_display_name(p, 1, o, &name), PC_OK);
+	assert_int_equal(pc_profile_symbol_display_name(&name, p, 1, PC_DEMANGLE_NONE), PC_OK);
 	assert_string_equal(name, "_Z4worki");
-	pc_options_free(o);
 	/* past the end */
 	name = "untouched";
-	assert_int_equal(pc_profile_symbol_display_name(p, 2, NULL, &name), PC_ENOTFOUND);
+	assert_int_equal(pc_profile_symbol_display_name(&name, p, 2, PC_DEMANGLE_AUTO),
+			 PC_ENOTFOUND);
 	assert_null(name);
 	assert_string_equal(pc_profile_error(p)->message, "no symbol 2: the profile has 2");
-	/* its keys are the attribution keys */
-	o = bag("granularty=symbol", NULL);
-	assert_int_equal(pc_profile_symbol_display_name(p, 1, o, &name), PC_EUSAGE);
+	assert_int_equal(pc_profile_symbol_display_name(&name, p, 1, (pc_demangle_mode)5),
+			 PC_EUSAGE);
 	assert_null(name);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "unknown option 'granularty' for pc_profile_symbol_display_name; "
-			    "known: " ATTR_KEYS);
-	pc_options_free(o);
-	o = bag("demangle=maybe", NULL);
-	assert_int_equal(pc_profile_symbol_display_name(p, 1, o, &name), PC_EUSAGE);
-	assert_string_equal(pc_profile_error(p)->message,
-			    "bad value 'maybe' for option 'demangle' of "
-			    "pc_profile_symbol_display_name; expected one of: auto, none, 0, 1, gnu");
-	pc_options_free(o);
-	assert_int_equal(pc_profile_symbol_display_name(p, 0, NULL, NULL), PC_EUSAGE);
+			    "demangle 5: expected PC_DEMANGLE_AUTO or PC_DEMANGLE_NONE");
+	assert_int_equal(pc_profile_symbol_display_name(NULL, p, 0, PC_DEMANGLE_AUTO), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message, "no place for the name");
 	pc_profile_free(p);
 }
 
-static void callgraph_keys(void **state)
+static void callgraph_typed(void **state)
 {
 	(void)state;
 	pc_profile *p = small(1);
 	pc_callgraph *g = (pc_callgraph *)&g;
-	pc_options *o = bag("granularty=symbol", NULL);
-	assert_int_equal(pc_profile_callgraph(p, o, &g), PC_EUSAGE);
+	pc_callgraph_options c = PC_CALLGRAPH_OPTIONS_INIT;
+	c.time = (pc_callgraph_time)3;
+	assert_int_equal(pc_profile_callgraph(&g, p, &c), PC_EUSAGE);
 	assert_null(g);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "unknown option 'granularty' for pc_profile_callgraph; known: " ATTR_KEYS
-			    ", callgraph-time");
-	pc_options_free(o);
-	o = bag("callgraph-time=samples", "attribution=bucket-start");
-	assert_int_equal(pc_profile_callgraph(p, o, &g), PC_OK);
+			    "pc_callgraph_options.time 3: expected one of PC_CALLGRAPH_TIME_AUTO, "
+			    "_SAMPLES, _FLAT");
+	pc_attrib_options a = PC_ATTRIB_OPTIONS_INIT;
+	a.rule = PC_ATTRIBUTION_BUCKET_START;
+	c.attrib = &a;
+	c.time = PC_CALLGRAPH_TIME_SAMPLES;
+	assert_int_equal(pc_profile_callgraph(&g, p, &c), PC_OK);
 	assert_int_equal(pc_callgraph_edge_count(g), 1);
 	pc_cg_node n;
 	assert_int_equal(pc_callgraph_node_at(g, 0, &n), PC_OK);
 	assert_true(n.self == 1 && n.children == 3);
 	pc_callgraph_free(g);
-	pc_options_free(o);
+	/* flat: own times from the arcs' flat times (none here) */
+	c.time = PC_CALLGRAPH_TIME_FLAT;
+	assert_int_equal(pc_profile_callgraph(&g, p, &c), PC_OK);
+	assert_int_equal(pc_callgraph_node_at(g, 0, &n), PC_OK);
+	assert_true(n.self == 0 && n.children == 0);
+	pc_callgraph_free(g);
+	assert_int_equal(pc_profile_callgraph(&g, p, NULL), PC_OK);
+	pc_callgraph_free(g);
 	pc_profile_free(p);
 }
 
-static void fit_keys(void **state)
+static void fit_typed(void **state)
 {
 	(void)state;
 	pc_profile *p = small(1);
 	pc_fit f;
 	memset(&f, 0x5a, sizeof f);
-	pc_options *o = bag("granularty=symbol", NULL);
-	assert_int_equal(pc_profile_fit(p, o, &f), PC_EUSAGE);
+	pc_fit_options fo = PC_FIT_OPTIONS_INIT;
+	fo.version = 9;
+	assert_int_equal(pc_profile_fit(&f, p, &fo), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "unknown option 'granularty' for pc_profile_fit; known: " ATTR_KEYS
-			    ", load-address");
+			    "pc_fit_options.version 9: expected 1 (PC_FIT_OPTIONS_INIT)");
 	assert_int_equal(f.verdict, PC_FIT_UNKNOWN);
 	assert_null(f.problem);
-	pc_options_free(o);
-	o = bag("load-address=zero", NULL);
-	assert_int_equal(pc_profile_fit(p, o, &f), PC_EUSAGE);
-	assert_string_equal(pc_profile_error(p)->message,
-			    "bad value 'zero' for option 'load-address' of pc_profile_fit; "
-			    "expected an unsigned integer");
-	pc_options_free(o);
-	o = bag("load-address=0x10", "use-sizes=1");
-	assert_int_equal(pc_profile_fit(p, o, &f), PC_OK);
+	pc_attrib_options a = PC_ATTRIB_OPTIONS_INIT;
+	a.use_sizes = 1;
+	fo.version = PC_FIT_OPTIONS_VERSION;
+	fo.attrib = &a;
+	fo.has_load_address = 1;
+	fo.load_address = 0x10;
+	assert_int_equal(pc_profile_fit(&f, p, &fo), PC_OK);
 	assert_int_equal(f.load_given, 1);
 	assert_true(f.samples == 4 && f.in_program == 4);
-	pc_options_free(o);
+	assert_int_equal(pc_profile_fit(&f, p, NULL), PC_OK);
+	assert_int_equal(f.load_given, 0);
 	pc_profile_free(p);
 }
 
@@ -278,23 +323,30 @@ static void rates_keys(void **state)
 	pc_profile_free(caps[1]);
 }
 
-static void merge_keys(void **state)
+static void multi_tables(void **state)
+{
+	(void)state;
+	static const char *const r[] = {"diff", "rates"};
+	static const size_t nkeys[] = {10, 5};
+	for (size_t i = 0; i < 2; i++) {
+		const pc_option_decl *d = pc_report_options(r[i]);
+		assert_non_null(d);
+		size_t n = 0;
+		while (d[n].name)
+			n++;
+		assert_int_equal(n, nkeys[i]);
+	}
+	assert_null(pc_report_options("merge"));
+}
+
+static void merge_typed(void **state)
 {
 	(void)state;
 	pc_profile *a = small(1), *b = small(2);
-	pc_options *o = bag("granularty=symbol", NULL);
-	assert_int_equal(pc_profile_merge(a, b, o), PC_EUSAGE);
-	assert_string_equal(pc_profile_error(a)->message,
-			    "unknown option 'granularty' for pc_profile_merge; known: none");
-	pc_options_free(o);
-	/* nothing merged */
-	assert_true(count_of(a, 1) == 3);
-	o = bag(NULL, NULL);
-	assert_int_equal(pc_profile_merge(a, b, o), PC_OK);
+	assert_int_equal(pc_profile_merge(a, b), PC_OK);
 	assert_true(count_of(a, 1) == 3 + 6);
-	assert_int_equal(pc_profile_merge(a, b, NULL), PC_OK);
-	assert_true(count_of(a, 1) == 3 + 6 + 6);
-	pc_options_free(o);
+	assert_int_equal(pc_profile_merge(a, a), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(a)->message, "merge needs two distinct profiles");
 	pc_profile_free(a);
 	pc_profile_free(b);
 }
@@ -302,11 +354,12 @@ static void merge_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(options_new_style), cmocka_unit_test(function_tables),
-		cmocka_unit_test(attribute_keys),    cmocka_unit_test(display_name),
-		cmocka_unit_test(callgraph_keys),    cmocka_unit_test(fit_keys),
-		cmocka_unit_test(diff_keys),         cmocka_unit_test(rates_keys),
-		cmocka_unit_test(merge_keys),
+		cmocka_unit_test(options_new_style), cmocka_unit_test(typed_init),
+		cmocka_unit_test(attrib_strings),    cmocka_unit_test(attribute_typed),
+		cmocka_unit_test(display_name),      cmocka_unit_test(callgraph_typed),
+		cmocka_unit_test(fit_typed),         cmocka_unit_test(diff_keys),
+		cmocka_unit_test(rates_keys),        cmocka_unit_test(merge_typed),
+		cmocka_unit_test(multi_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

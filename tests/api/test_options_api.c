@@ -2,7 +2,7 @@
  * bad value fails with PC_EUSAGE and a message naming the key (and the
  * known ones, or the value), for a loader, a report and an export, at
  * set time for a bound bag and before any work for an unbound one; the
- * typed pc_settings; the 0-or-status getters. */
+ * 0-or-status getters. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #define GMON_KEYS "width, endian, gmon-layout, hist-width, counter-endian, rate"
 #define REPORT_KEYS                                                             \
@@ -180,58 +181,12 @@ static void unknown_export_key(void **state)
 	pc_profile_free(p);
 }
 
-static void typed_settings(void **state)
-{
-	(void)state;
-	pc_options *o;
-	assert_int_equal(pc_options_new(&o), PC_OK);
-	pc_settings s = PC_SETTINGS_INIT;
-	assert_int_equal(s.struct_size, sizeof(pc_settings));
-	assert_int_equal(pc_options_set_settings(o, &s), PC_OK);
-	assert_int_equal(pc_options_count(o), 0); /* all "leave" */
-	s.attribution = PC_ATTRIBUTION_BUCKET_START;
-	s.demangle = 0;
-	s.granularity = PC_GRANULARITY_ADDRESS;
-	s.output_format = PC_OUTPUT_JSON;
-	assert_int_equal(pc_options_set_settings(o, &s), PC_OK);
-	assert_int_equal(pc_options_count(o), 4);
-	assert_string_equal(pc_options_get(o, "attribution"), "bucket-start");
-	assert_string_equal(pc_options_get(o, "demangle"), "0");
-	assert_string_equal(pc_options_get(o, "granularity"), "address");
-	assert_string_equal(pc_options_get(o, "output-format"), "json");
-	assert_null(pc_options_get(o, "use-sizes"));
-	/* out of range: nothing changes */
-	s.use_sizes = 2;
-	assert_int_equal(pc_options_set_settings(o, &s), PC_EUSAGE);
-	assert_string_equal(pc_options_error(o)->message,
-			    "pc_settings.use_sizes 2: expected -1, 0 or 1");
-	s.use_sizes = 1;
-	s.struct_size = 3;
-	assert_int_equal(pc_options_set_settings(o, &s), PC_EUSAGE);
-	s.struct_size = sizeof s;
-	/* a bag bound to an export: output-format is no key of it */
-	pc_options *x;
-	assert_int_equal(pc_options_new(&x), PC_OK);
-	assert_int_equal(pc_options_bind(x, pc_export_options("pprof"), "export pprof"), PC_OK);
-	assert_int_equal(pc_options_set_settings(x, &s), PC_EUSAGE);
-	assert_string_equal(pc_options_error(x)->message,
-			    "unknown option 'output-format' for export pprof; known: " PPROF_KEYS);
-	assert_int_equal(pc_options_count(x), 0);
-	s.output_format = PC_OUTPUT_DEFAULT;
-	assert_int_equal(pc_options_set_settings(x, &s), PC_OK);
-	assert_int_equal(pc_options_count(x), 4);
-	assert_string_equal(pc_options_get(x, "use-sizes"), "1");
-	pc_options_free(x);
-	pc_options_free(o);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(unknown_loader_key),
 		cmocka_unit_test(unknown_report_key),
 		cmocka_unit_test(unknown_export_key),
-		cmocka_unit_test(typed_settings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

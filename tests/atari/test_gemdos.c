@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #include "../common/pc_test.h"
 

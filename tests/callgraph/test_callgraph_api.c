@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #include "../common/pc_test.h"
 
@@ -68,7 +69,7 @@ static void test_nodes(void **state)
 	(void)state;
 	pc_profile *p = build();
 	pc_callgraph *g = NULL;
-	assert_int_equal(pc_profile_callgraph(p, NULL, &g), PC_OK);
+	assert_int_equal(pc_profile_callgraph(&g, p, NULL), PC_OK);
 	assert_int_equal(pc_callgraph_dropped_arcs(g), 1);
 	assert_int_equal(pc_callgraph_cycle_count(g), 1);
 	size_t rows = test_rows(p);
@@ -148,7 +149,7 @@ static void test_edges(void **state)
 	(void)state;
 	pc_profile *p = build();
 	pc_callgraph *g = NULL;
-	assert_int_equal(pc_profile_callgraph(p, NULL, &g), PC_OK);
+	assert_int_equal(pc_profile_callgraph(&g, p, NULL), PC_OK);
 	assert_int_equal(pc_callgraph_edge_count(g), 6);
 	static const struct {
 		size_t parent, child;
@@ -182,21 +183,18 @@ static void test_options(void **state)
 {
 	(void)state;
 	pc_profile *p = build();
-	pc_options *o;
-	assert_int_equal(pc_options_new(&o), PC_OK);
+	pc_callgraph_options o = PC_CALLGRAPH_OPTIONS_INIT;
 	pc_callgraph *g = NULL;
 	/* no samples: "samples" gives every routine 0 own time */
-	pc_options_set(o, "callgraph-time", "samples");
-	assert_int_equal(pc_profile_callgraph(p, o, &g), PC_OK);
+	o.time = PC_CALLGRAPH_TIME_SAMPLES;
+	assert_int_equal(pc_profile_callgraph(&g, p, &o), PC_OK);
 	assert_true(pc_callgraph_total(g) == 0);
 	pc_callgraph_free(g);
-	pc_options_set(o, "callgraph-time", "wall");
-	assert_int_equal(pc_profile_callgraph(p, o, &g), PC_EUSAGE);
+	o.version = 0;
+	assert_int_equal(pc_profile_callgraph(&g, p, &o), PC_EUSAGE);
 	assert_null(g);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "bad value 'wall' for option 'callgraph-time' of pc_profile_callgraph; "
-			    "expected one of: samples, flat");
-	pc_options_free(o);
+			    "pc_callgraph_options.version 0: expected 1 (PC_CALLGRAPH_OPTIONS_INIT)");
 	pc_profile_free(p);
 	pc_callgraph_free(NULL);
 	assert_int_equal(pc_callgraph_node_count(NULL), 0);

@@ -1,6 +1,7 @@
 /* A plugin built for a future loader ABI (or, with -DBAD_ABI_LOW, for one
  * below PC_LOADER_ABI_MIN): must be refused. */
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 static const pc_loader *const loaders[] = {NULL};
 

@@ -7,6 +7,7 @@
  * laid it out is frozen below, so the registry must read no field that
  * ABI 1 did not have (ASan sees a read past this static struct). */
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,10 +85,9 @@ static const toy_loader toy = {
 
 static const toy_loader *const loaders[] = {&toy, NULL};
 
-__attribute__((visibility("default"))) const toy_loader *const *
-pc_plugin_loaders(unsigned *abi);
-const toy_loader *const *pc_plugin_loaders(unsigned *abi)
+/* the loader ABI 1 layout is read as a pc_loader's first fields */
+PC_PLUGIN_EXPORT const pc_loader *const *pc_plugin_loaders(unsigned *abi)
 {
 	*abi = TOY_ABI;
-	return loaders;
+	return (const pc_loader *const *)(const void *)loaders;
 }

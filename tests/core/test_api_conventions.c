@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #if PC_TEST_WRAP_ALLOC
 /* Linked with -Wl,--wrap=malloc,calloc,realloc: the library's
@@ -84,11 +85,9 @@ static pc_profile *five(void)
 	/* c is called more often than b: it sorts first among the 9s */
 	pc_arc arc = {PC_NOSEG, 0x110, PC_NOSEG, 0x300, 4, 0, 0};
 	assert_int_equal(pc_profile_add_arc(p, &arc), PC_OK);
-	pc_options *o;
-	assert_int_equal(pc_options_new(&o), PC_OK);
-	assert_int_equal(pc_options_set(o, "use-sizes", "1"), PC_OK);
-	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
-	pc_options_free(o);
+	pc_attrib_options o = PC_ATTRIB_OPTIONS_INIT;
+	o.use_sizes = 1;
+	assert_int_equal(pc_profile_attribute(p, &o), PC_OK);
 	return p;
 }
 
@@ -306,7 +305,7 @@ static void sized_structs(void **state)
 	untouched((const unsigned char *)ot, sizeof ot[0], sizeof ot);
 
 	pc_callgraph *g = NULL;
-	assert_int_equal(pc_profile_callgraph(p, NULL, &g), PC_OK);
+	assert_int_equal(pc_profile_callgraph(&g, p, NULL), PC_OK);
 	old_node on[2];
 	memset(on, CANARY, sizeof on);
 	assert_int_equal(pc_callgraph_node_at_sized(g, 0, (pc_cg_node *)(void *)&on[0],
@@ -330,11 +329,10 @@ static void sized_structs(void **state)
 
 	old_fit of[2];
 	memset(of, CANARY, sizeof of);
-	assert_int_equal(pc_profile_fit_sized(p, NULL, (pc_fit *)(void *)&of[0],
-					      sizeof of[0]),
+	assert_int_equal(pc_profile_fit_sized((pc_fit *)(void *)&of[0], sizeof of[0], p, NULL),
 			 PC_OK);
 	pc_fit f;
-	assert_int_equal(pc_profile_fit(p, NULL, &f), PC_OK);
+	assert_int_equal(pc_profile_fit(&f, p, NULL), PC_OK);
 	assert_int_equal(of[0].verdict, f.verdict);
 	untouched((const unsigned char *)of, sizeof of[0], sizeof of);
 	pc_profile_free(p);

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #include "../common/pc_test.h"
 
@@ -114,10 +115,9 @@ static void bucket_start(void **state)
 {
 	(void)state;
 	pc_profile *p = make();
-	pc_options *o;
-	assert_int_equal(pc_options_new(&o), PC_OK);
-	pc_options_set(o, "attribution", "bucket-start");
-	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
+	pc_attrib_options o = PC_ATTRIB_OPTIONS_INIT;
+	o.rule = PC_ATTRIBUTION_BUCKET_START;
+	assert_int_equal(pc_profile_attribute(p, &o), PC_OK);
 	row(p, 0, "a", 10 + 3, 0, 0, 0x10a); /* bin 2 starts at 0x108 in a */
 	row(p, 1, "b", 0, 5, 2, 0x120);
 	/* the setting stays with the profile: adding data recomputes with it
@@ -128,17 +128,16 @@ static void bucket_start(void **state)
 	/* and a call without options keeps it too */
 	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
 	row(p, 0, "a", 10 + 3 + 1, 0, 0, 0x10a);
-	pc_options_set(o, "attribution", "sideways");
-	assert_int_equal(pc_profile_attribute(p, o), PC_EUSAGE);
+	o.rule = (pc_attribution_rule)5;
+	assert_int_equal(pc_profile_attribute(p, &o), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "bad value 'sideways' for option 'attribution' of pc_profile_attribute; "
-			    "expected one of: proportional, bucket-start");
+			    "pc_attrib_options.rule 5: expected PC_ATTRIBUTION_PROPORTIONAL or "
+			    "_BUCKET_START");
 	/* a refused setting changes nothing */
 	row(p, 0, "a", 10 + 3 + 1, 0, 0, 0x10a);
-	pc_options_set(o, "attribution", "proportional");
-	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
+	o.rule = PC_ATTRIBUTION_PROPORTIONAL;
+	assert_int_equal(pc_profile_attribute(p, &o), PC_OK);
 	row(p, 0, "a", 5 + 3 + 1, 0, 0, 0x10a);
-	pc_options_free(o);
 	pc_profile_free(p);
 }
 

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 /* A 32-bit big-endian gmon.out: hist [0x1000,0x1010) 4 bins {1,2,3,4},
  * rate 60, then one arc 0x1002 -> 0x100a x3. */

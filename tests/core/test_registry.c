@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 #include "pc_config.h"
 
 static void builtins_present(void **state)

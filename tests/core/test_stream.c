@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 static size_t gzip_bytes(const void *in, size_t n, unsigned char *out, size_t cap)
 {

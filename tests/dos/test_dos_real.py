@@ -218,6 +218,7 @@ class Disasm(unittest.TestCase):
 
 
 class DosPrograms(unittest.TestCase):
+    @unittest.skipUnless(os.environ.get('PC_HAVE_CAPSTONE') == '1', 'built without Capstone: no -r disasm')
     def test_text_segoff_and_lines(self):
         """Real-mode SSSS:OOOO addresses and the map's line numbers above
         the instructions; the genuine capture's buckets as groups."""

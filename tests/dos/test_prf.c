@@ -105,14 +105,12 @@ static void demo_exe(void **state)
 	assert_true(test_class(p, PC_REGION_HIGH) == 1);
 
 	/* PROFIL/PROHST: a bucket goes where it starts */
-	pc_options *o;
-	assert_int_equal(pc_options_new(&o), PC_OK);
-	pc_options_set(o, "attribution", "bucket-start");
-	assert_int_equal(pc_profile_attribute(p, o), PC_OK);
+	pc_attrib_options o = PC_ATTRIB_OPTIONS_INIT;
+	o.rule = PC_ATTRIBUTION_BUCKET_START;
+	assert_int_equal(pc_profile_attribute(p, &o), PC_OK);
 	assert_true(count_of(p, "_main") == 26);
 	assert_true(count_of(p, "_work") == 50 + 30 + 8);
 	assert_true(count_of(p, "_idle") == 2);
-	pc_options_free(o);
 	pc_profile_free(p);
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 static int die(pc_profile *p, const char *what)
 {

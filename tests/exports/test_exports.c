@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 static void sym(pc_profile *p, const char *name, uint32_t seg, uint64_t addr,
 		uint64_t size)

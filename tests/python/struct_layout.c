@@ -4,7 +4,7 @@
  * test can check them field for field against the C compiler's layout.
  * Output: one line per struct, "NAME SIZE FIELD:OFFSET ...".
  */
-#include <profcore.h>
+#include <profcore_plugin.h>
 
 #include <stddef.h>
 #include <stdio.h>

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #ifndef _WIN32
 #include <sys/wait.h>

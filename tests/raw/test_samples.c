@@ -137,14 +137,12 @@ static pc_profile *program(size_t nsym, uint64_t seed)
 	return p;
 }
 
-static void same_attribution(pc_profile *a, pc_profile *b, const char *use_sizes)
+static void same_attribution(pc_profile *a, pc_profile *b, int use_sizes)
 {
-	pc_options *o;
-	assert_int_equal(pc_options_new(&o), PC_OK);
-	pc_options_set(o, "use-sizes", use_sizes);
-	assert_int_equal(pc_profile_attribute(a, o), PC_OK);
-	assert_int_equal(pc_profile_attribute(b, o), PC_OK);
-	pc_options_free(o);
+	pc_attrib_options o = PC_ATTRIB_OPTIONS_INIT;
+	o.use_sizes = use_sizes;
+	assert_int_equal(pc_profile_attribute(a, &o), PC_OK);
+	assert_int_equal(pc_profile_attribute(b, &o), PC_OK);
 	size_t n = test_rows(a);
 	assert_int_equal(n, test_rows(b));
 	for (size_t i = 0; i < n; i++) {
@@ -202,8 +200,8 @@ static void binned_equals_exact(unsigned threads)
 	for (size_t i = 0; i < tmp->nregions; i++)
 		pc_profile_add_region(e, &tmp->regions[i]);
 	pc_profile_free(tmp);
-	same_attribution(b, e, "0");
-	same_attribution(b, e, "1");
+	same_attribution(b, e, 0);
+	same_attribution(b, e, 1);
 	assert_int_equal(pc_samples_displaced(b->samples), 0);
 	assert_int_equal(pc_profile_warning_count(b), 1);
 	assert_string_equal(pc_profile_warning_at(b, 0),
@@ -274,7 +272,7 @@ static void binned_dense_cells(unsigned threads)
 	for (size_t i = 0; i < tmp->nsyms; i++)
 		pc_profile_add_symbol(e, &tmp->syms[i]);
 	pc_profile_free(tmp);
-	same_attribution(b, e, "0");
+	same_attribution(b, e, 0);
 	/* the run of one-byte cells does saturate the second level */
 	uint64_t st[4001] = {0};
 	for (size_t i = 0; i < 4000; i++)
@@ -351,8 +349,8 @@ static void binned_segments(void **state)
 	for (size_t i = 0; i < tmp->nsyms; i++)
 		pc_profile_add_symbol(e, &tmp->syms[i]);
 	pc_profile_free(tmp);
-	same_attribution(b, e, "0");
-	same_attribution(b, e, "1");
+	same_attribution(b, e, 0);
+	same_attribution(b, e, 1);
 	pc_profile_free(b);
 	pc_profile_free(e);
 	free(v);

@@ -18,6 +18,7 @@
  *   hist      a histogram whose buckets straddle symbol boundaries
  */
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -826,7 +826,7 @@ static void display_cache(void **state)
 	for (unsigned i = 0; i < N; i++)
 		assert_string_equal(pc_symbol_display(p, i), want[i]);
 	const char *shown = NULL;
-	assert_int_equal(pc_profile_symbol_display_name(p, 3998, NULL, &shown), PC_OK);
+	assert_int_equal(pc_profile_symbol_display_name(&shown, p, 3998, PC_DEMANGLE_AUTO), PC_OK);
 	assert_string_equal(shown, want[3998]);
 	pc_profile_free(p);
 }

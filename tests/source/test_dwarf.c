@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 static char exe[4096], programs[4096];
 
@@ -157,13 +158,12 @@ static void test_line_syms_sampled_only(void **state)
 static void test_find_source(void **state)
 {
 	(void)state;
-	pc_options *o;
-	assert_int_equal(pc_options_new(&o), PC_OK);
+	pc_dwarf_options o = PC_DWARF_OPTIONS_INIT;
 	char sp[8192];
 	snprintf(sp, sizeof sp, "/nonexistent:%s", programs);
-	pc_options_set(o, "source-path", sp);
+	o.source_path = sp;
 	pc_dwarf *d;
-	pc_dwarf_new(&d, o);
+	pc_dwarf_new(&d, &o);
 	char *path = NULL;
 	assert_int_equal(pc_dwarf_find_source(d, "/profcore-src/lines_util.h", &path), PC_OK);
 	char want[8192];
@@ -174,7 +174,6 @@ static void test_find_source(void **state)
 			 PC_ENOTFOUND);
 	assert_null(path);
 	pc_dwarf_free(d);
-	pc_options_free(o);
 }
 
 static void test_errors(void **state)

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 /* A program with code [0x1000, 0x1800): f at 0x1000, g at 0x1400. */
 static pc_profile *program(void)
@@ -39,7 +40,7 @@ static void fits(void **state)
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x1010, 9), PC_OK);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x9000, 1), PC_OK);
 	pc_fit f;
-	assert_int_equal(pc_profile_fit(p, NULL, &f), PC_OK);
+	assert_int_equal(pc_profile_fit(&f, p, NULL), PC_OK);
 	assert_int_equal(f.verdict, PC_FIT_OK);
 	assert_null(f.problem);
 	assert_true(f.samples == 10 && f.in_program == 9 && f.explained == 0);
@@ -53,7 +54,7 @@ static void doubt(void **state)
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x1010, 7), PC_OK);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x9000, 3), PC_OK);
 	pc_fit f;
-	assert_int_equal(pc_profile_fit(p, NULL, &f), PC_OK);
+	assert_int_equal(pc_profile_fit(&f, p, NULL), PC_OK);
 	assert_int_equal(f.verdict, PC_FIT_DOUBT);
 	assert_string_equal(f.problem, "3 of 10 samples (30.0%) fall in no known code: neither in prog (0x1000-0x1800) nor in a region");
 	pc_profile_free(p);
@@ -66,17 +67,16 @@ static void shifted(void **state)
 	pc_profile *p = program();
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x5000, 5), PC_OK);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x57ff, 5), PC_OK);
-	pc_options *o;
-	assert_int_equal(pc_options_new(&o), PC_OK);
-	assert_int_equal(pc_options_set(o, "load-address", "0x1000"), PC_OK);
+	pc_fit_options o = PC_FIT_OPTIONS_INIT;
+	o.has_load_address = 1;
+	o.load_address = 0x1000;
 	pc_fit f;
-	assert_int_equal(pc_profile_fit(p, o, &f), PC_OK);
+	assert_int_equal(pc_profile_fit(&f, p, &o), PC_OK);
 	assert_int_equal(f.verdict, PC_FIT_MISFIT);
 	assert_true(f.has_shift && f.load_given && !f.shift_default);
 	assert_true(f.shift == 0x4000 && f.shift_min == 0x4000 && f.shift_max == 0x4000);
 	assert_true(f.load_address == 0x5000 && f.shifted_in_program == 10);
 	assert_string_equal(f.problem, "0 of 10 samples (0.0%) fall in the code of prog (0x1000-0x1800): the capture does not fit the program; 10 (100.0%) would if it were loaded 0x4000 bytes higher");
-	pc_options_free(o);
 	pc_profile_free(p);
 }
 
@@ -90,7 +90,7 @@ static void explained(void **state)
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x1010, 2), PC_OK);
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0xe00010, 8), PC_OK);
 	pc_fit f;
-	assert_int_equal(pc_profile_fit(p, NULL, &f), PC_OK);
+	assert_int_equal(pc_profile_fit(&f, p, NULL), PC_OK);
 	assert_int_equal(f.verdict, PC_FIT_OK);
 	assert_true(f.explained == 8);
 	pc_profile_free(p);
@@ -109,7 +109,7 @@ static void arcs(void **state)
 	a.to = 0x8200;
 	assert_int_equal(pc_profile_add_arc(p, &a), PC_OK);
 	pc_fit f;
-	assert_int_equal(pc_profile_fit(p, NULL, &f), PC_OK);
+	assert_int_equal(pc_profile_fit(&f, p, NULL), PC_OK);
 	assert_int_equal(f.verdict, PC_FIT_MISFIT);
 	assert_string_equal(f.problem, "1 of 3 call arcs (33.3%) lie in the code of prog (0x1000-0x1800): the capture does not fit the program");
 	pc_profile_free(p);
@@ -125,7 +125,7 @@ static void short_histogram(void **state)
 	pc_histogram h = {PC_NOSEG, 0x800, 0x1400, 16, c, 2};
 	assert_int_equal(pc_profile_add_histogram(p, &h), PC_OK);
 	pc_fit f;
-	assert_int_equal(pc_profile_fit(p, NULL, &f), PC_OK);
+	assert_int_equal(pc_profile_fit(&f, p, NULL), PC_OK);
 	assert_int_equal(f.verdict, PC_FIT_MISFIT);
 	assert_true(f.range_mismatch && f.hist_low == 0x800 && f.hist_high == 0x1400);
 	assert_string_equal(f.problem, "the histogram covers 0x800-0x1400 but the code of prog ends at 0x1800: the capture is from another program or build");
@@ -150,7 +150,7 @@ static void entry_histogram(void **state)
 			if (with_arcs)
 				assert_int_equal(pc_profile_add_arc(p, &a), PC_OK);
 			pc_fit f;
-			assert_int_equal(pc_profile_fit(p, NULL, &f), PC_OK);
+			assert_int_equal(pc_profile_fit(&f, p, NULL), PC_OK);
 			if (with_arcs && high == 0x1a00) {
 				assert_int_equal(f.verdict, PC_FIT_MISFIT);
 				assert_true(f.range_mismatch && f.hist_low == 0x1100 && f.hist_high == 0x1a00);
@@ -188,7 +188,7 @@ static void open_ended_symbol(void **state)
 	pc_arc a = {PC_NOSEG, 0x39010, PC_NOSEG, 0x39404, 3, 0, 0};
 	assert_int_equal(pc_profile_add_arc(p, &a), PC_OK);
 	pc_fit f;
-	assert_int_equal(pc_profile_fit(p, NULL, &f), PC_OK);
+	assert_int_equal(pc_profile_fit(&f, p, NULL), PC_OK);
 	assert_int_equal(f.verdict, PC_FIT_MISFIT);
 	assert_true(f.samples == 5 && f.in_program == 0 && f.arcs == 1 && f.arcs_in_program == 0);
 	assert_string_equal(f.problem, "0 of 5 samples (0.0%) fall in the code of prog (0x1000-0x1800): the capture does not fit the program");
@@ -202,11 +202,11 @@ static void rates(void **state)
 	pc_profile *a = program(), *b = program();
 	pc_profile_set_rate(a, 100);
 	pc_profile_set_rate(b, 1000);
-	assert_int_equal(pc_profile_merge(a, b, NULL), PC_EUNSUPPORTED);
+	assert_int_equal(pc_profile_merge(a, b), PC_EUNSUPPORTED);
 	assert_string_equal(pc_profile_error(a)->message,
 			    "captures sampled at 100 Hz and 1000 Hz cannot be added up: a sample would stand for different times");
 	pc_profile_set_rate(b, 0);
-	assert_int_equal(pc_profile_merge(a, b, NULL), PC_OK);
+	assert_int_equal(pc_profile_merge(a, b), PC_OK);
 	pc_profile_free(a);
 	pc_profile_free(b);
 }

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 #include "profil_map.h"
 
 #include "../common/pc_test.h"

@@ -14,6 +14,7 @@
 #include <dirent.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 static unsigned char *slurp(const char *path, size_t *len)
 {

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "profcore.h"
+#include "profcore_plugin.h"
 
 #define BIG_BINS 600000u  /* 1.2 MB of bins: mapped */
 #define SMALL_BINS 1000u  /* 2 KB: read */

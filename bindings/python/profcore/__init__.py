@@ -222,6 +222,45 @@ class _COptions:
         self.close()
 
 
+def _str_value(value: Any) -> str:
+    return "1" if value is True else "0" if value is False else str(value)
+
+
+class _CAttrib:
+    """pc_attrib_options parsed from a mapping of the attribution's string
+    keys (the library's typed options; this binding is a string edge).
+    An unknown key, or a bad value, raises ProfcoreError naming it and
+    the known keys, consumer naming the function ("pc_profile_attribute").
+    extra: keys this call also reads (their values returned in .extra)."""
+
+    def __init__(self, options: Options, consumer: str,
+                 extra: Tuple[str, ...] = ()) -> None:
+        L = _c.lib()
+        self.opts = _c.PcAttribOptions()
+        L.pc_attrib_options_init(ctypes.byref(self.opts), 1)
+        self.extra = {}
+        self._keep = []  # the bytes gprof_symspecs points into
+        items = [(k, v) for k, v in (options or {}).items() if v is not None]
+        check = [(k, v) for k, v in items if k not in extra]
+        self.extra = {k: _str_value(v) for k, v in items if k in extra}
+        if not check:
+            return
+        with _COptions(None) as o:
+            ptr = ctypes.c_void_p()
+            if L.pc_options_new(ctypes.byref(ptr)) != 0:
+                raise MemoryError("pc_options_new")
+            o.ptr = ptr.value
+            L.pc_options_bind(o.ptr, L.pc_attrib_options_keys(), consumer.encode())
+            for key, value in check:
+                k, v = str(key).encode(), _str_value(value).encode()
+                rc = L.pc_options_set(o.ptr, k, v)
+                if rc == 0:
+                    self._keep.append(v)
+                    rc = L.pc_attrib_options_set(ctypes.byref(self.opts), k, v)
+                if rc != 0:
+                    _raise(rc, L.pc_options_error(o.ptr))
+
+
 # --------------------------------------------------------------------------
 # Model records (plain copies; they stay valid after the profile is closed)
 
@@ -704,7 +743,7 @@ class Profile:
             for i in range(L.pc_profile_symbol_count(h)):
                 self._check(L.pc_profile_symbol_at(h, i, ctypes.byref(s)))
                 self._check(L.pc_profile_symbol_display_name(
-                    h, i, None, ctypes.byref(shown)))
+                    ctypes.byref(shown), h, i, 0))
                 out.append(Symbol(_s(s.name) or "", s.address, s.size,
                                   _seg(s.segment), SymbolKind(s.kind),
                                   Binding(s.binding), SymbolFlags(s.flags),
@@ -783,8 +822,9 @@ class Profile:
         return self
 
     def _attribute(self) -> None:
-        with _COptions(self._attr_options) as o:
-            self._check(_c.lib().pc_profile_attribute(self._handle(), o.ptr))
+        a = _CAttrib(self._attr_options, "pc_profile_attribute")
+        self._check(_c.lib().pc_profile_attribute(
+            self._handle(), ctypes.byref(a.opts) if self._attr_options else None))
 
     def totals(self) -> Totals:
         """The attribution's totals (computed on first use)."""
@@ -866,9 +906,21 @@ class Profile:
         merged.update(options or {})
         g = ctypes.c_void_p()
         nodes, edges = [], []
-        with self._lock, _COptions(merged) as o:
-            self._check(L.pc_profile_callgraph(self._handle(), o.ptr,
-                                               ctypes.byref(g)))
+        a = _CAttrib(merged, "pc_profile_callgraph", ("callgraph-time",))
+        c = _c.PcCallgraphOptions()
+        L.pc_callgraph_options_init(ctypes.byref(c), 1)
+        if merged:  # else the profile's attribution settings
+            c.attrib = ctypes.pointer(a.opts)
+        times = {"samples": 1, "flat": 2}
+        t = a.extra.get("callgraph-time")
+        if t is not None and t not in times:
+            raise ProfcoreError(STATUS["PC_EUSAGE"],
+                                "bad value '%s' for option 'callgraph-time' of "
+                                "pc_profile_callgraph; expected one of: samples, flat" % t)
+        c.time = times.get(t, 0)
+        with self._lock:
+            self._check(L.pc_profile_callgraph(ctypes.byref(g), self._handle(),
+                                               ctypes.byref(c)))
             try:
                 n = _c.PcCgNode()
                 for i in range(L.pc_callgraph_node_count(g)):

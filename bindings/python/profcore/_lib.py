@@ -61,6 +61,16 @@ class PcRow(Structure):
                 ("self_calls", c_uint64)]
 
 
+class PcAttribOptions(Structure):
+    _fields_ = [("version", c_uint), ("rule", c_int), ("use_sizes", c_int),
+                ("demangle", c_int), ("gprof_symspecs", c_char_p)]
+
+
+class PcCallgraphOptions(Structure):
+    _fields_ = [("version", c_uint), ("attrib", POINTER(PcAttribOptions)),
+                ("time", c_int)]
+
+
 class PcTotals(Structure):
     _fields_ = [("total", c_double), ("in_program", c_double),
                 ("attributed", c_double), ("outside", c_double),
@@ -123,8 +133,16 @@ _PROTOTYPES = {
     "pc_profile_source_file": (c_char_p, [P, c_size_t]),
     "pc_profile_symbol_count": (c_size_t, [P]),
     "pc_profile_symbol_at": (c_int, [P, c_size_t, POINTER(PcSymbol)]),
-    "pc_profile_symbol_display_name": (c_int, [P, c_size_t, P,
-                                                POINTER(c_char_p)]),
+    "pc_profile_symbol_display_name": (c_int, [POINTER(c_char_p), P,
+                                                c_size_t, c_int]),
+    "pc_attrib_options_init": (c_int, [POINTER(PcAttribOptions), c_uint]),
+    "pc_attrib_options_set": (c_int, [POINTER(PcAttribOptions), c_char_p,
+                                      c_char_p]),
+    "pc_attrib_options_keys": (c_void_p, []),
+    "pc_callgraph_options_init": (c_int, [POINTER(PcCallgraphOptions),
+                                          c_uint]),
+    "pc_options_bind": (c_int, [P, c_void_p, c_char_p]),
+    "pc_options_error": (POINTER(PcError), [P]),
     "pc_demangler_available": (c_int, []),
     "pc_profile_region_count": (c_size_t, [P]),
     "pc_profile_region_at": (c_int, [P, c_size_t, POINTER(PcRegion)]),
@@ -136,7 +154,7 @@ _PROTOTYPES = {
     "pc_profile_sample_at": (c_int, [P, c_size_t, POINTER(c_uint32),
                                      POINTER(c_uint64), POINTER(c_uint64)]),
     "pc_profile_class_samples": (c_uint64, [P, c_int]),
-    "pc_profile_attribute": (c_int, [P, P]),
+    "pc_profile_attribute": (c_int, [P, POINTER(PcAttribOptions)]),
     "pc_profile_row_count": (c_int, [P, POINTER(c_size_t)]),
     "pc_profile_row_at_sized": (c_int, [P, c_size_t, POINTER(PcRow),
                                         c_size_t]),
@@ -155,7 +173,8 @@ _PROTOTYPES = {
     "pc_export_name_at": (c_char_p, [c_size_t]),
     "pc_export_description_at": (c_char_p, [c_size_t]),
     "pc_free": (None, [c_void_p]),
-    "pc_profile_callgraph": (c_int, [P, P, POINTER(c_void_p)]),
+    "pc_profile_callgraph": (c_int, [POINTER(c_void_p), P,
+                                     POINTER(PcCallgraphOptions)]),
     "pc_callgraph_free": (None, [P]),
     "pc_callgraph_node_count": (c_size_t, [P]),
     "pc_callgraph_node_at_sized": (c_int, [P, c_size_t, POINTER(PcCgNode),

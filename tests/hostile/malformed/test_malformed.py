@@ -27,7 +27,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 PROFCAT = os.environ["PROFCAT"]
 HERE = os.path.join(os.environ["PC_SOURCE_ROOT"], "tests", "hostile", "malformed")
@@ -49,12 +48,19 @@ def fail(label, why):
     print("FAIL %s: %s" % (label, why))
 
 
+def cpu_children():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def run(args, tmp):
+    """The run, and the CPU seconds it took (not the wall clock: on a
+    loaded machine that measures the other processes too)."""
     out = os.path.join(tmp, "OUT")
-    t0 = time.monotonic()
+    t0 = cpu_children()
     r = subprocess.run(PC + ["-o", out] + args, cwd=FILES, capture_output=True,
-                       text=True, errors="replace", timeout=60 * LIMIT)
-    return r, time.monotonic() - t0, out
+                       text=True, errors="replace", timeout=600 * LIMIT)
+    return r, cpu_children() - t0, out
 
 
 def load_cases():
@@ -84,7 +90,7 @@ def check_case(name, args, want_rc, want_err):
         fail(label, "exit %d, stderr %r; expected exit %d, stderr %r"
              % (r.returncode, r.stderr, want_rc, want_stderr))
     if dt > LIMIT:
-        fail(label, "took %.2f s (limit %.2f s)" % (dt, LIMIT))
+        fail(label, "took %.2f s CPU (limit %.2f s)" % (dt, LIMIT))
     want_left = ["OUT"] if want_rc == 0 else []
     if left != want_left:
         fail(label, "left %s in the output directory, expected %s" % (left, want_left))

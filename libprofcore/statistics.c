@@ -1,5 +1,5 @@
 /*
- * stats.c - the statistics behind error bars, diffs and merges (README
+ * statistics.c - the statistics behind error bars, diffs and merges (README
  * "Statistics").
  *
  *  - pc_stats_z: two-sided standard normal quantile for a confidence level
@@ -349,14 +349,11 @@ static int merge_histogram(pc_profile *dst, const pc_histogram *s)
 	return PC_OK;
 }
 
-int pc_profile_merge(pc_profile *dst, const pc_profile *src, const pc_options *opts)
+int pc_profile_merge(pc_profile *dst, const pc_profile *src)
 {
 	if (!dst || !src || dst == src)
 		return dst ? pc_profile_fail(dst, PC_EUSAGE, "merge needs two distinct profiles")
 			   : PC_EUSAGE;
-	/* no keys yet: any key is unknown */
-	if (pc_profile_check_options(dst, opts, pc_keys_merge, "pc_profile_merge"))
-		return PC_EUSAGE;
 	if (dst->exact != src->exact)
 		return pc_profile_fail(dst, PC_EUNSUPPORTED,
 				       "cannot merge exact counts with sampled counts");

@@ -1,4 +1,4 @@
-/* callgraph.c - the call-graph model: nodes are attribution rows, edges
+/* cgmodel.c - the call-graph model: nodes are attribution rows, edges
  * are the arcs between them.
  *
  * Cycle detection, numbering, the propagation fractions and the time
@@ -499,24 +499,27 @@ static void proff_times(pc_callgraph *g)
 
 /* ---- public entry points ------------------------------------------------ */
 
-int pc_profile_callgraph(pc_profile *p, const pc_options *opts,
-			 pc_callgraph **out)
+int pc_profile_callgraph(pc_callgraph **out, pc_profile *p,
+			 const pc_callgraph_options *opts)
 {
 	if (!p || !out)
 		return PC_EUSAGE;
 	*out = NULL;
-	if (pc_profile_check_options(p, opts, pc_keys_callgraph, "pc_profile_callgraph"))
-		return PC_EUSAGE;
-	return pc_profile_callgraph_nocheck(p, opts, out);
-}
-
-int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
-				 pc_callgraph **out)
-{
-	if (!p || !out)
-		return PC_EUSAGE;
-	*out = NULL;
-	int rc = pc_profile_attribute_nocheck(p, opts);
+	pc_callgraph_options dflt = PC_CALLGRAPH_OPTIONS_INIT;
+	if (!opts)
+		opts = &dflt;
+	if (opts->version != PC_CALLGRAPH_OPTIONS_VERSION)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "pc_callgraph_options.version %u: expected %u "
+				       "(PC_CALLGRAPH_OPTIONS_INIT)",
+				       opts->version, PC_CALLGRAPH_OPTIONS_VERSION);
+	if (opts->time != PC_CALLGRAPH_TIME_AUTO && opts->time != PC_CALLGRAPH_TIME_SAMPLES &&
+	    opts->time != PC_CALLGRAPH_TIME_FLAT)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "pc_callgraph_options.time %d: expected one of "
+				       "PC_CALLGRAPH_TIME_AUTO, _SAMPLES, _FLAT",
+				       (int)opts->time);
+	int rc = pc_profile_attribute(p, opts->attrib);
 	if (rc)
 		return rc;
 	pc_symspecs ss; /* as the attribution read them */
@@ -555,17 +558,10 @@ int pc_profile_callgraph_nocheck(pc_profile *p, const pc_options *opts,
 	/* own time: samples when the capture has any, else flat arc time */
 	int flat = pc_profile_histogram_count(p) == 0 &&
 		pc_profile_sample_count(p) == 0;
-	const char *tm = pc_options_get(opts, "callgraph-time");
-	if (tm && !strcmp(tm, "samples"))
+	if (opts->time == PC_CALLGRAPH_TIME_SAMPLES)
 		flat = 0;
-	else if (tm && !strcmp(tm, "flat"))
+	else if (opts->time == PC_CALLGRAPH_TIME_FLAT)
 		flat = 1;
-	else if (tm) {
-		rc = pc_profile_fail(p, PC_EUSAGE,
-				     "callgraph-time: expected samples or flat, "
-				     "found '%s'", tm);
-		goto fail;
-	}
 
 	if ((rc = pc_symspecs_resolve(p, &ss)))
 		goto fail;
