@@ -332,10 +332,14 @@ out:
 #endif
 
 /* c's code: [lo, hi) of the size bytes at img, which start at address
- * base (what: the part of the program they are, for the message). */
+ * base (what: the part of the program they are, for the message); a
+ * range that starts before them and reaches into them (a .COM's segment
+ * from 0, the PSP included) is the part in them. */
 static int code_window(pc_profile *p, dis_code *c, const char *path, const unsigned char *img,
 		       uint64_t base, uint64_t size, uint64_t lo, uint64_t hi, const char *what)
 {
+	if (lo < base && hi > base)
+		lo = base;
 	if (lo < base || lo - base >= size)
 		return pc_profile_fail_at(p, PC_ENOTFOUND, path, -1,
 			       "disasm: address 0x%llx is outside the program's %s (0x%llx-0x%llx)",
@@ -405,24 +409,134 @@ static int code_mz(pc_profile *p, dis_code *c, const char *path, uint64_t lo, ui
 	return PC_OK;
 }
 
-/* Capstone 4 names 98h and 99h by their 32-bit forms in 16-bit mode
- * (cwde, cdq): there they are cbw and cwd, and cwde and cdq only with an
- * operand-size prefix (66h), as objdump -m i8086 and Intel's manual say. */
+/* An x86 prefix byte's name (objdump's spelling), or NULL. */
+static const char *prefix16(unsigned char b)
+{
+	switch (b) {
+	case 0x26: return "es";
+	case 0x2e: return "cs";
+	case 0x36: return "ss";
+	case 0x3e: return "ds";
+	case 0x64: return "fs";
+	case 0x65: return "gs";
+	case 0x66: return "data32";
+	case 0x67: return "addr32";
+	case 0xf0: return "lock";
+	case 0xf2: return "repnz";
+	case 0xf3: return "repz";
+	default: return NULL;
+	}
+}
+
+static int segprefix16(unsigned char b)
+{
+	return b == 0x26 || b == 0x2e || b == 0x36 || b == 0x3e || b == 0x64 || b == 0x65;
+}
+
+/* Capstone's text of the 16-bit instruction b[0..size) as the CPU runs
+ * it: Capstone 4 names 98h and 99h by their 32-bit forms (cwde, cdq):
+ * they are cbw and cwd, and cwde and cdq only with an operand-size
+ * prefix (66h), as objdump -m i8086 and Intel's manual say; and it drops
+ * a segment prefix that no operand shows (2Eh D7h is xlat of CS:[BX],
+ * not xlatb; 3Eh 55h push bp): such a prefix is named before the
+ * instruction, as objdump does, so that the text accounts for every
+ * byte (the last segment prefix is the one that applies). */
 static void fix16(char *text, size_t n, const unsigned char *b, unsigned size)
 {
 	int o66 = 0;
-	unsigned i = 0;
-	for (; i + 1 < size; i++) {
+	unsigned i = 0, last = size;
+	for (; i + 1 < size && prefix16(b[i]); i++) {
 		if (b[i] == 0x66)
 			o66 = 1;
-		else if (!(b[i] == 0x26 || b[i] == 0x2e || b[i] == 0x36 || b[i] == 0x3e ||
-			   b[i] == 0x64 || b[i] == 0x65 || b[i] == 0x67 || b[i] == 0xf0 ||
-			   b[i] == 0xf2 || b[i] == 0xf3))
-			return;
+		if (segprefix16(b[i]))
+			last = i;
 	}
-	if (i != size - 1 || (b[i] != 0x98 && b[i] != 0x99))
-		return;
-	snprintf(text, n, "%s", b[i] == 0x98 ? (o66 ? "cwde" : "cbw") : (o66 ? "cdq" : "cwd"));
+	if (i == size - 1 && (b[i] == 0x98 || b[i] == 0x99))
+		snprintf(text, n, "%s", b[i] == 0x98 ? (o66 ? "cwde" : "cbw") : (o66 ? "cdq" : "cwd"));
+	char pre[64] = "";
+	size_t pl = 0;
+	for (unsigned j = 0; j < i; j++) {
+		if (!segprefix16(b[j]))
+			continue;
+		const char *nm = prefix16(b[j]);
+		char use[4] = {nm[0], nm[1], ':', 0};
+		if (j == last && strstr(text, use))
+			continue;
+		if (pl + 4 < sizeof pre)
+			pl += (size_t)snprintf(pre + pl, sizeof pre - pl, "%s ", nm);
+	}
+	if (pl) {
+		char t[sizeof ((dis_ins *)0)->text];
+		snprintf(t, sizeof t, "%s%s", pre, text);
+		snprintf(text, n, "%s", t);
+	}
+}
+
+/* Bytes of the ModR/M operand of a 16-bit instruction whose ModR/M byte
+ * is m: the byte and its displacement. */
+static unsigned modrm16_len(unsigned char m)
+{
+	unsigned mod = m >> 6, rm = m & 7;
+	return 1 + (mod == 1 ? 1 : mod == 2 || (mod == 0 && rm == 6) ? 2 : 0);
+}
+
+/* The bytes at win[0..wn) (at address a; up to 31: 15 of prefixes and
+ * the instruction after them) that Capstone does not decode in 16-bit
+ * mode, read as the 8086 reads them into d: prefixes before an instruction that Capstone refuses with
+ * them (F0h 5Eh: lock pop si, which the 8086 runs) are part of it; an
+ * escape to the 8087 (D8h-DFh) that names no 8087 instruction, and MOV
+ * to or from segment register 4-7 (8Ch/8Eh), are one (bad) instruction
+ * of their ModR/M length (the 8086 decodes the ModR/M of every escape),
+ * with the prefixes before them, as any other byte that decodes to
+ * nothing with them.  objdump -m i8086 reads them so (ndisasm the
+ * 8Ch/8Eh ones); other bytes stay one each, as ndisasm has them
+ * (objdump's VEX and XOP readings of C4h, C5h and 8Fh do not exist in
+ * real mode: docs/dos.md).  0 when that is one byte (the caller's), and
+ * for prefixes whose instruction the function's bytes cut short. */
+static int bad16(const cs_table *csf, csh h, cs_insn *insn, const unsigned char *win, size_t wn,
+		 uint64_t a, dis_ins *d)
+{
+	(void)csf;
+	size_t k = 0, len;
+	char t[sizeof d->text];
+	while (k + 1 < wn && k < 14 && prefix16(win[k])) {
+		k++;
+		unsigned char w2[24] = {0};
+		memcpy(w2, win + k, wn - k < 16 ? wn - k : 16);
+		const uint8_t *wp = w2;
+		size_t ws = 16;
+		uint64_t addr = a + k;
+		if (!cs_disasm_iter(h, &wp, &ws, &addr, insn) || !insn->size)
+			continue;
+		if (insn->size > wn - k || k + insn->size > 15)
+			return 0; /* cut short by the function's end, or too long */
+		snprintf(t, sizeof t, "%s%s%s", insn->mnemonic, insn->op_str[0] ? " " : "",
+			 insn->op_str);
+		fix16(t, sizeof t, win + k, insn->size);
+		int l = 0;
+		for (size_t i = 0; i < k && l >= 0 && (size_t)l < sizeof d->text; i++)
+			l += snprintf(d->text + l, sizeof d->text - (size_t)l, "%s ", prefix16(win[i]));
+		if (l >= 0 && (size_t)l < sizeof d->text)
+			snprintf(d->text + l, sizeof d->text - (size_t)l, "%s", t);
+		d->size = (unsigned)(k + insn->size);
+		return 1;
+	}
+	unsigned char o = win[k];
+	if (prefix16(o))
+		return 0; /* prefixes only, as far as the bytes go */
+	len = k + 1;
+	if (((o >= 0xd8 && o <= 0xdf) || o == 0x8c || o == 0x8e) && k + 1 < wn)
+		len += modrm16_len(win[k + 1]);
+	if (len > wn || len > 15)
+		return 0;
+	if (len == 1)
+		return 0;
+	d->size = (unsigned)len;
+	int l = snprintf(d->text, sizeof d->text, "(bad) .byte");
+	for (size_t i = 0; i < len && l > 0 && (size_t)l < sizeof d->text; i++)
+		l += snprintf(d->text + l, sizeof d->text - (size_t)l, "%s0x%02x", i ? ", " : " ",
+			      win[i]);
+	return 1;
 }
 
 /* Decodes c into *out. */
@@ -499,6 +613,9 @@ static int decode(pc_profile *p, const cs_table *csf, dis_code *c, dis_ins **out
 					 insn->op_str[0] ? " " : "", insn->op_str);
 				if (c->cs_arch == CS_ARCH_X86 && mode == CS_MODE_16)
 					fix16(d->text, sizeof d->text, win, insn->size);
+			} else if (c->cs_arch == CS_ARCH_X86 && mode == CS_MODE_16) {
+				/* (15 bytes of prefixes and the instruction after them) */
+				ok = bad16(csf, h[slot], insn, code, size < 31 ? size : 31, a, d);
 			}
 			code = c->bytes + (a - c->lo);
 		}

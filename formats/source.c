@@ -94,6 +94,44 @@ static void text_header(pc_sink *k, pc_profile *p, const pc_itotals *t,
 	pc_filter_totals_line(rf, t->total - dropped, t->total, k);
 }
 
+/* -r source FUNCTION where several functions have that name (a static
+ * inline function of a header, one copy per unit at -O0): their lines
+ * are the same source lines, so the page counts them together; one line
+ * says so, with each one's count of the flat report (the page's header
+ * is their sum). */
+static int same_name_note(pc_profile *p, const char *sel, pc_sink *k)
+{
+	size_t n = pc_profile_rows(p), same = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t shown = 0;
+		for (size_t i = 0; i < n; i++) {
+			pc_row row;
+			int st = pc_profile_row_at(p, i, &row);
+			if (st)
+				return st;
+			if (!func_matches(p, p->syms[row.symbol].name, sel))
+				continue;
+			if (!pass) {
+				same++;
+				continue;
+			}
+			if (!shown++) {
+				pc_sink_puts(k, "Function ");
+				pc_sink_name(k, sel);
+				pc_sink_printf(k, ": %zu functions of that name, counted together:", same);
+			}
+			pc_sink_puts(k, shown > 1 ? ", " : " ");
+			pc_sink_printf(k, row.count == (double)(long long)row.count ? "%.0f" : "%.2f",
+				       row.count);
+			pc_sink_printf(k, " at 0x%llx", (unsigned long long)row.address);
+		}
+		if (!pass && same < 2)
+			return PC_OK;
+	}
+	pc_sink_putc(k, '\n');
+	return PC_OK;
+}
+
 static char *read_text(pc_stream *s, size_t *len)
 {
 	void *buf = NULL;
@@ -612,6 +650,8 @@ static int source_render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_puts(k, ", \"lines\": [");
 	} else {
 		text_header(k, p, &t, &rf, dropped + (rf.f.focus ? rest : 0));
+		if (by_func && (st = same_name_note(p, sel, k)))
+			goto out;
 	}
 	int first = 1;
 	for (size_t a = 0; a < n;) {

@@ -91,19 +91,29 @@ static void text(pc_sink *k, pc_profile *p, const pc_rowset *rs,
 		if (!rs->zero && r->calls == 0 && r->count == 0)
 			continue;
 		accum += r->count;
-		pc_sink_printf(k, "%6.2f %9.2f %8.2f", 100 * r->count / total, accum / hz,
-			       r->count / hz);
+		/* "%6.2f %9.2f %8.2f" and " %8llu %8.2f %8.2f  ", the same
+		 * bytes without printf (numfmt.h: a line report has a row a
+		 * line of code) */
+		pc_sink_fixed(k, 100 * r->count / total, 6, 2);
+		pc_sink_putc(k, ' ');
+		pc_sink_fixed(k, accum / hz, 9, 2);
+		pc_sink_putc(k, ' ');
+		pc_sink_fixed(k, r->count / hz, 8, 2);
 		if (r->calls) {
 			double children = 0;
 			pc_icg_node nd;
 			if (r->region < 0 && pc_callgraph_inode_at(g, r->row, &nd) == PC_OK)
 				children = nd.children;
 			double c = (double)r->calls;
-			pc_sink_printf(k, " %8llu %8.2f %8.2f  ", (unsigned long long)r->calls,
-				       scale * r->count / hz / c,
-				       scale * (r->count + children) / hz / c);
+			pc_sink_putc(k, ' ');
+			pc_sink_u64(k, r->calls, 8);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, scale * r->count / hz / c, 8, 2);
+			pc_sink_putc(k, ' ');
+			pc_sink_fixed(k, scale * (r->count + children) / hz / c, 8, 2);
+			pc_sink_puts(k, "  ");
 		} else {
-			pc_sink_printf(k, " %8.8s %8.8s %8.8s  ", "", "", "");
+			pc_sink_puts(k, "                             ");
 		}
 		pc_sink_name(k, r->label);
 		pc_sink_putc(k, '\n');

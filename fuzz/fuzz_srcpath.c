@@ -16,10 +16,16 @@
  * What follows the NUL, when it is an ELF file, is written to the
  * sandbox as prog and loaded: its .gnu_debuglink (and build-id) search
  * meets a FIFO (f.debug), a regular file of garbage (g.debug), .debug/
- * and links; a FIFO must not hang the search (libFuzzer's -timeout). */
+ * and links; a FIFO must not hang the search (libFuzzer's -timeout).
+ * The sandbox is removed when the fuzzer exits (atexit: a normal end,
+ * -runs or -max_total_time; not after a crash, whose input libFuzzer
+ * keeps anyway). */
+/* nftw */
+#define _XOPEN_SOURCE 700
 #include "dwarf_internal.h"
 #include "platform.h"
 
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,11 +47,29 @@ static void put(const char *path, const char *text)
 	}
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path); /* a file, a link, a FIFO or an emptied directory */
+	return 0;
+}
+
+/* the sandbox and everything in it, links not followed */
+static void cleanup(void)
+{
+	if (sandbox[0])
+		nftw(sandbox, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(cwdreal);
+}
+
 static int setup(void)
 {
 	strcpy(sandbox, "/tmp/pc-fuzz-srcpath-XXXXXX");
 	if (!mkdtemp(sandbox))
 		return -1;
+	atexit(cleanup);
 	char p[160];
 	snprintf(srcdir, sizeof srcdir, "%s/src", sandbox);
 	mkdir(srcdir, 0700);

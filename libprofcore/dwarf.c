@@ -356,6 +356,21 @@ static centry *cache_find(pc_dwarf *d, uint64_t addr)
 	}
 }
 
+/* The cache holds at most about this many frames and addresses: a
+ * report that looks every address up once (-r locations of inline-heavy
+ * code: a hundred frames an address) would otherwise hold them all; past
+ * either, the cache starts again. */
+#define CACHE_FRAMES ((size_t)1 << 18)
+#define CACHE_ADDRS ((size_t)1 << 18)
+
+static void cache_clear(pc_dwarf *d)
+{
+	if (d->tab)
+		memset(d->tab, 0, d->cap * sizeof *d->tab);
+	d->used = 0;
+	d->nframes = 0;
+}
+
 static centry *cache_insert(pc_dwarf *d, uint64_t addr)
 {
 	if ((d->used + 1) * 2 > d->cap) {
@@ -581,16 +596,68 @@ static int cmp_range_order(const void *a, const void *b)
 	return i < j ? -1 : i > j;
 }
 
+/* ranges by their low address */
+static int cmp_range_lo(const void *a, const void *b)
+{
+	const pc_dwarf *d = range_sort_owner;
+	uint64_t x = d->ranges[*(const size_t *)a].lo, y = d->ranges[*(const size_t *)b].lo;
+	return x < y ? -1 : x > y;
+}
+
+/* A max-heap of ranks (positions in the painting order) of the ranges
+ * open at the segment being swept. */
+static void heap_push(size_t *h, size_t *n, size_t v)
+{
+	size_t i = (*n)++;
+	while (i && h[(i - 1) / 2] < v) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = v;
+}
+
+static void heap_pop(size_t *h, size_t *n)
+{
+	size_t v = h[--*n], i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] > h[c])
+			c++;
+		if (h[c] <= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = v;
+}
+
 /* The innermost function scope of every elementary segment between range
- * boundaries: one table read per lookup instead of a DIE-tree walk. */
+ * boundaries: one table read per lookup instead of a DIE-tree walk.
+ * Deeper scopes win over shallower ones; of two at one depth that overlap
+ * (gas 2.45 gives an assembly function's DW_AT_high_pc past its .size,
+ * into the next unit's function) the smaller range over the larger, as
+ * binutils takes the best fit, and then the one read last.  Each range
+ * gets its rank in that order; one sweep over the segments keeps the
+ * ranges open there in a heap and takes the highest rank: n log n in the
+ * number of ranges, however they overlap. */
 static int build_segments(pc_dwarf *d)
 {
-	size_t nb = 2 * d->nranges;
+	size_t nb = 2 * d->nranges, nr = d->nranges;
 	d->seg = malloc((nb ? nb : 1) * sizeof *d->seg);
 	d->segnode = malloc((nb ? nb : 1) * sizeof *d->segnode);
-	if (!d->seg || !d->segnode)
+	size_t *ord = malloc((nr ? nr : 1) * sizeof *ord);
+	size_t *bylo = malloc((nr ? nr : 1) * sizeof *bylo);
+	size_t *heap = malloc((nr ? nr : 1) * sizeof *heap);
+	if (!d->seg || !d->segnode || !ord || !bylo || !heap) {
+		free(ord);
+		free(bylo);
+		free(heap);
 		return PC_ENOMEM;
-	for (size_t i = 0; i < d->nranges; i++) {
+	}
+	for (size_t i = 0; i < nr; i++) {
 		d->seg[2 * i] = d->ranges[i].lo;
 		d->seg[2 * i + 1] = d->ranges[i].hi;
 	}
@@ -601,28 +668,33 @@ static int build_segments(pc_dwarf *d)
 		if (!k || d->seg[i] != d->seg[k - 1])
 			d->seg[k++] = d->seg[i];
 	d->nseg = k;
-	for (size_t i = 0; i < k; i++)
-		d->segnode[i] = NONODE;
-	/* deeper scopes over shallower ones; of two at one depth that
-	 * overlap (gas 2.45 gives an assembly function's DW_AT_high_pc past
-	 * its .size, into the next unit's function) the smaller range over
-	 * the larger, as binutils takes the best fit */
-	struct frange *r = d->ranges;
-	size_t nr = d->nranges;
-	size_t *ord = malloc((nr ? nr : 1) * sizeof *ord);
-	if (!ord)
-		return PC_ENOMEM;
+	const struct frange *r = d->ranges;
 	for (size_t i = 0; i < nr; i++)
-		ord[i] = i;
+		ord[i] = bylo[i] = i;
 	range_sort_owner = d;
-	if (nr)
+	if (nr) {
 		qsort(ord, nr, sizeof *ord, cmp_range_order);
-	for (size_t o = 0; o < nr; o++) {
-		const struct frange *x = &r[ord[o]];
-		for (size_t j = seg_index(d, x->lo); j < k && d->seg[j] < x->hi; j++)
-			d->segnode[j] = x->node;
+		qsort(bylo, nr, sizeof *bylo, cmp_range_lo);
+	}
+	/* bylo[i] becomes the rank of the i-th range by low address; ord
+	 * stays the range of each rank */
+	size_t *rank = heap; /* borrowed before the sweep */
+	for (size_t o = 0; o < nr; o++)
+		rank[ord[o]] = o;
+	for (size_t i = 0; i < nr; i++)
+		bylo[i] = rank[bylo[i]];
+	size_t nh = 0, next = 0;
+	for (size_t j = 0; j < k; j++) {
+		uint64_t a = d->seg[j];
+		while (next < nr && r[ord[bylo[next]]].lo <= a)
+			heap_push(heap, &nh, bylo[next++]);
+		while (nh && r[ord[heap[0]]].hi <= a)
+			heap_pop(heap, &nh);
+		d->segnode[j] = nh ? r[ord[heap[0]]].node : NONODE;
 	}
 	free(ord);
+	free(bylo);
+	free(heap);
 	return PC_OK;
 }
 
@@ -1027,6 +1099,52 @@ static int fd_crc32(int fd, uint32_t *crc)
 	return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
 }
 
+/* Compressed debug sections (SHF_COMPRESSED, or GNU .zdebug_* with its
+ * "ZLIB" header) of e, before libdw inflates them whole: one whose
+ * inflated size is over PC_PROGRAM_INFLATE_LIMIT and over
+ * PC_INFLATE_RATIO times its compressed size is a bomb (zlib reaches
+ * 1032 to 1 on zeros; DWARF compresses 3 to 10 to 1).  0, or -1 with the
+ * one line in why: the section, its file offset, what to do. */
+static int sections_inflate_ok(Elf *e, char *why, size_t whylen, int64_t *at)
+{
+	size_t shstrndx;
+	if (!e || elf_getshdrstrndx(e, &shstrndx))
+		return 0;
+	for (Elf_Scn *sc = NULL; (sc = elf_nextscn(e, sc));) {
+		GElf_Shdr sh;
+		const char *n;
+		if (!gelf_getshdr(sc, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(e, shstrndx, sh.sh_name);
+		uint64_t full = 0;
+		if (sh.sh_flags & SHF_COMPRESSED) {
+			GElf_Chdr ch;
+			if (!gelf_getchdr(sc, &ch))
+				continue;
+			full = ch.ch_size;
+		} else if (n && !strncmp(n, ".zdebug", 7)) {
+			Elf_Data *raw = elf_rawdata(sc, NULL);
+			if (!raw || !raw->d_buf || raw->d_size < 12 ||
+			    memcmp(raw->d_buf, "ZLIB", 4))
+				continue;
+			full = pc_get_u64((const unsigned char *)raw->d_buf + 4, PC_ENDIAN_BIG);
+		} else {
+			continue;
+		}
+		if (full > PC_PROGRAM_INFLATE_LIMIT &&
+		    full / PC_INFLATE_RATIO > sh.sh_size) {
+			snprintf(why, whylen,
+				 "section %s at offset %llu says it inflates from %llu to %llu bytes (more than %d to 1): refused as a decompression bomb; if the file is genuine, decompress its sections first (objcopy --decompress-debug-sections)",
+				 n ? n : "?", (unsigned long long)sh.sh_offset,
+				 (unsigned long long)sh.sh_size, (unsigned long long)full,
+				 PC_INFLATE_RATIO);
+			*at = (int64_t)sh.sh_offset;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The descriptor of candidate path when it may be the program's debug
  * file: a regular file other than the program, its CRC equal to crc
  * (by_link), its build-id equal to id (idlen > 0) when it has one, and
@@ -1043,6 +1161,17 @@ static int debug_candidate(pc_dwarf *d, const char *path, const char *prog,
 		debug_refused(d, "the separate debug file %s is not a regular file", path);
 	if (fd < 0)
 		return -1;
+	char why[400];
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int64_t at;
+	int bomb = sections_inflate_ok(e, why, sizeof why, &at);
+	if (e)
+		elf_end(e);
+	if (bomb) {
+		debug_refused(d, "the separate debug file %s: %s", path, why);
+		close(fd);
+		return -1;
+	}
 	unsigned char did[64];
 	size_t dl = fd_build_id(fd, did, sizeof did);
 	uint32_t c = 0;
@@ -1151,6 +1280,48 @@ out:
 	return fd;
 }
 
+/* A compressed program (libdwfl inflates gzip, bzip2 and xz files whole
+ * into memory): gzip is inflated here first without keeping the bytes,
+ * to check its size against PC_PROGRAM_GZ_LIMIT (loaders/elf.c reads
+ * such a file up to that limit too); bzip2 and xz are refused (the ELF
+ * loader does not read them). */
+static int whole_file_inflate_ok(pc_dwarf *d, int fd)
+{
+	unsigned char m[6];
+	ssize_t got = pread(fd, m, sizeof m, 0);
+	if (got >= 3 && !memcmp(m, "BZh", 3))
+		return dfail(d, PC_EUNSUPPORTED, 0,
+			     "compressed with bzip2: decompress it first (bunzip2)");
+	if (got == 6 && !memcmp(m, "\xfd" "7zXZ\0", 6))
+		return dfail(d, PC_EUNSUPPORTED, 0, "compressed with xz: decompress it first (unxz)");
+	if (got < 2 || m[0] != 0x1f || m[1] != 0x8b)
+		return PC_OK;
+	int dfd = dup(fd);
+	gzFile g = dfd >= 0 ? gzdopen(dfd, "rb") : NULL;
+	unsigned char *buf = malloc(65536);
+	if (!g || !buf) {
+		if (g)
+			gzclose(g);
+		else if (dfd >= 0)
+			close(dfd);
+		free(buf);
+		return dfail(d, PC_ENOMEM, -1, "out of memory");
+	}
+	uint64_t n = 0;
+	int r;
+	while ((r = gzread(g, buf, 65536)) > 0 && n <= PC_PROGRAM_GZ_LIMIT)
+		n += (uint64_t)r;
+	gzclose(g);
+	free(buf);
+	if (lseek(fd, 0, SEEK_SET) != 0) /* (a dup shares the offset) */
+		return dfail(d, PC_EIO, -1, "cannot read the program to read its DWARF");
+	if (n > PC_PROGRAM_GZ_LIMIT)
+		return dfail(d, PC_ELIMIT, (int64_t)PC_PROGRAM_GZ_LIMIT,
+			     "compressed program inflates past the limit of %llu bytes: decompress it first (gunzip) if it is genuine",
+			     (unsigned long long)PC_PROGRAM_GZ_LIMIT);
+	return PC_OK;
+}
+
 #if !PC_DWARF_DLOPEN
 static const Dwfl_Callbacks linked_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -1194,6 +1365,11 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return dfail(d, PC_EIO, -1, "cannot open the program to read its DWARF");
+	int st = whole_file_inflate_ok(d, fd);
+	if (st) {
+		close(fd);
+		return st;
+	}
 	d->dwfl = dwfl_begin(offline_callbacks);
 	if (!d->dwfl) {
 		close(fd);
@@ -1204,6 +1380,13 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 	if (!d->mod || dwfl_report_end(d->dwfl, NULL, NULL))
 		return dfail(d, PC_EFORMAT, 0, "not an ELF file libdw can read: %s",
 			     dwfl_errmsg(-1));
+	{
+		char why[400];
+		GElf_Addr eb;
+		int64_t at;
+		if (sections_inflate_ok(dwfl_module_getelf(d->mod, &eb), why, sizeof why, &at))
+			return dfail(d, PC_ELIMIT, at, "%s", why);
+	}
 	void **ud = NULL; /* d for find_debug_local */
 	dwfl_module_info(d->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	if (ud)
@@ -1218,7 +1401,7 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 		return dfail(d, PC_EUNSUPPORTED, -1,
 			     "no DWARF debugging information (build with -g, or install its separate debug file)");
 	find_text(d);
-	int st = scan_units(d);
+	st = scan_units(d);
 	if (st)
 		return st;
 	d->loaded = 1;
@@ -1230,13 +1413,14 @@ static int push_frame(pc_dwarf *d, const char *fn, const char *file,
 {
 	if (pc_grow((void **)&d->frames, &d->capframes, d->nframes + 1, sizeof *d->frames))
 		return PC_ENOMEM;
+	/* the names live as long as d (its pool, libdw's line tables and
+	 * symbol table): not copied, one copy an address would grow d with
+	 * every lookup */
 	pc_srcframe *f = &d->frames[d->nframes++];
-	f->function = pool(d, fn);
-	f->file = pool(d, file);
+	f->function = fn;
+	f->file = file;
 	f->line = line;
 	f->column = col;
-	if ((fn && !f->function) || (file && !f->file))
-		return PC_ENOMEM;
 	return PC_OK;
 }
 
@@ -1267,7 +1451,10 @@ static int query(pc_dwarf *d, uint64_t addr)
 	if (!file && node == NONODE)
 		return PC_OK; /* no DWARF here: no frame */
 	const char *fname = node != NONODE ? d->nodes[node].name : NULL;
-	if (!fname || d->nodes[node].subprogram_without_linkage) {
+	/* (an inlined subroutine without a name, whose name is in a dwz
+	 * file that is missing, is not the symbol around it: "??") */
+	if ((!fname && (node == NONODE || !d->nodes[node].inlined)) ||
+	    (node != NONODE && d->nodes[node].subprogram_without_linkage)) {
 		/* no DWARF function (assembly), or a mangled language without a
 		 * linkage name: the ELF symbol, as bfd falls back to (with bit 0
 		 * set where it marks Thumb code: an even address below a Thumb
@@ -1299,8 +1486,12 @@ static int query(pc_dwarf *d, uint64_t addr)
 			      d->nodes[n].parent != NONODE;
 	     n = d->nodes[n].parent) {
 		const struct fnode *x = &d->nodes[n];
-		st = push_frame(d, d->nodes[x->parent].name, x->call_file, x->call_line,
-				x->call_col);
+		const char *pn = d->nodes[x->parent].name;
+		if (!pn && !d->nodes[x->parent].inlined) /* the function's symbol */
+			pn = dwfl_module_addrname(d->mod, d->isa_bit ? a | 1 : a);
+		if (pn && d->isa_bit && pn[0] == '$')
+			pn = NULL;
+		st = push_frame(d, pn, x->call_file, x->call_line, x->call_col);
 	}
 	return st;
 }
@@ -1407,6 +1598,8 @@ int pc_dwarf_lookup_frames(pc_dwarf *d, uint64_t address,
 		return dfail(d, PC_EUSAGE, -1, "no DWARF loaded");
 	centry *e = cache_find(d, address);
 	if (!e) {
+		if (d->nframes > CACHE_FRAMES || d->used > CACHE_ADDRS)
+			cache_clear(d);
 		size_t first = d->nframes;
 		int st = query(d, address);
 		if (st)

@@ -6,6 +6,17 @@
 #include "internal.h"
 #include "pc_config.h"
 
+/** A compressed program (gzip) is read up to this many bytes inflated
+ *  (loaders/elf.c, and before libdw inflates it whole in dwarf.c): past
+ *  it, refused in one line (decompress it first).  A bomb of zeros
+ *  otherwise took 1 GiB, twice. */
+#define PC_PROGRAM_GZ_LIMIT ((uint64_t)128 << 20)
+/** A compressed debug section (SHF_COMPRESSED, .zdebug) is refused when
+ *  it inflates to more than PC_PROGRAM_INFLATE_LIMIT bytes and more than
+ *  PC_INFLATE_RATIO times its size in the file. */
+#define PC_PROGRAM_INFLATE_LIMIT ((uint64_t)64 << 20)
+#define PC_INFLATE_RATIO 64
+
 /** One of gprof's line symbols: where (function, file, line) starts. */
 typedef struct pc_linesym {
 	uint64_t addr;

@@ -157,7 +157,10 @@ int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n)
 			if (!y->section || strcmp(y->section, g->label))
 				continue;
 			code = 1;
-			if (r.address < first)
+			/* (a segment-only map: the segment's own symbol, which
+			 * starts where it does, PSP included) */
+			if (r.address < first &&
+			    !(r.address == g->low && y->name && !strcmp(y->name, g->label)))
 				first = r.address;
 		}
 		if (!code)

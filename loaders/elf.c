@@ -18,6 +18,7 @@
  */
 #include "internal.h"
 #include "whole.h"
+#include "dwarf_internal.h"
 
 #include <ctype.h>
 #include <gelf.h>
@@ -499,7 +500,14 @@ static int stripped(pc_profile *p, pc_stream *s, Elf *e, const GElf_Ehdr *eh,
 static int elf_load(pc_profile *p, pc_stream *s, const pc_options *o)
 {
 	pc_whole w;
-	int r = pc_whole_get(s, ELF_MAX_SIZE, &w);
+	/* a compressed program: up to PC_PROGRAM_GZ_LIMIT inflated (a bomb
+	 * of zeros after an ELF header took 1 GiB) */
+	int gz = pc_stream_is_compressed(s);
+	int r = pc_whole_get(s, gz ? PC_PROGRAM_GZ_LIMIT : ELF_MAX_SIZE, &w);
+	if (r == PC_ELIMIT && gz)
+		return pc_stream_fail(s, PC_ELIMIT, (int64_t)PC_PROGRAM_GZ_LIMIT,
+				      "compressed program inflates past the limit of %llu bytes: decompress it first (gunzip) if it is genuine",
+				      (unsigned long long)PC_PROGRAM_GZ_LIMIT);
 	if (r)
 		return r;
 	/* (libelf reads the image only: elf_memory wants it not const) */

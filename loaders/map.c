@@ -1863,9 +1863,47 @@ static size_t known_sections(const pc_profile *p, knownsec **out)
 	return v ? k : 0;
 }
 
+/* A map that lists segments and no symbol (TLINK without /m, LINK
+ * without /MAP): each segment that holds a byte stands for its functions,
+ * a symbol of its name and extent, classified by the dialect's rules as
+ * a symbol inside it would be (so code segments receive the samples, are
+ * targets of -r disasm and are checked against a DOS program). */
+static int segments_as_symbols(engine *e, pc_profile *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < e->nregs; i++) {
+		const mreg *g = &e->regs[i];
+		if (g->high <= g->low || g->name == NONE)
+			continue;
+		if (pc_grow((void **)&e->syms, &e->capsyms, e->nsyms + 1, sizeof *e->syms))
+			return PC_ENOMEM;
+		msym m;
+		memset(&m, 0, sizeof m);
+		m.name = m.section = g->name;
+		m.cls = g->cls;
+		m.file = m.marker = m.type = m.input = NONE;
+		m.seg = g->seg;
+		m.addr = g->low;
+		m.size = g->high - g->low;
+		m.kind = PC_SYM_TEXT;
+		m.binding = PC_BIND_GLOBAL;
+		e->syms[e->nsyms++] = m;
+		n++;
+	}
+	if (n)
+		pc_profile_note(p, "%s: the map lists segments and no symbol: its %zu segment%s stand for the functions (a map with the publics names them)",
+				pc_stream_name(e->s), n, n == 1 ? "" : "s");
+	return PC_OK;
+}
+
 static int engine_emit(engine *e, pc_profile *p, uint64_t load)
 {
 	const dialect *d = e->d;
+	if (!e->nsyms && e->nregs) {
+		int r = segments_as_symbols(e, p);
+		if (r)
+			return r;
+	}
 	unsigned char *dup = find_repeats(e);
 	if (!dup)
 		return PC_ENOMEM;

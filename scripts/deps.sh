@@ -32,7 +32,8 @@ gcc-riscv64-unknown-elf
 gcc-avr binutils-avr
 lld llvm
 qemu-system-arm qemu-user
-libglib2.0-dev"
+libglib2.0-dev
+dwz"
 # (gcc-riscv64-unknown-elf to llvm: tests/realworld/check_addr2line.py builds its
 # program for RISC-V with GNU ld's --gc-sections as ESP-IDF does, for AVR,
 # and for AArch64/RISC-V with Clang and lld, and compares with
@@ -40,6 +41,8 @@ libglib2.0-dev"
 # and a RISC-V program in qemu-riscv64 (qemu-user),
 # and builds QEMU's execlog plugin, which Debian does not ship, from the
 # qemu source package: it needs the glib headers)
+# (dwz: tests/source/check_dwz.py shares two programs' DWARF through a
+# .gnu_debugaltlink file)
 
 # the sanitizer, valgrind and clang legs (scripts/test.sh --sanitize,
 # --valgrind, --warnings)

@@ -185,18 +185,36 @@ static void tlink_segment_only(void **state)
 	(void)state;
 	pc_profile *p = load("dosmap/tlink_smallc_MTEST.MAP", NULL, NULL);
 	assert_int_equal(pc_profile_region_count(p), 9);
-	assert_int_equal(pc_profile_symbol_count(p), 0);
 	assert_region(p, 0, "_TEXT", 0x0, 0x3B2B);
 	assert_region(p, 4, "_CVTSEG", 0x4308, 0x4308);
 	assert_region(p, 8, "_STACK", 0x4450, 0x44D0);
+	/* no publics: the segments that hold a byte stand for the functions,
+	 * classified by their class */
+	assert_int_equal(pc_profile_symbol_count(p), 6);
+	assert_sym(p, "_TEXT", 0x0, PC_SYM_TEXT);
+	assert_sym(p, "_DATA", 0x3B30, PC_SYM_DATA);
+	assert_sym(p, "_BSS", 0x4308, PC_SYM_BSS);
+	assert_sym(p, "_STACK", 0x4450, PC_SYM_BSS);
+	pc_symbol s;
+	find(p, "_TEXT", &s);
+	assert_int_equal(s.size, 0x3B2B);
+	assert_string_equal(s.section, "_TEXT");
+	assert_string_equal(row_name(p, 0x3B2A), "_TEXT");
+	assert_null(row_name(p, 0x3B2B));
+	assert_null(row_name(p, 0x3B40)); /* _DATA: no code */
 	pc_profile_free(p);
 
 	p = load("dosmap/tlink_proboard_TEST.MAP", NULL, NULL);
 	assert_int_equal(pc_profile_region_count(p), 27);
-	assert_int_equal(pc_profile_symbol_count(p), 0);
 	/* byte-aligned code segment */
 	assert_region(p, 1, "TEST_TEXT", 0x1AF3, 0x1B31);
 	assert_region(p, 14, "_OVERLAY_", 0x4C70, 0x4C70);
+	/* 19 segments hold a byte, 12 of them code (_TEXT and one per module) */
+	assert_int_equal(pc_profile_symbol_count(p), 19);
+	assert_int_equal(count_kind(p, PC_SYM_TEXT), 12);
+	assert_sym(p, "TEST_TEXT", 0x1AF3, PC_SYM_TEXT);
+	assert_string_equal(row_name(p, 0x1B30), "TEST_TEXT");
+	assert_string_equal(row_name(p, 0x1B31), "MISC_TEXT");
 	pc_profile_free(p);
 }
 
@@ -984,7 +1002,9 @@ static void optlink_segments(void **state)
 {
 	(void)state;
 	pc_profile *p = load("optlink/LAYOUT.MAP", NULL, (const char *)NULL);
-	assert_int_equal(pc_profile_symbol_count(p), 0);
+	/* no publics: the 4 segments that hold a byte stand for the functions */
+	assert_int_equal(pc_profile_symbol_count(p), 4);
+	assert_int_equal(count_kind(p, PC_SYM_TEXT), 1);
 	assert_int_equal(pc_profile_region_count(p), 5);
 	assert_seg_region(p, 0, "_TEXT", 2, 0x0, 0x4A10);
 	assert_seg_region(p, 1, "ICODE", 2, 0x4A10, 0x4A10);

@@ -224,9 +224,13 @@ def check_locations(label, exe, args, cwd=None, decoded=None):
             continue
         fn, loc = lines[i], lines[i + 1]
         loc = re.sub(r" \(discriminator \d+\)$", "", loc)
-        # no line: no DWARF there (the file is from an STT_FILE symbol)
+        # no line: no DWARF there (the file is from an STT_FILE symbol);
+        # profcat names the address by its symbol ("frame_dummy at ??:?",
+        # as addr2line -f does)
         if not loc.endswith(":?") and not loc.endswith(":0"):
             want[cur].append("%s at %s" % (fn, loc))
+        elif not want[cur] and fn != "??":
+            want[cur].append("%s at ??:?" % fn)
         i += 2
     bad = 0
     for r in recs:
