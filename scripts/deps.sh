@@ -33,12 +33,19 @@ gcc-avr binutils-avr
 lld llvm
 dwz
 cc65
-mame"
+mame
+qemu-system-arm qemu-user
+libglib2.0-dev"
 # (cc65 and mame: tests/traces/check_mame.py builds a 6502 NES program
-# and traces it in MAME; dwz: see below; the three lines before them: tests/realworld/check_addr2line.py builds its
+# and traces it in MAME; qemu-system-arm, qemu-user and libglib2.0-dev
+# (QEMU's plugins built from its Debian source): tests/qemu; dwz: see
+# below; gcc-riscv64-unknown-elf to llvm: tests/realworld/check_addr2line.py builds its
 # program for RISC-V with GNU ld's --gc-sections as ESP-IDF does, for AVR,
 # and for AArch64/RISC-V with Clang and lld, and compares with
-# llvm-symbolizer)
+# llvm-symbolizer; tests/qemu runs a Cortex-M firmware in qemu-system-arm
+# and a RISC-V program in qemu-riscv64 (qemu-user),
+# and builds QEMU's execlog plugin, which Debian does not ship, from the
+# qemu source package: it needs the glib headers)
 # (dwz: tests/source/check_dwz.py shares two programs' DWARF through a
 # .gnu_debugaltlink file)
 

@@ -61,54 +61,15 @@ def compare(name, exe, d):
          L.run(["gprof", "-b", "-q", exe, gmon], cwd=d))
 
 
-def apt_state(cache):
-    """apt-get options for a private apt state whose sources are the
-    system's Debian entries as deb-src (as scripts/cross.sh srcpkg)."""
-    a = os.path.join(cache, "apt")
-    opts = ["-q", "-o", "Dir::State=" + a, "-o", "Dir::State::Lists=" + a + "/lists",
-            "-o", "Dir::State::status=" + a + "/status", "-o", "Dir::Cache=" + a + "/cache",
-            "-o", "Dir::Etc::SourceList=/dev/null",
-            "-o", "Dir::Etc::SourceParts=" + a + "/sources"]
-    if os.path.exists(os.path.join(a, ".updated")):
-        return opts
-    shutil.rmtree(a, ignore_errors=True)
-    for sub in ("lists/partial", "cache/archives/partial", "sources"):
-        os.makedirs(os.path.join(a, sub))
-    open(os.path.join(a, "status"), "w").close()
-    for f in glob.glob("/etc/apt/sources.list.d/*.sources"):
-        with open(f) as src, open(os.path.join(a, "sources", os.path.basename(f)), "w") as dst:
-            for line in src:
-                dst.write("Types: deb-src\n" if line.startswith("Types:") else line)
-    if os.path.exists("/etc/apt/sources.list"):
-        with open("/etc/apt/sources.list") as src, \
-                open(os.path.join(a, "sources", "main.list"), "w") as dst:
-            for line in src:
-                if line.startswith("deb "):
-                    dst.write("deb-src " + line[4:])
-    subprocess.run(["apt-get"] + opts + ["update"], stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    open(os.path.join(a, ".updated"), "w").close()
-    return opts
-
-
 def lua_source(cache, tmp):
     """The unpacked lua5.4 source package (its src/ directory), or the
     reason it cannot be had."""
     for tool in ("apt-get", "dpkg-source"):
         if not shutil.which(tool):
             return None, "%s is not installed" % tool
-    os.makedirs(cache, exist_ok=True)
-    dsc = glob.glob(os.path.join(cache, "lua5.4_*.dsc"))
+    dsc, why = L.source_package(cache, "lua5.4", "lua5.4_*.dsc")
     if not dsc:
-        opts = apt_state(cache)
-        r = subprocess.run(["apt-get"] + opts + ["source", "--download-only", "lua5.4"],
-                           cwd=cache, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True)
-        dsc = glob.glob(os.path.join(cache, "lua5.4_*.dsc"))
-        if r.returncode != 0 or not dsc:
-            shutil.rmtree(os.path.join(cache, "apt"), ignore_errors=True)
-            return None, "apt-get source lua5.4 failed: " + r.stdout.strip().splitlines()[-1:][0] \
-                if r.stdout.strip() else "apt-get source lua5.4 failed"
+        return None, why
     src = os.path.join(tmp, "lua5.4")
     # checks the tarballs against the .dsc and applies Debian's patches
     r = subprocess.run(["dpkg-source", "-x", sorted(dsc)[-1], src],

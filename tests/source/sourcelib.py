@@ -1,9 +1,11 @@
 """Helpers shared by the tests/source scripts: running profcat, parsing
 gprof's brief flat profile with line symbols, comparing the two."""
 import csv
+import glob
 import io
 import os
 import re
+import shutil
 import subprocess
 
 PROFCAT = os.environ["PROFCAT"]
@@ -289,3 +291,52 @@ def check_function_pages(label, args, cwd=None):
         fail(label, "no -r source FUNCTION page")
     elif failures == before:
         print("ok   %s: %d -r source FUNCTION pages add up to their headers" % (label, pages))
+
+
+def apt_state(cache):
+    """apt-get options for a private apt state whose sources are the
+    system's Debian entries as deb-src (as scripts/cross.sh srcpkg)."""
+    a = os.path.join(cache, "apt")
+    opts = ["-q", "-o", "Dir::State=" + a, "-o", "Dir::State::Lists=" + a + "/lists",
+            "-o", "Dir::State::status=" + a + "/status", "-o", "Dir::Cache=" + a + "/cache",
+            "-o", "Dir::Etc::SourceList=/dev/null",
+            "-o", "Dir::Etc::SourceParts=" + a + "/sources"]
+    if os.path.exists(os.path.join(a, ".updated")):
+        return opts
+    shutil.rmtree(a, ignore_errors=True)
+    for sub in ("lists/partial", "cache/archives/partial", "sources"):
+        os.makedirs(os.path.join(a, sub))
+    open(os.path.join(a, "status"), "w").close()
+    for f in glob.glob("/etc/apt/sources.list.d/*.sources"):
+        with open(f) as src, open(os.path.join(a, "sources", os.path.basename(f)), "w") as dst:
+            for line in src:
+                dst.write("Types: deb-src\n" if line.startswith("Types:") else line)
+    if os.path.exists("/etc/apt/sources.list"):
+        with open("/etc/apt/sources.list") as src, \
+                open(os.path.join(a, "sources", "main.list"), "w") as dst:
+            for line in src:
+                if line.startswith("deb "):
+                    dst.write("deb-src " + line[4:])
+    subprocess.run(["apt-get"] + opts + ["update"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    open(os.path.join(a, ".updated"), "w").close()
+    return opts
+
+
+def source_package(cache, package, pattern):
+    """Downloads the Debian source package into cache once (apt_state);
+    (the files of cache matching pattern, None) or (None, the reason it
+    cannot be had)."""
+    os.makedirs(cache, exist_ok=True)
+    got = glob.glob(os.path.join(cache, pattern))
+    if got:
+        return sorted(got), None
+    opts = apt_state(cache)
+    r = subprocess.run(["apt-get"] + opts + ["source", "--download-only", package],
+                       cwd=cache, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    got = glob.glob(os.path.join(cache, pattern))
+    if r.returncode != 0 or not got:
+        shutil.rmtree(os.path.join(cache, "apt"), ignore_errors=True)
+        last = r.stdout.strip().splitlines()[-1:]
+        return None, "apt-get source %s failed%s" % (package, ": " + last[0] if last else "")
+    return sorted(got), None

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""QEMU logs (loaders/qemu.c) written here in every format QEMU has used,
+with the counts or the refusal each must give.
+
+Formats (from QEMU's sources: accel/tcg/cpu-exec.c, translator.c,
+disas/capstone.c, contrib/plugins/execlog.c): exec lines of QEMU 1.x
+("Trace %p [pc]"), 2.7-2.12 ("Trace %p [cpu: pc]"), 3-5 ("Trace N: %p
+[cs_base/pc/flags]" and "Chain" lines), 6-9 ("[cs_base/pc/flags/cflags]");
+in_asm blocks with RISC-V's "Priv:" line and Capstone's continuation
+lines of long (x86) instructions; a TB translated again at one address
+(new host pointer, and the same pointer reused); a PCREL TB run at two
+addresses; "Stopped execution" and "cpu_io_recompile: rewound" (naming
+the I/O instruction, or the TB's start as non-PCREL targets do); execlog
+plugin lines; qemu-cpu=N; gzip.  Each log's per-address counts
+(-r intervals, 1-byte intervals) or its one-line refusal (file, byte
+offset, message) are asserted exactly.
+
+`check_synth.py --write DIR` writes the logs (tests/qemu/fixtures: the
+fuzzer's seeds) and nothing else.
+"""
+import csv
+import gzip
+import io
+import os
+import subprocess
+import sys
+import tempfile
+
+PROFCAT = os.environ.get("PROFCAT")
+
+
+def block(addrs, sym="f", extra=()):
+    return ("----------------\nIN: %s\n" % sym + "".join(l + "\n" for l in extra)
+            + "".join("0x%08x:  %s\n" % (a, "4770       bx       lr") for a in addrs) + "\n")
+
+
+def t72(ptr, pc, cpu=0, cflags="ff000200"):
+    return "Trace %d: 0x%x [00800400/%08x/00000110/%s] f\n" % (cpu, ptr, pc, cflags)
+
+
+# name -> (log text, {address: count} or the error message (without the
+# "profcat: FILE:" prefix), extra profcat arguments)
+CASES = {
+    "v72": (block([0x1000, 0x1002, 0x1004]) + t72(0x7f00100, 0x1000) + t72(0x7f00100, 0x1000)
+            + block([0x1010, 0x1014]) + t72(0x7f00200, 0x1010) + t72(0x7f00100, 0x1000),
+            {0x1000: 3, 0x1002: 3, 0x1004: 3, 0x1010: 1, 0x1014: 1}, []),
+    # QEMU 3-5: three fields, goto_ptr lookups as "Chain" lines
+    "v5chain": (block([0x1000, 0x1004]) + "Trace 0: 0x7f00100 [00000000/00001000/0xa2] f\n"
+                + block([0x1008]) + "Trace 0: 0x7f00200 [00000000/00001008/0xa2] \n"
+                + "Chain 0: 0x7f00100 [00000000/00001000/0xa2] f\n",
+                {0x1000: 2, 0x1004: 2, 0x1008: 1}, []),
+    # QEMU 2.7-2.12 and older
+    "v2": (block([0x1000, 0x1001]) + "Trace 0x7f00100 [0: 00001000] f\n"
+           + "Trace 0x7f00100 [00001000] f\n", {0x1000: 2, 0x1001: 2}, []),
+    # RISC-V's privilege line before the instructions
+    "riscv": (block([0x1000, 0x1004], extra=["Priv: 3; Virt: 0"]) + t72(0x7f00100, 0x1000),
+              {0x1000: 1, 0x1004: 1}, []),
+    # Capstone writes bytes past the 8th of an instruction on a line of
+    # their own (x86: a 10-byte movabs at 0x1000)
+    "capstone": ("----------------\nIN: f\n"
+                 "0x00001000:  48 b8 88 77 66 55 44 33  movabsq  $0x1122334455667788, %rax\n"
+                 "0x00001008:  22 11\n"
+                 "0x0000100a:  c3                       retq     \n\n" + t72(0x7f00100, 0x1000),
+                 {0x1000: 1, 0x100a: 1}, []),
+    # code rewritten at 0x1000: a new translation, bound to the next
+    # run's pointer (a new one, then the first one reused)
+    "retranslate": (block([0x1000, 0x1002]) + t72(0x7f00100, 0x1000)
+                    + block([0x1000, 0x1002, 0x1004, 0x1006]) + t72(0x7f00300, 0x1000)
+                    + t72(0x7f00300, 0x1000)
+                    + block([0x1000]) + t72(0x7f00100, 0x1000) + t72(0x7f00100, 0x1000),
+                    {0x1000: 5, 0x1002: 3, 0x1004: 2, 0x1006: 2}, []),
+    # one PCREL TB run at its own address and at an alias 0x800 higher
+    "pcrel": (block([0x1000, 0x1002]) + t72(0x7f00100, 0x1000) + t72(0x7f00100, 0x1800)
+              + t72(0x7f00100, 0x1800),
+              {0x1000: 1, 0x1002: 1, 0x1800: 2, 0x1802: 2}, []),
+    # the TB QEMU stopped before did not run; the rewound TB ran up to the
+    # I/O instruction (named by QEMU 7.2 on ARM; the TB's start on
+    # non-PCREL targets, and then the next TB says where)
+    "stopped": (block([0x1000, 0x1002]) + t72(0x7f00100, 0x1000) + t72(0x7f00100, 0x1000)
+                + "Stopped execution of TB chain before 0x7f00100 [00001000] f\n",
+                {0x1000: 1, 0x1002: 1}, []),
+    "rewound": (block([0x1000, 0x1002, 0x1004, 0x1006]) + t72(0x7f00100, 0x1000, cflags="ff020200")
+                + "cpu_io_recompile: rewound execution of TB to 00001004\n"
+                + block([0x1004]) + t72(0x7f00200, 0x1004, cflags="ff038201")
+                + block([0x1006]) + t72(0x7f00300, 0x1006, cflags="ff020200")
+                + t72(0x7f00100, 0x1000, cflags="ff020200")
+                + "cpu_io_recompile: rewound execution of TB to 00001000\n"
+                + block([0x1002], "g") + t72(0x7f00400, 0x1002, cflags="ff038201"),
+                {0x1000: 2, 0x1002: 2, 0x1004: 1, 0x1006: 1}, []),
+    # two vCPUs; qemu-cpu=1 counts the second one's
+    "cpu1": (block([0x1000]) + t72(0x7f00100, 0x1000, cpu=0) + t72(0x7f00100, 0x1000, cpu=1)
+             + t72(0x7f00100, 0x1000, cpu=1), {0x1000: 2}, ["-O", "qemu-cpu=1"]),
+    # execlog plugin lines (with memory accesses), other plugin output
+    "execlog": ('0, 0x1000, 0x2501, "movs r5, #1"\n'
+                '0, 0x1002, 0x60a5, "str r5, [r4, #8]", store, 0x40004008, uart\n'
+                'cpu 0 insns: 3\n'
+                '0, 0x1000, 0x2501, "movs r5, #1"\n', {0x1000: 2, 0x1002: 1}, []),
+    # refusals
+    "chained": (block([0x1000]) + t72(0x7f00100, 0x1000)
+                + "Linking TBs 0x7f00100 index 0 -> 0x7f00200\n",
+                '@@: QEMU chained TBs ("Linking TBs"), and chained executions are not logged; '
+                'expected a log written with -d in_asm,exec,nochain', []),
+    "noinasm": (t72(0x7f00100, 0x1000),
+                "0: exec line for the TB at 0x1000 (host 0x7f00100), which in_asm never showed; "
+                "expected a log of -d in_asm,exec,nochain from the start of the run", []),
+    "mixed": (block([0x1000]) + t72(0x7f00100, 0x1000) + '0, 0x1000, 0x4770, "bx lr"\n',
+              "@@: execlog plugin line, but the log has exec lines (from byte @T@): both count the "
+              "same instructions; expected one of them (write the log with -d in_asm,exec,nochain "
+              "or with -d plugin and the execlog plugin, not both)", []),
+    "inasmonly": (block([0x1000]),
+                  "@E@: in_asm blocks but no exec lines; expected a log written with -d in_asm,exec,nochain", []),
+    "empty": ("QEMU 7.2 monitor - type 'help' for more information\n",
+              "@E@: no exec or execlog lines; expected a QEMU log written with -d in_asm,exec,nochain "
+              "or with the execlog plugin (-d plugin)", ["-f", "qemu"]),
+    "stopwho": (block([0x1000]) + t72(0x7f00100, 0x1000)
+                + "Stopped execution of TB chain before 0x7f00200 [00001000] f\n",
+                "@@: QEMU stopped before the TB at 0x1000 (host 0x7f00200), which is not the last TB "
+                "logged for any vCPU; expected its exec line before", []),
+    "rewindout": (block([0x1000, 0x1002]) + t72(0x7f00100, 0x1000)
+                  + "cpu_io_recompile: rewound execution of TB to 00001000\n"
+                  + block([0x2000]) + t72(0x7f00200, 0x2000),
+                  "@T2@: TB at 0x1000 continues at 0x2000 after the I/O rewind at byte @@; expected "
+                  "one of the rewound TB's instructions", []),
+    # a rewound run is accounted for: QEMU cannot also stop before it
+    "rewindstop": (block([0x1000, 0x1002]) + t72(0x7f00100, 0x1000)
+                   + "cpu_io_recompile: rewound execution of TB to 00001002\n"
+                   + "Stopped execution of TB chain before 0x7f00100 [00001000] f\n",
+                   "@@: QEMU stopped before the TB at 0x1000 (host 0x7f00100), which is not the last TB "
+                   "logged for any vCPU; expected its exec line before", []),
+    "rewindend": (block([0x1000, 0x1002]) + t72(0x7f00100, 0x1000)
+                  + "cpu_io_recompile: rewound execution of TB to 00001000\n",
+                  "@E@: the log ends after the TB rewind at byte @@; expected the exec line of the TB "
+                  "that runs the I/O instruction", []),
+    "order": ("----------------\nIN: f\n0x00001002:  4770 bx lr\n0x00001000:  4770 bx lr\n\n"
+              + t72(0x7f00100, 0x1000),
+              "@@: instruction at 0x1000 after 0x1002 in one translation block; expected increasing "
+              "addresses", []),
+    "hugeaddr": (block([0x1000]) + "Trace 0: 0x7f00100 [00800400/100000000000000000/0/0] f\n",
+                 "@+29@: TB address does not fit in 64 bits", []),
+    "disagree": ("----------------\nIN: f\n0x00001000:  4770 bx lr\n"
+                 "Disassembler disagrees with translator over instruction decoding\n"
+                 "Please report this to qemu-devel@nongnu.org\n\n" + t72(0x7f00100, 0x1000),
+                 "@@: QEMU's disassembler disagrees with its translator over the instructions of the "
+                 "TB at byte 17; expected in_asm blocks that list a TB's instructions", []),
+    # a QEMU without a disassembler for the target: the TB's bytes
+    # (a real aarch64 log has this form: tests/realworld/SOURCES.md)
+    "objdump": ("----------------\nIN: \n0x40080004:  \nOBJD-T: 1f2003d5c0ff0a101f00009130000094\n\n"
+                + t72(0x7f00100, 0x40080004),
+                "@@: the in_asm block at byte 17 holds the TB's bytes (\"OBJD-\" lines), not its "
+                "instructions: this QEMU has no disassembler for the target; expected one "
+                "\"0xADDRESS:  instruction\" line per instruction (a QEMU built with Capstone)", []),
+    "badcpu": (block([0x1000]) + t72(0x7f00100, 0x1000),
+               " option qemu-cpu=x; expected all or a vCPU index 0..65535", ["-O", "qemu-cpu=x"]),
+}
+
+
+def marker_offsets(text, msg, name):
+    """Fills the markers of an expected message: @@ = the offset of the
+    line that fails (the last line holding the case's keyword), @T@ the
+    first exec line, @T2@ the second, @E@ the end, @+N@ the failing line
+    plus N."""
+    lines = text.splitlines(keepends=True)
+    starts, o = [], 0
+    for l in lines:
+        starts.append(o)
+        o += len(l)
+    key = {"chained": "Linking", "mixed": '0, 0x', "stopwho": "Stopped", "rewindstop": "Stopped", "order": "0x00001000:",
+           "hugeaddr": "Trace", "disagree": "Disassembler", "objdump": "OBJD", "rewindout": "cpu_io_recompile",
+           "rewindend": "cpu_io_recompile"}.get(name)
+    traces = [starts[i] for i, l in enumerate(lines) if l.startswith("Trace ")]
+    if key:
+        at = [starts[i] for i, l in enumerate(lines) if l.startswith(key)][-1]
+        msg = msg.replace("@@", str(at))
+        if "@+" in msg:
+            k = msg.index("@+")
+            e = msg.index("@", k + 2)
+            msg = msg[:k] + str(at + int(msg[k + 2:e])) + msg[e + 1:]
+    if traces:
+        msg = msg.replace("@T@", str(traces[0]))
+    if len(traces) > 1:
+        msg = msg.replace("@T2@", str(traces[1]))
+    return msg.replace("@E@", str(len(text.encode())))
+
+
+def write(d):
+    os.makedirs(d, exist_ok=True)
+    for name, (text, _, _) in CASES.items():
+        with open(os.path.join(d, name + ".log"), "w") as f:
+            f.write(text)
+
+
+def per_address(out):
+    return {int(r["low"], 16): int(r["count"]) for r in csv.DictReader(io.StringIO(out))
+            if int(r["count"])}
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--write":
+        write(sys.argv[2])
+        return
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (text, want, args) in CASES.items():
+            path = os.path.join(tmp, name + ".log")
+            with open(path, "w", newline="\n") as f:
+                f.write(text)
+            for p in ([path, path + ".gz"] if name == "v72" else [path]):
+                if p.endswith(".gz"):
+                    with open(p, "wb") as f:
+                        f.write(gzip.compress(text.encode()))
+                r = subprocess.run([PROFCAT] + args + ["-r", "intervals", "-O", "interval=0x1000-0x2000",
+                                                       "-O", "intervals=4096", "-F", "csv", p],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                if isinstance(want, dict):
+                    got = per_address(r.stdout) if r.returncode == 0 else r.stderr.strip()
+                    ok = got == want
+                else:
+                    msg = marker_offsets(text, want, name)
+                    exp = "profcat: %s:%s" % (p, msg)
+                    got = r.stderr.strip()
+                    ok = r.returncode != 0 and got == exp
+                    want_s = exp
+                if not ok:
+                    failures += 1
+                    print("FAIL %s: got %r\n  expected %r" % (os.path.basename(p), got,
+                                                              want if isinstance(want, dict) else want_s))
+                else:
+                    print("ok   %s" % os.path.basename(p))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
