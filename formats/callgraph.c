@@ -44,13 +44,12 @@ typedef struct graph {
 static int output_kind(const pc_options *o, pc_profile *p, int *kind)
 {
 	pc_outfmt f = pc_options_outfmt(o);
-	if (f == PC_OUT_TEXT)
-		*kind = OUT_TEXT;
-	else if (f == PC_OUT_CSV)
+	*kind = OUT_TEXT;
+	if (f == PC_OUT_CSV)
 		*kind = OUT_CSV;
 	else if (f == PC_OUT_JSON)
 		*kind = OUT_JSON;
-	else
+	else if (f != PC_OUT_TEXT)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "output-format: expected text, csv or "
 				       "json, found '%s'", pc_options_get(o, "output-format"));
