@@ -429,8 +429,7 @@ static int sort_rows(pc_rs_row *all, size_t n,
 	/* the count keys in tmp's upper half first (tmp holds 16 bytes a
 	 * row; copied to cnt before a sort writes tmp) */
 	uint64_t *ckey = (uint64_t *)(void *)tmp + n;
-	int by_name = cmp == cmp_name, regions = 0;
-	uint64_t calls = 0;
+	int by_name = cmp == cmp_name;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t key;
 		if (isnan(all[i].count) || !pc_double_key(all[i].count, &key)) {
@@ -441,8 +440,6 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		k[i] = (pc_rkey){~key, i}; /* most first */
 		ckey[i] = ~key;
 		by_name &= !all[i].namelen;
-		regions |= all[i].region >= 0;
-		calls |= all[i].calls;
 	}
 	pc_rkey *o;
 	/* the keys and the prefixes in rooms of their own (ptr's holds a
