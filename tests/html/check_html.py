@@ -779,7 +779,11 @@ def main():
                 case_gmon(b, tmp)
                 case_trees(b, tmp)
                 case_svg(b, tmp)
-                case_source(b, tmp)
+                if (os.environ.get("PC_HAVE_DWARF", "1") == "1" and
+                        os.environ.get("PC_HAVE_CAPSTONE", "1") == "1"):
+                    case_source(b, tmp)
+                else:
+                    print("skip the source case: built without libdw or Capstone")
             else:
                 print("skip gmon and source cases: built without the ELF loader")
             case_escape(b, tmp)
