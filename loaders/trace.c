@@ -886,15 +886,10 @@ static int trace_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				snprintf(path, sizeof path, "%s/dialects/traces/%s.yaml", PC_DATADIR, want);
 				r = tdialect_file(path, &d, err, sizeof err);
 				if (r == PC_ENOTFOUND || (r == PC_EIO && !d)) {
-					char list[512] = "";
-					for (const pc_ydoc *b = pc_trace_builtins; b->name; b++) {
-						strncat(list, b == pc_trace_builtins ? "" : ", ",
-							sizeof list - strlen(list) - 1);
-						strncat(list, b->name, sizeof list - strlen(list) - 1);
-					}
+					char list[512];
 					return pc_profile_fail(p, PC_ENOTFOUND,
 							       "no trace dialect '%s' (built-in: %s%s)",
-							       want, list,
+							       want, pc_yd_builtin_names(pc_trace_builtins, list, sizeof list),
 							       PC_HAVE_YAML ? "; or give FILE.yaml" : "");
 				}
 			}

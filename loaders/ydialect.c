@@ -118,3 +118,13 @@ int pc_yd_bool(pc_ydctx *c, const pc_ynode *n, const char *path, int *out)
 		*out = v & 1;
 	return r;
 }
+
+const char *pc_yd_builtin_names(const pc_ydoc *builtins, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (const pc_ydoc *b = builtins; b->name; b++) {
+		strncat(buf, b == builtins ? "" : ", ", n - strlen(buf) - 1);
+		strncat(buf, b->name, n - strlen(buf) - 1);
+	}
+	return buf;
+}

@@ -40,5 +40,7 @@ PC_INTERNAL int pc_yd_enum(pc_ydctx *c, const pc_ynode *n, const char *path,
 PC_INTERNAL int pc_yd_uint(pc_ydctx *c, const pc_ynode *n, const char *path,
 			   unsigned long min, unsigned long max, unsigned long *out);
 PC_INTERNAL int pc_yd_bool(pc_ydctx *c, const pc_ynode *n, const char *path, int *out);
+/** The names of the built-in dialects, ", "-separated, into buf (cut to n). */
+PC_INTERNAL const char *pc_yd_builtin_names(const pc_ydoc *builtins, char *buf, size_t n);
 
 #endif
