@@ -228,6 +228,15 @@ static int64_t lookup_find(const pc_profile *p, uint32_t seg, uint64_t addr)
 	return -1;
 }
 
+/* lookup_find for the symbol selections' DWARF while the attribution
+ * runs (pc_symspecs_resolve: a map's line rows take their functions
+ * from the targets just built; pc_profile_row_find would start the
+ * attribution again, without end). */
+static int64_t building_find(pc_profile *p, uint32_t seg, uint64_t addr)
+{
+	return lookup_find(p, seg, addr);
+}
+
 void pc_attrib_free(pc_profile *p)
 {
 	free(p->targets);
@@ -976,7 +985,7 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 	}
 	/* gprof: excluded by default (mcount & co) or left out of the
 	 * flat selection (-p/-P SYM) */
-	if ((rc = pc_symspecs_resolve(p, &ss, pc_profile_row_find))) {
+	if ((rc = pc_symspecs_resolve(p, &ss, building_find))) {
 		pc_symspecs_free(&ss);
 		pc_attrib_free(p); /* not valid: the next call tries again */
 		return rc;
