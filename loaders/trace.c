@@ -299,35 +299,6 @@ static int tdialect_compile(const pc_ynode *root, const char *file, tdialect **o
 	return PC_OK;
 }
 
-static int tdialect_builtin(const char *name, tdialect **out, char *err, size_t errlen)
-{
-	for (const pc_ydoc *b = pc_trace_builtins; b->name; b++)
-		if (strcmp(b->name, name) == 0) {
-			char file[128];
-			snprintf(file, sizeof file, "%s.yaml", b->name);
-			return tdialect_compile(b->root, file, out, err, errlen);
-		}
-	return PC_ENOTFOUND;
-}
-
-static int tdialect_file(const char *path, tdialect **out, char *err, size_t errlen)
-{
-	*out = NULL;
-#if !PC_HAVE_YAML
-	snprintf(err, errlen,
-		 "dialect %s: this profcore was built without YAML support; only the built-in trace dialects can be used",
-		 path);
-	return PC_EUNSUPPORTED;
-#else
-	pc_ynode *root = NULL;
-	int st = pc_ytree_load(path, "dialect", &root, err, errlen);
-	if (!st)
-		st = tdialect_compile(root, path, out, err, errlen);
-	pc_ytree_free(root);
-	return st;
-#endif
-}
-
 /* ---- detection ---------------------------------------------------------- */
 
 static int tdialect_detect(const tdialect *d, pc_re_scratch *sc,
@@ -864,54 +835,34 @@ static int trace_probe(const unsigned char *head, size_t len, const char *filena
 	return detect_trace(head, len, len < 4096, &name);
 }
 
-static int ends_with(const char *s, const char *suf)
+static int tdialect_compile_any(const pc_ynode *root, const char *file, void **out,
+				char *err, size_t errlen)
 {
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && strcmp(s + a - b, suf) == 0;
+	tdialect *d;
+	int r = tdialect_compile(root, file, &d, err, errlen);
+	*out = d;
+	return r;
 }
+
+static int trace_detect(pc_profile *p, pc_stream *s, const unsigned char *head, size_t len,
+			int whole, const char **name, void *arg)
+{
+	(void)p, (void)s, (void)arg;
+	return detect_trace(head, len, whole, name) > 0;
+}
+
+static const pc_ydkind trace_kind = {"trace", "trace dialects", "trace-dialect",
+				     "dialects/traces", pc_trace_builtins,
+				     tdialect_compile_any, trace_detect};
 
 static int trace_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 {
-	char err[512];
-	tdialect *d = NULL;
+	void *dv;
 	int r;
 	const char *want = pc_options_get(opts, "trace-dialect");
-	if (want && *want) {
-		if (strchr(want, '/') || ends_with(want, ".yaml") || ends_with(want, ".yml")) {
-			r = tdialect_file(want, &d, err, sizeof err);
-		} else {
-			r = tdialect_builtin(want, &d, err, sizeof err);
-			if (r == PC_ENOTFOUND) {
-				char path[1024];
-				snprintf(path, sizeof path, "%s/dialects/traces/%s.yaml", PC_DATADIR, want);
-				r = tdialect_file(path, &d, err, sizeof err);
-				if (r == PC_ENOTFOUND || (r == PC_EIO && !d)) {
-					char list[512];
-					return pc_profile_fail(p, PC_ENOTFOUND,
-							       "no trace dialect '%s' (built-in: %s%s)",
-							       want, pc_yd_builtin_names(pc_trace_builtins, list, sizeof list),
-							       PC_HAVE_YAML ? "; or give FILE.yaml" : "");
-				}
-			}
-		}
-		if (r)
-			return pc_profile_fail(p, r == PC_ENOMEM || r == PC_EUNSUPPORTED ? r : PC_EUSAGE,
-					       "%s", err[0] ? err : "cannot read dialect");
-	} else {
-		const unsigned char *head;
-		size_t len;
-		if ((r = pc_stream_peek(s, &head, &len)) < 0)
-			return r;
-		uint64_t size;
-		int known;
-		pc_stream_size(s, &size, &known);
-		const char *name;
-		if (!detect_trace(head, len, known && size == len, &name))
-			return pc_stream_fail(s, PC_EUNKNOWN, 0,
-					      "no built-in trace dialect recognises this file; name one with the option trace-dialect=NAME or trace-dialect=FILE.yaml");
-		if ((r = tdialect_builtin(name, &d, err, sizeof err)))
-			return pc_profile_fail(p, r, "%s", err);
-	}
+	if ((r = pc_yd_choose(p, s, &trace_kind, want, NULL, &dv)))
+		return r;
+	tdialect *d = dv;
 	tctx t;
 	memset(&t, 0, sizeof t);
 	t.d = d;
