@@ -1,5 +1,6 @@
 /* profile.c - the profile: what was loaded for one analysis. */
 #include "model.h"
+#include "timeline.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -69,6 +70,7 @@ void pc_profile_free(pc_profile *p)
 	free(p->ctx_name);
 	free(p->ctx_count);
 	pc_samples_free(p->samples);
+	pc_timeline_free(p->timeline);
 	pc_dwarf_free(p->own_dwarf);
 	pc_errslot_clear(&p->err);
 	pc_strpool_free(&p->pool);

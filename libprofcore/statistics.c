@@ -17,6 +17,7 @@
  *  - exact-count profiles (pc_profile_set_event_counts) and pc_profile_merge.
  */
 #include "model.h"
+#include "timeline.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -450,6 +451,8 @@ int pc_profile_merge(pc_profile *dst, const pc_profile *src)
 	if (dst->rate <= 0 && src->rate > 0)
 		dst->rate = src->rate;
 	int st;
+	if ((st = pc_timeline_merge(dst, src)))
+		return st;
 	/* symbols and regions: the program's, kept once */
 	if (dst->nsyms == 0)
 		for (size_t i = 0; i < src->nsyms; i++)

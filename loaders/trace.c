@@ -374,6 +374,8 @@ typedef struct tent {
 	uint32_t succ[T_MAX_SUCC];
 	uint64_t count, cycles;
 	uint32_t walk; /* fold expansion: position + 1 in the current walk */
+	uint32_t wmark; /* 1: in the open window's touched list */
+	uint64_t wbase; /* the event's value when the open window began */
 } tent;
 
 typedef struct tctx {
@@ -400,6 +402,16 @@ typedef struct tctx {
 	uint64_t other_cpu;
 	pc_re_scratch sc;
 	pc_re_span pm[PC_RE_MAX_GROUPS + 1];
+	/* the input's order: the open window holds the instructions
+	 * [wfirst, pos) (folded ones included); wtouch lists its entries */
+	pc_profile *p;
+	uint64_t pos, wfirst, wspan;
+	int wpending; /* the window is full: cut it at the next line */
+	uint32_t *wtouch;
+	size_t nwtouch, capwtouch;
+	uint32_t *wseg;
+	uint64_t *waddr, *wval;
+	size_t capw;
 } tctx;
 
 static size_t thash(uint32_t seg, uint64_t pc)
@@ -462,6 +474,61 @@ static void add_succ(tent *e, uint32_t to)
 		e->nsucc++;
 	else
 		e->succ[e->nsucc++] = to;
+}
+
+/* Entry k has counts in the open window. */
+static int touch(tctx *t, uint32_t k)
+{
+	if (t->ents[k].wmark)
+		return PC_OK;
+	if (pc_grow((void **)&t->wtouch, &t->capwtouch, t->nwtouch + 1, sizeof *t->wtouch))
+		return pc_stream_fail(t->s, PC_ENOMEM, -1, "out of memory");
+	t->ents[k].wmark = 1;
+	t->wtouch[t->nwtouch++] = k;
+	return PC_OK;
+}
+
+/* The open window [wfirst, pos) goes to the profile (its counts: the
+ * entries' values less their values when it began). */
+static int cut_window(tctx *t)
+{
+	size_t n = t->nwtouch;
+	if (n > t->capw) {
+		uint32_t *sg = realloc(t->wseg, n * sizeof *sg);
+		if (sg)
+			t->wseg = sg;
+		uint64_t *a = realloc(t->waddr, n * sizeof *a);
+		if (a)
+			t->waddr = a;
+		uint64_t *v = realloc(t->wval, n * sizeof *v);
+		if (v)
+			t->wval = v;
+		if (!sg || !a || !v)
+			return pc_stream_fail(t->s, PC_ENOMEM, -1, "out of memory");
+		t->capw = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		tent *e = &t->ents[t->wtouch[i]];
+		uint64_t v = t->event_cycles ? e->cycles : e->count;
+		t->wseg[i] = e->seg;
+		t->waddr[i] = e->pc;
+		t->wval[i] = v - e->wbase;
+		e->wbase = v;
+		e->wmark = 0;
+	}
+	int r = pc_profile_add_window(t->p, t->wfirst, t->pos, t->wseg, t->waddr, t->wval, n);
+	t->nwtouch = 0;
+	t->wfirst = t->pos;
+	t->wpending = 0;
+	pc_profile_window_span(&t->wspan, t->p);
+	return r;
+}
+
+/* After pos moved on: is the open window full? */
+static void window_check(tctx *t)
+{
+	if (t->pos - t->wfirst >= t->wspan)
+		t->wpending = 1;
 }
 
 /* Occurrences of entry k in the loop window. */
@@ -553,10 +620,14 @@ static int expand_fold(tctx *t, uint64_t n, uint64_t off)
 		cur = next;
 		done++;
 	}
+	for (size_t i = 0; i < len && !r; i++)
+		r = touch(t, seq[i]);
 	for (size_t i = 0; i < len; i++)
 		t->ents[seq[i]].walk = 0;
 	if (r)
 		return r;
+	t->pos += n;
+	window_check(t);
 	t->prev = cur;
 	t->prev_logged = 0;
 	t->folds++;
@@ -721,35 +792,49 @@ static int instruction(tctx *t, const char *l, size_t n, uint64_t off, int fast,
 	uint32_t k = tent_get(t, seg, pc);
 	if (k == UINT32_MAX)
 		return pc_stream_fail(t->s, PC_ENOMEM, -1, "out of memory");
-	tent *e = &t->ents[k];
-	e->count++;
-	t->instructions++;
-	/* (after a fold: the edge from the walk's end, so that a later fold
-	 * that could leave the loop there is refused, not walked past it) */
-	if (t->prev != UINT32_MAX && t->ring)
-		add_succ(&t->ents[t->prev], k);
+	uint64_t cyc = 0;
 	if (!fast && d->line.group[T_CYCLES]) {
 		int g = d->line.group[T_CYCLES];
-		uint64_t cyc;
 		if (t->pm[g].so == PC_RE_UNSET ||
 		    !parse_uint(l + t->pm[g].so, t->pm[g].eo - t->pm[g].so, 10, &cyc))
 			return bad_field(t, off + (t->pm[g].so == PC_RE_UNSET ? 0 : t->pm[g].so),
 					 "a decimal cycle count in the group 'cycles'", l, n);
-		if (d->cycles_each) {
-			e->cycles += cyc;
-		} else {
+		if (!d->cycles_each) {
 			if (t->have_cyc) {
 				if (cyc < t->last_cyc)
 					return pc_stream_fail(t->s, PC_EFORMAT, (int64_t)(off + t->pm[g].so),
 							      "the cycle counter goes back from %llu to %llu",
 							      (unsigned long long)t->last_cyc,
 							      (unsigned long long)cyc);
+				/* the previous instruction's: in its window */
 				t->ents[t->prev].cycles += cyc - t->last_cyc;
+				int r = touch(t, t->prev);
+				if (r)
+					return r;
 			}
 			t->have_cyc = 1;
 			t->last_cyc = cyc;
 		}
 	}
+	if (t->wpending) {
+		int r = cut_window(t);
+		if (r)
+			return r;
+	}
+	int r = touch(t, k);
+	if (r)
+		return r;
+	tent *e = &t->ents[k];
+	e->count++;
+	if (d->cycles_each)
+		e->cycles += cyc;
+	t->instructions++;
+	t->pos++;
+	window_check(t);
+	/* (after a fold: the edge from the walk's end, so that a later fold
+	 * that could leave the loop there is refused, not walked past it) */
+	if (t->prev != UINT32_MAX && t->ring)
+		add_succ(&t->ents[t->prev], k);
 	if (t->ring) {
 		t->ringpos = (t->ringpos + 1) % d->window;
 		t->ring[t->ringpos] = k;
@@ -865,6 +950,8 @@ static int trace_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	tdialect *d = dv;
 	tctx t;
 	memset(&t, 0, sizeof t);
+	t.p = p;
+	pc_profile_window_span(&t.wspan, p);
 	t.d = d;
 	t.s = s;
 	t.prev = UINT32_MAX;
@@ -904,11 +991,8 @@ static int trace_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 						 t.cpu_want)
 				: pc_stream_fail(s, PC_EFORMAT, 0, "no instruction lines (dialect %s)",
 						 d->name);
-	for (size_t i = 0; i < t.nents && !r; i++) {
-		uint64_t v = t.event_cycles ? t.ents[i].cycles : t.ents[i].count;
-		if (v)
-			r = pc_profile_add_sample(p, t.ents[i].seg, t.ents[i].pc, v);
-	}
+	if (!r && t.pos > t.wfirst)
+		r = cut_window(&t); /* the counts go to the profile window by window */
 	if (!r) {
 		pc_profile_set_event_counts(p, 1);
 		pc_profile_set_dimension(p, t.event_cycles ? "cycles" : "instructions",
@@ -928,6 +1012,10 @@ static int trace_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	free(t.ents);
 	free(t.tab);
 	free(t.ring);
+	free(t.wtouch);
+	free(t.wseg);
+	free(t.waddr);
+	free(t.wval);
 	free(t.cpu_want);
 	free(t.cpu_first);
 	pc_re_scratch_free(&t.sc);
