@@ -476,16 +476,20 @@ static void add_succ(tent *e, uint32_t to)
 		e->succ[e->nsucc++] = to;
 }
 
-/* Entry k has counts in the open window. */
-static int touch(tctx *t, uint32_t k)
+/* Entry k joins the open window's list. */
+static int touch_add(tctx *t, uint32_t k)
 {
-	if (t->ents[k].wmark)
-		return PC_OK;
 	if (pc_grow((void **)&t->wtouch, &t->capwtouch, t->nwtouch + 1, sizeof *t->wtouch))
 		return pc_stream_fail(t->s, PC_ENOMEM, -1, "out of memory");
 	t->ents[k].wmark = 1;
 	t->wtouch[t->nwtouch++] = k;
 	return PC_OK;
+}
+
+/* Entry k has counts in the open window (once an instruction). */
+static inline int touch(tctx *t, uint32_t k)
+{
+	return t->ents[k].wmark ? PC_OK : touch_add(t, k);
 }
 
 /* The open window [wfirst, pos) goes to the profile (its counts: the
