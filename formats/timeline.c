@@ -8,7 +8,6 @@
  *        0      0    8      3  start
  */
 #include "styles.h"
-#include "timeline.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -86,7 +85,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (!nw)
 		return pc_profile_fail(
 			p, PC_EUNSUPPORTED,
-			pc_timeline_dropped(p)
+			pc_profile_order_dropped(p)
 				? "no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one trace"
 				: "no timeline: no input kept the order of its counts (instruction traces of the format trace do; histograms, aggregated counts, QEMU logs and raw or SWO samples do not yet)");
 	if (fmt == PC_OUT_CSV)
@@ -97,8 +96,8 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_json_string(k, pc_profile_dimension(p));
 		pc_sink_puts(k, ",\"windows\":[");
 	} else if (fmt == PC_OUT_TEXT) {
-		pc_sink_printf(k, "Timeline: %zu windows of the %s in the input's order (exact counts)\n\n",
-			       nw, pc_profile_dimension(p));
+		pc_sink_printf(k, "Timeline: %zu window%s of the %s in the input's order (exact counts)\n\n",
+			       nw, nw == 1 ? "" : "s", pc_profile_dimension(p));
 		pc_sink_puts(k, "window       first         end       count  function\n");
 	}
 	for (size_t i = 0; i < nw && !r; i++) {
