@@ -48,7 +48,7 @@ static int window_rows(pc_profile *p, size_t i, wcell **cells, size_t *n)
 		uint64_t addr;
 		size_t row;
 		pc_profile_window_address(&seg, &addr, &v[j].count, p, i, j);
-		r = pc_profile_lookup(p, seg, addr, &row);
+		r = pc_profile_lookup(&row, p, seg, addr);
 		if (r && r != PC_ENOTFOUND) {
 			free(v);
 			return r;
@@ -114,7 +114,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		for (size_t j = 0; j < n; j++) {
 			pc_row row;
 			const char *name = "(no symbol)";
-			if (v[j].row != SIZE_MAX && !(r = pc_profile_row_at(p, v[j].row, &row)))
+			if (v[j].row != SIZE_MAX && !(r = pc_profile_row_at(&row, p, v[j].row)))
 				name = row.name ? row.name : "?";
 			if (r)
 				break;

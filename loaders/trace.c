@@ -856,7 +856,7 @@ static int trace_run(tctx *t)
 	size_t n;
 	uint64_t off;
 	int g;
-	while ((g = pc_stream_getline(t->s, &l, &n, &off)) == PC_OK && l) {
+	while ((g = pc_stream_getline(&l, &n, &off, t->s)) == PC_OK && l) {
 		if (n && l[n - 1] == '\r')
 			n--;
 		size_t so, eo;

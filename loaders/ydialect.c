@@ -205,11 +205,11 @@ int pc_yd_choose(pc_profile *p, pc_stream *s, const pc_ydkind *k, const char *wa
 	}
 	const unsigned char *head;
 	size_t len;
-	if ((r = pc_stream_peek(s, &head, &len)) < 0)
+	if ((r = pc_stream_peek(&head, &len, s)) < 0)
 		return r;
 	uint64_t size;
 	int known;
-	pc_stream_size(s, &size, &known);
+	pc_stream_size(&size, &known, s);
 	const char *name = NULL;
 	r = k->detect(p, s, head, len, known && size == len, &name, arg);
 	if (r < 0)

@@ -65,7 +65,7 @@ static void merges_exact(void **state)
 	assert_int_equal(pc_profile_window_at(&first, &end, &n, p, 36), PC_ENOTFOUND);
 	/* the samples are the windows' */
 	double c;
-	assert_int_equal(pc_profile_class_total(p, PC_REGION_UNKNOWN, &c), PC_OK);
+	assert_int_equal(pc_profile_class_total(&c, p, PC_REGION_UNKNOWN), PC_OK);
 	assert_true(c == (double)pos);
 	pc_profile_free(p);
 }
