@@ -54,7 +54,6 @@ void pc_profile_free(pc_profile *p)
 	free(p->hzero.r);
 	free(p->syms);
 	free(p->display);
-	free(p->dmap);
 	free(p->nmap);
 	free(p->regions);
 	free(p->arcs);
