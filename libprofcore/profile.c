@@ -59,7 +59,6 @@ void pc_profile_free(pc_profile *p)
 	free(p->hzero.r);
 	free(p->syms);
 	free(p->display);
-	free(p->dmap);
 	free(p->nmap);
 	free(p->regions);
 	free(p->arcs);
@@ -161,7 +160,7 @@ const char *pc_profile_note_at(const pc_profile *p, size_t i)
 
 #define POOL(s) ((s) ? pc_strpool_add(&p->pool, (s)) : NULL)
 
-static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
+int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
 {
 	if (!sym || !sym->name)
 		return pc_profile_fail(p, PC_EUSAGE, "symbol without a name");
@@ -170,16 +169,14 @@ static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
 	    pc_grow((void **)&p->syms, &p->capsyms, p->nsyms + 1, sizeof *p->syms))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	pc_symbol s = *sym;
-	if (!pooled)
-		s.name = POOL(sym->name);
+	s.name = POOL(sym->name);
 	s.file = sym->file && p->last_file && !strcmp(sym->file, p->last_file)
 			 ? p->last_file
 			 : POOL(sym->file);
-	if (!pooled)
-		s.section = sym->section && p->last_section &&
-					    !strcmp(sym->section, p->last_section)
-				    ? p->last_section
-				    : POOL(sym->section);
+	s.section = sym->section && p->last_section &&
+			    !strcmp(sym->section, p->last_section)
+			    ? p->last_section
+			    : POOL(sym->section);
 	if (!s.name || (sym->file && !s.file) || (sym->section && !s.section))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	if (s.file)
@@ -189,21 +186,6 @@ static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
 	p->syms[p->nsyms++] = s;
 	pc_profile_invalidate(p);
 	return PC_OK;
-}
-
-int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
-{
-	return add_symbol(p, sym, 0);
-}
-
-int pc_profile_add_symbol_pooled(pc_profile *p, const pc_symbol *sym)
-{
-	return add_symbol(p, sym, 1);
-}
-
-const char *pc_profile_pool_bytes(pc_profile *p, const char *s, size_t n)
-{
-	return pc_strpool_addn(&p->pool, s, n);
 }
 
 int pc_profile_add_region(pc_profile *p, const pc_region *r)
