@@ -1288,7 +1288,7 @@ out:
 static int whole_file_inflate_ok(pc_dwarf *d, int fd)
 {
 	unsigned char m[6];
-	ssize_t got = pread(fd, m, sizeof m, 0);
+	long long got = pc_plat_pread(fd, m, sizeof m, 0);
 	if (got >= 3 && !memcmp(m, "BZh", 3))
 		return dfail(d, PC_EUNSUPPORTED, 0,
 			     "compressed with bzip2: decompress it first (bunzip2)");

@@ -193,6 +193,19 @@ void pc_plat_no_sigpipe(void)
 {
 }
 
+long long pc_plat_pread(int fd, void *buf, size_t n, long long off)
+{
+	__int64 was = _lseeki64(fd, 0, SEEK_CUR);
+	if (was < 0 || _lseeki64(fd, off, SEEK_SET) < 0)
+		return -1;
+	int got = _read(fd, buf, n > 1u << 30 ? 1u << 30 : (unsigned)n);
+	int e = errno;
+	if (_lseeki64(fd, was, SEEK_SET) < 0)
+		return -1;
+	errno = e;
+	return got;
+}
+
 void pc_plat_sleep_ms(unsigned ms)
 {
 	Sleep(ms);
@@ -352,6 +365,11 @@ const char *pc_plat_not_regular(const char *path)
 	if (S_ISSOCK(st.st_mode))
 		return "a socket";
 	return "not a regular file";
+}
+
+long long pc_plat_pread(int fd, void *buf, size_t n, long long off)
+{
+	return pread(fd, buf, n, (off_t)off);
 }
 
 #if PC_PLAT_CLI

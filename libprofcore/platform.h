@@ -85,6 +85,10 @@ PC_PLAT_INTERNAL void pc_plat_temp_release(void);
 /** A write to a closed pipe fails with EPIPE instead of killing the
  *  process with SIGPIPE (POSIX; nothing to do on Windows). */
 PC_PLAT_INTERNAL void pc_plat_no_sigpipe(void);
+/** Reads up to n bytes at byte offset off of fd without moving its file
+ *  position (pread; on Windows a seek there and back): the count read,
+ *  or -1 with errno set. */
+PC_PLAT_INTERNAL long long pc_plat_pread(int fd, void *buf, size_t n, long long off);
 /** Sleeps about ms milliseconds (test hooks only). */
 PC_PLAT_INTERNAL void pc_plat_sleep_ms(unsigned ms);
 /** Flushes f and its data to the disk (fsync / _commit); 0 or -1. */
