@@ -12,7 +12,7 @@
  * intervals (intervals.c).
  */
 #include "styles.h"
-#include "stats.h"
+#include "stats_reports.h"
 #include "filter.h"
 #include "numfmt.h"
 

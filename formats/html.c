@@ -36,7 +36,7 @@
 #include "export.h"
 #include "rowset.h"
 #include "render.h"
-#include "stats.h"
+#include "stats_reports.h"
 #include "dwarf_internal.h"
 #include "html_source.h"
 

@@ -22,7 +22,7 @@
  *     unknown                 10     2.54
  */
 #include "styles.h"
-#include "stats.h"
+#include "stats_reports.h"
 #include "stackfilter.h"
 
 #include <stdint.h>

@@ -5,7 +5,7 @@
 #include "dwarf_internal.h"
 #include "rowset.h"
 #include "render.h"
-#include "stats.h"
+#include "stats_reports.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +178,7 @@ int pc_profile_render_to(pc_profile *p, const char *report,
 	return st;
 }
 
-/* ---- the diff of two profiles (stats.c; as a page, html.c) ---------- */
+/* ---- the diff of two profiles (stats_reports.c; as a page, html.c) ---------- */
 
 int pc_profile_diff(char **out, size_t *len, pc_profile *base, pc_profile *next,
 		    const pc_options *opts)

@@ -1,5 +1,5 @@
 /*
- * stats.c - honest statistics in reports (docs/statistics.md ("Statistics")):
+ * stats_reports.c - honest statistics in reports (docs/statistics.md ("Statistics")):
  *
  *   check  sampling-quality diagnostics of one capture (profcat --check)
  *   diff   two captures compared symbol by symbol (pc_profile_diff)
@@ -12,7 +12,7 @@
  * statistics.c).  Exact-count captures (pc_profile_exact) get no interval and
  * no test.
  */
-#include "stats.h"
+#include "stats_reports.h"
 #include "model.h"
 #include "filter.h"
 #include "render.h"

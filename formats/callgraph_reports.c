@@ -1,4 +1,4 @@
-/* callgraph.c - call-graph reports over the model of libprofcore/cgmodel.c.
+/* callgraph_reports.c - call-graph reports over the model of libprofcore/cgmodel.c.
  *
  *   callgraph --style gprof   GNU gprof's -q layout (cg_print.c): parents
  *                             above, children below, <cycle N>, the index
