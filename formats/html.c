@@ -584,11 +584,30 @@ done:
 	return st;
 }
 
+static const pc_option_decl html_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	{"style", PC_OPTION_STRING, NULL, "default", "the flat table's: default, gprof, atari, ddj or prohst"},
+	{"granularity", PC_OPTION_ENUM, "function,symbol,line,file,address", "function",
+	 "what a row of the flat table is"},
+	{"zero", PC_OPTION_BOOL, NULL, "0", "also list symbols without samples"},
+	{"barchart", PC_OPTION_BOOL, NULL, "1", "bar column in the table"},
+	{"cutoff", PC_OPTION_DOUBLE, NULL, NULL, "list symbols until this percent is covered"},
+	{"percent-of", PC_OPTION_ENUM, "program,total", "program", "what percents are of"},
+	PC_FILTER_OPTION_DECLS,
+	PC_CI_OPTION_DECL,
+	PC_CGTIME_OPTION_DECL,
+	PC_DWARF_OPTION_DECLS,
+	{"html-disasm", PC_OPTION_STRING, NULL, NULL,
+	 "disassembly of the N functions with the most samples (100), or all"},
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_html = {
-	"html",
-	"self-contained HTML page: header, sortable flat table, regions, "
-	"flame view, call graph, source (also -F html)",
-	render,
+	.name = "html",
+	.description = "self-contained HTML page: header, sortable flat table, regions, "
+		       "flame view, call graph, source (also -F html)",
+	.options = html_keys,
+	.render = render,
 };
 
 /* `,"key": {"flame": ...}` (flame_json) of p, escaped for the page: the

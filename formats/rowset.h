@@ -194,4 +194,23 @@ PC_INTERNAL int pc_rowset_machine(pc_profile *p, const pc_rowset *rs,
 				  const void *arg, pc_sink *k);
 
 
+/** The key ci (pc_ci_option). */
+#define PC_CI_OPTION_DECL                                                       \
+	{"ci", PC_OPTION_STRING, NULL, NULL,                                    \
+	 "confidence level of intervals, in percent, above 0 and below 100"}
+/** The keys of the row selection (pc_rowset_build): the flat report's
+ *  and the bar chart's (the ones pc_profile_granular reads included). */
+#define PC_ROWS_OPTION_DECLS                                                    \
+	{"granularity", PC_OPTION_ENUM, "function,symbol,line,file,address", "function", \
+	 "what a row of the flat table is"},                                     \
+	    {"zero", PC_OPTION_BOOL, NULL, "0", "also list symbols without samples"}, \
+	    {"barchart", PC_OPTION_BOOL, NULL, "1", "bar column in the table"},   \
+	    {"cutoff", PC_OPTION_DOUBLE, NULL, NULL,                              \
+	     "list symbols until this percent is covered"},                       \
+	    {"percent-of", PC_OPTION_ENUM, "program,total", "program",            \
+	     "what percents are of"},                                             \
+	    {"top", PC_OPTION_U64, NULL, NULL, "list the first N rows only"},     \
+	    {"sort", PC_OPTION_ENUM, "self,cum,calls,name,address", "self", "row order"}, \
+	    PC_FILTER_OPTION_DECLS, PC_CI_OPTION_DECL, PC_DWARF_OPTION_DECLS
+
 #endif

@@ -423,10 +423,19 @@ static int check_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	return k->failed;
 }
 
+static const pc_option_decl check_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	PC_CI_OPTION_DECL,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_check = {
-	"check", "sampling-quality diagnostics: too few samples, near-zero shares, "
-		 "wrapped counters, lost samples, unknown rate, aliasing",
-	check_render};
+	.name = "check",
+	.description = "sampling-quality diagnostics: too few samples, near-zero shares, "
+		       "wrapped counters, lost samples, unknown rate, aliasing",
+	.options = check_keys,
+	.render = check_render,
+};
 
 /* ---- diff --------------------------------------------------------------- */
 
