@@ -82,6 +82,7 @@ struct pc_profile {
 	pc_lineinfo *lines; /* pc_profile_add_line (map line numbers) */
 	size_t nlines, caplines;
 	pc_samplestore *samples;
+	struct pc_timeline *timeline; /* the input's order (timeline.c), or NULL */
 	uint64_t class_samples[PC_REGION_COUNT];
 	const char **ctx_name; /* pc_profile_add_context_samples */
 	uint64_t *ctx_count;
