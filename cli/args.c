@@ -23,7 +23,7 @@ static const pc_cli_opt opts[] = {
 	{"format", 'f', PC_OPT_FORMAT, NULL, NULL, "NAME", ALL,
 	 "read the FILEs that follow as NAME ('auto'\nresets)"},
 	{"option", 'O', PC_OPT_OPTION, NULL, NULL, "KEY=VALUE", ALL,
-	 "loader option (e.g. width=4, endian=big;\n--list-formats -v lists every loader's)"},
+	 "loader option (e.g. width=4, endian=big;\n--list-formats -v lists the keys of every\nloader, report and export)"},
 	{"load-address", 0, PC_OPT_LOAD_ADDRESS, NULL, NULL, "ADDR", ALL,
 	 "where the program's code was loaded (same as\n-O load-address=ADDR; Atari: basepage+0x100)"},
 	{"trace-dialect", 0, PC_OPT_TRACE_DIALECT, NULL, NULL, "FILE", ALL,

@@ -133,90 +133,118 @@ const char *pc_cli_choice_hint(const char *message)
 
 /* ---- other tools' options ---------------------------------------------- */
 
-/* pprof's options, which it spells with one dash (-top, -focus=RE):
- * profcat's equivalent */
+/* Other tools' options that profcat does not take as its own, and what
+ * does the same here: pprof's, which it spells with one dash (-top,
+ * -focus=RE), and GNU gprof's (2.40: -X or --name; profcat gprof takes
+ * gprof's whole command line). */
+enum tool { PPROF, GPROF };
 static const struct {
-	const char *word, *ours, *note;
-	int takes; /* pprof's option takes a value */
-} pprof_opts[] = {
-	{"top", "--top N", "the flat report is profcat's default; --top keeps its first N rows", 0},
-	{"text", "-r flat", "the default", 0},
-	{"nodecount", "--top N", NULL, 1},
-	{"focus", "--focus REGEX", NULL, 1},
-	{"ignore", "--ignore REGEX", NULL, 1},
-	{"hide", "--hide REGEX", NULL, 1},
-	{"list", "-r source REGEX", NULL, 1},
-	{"disasm", "-r disasm REGEX", NULL, 1},
-	{"weblist", "-r html", NULL, 1},
-	{"web", "-r html", NULL, 0},
-	{"flat", "--sort self", "the default order", 0},
-	{"cum", "--sort cum", NULL, 0},
-	{"tree", "-r callgraph", NULL, 0},
-	{"peek", "-r callgraph --focus REGEX", NULL, 1},
-	{"traces", "-e folded", "one line per call stack", 0},
-	{"svg", "-e svg", NULL, 0},
-	{"proto", "-e pprof", NULL, 0},
-	{"callgrind", "-e callgrind", NULL, 0},
-	{"output", "-o FILE", NULL, 1},
-	{"lines", "--granularity line", NULL, 0},
-	{"functions", "--granularity function", NULL, 0},
-	{"addresses", "--granularity address", NULL, 0},
-	{"files", "--granularity file", NULL, 0},
-};
-
-/* gprof's options (GNU gprof 2.40) that profcat does not take as its
- * own: what does the same here, if anything.  profcat gprof takes
- * gprof's whole command line. */
-static const struct {
-	char shortc;
-	const char *name; /* long name, NULL if none */
+	enum tool tool;
+	char letter;      /* gprof's -X, 0 if none */
+	const char *name; /* pprof's -name, gprof's --name; NULL if none */
 	const char *ours; /* NULL: no equivalent here */
-} gprof_opts[] = {
-	{'p', "flat-profile", "the flat profile is profcat's default report (--style gprof: gprof's layout)"},
-	{'P', "no-flat-profile", "-r callgraph prints the call graph alone"},
-	{'q', "graph", "-r callgraph prints the call graph"},
-	{'Q', "no-graph", "the flat profile is profcat's default report"},
-	{'l', "line", "--granularity line gives a row per source line"},
-	{'A', "annotated-source", "-r source annotates the source"},
-	{'J', "no-annotated-source", NULL},
-	{'C', "exec-counts", NULL},
-	{'Z', "no-exec-counts", NULL},
-	{'s', "sum", "profcat merge -e gmon -o gmon.sum adds captures up"},
-	{'c', "static-call-graph", NULL},
-	{0, "brief", "profcat's reports print no blurbs"},
-	{0, "display-unused-functions", "--zero lists them"},
-	{'I', "directory-path", "--source-path DIRS names them"},
-	{'y', "separate-files", NULL},
-	{'x', "all-lines", NULL},
-	{'L', "print-path", NULL},
-	{'i', "file-info", NULL},
-	{'k', NULL, NULL},
-	{'m', "min-count", NULL},
-	{'N', "no-time", NULL},
-	{0, "time", NULL},
-	{'w', "width", NULL},
-	{'T', "traditional", NULL},
-	{'t', "table-length", NULL},
-	{'E', NULL, "--ignore REGEX drops a function's samples"},
-	{'a', "no-static", NULL},
-	{'D', "ignore-non-functions", NULL},
-	{'r', "function-ordering", NULL},
-	{'R', "file-ordering", NULL},
-	{'O', "file-format", NULL},
-	{'S', "external-symbol-table", NULL},
-	{0, "inline-file-names", NULL},
+	const char *note; /* said after it (pprof's), or NULL */
+	int takes;        /* pprof's option takes a value */
+} foreign[] = {
+	{PPROF, 0, "top", "--top N", "the flat report is profcat's default; --top keeps its first N rows", 0},
+	{PPROF, 0, "text", "-r flat", "the default", 0},
+	{PPROF, 0, "nodecount", "--top N", NULL, 1},
+	{PPROF, 0, "focus", "--focus REGEX", NULL, 1},
+	{PPROF, 0, "ignore", "--ignore REGEX", NULL, 1},
+	{PPROF, 0, "hide", "--hide REGEX", NULL, 1},
+	{PPROF, 0, "list", "-r source REGEX", NULL, 1},
+	{PPROF, 0, "disasm", "-r disasm REGEX", NULL, 1},
+	{PPROF, 0, "weblist", "-r html", NULL, 1},
+	{PPROF, 0, "web", "-r html", NULL, 0},
+	{PPROF, 0, "flat", "--sort self", "the default order", 0},
+	{PPROF, 0, "cum", "--sort cum", NULL, 0},
+	{PPROF, 0, "tree", "-r callgraph", NULL, 0},
+	{PPROF, 0, "peek", "-r callgraph --focus REGEX", NULL, 1},
+	{PPROF, 0, "traces", "-e folded", "one line per call stack", 0},
+	{PPROF, 0, "svg", "-e svg", NULL, 0},
+	{PPROF, 0, "proto", "-e pprof", NULL, 0},
+	{PPROF, 0, "callgrind", "-e callgrind", NULL, 0},
+	{PPROF, 0, "output", "-o FILE", NULL, 1},
+	{PPROF, 0, "lines", "--granularity line", NULL, 0},
+	{PPROF, 0, "functions", "--granularity function", NULL, 0},
+	{PPROF, 0, "addresses", "--granularity address", NULL, 0},
+	{PPROF, 0, "files", "--granularity file", NULL, 0},
+	{GPROF, 'p', "flat-profile", "the flat profile is profcat's default report (--style gprof: gprof's layout)", NULL, 0},
+	{GPROF, 'P', "no-flat-profile", "-r callgraph prints the call graph alone", NULL, 0},
+	{GPROF, 'q', "graph", "-r callgraph prints the call graph", NULL, 0},
+	{GPROF, 'Q', "no-graph", "the flat profile is profcat's default report", NULL, 0},
+	{GPROF, 'l', "line", "--granularity line gives a row per source line", NULL, 0},
+	{GPROF, 'A', "annotated-source", "-r source annotates the source", NULL, 0},
+	{GPROF, 'J', "no-annotated-source", NULL, NULL, 0},
+	{GPROF, 'C', "exec-counts", NULL, NULL, 0},
+	{GPROF, 'Z', "no-exec-counts", NULL, NULL, 0},
+	{GPROF, 's', "sum", "profcat merge -e gmon -o gmon.sum adds captures up", NULL, 0},
+	{GPROF, 'c', "static-call-graph", NULL, NULL, 0},
+	{GPROF, 0, "brief", "profcat's reports print no blurbs", NULL, 0},
+	{GPROF, 0, "display-unused-functions", "--zero lists them", NULL, 0},
+	{GPROF, 'I', "directory-path", "--source-path DIRS names them", NULL, 0},
+	{GPROF, 'y', "separate-files", NULL, NULL, 0},
+	{GPROF, 'x', "all-lines", NULL, NULL, 0},
+	{GPROF, 'L', "print-path", NULL, NULL, 0},
+	{GPROF, 'i', "file-info", NULL, NULL, 0},
+	{GPROF, 'k', NULL, NULL, NULL, 0},
+	{GPROF, 'm', "min-count", NULL, NULL, 0},
+	{GPROF, 'N', "no-time", NULL, NULL, 0},
+	{GPROF, 0, "time", NULL, NULL, 0},
+	{GPROF, 'w', "width", NULL, NULL, 0},
+	{GPROF, 'T', "traditional", NULL, NULL, 0},
+	{GPROF, 't', "table-length", NULL, NULL, 0},
+	{GPROF, 'E', NULL, "--ignore REGEX drops a function's samples", NULL, 0},
+	{GPROF, 'a', "no-static", NULL, NULL, 0},
+	{GPROF, 'D', "ignore-non-functions", NULL, NULL, 0},
+	{GPROF, 'r', "function-ordering", NULL, NULL, 0},
+	{GPROF, 'R', "file-ordering", NULL, NULL, 0},
+	{GPROF, 'O', "file-format", NULL, NULL, 0},
+	{GPROF, 'S', "external-symbol-table", NULL, NULL, 0},
+	{GPROF, 0, "inline-file-names", NULL, NULL, 0},
 };
+#define NFOREIGN (sizeof foreign / sizeof foreign[0])
+
+/* The entry of tool whose name is the first l bytes of word (letter 0),
+ * or whose letter is letter; NFOREIGN if none. */
+static size_t find_foreign(enum tool tool, const char *word, size_t l, char letter)
+{
+	for (size_t i = 0; i < NFOREIGN; i++) {
+		if (foreign[i].tool != tool)
+			continue;
+		if (letter ? foreign[i].letter == letter
+			   : foreign[i].name && strlen(foreign[i].name) == l &&
+				     !strncmp(foreign[i].name, word, l))
+			return i;
+	}
+	return NFOREIGN;
+}
 
 static int say_gprof(size_t i, const char *shown, char *msg, size_t cap)
 {
-	const char *o = gprof_opts[i].ours;
+	const char *o = foreign[i].ours;
 	char gp[64];
-	if (gprof_opts[i].shortc)
-		snprintf(gp, sizeof gp, "-%c", gprof_opts[i].shortc);
+	if (foreign[i].letter)
+		snprintf(gp, sizeof gp, "-%c", foreign[i].letter);
 	else
-		snprintf(gp, sizeof gp, "--%s", gprof_opts[i].name);
+		snprintf(gp, sizeof gp, "--%s", foreign[i].name);
 	snprintf(msg, cap, "unknown option '%s' (gprof's): %s%s'profcat gprof %s ...' takes gprof's command line",
 		 shown, o ? o : "", o ? "; " : "", gp);
+	return 1;
+}
+
+static int say_pprof(size_t i, const char *shown, const char *val, char *msg, size_t cap)
+{
+	char ours[128];
+	/* the value in place of the last word, a metavariable */
+	const char *sp = strrchr(foreign[i].ours, ' ');
+	if (val && *val && sp && sp[1] >= 'A' && sp[1] <= 'Z')
+		snprintf(ours, sizeof ours, "%.*s %s", (int)(sp - foreign[i].ours),
+			 foreign[i].ours, val);
+	else
+		snprintf(ours, sizeof ours, "%s", foreign[i].ours);
+	snprintf(msg, cap, "unknown option '%s': did you mean '%s'? (pprof's spelling; profcat's long options take two dashes%s%s)",
+		 shown, ours, foreign[i].note ? "; " : "", foreign[i].note ? foreign[i].note : "");
 	return 1;
 }
 
@@ -226,43 +254,24 @@ int pc_cli_foreign_option(const char *arg, const char *next, char *msg, size_t c
 	snprintf(shown, sizeof shown, "%.*s", (int)strcspn(arg, "="), arg);
 	if (arg[0] != '-' || !arg[1])
 		return 0;
+	size_t i;
 	if (arg[1] == '-') { /* --name[=VALUE]: gprof's long options */
 		const char *name = arg + 2;
-		size_t l = strcspn(name, "=");
-		for (size_t i = 0; i < sizeof gprof_opts / sizeof gprof_opts[0]; i++)
-			if (gprof_opts[i].name && strlen(gprof_opts[i].name) == l &&
-			    !strncmp(gprof_opts[i].name, name, l))
-				return say_gprof(i, shown, msg, cap);
-		return 0;
+		i = find_foreign(GPROF, name, strcspn(name, "="), 0);
+		return i < NFOREIGN && say_gprof(i, shown, msg, cap);
 	}
 	const char *word = arg + 1;
 	size_t l = strcspn(word, "=");
 	if (l >= 2) { /* -word[=VALUE]: pprof's */
-		for (size_t i = 0; i < sizeof pprof_opts / sizeof pprof_opts[0]; i++) {
-			if (strlen(pprof_opts[i].word) != l || strncmp(pprof_opts[i].word, word, l))
-				continue;
-			char ours[128];
-			const char *val = word[l] == '=' ? word + l + 1
-					  : pprof_opts[i].takes && next && next[0] != '-' ? next
-											 : NULL;
-			/* the value in place of the last word, a metavariable */
-			const char *sp = strrchr(pprof_opts[i].ours, ' ');
-			if (val && *val && sp && sp[1] >= 'A' && sp[1] <= 'Z')
-				snprintf(ours, sizeof ours, "%.*s %s", (int)(sp - pprof_opts[i].ours),
-					 pprof_opts[i].ours, val);
-			else
-				snprintf(ours, sizeof ours, "%s", pprof_opts[i].ours);
-			snprintf(msg, cap, "unknown option '%s': did you mean '%s'? (pprof's spelling; profcat's long options take two dashes%s%s)",
-				 shown, ours, pprof_opts[i].note ? "; " : "",
-				 pprof_opts[i].note ? pprof_opts[i].note : "");
-			return 1;
-		}
-		return 0;
+		if ((i = find_foreign(PPROF, word, l, 0)) == NFOREIGN)
+			return 0;
+		const char *val = word[l] == '=' ? word + l + 1
+				  : foreign[i].takes && next && next[0] != '-' ? next
+										: NULL;
+		return say_pprof(i, shown, val, msg, cap);
 	}
-	for (size_t i = 0; i < sizeof gprof_opts / sizeof gprof_opts[0]; i++)
-		if (gprof_opts[i].shortc == word[0])
-			return say_gprof(i, shown, msg, cap);
-	return 0;
+	i = find_foreign(GPROF, NULL, 0, word[0]);
+	return i < NFOREIGN && say_gprof(i, shown, msg, cap);
 }
 
 const char *pc_cli_gprof_value_hint(char letter)

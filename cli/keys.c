@@ -106,16 +106,12 @@ void pc_cli_rate_stated(const pc_profile *p, const pc_options *lopts,
 			pc_cli_shown(name), own, pc_profile_rate(p));
 }
 
-void pc_cli_list_loader_keys(FILE *f, const pc_loader *l)
+void pc_cli_list_keys(FILE *f, const pc_option_decl *keys)
 {
-	if (l->abi_version < 2) {
-		fprintf(f, "    (built for loader ABI %u: keys not declared)\n", l->abi_version);
-		return;
-	}
-	if (!l->options || !l->options[0].name)
+	if (!keys || !keys[0].name)
 		fprintf(f, "    (no -O keys)\n");
-	for (size_t i = 0; l->options && l->options[i].name; i++) {
-		const pc_option_decl *d = &l->options[i];
+	for (size_t i = 0; keys && keys[i].name; i++) {
+		const pc_option_decl *d = &keys[i];
 		char type[128];
 		if (d->type == PC_OPTION_ENUM && d->choices) {
 			snprintf(type, sizeof type, "%s", d->choices);
@@ -184,7 +180,7 @@ const char *pc_cli_option_advice(const char *message)
 		const char *(*names)(size_t); /* a near name is suggested */
 	} advice[] = {
 		{"unknown option '",
-		 "-O KEY=VALUE: the loaders' keys are listed by profcat --list-formats -v", NULL},
+		 "-O KEY=VALUE: profcat --list-formats -v lists the keys of every loader, report and export", NULL},
 		{"no export named '", "profcat --list-exports lists them", pc_export_name_at},
 		{"no report named '", "profcat --list-reports lists them", pc_report_name_at},
 		{"no loader named '", "see profcat --list-formats", NULL},

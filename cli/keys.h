@@ -33,9 +33,10 @@ int pc_cli_fit_options(const pc_options *all, pc_fit_options *fit,
  *  once a run, for the first such capture. */
 void pc_cli_rate_stated(const pc_profile *p, const pc_options *lopts,
 			const char *name);
-/** profcat --list-formats -v: under each loader, its keys (type, choices,
- *  default, help), from the loader's own table. */
-void pc_cli_list_loader_keys(FILE *f, const pc_loader *l);
+/** profcat --list-formats -v: under each loader, report and export, the
+ *  keys of its own table (type, choices, default, help), or "(no -O
+ *  keys)". */
+void pc_cli_list_keys(FILE *f, const pc_option_decl *keys);
 /** The CLI's advice after a library message (may be ""): which profcat
  *  option lists the names that an unknown option, export, report or
  *  loader could have been. */

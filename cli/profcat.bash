@@ -49,7 +49,8 @@ _profcat()
 		esac
 	done
 
-	# -O KEY=VALUE: the loaders' keys (KEY=, no space after it), then the
+	# -O KEY=VALUE: the keys of the loaders, reports and exports (KEY=, no
+	# space after it; --list-formats -v lists them all), then the
 	# values a key lists; bash splits the word at '=' (COMP_WORDBREAKS)
 	local p2= p3=
 	((COMP_CWORD > 1)) && p2=${COMP_WORDS[COMP_CWORD - 2]}

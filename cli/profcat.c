@@ -134,25 +134,46 @@ static int list_formats(const pc_registry *reg, int verbose)
 		if (*roles)
 			roles[strlen(roles) - 1] = '\0';
 		printf("%-12s %-22s %s\n", l->name, roles, l->description);
-		if (verbose)
-			pc_cli_list_loader_keys(stdout, l);
+		if (verbose && l->abi_version < 2)
+			printf("    (built for loader ABI %u: keys not declared)\n", l->abi_version);
+		else if (verbose)
+			pc_cli_list_keys(stdout, l->options);
 	}
 	return 0;
 }
 
-static int list_reports(void)
+/* --list-reports; with -v, the keys each reads under it */
+static int list_reports(int verbose)
 {
-	for (size_t i = 0; pc_report_name_at(i); i++)
+	for (size_t i = 0; pc_report_name_at(i); i++) {
 		printf("%-12s %s\n", pc_report_name_at(i), pc_report_description_at(i));
+		if (verbose)
+			pc_cli_list_keys(stdout, pc_report_options(pc_report_name_at(i)));
+	}
 	return 0;
 }
 
-static int list_exports(void)
+/* --list-exports; with -v, the keys each reads under it */
+static int list_exports(int verbose)
 {
-	for (size_t i = 0; pc_export_name_at(i); i++)
+	for (size_t i = 0; pc_export_name_at(i); i++) {
 		printf("%-12s %-17s %s\n", pc_export_name_at(i),
 		       pc_export_extension_at(i), pc_export_description_at(i));
+		if (verbose)
+			pc_cli_list_keys(stdout, pc_export_options(pc_export_name_at(i)));
+	}
 	return 0;
+}
+
+/* --list-formats -v: every consumer of -O keys, each with its own: the
+ * loaders, then the reports and the exports under their headings */
+static int list_all_keys(const pc_registry *reg)
+{
+	list_formats(reg, 1);
+	printf("\n%-12s %s\n", "report", "description");
+	list_reports(1);
+	printf("\n%-12s %-17s %s\n", "export", "extension", "description");
+	return list_exports(1);
 }
 
 static int check_fit(pc_profile *p, const pc_options *opts, const input *in,
@@ -395,15 +416,15 @@ int main(int argc, char **argv)
 	}
 	if (c.list_f) {
 		pc_cli_load_plugins(reg, verbose);
-		rc = list_formats(reg, verbose);
+		rc = verbose ? list_all_keys(reg) : list_formats(reg, 0);
 		goto done;
 	}
 	if (c.list_r) {
-		rc = list_reports();
+		rc = list_reports(verbose);
 		goto done;
 	}
 	if (c.list_e) {
-		rc = list_exports();
+		rc = list_exports(verbose);
 		goto done;
 	}
 	if (nin == 0) {

@@ -58,8 +58,15 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	return k->failed;
 }
 
+static const pc_option_decl barchart_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	PC_ROWS_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_barchart = {
-	"barchart",
-	"the bar chart alone, one bar per symbol under a percent axis",
-	render,
+	.name = "barchart",
+	.description = "the bar chart alone, one bar per symbol under a percent axis",
+	.options = barchart_keys,
+	.render = render,
 };

@@ -1257,8 +1257,18 @@ int pc_disasm_load_capstone(const char *soname, char *msg, size_t msglen)
 }
 #endif
 
+static const pc_option_decl disasm_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	{"disasm-select", PC_OPTION_STRING, NULL, NULL, "the function to disassemble"},
+	PC_FILTER_OPTION_DECLS,
+	PC_DWARF_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_disasm = {
-	"disasm",
-	"annotated disassembly of one function: count of each instruction "
-	"(Capstone; option disasm-select=FUNCTION)",
-	disasm_render};
+	.name = "disasm",
+	.description = "annotated disassembly of one function: count of each instruction "
+		       "(Capstone; option disasm-select=FUNCTION)",
+	.options = disasm_keys,
+	.render = disasm_render,
+};

@@ -52,25 +52,18 @@
 #define PC_EXPORT_H
 
 #include "internal.h"
+#include "filter.h"
 
-/* One exporter.  write() appends the whole file to out. */
-typedef struct pc_exporter {
-	const char *name;
-	const char *extension;
-	const char *description;
-	int (*write)(pc_profile *p, const pc_options *o, pc_sink *out);
-} pc_exporter;
-
-PC_INTERNAL extern const pc_exporter pc_export_pprof;
-PC_INTERNAL extern const pc_exporter pc_export_speedscope;
-PC_INTERNAL extern const pc_exporter pc_export_folded;
-PC_INTERNAL extern const pc_exporter pc_export_callgrind;
-PC_INTERNAL extern const pc_exporter pc_export_gmon;
-PC_INTERNAL extern const pc_exporter pc_export_svg;
-
-/** NULL-terminated table in exports.c. */
-PC_INTERNAL extern const pc_exporter *const pc_exporters[];
-PC_INTERNAL const pc_exporter *pc_exporter_find(const char *name);
+/* The keys every export reads (each export's table starts with them;
+ * docs/exports.md): the attribution, what a frame is, the stacks, and
+ * the filters (gmon refuses focus, ignore and hide: it has no stacks). */
+#define PC_EXPORT_OPTION_DECLS                                                  \
+	PC_ATTRIBUTION_OPTION_DECLS,                                            \
+	    {"granularity", PC_OPTION_ENUM, "function,symbol,line,address", NULL, \
+	     "what a frame is; default: function for pprof, else address"},      \
+	    {"stacks", PC_OPTION_ENUM, "estimate,marked,none", "estimate",        \
+	     "callers from call counts, under an [estimated] root, or none"},     \
+	    PC_FILTER_OPTION_DECLS
 
 /* ---- the shared view ------------------------------------------------ */
 

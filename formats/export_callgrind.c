@@ -288,8 +288,14 @@ out:
 	return rc;
 }
 
+static const pc_option_decl callgrind_keys[] = {
+	PC_EXPORT_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_exporter pc_export_callgrind = {
 	.name = "callgrind",
+	.options = callgrind_keys,
 	.extension = ".callgrind",
 	.description = "callgrind format (KCachegrind, callgrind_annotate)",
 	.write = write_callgrind,

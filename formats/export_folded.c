@@ -68,8 +68,14 @@ static int write_folded(pc_profile *p, const pc_options *o, pc_sink *k)
 	return k->failed;
 }
 
+static const pc_option_decl folded_keys[] = {
+	PC_EXPORT_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_exporter pc_export_folded = {
 	.name = "folded",
+	.options = folded_keys,
 	.extension = ".folded",
 	.description = "folded stacks (FlameGraph, inferno, speedscope)",
 	.write = write_folded,

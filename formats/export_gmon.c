@@ -262,8 +262,15 @@ segmented:
 			       "is segmented");
 }
 
+/* the histogram and arcs as loaded: no attribution, no frames, no
+ * stacks (the filters are refused, exports.c) */
+static const pc_option_decl gmon_keys[] = {
+	PC_OPTION_DECLS_END,
+};
+
 const pc_exporter pc_export_gmon = {
 	.name = "gmon",
+	.options = gmon_keys,
 	.extension = ".gmon.out",
 	.description = "GNU tagged gmon.out (gprof)",
 	.write = write_gmon,

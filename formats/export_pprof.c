@@ -528,8 +528,15 @@ out:
 	return rc;
 }
 
+static const pc_option_decl pprof_keys[] = {
+	PC_EXPORT_OPTION_DECLS,
+	{"compress", PC_OPTION_ENUM, "0,1,no,yes", "1", "gzip the profile.proto"},
+	PC_OPTION_DECLS_END,
+};
+
 const pc_exporter pc_export_pprof = {
 	.name = "pprof",
+	.options = pprof_keys,
 	.extension = ".pb.gz",
 	.description = "pprof profile.proto, gzip-compressed (go tool pprof, "
 		       "speedscope)",

@@ -104,8 +104,14 @@ static int write_speedscope(pc_profile *p, const pc_options *o, pc_sink *k)
 	return k->failed;
 }
 
+static const pc_option_decl speedscope_keys[] = {
+	PC_EXPORT_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_exporter pc_export_speedscope = {
 	.name = "speedscope",
+	.options = speedscope_keys,
 	.extension = ".speedscope.json",
 	.description = "speedscope JSON (sampled profile with shared frames)",
 	.write = write_speedscope,

@@ -297,8 +297,14 @@ out:
 	return rc;
 }
 
+static const pc_option_decl svg_keys[] = {
+	PC_EXPORT_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_exporter pc_export_svg = {
 	.name = "svg",
+	.options = svg_keys,
 	.extension = ".svg",
 	.description = "flame graph SVG (static, tooltips; like flamegraph.pl)",
 	.write = write_svg,

@@ -1,6 +1,7 @@
 /*
- * exports.c - the export table and the public export API; the view of an
- * attributed profile every exporter writes from is xmodel.c (export.h).
+ * exports.c - the public export API over the exports' table
+ * (pc_builtin_exports[], generated from formats/meson.build); the view of
+ * an attributed profile every exporter writes from is xmodel.c (export.h).
  */
 #include "export.h"
 #include "dwarf_internal.h"
@@ -11,31 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-const pc_exporter *const pc_exporters[] = {
-	&pc_export_pprof,
-	&pc_export_speedscope,
-	&pc_export_folded,
-	&pc_export_callgrind,
-	&pc_export_gmon,
-	&pc_export_svg,
-	NULL,
-};
-
 const pc_exporter *pc_exporter_find(const char *name)
 {
 	if (!name)
 		return NULL;
-	for (size_t i = 0; pc_exporters[i]; i++)
-		if (strcmp(pc_exporters[i]->name, name) == 0)
-			return pc_exporters[i];
+	for (size_t i = 0; pc_builtin_exports[i]; i++)
+		if (strcmp(pc_builtin_exports[i]->name, name) == 0)
+			return pc_builtin_exports[i];
 	return NULL;
 }
 
 static const pc_exporter *exporter_at(size_t i)
 {
-	for (size_t k = 0; pc_exporters[k]; k++)
+	for (size_t k = 0; pc_builtin_exports[k]; k++)
 		if (k == i)
-			return pc_exporters[k];
+			return pc_builtin_exports[k];
 	return NULL;
 }
 
@@ -57,39 +48,10 @@ const char *pc_export_description_at(size_t i)
 	return e ? e->description : NULL;
 }
 
-/* The keys the exports read (docs/exports.md).  top and sort are known:
- * the exports refuse them with a message saying where they apply
- * (pc_rowset_refuse_selection), as gmon does the filters. */
-#define EXPORT_OPTION_DECLS                                                        \
-	PC_ATTRIBUTION_OPTION_DECLS,                                               \
-	    {"granularity", PC_OPTION_ENUM, "function,symbol,line,address", NULL,  \
-	     "what a frame is; default: function for pprof, else address"},       \
-	    {"stacks", PC_OPTION_ENUM, "estimate,marked,none", "estimate",         \
-	     "callers from call counts, under an [estimated] root, or none"},      \
-	    {"focus", PC_OPTION_STRING, NULL, NULL,                                \
-	     "keep the samples whose stack matches"},                              \
-	    {"ignore", PC_OPTION_STRING, NULL, NULL,                               \
-	     "drop the samples whose stack matches"},                              \
-	    {"hide", PC_OPTION_STRING, NULL, NULL,                                 \
-	     "remove matching functions from the stacks"},                         \
-	    {"top", PC_OPTION_STRING, NULL, NULL, "refused by the exports"},       \
-	    {"sort", PC_OPTION_STRING, NULL, NULL, "refused by the exports"}
-static const pc_option_decl export_options[] = {
-	EXPORT_OPTION_DECLS,
-	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
-};
-static const pc_option_decl pprof_options[] = {
-	EXPORT_OPTION_DECLS,
-	{"compress", PC_OPTION_ENUM, "0,1,no,yes", "1", "gzip the profile.proto"},
-	{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
-};
-
 const pc_option_decl *pc_export_options(const char *format)
 {
 	const pc_exporter *e = pc_exporter_find(format);
-	if (!e)
-		return NULL;
-	return e == &pc_export_pprof ? pprof_options : export_options;
+	return e ? e->options : NULL;
 }
 
 static int export_to_sink(pc_profile *p, const char *format,
@@ -101,20 +63,20 @@ static int export_to_sink(pc_profile *p, const char *format,
 	if (!e)
 		return pc_profile_fail(p, PC_ENOTFOUND, "no export named '%s'",
 				       format ? format : "(none)");
-	char consumer[96];
-	snprintf(consumer, sizeof consumer, "export %s", e->name);
-	if (pc_profile_check_options(p, opts, pc_export_options(e->name), consumer))
-		return PC_EUSAGE;
 	/* filter hook (issue #24): focus and ignore act on the stacks of the
 	 * view (pc_xmodel_build: filter_chains); hide, top and sort, and the
-	 * gmon export (a histogram, no stacks), refuse them rather than
-	 * ignore them */
+	 * gmon export (a histogram, no stacks), refuse them with a message
+	 * saying where they apply, before the export's own keys are checked */
 	char what[64];
 	snprintf(what, sizeof what, "the %s export", e->name);
 	int rc = pc_rowset_refuse_selection(p, opts, what,
 					    strcmp(e->name, "gmon") != 0);
 	if (rc)
 		return rc;
+	char consumer[96];
+	snprintf(consumer, sizeof consumer, "export %s", e->name);
+	if (pc_profile_check_options(p, opts, e->options, consumer))
+		return PC_EUSAGE;
 	rc = e->write(p, opts, k);
 	if (rc == PC_OK && !k->failed)
 		pc_sink_flush(k); /* the rest (after a failure: nothing more) */

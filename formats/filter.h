@@ -98,4 +98,13 @@ PC_INTERNAL int pc_filter_totals_line(const pc_rowfilter *rf, double kept,
 /** The JSON object {"focus": RE|null, "ignore": ..., "hide": ...}. */
 PC_INTERNAL int pc_filter_json(const pc_options *o, pc_sink *k);
 
+/** The filters' keys (pc_rowfilter, pc_stackfilter), for the tables of
+ *  the reports and exports that apply them. */
+#define PC_FILTER_OPTION_DECLS                                                  \
+	{"focus", PC_OPTION_STRING, NULL, NULL, "keep the samples whose stack matches"}, \
+	    {"ignore", PC_OPTION_STRING, NULL, NULL,                              \
+	     "drop the samples whose stack matches"},                             \
+	    {"hide", PC_OPTION_STRING, NULL, NULL,                                \
+	     "remove matching functions from the stacks"}
+
 #endif

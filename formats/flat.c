@@ -12,7 +12,7 @@
  * intervals (intervals.c).
  */
 #include "styles.h"
-#include "stats.h"
+#include "stats_reports.h"
 #include "filter.h"
 #include "numfmt.h"
 
@@ -305,8 +305,21 @@ static int flat_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	return st;
 }
 
+static const pc_option_decl flat_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	{"style", PC_OPTION_STRING, NULL, "default", "default, gprof, atari, ddj or prohst"},
+	PC_ROWS_OPTION_DECLS,
+	PC_INTERVAL_OPTION_DECLS,
+	PC_CGTIME_OPTION_DECL,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_flat = {
-	"flat", "flat profile: samples per symbol, most first", flat_render};
+	.name = "flat",
+	.description = "flat profile: samples per symbol, most first",
+	.options = flat_keys,
+	.render = flat_render,
+};
 
 /* ---- symbols: the loaded symbol table (profcat --list-symbols) ---------- */
 
@@ -388,6 +401,15 @@ static int symbols_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	return PC_OK;
 }
 
+static const pc_option_decl symbols_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	PC_FILTER_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_symbols = {
-	"symbols", "the loaded symbol table (name, segment, address, size, kind)",
-	symbols_render};
+	.name = "symbols",
+	.description = "the loaded symbol table (name, segment, address, size, kind)",
+	.options = symbols_keys,
+	.render = symbols_render,
+};

@@ -36,7 +36,7 @@
 #include "export.h"
 #include "rowset.h"
 #include "render.h"
-#include "stats.h"
+#include "stats_reports.h"
 #include "dwarf_internal.h"
 #include "html_source.h"
 
@@ -128,6 +128,28 @@ static int put_report(pc_sink *k, pc_profile *p, const pc_report *report,
  * had 5 million: 21 MB of page) */
 #define HTML_MAXNODES 100000
 
+/* The flat table's "columns" (pc_rs_fields' names), in put_row's order:
+ * segment only when some row has one, the interval only with ci. */
+static const pc_rs_field flat_columns[] = {
+	PC_RF_RANK,    PC_RF_SYMBOL,	  PC_RF_SEGMENT, PC_RF_ADDRESS,
+	PC_RF_COUNT,   PC_RF_PERCENT,	  PC_RF_CUM_PERCENT, PC_RF_CI_LOW,
+	PC_RF_CI_HIGH, PC_RF_CALLS, PC_RF_SELF_CALLS,
+};
+
+static void put_columns(pc_sink *json, int seg, int ci)
+{
+	const char *sep = "";
+	pc_sink_puts(json, ",\n  \"columns\": [");
+	for (size_t i = 0; i < sizeof flat_columns / sizeof flat_columns[0]; i++) {
+		pc_rs_field f = flat_columns[i];
+		if ((f == PC_RF_SEGMENT && !seg) || ((f == PC_RF_CI_LOW || f == PC_RF_CI_HIGH) && !ci))
+			continue;
+		pc_sink_printf(json, "%s\"%s\"", sep, pc_rs_fields[f].name);
+		sep = ", ";
+	}
+	pc_sink_puts(json, "],\n  \"data\": [");
+}
+
 /* One flat row as an array of the "columns". */
 static void put_row(pc_sink *json, const pc_rowset *rs, const pc_rs_row *x, int seg, int ci)
 {
@@ -209,9 +231,7 @@ static int flat_json(pc_sink *k, pc_sink *rest, pc_profile *p, const pc_options 
 	}
 	pc_sink_printf(&json, ",\n  \"nrows\": %zu, \"has_calls\": %s, \"zero_rows\": %zu, "
 		       "\"max_percent\": %.4f", n, calls ? "true" : "false", zero, maxv);
-	pc_sink_printf(&json, ",\n  \"columns\": [\"rank\", \"symbol\", %s\"address\", \"count\", "
-		       "\"percent\", \"cum_percent\", %s\"calls\", \"self_calls\"],\n  \"data\": [",
-		       seg ? "\"segment\", " : "", ci ? "\"ci_low\", \"ci_high\", " : "");
+	put_columns(&json, seg, ci);
 	for (size_t i = 0; i < n && i < FIRST_ROWS; i++) {
 		if (i)
 			pc_sink_putc(&json, ',');
@@ -584,11 +604,30 @@ done:
 	return st;
 }
 
+static const pc_option_decl html_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	{"style", PC_OPTION_STRING, NULL, "default", "the flat table's: default, gprof, atari, ddj or prohst"},
+	{"granularity", PC_OPTION_ENUM, "function,symbol,line,file,address", "function",
+	 "what a row of the flat table is"},
+	{"zero", PC_OPTION_BOOL, NULL, "0", "also list symbols without samples"},
+	{"barchart", PC_OPTION_BOOL, NULL, "1", "bar column in the table"},
+	{"cutoff", PC_OPTION_DOUBLE, NULL, NULL, "list symbols until this percent is covered"},
+	{"percent-of", PC_OPTION_ENUM, "program,total", "program", "what percents are of"},
+	PC_FILTER_OPTION_DECLS,
+	PC_CI_OPTION_DECL,
+	PC_CGTIME_OPTION_DECL,
+	PC_DWARF_OPTION_DECLS,
+	{"html-disasm", PC_OPTION_STRING, NULL, NULL,
+	 "disassembly of the N functions with the most samples (100), or all"},
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_html = {
-	"html",
-	"self-contained HTML page: header, sortable flat table, regions, "
-	"flame view, call graph, source (also -F html)",
-	render,
+	.name = "html",
+	.description = "self-contained HTML page: header, sortable flat table, regions, "
+		       "flame view, call graph, source (also -F html)",
+	.options = html_keys,
+	.render = render,
 };
 
 /* `,"key": {"flame": ...}` (flame_json) of p, escaped for the page: the

@@ -439,10 +439,19 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	return k->failed;
 }
 
+static const pc_option_decl intervals_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	PC_INTERVAL_OPTION_DECLS,
+	{"barchart", PC_OPTION_BOOL, NULL, "1", "bar column in the table"},
+	PC_FILTER_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_intervals = {
-	"intervals",
-	"one symbol's or address range's samples in N equal sub-ranges (interval=SYM intervals=N)",
-	render,
+	.name = "intervals",
+	.description = "one symbol's or address range's samples in N equal sub-ranges (interval=SYM intervals=N)",
+	.options = intervals_keys,
+	.render = render,
 };
 
 void pc_intervals_json_extra(pc_sink *k, const void *arg)

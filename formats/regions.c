@@ -22,7 +22,7 @@
  *     unknown                 10     2.54
  */
 #include "styles.h"
-#include "stats.h"
+#include "stats_reports.h"
 #include "stackfilter.h"
 
 #include <stdint.h>
@@ -274,8 +274,16 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	return k->failed;
 }
 
+static const pc_option_decl regions_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	PC_FILTER_OPTION_DECLS,
+	PC_CI_OPTION_DECL,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_regions = {
-	"regions",
-	"samples in the program against samples outside it, by region class",
-	render,
+	.name = "regions",
+	.description = "samples in the program against samples outside it, by region class",
+	.options = regions_keys,
+	.render = render,
 };

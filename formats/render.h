@@ -1,7 +1,7 @@
 /*
  * render.h - one report run on a profile, and a sink's text handed out
  * as a buffer (render.c): what the rendering entry points (reports.c),
- * the statistics reports (stats.c) and the HTML page, which embeds other
+ * the statistics reports (stats_reports.c) and the HTML page, which embeds other
  * reports' JSON (html.c), share.  Private to formats/.
  */
 #ifndef PC_RENDER_H

@@ -919,11 +919,47 @@ static double pct(double c, double of)
 	return of > 0 ? 100.0 * c / of : 0.0;
 }
 
+#define RS_FIELD(f, name) [f] = {name, ", \"" name "\": ", sizeof(", \"" name "\": ") - 1}
+const pc_rs_field_def pc_rs_fields[PC_RF_COUNT_OF_FIELDS] = {
+	RS_FIELD(PC_RF_RANK, "rank"),
+	RS_FIELD(PC_RF_SYMBOL, "symbol"),
+	RS_FIELD(PC_RF_SEGMENT, "segment"),
+	RS_FIELD(PC_RF_ADDRESS, "address"),
+	RS_FIELD(PC_RF_REGION, "region"),
+	RS_FIELD(PC_RF_COUNT, "count"),
+	RS_FIELD(PC_RF_PERCENT, "percent"),
+	RS_FIELD(PC_RF_CUM_PERCENT, "cum_percent"),
+	RS_FIELD(PC_RF_SELF_SECONDS, "self_seconds"),
+	RS_FIELD(PC_RF_CI_LOW, "ci_low"),
+	RS_FIELD(PC_RF_CI_HIGH, "ci_high"),
+	RS_FIELD(PC_RF_CALLS, "calls"),
+	RS_FIELD(PC_RF_SELF_CALLS, "self_calls"),
+};
+
+const pc_rs_field pc_rs_csv_fields[11] = {
+	PC_RF_RANK,    PC_RF_SYMBOL,	   PC_RF_COUNT,	 PC_RF_PERCENT,
+	PC_RF_CUM_PERCENT, PC_RF_SELF_SECONDS, PC_RF_CALLS, PC_RF_SELF_CALLS,
+	PC_RF_ADDRESS, PC_RF_CI_LOW,	   PC_RF_CI_HIGH,
+};
+
+/* after a total row's percent: the empty columns up to the address, and
+ * the interval's with ci */
+static void csv_rest(pc_sink *k, const pc_rowset *rs)
+{
+	size_t i = 0;
+	while (pc_rs_csv_fields[i] != PC_RF_PERCENT)
+		i++;
+	while (pc_rs_csv_fields[i++] != PC_RF_ADDRESS)
+		pc_sink_putc(k, ',');
+	pc_sink_puts(k, rs->ci_z > 0 ? ",,\n" : "\n");
+}
+
 static void csv_total(pc_sink *k, const pc_rowset *rs, const char *label, double v, double total)
 {
 	pc_sink_printf(k, ",%s,", label);
 	pc_sink_count(k, v);
-	pc_sink_printf(k, ",%.4f,,,,,%s\n", pct(v, total), rs->ci_z > 0 ? ",," : "");
+	pc_sink_printf(k, ",%.4f", pct(v, total));
+	csv_rest(k, rs);
 }
 
 /* a row's bytes kept to be copied into a later row (PC_LW_LINE has room
@@ -954,9 +990,15 @@ static void pc_lw_seg_put(pc_lw *b, const pc_lw_seg *g)
 int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 {
 	(void)p;
-	pc_sink_puts(k, "rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address");
-	pc_sink_puts(k, rs->ci_z > 0 ? ",ci_low,ci_high\n" : "\n");
-	/* the numbers without printf (pc_fmt_fixed, pc_fmt_u64, pc_lw_hex: the
+	size_t ncols = sizeof pc_rs_csv_fields / sizeof pc_rs_csv_fields[0] - (rs->ci_z > 0 ? 0 : 2);
+	for (size_t i = 0; i < ncols; i++) {
+		if (i)
+			pc_sink_putc(k, ',');
+		pc_sink_puts(k, pc_rs_fields[pc_rs_csv_fields[i]].name);
+	}
+	pc_sink_putc(k, '\n');
+	/* each row's columns in the order of pc_rs_csv_fields; the numbers
+	 * without printf (pc_fmt_fixed, pc_fmt_u64, pc_lw_hex: the
 	 * same bytes), each row straight into the sink's buffer */
 	pc_lw b;
 	pc_lw_init(&b, k);
@@ -1060,8 +1102,8 @@ int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k)
 		pc_sink_csv_field(k, lab.buf ? lab.buf : "");
 		pc_sink_putc(k, ',');
 		pc_sink_count(k, rs->listed);
-		pc_sink_printf(k, ",%.4f,,,,,%s\n", pct(rs->listed, rs->denom),
-			       rs->ci_z > 0 ? ",," : "");
+		pc_sink_printf(k, ",%.4f", pct(rs->listed, rs->denom));
+		csv_rest(k, rs);
 		pc_sink_dispose(&lab);
 	}
 	return k->failed;
@@ -1174,22 +1216,25 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 			return k->failed;
 		if (i)
 			b.out[b.L++] = ',';
-		PC_LW_LIT(&b, "\n    {\"rank\": ");
+		PC_LW_LIT(&b, "\n    {");
+		pc_lw_str(&b, pc_rs_fields[PC_RF_RANK].json_key + 2,
+			  pc_rs_fields[PC_RF_RANK].json_len - 2);
 		pc_lw_line_end(&b);
 		pc_lw_u64(&b, x->rank);
-		PC_LW_LIT(&b, ", \"symbol\": ");
+		PC_LW_JSON_KEY(&b, PC_RF_SYMBOL);
 		if (pc_lw_name(&b, x->label, "\"\\", pc_sink_json_string, '"'))
 			return k->failed;
 		if (x->region < 0) {
 			if (x->segment != PC_NOSEG) {
-				PC_LW_LIT(&b, ", \"segment\": ");
+				PC_LW_JSON_KEY(&b, PC_RF_SEGMENT);
 				pc_lw_u64(&b, x->segment);
 			}
-			PC_LW_LIT(&b, ", \"address\": ");
+			PC_LW_JSON_KEY(&b, PC_RF_ADDRESS);
 			pc_lw_u64(&b, x->address);
 		} else {
 			const char *cls = pc_region_class_name((pc_region_class)x->region);
-			PC_LW_LIT(&b, ", \"region\": \"");
+			PC_LW_JSON_KEY(&b, PC_RF_REGION);
+			b.out[b.L++] = '"';
 			pc_lw_str(&b, cls, strlen(cls));
 			b.out[b.L++] = '"';
 		}
@@ -1201,28 +1246,28 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 		if (same) {
 			pc_lw_seg_put(&b, &sa);
 		} else {
-			PC_LW_LIT(&b, ", \"count\": ");
+			PC_LW_JSON_KEY(&b, PC_RF_COUNT);
 			pc_lw_count(&b, x->count);
-			PC_LW_LIT(&b, ", \"percent\": ");
+			PC_LW_JSON_KEY(&b, PC_RF_PERCENT);
 			pc_lw_fixed(&b, x->percent, 4);
 		}
 		size_t s0e = b.L;
-		PC_LW_LIT(&b, ", \"cum_percent\": ");
+		PC_LW_JSON_KEY(&b, PC_RF_CUM_PERCENT);
 		pc_lw_fixed(&b, x->cum_percent, 4);
 		size_t s1 = b.L;
 		if (same) {
 			pc_lw_seg_put(&b, &ss);
 		} else {
 			if (rs->rate > 0) {
-				PC_LW_LIT(&b, ", \"self_seconds\": ");
+				PC_LW_JSON_KEY(&b, PC_RF_SELF_SECONDS);
 				pc_lw_fixed(&b, x->count / rs->rate, 6);
 			}
 			if (rs->ci_z > 0 && !rs->exact) {
 				double lo, hi;
 				pc_rowset_ci(rs, x->count, &lo, &hi);
-				PC_LW_LIT(&b, ", \"ci_low\": ");
+				PC_LW_JSON_KEY(&b, PC_RF_CI_LOW);
 				pc_lw_fixed(&b, lo, 4);
-				PC_LW_LIT(&b, ", \"ci_high\": ");
+				PC_LW_JSON_KEY(&b, PC_RF_CI_HIGH);
 				pc_lw_fixed(&b, hi, 4);
 			}
 			seg_ok = pc_lw_seg_keep(&sa, b.out + s0, s0e - s0) &
@@ -1230,9 +1275,9 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 			seg_count = x->count;
 			seg_pct = x->percent;
 		}
-		PC_LW_LIT(&b, ", \"calls\": ");
+		PC_LW_JSON_KEY(&b, PC_RF_CALLS);
 		pc_lw_u64(&b, x->calls);
-		PC_LW_LIT(&b, ", \"self_calls\": ");
+		PC_LW_JSON_KEY(&b, PC_RF_SELF_CALLS);
 		pc_lw_u64(&b, x->self_calls);
 		b.out[b.L++] = '}';
 	}

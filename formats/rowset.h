@@ -173,10 +173,42 @@ PC_INTERNAL void pc_rowset_ci(const pc_rowset *rs, double count, double *lo,
 
 /* ---- machine output shared by every table engine ------------------ */
 
+/** The fields of a table row in the machine outputs, one table for every
+ *  format: the CSV header and columns, the JSON rows' keys and the HTML
+ *  page's "columns" (html.c) are written from pc_rs_fields, each format
+ *  in its own order (pc_rs_csv_fields, the JSON writer, html.c's). */
+typedef enum pc_rs_field {
+	PC_RF_RANK,
+	PC_RF_SYMBOL,
+	PC_RF_SEGMENT,
+	PC_RF_ADDRESS,
+	PC_RF_REGION,
+	PC_RF_COUNT,
+	PC_RF_PERCENT,
+	PC_RF_CUM_PERCENT,
+	PC_RF_SELF_SECONDS,
+	PC_RF_CI_LOW,
+	PC_RF_CI_HIGH,
+	PC_RF_CALLS,
+	PC_RF_SELF_CALLS,
+	PC_RF_COUNT_OF_FIELDS
+} pc_rs_field;
+typedef struct pc_rs_field_def {
+	const char *name;     /* "cum_percent": a CSV column, a JSON key  */
+	const char *json_key; /* ", \"cum_percent\": " (a row's member)  */
+	size_t json_len;
+} pc_rs_field_def;
+PC_INTERNAL extern const pc_rs_field_def pc_rs_fields[PC_RF_COUNT_OF_FIELDS];
+/** The CSV columns in order: the last two (the interval) only with ci. */
+PC_INTERNAL extern const pc_rs_field pc_rs_csv_fields[11];
+/** ", \"name\": " of field f into b (a JSON row's member). */
+#define PC_LW_JSON_KEY(b, f) pc_lw_str(b, pc_rs_fields[f].json_key, pc_rs_fields[f].json_len)
+
 /** CSV as docs/usage.md ("Machine-readable output") documents it for the flat
- *  report: "rank,symbol,count,percent,cum_percent,self_seconds,calls,
- *  self_calls,address", one line per listed row (region rows: empty
- *  address), then the bracketed total rows. */
+ *  report: the columns of pc_rs_csv_fields ("rank,symbol,count,percent,
+ *  cum_percent,self_seconds,calls,self_calls,address"), one line per
+ *  listed row (region rows: empty address), then the bracketed total
+ *  rows. */
 PC_INTERNAL int pc_rowset_csv(pc_profile *p, const pc_rowset *rs, pc_sink *k);
 /** JSON object of that section: report, style, program, sources,
  *  rate_hz, dimension, totals, percent_of, cutoff, rows, warnings, and
@@ -193,5 +225,24 @@ PC_INTERNAL int pc_rowset_machine(pc_profile *p, const pc_rowset *rs,
 				  void (*extra)(pc_sink *k, const void *arg),
 				  const void *arg, pc_sink *k);
 
+
+/** The key ci (pc_ci_option). */
+#define PC_CI_OPTION_DECL                                                       \
+	{"ci", PC_OPTION_STRING, NULL, NULL,                                    \
+	 "confidence level of intervals, in percent, above 0 and below 100"}
+/** The keys of the row selection (pc_rowset_build): the flat report's
+ *  and the bar chart's (the ones pc_profile_granular reads included). */
+#define PC_ROWS_OPTION_DECLS                                                    \
+	{"granularity", PC_OPTION_ENUM, "function,symbol,line,file,address", "function", \
+	 "what a row of the flat table is"},                                     \
+	    {"zero", PC_OPTION_BOOL, NULL, "0", "also list symbols without samples"}, \
+	    {"barchart", PC_OPTION_BOOL, NULL, "1", "bar column in the table"},   \
+	    {"cutoff", PC_OPTION_DOUBLE, NULL, NULL,                              \
+	     "list symbols until this percent is covered"},                       \
+	    {"percent-of", PC_OPTION_ENUM, "program,total", "program",            \
+	     "what percents are of"},                                             \
+	    {"top", PC_OPTION_U64, NULL, NULL, "list the first N rows only"},     \
+	    {"sort", PC_OPTION_ENUM, "self,cum,calls,name,address", "self", "row order"}, \
+	    PC_FILTER_OPTION_DECLS, PC_CI_OPTION_DECL, PC_DWARF_OPTION_DECLS
 
 #endif

@@ -759,11 +759,23 @@ out:
 	return st;
 }
 
+static const pc_option_decl source_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	{"source-select", PC_OPTION_STRING, NULL, NULL, "a function or a source file: its lines only"},
+	{"style", PC_OPTION_STRING, NULL, NULL, "gprof: GNU gprof -A's layout (text)"},
+	{"zero", PC_OPTION_BOOL, NULL, "0", "also list lines without samples"},
+	PC_FILTER_OPTION_DECLS,
+	PC_DWARF_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_source = {
-	"source",
-	"annotated source: count and percent of each source line (DWARF; "
-	"option source-select=FUNCTION|FILE)",
-	source_render};
+	.name = "source",
+	.description = "annotated source: count and percent of each source line (DWARF; "
+		       "option source-select=FUNCTION|FILE)",
+	.options = source_keys,
+	.render = source_render,
+};
 
 /* ---- locations ------------------------------------------------------------- */
 
@@ -926,7 +938,16 @@ out:
 	return st;
 }
 
+static const pc_option_decl locations_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	PC_FILTER_OPTION_DECLS,
+	PC_DWARF_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_locations = {
-	"locations",
-	"each distinct sampled address with its source location and inline chain (DWARF)",
-	locations_render};
+	.name = "locations",
+	.description = "each distinct sampled address with its source location and inline chain (DWARF)",
+	.options = locations_keys,
+	.render = locations_render,
+};

@@ -96,4 +96,10 @@ PC_INTERNAL int pc_intervals_csv(const pc_intervals *iv, pc_sink *k);
 PC_INTERNAL int pc_intervals_json_members(const pc_intervals *iv,
 					  pc_sink *k);
 
+/** The keys of pc_intervals_build (the intervals report, and the flat
+ *  report given an interval). */
+#define PC_INTERVAL_OPTION_DECLS                                                \
+	{"interval", PC_OPTION_STRING, NULL, NULL,                              \
+	 "symbol or LOW-HIGH, LOW+SIZE to split"},                               \
+	    {"intervals", PC_OPTION_U64, NULL, "25", "number of sub-ranges"}
 #endif

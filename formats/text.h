@@ -187,4 +187,13 @@ PC_INTERNAL int pc_lw_name(pc_lw *b, const char *s, const char *special,
  *  commit.  < 0 on failure. */
 PC_INTERNAL int pc_lw_name_left(pc_lw *b, const char *s, size_t width);
 
+/* ---- the keys of a report's table (pc_report.options) -------------------
+ * Each report declares the keys it reads, from these groups and its own:
+ * every report attributes (the attribution keys, gprof's symbol
+ * selections) and has an output format (html: the page, reports.c). */
+#define PC_OUTFMT_OPTION_DECL                                                   \
+	{"output-format", PC_OPTION_ENUM, "text,csv,json,html", "text", "the output's format"}
+#define PC_REPORT_OPTION_DECLS                                                  \
+	PC_ATTRIBUTION_OPTION_DECLS, PC_SYMSPECS_OPTION_DECL, PC_OUTFMT_OPTION_DECL
+
 #endif

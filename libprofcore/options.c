@@ -452,10 +452,8 @@ const pc_option_decl *pc_attrib_options_keys(void)
 {
 	static const pc_option_decl keys[] = {
 		PC_ATTRIBUTION_OPTION_DECLS,
-		{"gprof-symspecs", PC_OPTION_STRING, NULL, NULL,
-		 "gprof's symbol selections: option letters pPqQfeFEnNkAJ with a symspec, "
-		 "';'-separated"},
-		{NULL, PC_OPTION_STRING, NULL, NULL, NULL},
+		PC_SYMSPECS_OPTION_DECL,
+		PC_OPTION_DECLS_END,
 	};
 	return keys;
 }

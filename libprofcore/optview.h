@@ -57,5 +57,23 @@ PC_INTERNAL int pc_profile_check_options(pc_profile *p, const pc_options *o,
 	     "end symbols at address+size when the size is known"},               \
 	    {"demangle", PC_OPTION_ENUM, "auto,none,0,1,gnu", "auto",             \
 	     "show C++ and Rust names demangled (auto) or raw (none)"}
+/** gprof's symbol selections (symspec.c), read with the attribution by
+ *  the reports and the fit check. */
+#define PC_SYMSPECS_OPTION_DECL                                                  \
+	{"gprof-symspecs", PC_OPTION_STRING, NULL, NULL,                          \
+	 "gprof's symbol selections: option letters pPqQfeFEnNkAJ with a symspec, " \
+	 "';'-separated"}
+/** Where the program's DWARF and sources are found (pc_dwarf_options),
+ *  for the tables of the reports that show source positions. */
+#define PC_DWARF_OPTION_DECLS                                                    \
+	{"source-path", PC_OPTION_STRING, NULL, NULL,                             \
+	 "directories searched for source files"},                               \
+	    {"debuginfod", PC_OPTION_BOOL, NULL, "0",                             \
+	     "also ask DEBUGINFOD_URLS' servers for separate debug files (network)"}
+/** The key callgraph-time (pc_callgraph_options.time). */
+#define PC_CGTIME_OPTION_DECL                                                    \
+	{"callgraph-time", PC_OPTION_ENUM, "samples,flat", NULL, "call graph own times"}
+/** The entry that ends a table of keys. */
+#define PC_OPTION_DECLS_END {NULL, PC_OPTION_STRING, NULL, NULL, NULL}
 
 #endif

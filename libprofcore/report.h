@@ -10,16 +10,35 @@
 #include "pc_base.h"
 #include "sink.h"
 
-/* ---- reports ----------------------------------------------------------- */
+/* ---- the registries of reports and exports ----------------------------
+ * Shaped as a loader (pc_loader): a name, a one-line description, the
+ * keys it reads (pc_option_decl, NULL-terminated: its options are checked
+ * against them before it runs, and profcat --list-formats -v lists them),
+ * then what it does.  The tables pc_builtin_reports[] and
+ * pc_builtin_exports[] (NULL-terminated) are generated from the lists
+ * report_names and export_names of formats/meson.build, as
+ * pc_builtin_loaders[] is from loaders/meson.build. */
 typedef struct pc_report {
 	const char *name;
 	const char *description;
+	const pc_option_decl *options;
 	int (*render)(pc_profile *p, const pc_options *o, pc_sink *out);
 } pc_report;
 
-/** NULL-terminated table in formats/reports.c. */
-PC_INTERNAL extern const pc_report *const pc_reports[];
+/* One export: write() appends the whole file to out; extension is the
+ * usual file-name extension (".pb.gz"). */
+typedef struct pc_exporter {
+	const char *name;
+	const char *description;
+	const pc_option_decl *options;
+	const char *extension;
+	int (*write)(pc_profile *p, const pc_options *o, pc_sink *out);
+} pc_exporter;
+
+PC_INTERNAL extern const pc_report *const pc_builtin_reports[];
+PC_INTERNAL extern const pc_exporter *const pc_builtin_exports[];
 PC_INTERNAL const pc_report *pc_report_find(const char *name);
+PC_INTERNAL const pc_exporter *pc_exporter_find(const char *name);
 
 /** The totals with the by-class split (pc_totals and
  *  pc_profile_class_total in one, for the report engines). */

@@ -92,6 +92,18 @@ class Completion(unittest.TestCase):
         self.assertEqual(complete("-O", "rate=1"), [])   # a number of yours
         self.assertEqual(complete("-O", "nosuch="), [])
 
+    def test_report_export_keys(self):
+        """-O offers the reports' and the exports' keys too (their own
+        tables, listed by --list-formats -v) and the values they list."""
+        self.assertEqual(complete("-O", "disasm"), ["disasm-select="])
+        self.assertEqual(complete("-O", "html-"), ["html-disasm="])
+        self.assertEqual(complete("-O", "stacks="), ["stacks=estimate",
+                                                     "stacks=marked",
+                                                     "stacks=none"])
+        self.assertEqual(complete("-O", "output-format", "="),
+                         ["csv", "html", "json", "text"])
+        self.assertEqual(complete("-O", "comp"), ["compress="])
+
     def test_files(self):
         with open(EMPTY + "/gmon.out", "w"):
             pass

@@ -15,15 +15,17 @@
 #include "profcore_plugin.h"
 
 #define GMON_KEYS "width, endian, gmon-layout, hist-width, counter-endian, rate"
-#define REPORT_KEYS                                                             \
-	"attribution, use-sizes, demangle, output-format, style, granularity, "   \
-	"zero, barchart, cutoff, percent-of, top, sort, focus, ignore, hide, "    \
-	"interval, intervals, callgraph-time, ci, source-path, debuginfod, "     \
-	"source-select, "                                                         \
-	"disasm-select, html-disasm, load-address, gprof-symspecs"
-#define PPROF_KEYS                                                              \
-	"attribution, use-sizes, demangle, granularity, stacks, focus, ignore, "  \
-	"hide, top, sort, compress"
+/* each report's own keys (issue #36): flat's, regions' */
+#define REPORT_COMMON_KEYS                                                      \
+	"attribution, use-sizes, demangle, gprof-symspecs, output-format"
+#define FLAT_KEYS                                                               \
+	REPORT_COMMON_KEYS ", style, granularity, zero, barchart, cutoff, "       \
+	"percent-of, top, sort, focus, ignore, hide, ci, source-path, "          \
+	"debuginfod, interval, intervals, callgraph-time"
+#define REGIONS_KEYS REPORT_COMMON_KEYS ", focus, ignore, hide, ci"
+#define EXPORT_KEYS                                                             \
+	"attribution, use-sizes, demangle, granularity, stacks, focus, ignore, hide"
+#define PPROF_KEYS EXPORT_KEYS ", compress"
 
 /* two functions, 3 + 1 samples */
 static pc_profile *small_profile(void)
@@ -107,7 +109,7 @@ static void unknown_report_key(void **state)
 	assert_int_equal(pc_profile_render(&out, &len, p, "flat", o),
 			 PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "unknown option 'cutof' for report flat; known: " REPORT_KEYS);
+			    "unknown option 'cutof' for report flat; known: " FLAT_KEYS);
 	/* a bad value */
 	assert_int_equal(pc_options_set(o, "cutof", NULL), PC_OK);
 	assert_int_equal(pc_options_set(o, "zero", "maybe"), PC_OK);
@@ -122,13 +124,20 @@ static void unknown_report_key(void **state)
 	assert_null(pc_report_options("nonesuch"));
 	assert_int_equal(pc_options_bind(b, pc_report_options("regions"), "report regions"),
 			 PC_OK);
-	assert_int_equal(pc_options_set(b, "top", "-3"), PC_EUSAGE);
-	assert_string_equal(pc_options_error(b)->message,
-			    "bad value '-3' for option 'top' of report regions; "
-			    "expected an unsigned integer");
+	assert_int_equal(pc_options_set(b, "ci", "95"), PC_OK);
+	assert_int_equal(pc_options_set(b, "ci", NULL), PC_OK);
 	assert_int_equal(pc_options_set(b, "cutof", "5"), PC_EUSAGE);
 	assert_string_equal(pc_options_error(b)->message,
-			    "unknown option 'cutof' for report regions; known: " REPORT_KEYS);
+			    "unknown option 'cutof' for report regions; known: " REGIONS_KEYS);
+	/* a key of another report: the flat table's, not the regions' */
+	assert_int_equal(pc_options_set(b, "zero", "yes"), PC_EUSAGE);
+	assert_string_equal(pc_options_error(b)->message,
+			    "unknown option 'zero' for report regions; known: " REGIONS_KEYS);
+	assert_int_equal(pc_options_bind(b, pc_report_options("flat"), "report flat"), PC_OK);
+	assert_int_equal(pc_options_set(b, "top", "-3"), PC_EUSAGE);
+	assert_string_equal(pc_options_error(b)->message,
+			    "bad value '-3' for option 'top' of report flat; "
+			    "expected an unsigned integer");
 	assert_int_equal(pc_options_set(b, "zero", "yes"), PC_OK);
 	assert_int_equal(pc_options_set(b, "output-format", "csv"), PC_OK);
 	assert_int_equal(pc_profile_render(&out, &len, p, "flat", b), PC_OK);
@@ -142,6 +151,60 @@ static void unknown_report_key(void **state)
 				 ",[outside],0,0.0000,,,,,\n");
 	pc_free(out);
 	pc_options_free(b);
+	pc_options_free(o);
+	pc_profile_free(p);
+}
+
+/* Each report reads its own keys (issue #36): a key another report reads
+ * is refused, naming the report's own list; top and sort are refused by
+ * the reports that have no rows to select, saying where they apply;
+ * -F html is the page's keys. */
+static void report_own_keys(void **state)
+{
+	(void)state;
+	pc_profile *p = small_profile();
+	pc_options *o;
+	char *out = NULL;
+	size_t len = 0;
+	assert_int_equal(pc_options_new(&o), PC_OK);
+	assert_int_equal(pc_options_set(o, "disasm-select", "work"), PC_OK);
+	assert_int_equal(pc_profile_render(&out, &len, p, "flat", o), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "unknown option 'disasm-select' for report flat; known: " FLAT_KEYS);
+	assert_int_equal(pc_profile_render(&out, &len, p, "arcs", o), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "unknown option 'disasm-select' for report arcs; known: "
+			    REPORT_COMMON_KEYS ", focus, ignore, hide");
+	assert_int_equal(pc_options_set(o, "disasm-select", NULL), PC_OK);
+	assert_int_equal(pc_options_set(o, "html-disasm", "3"), PC_OK);
+	assert_int_equal(pc_profile_render(&out, &len, p, "check", o), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "unknown option 'html-disasm' for report check; known: "
+			    REPORT_COMMON_KEYS ", ci");
+	/* -F html: the page reads it */
+	assert_int_equal(pc_options_set(o, "output-format", "html"), PC_OK);
+	assert_int_equal(pc_profile_render(&out, &len, p, "flat", o), PC_OK);
+	assert_non_null(strstr(out, "<!DOCTYPE html>"));
+	pc_free(out);
+	assert_int_equal(pc_options_set(o, "html-disasm", NULL), PC_OK);
+	assert_int_equal(pc_options_set(o, "output-format", NULL), PC_OK);
+	/* top: refused where there are no rows to select, whatever the table */
+	assert_int_equal(pc_options_set(o, "top", "2"), PC_OK);
+	assert_int_equal(pc_profile_render(&out, &len, p, "regions", o), PC_EUSAGE);
+	assert_string_equal(pc_profile_error(p)->message,
+			    "the regions report does not take the top option yet (it applies to "
+			    "the flat report, every style, and the bar chart)");
+	assert_int_equal(pc_profile_render(&out, &len, p, "barchart", o), PC_OK);
+	pc_free(out);
+	/* the tables differ: disasm's has disasm-select and no zero */
+	const pc_option_decl *d = pc_report_options("disasm");
+	int sel = 0, zero = 0;
+	for (size_t i = 0; d[i].name; i++) {
+		sel |= !strcmp(d[i].name, "disasm-select");
+		zero |= !strcmp(d[i].name, "zero");
+	}
+	assert_int_equal(sel, 1);
+	assert_int_equal(zero, 0);
 	pc_options_free(o);
 	pc_profile_free(p);
 }
@@ -166,9 +229,7 @@ static void unknown_export_key(void **state)
 	assert_int_equal(pc_profile_export(&out, &len, p, "folded", o),
 			 PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
-			    "unknown option 'compress' for export folded; known: "
-			    "attribution, use-sizes, demangle, granularity, stacks, focus, "
-			    "ignore, hide, top, sort");
+			    "unknown option 'compress' for export folded; known: " EXPORT_KEYS);
 	assert_int_equal(pc_options_set(o, "compress", NULL), PC_OK);
 	assert_int_equal(pc_options_set(o, "granularity", "symbl"), PC_OK);
 	assert_int_equal(pc_profile_export(&out, &len, p, "folded", o),
@@ -190,6 +251,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(unknown_loader_key),
 		cmocka_unit_test(unknown_report_key),
+		cmocka_unit_test(report_own_keys),
 		cmocka_unit_test(unknown_export_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

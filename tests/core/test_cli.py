@@ -187,7 +187,7 @@ class Cli(unittest.TestCase):
         plug_dir = os.path.dirname(os.environ["TOY_PLUGIN"])
         rc, out, _ = run("--list-formats", "-v", env={"PROFCORE_PLUGIN_PATH": plug_dir})
         self.assertEqual(rc, 0)
-        tail = out[out.index("\ntoy "):]
+        tail = out[out.index("\ntoy "):out.index("\n\nreport ") + 1]
         self.assertEqual(tail,
                          "\ntoy          samples                toy samples (test plugin)\n"
                          "    -O multiplier=<u64> (default 1)\n"
@@ -196,7 +196,8 @@ class Cli(unittest.TestCase):
                          "    (built for loader ABI 1: keys not declared)\n")
 
     def test_list_formats_verbose(self):
-        """--list-formats -v: each loader's keys, from the loader's table."""
+        """--list-formats -v: the keys of each loader, then of each report
+        and each export, from its own table (issue #36)."""
         rc, out, err = run("--list-formats", "-v")
         self.assertEqual((rc, err), (0, ""))
         with open(os.path.join(ROOT, "tests", "core", "expected",
@@ -221,20 +222,34 @@ class Cli(unittest.TestCase):
         self.assertEqual((rc, out), (2, ""))
         self.assertEqual(err, "profcat: unknown option 'granularty' for export pprof; known: "
                          "attribution, use-sizes, demangle, granularity, stacks, focus, "
-                         "ignore, hide, top, sort, compress (did you mean 'granularity'? "
-                         "-O KEY=VALUE: the loaders' keys are listed by profcat "
-                         "--list-formats -v)\n")
+                         "ignore, hide, compress (did you mean 'granularity'? "
+                         "-O KEY=VALUE: profcat --list-formats -v lists the keys of every "
+                         "loader, report and export)\n")
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.pb")))
         rc, out, err = run(ELF, GMON, "-O", "cutof=50")
         self.assertEqual((rc, out), (2, ""))
         self.assertEqual(err, "profcat: unknown option 'cutof' for report flat; known: "
-                         "attribution, use-sizes, demangle, output-format, style, "
-                         "granularity, zero, barchart, cutoff, percent-of, top, sort, "
-                         "focus, ignore, hide, interval, intervals, callgraph-time, ci, "
-                         "source-path, debuginfod, source-select, disasm-select, html-disasm, "
-                         "load-address, gprof-symspecs "
-                         "(did you mean 'cutoff'? -O KEY=VALUE: the loaders' keys are "
-                         "listed by profcat --list-formats -v)\n")
+                         "attribution, use-sizes, demangle, gprof-symspecs, output-format, "
+                         "style, granularity, zero, barchart, cutoff, percent-of, top, sort, "
+                         "focus, ignore, hide, ci, source-path, debuginfod, interval, "
+                         "intervals, callgraph-time "
+                         "(did you mean 'cutoff'? -O KEY=VALUE: profcat --list-formats -v "
+                         "lists the keys of every loader, report and export)\n")
+        # a key another report reads: refused with the report's own list
+        rc, out, err = run(ELF, GMON, "-r", "callgraph", "-O", "disasm-select=main")
+        self.assertEqual((rc, out), (2, ""))
+        self.assertEqual(err, "profcat: unknown option 'disasm-select' for report callgraph; "
+                         "known: attribution, use-sizes, demangle, gprof-symspecs, "
+                         "output-format, style, callgraph-time, zero, focus, ignore, hide, "
+                         "source-path, debuginfod (-O KEY=VALUE: profcat --list-formats -v "
+                         "lists the keys of every loader, report and export)\n")
+        rc, out, err = run(ELF, GMON, "-e", "gmon", "--granularity", "symbol",
+                           "-o", os.path.join(self.tmp, "x.gmon"))
+        self.assertEqual((rc, out), (2, ""))
+        self.assertEqual(err, "profcat: unknown option 'granularity' for export gmon; "
+                         "known: none (-O KEY=VALUE: profcat --list-formats -v "
+                         "lists the keys of every loader, report and export)\n")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.gmon")))
         rc, out, err = run(ELF, GMON, "-O", "rate=fast")
         self.assertEqual((rc, out), (2, ""))
         self.assertEqual(err, "profcat: %s: bad value 'fast' for option 'rate' of loader "

@@ -490,7 +490,8 @@ static char *render(pc_profile *p, const char *report, const char *fmt, const ch
 		pc_options_set(o, "output-format", fmt);
 	if (ci)
 		pc_options_set(o, "ci", ci);
-	pc_options_set(o, "barchart", "0");
+	if (!strcmp(report, "flat")) /* a key of the flat table alone */
+		pc_options_set(o, "barchart", "0");
 	char *out = NULL;
 	int st = pc_profile_render(&out, NULL, p, report, o);
 	pc_options_free(o);

@@ -149,8 +149,9 @@ class Diff(Golden):
                 "diff_base.raw.gz", "diff_new.raw.gz", rc=2)
         self.assertEqual(r.stderr, "profcat: unknown option 'granularty' for pc_profile_diff; "
                          "known: attribution, use-sizes, demangle, output-format, ci, "
-                         "correction, threshold, power, symbols, focus, ignore, hide (-O KEY=VALUE: the "
-                         "loaders' keys are listed by profcat --list-formats -v)\n")
+                         "correction, threshold, power, symbols, focus, ignore, hide (-O KEY=VALUE: "
+                         "profcat --list-formats -v lists the keys of every loader, report "
+                         "and export)\n")
         # a damaged capture: FILE:OFFSET from its loader
         with tempfile.TemporaryDirectory() as d:
             bad = os.path.join(d, "trunc.gmon")

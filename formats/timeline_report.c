@@ -1,4 +1,4 @@
-/* timeline.c - the timeline report: the counts of each window of the
+/* timeline_report.c - the timeline report: the counts of each window of the
  * input's order (pc_profile_window_at: instruction traces) by function,
  * the largest first; "(no symbol)" takes what no row holds.  A row's
  * counts over every window sum to its count in the flat profile.
@@ -73,11 +73,6 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
 	int r;
-	static const char *const filters[] = {"focus", "ignore", "hide"};
-	for (size_t i = 0; i < 3; i++)
-		if (pc_options_get(o, filters[i]))
-			return pc_profile_fail(p, PC_EUSAGE, "the timeline report takes no %s",
-					       filters[i]);
 	if ((r = pc_rs_outfmt(p, o, &fmt)) || (r = pc_profile_attribute(p, pc_options_attrib(o))))
 		return r;
 	size_t nw;
@@ -155,8 +150,16 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	return r ? r : k->failed;
 }
 
+/* no filters: a window's counts are the trace's (focus, ignore and hide
+ * are refused as keys it does not read) */
+static const pc_option_decl timeline_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_timeline = {
-	"timeline",
-	"the counts of each window of the input's order (instruction traces), by function",
-	render,
+	.name = "timeline",
+	.description = "the counts of each window of the input's order (instruction traces), by function",
+	.options = timeline_keys,
+	.render = render,
 };

@@ -1,5 +1,5 @@
 /*
- * stats.c - honest statistics in reports (docs/statistics.md ("Statistics")):
+ * stats_reports.c - honest statistics in reports (docs/statistics.md ("Statistics")):
  *
  *   check  sampling-quality diagnostics of one capture (profcat --check)
  *   diff   two captures compared symbol by symbol (pc_profile_diff)
@@ -12,7 +12,7 @@
  * statistics.c).  Exact-count captures (pc_profile_exact) get no interval and
  * no test.
  */
-#include "stats.h"
+#include "stats_reports.h"
 #include "model.h"
 #include "filter.h"
 #include "render.h"
@@ -423,10 +423,19 @@ static int check_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	return k->failed;
 }
 
+static const pc_option_decl check_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	PC_CI_OPTION_DECL,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_check = {
-	"check", "sampling-quality diagnostics: too few samples, near-zero shares, "
-		 "wrapped counters, lost samples, unknown rate, aliasing",
-	check_render};
+	.name = "check",
+	.description = "sampling-quality diagnostics: too few samples, near-zero shares, "
+		       "wrapped counters, lost samples, unknown rate, aliasing",
+	.options = check_keys,
+	.render = check_render,
+};
 
 /* ---- diff --------------------------------------------------------------- */
 
@@ -875,7 +884,6 @@ int pc_diff_write(pc_profile *base, pc_profile *next, const pc_options *o, pc_si
 
 /* ---- the keys of pc_profile_diff and pc_profile_compare_rates ------------ */
 
-#define END_DECLS {NULL, PC_OPTION_STRING, NULL, NULL, NULL}
 #define OUTPUT_FORMAT_DECL(choices)                                           \
 	{"output-format", PC_OPTION_ENUM, choices, "text", "the output's format"}
 #define CI_DECL(def)                                                          \
@@ -894,16 +902,14 @@ const pc_option_decl pc_keys_diff[] = {
 	 "power in percent of the minimum detectable effect"},
 	{"symbols", PC_OPTION_STRING, NULL, NULL,
 	 "comma-separated names: only these are tested"},
-	{"focus", PC_OPTION_STRING, NULL, NULL, "keep the samples whose stack matches"},
-	{"ignore", PC_OPTION_STRING, NULL, NULL, "drop the samples whose stack matches"},
-	{"hide", PC_OPTION_STRING, NULL, NULL, "remove matching functions from the stacks"},
-	END_DECLS,
+	PC_FILTER_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
 };
 const pc_option_decl pc_keys_rates[] = {
 	PC_ATTRIBUTION_OPTION_DECLS,
 	OUTPUT_FORMAT_DECL("text,csv,json"),
 	CI_DECL("95"),
-	END_DECLS,
+	PC_OPTION_DECLS_END,
 };
 
 /* ---- rates: the aliasing check across sampling periods --------------------- */

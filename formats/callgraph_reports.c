@@ -1,4 +1,4 @@
-/* callgraph.c - call-graph reports over the model of libprofcore/cgmodel.c.
+/* callgraph_reports.c - call-graph reports over the model of libprofcore/cgmodel.c.
  *
  *   callgraph --style gprof   GNU gprof's -q layout (cg_print.c): parents
  *                             above, children below, <cycle N>, the index
@@ -1599,14 +1599,33 @@ static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
 PC_INTERNAL extern const pc_report pc_report_callgraph;
 PC_INTERNAL extern const pc_report pc_report_arcs;
 
+static const pc_option_decl callgraph_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	{"style", PC_OPTION_STRING, NULL, NULL,
+	 "gprof or proff; default: proff for a capture with arc times (MPW Proff), else gprof"},
+	PC_CGTIME_OPTION_DECL,
+	{"zero", PC_OPTION_BOOL, NULL, "0", "also list functions without samples or calls"},
+	PC_FILTER_OPTION_DECLS,
+	PC_DWARF_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
+};
+
 const pc_report pc_report_callgraph = {
-	"callgraph",
-	"call graph: style gprof (gprof -q layout) or proff (PrintProff)",
-	render_callgraph,
+	.name = "callgraph",
+	.description = "call graph: style gprof (gprof -q layout) or proff (PrintProff)",
+	.options = callgraph_keys,
+	.render = render_callgraph,
+};
+
+static const pc_option_decl arcs_keys[] = {
+	PC_REPORT_OPTION_DECLS,
+	PC_FILTER_OPTION_DECLS,
+	PC_OPTION_DECLS_END,
 };
 
 const pc_report pc_report_arcs = {
-	"arcs",
-	"every call arc as loaded: caller, callee, count, times",
-	render_arcs,
+	.name = "arcs",
+	.description = "every call arc as loaded: caller, callee, count, times",
+	.options = arcs_keys,
+	.render = render_arcs,
 };

@@ -1,6 +1,6 @@
 /*
- * stats.h - confidence intervals and sampling-quality checks for the
- * report engines (formats/stats.c; docs/statistics.md ("Statistics")).  Private to
+ * stats_reports.h - confidence intervals and sampling-quality checks for the
+ * report engines (formats/stats_reports.c; docs/statistics.md ("Statistics")).  Private to
  * formats/.
  *
  * Option keys:
