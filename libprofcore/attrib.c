@@ -1057,7 +1057,7 @@ static int ensure(pc_profile *p)
 	return p->valid ? PC_OK : pc_profile_attribute(p, NULL);
 }
 
-int pc_profile_row_count(pc_profile *p, size_t *n)
+int pc_profile_row_count(size_t *n, pc_profile *p)
 {
 	if (n)
 		*n = 0;
@@ -1073,11 +1073,11 @@ int pc_profile_row_count(pc_profile *p, size_t *n)
 size_t pc_profile_rows(pc_profile *p)
 {
 	size_t n;
-	return pc_profile_row_count(p, &n) ? 0 : n;
+	return pc_profile_row_count(&n, p) ? 0 : n;
 }
 
-int pc_profile_row_at_sized(pc_profile *p, size_t i, pc_row *out,
-			    size_t out_size)
+int pc_profile_row_at_sized(pc_row *out, size_t out_size, pc_profile *p,
+			    size_t i)
 {
 	if (!p || !out || !out_size)
 		return PC_EUSAGE;
@@ -1109,7 +1109,7 @@ int pc_profile_itotals(pc_profile *p, pc_itotals *out)
 	return PC_OK;
 }
 
-int pc_profile_totals_sized(pc_profile *p, pc_totals *out, size_t out_size)
+int pc_profile_totals_sized(pc_totals *out, size_t out_size, pc_profile *p)
 {
 	if (!p || !out || !out_size)
 		return PC_EUSAGE;
@@ -1125,7 +1125,7 @@ int pc_profile_totals_sized(pc_profile *p, pc_totals *out, size_t out_size)
 	return pc_copy_sized(out, out_size, &t, sizeof t);
 }
 
-int pc_profile_class_total(pc_profile *p, pc_region_class cls, double *out)
+int pc_profile_class_total(double *out, pc_profile *p, pc_region_class cls)
 {
 	if (out)
 		*out = 0;
@@ -1149,8 +1149,8 @@ int64_t pc_profile_row_find(pc_profile *p, uint32_t segment, uint64_t address)
 	return lookup_find(p, segment, address);
 }
 
-int pc_profile_lookup(pc_profile *p, uint32_t segment, uint64_t address,
-		      size_t *row)
+int pc_profile_lookup(size_t *row, pc_profile *p, uint32_t segment,
+		      uint64_t address)
 {
 	if (row)
 		*row = 0;
@@ -1214,8 +1214,8 @@ static int cmp_name(const void *a, const void *b)
 	return c ? c : cmp_addr(x, y);
 }
 
-int pc_profile_rows_sorted(pc_profile *p, pc_sort_key key, size_t max,
-			   size_t *idx, size_t *count)
+int pc_profile_rows_sorted(size_t *idx, size_t max, size_t *count,
+			   pc_profile *p, pc_sort_key key)
 {
 	if (count)
 		*count = 0;

@@ -343,8 +343,8 @@ const char *pc_options_get(const pc_options *o, const char *key)
 	return find(o, key, &i) ? o->values[i] : NULL;
 }
 
-int pc_options_get_u64(const pc_options *o, const char *key, uint64_t *out,
-		       int *found)
+int pc_options_get_u64(uint64_t *out, int *found, const pc_options *o,
+		       const char *key)
 {
 	const char *v = pc_options_get(o, key);
 	if (found)
@@ -358,8 +358,8 @@ int pc_options_get_u64(const pc_options *o, const char *key, uint64_t *out,
 	return PC_OK;
 }
 
-int pc_options_get_double(const pc_options *o, const char *key, double *out,
-			  int *found)
+int pc_options_get_double(double *out, int *found, const pc_options *o,
+			  const char *key)
 {
 	const char *v = pc_options_get(o, key);
 	if (found)

@@ -495,9 +495,9 @@ int pc_profile_add_records(pc_profile *p, uint32_t segment,
 /* Fewer whole records than this left in a mapped file are borrowed. */
 #define MAPPED_MIN_RECORDS ((uint64_t)1 << 16)
 
-int pc_profile_add_records_stream(pc_profile *p, uint32_t segment,
-				  pc_stream *s, const pc_record_layout *l,
-				  uint64_t *records, size_t *left)
+int pc_profile_add_records_stream(uint64_t *records, size_t *left,
+				  pc_profile *p, uint32_t segment, pc_stream *s,
+				  const pc_record_layout *l)
 {
 	*records = 0;
 	*left = 0;
@@ -625,8 +625,8 @@ int pc_profile_add_context_samples(pc_profile *p, const char *context,
 
 size_t pc_profile_context_count(const pc_profile *p) { return p->nctx; }
 
-int pc_profile_context_at(const pc_profile *p, size_t i, const char **context,
-			  uint64_t *count)
+int pc_profile_context_at(const char **context, uint64_t *count,
+			  const pc_profile *p, size_t i)
 {
 	if (i >= p->nctx)
 		return PC_ENOTFOUND;
@@ -652,8 +652,8 @@ int pc_profile_add_lost(pc_profile *p, int64_t offset, uint64_t after)
 
 uint64_t pc_profile_lost_count(const pc_profile *p) { return p->nlost; }
 
-int pc_profile_lost_at(const pc_profile *p, size_t i, int64_t *offset,
-		       uint64_t *after)
+int pc_profile_lost_at(int64_t *offset, uint64_t *after, const pc_profile *p,
+		       size_t i)
 {
 	if (i >= PC_LOST_KEEP || i >= p->nlost)
 		return PC_ENOTFOUND;
@@ -832,8 +832,8 @@ const char *pc_profile_meta(const pc_profile *p, const char *key)
 
 size_t pc_profile_meta_count(const pc_profile *p) { return p->nmeta; }
 
-int pc_profile_meta_at(const pc_profile *p, size_t i, const char **key,
-		       const char **value)
+int pc_profile_meta_at(const char **key, const char **value,
+		       const pc_profile *p, size_t i)
 {
 	if (i >= p->nmeta)
 		return PC_ENOTFOUND;
@@ -858,7 +858,7 @@ const char *pc_profile_source_file(const pc_profile *p, size_t i)
 
 size_t pc_profile_symbol_count(const pc_profile *p) { return p->nsyms; }
 
-int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out)
+int pc_profile_symbol_at(pc_symbol *out, const pc_profile *p, size_t i)
 {
 	if (i >= p->nsyms)
 		return PC_ENOTFOUND;
@@ -868,7 +868,7 @@ int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out)
 
 size_t pc_profile_region_count(const pc_profile *p) { return p->nregions; }
 
-int pc_profile_region_at(const pc_profile *p, size_t i, pc_region *out)
+int pc_profile_region_at(pc_region *out, const pc_profile *p, size_t i)
 {
 	if (i >= p->nregions)
 		return PC_ENOTFOUND;
@@ -878,7 +878,7 @@ int pc_profile_region_at(const pc_profile *p, size_t i, pc_region *out)
 
 size_t pc_profile_histogram_count(const pc_profile *p) { return p->nhists; }
 
-int pc_profile_histogram_at(const pc_profile *p, size_t i, pc_histogram *out)
+int pc_profile_histogram_at(pc_histogram *out, const pc_profile *p, size_t i)
 {
 	if (i >= p->nhists)
 		return PC_ENOTFOUND;
@@ -888,7 +888,7 @@ int pc_profile_histogram_at(const pc_profile *p, size_t i, pc_histogram *out)
 
 size_t pc_profile_arc_count(const pc_profile *p) { return p->narcs; }
 
-int pc_profile_arc_at(const pc_profile *p, size_t i, pc_arc *out)
+int pc_profile_arc_at(pc_arc *out, const pc_profile *p, size_t i)
 {
 	if (i >= p->narcs)
 		return PC_ENOTFOUND;
@@ -901,8 +901,8 @@ size_t pc_profile_sample_count(const pc_profile *p)
 	return pc_samples_distinct(p->samples);
 }
 
-int pc_profile_sample_at(const pc_profile *p, size_t i, uint32_t *segment,
-			 uint64_t *address, uint64_t *count)
+int pc_profile_sample_at(uint32_t *segment, uint64_t *address, uint64_t *count,
+			 const pc_profile *p, size_t i)
 {
 	if (i >= pc_samples_distinct(p->samples))
 		return PC_ENOTFOUND;

@@ -247,12 +247,12 @@ const pc_loader *pc_registry_find(const pc_registry *r, const char *name)
 	return NULL;
 }
 
-const pc_loader *pc_registry_detect(const pc_registry *r, pc_stream *s,
-				    int *confidence)
+const pc_loader *pc_registry_detect(int *confidence, const pc_registry *r,
+				    pc_stream *s)
 {
 	const unsigned char *head;
 	size_t len;
-	pc_stream_peek(s, &head, &len);
+	pc_stream_peek(&head, &len, s);
 	const char *name = pc_stream_name(s);
 	const pc_loader *best = NULL;
 	int bestc = 0;
@@ -368,11 +368,11 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 			return PC_ENOTFOUND;
 		}
 	} else {
-		l = pc_registry_detect(p->reg, s, NULL);
+		l = pc_registry_detect(NULL, p->reg, s);
 		if (!l) {
 			const unsigned char *h;
 			size_t n;
-			pc_stream_peek(s, &h, &n);
+			pc_stream_peek(&h, &n, s);
 			if (pc_stream_error(s)) { /* corrupt gzip: that is the error */
 				set_error(&p->err, pc_stream_error(s));
 				return p->err.pub.code;
