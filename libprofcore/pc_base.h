@@ -53,6 +53,11 @@ PC_INTERNAL int pc_profile_meta_hex(const pc_profile *p, const char *key, uint64
 /* The bitwise OR of c[0..n): the widest count's bits, four at a time
  * (about 1.25 instructions a count on a 10^6-bin histogram). */
 PC_INTERNAL uint64_t pc_counts_or(const uint64_t *c, size_t n);
+/** n unsigned integers of width bytes each from p, in byte order e (bulk
+ *  pc_get_uint: histogram counters); returns their OR (pc_counts_or of
+ *  out, computed on the way). */
+PC_INTERNAL uint64_t pc_get_uints(uint64_t *out, const void *p, size_t n,
+				  unsigned width, pc_endian e);
 
 /* ---- error slots ---------------------------------------------------- */
 typedef struct pc_errslot {
@@ -135,15 +140,5 @@ PC_INTERNAL double pc_stats_quantile(double p);
  *  so the interval excludes 0 exactly when that test rejects at z. */
 PC_INTERNAL void pc_stats_score_interval(double k1, double n1, double k2, double n2,
 					 double z, double *lo, double *hi);
-
-/** A copy of the n bytes at s (a NUL added after them) in p's string
- *  pool, as long-lived as p; NULL: out of memory.  A loader copies a
- *  whole string table once and gives the names inside the copy to
- *  pc_profile_add_symbol_pooled. */
-PC_INTERNAL const char *pc_profile_pool_bytes(pc_profile *p, const char *s, size_t n);
-/** pc_profile_add_symbol for a sym->name and sym->section (unless NULL)
- *  that are in p's pool already (pc_profile_pool_bytes): they are not
- *  copied again. */
-PC_INTERNAL int pc_profile_add_symbol_pooled(pc_profile *p, const pc_symbol *sym);
 
 #endif

@@ -1,5 +1,7 @@
 /* profile.c - the profile: what was loaded for one analysis. */
 #include "model.h"
+#include "internal.h"
+#include "timeline.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -11,11 +13,14 @@ static pc_profile *profile_new(const pc_registry *reg)
 	if (!p)
 		return NULL;
 	p->reg = reg;
-	p->err.pub.offset = -1;
+	pc_diag_init(&p->diag);
 	p->duration = -1;
 	p->samples = pc_samples_new();
-	if (p->samples)
-		pc_samples_set_owner(p->samples, p);
+	if (p->samples) {
+		/* the store's cells are bounded by the symbols and regions */
+		pc_samplebounds b = {&p->syms, &p->nsyms, &p->regions, &p->nregions};
+		pc_samples_set_bounds(p->samples, &b, &p->diag);
+	}
 	p->dimension = pc_strpool_add(&p->pool, "seconds");
 	p->abbrev = 's';
 	p->demangle = pc_demangler_available(); /* "demangle" = "auto" */
@@ -54,7 +59,6 @@ void pc_profile_free(pc_profile *p)
 	free(p->hzero.r);
 	free(p->syms);
 	free(p->display);
-	free(p->dmap);
 	free(p->nmap);
 	free(p->regions);
 	free(p->arcs);
@@ -64,13 +68,12 @@ void pc_profile_free(pc_profile *p)
 	free(p->src_file);
 	free(p->meta_key);
 	free(p->meta_val);
-	free(p->warnings);
-	free(p->notes);
 	free(p->ctx_name);
 	free(p->ctx_count);
 	pc_samples_free(p->samples);
+	pc_timeline_free(p->timeline);
 	pc_dwarf_free(p->own_dwarf);
-	pc_errslot_clear(&p->err);
+	pc_diag_dispose(&p->diag);
 	pc_strpool_free(&p->pool);
 	free(p);
 }
@@ -80,16 +83,29 @@ void pc_profile_invalidate(pc_profile *p)
 	p->valid = 0;
 }
 
+int pc_profile_check_options(pc_profile *p, const pc_options *o,
+			     const pc_option_decl *keys, const char *consumer)
+{
+	char msg[1024];
+	int st = pc_options_check(o, keys, consumer, msg, sizeof msg);
+	return st ? pc_profile_fail(p, st, "%s", msg) : PC_OK;
+}
+
+int pc_profile_samples_per_address(const pc_profile *p)
+{
+	return !pc_samples_binned(p->samples);
+}
+
 const pc_error *pc_profile_error(const pc_profile *p)
 {
-	return p->err.pub.code ? &p->err.pub : NULL;
+	return pc_diag_error(&p->diag);
 }
 
 int pc_profile_fail(pc_profile *p, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	pc_errslot_set(&p->err, code, NULL, -1, fmt, ap);
+	pc_diag_vfail_at(&p->diag, code, NULL, -1, fmt, ap);
 	va_end(ap);
 	return code;
 }
@@ -99,65 +115,52 @@ int pc_profile_fail_at(pc_profile *p, int code, const char *file, int64_t off,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	pc_errslot_set(&p->err, code, file, off, fmt, ap);
+	pc_diag_vfail_at(&p->diag, code, file, off, fmt, ap);
 	va_end(ap);
 	return code;
-}
-
-/* Appends a formatted line (kept in the profile's pool) to a list. */
-static int add_line(pc_profile *p, const char ***v, size_t *n, size_t *cap,
-		    const char *fmt, va_list ap)
-{
-	char buf[1024];
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	const char *w = pc_strpool_add(&p->pool, buf);
-	if (!w || pc_grow((void **)v, cap, *n + 1, sizeof **v))
-		return PC_ENOMEM;
-	(*v)[(*n)++] = w;
-	return PC_OK;
 }
 
 int pc_profile_warn(pc_profile *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int st = add_line(p, &p->warnings, &p->nwarn, &p->capwarn, fmt, ap);
+	int st = pc_diag_vwarn(&p->diag, fmt, ap);
 	va_end(ap);
 	return st;
 }
 
 size_t pc_profile_warning_count(const pc_profile *p)
 {
-	return p->nwarn;
+	return pc_diag_warning_count(&p->diag);
 }
 
 const char *pc_profile_warning_at(const pc_profile *p, size_t i)
 {
-	return i < p->nwarn ? p->warnings[i] : NULL;
+	return pc_diag_warning_at(&p->diag, i);
 }
 
 int pc_profile_note(pc_profile *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int st = add_line(p, &p->notes, &p->nnote, &p->capnote, fmt, ap);
+	int st = pc_diag_vnote(&p->diag, fmt, ap);
 	va_end(ap);
 	return st;
 }
 
 size_t pc_profile_note_count(const pc_profile *p)
 {
-	return p->nnote;
+	return pc_diag_note_count(&p->diag);
 }
 
 const char *pc_profile_note_at(const pc_profile *p, size_t i)
 {
-	return i < p->nnote ? p->notes[i] : NULL;
+	return pc_diag_note_at(&p->diag, i);
 }
 
 #define POOL(s) ((s) ? pc_strpool_add(&p->pool, (s)) : NULL)
 
-static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
+int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
 {
 	if (!sym || !sym->name)
 		return pc_profile_fail(p, PC_EUSAGE, "symbol without a name");
@@ -166,16 +169,14 @@ static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
 	    pc_grow((void **)&p->syms, &p->capsyms, p->nsyms + 1, sizeof *p->syms))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	pc_symbol s = *sym;
-	if (!pooled)
-		s.name = POOL(sym->name);
+	s.name = POOL(sym->name);
 	s.file = sym->file && p->last_file && !strcmp(sym->file, p->last_file)
 			 ? p->last_file
 			 : POOL(sym->file);
-	if (!pooled)
-		s.section = sym->section && p->last_section &&
-					    !strcmp(sym->section, p->last_section)
-				    ? p->last_section
-				    : POOL(sym->section);
+	s.section = sym->section && p->last_section &&
+			    !strcmp(sym->section, p->last_section)
+			    ? p->last_section
+			    : POOL(sym->section);
 	if (!s.name || (sym->file && !s.file) || (sym->section && !s.section))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	if (s.file)
@@ -185,21 +186,6 @@ static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
 	p->syms[p->nsyms++] = s;
 	pc_profile_invalidate(p);
 	return PC_OK;
-}
-
-int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
-{
-	return add_symbol(p, sym, 0);
-}
-
-int pc_profile_add_symbol_pooled(pc_profile *p, const pc_symbol *sym)
-{
-	return add_symbol(p, sym, 1);
-}
-
-const char *pc_profile_pool_bytes(pc_profile *p, const char *s, size_t n)
-{
-	return pc_strpool_addn(&p->pool, s, n);
 }
 
 int pc_profile_add_region(pc_profile *p, const pc_region *r)
@@ -830,6 +816,19 @@ const char *pc_profile_meta(const pc_profile *p, const char *key)
 	return NULL;
 }
 
+int pc_profile_meta_hex(const pc_profile *p, const char *key, uint64_t *out)
+{
+	const char *v = pc_profile_meta(p, key);
+	char *end;
+	if (!v || !*v)
+		return 0;
+	unsigned long long x = strtoull(v, &end, 16);
+	if (*end)
+		return 0;
+	*out = x;
+	return 1;
+}
+
 size_t pc_profile_meta_count(const pc_profile *p) { return p->nmeta; }
 
 int pc_profile_meta_at(const char **key, const char **value,
@@ -941,4 +940,84 @@ const char *pc_symkind_name(pc_symkind k)
 	case PC_SYM_OTHER: return "other";
 	}
 	return "invalid";
+}
+
+/* ---- the input's order (timeline.c) ---------------------------------- */
+
+int pc_profile_window_span(uint64_t *span, const pc_profile *p)
+{
+	if (!span || !p)
+		return PC_EUSAGE;
+	*span = pc_timeline_span(p->timeline);
+	return PC_OK;
+}
+
+int pc_profile_add_window(pc_profile *p, uint64_t first, uint64_t end,
+			  const uint32_t *segments, const uint64_t *addresses,
+			  const uint64_t *counts, size_t n)
+{
+	if (!p)
+		return PC_EUSAGE;
+	if (end <= first || (n && (!segments || !addresses || !counts)))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "pc_profile_add_window: needs first < end and n segments, addresses and counts");
+	if (!p->timeline && !(p->timeline = pc_timeline_new()))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	uint64_t last = pc_timeline_end(p->timeline);
+	if (first && pc_timeline_count(p->timeline) && first != last)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "pc_profile_add_window: window [%llu, %llu) does not follow the last one, which ends at %llu",
+				       (unsigned long long)first, (unsigned long long)end,
+				       (unsigned long long)last);
+	for (size_t i = 0; i < n; i++) {
+		int r = counts[i] ? pc_profile_add_sample(p, segments[i], addresses[i], counts[i])
+				  : PC_OK;
+		if (r)
+			return r;
+	}
+	if (pc_timeline_add(p->timeline, first, end, segments, addresses, counts, n))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	return PC_OK;
+}
+
+int pc_profile_window_count(size_t *n, const pc_profile *p)
+{
+	if (!n || !p)
+		return PC_EUSAGE;
+	*n = pc_timeline_count(p->timeline);
+	return PC_OK;
+}
+
+int pc_profile_window_at(uint64_t *first, uint64_t *end, size_t *naddr,
+			 const pc_profile *p, size_t i)
+{
+	if (!first || !end || !naddr || !p)
+		return PC_EUSAGE;
+	if (i >= pc_timeline_count(p->timeline))
+		return PC_ENOTFOUND;
+	pc_timeline_window(p->timeline, i, first, end, naddr);
+	return PC_OK;
+}
+
+int pc_profile_window_address(uint32_t *segment, uint64_t *address, uint64_t *count,
+			      const pc_profile *p, size_t i, size_t j)
+{
+	if (!segment || !address || !count || !p)
+		return PC_EUSAGE;
+	uint64_t first, end;
+	size_t n;
+	if (i >= pc_timeline_count(p->timeline))
+		return PC_ENOTFOUND;
+	const pc_tlcell *c = pc_timeline_window(p->timeline, i, &first, &end, &n);
+	if (j >= n)
+		return PC_ENOTFOUND;
+	*segment = c[j].segment;
+	*address = c[j].address;
+	*count = c[j].count;
+	return PC_OK;
+}
+
+int pc_profile_order_dropped(const pc_profile *p)
+{
+	return pc_timeline_dropped(p->timeline);
 }

@@ -17,6 +17,8 @@
  *  - exact-count profiles (pc_profile_set_event_counts) and pc_profile_merge.
  */
 #include "model.h"
+#include "internal.h"
+#include "timeline.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -451,6 +453,13 @@ int pc_profile_merge(pc_profile *dst, const pc_profile *src)
 	if (dst->rate <= 0 && src->rate > 0)
 		dst->rate = src->rate;
 	int st;
+	/* the input's order: src's, when dst has none of its own */
+	if (src->timeline) {
+		if (!dst->timeline && !(dst->timeline = pc_timeline_new()))
+			return pc_profile_fail(dst, PC_ENOMEM, "out of memory");
+		if (pc_timeline_copy(dst->timeline, src->timeline))
+			return pc_profile_fail(dst, PC_ENOMEM, "out of memory");
+	}
 	/* symbols and regions: the program's, kept once */
 	if (dst->nsyms == 0)
 		for (size_t i = 0; i < src->nsyms; i++)
@@ -514,8 +523,8 @@ int pc_profile_merge(pc_profile *dst, const pc_profile *src)
 		if (!dup && pc_profile_add_source(dst, src->src_format[i], src->src_file[i]))
 			return pc_profile_fail(dst, PC_ENOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < src->nwarn; i++)
-		pc_profile_warn(dst, "%s", src->warnings[i]);
+	for (size_t i = 0; i < pc_diag_warning_count(&src->diag); i++)
+		pc_profile_warn(dst, "%s", pc_diag_warning_at(&src->diag, i));
 	pc_profile_invalidate(dst);
 	return PC_OK;
 }
