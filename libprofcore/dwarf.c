@@ -16,6 +16,7 @@
  * or a function / inlined-subroutine range starts or ends.
  */
 #include "dwarf_internal.h"
+#include "lookup.h"
 #include "platform.h"
 
 #include <errno.h>
@@ -47,6 +48,7 @@
 #define DW_FUNCS(X) \
 	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_dieoffset) \
 	X(dwarf_errmsg) X(dwarf_filesrc) X(dwarf_formstring) X(dwarf_formudata) \
+	X(dwarf_formaddr) X(dwarf_getattrs) \
 	X(dwarf_getelf) X(dwarf_getsrcfiles) X(dwarf_getsrclines) \
 	X(dwarf_hasattr_integrate) X(dwarf_lineaddr) X(dwarf_linecol) \
 	X(dwarf_lineendsequence) X(dwarf_lineno) X(dwarf_linesrc) X(dwarf_next_unit) \
@@ -92,7 +94,9 @@ int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
 #define dwarf_dieoffset (*d->dw.dwarf_dieoffset)
 #define dwarf_errmsg (*d->dw.dwarf_errmsg)
 #define dwarf_filesrc (*d->dw.dwarf_filesrc)
+#define dwarf_formaddr (*d->dw.dwarf_formaddr)
 #define dwarf_formstring (*d->dw.dwarf_formstring)
+#define dwarf_getattrs (*d->dw.dwarf_getattrs)
 #define dwarf_formudata (*d->dw.dwarf_formudata)
 #define dwarf_getelf (*d->dw.dwarf_getelf)
 #define dwarf_getsrcfiles (*d->dw.dwarf_getsrcfiles)
@@ -218,6 +222,7 @@ struct pc_dwarf {
 	uint64_t *seg;
 	size_t *segnode;
 	size_t nseg;
+	size_t rowhint, seghint; /* the last lookup's places in lrows, seg */
 #endif
 };
 
@@ -466,10 +471,72 @@ static const char *scope_name(pc_dwarf *d, Dwarf_Die *die);
 static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
 			     const char **last_in, const char **last_out);
 
+/* The attributes of a function DIE that the walk reads, in one pass over
+ * the DIE (dwarf_getattrs): libdw's dwarf_attr scans the DIE's
+ * attributes again for each one asked for. */
+struct fattrs {
+	Dwarf_Attribute low, high, linkage, mips_linkage, name, call_file, call_line,
+		call_col;
+	unsigned char has_low, has_high, has_ranges, has_linkage, has_mips_linkage,
+		has_name, has_origin, has_call_file, has_call_line, has_call_col;
+};
+
+/* (the first of an attribute given twice, as dwarf_attr finds it) */
+#define FATTR(f, x, a) \
+	do { \
+		if (!(f)->has_##x) { \
+			(f)->x = *(a); \
+			(f)->has_##x = 1; \
+		} \
+	} while (0)
+
+static int fattr_cb(Dwarf_Attribute *a, void *arg)
+{
+	struct fattrs *f = arg;
+	switch (a->code) {
+	case DW_AT_low_pc: FATTR(f, low, a); break;
+	case DW_AT_high_pc: FATTR(f, high, a); break;
+	case DW_AT_ranges: f->has_ranges = 1; break;
+	case DW_AT_linkage_name: FATTR(f, linkage, a); break;
+	case DW_AT_MIPS_linkage_name: FATTR(f, mips_linkage, a); break;
+	case DW_AT_name: FATTR(f, name, a); break;
+	case DW_AT_abstract_origin: case DW_AT_specification: f->has_origin = 1; break;
+	case DW_AT_call_file: FATTR(f, call_file, a); break;
+	case DW_AT_call_line: FATTR(f, call_line, a); break;
+	case DW_AT_call_column: FATTR(f, call_col, a); break;
+	default: break;
+	}
+	return DWARF_CB_OK;
+}
+#undef FATTR
+
+/* One range of a function DIE into d->ranges (module addresses), and its
+ * bounds into the candidates. */
+static int add_range(pc_dwarf *d, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Addr cb, size_t node,
+		     int *any)
+{
+	if (d->isa_bit) {
+		lo &= ~(Dwarf_Addr)1;
+		hi &= ~(Dwarf_Addr)1;
+	}
+	if (hi <= lo)
+		return PC_OK;
+	if (add_cand(d, lo + cb) || add_cand(d, hi + cb) ||
+	    pc_grow((void **)&d->ranges, &d->capranges, d->nranges + 1, sizeof *d->ranges))
+		return PC_ENOMEM;
+	d->ranges[d->nranges++] = (struct frange){lo + cb, hi + cb, node};
+	*any = 1;
+	return PC_OK;
+}
+
 /* Walks the DIE tree under die: every function / inlined subroutine
  * becomes a node (name, call site, parent) with its ranges, and its range
  * boundaries candidates for line symbols; a DIE that cannot be read is an
- * error. */
+ * error.  A DIE's own attributes are read in one pass; what libdw takes
+ * from elsewhere (a name through DW_AT_abstract_origin or
+ * DW_AT_specification, a DW_AT_ranges list, a DW_AT_high_pc it cannot
+ * read with DW_AT_low_pc) is asked of libdw as before (scope_name,
+ * dwarf_ranges). */
 static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned depth,
 		     size_t parent, Dwarf_Die *cu, Dwarf_Addr cb)
 {
@@ -488,23 +555,26 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 		size_t inner = parent;
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
 		    tag == DW_TAG_entry_point) {
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t off = 0;
+			struct fattrs fa;
+			memset(&fa, 0, sizeof fa);
+			if (dwarf_getattrs(&child, fattr_cb, &fa, 0) != 1)
+				return damaged(d, cuoff, "DIE tree");
 			size_t node = d->nnodes;
 			int any = 0;
-			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
-				if (d->isa_bit) {
-					lo &= ~(Dwarf_Addr)1;
-					hi &= ~(Dwarf_Addr)1;
-				}
-				if (hi <= lo)
-					continue;
-				if (add_cand(d, lo + cb) || add_cand(d, hi + cb) ||
-				    pc_grow((void **)&d->ranges, &d->capranges,
-					    d->nranges + 1, sizeof *d->ranges))
+			Dwarf_Addr lo, hi;
+			Dwarf_Word len;
+			if (fa.has_low && fa.has_high && dwarf_formaddr(&fa.low, &lo) == 0 &&
+			    (dwarf_formaddr(&fa.high, &hi) == 0 ||
+			     (dwarf_formudata(&fa.high, &len) == 0 && (hi = lo + len, 1)))) {
+				/* dwarf_ranges' single range */
+				if (add_range(d, lo, hi, cb, node, &any))
 					return PC_ENOMEM;
-				d->ranges[d->nranges++] = (struct frange){lo + cb, hi + cb, node};
-				any = 1;
+			} else if (fa.has_ranges) {
+				Dwarf_Addr base;
+				ptrdiff_t off = 0;
+				while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
+					if (add_range(d, lo, hi, cb, node, &any))
+						return PC_ENOMEM;
 			}
 			if (any) {
 				if (pc_grow((void **)&d->nodes, &d->capnodes, d->nnodes + 1,
@@ -514,20 +584,32 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 				memset(n, 0, sizeof *n);
 				n->parent = parent;
 				n->depth = parent == NONODE ? 0 : d->nodes[parent].depth + 1;
-				n->name = scope_name(d, &child);
+				if (fa.has_origin) {
+					n->name = scope_name(d, &child);
+				} else {
+					/* scope_name's answer from the DIE's own
+					 * attributes */
+					if (fa.has_linkage)
+						n->name = dwarf_formstring(&fa.linkage);
+					else if (fa.has_mips_linkage)
+						n->name = dwarf_formstring(&fa.mips_linkage);
+					if (!n->name && fa.has_name)
+						n->name = dwarf_formstring(&fa.name);
+				}
 				if (n->name && !(n->name = pool(d, n->name)))
 					return PC_ENOMEM;
 				n->inlined = tag == DW_TAG_inlined_subroutine;
 				n->subprogram_without_linkage =
 					tag == DW_TAG_subprogram && d->cu_mangled &&
-					!dwarf_hasattr_integrate(&child, DW_AT_linkage_name);
+					!(fa.has_linkage ||
+					  (fa.has_origin &&
+					   dwarf_hasattr_integrate(&child, DW_AT_linkage_name)));
 				if (n->inlined) {
-					Dwarf_Attribute at;
 					Dwarf_Word cf = 0, cl = 0, cc = 0;
 					Dwarf_Files *files;
 					size_t nfiles;
-					if (dwarf_attr(&child, DW_AT_call_file, &at) &&
-					    dwarf_formudata(&at, &cf) == 0 &&
+					if (fa.has_call_file &&
+					    dwarf_formudata(&fa.call_file, &cf) == 0 &&
 					    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
 					    cf < nfiles) {
 						const char *cfn = dwarf_filesrc(files, cf, NULL, NULL);
@@ -537,10 +619,10 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 										  &fin, &fout))))
 							return PC_ENOMEM;
 					}
-					if (dwarf_attr(&child, DW_AT_call_line, &at))
-						dwarf_formudata(&at, &cl);
-					if (dwarf_attr(&child, DW_AT_call_column, &at))
-						dwarf_formudata(&at, &cc);
+					if (fa.has_call_line)
+						dwarf_formudata(&fa.call_line, &cl);
+					if (fa.has_call_col)
+						dwarf_formudata(&fa.call_col, &cc);
 					n->call_line = cl <= 0xffffffffu ? (unsigned)cl : 0;
 					n->call_col = cc <= 0xffffffffu ? (unsigned)cc : 0;
 				}
@@ -557,51 +639,78 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 	return PC_OK;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* v[0, n) in increasing order (a radix sort: the addresses of a unit
+ * come nearly in order, and differ in few bytes) */
+static int sort_u64(uint64_t *v, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
+	if (n < 2)
+		return PC_OK;
+	pc_rkey *k = malloc(2 * n * sizeof *k);
+	if (!k)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		k[i] = (pc_rkey){v[i], i};
+	const pc_rkey *o = pc_radix_sort(k, k + n, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = o[i].key;
+	free(k);
+	return PC_OK;
 }
 
-static size_t seg_index(const pc_dwarf *d, uint64_t a)
+/* UPTO(name, type, key): size_t name(const type *v, size_t n, uint64_t a,
+ * size_t *hint), the number of v[0, n) (sorted by key) whose key is at
+ * or below a, by a galloping search from *hint (the last answer, set to
+ * this one): lookups mostly come in address order (the line symbols'
+ * walk, a report's sorted addresses), a few entries apart. */
+#define UPTO(name, type, key) \
+	static size_t name(const type *v, size_t n, uint64_t a, size_t *hint) \
+	{ \
+		size_t h = *hint < n ? *hint : n, lo, hi, step = 1; \
+		if (h < n && key(v[h]) <= a) { \
+			/* above h: key(v[lo - 1]) <= a */ \
+			for (lo = h + 1;; step *= 2) { \
+				size_t p = lo - 1 + step; \
+				if (p >= n || key(v[p]) > a) { \
+					hi = p < n ? p : n; \
+					break; \
+				} \
+				lo = p + 1; \
+			} \
+		} else if (h && key(v[h - 1]) > a) { \
+			/* below h: key(v[hi]) > a */ \
+			for (hi = h - 1;; step *= 2) { \
+				if (hi < step) { \
+					lo = 0; \
+					break; \
+				} \
+				if (key(v[hi - step]) <= a) { \
+					lo = hi - step + 1; \
+					break; \
+				} \
+				hi -= step; \
+			} \
+		} else { \
+			return h; \
+		} \
+		while (lo < hi) { \
+			size_t m = lo + (hi - lo) / 2; \
+			if (key(v[m]) <= a) \
+				lo = m + 1; \
+			else \
+				hi = m; \
+		} \
+		*hint = lo; \
+		return lo; \
+	}
+#define KEY_SELF(x) (x)
+#define KEY_ADDR(x) ((x).addr)
+UPTO(segs_upto, uint64_t, KEY_SELF)
+
+static size_t seg_index(pc_dwarf *d, uint64_t a)
 {
 	/* last k with seg[k] <= a; d->nseg when a is below them all */
-	size_t lo = 0, hi = d->nseg;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->seg[mid] <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = segs_upto(d->seg, d->nseg, a, &d->seghint);
 	return lo ? lo - 1 : d->nseg;
-}
-
-/* qsort has no context argument in C11: the ranges' owner, set just
- * before each sort (one pc_dwarf is not loaded from two threads) */
-static _Thread_local const pc_dwarf *range_sort_owner;
-
-/* ranges by depth, then the larger first, then in the order read */
-static int cmp_range_order(const void *a, const void *b)
-{
-	const pc_dwarf *d = range_sort_owner;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct frange *x = &d->ranges[i], *y = &d->ranges[j];
-	unsigned dx = d->nodes[x->node].depth, dy = d->nodes[y->node].depth;
-	if (dx != dy)
-		return dx < dy ? -1 : 1;
-	uint64_t sx = x->hi - x->lo, sy = y->hi - y->lo;
-	if (sx != sy)
-		return sx > sy ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
-/* ranges by their low address */
-static int cmp_range_lo(const void *a, const void *b)
-{
-	const pc_dwarf *d = range_sort_owner;
-	uint64_t x = d->ranges[*(const size_t *)a].lo, y = d->ranges[*(const size_t *)b].lo;
-	return x < y ? -1 : x > y;
 }
 
 /* A max-heap of ranks (positions in the painting order) of the ranges
@@ -661,21 +770,40 @@ static int build_segments(pc_dwarf *d)
 		d->seg[2 * i] = d->ranges[i].lo;
 		d->seg[2 * i + 1] = d->ranges[i].hi;
 	}
-	if (nb)
-		qsort(d->seg, nb, sizeof *d->seg, cmp_u64);
+	pc_rkey *kv = malloc((nr ? nr : 1) * 2 * sizeof *kv);
+	if (!kv || sort_u64(d->seg, nb)) {
+		free(kv);
+		free(ord);
+		free(bylo);
+		free(heap);
+		return PC_ENOMEM;
+	}
 	size_t k = 0;
 	for (size_t i = 0; i < nb; i++)
 		if (!k || d->seg[i] != d->seg[k - 1])
 			d->seg[k++] = d->seg[i];
 	d->nseg = k;
 	const struct frange *r = d->ranges;
-	for (size_t i = 0; i < nr; i++)
-		ord[i] = bylo[i] = i;
-	range_sort_owner = d;
+	/* the painting order: by depth, then the larger first, then in the
+	 * order read (two stable sorts: by size, then by depth); and the
+	 * ranges by low address */
 	if (nr) {
-		qsort(ord, nr, sizeof *ord, cmp_range_order);
-		qsort(bylo, nr, sizeof *bylo, cmp_range_lo);
+		for (size_t i = 0; i < nr; i++)
+			kv[i] = (pc_rkey){~(r[i].hi - r[i].lo), i};
+		pc_rkey *o = pc_radix_sort(kv, kv + nr, nr);
+		pc_rkey *other = o == kv ? kv + nr : kv;
+		for (size_t i = 0; i < nr; i++)
+			o[i].key = d->nodes[r[o[i].idx].node].depth;
+		o = pc_radix_sort(o, other, nr);
+		for (size_t i = 0; i < nr; i++)
+			ord[i] = (size_t)o[i].idx;
+		for (size_t i = 0; i < nr; i++)
+			kv[i] = (pc_rkey){r[i].lo, i};
+		o = pc_radix_sort(kv, kv + nr, nr);
+		for (size_t i = 0; i < nr; i++)
+			bylo[i] = (size_t)o[i].idx;
 	}
+	free(kv);
 	/* bylo[i] becomes the rank of the i-th range by low address; ord
 	 * stays the range of each rank */
 	size_t *rank = heap; /* borrowed before the sweep */
@@ -862,16 +990,11 @@ static int sort_lines(pc_dwarf *d)
 /* The row for module address a: the last one at or below it, unless
  * that ends a sequence (binutils lookup_address_in_line_info_table,
  * libdw dwarf_getsrc_die: of several rows at one address the last). */
-static const struct lrow *line_at(const pc_dwarf *d, uint64_t a)
+UPTO(rows_upto, struct lrow, KEY_ADDR)
+
+static const struct lrow *line_at(pc_dwarf *d, uint64_t a)
 {
-	size_t lo = 0, hi = d->nlrows;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		if (d->lrows[m].addr <= a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	size_t lo = rows_upto(d->lrows, d->nlrows, a, &d->rowhint);
 	if (!lo || d->lrows[lo - 1].end)
 		return NULL;
 	return &d->lrows[lo - 1];
@@ -980,8 +1103,8 @@ static int scan_units(pc_dwarf *d)
 		return st;
 	/* the candidates: the scopes' bounds, sorted, merged with the
 	 * rows' addresses (in order already) */
-	if (d->ncand)
-		qsort(d->cand, d->ncand, sizeof *d->cand, cmp_u64);
+	if (sort_u64(d->cand, d->ncand))
+		return PC_ENOMEM;
 	uint64_t *m = malloc((d->ncand + d->nlrows + 1) * sizeof *m);
 	if (!m)
 		return PC_ENOMEM;
@@ -1437,19 +1560,20 @@ static const char *scope_name(pc_dwarf *d, Dwarf_Die *die)
 	return n;
 }
 
-/* Fills frames for address a (unbiased): the line from the line table,
- * the function scopes from the table built at load. */
-static int query(pc_dwarf *d, uint64_t addr)
+/* The innermost frame of module address a: the line from the line
+ * table, the function scope from the table built at load (*nodep, NONODE
+ * for none); 0 when no DWARF covers a. */
+static int frame0(pc_dwarf *d, Dwarf_Addr a, pc_srcframe *f, size_t *nodep)
 {
 	d->queries++;
-	Dwarf_Addr a = addr + d->bias;
 	const struct lrow *lr = line_at(d, a);
 	const char *file = lr ? lr->file : NULL;
 	unsigned line = lr ? lr->line : 0, col = lr ? lr->col : 0;
 	size_t k = seg_index(d, a);
 	size_t node = k < d->nseg ? d->segnode[k] : NONODE;
+	*nodep = node;
 	if (!file && node == NONODE)
-		return PC_OK; /* no DWARF here: no frame */
+		return 0; /* no DWARF here: no frame */
 	const char *fname = node != NONODE ? d->nodes[node].name : NULL;
 	/* (an inlined subroutine without a name, whose name is in a dwz
 	 * file that is missing, is not the symbol around it: "??") */
@@ -1479,7 +1603,23 @@ static int query(pc_dwarf *d, uint64_t addr)
 				break;
 			}
 	}
-	int st = push_frame(d, fname, file, line, col);
+	f->function = fname;
+	f->file = file;
+	f->line = line;
+	f->column = col;
+	return 1;
+}
+
+/* Fills frames for address addr (unbiased): frame0, then the inline
+ * chain. */
+static int query(pc_dwarf *d, uint64_t addr)
+{
+	Dwarf_Addr a = addr + d->bias;
+	pc_srcframe f0;
+	size_t node;
+	if (!frame0(d, a, &f0, &node))
+		return PC_OK;
+	int st = push_frame(d, f0.function, f0.file, f0.line, f0.column);
 	/* the inline chain: each inlined subroutine's call site, in the
 	 * function scope around it */
 	for (size_t n = node; !st && n != NONODE && d->nodes[n].inlined &&
@@ -1676,12 +1816,12 @@ static int ls_step(pc_dwarf *d, lswalk *w, size_t i, int emit)
 	uint64_t a = d->cand[i] - d->bias;
 	if (a < d->text_lo || a >= d->text_hi)
 		return PC_OK;
-	const pc_srcframe *f;
-	size_t nf;
-	int st = pc_dwarf_lookup_frames(d, a, &f, &nf);
-	if (st)
-		return st;
-	if (!nf || !f[0].file || !f[0].function || !f[0].line)
+	/* the innermost frame alone, not kept in the cache: each
+	 * candidate is read once */
+	pc_srcframe f[1];
+	size_t node;
+	if (!frame0(d, d->cand[i], f, &node) || !f[0].file || !f[0].function ||
+	    !f[0].line)
 		return PC_OK;
 	if (w->have_prev && w->pline == f[0].line && !strcmp(w->pf, f[0].function) &&
 	    !strcmp(w->pfile, f[0].file))

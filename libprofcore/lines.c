@@ -18,6 +18,7 @@
 #include "dwarf_internal.h"
 #include "model.h"
 #include "internal.h"
+#include "numfmt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,42 @@ static const char *base_name(const char *f)
 {
 	const char *s = strrchr(f, '/');
 	return s ? s + 1 : f;
+}
+
+/* snprintf(buf, cap, "%s (%s:%u @ %llx)", fn, base_name(file), line,
+ * addr) (cap > 0): a line symbol's name, tens of thousands a report */
+static void put_cut(char *buf, size_t cap, size_t *n, const char *s, size_t len)
+{
+	if (len > cap - 1 - *n)
+		len = cap - 1 - *n;
+	memcpy(buf + *n, s, len);
+	*n += len;
+}
+
+static const char *line_name(char *buf, size_t cap, const char *fn, const char *file,
+			     unsigned line, uint64_t addr)
+{
+	char num[40], *e = num + sizeof num, *q;
+	size_t n = 0;
+	const char *b = base_name(file);
+	put_cut(buf, cap, &n, fn, strlen(fn));
+	put_cut(buf, cap, &n, " (", 2);
+	put_cut(buf, cap, &n, b, strlen(b));
+	q = pc_put_u32(e, line);
+	*--q = ':';
+	put_cut(buf, cap, &n, q, (size_t)(e - q));
+	q = e;
+	*--q = ')';
+	do {
+		*--q = "0123456789abcdef"[addr & 15];
+		addr >>= 4;
+	} while (addr);
+	*--q = ' ';
+	*--q = '@';
+	*--q = ' ';
+	put_cut(buf, cap, &n, q, (size_t)(e - q));
+	buf[n] = 0;
+	return buf;
 }
 
 static int add_named(pc_profile *q, const pc_symbol *proto, const char *name)
@@ -59,10 +96,8 @@ static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g)
 				if (g == PC_GRAN_FILE)
 					name = f[0].file;
 				else {
-					snprintf(buf, sizeof buf, "%s (%s:%u @ %llx)", s->name,
-						 base_name(f[0].file), f[0].line,
-						 (unsigned long long)s->address);
-					name = buf;
+					name = line_name(buf, sizeof buf, s->name, f[0].file,
+							 f[0].line, s->address);
 				}
 			}
 		}
@@ -250,10 +285,8 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g, int a
 		if (g == PC_GRAN_FILE) {
 			s.name = ls[i].file;
 		} else {
-			snprintf(buf, sizeof buf, "%s (%s:%u @ %llx)", ls[i].function,
-				 base_name(ls[i].file), ls[i].line,
-				 (unsigned long long)ls[i].addr);
-			s.name = buf;
+			s.name = line_name(buf, sizeof buf, ls[i].function, ls[i].file,
+					   ls[i].line, ls[i].addr);
 		}
 		if (pc_profile_add_symbol(q, &s)) {
 			free(ls);

@@ -1089,7 +1089,8 @@ PC_API int pc_dwarf_frame_at_sized(pc_srcframe *out, size_t out_size,
 				   const pc_dwarf *d, size_t i);
 #define pc_dwarf_frame_at(out, d, i) \
 	pc_dwarf_frame_at_sized((out), sizeof *(out), (d), (i))
-/** Distinct addresses read from the DWARF so far (cache misses). */
+/** Addresses read from the DWARF so far: lookups that missed the cache,
+ *  and the addresses the line report's walk read (without the cache). */
 PC_API uint64_t pc_dwarf_query_count(const pc_dwarf *d);
 /** Where the source file named file (as in pc_srcframe) can be read:
  *  DIR/NAME for each "source-path" DIR, NAME less its leading
