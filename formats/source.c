@@ -435,7 +435,7 @@ static int source_gprof(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_symspecs ss; /* -A SYM, -J SYM: gprof's INCL_ANNO, EXCL_ANNO */
 	if ((st = pc_symspecs_parse(p, pc_profile_symspecs(p), &ss)))
 		return st;
-	if ((st = pc_symspecs_resolve(p, &ss))) {
+	if ((st = pc_symspecs_resolve(p, &ss, pc_profile_row_find))) {
 		pc_symspecs_free(&ss);
 		return st;
 	}

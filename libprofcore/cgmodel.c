@@ -563,7 +563,7 @@ int pc_profile_callgraph(pc_callgraph **out, pc_profile *p,
 	else if (opts->time == PC_CALLGRAPH_TIME_FLAT)
 		flat = 1;
 
-	if ((rc = pc_symspecs_resolve(p, &ss)))
+	if ((rc = pc_symspecs_resolve(p, &ss, pc_profile_row_find)))
 		goto fail;
 	size_t narcs = pc_profile_arc_count(p);
 	for (g->hcap = 16; g->hcap < narcs && g->hcap < SIZE_MAX / 4;)

@@ -21,6 +21,7 @@
  * sample rates, used by loading (profcat FILE...) and pc_profile_merge.
  */
 #include "model.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>

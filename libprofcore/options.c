@@ -2,7 +2,9 @@
  * checked against the keys its consumer declares (pc_option_decl); the
  * typed options of the library's own functions (pc_attrib_options, ...)
  * and the string keys parsed into them. */
-#include "internal.h"
+#include "pc_base.h"
+#include "optview.h"
+#include "sink.h"
 
 #include <errno.h>
 #include <math.h>
@@ -213,14 +215,6 @@ int pc_options_check(const pc_options *o, const pc_option_decl *keys,
 			return st;
 	}
 	return PC_OK;
-}
-
-int pc_profile_check_options(pc_profile *p, const pc_options *o,
-			     const pc_option_decl *keys, const char *consumer)
-{
-	char msg[1024];
-	int st = pc_options_check(o, keys, consumer, msg, sizeof msg);
-	return st ? pc_profile_fail(p, st, "%s", msg) : PC_OK;
 }
 
 static int opt_fail(pc_options *o, int code, const char *fmt, ...) PC_PRINTF(3, 4);

@@ -17,6 +17,7 @@
  *  - exact-count profiles (pc_profile_set_event_counts) and pc_profile_merge.
  */
 #include "model.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -514,8 +515,8 @@ int pc_profile_merge(pc_profile *dst, const pc_profile *src)
 		if (!dup && pc_profile_add_source(dst, src->src_format[i], src->src_file[i]))
 			return pc_profile_fail(dst, PC_ENOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < src->nwarn; i++)
-		pc_profile_warn(dst, "%s", src->warnings[i]);
+	for (size_t i = 0; i < pc_diag_warning_count(&src->diag); i++)
+		pc_profile_warn(dst, "%s", pc_diag_warning_at(&src->diag, i));
 	pc_profile_invalidate(dst);
 	return PC_OK;
 }

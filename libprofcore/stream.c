@@ -4,7 +4,8 @@
  * bytes (1f 8b), never by the file name, and inflated on the fly with a
  * limit on the decompressed size.  Offsets are content offsets.
  */
-#include "internal.h"
+#include "pc_base.h"
+#include "stream.h"
 #include "pc_config.h"
 #include "platform.h"
 
