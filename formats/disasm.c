@@ -136,11 +136,36 @@ typedef struct dis_ins {
 	int joined; /* in one histogram group with the one before */
 } dis_ins;
 
-/* A stretch of code in one decoding mode. */
-typedef struct dis_mode {
+/* A stretch of code in one decoding mode: from a mapping symbol ($a,
+ * $t, $d, $x) of an ARM or AArch64 program on, or (dis_prog.funcs) at an
+ * ARM function symbol; sorted by (section, address, symbol table order). */
+typedef struct dis_mark {
 	uint64_t addr; /* from here on */
 	int64_t mode;  /* cs_mode; -1: data */
-} dis_mode;
+	size_t shndx, order;
+} dis_mark;
+
+/* The program whose code is shown, read once for every function of a
+ * report or page (pc_disasm_json_each: the top functions of the HTML
+ * page); loaded at the first function that needs it. */
+typedef struct dis_prog {
+	int loaded;
+	void *buf; /* the file's bytes */
+	size_t len;
+	const char *arch;
+	int cs_arch, unit;
+	int64_t cs_mode; /* cs_mode (DIS_BE is bit 31) */
+	int segoff;      /* addresses shown as real-mode SSSS:OOOO */
+	const unsigned char *img; /* GEMDOS TEXT, DOS load image: at base */
+	uint64_t base, size;
+	const char *what; /* what img is, for messages */
+#if PC_HAVE_ELF
+	Elf *e;
+	int big, arm;
+	dis_mark *marks, *funcs; /* mapping symbols; ARM function symbols */
+	size_t nmarks, capmarks, nfuncs, capfuncs;
+#endif
+} dis_prog;
 
 typedef struct dis_code {
 	const char *file, *arch;
@@ -148,12 +173,23 @@ typedef struct dis_code {
 	const unsigned char *bytes;
 	int cs_arch, unit;
 	int64_t cs_mode; /* cs_mode (DIS_BE is bit 31) */
-	dis_mode *modes; /* by address; none: cs_mode throughout */
-	size_t nmodes, capmodes;
-	void *buf; /* the file's bytes */
+	const dis_mark *modes; /* by address; none: cs_mode throughout */
+	size_t nmodes;
 	int segoff; /* addresses shown as real-mode SSSS:OOOO */
 	uint64_t frame; /* the function's segment (paragraph * 16) */
 } dis_code;
+
+static void prog_dispose(dis_prog *g)
+{
+#if PC_HAVE_ELF
+	if (g->e)
+		elf_end(g->e);
+	free(g->marks);
+	free(g->funcs);
+#endif
+	free(g->buf);
+	memset(g, 0, sizeof *g);
+}
 
 static int read_file(pc_profile *p, const char *path, void **buf, size_t *len)
 {
@@ -170,164 +206,200 @@ static int read_file(pc_profile *p, const char *path, void **buf, size_t *len)
 	return st;
 }
 
-static int add_mode(dis_code *c, uint64_t addr, int64_t mode)
+#if PC_HAVE_ELF
+static int add_mark(dis_mark **v, size_t *n, size_t *cap, dis_mark m)
 {
-	if (pc_grow((void **)&c->modes, &c->capmodes, c->nmodes + 1, sizeof *c->modes))
+	if (pc_grow((void **)v, cap, *n + 1, sizeof **v))
 		return PC_ENOMEM;
-	c->modes[c->nmodes++] = (dis_mode){addr, mode};
+	(*v)[(*n)++] = m;
 	return PC_OK;
 }
 
-static int cmp_mode(const void *a, const void *b)
+static int cmp_mark(const void *a, const void *b)
 {
-	const dis_mode *x = a, *y = b;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	const dis_mark *x = a, *y = b;
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-#if PC_HAVE_ELF
-/* The code of [lo, hi) from an ELF program. */
-static int code_elf(pc_profile *p, dis_code *c, const char *path, uint64_t lo,
-		    uint64_t hi)
+/* The first of v[0..n) at or after (shndx, addr). */
+static size_t mark_at(const dis_mark *v, size_t n, size_t shndx, uint64_t addr)
 {
-	size_t len = 0;
-	int st = read_file(p, path, &c->buf, &len);
+	size_t l = 0, r = n;
+	while (l < r) {
+		size_t m = l + (r - l) / 2;
+		if (v[m].shndx < shndx || (v[m].shndx == shndx && v[m].addr < addr))
+			l = m + 1;
+		else
+			r = m;
+	}
+	return l;
+}
+
+/* An ELF program: its machine, and on ARM and AArch64 the mapping
+ * symbols of every section (and ARM's function symbols, whose bit 0
+ * says Thumb where a section has no mapping symbols). */
+static int load_elf(pc_profile *p, dis_prog *g, const char *path)
+{
+	int st = read_file(p, path, &g->buf, &g->len);
 	if (st)
 		return st;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return pc_profile_fail_at(p, PC_EFORMAT, path, -1, "libelf: %s", elf_errmsg(-1));
-	Elf *e = elf_memory(c->buf, len);
+	g->e = elf_memory(g->buf, g->len);
 	GElf_Ehdr eh;
-	if (!e || !gelf_getehdr(e, &eh)) {
-		if (e)
-			elf_end(e);
+	if (!g->e || !gelf_getehdr(g->e, &eh))
 		return pc_profile_fail_at(p, PC_EFORMAT, path, 0, "not an ELF file: %s", elf_errmsg(-1));
-	}
 	int big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	int is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 	int arm = 0, a64 = 0;
-	st = PC_OK;
-	c->unit = 4;
+	g->unit = 4;
 	switch (eh.e_machine) {
 	case EM_X86_64:
-		c->cs_arch = CS_ARCH_X86, c->cs_mode = is64 ? CS_MODE_64 : CS_MODE_32;
-		c->arch = is64 ? "x86-64" : "x86 (x32)", c->unit = 1;
+		g->cs_arch = CS_ARCH_X86, g->cs_mode = is64 ? CS_MODE_64 : CS_MODE_32;
+		g->arch = is64 ? "x86-64" : "x86 (x32)", g->unit = 1;
 		break;
 	case EM_386:
-		c->cs_arch = CS_ARCH_X86, c->cs_mode = CS_MODE_32, c->arch = "x86", c->unit = 1;
+		g->cs_arch = CS_ARCH_X86, g->cs_mode = CS_MODE_32, g->arch = "x86", g->unit = 1;
 		break;
 	case EM_ARM:
-		c->cs_arch = CS_ARCH_ARM, c->cs_mode = CS_MODE_ARM, c->arch = "ARM";
+		g->cs_arch = CS_ARCH_ARM, g->cs_mode = CS_MODE_ARM, g->arch = "ARM";
 		arm = 1;
 		break;
 	case EM_AARCH64:
-		c->cs_arch = CS_ARCH_ARM64, c->cs_mode = CS_MODE_ARM, c->arch = "AArch64";
+		g->cs_arch = CS_ARCH_ARM64, g->cs_mode = CS_MODE_ARM, g->arch = "AArch64";
 		a64 = 1;
 		break;
 	case EM_68K:
-		c->cs_arch = CS_ARCH_M68K, c->cs_mode = CS_MODE_M68K_040, c->arch = "m68k";
-		c->unit = 2;
+		g->cs_arch = CS_ARCH_M68K, g->cs_mode = CS_MODE_M68K_040, g->arch = "m68k";
+		g->unit = 2;
 		break;
 	case EM_MIPS:
-		c->cs_arch = CS_ARCH_MIPS, c->cs_mode = is64 ? CS_MODE_MIPS64 : CS_MODE_MIPS32;
-		c->arch = is64 ? "MIPS64" : "MIPS32";
+		g->cs_arch = CS_ARCH_MIPS, g->cs_mode = is64 ? CS_MODE_MIPS64 : CS_MODE_MIPS32;
+		g->arch = is64 ? "MIPS64" : "MIPS32";
 		break;
 	case EM_PPC:
-		c->cs_arch = CS_ARCH_PPC, c->cs_mode = CS_MODE_32, c->arch = "PowerPC";
+		g->cs_arch = CS_ARCH_PPC, g->cs_mode = CS_MODE_32, g->arch = "PowerPC";
 		break;
 	case EM_PPC64:
-		c->cs_arch = CS_ARCH_PPC, c->cs_mode = CS_MODE_64, c->arch = "PowerPC64";
+		g->cs_arch = CS_ARCH_PPC, g->cs_mode = CS_MODE_64, g->arch = "PowerPC64";
 		break;
 	default:
-		st = pc_profile_fail_at(p, PC_EUNSUPPORTED, path, 18,
+		return pc_profile_fail_at(p, PC_EUNSUPPORTED, path, 18,
 			     "disasm: ELF machine %u is not one libprofcore disassembles (x86, x86-64, ARM, Thumb, AArch64, m68k, MIPS, PowerPC)",
 			     (unsigned)eh.e_machine);
-		goto out;
 	}
 	if (big)
-		c->cs_mode |= DIS_BE;
+		g->cs_mode |= DIS_BE;
+	g->big = big;
+	g->arm = arm;
+	if (!arm && !a64)
+		return PC_OK;
+	/* ARM / Thumb / data from the mapping symbols */
+	Elf_Scn *scn = NULL, *symtab = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(g->e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+	if (!symtab)
+		return PC_OK;
+	Elf_Data *dt = elf_getdata(symtab, NULL);
+	GElf_Shdr ssh;
+	gelf_getshdr(symtab, &ssh);
+	size_t nsym = dt && ssh.sh_entsize ? dt->d_size / ssh.sh_entsize : 0;
+	for (size_t i = 0; i < nsym; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(dt, (int)i, &sym) || !sym.st_shndx)
+			continue;
+		const char *nm = elf_strptr(g->e, ssh.sh_link, sym.st_name);
+		if (!nm)
+			continue;
+		uint64_t v = sym.st_value;
+		int64_t m = -2;
+		if (nm[0] == '$' && (nm[1] == 'a' || nm[1] == 't' || nm[1] == 'd' || nm[1] == 'x') &&
+		    (nm[2] == 0 || nm[2] == '.'))
+			m = nm[1] == 'd' ? -1 : nm[1] == 't' ? CS_MODE_THUMB : CS_MODE_ARM;
+		else if (arm && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+			 add_mark(&g->funcs, &g->nfuncs, &g->capfuncs,
+				  (dis_mark){v & ~(uint64_t)1, (v & 1) ? CS_MODE_THUMB : CS_MODE_ARM,
+					     sym.st_shndx, i}))
+			return PC_ENOMEM;
+		if (m == -2)
+			continue;
+		if (m >= 0 && big)
+			m |= DIS_BE;
+		if (add_mark(&g->marks, &g->nmarks, &g->capmarks, (dis_mark){v, m, sym.st_shndx, i}))
+			return PC_ENOMEM;
+	}
+	if (g->nmarks)
+		qsort(g->marks, g->nmarks, sizeof *g->marks, cmp_mark);
+	if (g->nfuncs)
+		qsort(g->funcs, g->nfuncs, sizeof *g->funcs, cmp_mark);
+	return PC_OK;
+}
+
+/* The code of [lo, hi) from the ELF program g. */
+static int code_elf(pc_profile *p, const dis_prog *g, dis_code *c, const char *path,
+		    uint64_t lo, uint64_t hi)
+{
+	c->cs_arch = g->cs_arch, c->cs_mode = g->cs_mode, c->arch = g->arch, c->unit = g->unit;
 	/* the executable section holding lo */
-	Elf_Scn *scn = NULL, *code = NULL, *symtab = NULL;
+	Elf_Scn *scn = NULL;
 	GElf_Shdr sh, csh;
 	size_t code_idx = 0;
-	while ((scn = elf_nextscn(e, scn))) {
+	while ((scn = elf_nextscn(g->e, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			symtab = scn;
 		if ((sh.sh_flags & SHF_ALLOC) && (sh.sh_flags & SHF_EXECINSTR) &&
 		    sh.sh_type == SHT_PROGBITS && lo >= sh.sh_addr &&
 		    lo - sh.sh_addr < sh.sh_size) {
-			code = scn;
 			csh = sh;
 			code_idx = elf_ndxscn(scn);
 		}
 	}
-	if (!code) {
-		st = pc_profile_fail_at(p, PC_ENOTFOUND, path, -1,
-			     "disasm: no code section holds address 0x%llx (is this the program the profile was taken of?)",
-			     (unsigned long long)lo);
-		goto out;
-	}
-	if (csh.sh_offset > len || csh.sh_size > len - csh.sh_offset) {
-		st = pc_profile_fail_at(p, PC_EFORMAT, path, (int64_t)csh.sh_offset,
-			     "code section of %llu bytes at file offset %llu goes past the end of the file (%zu bytes)",
-			     (unsigned long long)csh.sh_size,
-			     (unsigned long long)csh.sh_offset, len);
-		goto out;
-	}
+	if (!code_idx)
+		return pc_profile_fail_at(p, PC_ENOTFOUND, path, -1,
+			       "disasm: no code section holds address 0x%llx (is this the program the profile was taken of?)",
+			       (unsigned long long)lo);
+	if (csh.sh_offset > g->len || csh.sh_size > g->len - csh.sh_offset)
+		return pc_profile_fail_at(p, PC_EFORMAT, path, (int64_t)csh.sh_offset,
+			       "code section of %llu bytes at file offset %llu goes past the end of the file (%zu bytes)",
+			       (unsigned long long)csh.sh_size,
+			       (unsigned long long)csh.sh_offset, g->len);
 	c->lo = lo;
 	c->hi = hi - csh.sh_addr > csh.sh_size ? csh.sh_addr + csh.sh_size : hi;
-	c->bytes = (const unsigned char *)c->buf + csh.sh_offset + (lo - csh.sh_addr);
-	/* ARM / Thumb / data from the mapping symbols of the section */
-	if ((arm || a64) && symtab) {
-		Elf_Data *dt = elf_getdata(symtab, NULL);
-		GElf_Shdr ssh;
-		gelf_getshdr(symtab, &ssh);
-		size_t nsym = dt && ssh.sh_entsize ? dt->d_size / ssh.sh_entsize : 0;
-		int64_t fmode = -2;
-		for (size_t i = 0; i < nsym; i++) {
-			GElf_Sym sym;
-			if (!gelf_getsym(dt, (int)i, &sym) || sym.st_shndx != code_idx)
-				continue;
-			const char *nm = elf_strptr(e, ssh.sh_link, sym.st_name);
-			if (!nm)
-				continue;
-			uint64_t v = sym.st_value;
-			int64_t m = -2;
-			if (nm[0] == '$' && (nm[1] == 'a' || nm[1] == 't' || nm[1] == 'd' ||
-					     nm[1] == 'x') &&
-			    (nm[2] == 0 || nm[2] == '.'))
-				m = nm[1] == 'd' ? -1 : nm[1] == 't' ? CS_MODE_THUMB : CS_MODE_ARM;
-			else if (arm && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-				 (v & ~(uint64_t)1) == lo)
-				fmode = (v & 1) ? CS_MODE_THUMB : CS_MODE_ARM;
-			if (m == -2)
-				continue;
-			if (m >= 0 && big)
-				m |= DIS_BE;
-			if ((st = add_mode(c, v, m)))
-				goto out;
-		}
-		if (c->nmodes)
-			qsort(c->modes, c->nmodes, sizeof *c->modes, cmp_mode);
-		else if (fmode >= 0)
-			c->cs_mode = fmode | (big ? DIS_BE : 0);
-		if (arm && (c->cs_mode & CS_MODE_THUMB))
+	c->bytes = (const unsigned char *)g->buf + csh.sh_offset + (lo - csh.sh_addr);
+	/* the section's mapping symbols from the last one at or before lo
+	 * (the mode in force there) */
+	size_t m0 = mark_at(g->marks, g->nmarks, code_idx, 0);
+	size_t m1 = mark_at(g->marks, g->nmarks, code_idx + 1, 0);
+	size_t at = mark_at(g->marks + m0, m1 - m0, code_idx, lo);
+	/* (the last of the symbols at lo) */
+	while (m0 + at < m1 && g->marks[m0 + at].addr == lo)
+		at++;
+	if (m1 > m0) {
+		size_t from = at ? at - 1 : 0;
+		c->modes = g->marks + m0 + from;
+		c->nmodes = m1 - m0 - from;
+		int64_t in = at ? g->marks[m0 + at - 1].mode : -2;
+		if (in >= 0)
+			c->cs_mode = in;
+		if (g->arm)
+			c->arch = in >= 0 && (in & CS_MODE_THUMB) ? "ARM Thumb" : "ARM";
+	} else if (g->arm) {
+		/* the last function symbol at lo in symbol table order */
+		size_t f0 = mark_at(g->funcs, g->nfuncs, code_idx, lo), f1 = f0;
+		while (f1 < g->nfuncs && g->funcs[f1].shndx == code_idx && g->funcs[f1].addr == lo)
+			f1++;
+		if (f1 > f0)
+			c->cs_mode = g->funcs[f1 - 1].mode | (g->big ? DIS_BE : 0);
+		if (c->cs_mode & CS_MODE_THUMB)
 			c->arch = "ARM Thumb";
-		if (c->nmodes) {
-			/* the mode in force at lo */
-			int64_t at = -2;
-			for (size_t i = 0; i < c->nmodes && c->modes[i].addr <= lo; i++)
-				at = c->modes[i].mode;
-			if (at >= 0)
-				c->cs_mode = at;
-			if (arm)
-				c->arch = at >= 0 && (at & CS_MODE_THUMB) ? "ARM Thumb" : "ARM";
-		}
 	}
-out:
-	elf_end(e);
-	return st;
+	return PC_OK;
 }
 #endif
 
@@ -351,16 +423,15 @@ static int code_window(pc_profile *p, dis_code *c, const char *path, const unsig
 	return PC_OK;
 }
 
-/* The code of [lo, hi) from a GEMDOS program: TEXT at file offset 0x1c,
- * placed at base. */
-static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t base,
-		       uint64_t lo, uint64_t hi)
+/* A GEMDOS program: TEXT at file offset 0x1c (placed at the "TEXT"
+ * region's address). */
+static int load_gemdos(pc_profile *p, dis_prog *g, const char *path)
 {
-	size_t len = 0;
-	int st = read_file(p, path, &c->buf, &len);
+	int st = read_file(p, path, &g->buf, &g->len);
 	if (st)
 		return st;
-	const unsigned char *b = c->buf;
+	const unsigned char *b = g->buf;
+	size_t len = g->len;
 	if (len < 0x1c || pc_get_u16(b, PC_ENDIAN_BIG) != 0x601a)
 		return pc_profile_fail_at(p, PC_EFORMAT, path, 0, "expected a GEMDOS program (magic 0x601a)");
 	uint64_t tlen = pc_get_u32(b + 2, PC_ENDIAN_BIG);
@@ -368,20 +439,19 @@ static int code_gemdos(pc_profile *p, dis_code *c, const char *path, uint64_t ba
 		return pc_profile_fail_at(p, PC_EFORMAT, path, 2,
 			       "TEXT length %llu goes past the end of the file (%zu bytes)",
 			       (unsigned long long)tlen, len);
-	if ((st = code_window(p, c, path, b + 0x1c, base, tlen, lo, hi, "TEXT")))
-		return st;
-	c->cs_arch = CS_ARCH_M68K;
-	c->cs_mode = CS_MODE_M68K_000 | DIS_BE;
-	c->unit = 2;
-	c->arch = "m68k (68000)";
+	g->img = b + 0x1c, g->size = tlen, g->what = "TEXT";
+	g->cs_arch = CS_ARCH_M68K;
+	g->cs_mode = CS_MODE_M68K_000 | DIS_BE;
+	g->unit = 2;
+	g->arch = "m68k (68000)";
 	return PC_OK;
 }
 
-/* The code of [lo, hi) from an MS-DOS program (loaders/mz.c): its load
- * image, unrelocated, at image address mz.origin (0 for an .EXE, 0x100
- * for a .COM), 16-bit real mode.  A map of another program or build is
- * refused (fit.c pc_profile_mz_mismatch). */
-static int code_mz(pc_profile *p, dis_code *c, const char *path, uint64_t lo, uint64_t hi)
+/* An MS-DOS program (loaders/mz.c): its load image, unrelocated, at
+ * image address mz.origin (0 for an .EXE, 0x100 for a .COM), 16-bit
+ * real mode.  A map of another program or build is refused (fit.c
+ * pc_profile_mz_mismatch). */
+static int load_mz(pc_profile *p, dis_prog *g, const char *path)
 {
 	uint64_t off = 0, isize = 0, org = 0;
 	if (!pc_profile_meta_hex(p, "mz.image_offset", &off) || !pc_profile_meta_hex(p, "mz.image_size", &isize) ||
@@ -390,22 +460,33 @@ static int code_mz(pc_profile *p, dis_code *c, const char *path, uint64_t lo, ui
 	char why[400];
 	if (pc_profile_mz_mismatch(p, why, sizeof why))
 		return pc_profile_fail_at(p, PC_EFORMAT, path, -1, "%s", why);
-	size_t len = 0;
-	int st = read_file(p, path, &c->buf, &len);
+	int st = read_file(p, path, &g->buf, &g->len);
 	if (st)
 		return st;
+	size_t len = g->len;
 	if (off > len || isize > len - off)
 		return pc_profile_fail_at(p, PC_ETRUNC, path, (int64_t)len,
 			       "file ends after %zu bytes; the load image needs %llu", len,
 			       (unsigned long long)(off + isize));
-	if ((st = code_window(p, c, path, (const unsigned char *)c->buf + off, org, isize, lo, hi,
-			      "load image")))
+	g->img = (const unsigned char *)g->buf + off, g->base = org, g->size = isize;
+	g->what = "load image";
+	g->cs_arch = CS_ARCH_X86;
+	g->cs_mode = CS_MODE_16;
+	g->unit = 1;
+	g->arch = "x86 16-bit real mode";
+	g->segoff = 1;
+	return PC_OK;
+}
+
+/* The code of [lo, hi) from g's image (GEMDOS, DOS) placed at base. */
+static int code_image(pc_profile *p, const dis_prog *g, dis_code *c, const char *path,
+		      uint64_t base, uint64_t lo, uint64_t hi)
+{
+	int st = code_window(p, c, path, g->img, base, g->size, lo, hi, g->what);
+	if (st)
 		return st;
-	c->cs_arch = CS_ARCH_X86;
-	c->cs_mode = CS_MODE_16;
-	c->unit = 1;
-	c->arch = "x86 16-bit real mode";
-	c->segoff = 1;
+	c->cs_arch = g->cs_arch, c->cs_mode = g->cs_mode, c->unit = g->unit;
+	c->arch = g->arch, c->segoff = g->segoff;
 	return PC_OK;
 }
 
@@ -711,7 +792,7 @@ static void put_bytes(pc_sink *k, const dis_ins *d, unsigned width)
 /* The report of the function disasm-select names (none: the hottest),
  * or (pre not NULL) of that one. */
 static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
-		  const cs_table *csf, const pc_target *pre)
+		  const cs_table *csf, dis_prog *g, const pc_target *pre)
 {
 	int st;
 	const char *sel = pc_options_get(o, "disasm-select");
@@ -778,13 +859,33 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 		if (!dos && !strcmp(p->src_format[i], "mz"))
 			dos = p->src_file[i];
 	}
-	if (elf) {
-		c.file = elf;
+	c.file = elf ? elf : prg ? prg : dos;
+#if !PC_HAVE_ELF
+	if (elf)
+		return pc_profile_fail(p, PC_EUNSUPPORTED,
+				       "disasm: this libprofcore was built without libelf and cannot read ELF code");
+#endif
+	if (!c.file)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "disasm needs the program's code: give the ELF executable, GEMDOS program or DOS .EXE/.COM among the files");
+	/* the program, read at the first function */
+	if (!g->loaded) {
 #if PC_HAVE_ELF
-		st = code_elf(p, &c, elf, fn->address, fn->end);
+		st = elf ? load_elf(p, g, elf) : prg ? load_gemdos(p, g, prg) : load_mz(p, g, dos);
 #else
-		st = pc_profile_fail(p, PC_EUNSUPPORTED,
-				     "disasm: this libprofcore was built without libelf and cannot read ELF code");
+		st = prg ? load_gemdos(p, g, prg) : load_mz(p, g, dos);
+#endif
+		if (st == PC_ENOMEM)
+			st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		if (st) {
+			prog_dispose(g);
+			return st;
+		}
+		g->loaded = 1;
+	}
+	if (elf) {
+#if PC_HAVE_ELF
+		st = code_elf(p, g, &c, elf, fn->address, fn->end);
 #endif
 	} else if (prg) {
 		uint64_t base = 0;
@@ -794,11 +895,9 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 				base = p->regions[i].low;
 				break;
 			}
-		c.file = prg;
-		st = code_gemdos(p, &c, prg, base, fn->address, fn->end);
-	} else if (dos) {
-		c.file = dos;
-		st = code_mz(p, &c, dos, fn->address, fn->end);
+		st = code_image(p, g, &c, prg, base, fn->address, fn->end);
+	} else {
+		st = code_image(p, g, &c, dos, g->base, fn->address, fn->end);
 		/* SSSS:OOOO in the segment (map region) holding the function */
 		for (size_t i = 0; !st && i < p->nregions; i++)
 			if (p->regions[i].cls == PC_REGION_APPLICATION && p->regions[i].label &&
@@ -808,9 +907,6 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 				c.frame = p->regions[i].low & ~(uint64_t)15;
 				break;
 			}
-	} else {
-		st = pc_profile_fail(p, PC_EUSAGE,
-				     "disasm needs the program's code: give the ELF executable, GEMDOS program or DOS .EXE/.COM among the files");
 	}
 	dis_ins *v = NULL;
 	size_t n = 0;
@@ -830,9 +926,16 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 				     (size_t)1 << 17);
 		goto out;
 	}
-	for (size_t i = 0; i < ns; i++) {
-		if (s[i].segment != fn->segment || s[i].address < c.lo || s[i].address >= c.hi)
-			continue;
+	/* (s is sorted by segment and address: the function's are one run) */
+	size_t s0 = 0, s1 = ns;
+	while (s0 < s1) {
+		size_t m = s0 + (s1 - s0) / 2;
+		if (s[m].segment < fn->segment || (s[m].segment == fn->segment && s[m].address < c.lo))
+			s0 = m + 1;
+		else
+			s1 = m;
+	}
+	for (size_t i = s0; i < ns && s[i].segment == fn->segment && s[i].address < c.hi; i++) {
 		size_t j = find_ins(v, n, s[i].address);
 		if (j >= n)
 			continue;
@@ -1070,8 +1173,6 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k, pc_outfmt fmt,
 	st = k->failed;
 out:
 	free(v);
-	free(c.modes);
-	free(c.buf);
 	return st;
 }
 
@@ -1082,7 +1183,10 @@ static int disasm_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	int st;
 	if ((st = pc_rs_outfmt(p, o, &fmt)) || (st = cs_ready(p, &csf)))
 		return st;
-	st = render(p, o, k, fmt, &csf, NULL);
+	dis_prog g;
+	memset(&g, 0, sizeof g);
+	st = render(p, o, k, fmt, &csf, &g, NULL);
+	prog_dispose(&g);
 	cs_done(&csf);
 	return st;
 }
@@ -1094,6 +1198,8 @@ int pc_disasm_json_each(pc_profile *p, const pc_options *o, const size_t *target
 	int st;
 	if ((st = pc_profile_attribute(p, pc_options_attrib(o))) || (st = cs_ready(p, &csf)))
 		return st;
+	dis_prog g; /* the program, read once for all */
+	memset(&g, 0, sizeof g);
 	size_t done = 0;
 	for (size_t i = 0; i < n && !st; i++) {
 		pc_sink one;
@@ -1101,7 +1207,7 @@ int pc_disasm_json_each(pc_profile *p, const pc_options *o, const size_t *target
 		if (targets[i] >= p->ntargets)
 			st = pc_profile_fail(p, PC_ENOTFOUND, "disasm: no function %zu", targets[i]);
 		else
-			st = render(p, o, &one, PC_OUT_JSON, &csf, &p->targets[targets[i]]);
+			st = render(p, o, &one, PC_OUT_JSON, &csf, &g, &p->targets[targets[i]]);
 		if (!st && one.failed)
 			st = PC_ENOMEM;
 		if (!st) {
@@ -1116,6 +1222,7 @@ int pc_disasm_json_each(pc_profile *p, const pc_options *o, const size_t *target
 		}
 		pc_sink_dispose(&one);
 	}
+	prog_dispose(&g);
 	cs_done(&csf);
 	return st ? st : k->failed ? PC_ENOMEM : PC_OK;
 }

@@ -78,6 +78,31 @@ int pc_rowfilter_keep_at(pc_rowfilter *rf, uint32_t segment, uint64_t address)
 	return pc_rowfilter_keep_row(rf, pc_profile_row_find(rf->p, segment, address));
 }
 
+int pc_rowfilter_each_sampled(pc_profile *p, pc_rowfilter *rf, const pc_sample *s, size_t ns,
+			       pc_sampled_fn fn, void *ctx)
+{
+	size_t nh = p->nhists;
+	for (size_t i = 0; i < nh + ns; i++) {
+		const pc_histogram *H = i < nh ? &p->hists[i].h : NULL;
+		size_t nb = H ? H->nbins : 1;
+		long double w = H ? (long double)(H->high - H->low) / (long double)H->nbins : 0;
+		for (size_t b = 0; b < nb; b++) {
+			uint32_t seg = H ? H->segment : s[i - nh].segment;
+			uint64_t a = H ? H->low + (uint64_t)(w * (long double)b) : s[i - nh].address;
+			double c = H ? (double)H->counts[b] : (double)s[i - nh].count;
+			if (!(c > 0))
+				continue;
+			int keep = pc_rowfilter_keep_at(rf, seg, a);
+			if (keep < 0)
+				return keep;
+			int st = fn(ctx, seg, a, c, keep);
+			if (st)
+				return st;
+		}
+	}
+	return PC_OK;
+}
+
 int pc_rowfilter_keep_name(pc_rowfilter *rf, const char *name, const char *key)
 {
 	if (!rf->any)

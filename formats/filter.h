@@ -79,6 +79,18 @@ PC_INTERNAL int pc_rowfilter_keep_name(pc_rowfilter *rf, const char *name,
 PC_INTERNAL int pc_rowfilter_ranges(pc_rowfilter *rf, uint32_t segment,
 				    uint64_t low, uint64_t high,
 				    pc_addr_range **out, size_t *n);
+/** What pc_rowfilter_each_sampled calls for each sampled address: its
+ *  segment, address, count and the filters' verdict (1 kept, 0
+ *  dropped); a nonzero return stops the walk and is returned. */
+typedef int (*pc_sampled_fn)(void *ctx, uint32_t segment, uint64_t address, double count,
+			     int keep);
+/** Every sampled address of p with a count: each histogram's non-empty
+ *  buckets by their start, then the distinct raw samples s[0..ns)
+ *  (pc_samples_sorted, or none), each with rf's verdict (the reports
+ *  "locations" and the HTML page's source text).  PC_OK, fn's first
+ *  nonzero return, or < 0 from the filters. */
+PC_INTERNAL int pc_rowfilter_each_sampled(pc_profile *p, pc_rowfilter *rf, const pc_sample *s,
+					  size_t ns, pc_sampled_fn fn, void *ctx);
 /** "Filters: focus RE, ...; kept K of N samples\n" when a filter is
  *  given, nothing otherwise. */
 PC_INTERNAL int pc_filter_totals_line(const pc_rowfilter *rf, double kept,

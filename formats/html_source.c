@@ -238,6 +238,38 @@ static void put_file(pc_sink *k, const pc_dwarf *d, const char *name, size_t *bu
 	free(path);
 }
 
+/* put_sources's walk over the sampled addresses: own, each address's
+ * line and function; marks, the call sites of the code inlined there */
+typedef struct src_walk {
+	pc_profile *p;
+	pc_dwarf *d;
+	hmark *marks, *own;
+	size_t nm, cm, no, co;
+} src_walk;
+
+static int src_each(void *ctx, uint32_t seg, uint64_t a, double c, int keep)
+{
+	(void)seg;
+	src_walk *w = ctx;
+	const pc_srcframe *f;
+	size_t nfr;
+	if (!keep || pc_dwarf_lookup_frames(w->d, a, &f, &nfr) || !nfr || !f[0].file ||
+	    !f[0].line || !f[0].function)
+		return PC_OK;
+	if (pc_grow((void **)&w->own, &w->co, w->no + 1, sizeof *w->own) ||
+	    pc_grow((void **)&w->marks, &w->cm, w->nm + nfr, sizeof *w->marks))
+		return PC_ENOMEM;
+	w->own[w->no++] = (hmark){f[0].file, f[0].line,
+				  pc_name_display(w->p, f[nfr - 1].function ? f[nfr - 1].function
+									  : f[0].function),
+				  c};
+	for (size_t j = 1; j < nfr; j++)
+		if (f[j].file && f[j].line && f[j - 1].function)
+			w->marks[w->nm++] = (hmark){f[j].file, f[j].line,
+						    pc_name_display(w->p, f[j - 1].function), c};
+	return PC_OK;
+}
+
 /* The source part: files, inlined, funcs. */
 static int put_sources(pc_sink *k, pc_profile *p, const pc_options *o)
 {
@@ -254,7 +286,7 @@ static int put_sources(pc_sink *k, pc_profile *p, const pc_options *o)
 	pc_rowfilter rf;
 	hmark *marks = NULL, *own = NULL;
 	hfile *files = NULL;
-	size_t nm = 0, cm = 0, no = 0, co = 0, nf = 0, cf = 0;
+	size_t nm = 0, no = 0, nf = 0, cf = 0;
 	if ((st = pc_rowfilter_init(p, o, &rf)))
 		goto out;
 	size_t ns = pc_samples_binned(p->samples) ? 0 : pc_samples_distinct(p->samples);
@@ -265,44 +297,11 @@ static int put_sources(pc_sink *k, pc_profile *p, const pc_options *o)
 	}
 	/* every sampled address (a histogram's bucket by its start, as
 	 * -r locations takes it) */
-	for (size_t i = 0; i < p->nhists + ns; i++) {
-		const pc_histogram *H = i < p->nhists ? &p->hists[i].h : NULL;
-		size_t nb = H ? H->nbins : 1;
-		long double w = H ? (long double)(H->high - H->low) / (long double)H->nbins : 0;
-		for (size_t b = 0; b < nb; b++) {
-			uint32_t seg = H ? H->segment : smp[i - p->nhists].segment;
-			uint64_t a = H ? H->low + (uint64_t)(w * (long double)b)
-				       : smp[i - p->nhists].address;
-			double c = H ? (double)H->counts[b] : (double)smp[i - p->nhists].count;
-			if (!(c > 0))
-				continue;
-			int keep = pc_rowfilter_keep_at(&rf, seg, a);
-			if (keep < 0) {
-				st = keep;
-				goto out;
-			}
-			const pc_srcframe *f;
-			size_t nfr;
-			if (!keep || pc_dwarf_lookup_frames(d, a, &f, &nfr) || !nfr ||
-			    !f[0].file || !f[0].line || !f[0].function)
-				continue;
-			if (pc_grow((void **)&own, &co, no + 1, sizeof *own) ||
-			    pc_grow((void **)&marks, &cm, nm + nfr, sizeof *marks)) {
-				st = PC_ENOMEM;
-				goto out;
-			}
-			own[no++] = (hmark){f[0].file, f[0].line,
-					    pc_name_display(p, f[nfr - 1].function
-								       ? f[nfr - 1].function
-								       : f[0].function),
-					    c};
-			for (size_t j = 1; j < nfr; j++)
-				if (f[j].file && f[j].line && f[j - 1].function)
-					marks[nm++] = (hmark){f[j].file, f[j].line,
-							      pc_name_display(p, f[j - 1].function),
-							      c};
-		}
-	}
+	src_walk w = {p, d, NULL, NULL, 0, 0, 0, 0};
+	st = pc_rowfilter_each_sampled(p, &rf, smp, ns, src_each, &w);
+	marks = w.marks, own = w.own, nm = w.nm, no = w.no;
+	if (st)
+		goto out;
 	if (no)
 		qsort(own, no, sizeof *own, cmp_mark);
 	no = merge(own, no, cmp_mark); /* one entry a (file, line, function) */

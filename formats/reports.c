@@ -22,6 +22,7 @@ extern const pc_report pc_report_source;
 extern const pc_report pc_report_locations;
 extern const pc_report pc_report_html;
 extern const pc_report pc_report_disasm;
+extern const pc_report pc_report_timeline;
 
 const pc_report *const pc_reports[] = {
 	&pc_report_flat,
@@ -36,6 +37,7 @@ const pc_report *const pc_reports[] = {
 	&pc_report_locations,
 	&pc_report_html,
 	&pc_report_disasm,
+	&pc_report_timeline,
 	NULL,
 };
 

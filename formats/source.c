@@ -853,6 +853,28 @@ static int put_location(pc_profile *p, pc_dwarf *d, pc_outfmt fmt, pc_sink *k,
 	return PC_OK;
 }
 
+/* locations_render's two passes over the sampled addresses: the
+ * totals (pass 0, when filters are given), then the rows */
+typedef struct loc_walk {
+	pc_profile *p;
+	pc_dwarf *d;
+	pc_outfmt fmt;
+	pc_sink *k;
+	int pass, first;
+	double all, kept;
+} loc_walk;
+
+static int loc_each(void *ctx, uint32_t seg, uint64_t a, double c, int keep)
+{
+	loc_walk *w = ctx;
+	if (w->pass == 0) {
+		w->all += c;
+		w->kept += keep ? c : 0;
+		return PC_OK;
+	}
+	return keep ? put_location(w->p, w->d, w->fmt, w->k, seg, a, c, &w->first) : PC_OK;
+}
+
 static int locations_render(pc_profile *p, const pc_options *o, pc_sink *k)
 {
 	pc_outfmt fmt;
@@ -871,56 +893,31 @@ static int locations_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	/* --focus/--ignore/--hide: the addresses in functions that pass
 	 * (a bucket by its start), two passes: the totals first */
 	pc_rowfilter rf;
-	double all = 0, kept = 0;
+	loc_walk w = {p, d, fmt, k, 0, 1, 0, 0};
 	if ((st = pc_rowfilter_init(p, o, &rf)))
 		goto out;
-	for (int pass = rf.any ? 0 : 1; pass < 2; pass++) {
-		int first = 1;
-		if (pass == 1 && fmt == PC_OUT_CSV) {
+	for (w.pass = rf.any ? 0 : 1; w.pass < 2; w.pass++) {
+		w.first = 1;
+		if (w.pass == 1 && fmt == PC_OUT_CSV) {
 			pc_sink_puts(k, "address,count,frames\n");
-		} else if (pass == 1 && fmt == PC_OUT_JSON) {
+		} else if (w.pass == 1 && fmt == PC_OUT_JSON) {
 			pc_sink_puts(k, "{\"report\": \"locations\", ");
 			if (rf.any) {
 				pc_sink_puts(k, "\"filters\": ");
 				pc_filter_json(o, k);
 				pc_sink_puts(k, ", \"filtered_out\": ");
-				pc_sink_count(k, all - kept);
+				pc_sink_count(k, w.all - w.kept);
 				pc_sink_puts(k, ", ");
 			}
 			pc_sink_puts(k, "\"locations\": [");
-		} else if (pass == 1) {
-			pc_filter_totals_line(&rf, kept, all, k);
+		} else if (w.pass == 1) {
+			pc_filter_totals_line(&rf, w.kept, w.all, k);
 			pc_sink_printf(k, "%-12s %10s  %s\n", "address", "count",
 				       "function at file:line:column (inline chain, innermost first)");
 		}
-		size_t nh = p->nhists;
-		for (size_t i = 0; i < nh + ns; i++) {
-			const pc_histogram *H = i < nh ? &p->hists[i].h : NULL;
-			size_t nb = H ? H->nbins : 1;
-			long double w = H ? (long double)(H->high - H->low) /
-						    (long double)H->nbins : 0;
-			for (size_t b = 0; b < nb; b++) {
-				uint32_t seg = H ? H->segment : s[i - nh].segment;
-				uint64_t a = H ? H->low + (uint64_t)(w * (long double)b)
-					       : s[i - nh].address;
-				double c = H ? (double)H->counts[b] : (double)s[i - nh].count;
-				if (!(c > 0))
-					continue;
-				int keep = pc_rowfilter_keep_at(&rf, seg, a);
-				if (keep < 0) {
-					st = keep;
-					goto out;
-				}
-				if (pass == 0) {
-					all += c;
-					kept += keep ? c : 0;
-				} else if (keep &&
-					   (st = put_location(p, d, fmt, k, seg, a, c, &first))) {
-					goto out;
-				}
-			}
-		}
-		if (pass == 1 && fmt == PC_OUT_JSON)
+		if ((st = pc_rowfilter_each_sampled(p, &rf, s, ns, loc_each, &w)))
+			goto out;
+		if (w.pass == 1 && fmt == PC_OUT_JSON)
 			pc_sink_puts(k, "\n]}\n");
 	}
 	st = k->failed;

@@ -92,61 +92,6 @@ int pc_demangle(const char *name, char **shown)
 #endif
 }
 
-/* A cached display name: symbol index and name (NULL: a free slot). */
-struct pc_dslot {
-	size_t sym;
-	const char *name;
-};
-
-static size_t dslot_hash(size_t sym, size_t cap)
-{
-	return (size_t)(((uint64_t)sym * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
-}
-
-/* the slot of sym in the map: its entry, or the free slot for it */
-static struct pc_dslot *dmap_find(const pc_profile *p, size_t sym)
-{
-	size_t h = dslot_hash(sym, p->dmapcap);
-	while (p->dmap[h].name && p->dmap[h].sym != sym)
-		h = (h + 1) & (p->dmapcap - 1);
-	return &p->dmap[h];
-}
-
-/* Room for one more entry in the map (at most half full), or, once the
- * map would take more room than an array of every symbol's name, the
- * array: its entries moved there.  PC_ENOMEM. */
-static int dmap_reserve(pc_profile *p)
-{
-	if (2 * (p->dmapn + 1) <= p->dmapcap)
-		return PC_OK;
-	size_t cap = p->dmapcap ? 2 * p->dmapcap : 16;
-	if (cap * sizeof *p->dmap >= p->nsyms * sizeof *p->display) {
-		const char **d = calloc(p->nsyms ? p->nsyms : 1, sizeof *d);
-		if (!d)
-			return PC_ENOMEM;
-		for (size_t s = 0; s < p->dmapcap; s++)
-			if (p->dmap[s].name)
-				d[p->dmap[s].sym] = p->dmap[s].name;
-		free(p->dmap);
-		p->dmap = NULL;
-		p->dmapn = p->dmapcap = 0;
-		p->display = d;
-		p->ndisplay = p->capdisplay = p->nsyms ? p->nsyms : 1;
-		return PC_OK;
-	}
-	struct pc_dslot *old = p->dmap, *m = calloc(cap, sizeof *m);
-	size_t oldcap = p->dmapcap;
-	if (!m)
-		return PC_ENOMEM;
-	p->dmap = m;
-	p->dmapcap = cap;
-	for (size_t s = 0; s < oldcap; s++)
-		if (old[s].name)
-			*dmap_find(p, old[s].sym) = old[s];
-	free(old);
-	return PC_OK;
-}
-
 /* raw's display name in *out: its demangled form, pooled, or raw itself
  * when it is not a mangled name; PC_ENOMEM (and *out untouched).  With
  * split_names, raw is "NAME SUFFIX" (no mangled name holds a blank or a
@@ -181,10 +126,9 @@ static int demangle_pooled(pc_profile *p, const char *raw, const char **out)
 	return PC_OK;
 }
 
-/* The display name of symbol i (< nsyms) in *shown, cached; PC_ENOMEM
- * with *shown = the raw name, which is then shown.  The cache is a map
- * while few names are asked for (a program with a handful of names that
- * start with '_' costs no array of a pointer per symbol). */
+/* The display name of symbol i (< nsyms) in *shown, kept in the array
+ * of every symbol's (calloc'd: the pages of names never asked for stay
+ * untouched); PC_ENOMEM with *shown = the raw name, which is then shown. */
 static int symbol_display(pc_profile *p, size_t i, const char **shown)
 {
 	const char *raw = p->syms[i].name;
@@ -192,23 +136,9 @@ static int symbol_display(pc_profile *p, size_t i, const char **shown)
 	if (!pc_demangler_available() || !raw)
 		return PC_OK;
 	if (!p->display) {
-		struct pc_dslot *e = p->dmapcap ? dmap_find(p, i) : NULL;
-		if (e && e->name) {
-			*shown = e->name;
-			return PC_OK;
-		}
-		if (dmap_reserve(p))
+		if (!(p->display = calloc(p->nsyms, sizeof *p->display)))
 			return PC_ENOMEM;
-	}
-	if (!p->display) {
-		const char *kept;
-		if (demangle_pooled(p, raw, &kept))
-			return PC_ENOMEM;
-		struct pc_dslot *e = dmap_find(p, i);
-		*e = (struct pc_dslot){i, kept};
-		p->dmapn++;
-		*shown = e->name;
-		return PC_OK;
+		p->ndisplay = p->capdisplay = p->nsyms;
 	}
 	if (p->ndisplay < p->nsyms) {
 		size_t cap = p->capdisplay;
@@ -240,6 +170,11 @@ const char *pc_symbol_display(pc_profile *p, size_t i)
 		return raw;
 	symbol_display(p, i, &shown); /* out of memory: the raw name */
 	return shown;
+}
+
+static size_t dslot_hash(size_t key, size_t cap)
+{
+	return (size_t)(((uint64_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
 }
 
 /* A cached display name of a name that is no symbol's: the name (its

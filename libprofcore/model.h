@@ -49,12 +49,8 @@ struct pc_profile {
 	/* the last file and section names pooled for a symbol: a run of
 	 * symbols of one object file or section shares one copy */
 	const char *last_file, *last_section;
-	/* display names (demangle.c), filled on first use: a small hash map
-	 * by symbol index while few are asked for (dmap, dmapcap slots, a
-	 * power of two, dmapn in use), then an array of every symbol's
-	 * (display, NULL = not yet) */
-	struct pc_dslot *dmap;
-	size_t dmapn, dmapcap;
+	/* display names (demangle.c), filled on first use: an array of
+	 * every symbol's (display, NULL = not yet) */
 	const char **display;
 	size_t ndisplay, capdisplay;
 	int demangle; /* rows show display names (the "demangle" option) */
@@ -82,6 +78,7 @@ struct pc_profile {
 	pc_lineinfo *lines; /* pc_profile_add_line (map line numbers) */
 	size_t nlines, caplines;
 	pc_samplestore *samples;
+	struct pc_timeline *timeline; /* the input's order (timeline.c), or NULL */
 	uint64_t class_samples[PC_REGION_COUNT];
 	const char **ctx_name; /* pc_profile_add_context_samples */
 	uint64_t *ctx_count;

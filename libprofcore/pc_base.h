@@ -141,14 +141,4 @@ PC_INTERNAL double pc_stats_quantile(double p);
 PC_INTERNAL void pc_stats_score_interval(double k1, double n1, double k2, double n2,
 					 double z, double *lo, double *hi);
 
-/** A copy of the n bytes at s (a NUL added after them) in p's string
- *  pool, as long-lived as p; NULL: out of memory.  A loader copies a
- *  whole string table once and gives the names inside the copy to
- *  pc_profile_add_symbol_pooled. */
-PC_INTERNAL const char *pc_profile_pool_bytes(pc_profile *p, const char *s, size_t n);
-/** pc_profile_add_symbol for a sym->name and sym->section (unless NULL)
- *  that are in p's pool already (pc_profile_pool_bytes): they are not
- *  copied again. */
-PC_INTERNAL int pc_profile_add_symbol_pooled(pc_profile *p, const pc_symbol *sym);
-
 #endif

@@ -1,6 +1,7 @@
 /* profile.c - the profile: what was loaded for one analysis. */
 #include "model.h"
 #include "internal.h"
+#include "timeline.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -58,7 +59,6 @@ void pc_profile_free(pc_profile *p)
 	free(p->hzero.r);
 	free(p->syms);
 	free(p->display);
-	free(p->dmap);
 	free(p->nmap);
 	free(p->regions);
 	free(p->arcs);
@@ -71,6 +71,7 @@ void pc_profile_free(pc_profile *p)
 	free(p->ctx_name);
 	free(p->ctx_count);
 	pc_samples_free(p->samples);
+	pc_timeline_free(p->timeline);
 	pc_dwarf_free(p->own_dwarf);
 	pc_diag_dispose(&p->diag);
 	pc_strpool_free(&p->pool);
@@ -159,7 +160,7 @@ const char *pc_profile_note_at(const pc_profile *p, size_t i)
 
 #define POOL(s) ((s) ? pc_strpool_add(&p->pool, (s)) : NULL)
 
-static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
+int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
 {
 	if (!sym || !sym->name)
 		return pc_profile_fail(p, PC_EUSAGE, "symbol without a name");
@@ -168,16 +169,14 @@ static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
 	    pc_grow((void **)&p->syms, &p->capsyms, p->nsyms + 1, sizeof *p->syms))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	pc_symbol s = *sym;
-	if (!pooled)
-		s.name = POOL(sym->name);
+	s.name = POOL(sym->name);
 	s.file = sym->file && p->last_file && !strcmp(sym->file, p->last_file)
 			 ? p->last_file
 			 : POOL(sym->file);
-	if (!pooled)
-		s.section = sym->section && p->last_section &&
-					    !strcmp(sym->section, p->last_section)
-				    ? p->last_section
-				    : POOL(sym->section);
+	s.section = sym->section && p->last_section &&
+			    !strcmp(sym->section, p->last_section)
+			    ? p->last_section
+			    : POOL(sym->section);
 	if (!s.name || (sym->file && !s.file) || (sym->section && !s.section))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	if (s.file)
@@ -187,21 +186,6 @@ static int add_symbol(pc_profile *p, const pc_symbol *sym, int pooled)
 	p->syms[p->nsyms++] = s;
 	pc_profile_invalidate(p);
 	return PC_OK;
-}
-
-int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
-{
-	return add_symbol(p, sym, 0);
-}
-
-int pc_profile_add_symbol_pooled(pc_profile *p, const pc_symbol *sym)
-{
-	return add_symbol(p, sym, 1);
-}
-
-const char *pc_profile_pool_bytes(pc_profile *p, const char *s, size_t n)
-{
-	return pc_strpool_addn(&p->pool, s, n);
 }
 
 int pc_profile_add_region(pc_profile *p, const pc_region *r)
@@ -956,4 +940,84 @@ const char *pc_symkind_name(pc_symkind k)
 	case PC_SYM_OTHER: return "other";
 	}
 	return "invalid";
+}
+
+/* ---- the input's order (timeline.c) ---------------------------------- */
+
+int pc_profile_window_span(uint64_t *span, const pc_profile *p)
+{
+	if (!span || !p)
+		return PC_EUSAGE;
+	*span = pc_timeline_span(p->timeline);
+	return PC_OK;
+}
+
+int pc_profile_add_window(pc_profile *p, uint64_t first, uint64_t end,
+			  const uint32_t *segments, const uint64_t *addresses,
+			  const uint64_t *counts, size_t n)
+{
+	if (!p)
+		return PC_EUSAGE;
+	if (end <= first || (n && (!segments || !addresses || !counts)))
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "pc_profile_add_window: needs first < end and n segments, addresses and counts");
+	if (!p->timeline && !(p->timeline = pc_timeline_new()))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	uint64_t last = pc_timeline_end(p->timeline);
+	if (first && pc_timeline_count(p->timeline) && first != last)
+		return pc_profile_fail(p, PC_EUSAGE,
+				       "pc_profile_add_window: window [%llu, %llu) does not follow the last one, which ends at %llu",
+				       (unsigned long long)first, (unsigned long long)end,
+				       (unsigned long long)last);
+	for (size_t i = 0; i < n; i++) {
+		int r = counts[i] ? pc_profile_add_sample(p, segments[i], addresses[i], counts[i])
+				  : PC_OK;
+		if (r)
+			return r;
+	}
+	if (pc_timeline_add(p->timeline, first, end, segments, addresses, counts, n))
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	return PC_OK;
+}
+
+int pc_profile_window_count(size_t *n, const pc_profile *p)
+{
+	if (!n || !p)
+		return PC_EUSAGE;
+	*n = pc_timeline_count(p->timeline);
+	return PC_OK;
+}
+
+int pc_profile_window_at(uint64_t *first, uint64_t *end, size_t *naddr,
+			 const pc_profile *p, size_t i)
+{
+	if (!first || !end || !naddr || !p)
+		return PC_EUSAGE;
+	if (i >= pc_timeline_count(p->timeline))
+		return PC_ENOTFOUND;
+	pc_timeline_window(p->timeline, i, first, end, naddr);
+	return PC_OK;
+}
+
+int pc_profile_window_address(uint32_t *segment, uint64_t *address, uint64_t *count,
+			      const pc_profile *p, size_t i, size_t j)
+{
+	if (!segment || !address || !count || !p)
+		return PC_EUSAGE;
+	uint64_t first, end;
+	size_t n;
+	if (i >= pc_timeline_count(p->timeline))
+		return PC_ENOTFOUND;
+	const pc_tlcell *c = pc_timeline_window(p->timeline, i, &first, &end, &n);
+	if (j >= n)
+		return PC_ENOTFOUND;
+	*segment = c[j].segment;
+	*address = c[j].address;
+	*count = c[j].count;
+	return PC_OK;
+}
+
+int pc_profile_order_dropped(const pc_profile *p)
+{
+	return pc_timeline_dropped(p->timeline);
 }

@@ -29,6 +29,9 @@ typedef struct pc_itotals {
 					     samples credited to no symbol */
 } pc_itotals;
 PC_INTERNAL int pc_profile_itotals(pc_profile *p, pc_itotals *out);
+/** 1 when several ordered inputs went into p: no one order is kept
+ *  (pc_profile_window_count is 0; profile.c). */
+PC_INTERNAL int pc_profile_order_dropped(const pc_profile *p);
 /** A call graph node for the engines: row -1 for a cycle, next_member
  *  (size_t)-1 at the end of a cycle and outside cycles. */
 typedef struct pc_icg_node {

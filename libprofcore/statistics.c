@@ -18,6 +18,7 @@
  */
 #include "model.h"
 #include "internal.h"
+#include "timeline.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -452,6 +453,13 @@ int pc_profile_merge(pc_profile *dst, const pc_profile *src)
 	if (dst->rate <= 0 && src->rate > 0)
 		dst->rate = src->rate;
 	int st;
+	/* the input's order: src's, when dst has none of its own */
+	if (src->timeline) {
+		if (!dst->timeline && !(dst->timeline = pc_timeline_new()))
+			return pc_profile_fail(dst, PC_ENOMEM, "out of memory");
+		if (pc_timeline_copy(dst->timeline, src->timeline))
+			return pc_profile_fail(dst, PC_ENOMEM, "out of memory");
+	}
 	/* symbols and regions: the program's, kept once */
 	if (dst->nsyms == 0)
 		for (size_t i = 0; i < src->nsyms; i++)

@@ -271,23 +271,8 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 	size_t n = sh.sh_size / sh.sh_entsize;
 	Elf_Scn *strscn = elf_getscn(e, sh.sh_link);
 	Elf_Data *strd = strscn ? elf_getdata(strscn, NULL) : NULL;
-	/* the names: elf_strptr costs ~84 instructions a symbol; an
-	 * uncompressed string table whose data is its whole section is
-	 * indexed directly, with elf_strptr's checks (below the section's
-	 * size, a NUL before its end); any other goes through elf_strptr */
-	const char *strbase = NULL;
-	size_t strsize = 0;
-	GElf_Shdr strsh;
-	if (strscn && strd && strd->d_buf && gelf_getshdr(strscn, &strsh) &&
-	    strsh.sh_type == SHT_STRTAB && !(strsh.sh_flags & SHF_COMPRESSED) &&
-	    strd->d_size == strsh.sh_size && strd->d_off == 0) {
-		strbase = strd->d_buf;
-		strsize = strd->d_size;
-	}
 	/* the section of the last symbol, its header and name: symbols come
 	 * in runs of one section (50,000 of .text: one lookup, not 50,000) */
-	const char *pooltab = NULL; /* the profile's copy of strbase */
-	const char *pool_secname = NULL; /* and of last_secname */
 	size_t last_shndx = 0;
 	GElf_Shdr last_ssh;
 	const char *last_secname = NULL;
@@ -303,15 +288,7 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 			continue;
 		if (sym.st_shndx == SHN_UNDEF)
 			continue;
-		const char *name;
-		if (!strbase)
-			name = elf_strptr(e, sh.sh_link, sym.st_name);
-		else if (sym.st_name < strsize &&
-			 (strbase[strsize - 1] == '\0' ||
-			  memchr(strbase + sym.st_name, '\0', strsize - sym.st_name)))
-			name = strbase + sym.st_name;
-		else
-			name = NULL;
+		const char *name = elf_strptr(e, sh.sh_link, sym.st_name);
 		const char *strend = name && strd &&
 				     name >= (const char *)strd->d_buf &&
 				     name < (const char *)strd->d_buf + strd->d_size
@@ -351,7 +328,6 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 							      "symbol '%s' refers to a missing section", name);
 				last_shndx = sym.st_shndx;
 				last_secname = elf_strptr(e, eh->e_shstrndx, last_ssh.sh_name);
-				pool_secname = NULL;
 			}
 			const GElf_Shdr ssh = last_ssh;
 			if (eh->e_type == ET_REL)
@@ -390,23 +366,7 @@ static int load_symtab(pc_profile *p, pc_stream *s, Elf *e, Elf_Scn *symscn,
 		}
 		if (is_mcount(name))
 			ps.flags |= PC_SYMF_EXCLUDED;
-		int r;
-		if (strbase) {
-			/* the names: the string table copied into the profile
-			 * once (at its first name), not each name on its own */
-			if (!pooltab && !(pooltab = pc_profile_pool_bytes(p, strbase, strsize)))
-				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
-			ps.name = pooltab + (name - strbase);
-			/* the section's name too, once a run */
-			if (ps.section && !pool_secname &&
-			    !(pool_secname = pc_profile_pool_bytes(p, ps.section, strlen(ps.section))))
-				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
-			if (ps.section)
-				ps.section = pool_secname;
-			r = pc_profile_add_symbol_pooled(p, &ps);
-		} else {
-			r = pc_profile_add_symbol(p, &ps);
-		}
+		int r = pc_profile_add_symbol(p, &ps);
 		if (r)
 			return r;
 	}

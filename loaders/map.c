@@ -694,43 +694,6 @@ static int dialect_compile(const pc_ynode *root, const char *file, dialect **out
 	return PC_OK;
 }
 
-static int dialect_builtin(const char *name, dialect **out, char *err,
-			   size_t errlen)
-{
-	for (const pc_ydoc *b = pc_map_builtins; b->name; b++)
-		if (strcmp(b->name, name) == 0) {
-			char file[128];
-			snprintf(file, sizeof file, "%s.yaml", b->name);
-			return dialect_compile(b->root, file, out, err, errlen, 0);
-		}
-	return PC_ENOTFOUND;
-}
-
-static int dialect_file(const char *path, dialect **out, char *err, size_t errlen)
-{
-	*out = NULL;
-#if !PC_HAVE_YAML
-	pc_stream *s;
-	int st = pc_stream_open_file(&s, path);
-	if (st) {
-		snprintf(err, errlen, "dialect %s: cannot open", path);
-		return st == PC_ENOTFOUND ? PC_ENOTFOUND : PC_EIO;
-	}
-	pc_stream_free(s);
-	snprintf(err, errlen,
-		 "dialect %s: this profcore was built without YAML support; only the built-in dialects can be used",
-		 path);
-	return PC_EUNSUPPORTED;
-#else
-	pc_ynode *root = NULL;
-	int st = pc_ytree_load(path, "dialect", &root, err, errlen);
-	if (!st)
-		st = dialect_compile(root, path, out, err, errlen, 0);
-	pc_ytree_free(root);
-	return st;
-#endif
-}
-
 /* ---- detection ---------------------------------------------------------- */
 
 static int is_blank(const char *s, size_t n)
@@ -1161,56 +1124,21 @@ static int nm_split(const char *line, size_t len, fields *f)
 
 /* 1 if the row took the line, 0 if not, ROW_DAMAGED if an error row
  * matched it, negative status on failure. */
-/* A lines row: its pair found again and again along the line; the line
- * is taken only when nothing but blanks lies between and around them. */
-static int lines_apply(engine *e, const row *rw, const char *line, size_t len)
+
+/* One line number of a lines row's match: 1, 0 (not one), PC_ENOMEM. */
+static int line_row(engine *e, const row *rw, const fields *f)
 {
-	size_t pos = 0, n0 = e->nlines;
-	int found = 0;
-	while (pos < len) {
-		int m = pc_re_exec(rw->match.re, &e->sc, line + pos, len - pos, e->pm,
-				   rw->match.nsub);
-		if (m < 0)
-			return m;
-		if (!m || e->pm[0].eo == e->pm[0].so)
-			break;
-		for (size_t i = pos; i < pos + e->pm[0].so; i++)
-			if (line[i] != ' ' && line[i] != '\t') {
-				e->nlines = n0;
-				return 0;
-			}
-		fields f;
-		memset(&f, 0, sizeof f);
-		for (int k = 0; k < F_COUNT; k++) {
-			int g = rw->match.group[k];
-			if (g && e->pm[g].so != PC_RE_UNSET)
-				fset(&f, k, line + pos + e->pm[g].so, e->pm[g].eo - e->pm[g].so);
-		}
-		mline ml;
-		uint64_t ln;
-		if (!HAS(&f, F_LINE) || !parse_num(f.p[F_LINE], f.n[F_LINE], 10, &ln) || !ln ||
-		    ln > 0xFFFFFFFFu || !parse_addr(&f, rw->addr_mode, &ml.seg, &ml.addr)) {
-			e->nlines = n0;
-			return 0;
-		}
-		ml.line = (unsigned)ln;
-		ml.file = e->ctx_file;
-		if (pc_grow((void **)&e->lines, &e->caplines, e->nlines + 1, sizeof *e->lines))
-			return PC_ENOMEM;
-		e->lines[e->nlines++] = ml;
-		found = 1;
-		pos += e->pm[0].eo;
-	}
-	for (; pos < len; pos++)
-		if (line[pos] != ' ' && line[pos] != '\t') {
-			e->nlines = n0;
-			return 0;
-		}
-	if (found && e->ctx_file == NONE)
-		return pc_stream_fail(e->s, PC_EFORMAT, (int64_t)e->line_off,
-				      "line numbers before any source file was named (dialect %s: a lines row needs a 'file' context)",
-				      e->d->name);
-	return found;
+	mline ml;
+	uint64_t ln;
+	if (!HAS(f, F_LINE) || !parse_num(f->p[F_LINE], f->n[F_LINE], 10, &ln) || !ln ||
+	    ln > 0xFFFFFFFFu || !parse_addr(f, rw->addr_mode, &ml.seg, &ml.addr))
+		return 0;
+	ml.line = (unsigned)ln;
+	ml.file = e->ctx_file;
+	if (pc_grow((void **)&e->lines, &e->caplines, e->nlines + 1, sizeof *e->lines))
+		return PC_ENOMEM;
+	e->lines[e->nlines++] = ml;
+	return 1;
 }
 
 static int sym_row(engine *e, const row *rw, const fields *fp)
@@ -1243,13 +1171,15 @@ static int sym_row(engine *e, const row *rw, const fields *fp)
 	return 1;
 }
 
-/* A repeating symbol row: its match found again and again along the
- * line (ld65's two symbols a line); the line is taken only when nothing
- * but blanks lies between and around them. */
-static int repeat_apply(engine *e, const row *rw, const char *line, size_t len)
+/* A repeating row (a lines row, ld65's two symbols a line): its match
+ * found again and again along the line, each one taken by each(); the
+ * line is taken only when nothing but blanks lies between and around
+ * them. */
+static int repeat_apply(engine *e, const row *rw, const char *line, size_t len,
+			int (*each)(engine *, const row *, const fields *))
 {
-	size_t pos = 0, n0 = e->nsyms;
-	int found = 0;
+	size_t pos = 0, n0 = e->nsyms, l0 = e->nlines;
+	int found = 0, r = 0;
 	while (pos < len) {
 		int m = pc_re_exec(rw->match.re, &e->sc, line + pos, len - pos, e->pm,
 				   rw->match.nsub);
@@ -1257,11 +1187,10 @@ static int repeat_apply(engine *e, const row *rw, const char *line, size_t len)
 			return m;
 		if (!m || e->pm[0].eo == e->pm[0].so)
 			break;
-		for (size_t i = pos; i < pos + e->pm[0].so; i++)
-			if (line[i] != ' ' && line[i] != '\t') {
-				e->nsyms = n0;
-				return 0;
-			}
+		for (size_t i = pos; i < pos + e->pm[0].so && !r; i++)
+			r = line[i] != ' ' && line[i] != '\t';
+		if (r)
+			break;
 		fields f;
 		memset(&f, 0, sizeof f);
 		for (int k = 0; k < F_COUNT; k++) {
@@ -1270,19 +1199,23 @@ static int repeat_apply(engine *e, const row *rw, const char *line, size_t len)
 				fset(&f, k, line + pos + e->pm[g].so, e->pm[g].eo - e->pm[g].so);
 		}
 		size_t adv = e->pm[0].eo;
-		int r = sym_row(e, rw, &f);
-		if (r <= 0) {
-			e->nsyms = n0;
-			return r;
+		int t = each(e, rw, &f);
+		if (t < 0)
+			return t;
+		if (!t) {
+			r = 1;
+			break;
 		}
 		found = 1;
 		pos += adv;
 	}
-	for (; pos < len; pos++)
-		if (line[pos] != ' ' && line[pos] != '\t') {
-			e->nsyms = n0;
-			return 0;
-		}
+	for (; pos < len && !r; pos++)
+		r = line[pos] != ' ' && line[pos] != '\t';
+	if (r) {
+		e->nsyms = n0;
+		e->nlines = l0;
+		return 0;
+	}
 	return found;
 }
 
@@ -1290,10 +1223,16 @@ static int row_apply(engine *e, const row *rw, const char *line, size_t len)
 {
 	fields f;
 	memset(&f, 0, sizeof f);
-	if (rw->emit == EM_LINES)
-		return lines_apply(e, rw, line, len);
+	if (rw->emit == EM_LINES) {
+		int r = repeat_apply(e, rw, line, len, line_row);
+		if (r > 0 && e->ctx_file == NONE)
+			return pc_stream_fail(e->s, PC_EFORMAT, (int64_t)e->line_off,
+					      "line numbers before any source file was named (dialect %s: a lines row needs a 'file' context)",
+					      e->d->name);
+		return r;
+	}
 	if (rw->repeat)
-		return repeat_apply(e, rw, line, len);
+		return repeat_apply(e, rw, line, len, sym_row);
 	if (rw->nm_split) {
 		if (!nm_split(line, strlen(line), &f))
 			return 0;
@@ -1985,111 +1924,95 @@ static int map_probe(const unsigned char *head, size_t len, const char *filename
 	return detect_map(head, len, len < 4096, &name, &ambiguous);
 }
 
-static int ends_with(const char *s, const char *suf)
+static int dialect_compile_any(const pc_ynode *root, const char *file, void **out,
+			       char *err, size_t errlen)
 {
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && strcmp(s + a - b, suf) == 0;
+	dialect *d;
+	int r = dialect_compile(root, file, &d, err, errlen, 0);
+	*out = d;
+	return r;
 }
+
+/* The whole listing in memory, when the first 4 KiB cannot tell nm from
+ * nm -P (map_detect). */
+typedef struct whole_copy {
+	pc_stream *ms;
+	void *buf;
+} whole_copy;
+
+static int map_detect(pc_profile *p, pc_stream *s, const unsigned char *head, size_t len,
+		      int whole, const char **name, void *arg)
+{
+	whole_copy *w = arg;
+	int ambiguous, r;
+	if (!detect_map(head, len, whole, name, &ambiguous))
+		return 0;
+	if (ambiguous == 2) {
+		/* nm and nm -P both read the first 4 KiB: every line of
+		 * the listing decides, read into memory */
+		size_t whole_len = 0;
+		r = pc_stream_read_all(&w->buf, &whole_len, s, (uint64_t)1 << 40);
+		if (r)
+			return r;
+		r = pc_stream_open_memory(&w->ms, w->buf, whole_len, pc_stream_name(s));
+		if (r)
+			return pc_profile_fail(p, r, "out of memory");
+		head = w->buf;
+		len = whole_len;
+		whole = 1;
+		/* only the two nm dialects are scored on the whole
+		 * listing (every dialect's patterns on every line of a
+		 * large listing cost ~500 instructions a byte) */
+		int sn = detect_score("nm", head, len, 1),
+		    sp = detect_score("nm-posix", head, len, 1);
+		uint64_t at;
+		char ex[64];
+		ambiguous = 0;
+		if (sn != sp)
+			*name = sn > sp ? "nm" : "nm-posix";
+		else if (!sn) /* a later line fits neither */
+			ambiguous = 1;
+		else
+			switch (nm_shape(head, len, 1, &at, ex, sizeof ex)) {
+			case NM_BSD:
+				*name = "nm";
+				break;
+			case NM_POSIX:
+				*name = "nm-posix";
+				break;
+			default:
+				ambiguous = 1;
+			}
+	}
+	if (ambiguous) {
+		uint64_t off;
+		char shown[64];
+		nm_shape(head, len, whole, &off, shown, sizeof shown);
+		return pc_stream_fail(
+			s, PC_EFORMAT, (int64_t)off,
+			"nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"%s\"; choose with the option dialect=nm or dialect=nm-posix",
+			shown);
+	}
+	return 1;
+}
+
+static const pc_ydkind map_kind = {"map", "dialects", "dialect", "dialects",
+				   pc_map_builtins, dialect_compile_any, map_detect};
 
 static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 {
-	char err[512];
-	dialect *d = NULL;
+	void *dv;
 	int r;
-	pc_stream *ms = NULL; /* the whole listing in memory (nm tie) */
-	void *whole_buf = NULL;
-	size_t whole_len = 0;
+	whole_copy w = {NULL, NULL}; /* the whole listing in memory (nm tie) */
 	const char *want = pc_options_get(opts, "dialect");
-	if (want && *want) {
-		if (strchr(want, '/') || ends_with(want, ".yaml") || ends_with(want, ".yml")) {
-			r = dialect_file(want, &d, err, sizeof err);
-		} else {
-			r = dialect_builtin(want, &d, err, sizeof err);
-			if (r == PC_ENOTFOUND) {
-				char path[1024];
-				snprintf(path, sizeof path, "%s/dialects/%s.yaml", PC_DATADIR, want);
-				r = dialect_file(path, &d, err, sizeof err);
-				if (r == PC_ENOTFOUND || (r == PC_EIO && !d)) {
-					char list[512];
-					return pc_profile_fail(p, PC_ENOTFOUND,
-							       "no map dialect '%s' (built-in: %s%s)",
-							       want, pc_yd_builtin_names(pc_map_builtins, list, sizeof list),
-							       PC_HAVE_YAML ? "; or give FILE.yaml" : "");
-				}
-			}
-		}
-		if (r)
-			return pc_profile_fail(p, r == PC_ENOMEM || r == PC_EUNSUPPORTED ? r : PC_EUSAGE,
-					       "%s", err[0] ? err : "cannot read dialect");
-	} else {
-		const unsigned char *head;
-		size_t len;
-		if ((r = pc_stream_peek(&head, &len, s)) < 0)
-			return r;
-		uint64_t size;
-		int known;
-		pc_stream_size(&size, &known, s);
-		const char *name;
-		int ambiguous, whole = known && size == len;
-		if (!detect_map(head, len, whole, &name, &ambiguous))
-			return pc_stream_fail(s, PC_EUNKNOWN, 0,
-					      "no built-in map dialect recognises this file; name one with the option dialect=NAME or dialect=FILE.yaml");
-		if (ambiguous == 2) {
-			/* nm and nm -P both read the first 4 KiB: every line of
-			 * the listing decides, read into memory */
-			r = pc_stream_read_all(&whole_buf, &whole_len, s,
-					       (uint64_t)1 << 40);
-			if (r)
-				return r;
-			r = pc_stream_open_memory(&ms, whole_buf, whole_len, pc_stream_name(s));
-			if (r) {
-				pc_free(whole_buf);
-				return pc_profile_fail(p, r, "out of memory");
-			}
-			head = whole_buf;
-			len = whole_len;
-			whole = 1;
-			/* only the two nm dialects are scored on the whole
-			 * listing (every dialect's patterns on every line of a
-			 * large listing cost ~500 instructions a byte) */
-			int sn = detect_score("nm", head, len, 1),
-			    sp = detect_score("nm-posix", head, len, 1);
-			uint64_t at;
-			char ex[64];
-			ambiguous = 0;
-			if (sn != sp)
-				name = sn > sp ? "nm" : "nm-posix";
-			else if (!sn) /* a later line fits neither */
-				ambiguous = 1;
-			else
-				switch (nm_shape(head, len, 1, &at, ex, sizeof ex)) {
-				case NM_BSD:
-					name = "nm";
-					break;
-				case NM_POSIX:
-					name = "nm-posix";
-					break;
-				default:
-					ambiguous = 1;
-				}
-		}
-		if (ambiguous) {
-			uint64_t off;
-			char shown[64];
-			nm_shape(head, len, whole, &off, shown, sizeof shown);
-			pc_stream_free(ms);
-			pc_free(whole_buf);
-			return pc_stream_fail(
-				s, PC_EFORMAT, (int64_t)off,
-				"nm listing reads both as ADDRESS TYPE NAME (nm) and as NAME TYPE VALUE (nm -P), e.g. \"%s\"; choose with the option dialect=nm or dialect=nm-posix",
-				shown);
-		}
-		if ((r = dialect_builtin(name, &d, err, sizeof err))) {
-			pc_stream_free(ms);
-			pc_free(whole_buf);
-			return pc_profile_fail(p, r, "%s", err);
-		}
+	if ((r = pc_yd_choose(p, s, &map_kind, want, &w, &dv))) {
+		pc_stream_free(w.ms);
+		pc_free(w.buf);
+		return r;
 	}
+	dialect *d = dv;
+	pc_stream *ms = w.ms;
+	void *whole_buf = w.buf;
 	uint64_t load = 0;
 	if (pc_options_get_u64(&load, NULL, opts, "load-address") < 0) {
 		dialect_free(d);

@@ -299,35 +299,6 @@ static int tdialect_compile(const pc_ynode *root, const char *file, tdialect **o
 	return PC_OK;
 }
 
-static int tdialect_builtin(const char *name, tdialect **out, char *err, size_t errlen)
-{
-	for (const pc_ydoc *b = pc_trace_builtins; b->name; b++)
-		if (strcmp(b->name, name) == 0) {
-			char file[128];
-			snprintf(file, sizeof file, "%s.yaml", b->name);
-			return tdialect_compile(b->root, file, out, err, errlen);
-		}
-	return PC_ENOTFOUND;
-}
-
-static int tdialect_file(const char *path, tdialect **out, char *err, size_t errlen)
-{
-	*out = NULL;
-#if !PC_HAVE_YAML
-	snprintf(err, errlen,
-		 "dialect %s: this profcore was built without YAML support; only the built-in trace dialects can be used",
-		 path);
-	return PC_EUNSUPPORTED;
-#else
-	pc_ynode *root = NULL;
-	int st = pc_ytree_load(path, "dialect", &root, err, errlen);
-	if (!st)
-		st = tdialect_compile(root, path, out, err, errlen);
-	pc_ytree_free(root);
-	return st;
-#endif
-}
-
 /* ---- detection ---------------------------------------------------------- */
 
 static int tdialect_detect(const tdialect *d, pc_re_scratch *sc,
@@ -403,6 +374,8 @@ typedef struct tent {
 	uint32_t succ[T_MAX_SUCC];
 	uint64_t count, cycles;
 	uint32_t walk; /* fold expansion: position + 1 in the current walk */
+	uint32_t wmark; /* 1: in the open window's touched list */
+	uint64_t wbase; /* the event's value when the open window began */
 } tent;
 
 typedef struct tctx {
@@ -429,6 +402,16 @@ typedef struct tctx {
 	uint64_t other_cpu;
 	pc_re_scratch sc;
 	pc_re_span pm[PC_RE_MAX_GROUPS + 1];
+	/* the input's order: the open window holds the instructions
+	 * [wfirst, pos) (folded ones included); wtouch lists its entries */
+	pc_profile *p;
+	uint64_t pos, wfirst, wspan;
+	int wpending; /* the window is full: cut it at the next line */
+	uint32_t *wtouch;
+	size_t nwtouch, capwtouch;
+	uint32_t *wseg;
+	uint64_t *waddr, *wval;
+	size_t capw;
 } tctx;
 
 static size_t thash(uint32_t seg, uint64_t pc)
@@ -491,6 +474,65 @@ static void add_succ(tent *e, uint32_t to)
 		e->nsucc++;
 	else
 		e->succ[e->nsucc++] = to;
+}
+
+/* Entry k joins the open window's list. */
+static int touch_add(tctx *t, uint32_t k)
+{
+	if (pc_grow((void **)&t->wtouch, &t->capwtouch, t->nwtouch + 1, sizeof *t->wtouch))
+		return pc_stream_fail(t->s, PC_ENOMEM, -1, "out of memory");
+	t->ents[k].wmark = 1;
+	t->wtouch[t->nwtouch++] = k;
+	return PC_OK;
+}
+
+/* Entry k has counts in the open window (once an instruction). */
+static inline int touch(tctx *t, uint32_t k)
+{
+	return t->ents[k].wmark ? PC_OK : touch_add(t, k);
+}
+
+/* The open window [wfirst, pos) goes to the profile (its counts: the
+ * entries' values less their values when it began). */
+static int cut_window(tctx *t)
+{
+	size_t n = t->nwtouch;
+	if (n > t->capw) {
+		uint32_t *sg = realloc(t->wseg, n * sizeof *sg);
+		if (sg)
+			t->wseg = sg;
+		uint64_t *a = realloc(t->waddr, n * sizeof *a);
+		if (a)
+			t->waddr = a;
+		uint64_t *v = realloc(t->wval, n * sizeof *v);
+		if (v)
+			t->wval = v;
+		if (!sg || !a || !v)
+			return pc_stream_fail(t->s, PC_ENOMEM, -1, "out of memory");
+		t->capw = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		tent *e = &t->ents[t->wtouch[i]];
+		uint64_t v = t->event_cycles ? e->cycles : e->count;
+		t->wseg[i] = e->seg;
+		t->waddr[i] = e->pc;
+		t->wval[i] = v - e->wbase;
+		e->wbase = v;
+		e->wmark = 0;
+	}
+	int r = pc_profile_add_window(t->p, t->wfirst, t->pos, t->wseg, t->waddr, t->wval, n);
+	t->nwtouch = 0;
+	t->wfirst = t->pos;
+	t->wpending = 0;
+	pc_profile_window_span(&t->wspan, t->p);
+	return r;
+}
+
+/* After pos moved on: is the open window full? */
+static void window_check(tctx *t)
+{
+	if (t->pos - t->wfirst >= t->wspan)
+		t->wpending = 1;
 }
 
 /* Occurrences of entry k in the loop window. */
@@ -582,10 +624,14 @@ static int expand_fold(tctx *t, uint64_t n, uint64_t off)
 		cur = next;
 		done++;
 	}
+	for (size_t i = 0; i < len && !r; i++)
+		r = touch(t, seq[i]);
 	for (size_t i = 0; i < len; i++)
 		t->ents[seq[i]].walk = 0;
 	if (r)
 		return r;
+	t->pos += n;
+	window_check(t);
 	t->prev = cur;
 	t->prev_logged = 0;
 	t->folds++;
@@ -750,35 +796,49 @@ static int instruction(tctx *t, const char *l, size_t n, uint64_t off, int fast,
 	uint32_t k = tent_get(t, seg, pc);
 	if (k == UINT32_MAX)
 		return pc_stream_fail(t->s, PC_ENOMEM, -1, "out of memory");
-	tent *e = &t->ents[k];
-	e->count++;
-	t->instructions++;
-	/* (after a fold: the edge from the walk's end, so that a later fold
-	 * that could leave the loop there is refused, not walked past it) */
-	if (t->prev != UINT32_MAX && t->ring)
-		add_succ(&t->ents[t->prev], k);
+	uint64_t cyc = 0;
 	if (!fast && d->line.group[T_CYCLES]) {
 		int g = d->line.group[T_CYCLES];
-		uint64_t cyc;
 		if (t->pm[g].so == PC_RE_UNSET ||
 		    !parse_uint(l + t->pm[g].so, t->pm[g].eo - t->pm[g].so, 10, &cyc))
 			return bad_field(t, off + (t->pm[g].so == PC_RE_UNSET ? 0 : t->pm[g].so),
 					 "a decimal cycle count in the group 'cycles'", l, n);
-		if (d->cycles_each) {
-			e->cycles += cyc;
-		} else {
+		if (!d->cycles_each) {
 			if (t->have_cyc) {
 				if (cyc < t->last_cyc)
 					return pc_stream_fail(t->s, PC_EFORMAT, (int64_t)(off + t->pm[g].so),
 							      "the cycle counter goes back from %llu to %llu",
 							      (unsigned long long)t->last_cyc,
 							      (unsigned long long)cyc);
+				/* the previous instruction's: in its window */
 				t->ents[t->prev].cycles += cyc - t->last_cyc;
+				int r = touch(t, t->prev);
+				if (r)
+					return r;
 			}
 			t->have_cyc = 1;
 			t->last_cyc = cyc;
 		}
 	}
+	if (t->wpending) {
+		int r = cut_window(t);
+		if (r)
+			return r;
+	}
+	int r = touch(t, k);
+	if (r)
+		return r;
+	tent *e = &t->ents[k];
+	e->count++;
+	if (d->cycles_each)
+		e->cycles += cyc;
+	t->instructions++;
+	t->pos++;
+	window_check(t);
+	/* (after a fold: the edge from the walk's end, so that a later fold
+	 * that could leave the loop there is refused, not walked past it) */
+	if (t->prev != UINT32_MAX && t->ring)
+		add_succ(&t->ents[t->prev], k);
 	if (t->ring) {
 		t->ringpos = (t->ringpos + 1) % d->window;
 		t->ring[t->ringpos] = k;
@@ -864,56 +924,38 @@ static int trace_probe(const unsigned char *head, size_t len, const char *filena
 	return detect_trace(head, len, len < 4096, &name);
 }
 
-static int ends_with(const char *s, const char *suf)
+static int tdialect_compile_any(const pc_ynode *root, const char *file, void **out,
+				char *err, size_t errlen)
 {
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && strcmp(s + a - b, suf) == 0;
+	tdialect *d;
+	int r = tdialect_compile(root, file, &d, err, errlen);
+	*out = d;
+	return r;
 }
+
+static int trace_detect(pc_profile *p, pc_stream *s, const unsigned char *head, size_t len,
+			int whole, const char **name, void *arg)
+{
+	(void)p, (void)s, (void)arg;
+	return detect_trace(head, len, whole, name) > 0;
+}
+
+static const pc_ydkind trace_kind = {"trace", "trace dialects", "trace-dialect",
+				     "dialects/traces", pc_trace_builtins,
+				     tdialect_compile_any, trace_detect};
 
 static int trace_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 {
-	char err[512];
-	tdialect *d = NULL;
+	void *dv;
 	int r;
 	const char *want = pc_options_get(opts, "trace-dialect");
-	if (want && *want) {
-		if (strchr(want, '/') || ends_with(want, ".yaml") || ends_with(want, ".yml")) {
-			r = tdialect_file(want, &d, err, sizeof err);
-		} else {
-			r = tdialect_builtin(want, &d, err, sizeof err);
-			if (r == PC_ENOTFOUND) {
-				char path[1024];
-				snprintf(path, sizeof path, "%s/dialects/traces/%s.yaml", PC_DATADIR, want);
-				r = tdialect_file(path, &d, err, sizeof err);
-				if (r == PC_ENOTFOUND || (r == PC_EIO && !d)) {
-					char list[512];
-					return pc_profile_fail(p, PC_ENOTFOUND,
-							       "no trace dialect '%s' (built-in: %s%s)",
-							       want, pc_yd_builtin_names(pc_trace_builtins, list, sizeof list),
-							       PC_HAVE_YAML ? "; or give FILE.yaml" : "");
-				}
-			}
-		}
-		if (r)
-			return pc_profile_fail(p, r == PC_ENOMEM || r == PC_EUNSUPPORTED ? r : PC_EUSAGE,
-					       "%s", err[0] ? err : "cannot read dialect");
-	} else {
-		const unsigned char *head;
-		size_t len;
-		if ((r = pc_stream_peek(&head, &len, s)) < 0)
-			return r;
-		uint64_t size;
-		int known;
-		pc_stream_size(&size, &known, s);
-		const char *name;
-		if (!detect_trace(head, len, known && size == len, &name))
-			return pc_stream_fail(s, PC_EUNKNOWN, 0,
-					      "no built-in trace dialect recognises this file; name one with the option trace-dialect=NAME or trace-dialect=FILE.yaml");
-		if ((r = tdialect_builtin(name, &d, err, sizeof err)))
-			return pc_profile_fail(p, r, "%s", err);
-	}
+	if ((r = pc_yd_choose(p, s, &trace_kind, want, NULL, &dv)))
+		return r;
+	tdialect *d = dv;
 	tctx t;
 	memset(&t, 0, sizeof t);
+	t.p = p;
+	pc_profile_window_span(&t.wspan, p);
 	t.d = d;
 	t.s = s;
 	t.prev = UINT32_MAX;
@@ -953,11 +995,8 @@ static int trace_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 						 t.cpu_want)
 				: pc_stream_fail(s, PC_EFORMAT, 0, "no instruction lines (dialect %s)",
 						 d->name);
-	for (size_t i = 0; i < t.nents && !r; i++) {
-		uint64_t v = t.event_cycles ? t.ents[i].cycles : t.ents[i].count;
-		if (v)
-			r = pc_profile_add_sample(p, t.ents[i].seg, t.ents[i].pc, v);
-	}
+	if (!r && t.pos > t.wfirst)
+		r = cut_window(&t); /* the counts go to the profile window by window */
 	if (!r) {
 		pc_profile_set_event_counts(p, 1);
 		pc_profile_set_dimension(p, t.event_cycles ? "cycles" : "instructions",
@@ -977,6 +1016,10 @@ static int trace_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	free(t.ents);
 	free(t.tab);
 	free(t.ring);
+	free(t.wtouch);
+	free(t.wseg);
+	free(t.waddr);
+	free(t.wval);
 	free(t.cpu_want);
 	free(t.cpu_first);
 	pc_re_scratch_free(&t.sc);

@@ -4,6 +4,7 @@
  * instruction traces).
  */
 #include "ydialect.h"
+#include "pc_config.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -127,4 +128,97 @@ const char *pc_yd_builtin_names(const pc_ydoc *builtins, char *buf, size_t n)
 		strncat(buf, b->name, n - strlen(buf) - 1);
 	}
 	return buf;
+}
+
+static int yd_builtin(const pc_ydkind *k, const char *name, void **out, char *err,
+		      size_t errlen)
+{
+	for (const pc_ydoc *b = k->builtins; b->name; b++)
+		if (strcmp(b->name, name) == 0) {
+			char file[128];
+			snprintf(file, sizeof file, "%s.yaml", b->name);
+			return k->compile(b->root, file, out, err, errlen);
+		}
+	return PC_ENOTFOUND;
+}
+
+static int yd_file(const pc_ydkind *k, const char *path, void **out, char *err,
+		   size_t errlen)
+{
+	*out = NULL;
+#if !PC_HAVE_YAML
+	pc_stream *s;
+	int st = pc_stream_open_file(&s, path);
+	if (st) {
+		snprintf(err, errlen, "dialect %s: cannot open", path);
+		return st == PC_ENOTFOUND ? PC_ENOTFOUND : PC_EIO;
+	}
+	pc_stream_free(s);
+	snprintf(err, errlen,
+		 "dialect %s: this profcore was built without YAML support; only the built-in %s can be used",
+		 path, k->noun);
+	return PC_EUNSUPPORTED;
+#else
+	pc_ynode *root = NULL;
+	int st = pc_ytree_load(path, "dialect", &root, err, errlen);
+	if (!st)
+		st = k->compile(root, path, out, err, errlen);
+	pc_ytree_free(root);
+	return st;
+#endif
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+int pc_yd_choose(pc_profile *p, pc_stream *s, const pc_ydkind *k, const char *want,
+		 void *arg, void **out)
+{
+	char err[512];
+	int r;
+	*out = NULL;
+	if (want && *want) {
+		if (strchr(want, '/') || ends_with(want, ".yaml") || ends_with(want, ".yml")) {
+			r = yd_file(k, want, out, err, sizeof err);
+		} else {
+			r = yd_builtin(k, want, out, err, sizeof err);
+			if (r == PC_ENOTFOUND) {
+				char path[1024];
+				snprintf(path, sizeof path, "%s/%s/%s.yaml", PC_DATADIR, k->subdir, want);
+				r = yd_file(k, path, out, err, sizeof err);
+				if (r == PC_ENOTFOUND || (r == PC_EIO && !*out)) {
+					char list[512];
+					return pc_profile_fail(p, PC_ENOTFOUND,
+							       "no %s dialect '%s' (built-in: %s%s)", k->what,
+							       want, pc_yd_builtin_names(k->builtins, list, sizeof list),
+							       PC_HAVE_YAML ? "; or give FILE.yaml" : "");
+				}
+			}
+		}
+		if (r)
+			return pc_profile_fail(p, r == PC_ENOMEM || r == PC_EUNSUPPORTED ? r : PC_EUSAGE,
+					       "%s", err[0] ? err : "cannot read dialect");
+		return PC_OK;
+	}
+	const unsigned char *head;
+	size_t len;
+	if ((r = pc_stream_peek(&head, &len, s)) < 0)
+		return r;
+	uint64_t size;
+	int known;
+	pc_stream_size(&size, &known, s);
+	const char *name = NULL;
+	r = k->detect(p, s, head, len, known && size == len, &name, arg);
+	if (r < 0)
+		return r;
+	if (!r)
+		return pc_stream_fail(s, PC_EUNKNOWN, 0,
+				      "no built-in %s dialect recognises this file; name one with the option %s=NAME or %s=FILE.yaml",
+				      k->what, k->option, k->option);
+	if ((r = yd_builtin(k, name, out, err, sizeof err)))
+		return pc_profile_fail(p, r, "%s", err);
+	return PC_OK;
 }

@@ -43,4 +43,30 @@ PC_INTERNAL int pc_yd_bool(pc_ydctx *c, const pc_ynode *n, const char *path, int
 /** The names of the built-in dialects, ", "-separated, into buf (cut to n). */
 PC_INTERNAL const char *pc_yd_builtin_names(const pc_ydoc *builtins, char *buf, size_t n);
 
+/* A dialect engine (map.c, trace.c), as pc_yd_choose() sees it. */
+typedef struct pc_ydkind {
+	const char *what;    /* "map": "no map dialect 'X'" */
+	const char *noun;    /* "dialects": "only the built-in dialects can be used" */
+	const char *option;  /* the loader's option naming a dialect */
+	const char *subdir;  /* where PC_DATADIR keeps more of them */
+	const pc_ydoc *builtins;
+	/* The engine's compile step: root, read from file, into *out (the
+	 * engine's dialect); on failure a message in err. */
+	int (*compile)(const pc_ynode *root, const char *file, void **out, char *err,
+		       size_t errlen);
+	/* Detection: the built-in dialect that reads the stream whose first
+	 * len bytes are head (whole: all of it) in *name; 1 found, 0 none,
+	 * or a negative status the function has set on s or p. */
+	int (*detect)(pc_profile *p, pc_stream *s, const unsigned char *head, size_t len,
+		      int whole, const char **name, void *arg);
+} pc_ydkind;
+
+/** The dialect a loader reads s with, compiled into *out: the one named
+ *  by want (a built-in name, a FILE.yaml, or NAME.yaml in the data
+ *  directory's k->subdir), or, want NULL or empty, the built-in one that
+ *  k->detect finds from the stream's first bytes (arg is its).  Failures
+ *  are set on p or s, with the messages every dialect engine gives. */
+PC_INTERNAL int pc_yd_choose(pc_profile *p, pc_stream *s, const pc_ydkind *k,
+			     const char *want, void *arg, void **out);
+
 #endif

@@ -694,6 +694,23 @@ PC_API int pc_profile_class_total(double *out, pc_profile *p,
 PC_API int pc_profile_lookup(size_t *row, pc_profile *p, uint32_t segment,
 			     uint64_t address);
 
+/* The input's order (ordered captures: instruction traces; docs/api.md).
+ * Window i holds the events [first, end) of the input's order and their
+ * counts at naddr addresses; the windows follow each other from event 0,
+ * and a row's counts over every window sum to its count.  A profile with
+ * no order (histograms, aggregated counts, several ordered inputs
+ * merged) has 0 windows. */
+/** *n = the number of windows. */
+PC_API int pc_profile_window_count(size_t *n, const pc_profile *p);
+/** Window i: its events [*first, *end) and its number of addresses;
+ *  PC_ENOTFOUND past the last window. */
+PC_API int pc_profile_window_at(uint64_t *first, uint64_t *end, size_t *naddr,
+				const pc_profile *p, size_t i);
+/** Address j of window i (in (segment, address) order) and its count. */
+PC_API int pc_profile_window_address(uint32_t *segment, uint64_t *address,
+				     uint64_t *count, const pc_profile *p, size_t i,
+				     size_t j);
+
 /** Row orders: pc_profile_rows_sorted's, and the reports' key "sort"
  *  (self, cum, calls, name, address; docs/reports.md). */
 typedef enum pc_sort_key {

@@ -238,6 +238,22 @@ PC_API int pc_profile_add_context_samples(pc_profile *p, const char *context,
  *  capture (-1: unknown); after: samples read before it.  The first
  *  PC_LOST_KEEP places are kept, every loss is counted. */
 PC_API int pc_profile_add_lost(pc_profile *p, int64_t offset, uint64_t after);
+/** Ordered captures (instruction traces): the counts of the events
+ *  [first, end) of the input's order (first < end; the instruction
+ *  index), n (segment, address, count) triples.  They are added to the
+ *  profile's samples (as pc_profile_add_sample) and kept as one window
+ *  of its order (pc_profile_window_at).  Windows come in order, each
+ *  beginning where the last ended (else PC_EUSAGE); one at 0 after others
+ *  is a second ordered input, and the profile then keeps no order.
+ *  Memory stays bounded: at 64 windows (or past about 10^6 addresses in all)
+ *  adjacent windows are merged pairwise. */
+PC_API int pc_profile_add_window(pc_profile *p, uint64_t first, uint64_t end,
+				 const uint32_t *segments, const uint64_t *addresses,
+				 const uint64_t *counts, size_t n);
+/** *span = the events the next window should span (it doubles when
+ *  windows are merged); a window may span more, where the input's unit
+ *  (a translation block, a folded loop) does not end at the span. */
+PC_API int pc_profile_window_span(uint64_t *span, const pc_profile *p);
 
 /* ---- the loader ---- */
 

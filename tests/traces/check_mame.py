@@ -206,6 +206,35 @@ class MameTrace(unittest.TestCase):
                       " only when it logs the next line, so instructions run after the last"
                       " %d lines (after the fold on line" % (len(lines) - last - 1), err)
 
+    def test_timeline(self):
+        # the input's order (-r timeline): every window's counts per
+        # function equal those of the noloop trace's own lines in the
+        # window's [first, end), from the noloop trace and from the folded
+        # one (its loops expanded in place)
+        pcs = trace_pcs(self.path("noloop.log"))
+        for log in ("noloop.log", "folded.log"):
+            p = subprocess.run([PROFCAT, "-r", "timeline", "-F", "csv", self.path("prog.map"),
+                                self.path(log)], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            wins = {}
+            for line in p.stdout.splitlines()[1:]:
+                w, first, end, count, name = line.split(",", 4)
+                wins.setdefault((int(first), int(end)), {})[name] = int(count)
+            bounds = sorted(wins)
+            self.assertGreater(len(bounds), 1, log)
+            self.assertLessEqual(len(bounds), 64, log)
+            self.assertEqual(bounds[0][0], 0)
+            for (a, b), (c, _) in zip(bounds, bounds[1:]):
+                self.assertEqual(b, c)
+            for first, end in bounds:
+                hist = {}
+                for pc in pcs[first:end]:
+                    hist[pc] = hist.get(pc, 0) + 1
+                got = wins[(first, end)]
+                self.assertEqual({k: v for k, v in got.items() if k != "(no symbol)"},
+                                 per_function(hist, self.labels), (log, first, end))
+                self.assertEqual(sum(got.values()), end - first, (log, first, end))
+
 
 if __name__ == "__main__":
     r = unittest.main(exit=False, verbosity=2).result

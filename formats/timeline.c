@@ -1,0 +1,162 @@
+/* timeline.c - the timeline report: the counts of each window of the
+ * input's order (pc_profile_window_at: instruction traces) by function,
+ * the largest first; "(no symbol)" takes what no row holds.  A row's
+ * counts over every window sum to its count in the flat profile.
+ *
+ *   window  first  end  count  function
+ *        0      0    8      5  count_down
+ *        0      0    8      3  start
+ */
+#include "styles.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wcell {
+	size_t row; /* SIZE_MAX: no row */
+	uint64_t count;
+} wcell;
+
+static int cmp_row(const void *a, const void *b)
+{
+	const wcell *x = a, *y = b;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+	const wcell *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return cmp_row(a, b);
+}
+
+/* Window i's counts by row, largest first, into *cells (n of them). */
+static int window_rows(pc_profile *p, size_t i, wcell **cells, size_t *n)
+{
+	uint64_t first, end;
+	size_t na;
+	int r = pc_profile_window_at(&first, &end, &na, p, i);
+	if (r)
+		return r;
+	wcell *v = malloc((na ? na : 1) * sizeof *v);
+	if (!v)
+		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+	for (size_t j = 0; j < na; j++) {
+		uint32_t seg;
+		uint64_t addr;
+		size_t row;
+		pc_profile_window_address(&seg, &addr, &v[j].count, p, i, j);
+		r = pc_profile_lookup(&row, p, seg, addr);
+		if (r && r != PC_ENOTFOUND) {
+			free(v);
+			return r;
+		}
+		v[j].row = r ? SIZE_MAX : row;
+	}
+	qsort(v, na, sizeof *v, cmp_row);
+	size_t k = 0;
+	for (size_t j = 0; j < na; j++) {
+		if (k && v[k - 1].row == v[j].row)
+			v[k - 1].count += v[j].count;
+		else
+			v[k++] = v[j];
+	}
+	qsort(v, k, sizeof *v, cmp_count);
+	*cells = v;
+	*n = k;
+	return PC_OK;
+}
+
+static int render(pc_profile *p, const pc_options *o, pc_sink *k)
+{
+	pc_outfmt fmt;
+	int r;
+	static const char *const filters[] = {"focus", "ignore", "hide"};
+	for (size_t i = 0; i < 3; i++)
+		if (pc_options_get(o, filters[i]))
+			return pc_profile_fail(p, PC_EUSAGE, "the timeline report takes no %s",
+					       filters[i]);
+	if ((r = pc_rs_outfmt(p, o, &fmt)) || (r = pc_profile_attribute(p, pc_options_attrib(o))))
+		return r;
+	size_t nw;
+	pc_profile_window_count(&nw, p);
+	if (!nw)
+		return pc_profile_fail(
+			p, PC_EUNSUPPORTED,
+			pc_profile_order_dropped(p)
+				? "no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one trace"
+				: "no timeline: no input kept the order of its counts (instruction traces of the format trace do; histograms, aggregated counts, QEMU logs and raw or SWO samples do not yet)");
+	if (fmt == PC_OUT_CSV)
+		pc_sink_puts(k, "window,first,end,count,function\n");
+	else if (fmt == PC_OUT_JSON)
+		pc_sink_printf(k, "{\"report\":\"timeline\",\"event\":");
+	if (fmt == PC_OUT_JSON) {
+		pc_sink_json_string(k, pc_profile_dimension(p));
+		pc_sink_puts(k, ",\"windows\":[");
+	} else if (fmt == PC_OUT_TEXT) {
+		pc_sink_printf(k, "Timeline: %zu window%s of the %s in the input's order (exact counts)\n\n",
+			       nw, nw == 1 ? "" : "s", pc_profile_dimension(p));
+		pc_sink_puts(k, "window       first         end       count  function\n");
+	}
+	for (size_t i = 0; i < nw && !r; i++) {
+		uint64_t first, end;
+		size_t na, n = 0;
+		wcell *v = NULL;
+		pc_profile_window_at(&first, &end, &na, p, i);
+		if ((r = window_rows(p, i, &v, &n)))
+			break;
+		if (fmt == PC_OUT_JSON)
+			pc_sink_printf(k, "%s{\"window\":%zu,\"first\":%llu,\"end\":%llu,\"counts\":[",
+				       i ? "," : "", i, (unsigned long long)first,
+				       (unsigned long long)end);
+		for (size_t j = 0; j < n; j++) {
+			pc_row row;
+			const char *name = "(no symbol)";
+			if (v[j].row != SIZE_MAX && !(r = pc_profile_row_at(&row, p, v[j].row)))
+				name = row.name ? row.name : "?";
+			if (r)
+				break;
+			switch (fmt) {
+			default:
+			case PC_OUT_TEXT:
+				pc_sink_printf(k, "%6zu  %10llu  %10llu  %10llu  ", i,
+					       (unsigned long long)first, (unsigned long long)end,
+					       (unsigned long long)v[j].count);
+				if (v[j].row == SIZE_MAX)
+					pc_sink_puts(k, name);
+				else
+					pc_sink_name(k, name);
+				pc_sink_putc(k, '\n');
+				break;
+			case PC_OUT_CSV:
+				pc_sink_printf(k, "%zu,%llu,%llu,%llu,", i, (unsigned long long)first,
+					       (unsigned long long)end, (unsigned long long)v[j].count);
+				pc_sink_csv_field(k, name);
+				pc_sink_putc(k, '\n');
+				break;
+			case PC_OUT_JSON:
+				pc_sink_puts(k, j ? ",{\"function\":" : "{\"function\":");
+				if (v[j].row == SIZE_MAX)
+					pc_sink_puts(k, "null");
+				else
+					pc_sink_json_string(k, name);
+				pc_sink_printf(k, ",\"count\":%llu}", (unsigned long long)v[j].count);
+				break;
+			}
+		}
+		if (fmt == PC_OUT_JSON)
+			pc_sink_puts(k, "]}");
+		free(v);
+	}
+	if (!r && fmt == PC_OUT_JSON)
+		pc_sink_puts(k, "]}\n");
+	return r ? r : k->failed;
+}
+
+const pc_report pc_report_timeline = {
+	"timeline",
+	"the counts of each window of the input's order (instruction traces), by function",
+	render,
+};
