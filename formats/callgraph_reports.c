@@ -21,7 +21,6 @@
 #define NONE ((size_t)-1)
 
 enum { LT = -1, EQ = 0, GT = 1 };
-enum { OUT_TEXT, OUT_CSV, OUT_JSON };
 
 typedef struct edge_t {
 	pc_cg_edge e;
@@ -41,14 +40,12 @@ typedef struct graph {
 	pc_dwarf *dw; /* the program's DWARF, for the index's (file.c) */
 } graph;
 
-static int output_kind(const pc_options *o, pc_profile *p, int *kind)
+static int output_kind(const pc_options *o, pc_profile *p, pc_outfmt *kind)
 {
 	pc_outfmt f = pc_options_outfmt(o);
-	*kind = OUT_TEXT;
-	if (f == PC_OUT_CSV)
-		*kind = OUT_CSV;
-	else if (f == PC_OUT_JSON)
-		*kind = OUT_JSON;
+	*kind = PC_OUT_TEXT;
+	if (f == PC_OUT_CSV || f == PC_OUT_JSON)
+		*kind = f;
 	else if (f != PC_OUT_TEXT)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "output-format: expected text, csv or "
@@ -631,7 +628,7 @@ static int render_gprof_text(graph *G, pc_sink *k, int zeros)
 
 typedef struct mctx {
 	pc_sink *k;
-	int kind;
+	pc_outfmt kind;
 	int first;
 	size_t entry;
 } mctx;
@@ -718,14 +715,14 @@ static void json_rel(void *vctx, const graph *G, const char *kind, size_t node,
 	pc_sink_putc(k, '}');
 }
 
-static int render_gprof_machine(graph *G, pc_sink *k, int kind, int zeros)
+static int render_gprof_machine(graph *G, pc_sink *k, pc_outfmt kind, int zeros)
 {
 	size_t *ord = by_index(G);
 	if (!ord)
 		return PC_ENOMEM;
 	double total = pc_callgraph_total(G->g);
 	mctx c = { k, kind, 1, 0 };
-	if (kind == OUT_CSV)
+	if (kind == PC_OUT_CSV)
 		pc_sink_puts(k, "entry,relation,index,name,cycle,count,total,"
 				"self_calls,self,children,htime,ftime\n");
 	else {
@@ -741,7 +738,7 @@ static int render_gprof_machine(graph *G, pc_sink *k, int kind, int zeros)
 		c.entry = i;
 		const pc_icg_node *n = &G->n[i];
 		double pct = total > 0 ? 100 * (n->self + n->children) / total : 0;
-		if (kind == OUT_CSV) {
+		if (kind == PC_OUT_CSV) {
 			csv_rel(&c, G, n->row < 0 ? "cycle" : "primary", i, NONE, 0);
 			walk_entry(G, i, &c, csv_rel);
 			continue;
@@ -772,7 +769,7 @@ static int render_gprof_machine(graph *G, pc_sink *k, int kind, int zeros)
 		walk_entry(G, i, &c, json_rel);
 		pc_sink_puts(k, c.first ? "]}" : "\n   ]}");
 	}
-	if (kind == OUT_JSON)
+	if (kind == PC_OUT_JSON)
 		pc_sink_puts(k, "\n  ]\n}\n");
 	free(ord);
 	return PC_OK;
@@ -1140,11 +1137,11 @@ static int render_proff_text(proff *P, pc_sink *k)
 	return PC_OK;
 }
 
-static int render_proff_machine(proff *P, pc_sink *k, int kind)
+static int render_proff_machine(proff *P, pc_sink *k, pc_outfmt kind)
 {
 	graph *G = P->G;
 	double run = P->run > 0 ? P->run : 1;
-	if (kind == OUT_CSV)
+	if (kind == PC_OUT_CSV)
 		pc_sink_puts(k, "rank,name,caller_rank,call_site,calls,"
 				"self_calls,htime,ftime,percent_h,percent_f,"
 				"from_segment,to_segment\n");
@@ -1159,7 +1156,7 @@ static int render_proff_machine(proff *P, pc_sink *k, int kind)
 		const pc_icg_node *n = &G->n[i];
 		double ph = round(1e3 * 100 * n->htime / run) / 1e3;
 		double pf = round(1e3 * 100 * n->ftime / run) / 1e3;
-		if (kind == OUT_CSV) {
+		if (kind == PC_OUT_CSV) {
 			pc_sink_u64(k, r + 1, 0); /* "%zu," */
 			pc_sink_putc(k, ',');
 			pc_sink_csv_field(k, n->name);
@@ -1200,7 +1197,7 @@ static int render_proff_machine(proff *P, pc_sink *k, int kind)
 		for (size_t j = 0; j < nc; j++) {
 			const caller_t *c = &P->cv[cv[j]];
 			size_t fr = (size_t)c->from_row;
-			if (kind == OUT_CSV) {
+			if (kind == PC_OUT_CSV) {
 				pc_sink_u64(k, r + 1, 0); /* "%zu," */
 				pc_sink_putc(k, ',');
 				pc_sink_csv_field(k, n->name);
@@ -1232,10 +1229,10 @@ static int render_proff_machine(proff *P, pc_sink *k, int kind)
 			}
 		}
 		free(cv);
-		if (kind == OUT_JSON)
+		if (kind == PC_OUT_JSON)
 			pc_sink_puts(k, nc ? "\n   ]}" : "]}");
 	}
-	if (kind == OUT_JSON)
+	if (kind == PC_OUT_JSON)
 		pc_sink_puts(k, "\n  ]\n}\n");
 	return PC_OK;
 }
@@ -1244,7 +1241,8 @@ static int render_proff_machine(proff *P, pc_sink *k, int kind)
 
 static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 {
-	int kind, rc;
+	pc_outfmt kind;
+	int rc;
 	if ((rc = output_kind(o, p, &kind)))
 		return rc;
 	const char *style = pc_options_get(o, "style");
@@ -1278,7 +1276,7 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (fq) {
 		p = fq;
 		pc_sink_init(k);
-		if (kind == OUT_TEXT && stacks) {
+		if (kind == PC_OUT_TEXT && stacks) {
 			pc_sink_puts(&out, "Filters: ");
 			pc_filter_describe(o, &out);
 			pc_sink_printf(&out, " (%s: the functions keep the self time of their "
@@ -1286,7 +1284,7 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 					     "subtree's; a hidden function's callers call its "
 					     "callees; %% time is of the time they keep)\n\n",
 				       stacks);
-		} else if (kind == OUT_TEXT) {
+		} else if (kind == PC_OUT_TEXT) {
 			pc_sink_puts(&out, "Filters: ");
 			pc_filter_describe(o, &out);
 			pc_sink_puts(&out, " (the functions they drop keep no self time, "
@@ -1301,7 +1299,7 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 		proff P;
 		rc = proff_build(&P, &G);
 		if (!rc)
-			rc = kind == OUT_TEXT ? render_proff_text(&P, k)
+			rc = kind == PC_OUT_TEXT ? render_proff_text(&P, k)
 					      : render_proff_machine(&P, k, kind);
 		proff_free(&P);
 	} else {
@@ -1310,7 +1308,7 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 		 * DWARF of the ELF program when there is one; a program
 		 * without it (or with DWARF libdw cannot read) has none, as
 		 * in gprof */
-		if (kind == OUT_TEXT) {
+		if (kind == PC_OUT_TEXT) {
 			int have_elf = 0;
 			for (size_t i = 0; i < pc_profile_source_count(p); i++)
 				have_elf |= !strcmp(pc_profile_source_format(p, i), "elf");
@@ -1318,7 +1316,7 @@ static int render_callgraph(pc_profile *p, const pc_options *o, pc_sink *k)
 				G.dw = NULL;
 		}
 #endif
-		rc = kind == OUT_TEXT ? render_gprof_text(&G, k, z != 0)
+		rc = kind == PC_OUT_TEXT ? render_gprof_text(&G, k, z != 0)
 				      : render_gprof_machine(&G, k, kind, z != 0);
 	}
 	graph_free(&G);
@@ -1326,7 +1324,7 @@ filtered:
 	if (fq) {
 		/* the json object says which filters made it */
 		size_t skip = 0;
-		if (kind == OUT_JSON && k->len > 2 && !strncmp(k->buf, "{\n", 2)) {
+		if (kind == PC_OUT_JSON && k->len > 2 && !strncmp(k->buf, "{\n", 2)) {
 			pc_sink_puts(&out, "{\n  \"filters\": ");
 			pc_filter_json(o, &out);
 			pc_sink_puts(&out, ",\n");
@@ -1413,7 +1411,8 @@ static int lw_shown(pc_lw *b, const char *s, size_t width)
 
 static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 {
-	int kind, rc;
+	pc_outfmt kind;
+	int rc;
 	if ((rc = output_kind(o, p, &kind)))
 		return rc;
 	if ((rc = pc_profile_attribute(p, pc_options_attrib(o))))
@@ -1436,11 +1435,11 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 	if (ns)
 		qsort(sv, ns, sizeof *sv, cmp_site);
 	size_t na = pc_profile_arc_count(p);
-	if (kind == OUT_TEXT)
+	if (kind == PC_OUT_TEXT)
 		pc_sink_printf(k, "%-14s %-22s %-14s %-22s %10s %12s %12s\n",
 			       "from (hex)", "caller", "to (hex)", "callee", "count",
 			       "htime", "ftime");
-	else if (kind == OUT_CSV)
+	else if (kind == PC_OUT_CSV)
 		pc_sink_puts(k, "from_segment,from,caller,to_segment,to,callee,"
 				"count,htime,ftime\n");
 	else
@@ -1470,7 +1469,7 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 			break;
 		}
 		char ab[48];
-		if (kind == OUT_TEXT) {
+		if (kind == PC_OUT_TEXT) {
 			/* "%-14s %-22s %-14s %-22s %10" PRIu64 " %12.0f %12.0f\n"
 			 * with the names in their shown form */
 			size_t an = fmt_addr(ab, a.from_segment, a.from);
@@ -1495,7 +1494,7 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 				pc_lw_fixed_right(&b, a.ftime, 12, 0);
 				PC_LW_LIT(&b, "\n");
 			}
-		} else if (kind == OUT_CSV) {
+		} else if (kind == PC_OUT_CSV) {
 			/* "%" PRIu32 ",%" PRIu64 "," and so on */
 			pc_lw_u64(&b, a.from_segment);
 			PC_LW_LIT(&b, ",");
@@ -1550,7 +1549,7 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 		free(caller);
 	}
 	pc_lw_done(&b);
-	if (kind == OUT_JSON)
+	if (kind == PC_OUT_JSON)
 		pc_sink_puts(k, na ? "\n  ]\n}\n" : "]\n}\n");
 	free(sv);
 	if (k->failed)
@@ -1562,7 +1561,8 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
  * a hidden function's callers call its callees) */
 static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
 {
-	int kind, rc;
+	pc_outfmt kind;
+	int rc;
 	pc_profile *fq = NULL;
 	if ((rc = output_kind(o, p, &kind)) || (rc = pc_filter_profile(p, o, &fq, NULL)))
 		return rc;
@@ -1576,12 +1576,12 @@ static int render_arcs(pc_profile *p, const pc_options *o, pc_sink *k)
 		rc = pc_profile_fail(p, rc, "%s", e ? e->message : "cannot filter");
 	}
 	size_t skip = 0;
-	if (kind == OUT_TEXT) {
+	if (kind == PC_OUT_TEXT) {
 		pc_sink_puts(k, "Filters: ");
 		pc_filter_describe(o, k);
 		pc_sink_puts(k, " (a hidden function's callers call its callees; "
 				"focus and ignore select samples, not calls)\n\n");
-	} else if (kind == OUT_JSON && t.len > 2 && !strncmp(t.buf, "{\n", 2)) {
+	} else if (kind == PC_OUT_JSON && t.len > 2 && !strncmp(t.buf, "{\n", 2)) {
 		pc_sink_puts(k, "{\n  \"filters\": ");
 		pc_filter_json(o, k);
 		pc_sink_puts(k, ",\n");

@@ -162,18 +162,22 @@ static int cmp_calls(const void *a, const void *b)
 static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 		       pc_rs_row *all, size_t *n)
 {
-	static const char *const sorts[] = {"self", "cum", "calls", "name", "address"};
+	static const struct { const char *name; pc_sort_key key; } sorts[] = {
+		{"self", PC_SORT_SELF}, {"cum", PC_SORT_CUM},
+		{"calls", PC_SORT_CALLS}, {"name", PC_SORT_NAME},
+		{"address", PC_SORT_ADDRESS}};
+	const size_t nsorts = sizeof sorts / sizeof *sorts;
 	const char *v = pc_options_get(o, "sort");
-	rs->sort = PC_RSORT_SELF;
+	rs->sort = PC_SORT_SELF;
 	if (v) {
 		size_t i = 0;
-		while (i < 5 && strcmp(v, sorts[i]))
+		while (i < nsorts && strcmp(v, sorts[i].name))
 			i++;
-		if (i == 5)
+		if (i == nsorts)
 			return pc_profile_fail(p, PC_EUSAGE,
 					       "sort must be self, cum, calls, name or address, not '%s'",
 					       v);
-		rs->sort = (pc_sort)i;
+		rs->sort = sorts[i].key;
 	}
 	uint64_t top = 0;
 	int given = 0;
@@ -183,7 +187,7 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 				       "top must be a number of rows (1 or more), not '%s'",
 				       pc_options_get(o, "top"));
 	rs->top = top > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)top;
-	if (rs->sort == PC_RSORT_CUM) { /* (inclusive: read by cmp_cum only) */
+	if (rs->sort == PC_SORT_CUM) { /* (inclusive: read by cmp_cum only) */
 		for (size_t i = 0; i < *n; i++)
 			all[i].inclusive = all[i].count;
 		pc_callgraph *g = NULL;
@@ -866,11 +870,11 @@ static int build(pc_profile *p, const pc_options *o, const pc_rowset_spec *spec,
 	}
 	rs->selected = keep;
 	/* then the order asked for, and the first "top" rows of it */
-	if (rs->sort != PC_RSORT_SELF) {
+	if (rs->sort != PC_SORT_SELF) {
 		int (*cmp)(const void *, const void *) =
-			rs->sort == PC_RSORT_CUM	    ? cmp_cum
-			: rs->sort == PC_RSORT_CALLS ? cmp_calls
-			: rs->sort == PC_RSORT_NAME  ? cmp_label
+			rs->sort == PC_SORT_CUM	    ? cmp_cum
+			: rs->sort == PC_SORT_CALLS ? cmp_calls
+			: rs->sort == PC_SORT_NAME  ? cmp_label
 						    : cmp_addr_only;
 		qsort(all, keep, sizeof *all, cmp);
 	}

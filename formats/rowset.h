@@ -28,11 +28,6 @@
 #include "filter.h"
 
 
-/** Row order ("sort"). */
-typedef enum pc_sort {
-	PC_RSORT_SELF, PC_RSORT_CUM, PC_RSORT_CALLS, PC_RSORT_NAME, PC_RSORT_ADDRESS
-} pc_sort;
-
 /** What percents are of. */
 typedef enum pc_base {
 	PC_BASE_PROGRAM, /* samples inside the program (Atari)          */
@@ -96,7 +91,7 @@ typedef struct pc_rowset {
 	double ci_level;    /* "ci" in percent                             */
 	int exact;          /* exact counts (pc_profile_exact): no interval */
 	const pc_options *opts; /* what it was built with (borrowed)     */
-	pc_sort sort;       /* "sort"                                      */
+	pc_sort_key sort;   /* "sort"                                      */
 	size_t top;         /* "top": 0 = no limit                         */
 	int filtered;       /* focus/ignore/hide given                     */
 	const char *stacks; /* focus/ignore by stacks: how they were known

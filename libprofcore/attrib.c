@@ -1241,6 +1241,9 @@ int pc_profile_rows_sorted(size_t *idx, size_t max, size_t *count,
 	case PC_SORT_SELF: cmp = cmp_self; break;
 	case PC_SORT_CALLS: cmp = cmp_calls; break;
 	case PC_SORT_NAME: cmp = cmp_name; break;
+	case PC_SORT_CUM:
+		return pc_diag_fail(&p->diag, PC_EUNSUPPORTED,
+				    "sort key PC_SORT_CUM: rows by inclusive time come from the call graph (pc_profile_callgraph: each node's time + children)");
 	default:
 		return pc_diag_fail(&p->diag, PC_EUSAGE,
 				    "sort key %d: expected PC_SORT_ADDRESS, _SELF, _CALLS or _NAME",

@@ -711,19 +711,24 @@ PC_API int pc_profile_window_address(uint32_t *segment, uint64_t *address,
 				     uint64_t *count, const pc_profile *p, size_t i,
 				     size_t j);
 
-/** Orders for pc_profile_rows_sorted. */
+/** Row orders: pc_profile_rows_sorted's, and the reports' key "sort"
+ *  (self, cum, calls, name, address; docs/reports.md). */
 typedef enum pc_sort_key {
 	PC_SORT_ADDRESS = 0, /* segment, address (the row order)           */
 	PC_SORT_SELF = 1,    /* count, most first; ties: more calls, then
 				name, then address (the flat report's order) */
 	PC_SORT_CALLS = 2,   /* calls, most first; ties by count, address  */
-	PC_SORT_NAME = 3     /* display name (bytes), ties by address      */
+	PC_SORT_NAME = 3,    /* display name (bytes), ties by address      */
+	PC_SORT_CUM = 4      /* count plus the time propagated from the
+				callees (the call graph's self + children),
+				most first: reports only                   */
 } pc_sort_key;
 /** The first min(max, rows) row indexes in the order key into idx[0..),
  *  their number in *count.  max 0 (idx may then be NULL) only counts
  *  the rows.  Rows with no samples are included (they sort last by
  *  PC_SORT_SELF).  PC_EUSAGE for an unknown key or idx NULL with max >
- *  0. */
+ *  0; PC_EUNSUPPORTED for PC_SORT_CUM (it needs the call graph:
+ *  pc_profile_callgraph(), each node's time + children). */
 PC_API int pc_profile_rows_sorted(size_t *idx, size_t max, size_t *count,
 				  pc_profile *p, pc_sort_key key);
 

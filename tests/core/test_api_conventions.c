@@ -378,6 +378,11 @@ static void sorted_rows(void **state)
 	assert_int_equal(pc_profile_rows_sorted(idx, 8, &n, p, (pc_sort_key)42),
 			 PC_EUSAGE);
 	assert_string_equal(msg(p), "sort key 42: expected PC_SORT_ADDRESS, _SELF, _CALLS or _NAME");
+	/* the reports' cum order needs the call graph: refused, not faked */
+	assert_int_equal(pc_profile_rows_sorted(idx, 8, &n, p, PC_SORT_CUM),
+			 PC_EUNSUPPORTED);
+	assert_int_equal(n, 0);
+	assert_string_equal(msg(p), "sort key PC_SORT_CUM: rows by inclusive time come from the call graph (pc_profile_callgraph: each node's time + children)");
 	assert_int_equal(pc_profile_rows_sorted(NULL, 2, &n, p, PC_SORT_SELF),
 			 PC_EUSAGE);
 	assert_int_equal(n, 0);
