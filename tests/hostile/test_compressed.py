@@ -90,6 +90,18 @@ def round_trips(tmp, tool):
                     os.path.join(tmp, "gmon.out"))
         cases.append(("gmon.out", [fixture("unix", "fixtures", "x86_64-nopie",
                                            "callgraph")], "Samples: 365 total"))
+        # the program compressed: its symbols are read as gzip's are;
+        # libdw would not read it (zstd) or read it whole (xz): refused
+        prog = put(tmp, "callgraph." + sfx, compress(tool, open(fixture(
+            "unix", "fixtures", "x86_64-nopie", "callgraph"), "rb").read()))
+        rc, out, err = profcat(tmp, [prog, "gmon.out"])
+        check(rc == 0 and "\nSamples: 365 total, 365 in the program, 0 outside\n" in out,
+              "%s: symbols from the compressed program (exit %d, %r)" % (prog, rc, err))
+        if os.environ.get("PC_HAVE_DWARF") == "1":
+            rc, out, err = profcat(tmp, ["-r", "source", prog, "gmon.out"])
+            check((rc, err) == (1, "profcat: %s:0: compressed with %s: decompress it "
+                                   "first (un%s)\n" % (prog, tool, tool)),
+                  "%s -r source: exit %d, %r" % (prog, rc, err))
     for name, pre, total in cases:
         with open(os.path.join(tmp, name), "rb") as f:
             plain = f.read()
