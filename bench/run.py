@@ -564,6 +564,51 @@ def trace_figures(profcat, data, rounds):
                                               wc(runs["profcat"]), mb / cpu if cpu else 0))
 
 
+# ---- (k) compressed traces ------------------------------------------------
+
+COMPRESSORS = (("gzip", "gz", ["-6", "-n"]), ("xz", "xz", ["-6", "-T1"]),
+               ("zstd", "zst", ["-3", "-q"]))
+
+
+def compressed_figures(profcat, data, rounds, size=50 * 10**6):
+    """(k) the gdb x/i $pc trace of (j), 50 MB, read by profcat plain and
+    compressed with Debian's gzip, xz and zstd at their default levels
+    (libprofcore/decomp.c), beside each tool's own `-dc` of the same file
+    (its output thrown away): CPU time and MB/s of trace text, runs
+    interleaved (plain, gzip, xz, zstd in turn); the reports must be the
+    same."""
+    t = ensure(os.path.join(data, "trace-pc-50m.log"), lambda p: gen_trace(p, "pc", size))
+    mb = os.path.getsize(t) / 1e6
+    files = [("plain", None, t)]
+    for tool, ext, opts in COMPRESSORS:
+        def make(p, tool=tool, opts=opts):
+            with open(p, "wb") as f:
+                subprocess.run([tool, "-c", *opts, t], stdout=f, check=True)
+        files.append((tool, tool, ensure(t + "." + ext, make)))
+    runs = {name: [] for name, _, _ in files}
+    tools = {name: [] for name, tool, _ in files if tool}
+    outs = {}
+    for _ in range(max(rounds, 3)):
+        for name, tool, f in files:
+            w, cpu, out = timed([profcat, "-F", "csv", "--trace-dialect", "pc", f],
+                                stdout=subprocess.PIPE)
+            runs[name].append((w, cpu))
+            outs.setdefault(out, []).append(name)
+            if tool:
+                tools[name].append(timed([tool, "-dc", f])[:2])
+    print("(k) a %.0f MB gdb x/i $pc trace, plain and compressed, medians of %d runs"
+          % (mb, max(rounds, 3)))
+    for name, tool, f in files:
+        cpu = median([x[1] for x in runs[name]])
+        label = "profcat, %s (%.1f MB)" % (name, os.path.getsize(f) / 1e6)
+        print("  %-52s %s  %.0f MB/s of trace text" % (label, wc(runs[name]),
+                                                       mb / cpu if cpu else 0))
+        if tool:
+            print("  %-52s %s" % ("  %s -dc alone" % tool, wc(tools[name])))
+    if len(outs) != 1:
+        sys.exit("bench: the compressed traces gave other reports than the plain one")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -576,6 +621,8 @@ def main():
                     help="only (h): the 1 GB SWO capture")
     ap.add_argument("--traces-only", action="store_true",
                     help="only (j): instruction traces against wc -l")
+    ap.add_argument("--compressed-only", action="store_true",
+                    help="only (k): a trace plain and through gzip, xz and zstd")
     ap.add_argument("--rounds", type=int, default=3,
                     help="interleaved rounds of (a)/(b); the best of each is kept")
     a = ap.parse_args()
@@ -595,6 +642,9 @@ def main():
         return
     if a.traces_only:
         trace_figures(profcat, data, a.rounds)
+        return
+    if a.compressed_only:
+        compressed_figures(profcat, data, a.rounds)
         return
 
     elf = ensure(os.path.join(data, "routines-1e5.elf"),
