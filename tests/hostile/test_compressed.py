@@ -7,7 +7,8 @@ test time with Debian's xz and zstd tools.
   xz and zstd, read from the file and from a pipe, give the report of the
   uncompressed input (its exact totals checked too); so do several
   streams/frames concatenated (split at odd points, xz blocks of 64 KiB,
-  xz stream padding, zstd skippable frames);
+  xz stream padding, zstd skippable frames) and the multi-threaded forms
+  (xz -T2, pzstd);
 - truncated and corrupt streams: one line with the content offset reached,
   the compressed byte and what the library said, at places fixed by the
   format's layout (the stream footer, the index, the block's check, the
@@ -119,7 +120,16 @@ def round_trips(tmp, tool):
         else:
             skip = struct.pack("<II", 0x184D2A5E, 3) + b"abc"
             multi = skip + b"".join(compress(tool, p) + skip for p in parts)
-        for label, data in (("one", one), ("multi", multi)):
+        variants = [("one", one), ("multi", multi)]
+        # the tools' multi-threaded forms: xz -T2 (independent blocks with
+        # their sizes), pzstd (each frame after a skippable frame that
+        # gives its size)
+        if tool == "xz":
+            variants.append(("T2", compress(tool, plain, "-T2", "--block-size=65536")))
+        elif shutil.which("pzstd"):
+            variants.append(("pzstd", subprocess.run(["pzstd", "-q", "-p", "2", "-c"], input=plain,
+                                                     capture_output=True, check=True).stdout))
+        for label, data in variants:
             z = put(tmp, "%s.%s.%s" % (name, label, sfx), data)
             rc, out, err = profcat(tmp, pre + [z])
             check((rc, err, out.replace(z, name)) == (0, "", want),
