@@ -45,6 +45,15 @@ if os.environ.get("PC_CROSS_LEG") in LEG_TIME_FACTORS:
     os.environ.setdefault("PC_MALFORMED_TIME_FACTOR",
                           LEG_TIME_FACTORS[os.environ["PC_CROSS_LEG"]])
 
+# under qemu-user (the s390x leg, and the i386 leg on a kernel without
+# IA-32 emulation) every instruction is emulated: the scale tests' bounds on
+# CPU seconds would measure the emulator (measured: 7-13 times native for
+# profcat's flame graphs and gzip input), so they allow PC_CPU_FACTOR times
+# as much there (an explicit value wins)
+if (os.environ.get("PC_CROSS_LEG") == "s390x"
+        or os.environ.get("PC_I386_QEMU") == "1"):
+    os.environ.setdefault("PC_CPU_FACTOR", "20")
+
 _WRAP = json.loads(os.environ.get("PC_CROSS_EXE_WRAPPER", "[]"))
 
 
