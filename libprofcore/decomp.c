@@ -12,8 +12,9 @@
  * byte where the decoder stopped and what the library said was wrong.
  */
 #include "decomp.h"
-#include "internal.h"
 #include "pc_config.h"
+
+#include <stdarg.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,9 +84,9 @@ static uint64_t consumed(const pc_zdec *d)
 	return d->fed - d->avail;
 }
 
-/* Keeps an error at content offset at; reported now if nothing was decoded
- * in this call (got 0), else by the next call. */
-static int64_t keep_fail(pc_zdec *d, pc_stream *s, int code, uint64_t at,
+/* Keeps an error at content offset at + got; returned now if nothing was
+ * decoded in this call (got 0), else by the next call. */
+static int64_t keep_fail(pc_zdec *d, int code, uint64_t at,
 			 size_t got, const char *fmt, ...)
 {
 	va_list ap;
@@ -96,22 +97,22 @@ static int64_t keep_fail(pc_zdec *d, pc_stream *s, int code, uint64_t at,
 	d->fail_at = (int64_t)(at + got);
 	if (got)
 		return (int64_t)got;
-	return pc_stream_fail(s, code, d->fail_at, "%s", d->msg);
+	return code;
 }
 
-static int64_t truncated(pc_zdec *d, pc_stream *s, uint64_t at, size_t got)
+static int64_t truncated(pc_zdec *d, uint64_t at, size_t got)
 {
-	return keep_fail(d, s, PC_ETRUNC, at, got,
+	return keep_fail(d, PC_ETRUNC, at, got,
 			 "%s data ends before the end of the compressed stream (after %llu compressed bytes)",
 			 kind_names[d->kind], (unsigned long long)d->fed);
 }
 
 /* where: "at" the compressed byte where the decoder stopped, or "in the
  * frame at" the start of the zstd frame (libzstd does not say where in it) */
-static int64_t corrupt(pc_zdec *d, pc_stream *s, uint64_t at, size_t got,
+static int64_t corrupt(pc_zdec *d, uint64_t at, size_t got,
 		       const char *where, uint64_t cat, const char *what)
 {
-	return keep_fail(d, s, PC_EFORMAT, at, got,
+	return keep_fail(d, PC_EFORMAT, at, got,
 			 "corrupt %s data %s compressed byte %llu: %s",
 			 kind_names[d->kind], where, (unsigned long long)cat, what);
 }
@@ -134,7 +135,7 @@ static int refill(pc_zdec *d)
 
 /* ---- gzip --------------------------------------------------------------- */
 
-static int64_t gz_read(pc_zdec *d, pc_stream *s, uint64_t at,
+static int64_t gz_read(pc_zdec *d, uint64_t at,
 		       unsigned char *dst, size_t n)
 {
 	z_stream *z = &d->z;
@@ -148,7 +149,7 @@ static int64_t gz_read(pc_zdec *d, pc_stream *s, uint64_t at,
 		if (d->avail == 0) {
 			if (d->z_member_end) /* clean end of the last member */
 				break;
-			return truncated(d, s, at, 0);
+			return truncated(d, at, 0);
 		}
 		if (d->z_member_end) { /* concatenated members */
 			inflateReset(z);
@@ -162,9 +163,9 @@ static int64_t gz_read(pc_zdec *d, pc_stream *s, uint64_t at,
 		if (zr == Z_STREAM_END)
 			d->z_member_end = 1;
 		else if (zr == Z_MEM_ERROR)
-			return keep_fail(d, s, PC_ENOMEM, at, want - z->avail_out, "out of memory");
+			return keep_fail(d, PC_ENOMEM, at, want - z->avail_out, "out of memory");
 		else if (zr != Z_OK && !(zr == Z_BUF_ERROR && d->avail == 0))
-			return corrupt(d, s, at, want - z->avail_out, "at", consumed(d),
+			return corrupt(d, at, want - z->avail_out, "at", consumed(d),
 				       z->msg ? z->msg : "inflate failed");
 	}
 	return (int64_t)(want - z->avail_out);
@@ -190,7 +191,7 @@ static const char *xz_text(lzma_ret r)
 	}
 }
 
-static int64_t xz_read(pc_zdec *d, pc_stream *s, uint64_t at,
+static int64_t xz_read(pc_zdec *d, uint64_t at,
 		       unsigned char *dst, size_t n)
 {
 	lzma_stream *x = &d->x;
@@ -213,17 +214,17 @@ static int64_t xz_read(pc_zdec *d, pc_stream *s, uint64_t at,
 			d->ended = 1;
 			break;
 		case LZMA_BUF_ERROR: /* no progress: the input ended */
-			return truncated(d, s, at, got);
+			return truncated(d, at, got);
 		case LZMA_MEM_ERROR:
-			return keep_fail(d, s, PC_ENOMEM, at, got, "out of memory");
+			return keep_fail(d, PC_ENOMEM, at, got, "out of memory");
 		case LZMA_MEMLIMIT_ERROR:
-			return keep_fail(d, s, PC_ELIMIT, at, got,
+			return keep_fail(d, PC_ELIMIT, at, got,
 					 "xz data at compressed byte %llu needs %llu MiB of memory to decompress, over the limit of %llu MiB: decompress it first with xz -dc (a pipe will do)",
 					 (unsigned long long)consumed(d),
 					 (unsigned long long)((lzma_memusage(x) + (1u << 20) - 1) >> 20),
 					 (unsigned long long)(PC_XZ_MEMLIMIT >> 20));
 		default:
-			return corrupt(d, s, at, got, "at", consumed(d), xz_text(r));
+			return corrupt(d, at, got, "at", consumed(d), xz_text(r));
 		}
 	}
 	return (int64_t)(n - x->avail_out);
@@ -233,13 +234,13 @@ static int64_t xz_read(pc_zdec *d, pc_stream *s, uint64_t at,
 /* ---- zstd --------------------------------------------------------------- */
 
 #if PC_HAVE_ZSTD
-static int64_t zst_fail(pc_zdec *d, pc_stream *s, uint64_t at, size_t got,
+static int64_t zst_fail(pc_zdec *d, uint64_t at, size_t got,
 			size_t r)
 {
 	if (ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)
-		return keep_fail(d, s, PC_ENOMEM, at, got, "out of memory");
+		return keep_fail(d, PC_ENOMEM, at, got, "out of memory");
 	if (ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge)
-		return keep_fail(d, s, PC_ELIMIT, at, got,
+		return keep_fail(d, PC_ELIMIT, at, got,
 				 "zstd frame at compressed byte %llu needs a window over the limit of %d MiB (zstd -dc's default): decompress it first with zstd -dc --long=31 (a pipe will do)",
 				 (unsigned long long)d->zs_frame, 1 << (PC_ZSTD_WINDOWLOG - 20));
 	/* "Data corruption detected": lower case, as every message */
@@ -247,10 +248,10 @@ static int64_t zst_fail(pc_zdec *d, pc_stream *s, uint64_t at, size_t got,
 	snprintf(what, sizeof what, "%s", ZSTD_getErrorName(r));
 	if (what[0] >= 'A' && what[0] <= 'Z')
 		what[0] = (char)(what[0] - 'A' + 'a');
-	return corrupt(d, s, at, got, "in the frame at", d->zs_frame, what);
+	return corrupt(d, at, got, "in the frame at", d->zs_frame, what);
 }
 
-static int64_t zst_read(pc_zdec *d, pc_stream *s, uint64_t at,
+static int64_t zst_read(pc_zdec *d, uint64_t at,
 			unsigned char *dst, size_t n)
 {
 	ZSTD_outBuffer out = {dst, n, 0};
@@ -265,13 +266,13 @@ static int64_t zst_read(pc_zdec *d, pc_stream *s, uint64_t at,
 		d->next += in.pos;
 		d->avail -= in.pos;
 		if (ZSTD_isError(r))
-			return zst_fail(d, s, at, out.pos, r);
+			return zst_fail(d, at, out.pos, r);
 		d->zs_hint = r;
 		if (r == 0)
 			d->zs_frame = consumed(d);
 		/* at the end of the input, inside a frame, nothing more came */
 		if (d->avail == 0 && d->in_eof && r != 0 && out.pos < out.size)
-			return truncated(d, s, at, out.pos);
+			return truncated(d, at, out.pos);
 	}
 	return (int64_t)out.pos;
 }
@@ -342,23 +343,28 @@ int pc_zdec_new(pc_zdec **out, int kind, pc_zsrc src, void *arg,
 	return PC_OK;
 }
 
-int64_t pc_zdec_read(pc_zdec *d, pc_stream *s, uint64_t at,
-		     unsigned char *dst, size_t n)
+const char *pc_zdec_error(const pc_zdec *d, int64_t *at)
+{
+	*at = d->fail_at;
+	return d->fail ? d->msg : NULL;
+}
+
+int64_t pc_zdec_read(pc_zdec *d, uint64_t at, unsigned char *dst, size_t n)
 {
 	if (d->fail)
-		return pc_stream_fail(s, d->fail, d->fail_at, "%s", d->msg);
+		return d->fail;
 	if (n == 0 || d->ended)
 		return 0;
 	switch (d->kind) {
 	case PC_Z_GZIP:
-		return gz_read(d, s, at, dst, n);
+		return gz_read(d, at, dst, n);
 #if PC_HAVE_XZ
 	case PC_Z_XZ:
-		return xz_read(d, s, at, dst, n);
+		return xz_read(d, at, dst, n);
 #endif
 #if PC_HAVE_ZSTD
 	case PC_Z_ZSTD:
-		return zst_read(d, s, at, dst, n);
+		return zst_read(d, at, dst, n);
 #endif
 	default:
 		return 0;

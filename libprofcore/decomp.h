@@ -28,13 +28,16 @@ typedef struct pc_zdec pc_zdec;
  * PC_EUNSUPPORTED and says what to do. */
 PC_INTERNAL int pc_zdec_new(pc_zdec **out, int kind, pc_zsrc src, void *arg,
 			    const unsigned char *first, size_t n);
-/* Up to n content bytes into dst: the count (at least 1), 0 at the clean
- * end of the last stream, or a negative status set on s (pc_stream_fail)
- * at content offset at + what came before it.  Bytes decoded before an
- * error are returned first, the error by the next call, and again by
- * every call after it. */
-PC_INTERNAL int64_t pc_zdec_read(pc_zdec *d, pc_stream *s, uint64_t at,
-				 unsigned char *dst, size_t n);
+/* Up to n content bytes into dst, at content offset at: the count (at
+ * least 1), 0 at the clean end of the last stream, or a negative status:
+ * the source's (its error already said), or the decoder's, which
+ * pc_zdec_error describes.  Bytes decoded before an error are returned
+ * first, the error by the next call, and again by every call after it. */
+PC_INTERNAL int64_t pc_zdec_read(pc_zdec *d, uint64_t at, unsigned char *dst,
+				 size_t n);
+/* The decoder's error (lower case, one line) and *at its content offset,
+ * or NULL when it has none. */
+PC_INTERNAL const char *pc_zdec_error(const pc_zdec *d, int64_t *at);
 PC_INTERNAL void pc_zdec_free(pc_zdec *d);
 
 #endif

@@ -123,7 +123,11 @@ static int64_t content_read(pc_stream *s, unsigned char *dst, size_t n)
 	if (!s->z)
 		return raw_read(s, dst, n);
 	uint64_t at = s->offset + (s->blen - s->bpos);
-	int64_t got = pc_zdec_read(s->z, s, at, dst, n);
+	int64_t got = pc_zdec_read(s->z, at, dst, n);
+	int64_t eat;
+	const char *why = got < 0 ? pc_zdec_error(s->z, &eat) : NULL;
+	if (why)
+		return pc_stream_fail(s, (int)got, eat, "%s", why);
 	if (got > 0 && at + (uint64_t)got > s->gz_limit)
 		return pc_stream_fail(s, PC_ELIMIT, (int64_t)s->gz_limit,
 				      "decompressed data exceeds the limit of %llu bytes",
