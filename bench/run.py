@@ -570,14 +570,36 @@ COMPRESSORS = (("gzip", "gz", ["-6", "-n"]), ("xz", "xz", ["-6", "-T1"]),
                ("zstd", "zst", ["-3", "-q"]))
 
 
-def compressed_figures(profcat, data, rounds, size=50 * 10**6):
-    """(k) the gdb x/i $pc trace of (j), 50 MB, read by profcat plain and
+def gen_varied_trace(path, size):
+    """(j)'s gdb x/i $pc trace with a random operand on every line (as a
+    trace that logs registers or memory has): (j)'s loops repeated
+    verbatim compress 1000:1 and more, which no real log does."""
+    import random
+    rnd = random.Random(2)
+    done = 0
+    with open(path, "w") as f:
+        while done < size:
+            base = rnd.randrange(0x8000, 0xff00)
+            n = rnd.randrange(3, 40)
+            lines = []
+            for _ in range(rnd.randrange(1, 200)):
+                for i in range(n):
+                    lines.append("=> 0x%x <f+4>:\tlda #$%02x\n" % (base + 2 * i, rnd.randrange(256)))
+            chunk = "".join(lines)
+            f.write(chunk)
+            done += len(chunk)
+
+
+def compressed_figures(profcat, data, rounds, size=10 * 10**6):
+    """(k) a gdb x/i $pc trace like (j)'s, 10 MB, read by profcat plain and
     compressed with Debian's gzip, xz and zstd at their default levels
     (libprofcore/decomp.c), beside each tool's own `-dc` of the same file
-    (its output thrown away): CPU time and MB/s of trace text, runs
+    (its output thrown away), with a random operand on every line
+    (gen_varied_trace): CPU time and MB/s of trace text, runs
     interleaved (plain, gzip, xz, zstd in turn); the reports must be the
     same."""
-    t = ensure(os.path.join(data, "trace-pc-50m.log"), lambda p: gen_trace(p, "pc", size))
+    t = ensure(os.path.join(data, "trace-pc-varied-%dm.log" % (size // 10**6)),
+               lambda p: gen_varied_trace(p, size))
     mb = os.path.getsize(t) / 1e6
     files = [("plain", None, t)]
     for tool, ext, opts in COMPRESSORS:
