@@ -441,14 +441,14 @@ static int attrib(const char *elf, const char *dump)
 	t = now() - t;
 	c = cpu_seconds() - c;
 	pc_totals tot;
-	pc_profile_totals(p, &tot);
+	pc_profile_totals(&tot, p);
 	uint64_t sum = 0;
 	size_t nrows;
-	if (pc_profile_row_count(p, &nrows))
+	if (pc_profile_row_count(&nrows, p))
 		return 1;
 	for (size_t i = 0; i < nrows; i++) {
 		pc_row r;
-		pc_profile_row_at(p, i, &r);
+		pc_profile_row_at(&r, p, i);
 		sum = sum * 1000003u + (uint64_t)r.count;
 	}
 	printf("samples %.0f\nrows %zu\nchecksum %" PRIu64 "\nload_seconds %.4f\nseconds %.4f\nns_per_sample %.3f\ncpu_seconds %.4f\ncpu_ns_per_sample %.3f\npeak_rss_kib %ld\n",

@@ -287,7 +287,7 @@ static int load(pc_registry *reg, pc_profile *p, const pc_options *lopts,
 	if (st)
 		return pc_cli_open_error(path, st);
 	int conf = 0;
-	const pc_loader *l = pc_registry_detect(reg, s, &conf);
+	const pc_loader *l = pc_registry_detect(&conf, reg, s);
 	if (!l) {
 		pc_cli_file_error(path, 0, "unrecognised file format (gprof reads an executable and gmon.out files)");
 		pc_stream_free(s);

@@ -61,7 +61,7 @@ int pc_cli_fit_options(const pc_options *all, pc_fit_options *fit,
 	if (st)
 		return st;
 	int found = 0;
-	if (pc_options_get_u64(all, "load-address", &fit->load_address, &found)) {
+	if (pc_options_get_u64(&fit->load_address, &found, all, "load-address")) {
 		char shown[160];
 		pc_name_escape(shown, sizeof shown, pc_options_get(all, "load-address"));
 		snprintf(msg, cap,

@@ -92,9 +92,9 @@ const pc_loader *pc_cli_choose_loader(pc_registry *reg, pc_stream *s,
 		}
 		return l;
 	}
-	if (!(l = pc_registry_detect(reg, s, conf))) {
+	if (!(l = pc_registry_detect(conf, reg, s))) {
 		pc_cli_load_plugins(reg, verbose);
-		l = pc_registry_detect(reg, s, conf);
+		l = pc_registry_detect(conf, reg, s);
 	}
 	if (l) {
 		if (verbose)
@@ -104,7 +104,7 @@ const pc_loader *pc_cli_choose_loader(pc_registry *reg, pc_stream *s,
 	}
 	const unsigned char *h;
 	size_t hl = 0;
-	pc_stream_peek(s, &h, &hl);
+	pc_stream_peek(&h, &hl, s);
 	if (pc_stream_error(s)) /* corrupt gzip: say so */
 		pc_cli_error("", pc_stream_error(s), NULL);
 	else

@@ -419,7 +419,7 @@ int profcat_stats_main(int argc, char **argv)
 	}
 	int st;
 	if (diff) {
-		if ((st = pc_profile_diff(caps[0], caps[1], c.ropts, &buf, &len))) {
+		if ((st = pc_profile_diff(&buf, &len, caps[0], caps[1], c.ropts))) {
 			print_error(pc_profile_error(caps[1]));
 			rc = pc_cli_status_exit(st);
 			goto done;
@@ -465,7 +465,7 @@ int profcat_stats_main(int argc, char **argv)
 		rc = pc_cli_output_close(&out, 1); /* (a failed write says so) */
 		goto done;
 	} else {
-		if ((st = pc_profile_compare_rates(caps, c.ngroups, c.ropts, &buf, &len))) {
+		if ((st = pc_profile_compare_rates(&buf, &len, caps, c.ngroups, c.ropts))) {
 			print_error(pc_profile_error(caps[0]));
 			rc = pc_cli_status_exit(st);
 			goto done;

@@ -71,7 +71,7 @@ static int profile_has_arc_times(pc_profile *p)
 	size_t n = pc_profile_arc_count(p);
 	for (size_t i = 0; i < n; i++) {
 		pc_arc a;
-		pc_profile_arc_at(p, i, &a);
+		pc_profile_arc_at(&a, p, i);
 		if (a.htime != 0 || a.ftime != 0)
 			return 1;
 	}
@@ -102,7 +102,7 @@ static int graph_build(graph *G, pc_profile *p, const pc_options *o)
 		G->parents[i] = G->children[i] = NONE;
 	}
 	for (size_t i = 0; i < G->ne; i++) {
-		pc_callgraph_edge_at(G->g, i, &G->e[i].e);
+		pc_callgraph_edge_at(&G->e[i].e, G->g, i);
 		G->e[i].next_parent = G->parents[G->e[i].e.child];
 		G->parents[G->e[i].e.child] = i;
 		G->e[i].next_child = G->children[G->e[i].e.parent];
@@ -356,8 +356,8 @@ static const char *raw_name(const graph *G, size_t i)
 {
 	pc_row r;
 	pc_symbol s;
-	if (G->n[i].row < 0 || pc_profile_row_at(G->p, (size_t)G->n[i].row, &r) ||
-	    pc_profile_symbol_at(G->p, r.symbol, &s))
+	if (G->n[i].row < 0 || pc_profile_row_at(&r, G->p, (size_t)G->n[i].row) ||
+	    pc_profile_symbol_at(&s, G->p, r.symbol))
 		return G->n[i].name;
 	return s.name;
 }
@@ -378,8 +378,8 @@ static const char *static_file(const graph *G, size_t i)
 	const pc_srcframe *f;
 	size_t nf;
 	if (!G->dw || G->n[i].row < 0 ||
-	    pc_profile_row_at(G->p, (size_t)G->n[i].row, &r) ||
-	    pc_profile_symbol_at(G->p, r.symbol, &s) || s.binding != PC_BIND_LOCAL ||
+	    pc_profile_row_at(&r, G->p, (size_t)G->n[i].row) ||
+	    pc_profile_symbol_at(&s, G->p, r.symbol) || s.binding != PC_BIND_LOCAL ||
 	    pc_dwarf_lookup_frames(G->dw, s.address, &f, &nf) || !nf || !f[0].file ||
 	    !f[0].function || !f[0].line)
 		return NULL;
@@ -454,7 +454,7 @@ static void put_granularity(pc_sink *k, pc_profile *p, double print_time,
 	const char *unit_word = pc_profile_rate(p) > 0 || hz != 1 ? "seconds"
 								  : "samples";
 	if (pc_profile_histogram_count(p) > 0 &&
-	    pc_profile_histogram_at(p, 0, &h) == PC_OK && h.nbins > 0) {
+	    pc_profile_histogram_at(&h, p, 0) == PC_OK && h.nbins > 0) {
 		unsigned unit = h.unit ? h.unit : 1;
 		double scale = (double)((h.high - h.low) / unit) / (double)h.nbins;
 		pc_sink_printf(k, "\ngranularity: each sample hit covers %ld byte(s)",
@@ -826,7 +826,7 @@ static const char *segment_label(pc_profile *p, uint32_t seg)
 	size_t n = pc_profile_region_count(p);
 	for (size_t i = 0; i < n; i++) {
 		pc_region r;
-		if (pc_profile_region_at(p, i, &r) == PC_OK &&
+		if (pc_profile_region_at(&r, p, i) == PC_OK &&
 		    r.segment == seg && r.label && *r.label)
 			return r.label;
 	}
@@ -847,7 +847,7 @@ static char *site_name(pc_profile *p, const site *sv, size_t ns, size_t r,
 		       uint32_t seg, uint64_t from)
 {
 	pc_row row;
-	pc_profile_row_at(p, r, &row);
+	pc_profile_row_at(&row, p, r);
 	size_t lo = 0, hi = ns;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -927,7 +927,7 @@ static int proff_build(proff *P, graph *G)
 	size_t nsym = pc_profile_symbol_count(p), cap = 0;
 	for (size_t i = 0; i < nsym; i++) {
 		pc_symbol s;
-		if (pc_profile_symbol_at(p, i, &s) || !(s.flags & PC_SYMF_SITE))
+		if (pc_profile_symbol_at(&s, p, i) || !(s.flags & PC_SYMF_SITE))
 			continue;
 		if (pc_grow((void **)&P->sv, &cap, P->ns + 1, sizeof *P->sv))
 			return PC_ENOMEM;
@@ -944,7 +944,7 @@ static int proff_build(proff *P, graph *G)
 	cap = 0;
 	for (size_t i = 0; i < na; i++) {
 		pc_arc a;
-		pc_profile_arc_at(p, i, &a);
+		pc_profile_arc_at(&a, p, i);
 		int64_t fr = pc_profile_row_find(p, a.from_segment, a.from);
 		int64_t to = pc_profile_row_find(p, a.to_segment, a.to);
 		if (fr < 0 || to < 0)
@@ -1422,7 +1422,7 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 	size_t ns = 0, cap = 0, nsym = pc_profile_symbol_count(p);
 	for (size_t i = 0; i < nsym; i++) {
 		pc_symbol s;
-		if (pc_profile_symbol_at(p, i, &s) || !(s.flags & PC_SYMF_SITE))
+		if (pc_profile_symbol_at(&s, p, i) || !(s.flags & PC_SYMF_SITE))
 			continue;
 		if (pc_grow((void **)&sv, &cap, ns + 1, sizeof *sv)) {
 			free(sv);
@@ -1450,7 +1450,7 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 	int wf = 0; /* the writer failed */
 	for (size_t i = 0; i < na && !wf; i++) {
 		pc_arc a;
-		pc_profile_arc_at(p, i, &a);
+		pc_profile_arc_at(&a, p, i);
 		int64_t fr = pc_profile_row_find(p, a.from_segment, a.from);
 		int64_t to = pc_profile_row_find(p, a.to_segment, a.to);
 		char *caller = fr < 0 ? pc_strdup("?")
@@ -1458,7 +1458,7 @@ static int render_arcs_of(pc_profile *p, const pc_options *o, pc_sink *k)
 						  a.from_segment, a.from);
 		pc_row trow;
 		const char *callee = "?";
-		if (to >= 0 && pc_profile_row_at(p, (size_t)to, &trow) == PC_OK)
+		if (to >= 0 && pc_profile_row_at(&trow, p, (size_t)to) == PC_OK)
 			callee = trow.name;
 		if (!caller) {
 			pc_lw_done(&b);

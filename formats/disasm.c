@@ -161,7 +161,7 @@ static int read_file(pc_profile *p, const char *path, void **buf, size_t *len)
 	int st = pc_stream_open_file(&s, path);
 	if (st)
 		return pc_profile_fail_at(p, st ? st : PC_EIO, path, -1, "cannot open the program to disassemble");
-	st = pc_stream_read_all(s, DIS_MAX_FILE, buf, len);
+	st = pc_stream_read_all(buf, len, s, DIS_MAX_FILE);
 	if (st) {
 		const pc_error *e = pc_stream_error(s);
 		st = pc_profile_fail_at(p, st, path, -1, "%s", e && e->message ? e->message : "cannot read");

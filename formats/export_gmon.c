@@ -141,7 +141,7 @@ static int write_gmon(pc_profile *p, const pc_options *o, pc_sink *k)
 	uint64_t maxaddr = 0;
 	for (size_t i = 0; i < nh; i++) {
 		pc_histogram h;
-		if (pc_profile_histogram_at(p, i, &h) != PC_OK)
+		if (pc_profile_histogram_at(&h, p, i) != PC_OK)
 			continue;
 		if (h.segment != PC_NOSEG)
 			goto segmented;
@@ -151,7 +151,7 @@ static int write_gmon(pc_profile *p, const pc_options *o, pc_sink *k)
 	for (size_t i = 0; i < ns; i++) {
 		uint32_t seg;
 		uint64_t a, c;
-		if (pc_profile_sample_at(p, i, &seg, &a, &c) != PC_OK)
+		if (pc_profile_sample_at(&seg, &a, &c, p, i) != PC_OK)
 			continue;
 		if (seg != PC_NOSEG)
 			goto segmented;
@@ -160,7 +160,7 @@ static int write_gmon(pc_profile *p, const pc_options *o, pc_sink *k)
 	}
 	for (size_t i = 0; i < na; i++) {
 		pc_arc a;
-		if (pc_profile_arc_at(p, i, &a) != PC_OK)
+		if (pc_profile_arc_at(&a, p, i) != PC_OK)
 			continue;
 		if (a.from_segment != PC_NOSEG || a.to_segment != PC_NOSEG)
 			goto segmented;
@@ -199,7 +199,7 @@ static int write_gmon(pc_profile *p, const pc_options *o, pc_sink *k)
 	int rc = PC_OK;
 	for (size_t i = 0; i < nh && rc == PC_OK; i++) {
 		pc_histogram h;
-		if (pc_profile_histogram_at(p, i, &h) != PC_OK)
+		if (pc_profile_histogram_at(&h, p, i) != PC_OK)
 			continue;
 		rc = hist_records(&g, p, h.low, h.high, h.counts, h.nbins);
 	}
@@ -210,8 +210,7 @@ static int write_gmon(pc_profile *p, const pc_options *o, pc_sink *k)
 		size_t n = 0;
 		for (size_t i = 0; i < ns; i++) {
 			uint32_t seg;
-			if (pc_profile_sample_at(p, i, &seg, &s[n].address,
-						 &s[n].count) == PC_OK &&
+			if (pc_profile_sample_at(&seg, &s[n].address, &s[n].count, p, i) == PC_OK &&
 			    s[n].count)
 				n++;
 		}
@@ -225,7 +224,7 @@ static int write_gmon(pc_profile *p, const pc_options *o, pc_sink *k)
 		size_t nsym = pc_profile_symbol_count(p);
 		for (size_t i = 0; i < nsym; i++) {
 			pc_symbol sym;
-			if (pc_profile_symbol_at(p, i, &sym) == PC_OK &&
+			if (pc_profile_symbol_at(&sym, p, i) == PC_OK &&
 			    sym.kind == PC_SYM_TEXT && sym.address < low &&
 			    (g.width == 8 || sym.address < UINT32_MAX - 2))
 				low = sym.address;
@@ -237,7 +236,7 @@ static int write_gmon(pc_profile *p, const pc_options *o, pc_sink *k)
 	}
 	for (size_t i = 0; i < na && rc == PC_OK; i++) {
 		pc_arc a;
-		if (pc_profile_arc_at(p, i, &a) != PC_OK)
+		if (pc_profile_arc_at(&a, p, i) != PC_OK)
 			continue;
 		uint64_t reps = a.count / UINT32_MAX + (a.count % UINT32_MAX != 0);
 		if (reps > MAX_RECORDS || g.records + reps > MAX_RECORDS)

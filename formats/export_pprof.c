@@ -343,8 +343,8 @@ static int write_pprof(pc_profile *p, const pc_options *o, pc_sink *out)
 		pc_row row;
 		pc_symbol sym;
 		/* system_name: the raw (mangled) name of the symbol table */
-		if (fr->row >= 0 && !pc_profile_row_at(p, (size_t)fr->row, &row) &&
-		    !pc_profile_symbol_at(p, row.symbol, &sym))
+		if (fr->row >= 0 && !pc_profile_row_at(&row, p, (size_t)fr->row) &&
+		    !pc_profile_symbol_at(&sym, p, row.symbol))
 			sysname = S(&e, sym.name);
 		/* pprof strips <...> from names it takes for demangled C++
 		 * unless system_name differs: a cycle has none */

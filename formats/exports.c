@@ -127,8 +127,8 @@ static int export_to_sink(pc_profile *p, const char *format,
 	return rc;
 }
 
-int pc_profile_export(pc_profile *p, const char *format,
-		      const pc_options *opts, char **out, size_t *len)
+int pc_profile_export(char **out, size_t *len, pc_profile *p,
+		      const char *format, const pc_options *opts)
 {
 	if (out)
 		*out = NULL;

@@ -60,8 +60,8 @@ int pc_rowfilter_keep_row(pc_rowfilter *rf, int64_t row)
 	pc_row r;
 	pc_symbol sym;
 	int st;
-	if ((st = pc_profile_row_at(rf->p, (size_t)row, &r)) ||
-	    (st = pc_profile_symbol_at(rf->p, r.symbol, &sym)))
+	if ((st = pc_profile_row_at(&r, rf->p, (size_t)row)) ||
+	    (st = pc_profile_symbol_at(&sym, rf->p, r.symbol)))
 		return st;
 	int m = pc_filter_keep_frame(rf->p, &rf->f, r.name ? r.name : "",
 				     sym.name);

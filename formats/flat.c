@@ -347,7 +347,7 @@ static int symbols_render(pc_profile *p, const pc_options *o, pc_sink *k)
 	int listed = 0;
 	for (size_t i = 0; i < n; i++) {
 		pc_symbol s;
-		pc_profile_symbol_at(p, i, &s);
+		pc_profile_symbol_at(&s, p, i);
 		const char *raw = s.name;
 		if (demangle)
 			s.name = pc_symbol_display(p, i);

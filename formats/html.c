@@ -352,7 +352,7 @@ static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
 		return PC_ENOMEM;
 	}
 	for (size_t i = 0; i < ne; i++)
-		pc_callgraph_edge_at(g, i, &ev[i]);
+		pc_callgraph_edge_at(&ev[i], g, i);
 	qsort(ev, ne, sizeof *ev, cmp_edge);
 	pc_sink json;
 	pc_sink_init(&json);

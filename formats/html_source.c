@@ -152,7 +152,7 @@ static void put_file(pc_sink *k, const pc_dwarf *d, const char *name, size_t *bu
 	size_t len = 0;
 	int st = pc_dwarf_open_source(d, name, &path, &s, &why);
 	if (!st) {
-		if (pc_stream_read_all(s, (uint64_t)64 << 20, &text, &len))
+		if (pc_stream_read_all(&text, &len, s, (uint64_t)64 << 20))
 			text = NULL;
 		pc_stream_free(s);
 	}

@@ -99,13 +99,13 @@ static uint64_t data_end(pc_profile *p, uint32_t seg)
 	for (size_t i = 0; i < pc_profile_sample_count(p); i++) {
 		uint32_t s;
 		uint64_t a, c;
-		if (pc_profile_sample_at(p, i, &s, &a, &c) == PC_OK && s == seg &&
+		if (pc_profile_sample_at(&s, &a, &c, p, i) == PC_OK && s == seg &&
 		    a + 1 > end && a != UINT64_MAX)
 			end = a + 1;
 	}
 	for (size_t i = 0; i < pc_profile_histogram_count(p); i++) {
 		pc_histogram h;
-		if (pc_profile_histogram_at(p, i, &h) == PC_OK && h.segment == seg &&
+		if (pc_profile_histogram_at(&h, p, i) == PC_OK && h.segment == seg &&
 		    h.high > end)
 			end = h.high;
 	}
@@ -117,7 +117,7 @@ static int locate(pc_profile *p, const char *what, pc_intervals *iv)
 	size_t n = pc_profile_rows(p), found = 0;
 	for (size_t i = 0; i < n; i++) {
 		pc_row row;
-		int r = pc_profile_row_at(p, i, &row);
+		int r = pc_profile_row_at(&row, p, i);
 		if (r)
 			return r;
 		if (strcmp(row.name, what) != 0)
@@ -203,7 +203,7 @@ static int accumulate(pc_profile *p, pc_intervals *iv, uint64_t clo,
 	for (size_t i = 0; i < pc_profile_sample_count(p); i++) {
 		uint32_t s;
 		uint64_t a, c;
-		if ((r = pc_profile_sample_at(p, i, &s, &a, &c)))
+		if ((r = pc_profile_sample_at(&s, &a, &c, p, i)))
 			return r;
 		if (s != iv->segment || a < clo || a >= chi)
 			continue;
@@ -212,7 +212,7 @@ static int accumulate(pc_profile *p, pc_intervals *iv, uint64_t clo,
 	}
 	for (size_t i = 0; i < pc_profile_histogram_count(p); i++) {
 		pc_histogram h;
-		if ((r = pc_profile_histogram_at(p, i, &h)))
+		if ((r = pc_profile_histogram_at(&h, p, i)))
 			return r;
 		if (h.segment == iv->segment && h.nbins)
 			add_hist(iv, &h, bucket_start, clo, chi);
@@ -229,7 +229,7 @@ int pc_intervals_build(pc_profile *p, const pc_options *o, pc_intervals *iv)
 				       "the intervals report needs a symbol or an address range (interval=SYM)");
 	uint64_t asked = DEFAULT_INTERVALS;
 	int given = 0;
-	int r = pc_options_get_u64(o, "intervals", &asked, &given);
+	int r = pc_options_get_u64(&asked, &given, o, "intervals");
 	if (r < 0 || (given && (asked == 0 || asked > MAX_INTERVALS)))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "intervals must be a number from 1 to %u, not '%s'",

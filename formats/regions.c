@@ -79,8 +79,8 @@ static int filter_totals(pc_profile *p, const pc_options *o, pc_itotals *t,
 	for (size_t i = 0; i < rf.nrows; i++) {
 		pc_row row;
 		pc_symbol sym;
-		if ((r = pc_profile_row_at(p, i, &row)) ||
-		    (r = pc_profile_symbol_at(p, row.symbol, &sym)))
+		if ((r = pc_profile_row_at(&row, p, i)) ||
+		    (r = pc_profile_symbol_at(&sym, p, row.symbol)))
 			break;
 		if (sym.flags & PC_SYMF_EXCLUDED)
 			continue;
@@ -159,7 +159,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		for (size_t i = 0; i < nctx; i++) {
 			const char *name;
 			uint64_t c;
-			pc_profile_context_at(p, i, &name, &c);
+			pc_profile_context_at(&name, &c, p, i);
 			v[n++] = (rrow){name, NULL, (double)c, 1};
 			sum += (double)c;
 		}
@@ -208,7 +208,8 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 			pc_sink_printf(k, "  %7.2f",
 				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
 			if (ci && (v[i].ctx || strcmp(v[i].key, "total"))) { /* 100% by definition */
-				pc_stats_wilson(v[i].count, t.total, z, &lo, &hi);
+				pc_stats_wilson(&lo, &hi, v[i].count, t.total,
+						z);
 				pc_sink_printf(k, "  %6.2f", 50 * (hi - lo));
 			}
 			pc_sink_putc(k, '\n');
@@ -229,7 +230,8 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 			pc_sink_printf(k, ",%.6f",
 				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
 			if (ci && (v[i].ctx || strcmp(v[i].key, "total"))) { /* 100% by definition */
-				pc_stats_wilson(v[i].count, t.total, z, &lo, &hi);
+				pc_stats_wilson(&lo, &hi, v[i].count, t.total,
+						z);
 				pc_sink_printf(k, ",%.4f,%.4f", 100 * lo, 100 * hi);
 			} else if (ci) {
 				pc_sink_puts(k, ",,");
@@ -258,7 +260,8 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 			pc_sink_printf(k, ",\"percent\":%.6f",
 				       t.total > 0 ? v[i].count * 100.0 / t.total : 0.0);
 			if (ci && (v[i].ctx || strcmp(v[i].key, "total"))) { /* 100% by definition */
-				pc_stats_wilson(v[i].count, t.total, z, &lo, &hi);
+				pc_stats_wilson(&lo, &hi, v[i].count, t.total,
+						z);
 				pc_sink_printf(k, ",\"ci_low\":%.4f,\"ci_high\":%.4f", 100 * lo,
 					       100 * hi);
 			}

@@ -156,8 +156,8 @@ static int render_to_sink(pc_profile *p, const char *report, const pc_options *o
 	return pc_report_run(r, p, opts, k);
 }
 
-int pc_profile_render(pc_profile *p, const char *report, const pc_options *opts,
-		      char **out, size_t *len)
+int pc_profile_render(char **out, size_t *len, pc_profile *p,
+		      const char *report, const pc_options *opts)
 {
 	pc_sink k;
 	pc_sink_init(&k);
@@ -180,8 +180,8 @@ int pc_profile_render_to(pc_profile *p, const char *report,
 
 /* ---- the diff of two profiles (stats.c; as a page, html.c) ---------- */
 
-int pc_profile_diff(pc_profile *base, pc_profile *next, const pc_options *opts,
-		    char **out, size_t *len)
+int pc_profile_diff(char **out, size_t *len, pc_profile *base, pc_profile *next,
+		    const pc_options *opts)
 {
 	if (!base || !next || !out)
 		return next ? pc_profile_fail(next, PC_EUSAGE, "diff needs two profiles")

@@ -109,7 +109,7 @@ static int get_cutoff(pc_profile *p, const pc_options *o, pc_rowset *rs)
 	if (!v)
 		return PC_OK;
 	double c = 0;
-	int r = pc_options_get_double(o, "cutoff", &c, NULL);
+	int r = pc_options_get_double(&c, NULL, o, "cutoff");
 	if (r < 0 || !(c >= 0 && c <= 100))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "cutoff must be a percentage from 0 to 100, not '%s'",
@@ -177,7 +177,7 @@ static int select_rows(pc_profile *p, const pc_options *o, pc_rowset *rs,
 	}
 	uint64_t top = 0;
 	int given = 0;
-	int r = pc_options_get_u64(o, "top", &top, &given);
+	int r = pc_options_get_u64(&top, &given, o, "top");
 	if (r < 0 || (given && top == 0))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "top must be a number of rows (1 or more), not '%s'",
@@ -1131,7 +1131,7 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 			       (unsigned long long)pc_profile_lost_count(p));
 		int64_t off;
 		uint64_t after;
-		for (size_t i = 0; pc_profile_lost_at(p, i, &off, &after) == PC_OK; i++)
+		for (size_t i = 0; pc_profile_lost_at(&off, &after, p, i) == PC_OK; i++)
 			pc_sink_printf(k, "%s{\"offset\": %lld, \"after_samples\": %llu}",
 				       i ? ", " : "", (long long)off, (unsigned long long)after);
 		pc_sink_puts(k, "]}");
@@ -1261,7 +1261,7 @@ int pc_ci_option(pc_profile *p, const pc_options *o, double *z, double *level)
 	if (!v)
 		return PC_OK;
 	double c;
-	if (pc_options_get_double(o, "ci", &c, NULL) != PC_OK || !(c > 0 && c < 100))
+	if (pc_options_get_double(&c, NULL, o, "ci") != PC_OK || !(c > 0 && c < 100))
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "option ci=%s; expected a confidence level in percent, above 0 and below 100 (e.g. 95)",
 				       v);
@@ -1278,7 +1278,7 @@ void pc_rowset_ci(const pc_rowset *rs, double count, double *lo, double *hi)
 	*lo = *hi = 0;
 	if (!(rs->ci_z > 0) || rs->exact || !(rs->denom > 0))
 		return;
-	pc_stats_wilson(count, rs->denom, rs->ci_z, lo, hi);
+	pc_stats_wilson(lo, hi, count, rs->denom, rs->ci_z);
 	*lo *= 100;
 	*hi *= 100;
 }

@@ -106,7 +106,7 @@ static int same_name_note(pc_profile *p, const char *sel, pc_sink *k)
 		size_t shown = 0;
 		for (size_t i = 0; i < n; i++) {
 			pc_row row;
-			int st = pc_profile_row_at(p, i, &row);
+			int st = pc_profile_row_at(&row, p, i);
 			if (st)
 				return st;
 			if (!func_matches(p, p->syms[row.symbol].name, sel))
@@ -135,7 +135,7 @@ static int same_name_note(pc_profile *p, const char *sel, pc_sink *k)
 static char *read_text(pc_stream *s, size_t *len)
 {
 	void *buf = NULL;
-	if (pc_stream_read_all(s, (uint64_t)64 << 20, &buf, len))
+	if (pc_stream_read_all(&buf, len, s, (uint64_t)64 << 20))
 		buf = NULL;
 	pc_stream_free(s);
 	return buf;
@@ -435,7 +435,7 @@ static int source_gprof(pc_profile *p, const pc_options *o, pc_sink *k)
 	pc_symspecs ss; /* -A SYM, -J SYM: gprof's INCL_ANNO, EXCL_ANNO */
 	if ((st = pc_symspecs_parse(p, pc_profile_symspecs(p), &ss)))
 		return st;
-	if ((st = pc_symspecs_resolve(p, &ss))) {
+	if ((st = pc_symspecs_resolve(p, &ss, pc_profile_row_find))) {
 		pc_symspecs_free(&ss);
 		return st;
 	}

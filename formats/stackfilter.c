@@ -151,8 +151,8 @@ int pc_filter_profile(pc_profile *p, const pc_options *o, pc_profile **out,
 		drop[i] = (unsigned char)!k;
 		if (!rf.f.hide)
 			continue;
-		if ((st = pc_profile_row_at(p, i, &r)) ||
-		    (st = pc_profile_symbol_at(p, r.symbol, &sym)))
+		if ((st = pc_profile_row_at(&r, p, i)) ||
+		    (st = pc_profile_symbol_at(&sym, p, r.symbol)))
 			goto done;
 		int h = pc_filter_match(p, &rf.f, rf.f.hide, r.name ? r.name : "", sym.name);
 		if (h < 0) {

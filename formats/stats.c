@@ -89,8 +89,8 @@ static int collect_rows(pc_profile *p, const pc_options *o, symcount **out,
 	for (size_t i = 0; i < nr && k < nv; i++) {
 		pc_row r;
 		pc_symbol s;
-		if ((st = pc_profile_row_at(p, i, &r)) ||
-		    (st = pc_profile_symbol_at(p, r.symbol, &s))) {
+		if ((st = pc_profile_row_at(&r, p, i)) ||
+		    (st = pc_profile_symbol_at(&s, p, r.symbol))) {
 			free(v);
 			return st;
 		}
@@ -228,7 +228,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs,
 		unsigned char *fz = flag, *fi = flag + hit;
 		for (size_t i = 0; i < hit; i++) {
 			double lo, hi, s = v[i].count / N;
-			pc_stats_wilson(v[i].count, N, z, &lo, &hi);
+			pc_stats_wilson(&lo, &hi, v[i].count, N, z);
 			if (lo * N < 1) {
 				fz[i] = 1;
 				nz++;
@@ -257,7 +257,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs,
 		uint64_t max = 0;
 		for (size_t h = 0; h < pc_profile_histogram_count(p); h++) {
 			pc_histogram hg;
-			pc_profile_histogram_at(p, h, &hg);
+			pc_profile_histogram_at(&hg, p, h);
 			/* every count below WRAP_NEAR (their OR is, the usual
 			 * case): none near, none the largest that matters */
 			uint64_t any = pc_profile_hist_or(p, h);
@@ -275,7 +275,7 @@ static int check_run(pc_profile *p, const pc_options *o, chkset *cs,
 	if (pc_profile_lost_count(p)) {
 		int64_t off;
 		uint64_t after, nl = pc_profile_lost_count(p);
-		pc_profile_lost_at(p, 0, &off, &after);
+		pc_profile_lost_at(&off, &after, p, 0);
 		add_chk(cs, "lost",
 			"%llu loss%s in the capture (overflow: samples dropped, how many is not known), the first at byte %lld after %llu samples; shares are biased if losses follow what the program does (lower the sampling rate or the trace output)",
 			(unsigned long long)nl, nl == 1 ? "" : "es", (long long)off,
@@ -622,12 +622,12 @@ int pc_diff_write(pc_profile *base, pc_profile *next, const pc_options *o, pc_si
 				       "option correction=%s; expected holm or bh", cv);
 	double thr = 1, power = 80;
 	const char *tv = pc_options_get(o, "threshold"), *pw = pc_options_get(o, "power");
-	if (tv && (pc_options_get_double(o, "threshold", &thr, NULL) != PC_OK ||
+	if (tv && (pc_options_get_double(&thr, NULL, o, "threshold") != PC_OK ||
 		   !(thr > 0 && thr < 100)))
 		return pc_profile_fail(next, PC_EUSAGE,
 				       "option threshold=%s; expected percentage points above 0 and below 100 (e.g. 1)",
 				       tv);
-	if (pw && (pc_options_get_double(o, "power", &power, NULL) != PC_OK ||
+	if (pw && (pc_options_get_double(&power, NULL, o, "power") != PC_OK ||
 		   !(power > 0 && power < 100)))
 		return pc_profile_fail(next, PC_EUSAGE,
 				       "option power=%s; expected a percent above 0 and below 100 (e.g. 80)",
@@ -702,14 +702,14 @@ int pc_diff_write(pc_profile *base, pc_profile *next, const pc_options *o, pc_si
 			r->sig = r->s1 != r->s2;
 			r->verdict = r->s2 > r->s1 ? V_SLOWER : r->s2 < r->s1 ? V_FASTER : V_UNCHANGED;
 		} else {
-			r->p = pc_stats_two_proportion(k1, n1, k2, n2, NULL);
+			r->p = pc_stats_two_proportion(NULL, k1, n1, k2, n2);
 		}
 	}
 	size_t nsig = 0;
 	if (!exact) {
 		for (size_t x = 0; x < n; x++)
 			pv[x] = d[x].p;
-		if ((st = pc_stats_adjust(pv, n, corr, pv))) {
+		if ((st = pc_stats_adjust(pv, pv, n, corr))) {
 			free(a), free(b), free(d), free(pv);
 			pc_filter_dispose(&flt);
 			return pc_profile_fail(next, st, "out of memory");
@@ -962,7 +962,7 @@ static int rates_body(pc_profile *const *caps, size_t m, const pc_options *o, pc
 			while (pos[c] < nv[c] && !strcmp(v[c][pos[c]].name, name))
 				kk[c] += v[c][pos[c]++].count;
 			any += kk[c];
-			pc_stats_wilson(kk[c], tot[c], z, &lo[c], &hi[c]);
+			pc_stats_wilson(&lo[c], &hi[c], kk[c], tot[c], z);
 		}
 		if (any <= 0)
 			continue;
@@ -1074,8 +1074,8 @@ out:
 	return st;
 }
 
-int pc_profile_compare_rates(pc_profile *const *caps, size_t n, const pc_options *opts,
-			     char **out, size_t *len)
+int pc_profile_compare_rates(char **out, size_t *len, pc_profile *const *caps,
+			     size_t n, const pc_options *opts)
 {
 	if (!caps || !caps[0] || !out)
 		return PC_EUSAGE;

@@ -44,7 +44,7 @@ static int pick_unit(pc_profile *p, const pc_callgraph *g, double hz, size_t *ou
 		pc_row row;
 		pc_icg_node nd;
 		int r;
-		if ((r = pc_profile_row_at(p, i, &row)) ||
+		if ((r = pc_profile_row_at(&row, p, i)) ||
 		    (r = pc_callgraph_inode_at(g, i, &nd)))
 			return r;
 		if (!row.calls)

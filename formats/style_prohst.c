@@ -96,7 +96,7 @@ static int groups_of(pc_profile *p, const pc_histogram *h, group **out, size_t *
 		map |= !strcmp(pc_profile_source_format(p, i), "map");
 	for (size_t i = 0; map && i < nr; i++) {
 		pc_region r;
-		if (pc_profile_region_at(p, i, &r) != PC_OK || r.cls != PC_REGION_APPLICATION ||
+		if (pc_profile_region_at(&r, p, i) != PC_OK || r.cls != PC_REGION_APPLICATION ||
 		    !r.label || r.segment != h->segment)
 			continue;
 		if (!strcmp(r.label, "program") && r.low == h->low && r.high == area_end)
@@ -107,7 +107,7 @@ static int groups_of(pc_profile *p, const pc_histogram *h, group **out, size_t *
 	if (!k)
 		for (size_t i = 0; i < nrows; i++) {
 			pc_row row;
-			if (pc_profile_row_at(p, i, &row) != PC_OK)
+			if (pc_profile_row_at(&row, p, i) != PC_OK)
 				break;
 			if (row.segment == h->segment)
 				g[k] = (group){row.name, row.address, row.end, k}, k++;
@@ -181,7 +181,7 @@ static int one_hist(pc_profile *p, const pc_histogram *h, const pc_itotals *t,
 	}
 	for (size_t i = 0; !have_dos && i < pc_profile_region_count(p); i++) {
 		pc_region rg;
-		if (pc_profile_region_at(p, i, &rg) == PC_OK &&
+		if (pc_profile_region_at(&rg, p, i) == PC_OK &&
 		    rg.cls == PC_REGION_DOS) {
 			pc_sink_printf(k, "DOS program address:%014" PRIX64 "\n\n", rg.low / 16);
 			have_dos = 1;
@@ -273,7 +273,7 @@ static int prohst_text(pc_profile *p, const pc_options *o, const pc_rowset *rs,
 				       "the prohst style lists histogram buckets, and this profile has no histogram");
 	for (size_t i = 0; i < nh; i++) {
 		pc_histogram h;
-		if ((r = pc_profile_histogram_at(p, i, &h)))
+		if ((r = pc_profile_histogram_at(&h, p, i)))
 			return r;
 		if (i)
 			pc_sink_putc(k, '\n');

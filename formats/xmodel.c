@@ -159,7 +159,7 @@ static int histogram_sites(build *b, const rowext *ext, size_t next,
 	size_t nh = pc_profile_histogram_count(m->p);
 	for (size_t h = 0; h < nh; h++) {
 		pc_histogram hg;
-		if (pc_profile_histogram_at(m->p, h, &hg) != PC_OK ||
+		if (pc_profile_histogram_at(&hg, m->p, h) != PC_OK ||
 		    hg.nbins == 0 || hg.high <= hg.low)
 			continue;
 		uint64_t span = hg.high - hg.low;
@@ -852,7 +852,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	/* arcs whose both ends fall in rows (gprof drops the others) */
 	for (size_t i = 0; i < narcs_in; i++) {
 		pc_arc a;
-		if (pc_profile_arc_at(p, i, &a) != PC_OK)
+		if (pc_profile_arc_at(&a, p, i) != PC_OK)
 			continue;
 		int64_t ri = pc_profile_row_find(p, a.from_segment, a.from);
 		int64_t rj = pc_profile_row_find(p, a.to_segment, a.to);
@@ -866,7 +866,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	for (size_t r = 0; r < nrows; r++) {
 		pc_row row;
 		rowframe[r] = PC_XNONE;
-		if (pc_profile_row_at(p, r, &row) != PC_OK)
+		if (pc_profile_row_at(&row, p, r) != PC_OK)
 			continue;
 		if (!(row.count > 0) && !used[r])
 			continue;
@@ -875,7 +875,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 			goto out;
 		pc_symbol sym;
 		const char *file = NULL;
-		if (pc_profile_symbol_at(p, row.symbol, &sym) == PC_OK)
+		if (pc_profile_symbol_at(&sym, p, row.symbol) == PC_OK)
 			file = sym.file;
 		rowframe[r] = m->nframes;
 		m->frames[m->nframes++] = (pc_xframe){
@@ -958,7 +958,7 @@ int pc_xmodel_build(pc_xmodel *m, pc_profile *p, const pc_options *opts)
 	for (size_t i = 0; i < ns; i++) {
 		uint32_t seg;
 		uint64_t addr, cnt;
-		if (pc_profile_sample_at(p, i, &seg, &addr, &cnt) != PC_OK ||
+		if (pc_profile_sample_at(&seg, &addr, &cnt, p, i) != PC_OK ||
 		    cnt == 0)
 			continue;
 		int64_t r = pc_profile_row_find(p, seg, addr);

@@ -109,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t total = 0;
 		for (size_t i = 0; i < n; i++) {
 			uint64_t c;
-			if (pc_profile_sample_at(p, i, NULL, NULL, &c) == PC_OK)
+			if (pc_profile_sample_at(NULL, NULL, &c, p, i) == PC_OK)
 				total += c;
 		}
 		(void)total;
@@ -122,10 +122,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t n = pc_profile_symbol_count(p), len = 0;
 		for (size_t i = 0; i < n; i++) {
 			pc_symbol s;
-			if (pc_profile_symbol_at(p, i, &s) == PC_OK && s.name)
+			if (pc_profile_symbol_at(&s, p, i) == PC_OK && s.name)
 				len += strlen(s.name);
 			size_t row;
-			(void)pc_profile_lookup(p, s.segment, s.address, &row);
+			(void)pc_profile_lookup(&row, p, s.segment, s.address);
 		}
 		(void)len;
 	}

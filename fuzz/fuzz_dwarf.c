@@ -120,15 +120,15 @@ static void reports(const char *path, const uint8_t *data, size_t size)
 		size_t len = 0;
 		for (size_t i = 0; o && i < sizeof rep / sizeof *rep; i++) {
 			pc_options_set(o, "granularity", i == 0 ? "line" : NULL);
-			if (pc_profile_render(p, rep[i], o, &out, &len) == PC_OK)
+			if (pc_profile_render(&out, &len, p, rep[i], o) == PC_OK)
 				pc_free(out);
 		}
 		pc_row r;
 		pc_symbol s;
-		if (o && pc_profile_rows(p) && pc_profile_row_at(p, 0, &r) == PC_OK &&
-		    pc_profile_symbol_at(p, r.symbol, &s) == PC_OK) {
+		if (o && pc_profile_rows(p) && pc_profile_row_at(&r, p, 0) == PC_OK &&
+		    pc_profile_symbol_at(&s, p, r.symbol) == PC_OK) {
 			pc_options_set(o, "disasm-select", s.name);
-			if (pc_profile_render(p, "disasm", o, &out, &len) == PC_OK)
+			if (pc_profile_render(&out, &len, p, "disasm", o) == PC_OK)
 				pc_free(out);
 		}
 		pc_options_free(o);

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				char *out = NULL;
 				size_t len = 0;
 				pc_options_set(ro, "output-format", ofs[f]);
-				if (pc_profile_render(p, pc_report_name_at(i), ro, &out, &len) == PC_OK)
+				if (pc_profile_render(&out, &len, p, pc_report_name_at(i), ro) == PC_OK)
 					pc_free(out);
 			}
 		}

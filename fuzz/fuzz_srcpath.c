@@ -167,7 +167,7 @@ static void check_debuglink(const uint8_t *data, size_t size)
 	if (pc_dwarf_new(&d, NULL) == PC_OK) {
 		size_t nf;
 		if (pc_dwarf_load(d, p) == PC_OK)
-			pc_dwarf_lookup(d, 0, &nf);
+			pc_dwarf_lookup(&nf, d, 0);
 		pc_dwarf_free(d);
 	}
 	unlink(p);

@@ -23,13 +23,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned mode = size ? data[size - 1] : 0;
 	const unsigned char *head;
 	size_t hl;
-	pc_stream_peek(s, &head, &hl);
+	pc_stream_peek(&head, &hl, s);
 	uint64_t sum = 0;
 	switch (mode & 3) {
 	case 0: {
 		const char *line;
 		size_t len;
-		while (pc_stream_getline(s, &line, &len, NULL) == PC_OK && line)
+		while (pc_stream_getline(&line, &len, NULL, s) == PC_OK && line)
 			sum += len ? (unsigned char)line[len - 1] : 0;
 		break;
 	}
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const unsigned char *d;
 		size_t r;
 		size_t want = 1 + (mode >> 2);
-		while (pc_stream_borrow(s, want, &d, &r) == PC_OK && r > 0) {
+		while (pc_stream_borrow(&d, &r, s, want) == PC_OK && r > 0) {
 			sum += d[r - 1];
 			want = want * 3 + 1;
 		}
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (i & 1) {
 				if (pc_stream_skip(s, 1 + i % 13, "fuzz") < 0)
 					break;
-			} else if (pc_stream_read_some(s, buf, 1 + i % 97, &r) == PC_OK && r > 0) {
+			} else if (pc_stream_read_some(buf, 1 + i % 97, &r, s) == PC_OK && r > 0) {
 				sum += buf[r - 1];
 			} else {
 				break;
@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	default: {
 		void *all = NULL;
 		size_t len = 0;
-		if (pc_stream_read_all(s, (uint64_t)1 << 24, &all, &len) == PC_OK)
+		if (pc_stream_read_all(&all, &len, s, (uint64_t)1 << 24) == PC_OK)
 			sum += len;
 		pc_free(all);
 		break;
@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	(void)sum;
 	int at_end;
-	(void)pc_stream_eof(s, &at_end);
+	(void)pc_stream_eof(&at_end, s);
 	pc_stream_free(s);
 	return 0;
 }

@@ -4,6 +4,7 @@
  * (hist.c hist_assign_samples) exactly.
  */
 #include "model.h"
+#include "internal.h"
 #include "lookup.h"
 #include "platform.h"
 
@@ -225,6 +226,15 @@ static int64_t lookup_find(const pc_profile *p, uint32_t seg, uint64_t addr)
 	if (t->address <= addr && addr < t->end)
 		return (int64_t)(g->first + lo);
 	return -1;
+}
+
+/* lookup_find for the symbol selections' DWARF while the attribution
+ * runs (pc_symspecs_resolve: a map's line rows take their functions
+ * from the targets just built; pc_profile_row_find would start the
+ * attribution again, without end). */
+static int64_t building_find(pc_profile *p, uint32_t seg, uint64_t addr)
+{
+	return lookup_find(p, seg, addr);
 }
 
 void pc_attrib_free(pc_profile *p)
@@ -917,23 +927,23 @@ int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts)
 	if (!opts)
 		return attribute_with(p, p->attr_bucket_start, p->attr_use_sizes);
 	if (opts->version != PC_ATTRIB_OPTIONS_VERSION)
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "pc_attrib_options.version %u: expected %u "
-				       "(PC_ATTRIB_OPTIONS_INIT)",
-				       opts->version, PC_ATTRIB_OPTIONS_VERSION);
+		return pc_diag_fail(&p->diag, PC_EUSAGE,
+				    "pc_attrib_options.version %u: expected %u "
+				    "(PC_ATTRIB_OPTIONS_INIT)",
+				    opts->version, PC_ATTRIB_OPTIONS_VERSION);
 	if (opts->rule != PC_ATTRIBUTION_PROPORTIONAL &&
 	    opts->rule != PC_ATTRIBUTION_BUCKET_START)
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "pc_attrib_options.rule %d: expected "
-				       "PC_ATTRIBUTION_PROPORTIONAL or _BUCKET_START",
-				       (int)opts->rule);
+		return pc_diag_fail(&p->diag, PC_EUSAGE,
+				    "pc_attrib_options.rule %d: expected "
+				    "PC_ATTRIBUTION_PROPORTIONAL or _BUCKET_START",
+				    (int)opts->rule);
 	if (opts->use_sizes != 0 && opts->use_sizes != 1)
-		return pc_profile_fail(p, PC_EUSAGE, "use-sizes must be 0 or 1");
+		return pc_diag_fail(&p->diag, PC_EUSAGE, "use-sizes must be 0 or 1");
 	if (opts->demangle != PC_DEMANGLE_AUTO && opts->demangle != PC_DEMANGLE_NONE)
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "pc_attrib_options.demangle %d: expected "
-				       "PC_DEMANGLE_AUTO or PC_DEMANGLE_NONE",
-				       (int)opts->demangle);
+		return pc_diag_fail(&p->diag, PC_EUSAGE,
+				    "pc_attrib_options.demangle %d: expected "
+				    "PC_DEMANGLE_AUTO or PC_DEMANGLE_NONE",
+				    (int)opts->demangle);
 	/* names only: the cached attribution stays valid */
 	p->demangle = opts->demangle == PC_DEMANGLE_AUTO && pc_demangler_available();
 	/* gprof's symbol selections: kept as the other settings */
@@ -943,7 +953,7 @@ int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts)
 	if (specs ? !p->attr_specs || strcmp(specs, p->attr_specs) : p->attr_specs != NULL) {
 		char *c = specs ? pc_strdup(specs) : NULL;
 		if (specs && !c)
-			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+			return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
 		free(p->attr_specs);
 		p->attr_specs = c;
 	}
@@ -971,11 +981,11 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 	memset(&p->totals, 0, sizeof p->totals);
 	if ((p->attr_specs && !p->cache_specs) || build_targets(p, use_sizes != 0)) {
 		pc_symspecs_free(&ss);
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
 	}
 	/* gprof: excluded by default (mcount & co) or left out of the
 	 * flat selection (-p/-P SYM) */
-	if ((rc = pc_symspecs_resolve(p, &ss))) {
+	if ((rc = pc_symspecs_resolve(p, &ss, building_find))) {
 		pc_symspecs_free(&ss);
 		pc_attrib_free(p); /* not valid: the next call tries again */
 		return rc;
@@ -995,7 +1005,7 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 	const pc_sample *s = pc_samples_sorted(p->samples);
 	if (ns && !s) {
 		pc_symspecs_free(&ss);
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < ns; i++) {
 		double c = (double)s[i].count;
@@ -1057,7 +1067,7 @@ static int ensure(pc_profile *p)
 	return p->valid ? PC_OK : pc_profile_attribute(p, NULL);
 }
 
-int pc_profile_row_count(pc_profile *p, size_t *n)
+int pc_profile_row_count(size_t *n, pc_profile *p)
 {
 	if (n)
 		*n = 0;
@@ -1073,11 +1083,11 @@ int pc_profile_row_count(pc_profile *p, size_t *n)
 size_t pc_profile_rows(pc_profile *p)
 {
 	size_t n;
-	return pc_profile_row_count(p, &n) ? 0 : n;
+	return pc_profile_row_count(&n, p) ? 0 : n;
 }
 
-int pc_profile_row_at_sized(pc_profile *p, size_t i, pc_row *out,
-			    size_t out_size)
+int pc_profile_row_at_sized(pc_row *out, size_t out_size, pc_profile *p,
+			    size_t i)
 {
 	if (!p || !out || !out_size)
 		return PC_EUSAGE;
@@ -1109,7 +1119,7 @@ int pc_profile_itotals(pc_profile *p, pc_itotals *out)
 	return PC_OK;
 }
 
-int pc_profile_totals_sized(pc_profile *p, pc_totals *out, size_t out_size)
+int pc_profile_totals_sized(pc_totals *out, size_t out_size, pc_profile *p)
 {
 	if (!p || !out || !out_size)
 		return PC_EUSAGE;
@@ -1125,16 +1135,16 @@ int pc_profile_totals_sized(pc_profile *p, pc_totals *out, size_t out_size)
 	return pc_copy_sized(out, out_size, &t, sizeof t);
 }
 
-int pc_profile_class_total(pc_profile *p, pc_region_class cls, double *out)
+int pc_profile_class_total(double *out, pc_profile *p, pc_region_class cls)
 {
 	if (out)
 		*out = 0;
 	if (!p || !out)
 		return PC_EUSAGE;
 	if ((unsigned)cls >= PC_REGION_COUNT)
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "region class %d: expected 0 to %d",
-				       (int)cls, PC_REGION_COUNT - 1);
+		return pc_diag_fail(&p->diag, PC_EUSAGE,
+				    "region class %d: expected 0 to %d",
+				    (int)cls, PC_REGION_COUNT - 1);
 	int r = ensure(p);
 	if (r)
 		return r;
@@ -1149,8 +1159,8 @@ int64_t pc_profile_row_find(pc_profile *p, uint32_t segment, uint64_t address)
 	return lookup_find(p, segment, address);
 }
 
-int pc_profile_lookup(pc_profile *p, uint32_t segment, uint64_t address,
-		      size_t *row)
+int pc_profile_lookup(size_t *row, pc_profile *p, uint32_t segment,
+		      uint64_t address)
 {
 	if (row)
 		*row = 0;
@@ -1214,17 +1224,17 @@ static int cmp_name(const void *a, const void *b)
 	return c ? c : cmp_addr(x, y);
 }
 
-int pc_profile_rows_sorted(pc_profile *p, pc_sort_key key, size_t max,
-			   size_t *idx, size_t *count)
+int pc_profile_rows_sorted(size_t *idx, size_t max, size_t *count,
+			   pc_profile *p, pc_sort_key key)
 {
 	if (count)
 		*count = 0;
 	if (!p || !count)
 		return PC_EUSAGE;
 	if (max > 0 && !idx)
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "pc_profile_rows_sorted: no index array for %zu rows",
-				       max);
+		return pc_diag_fail(&p->diag, PC_EUSAGE,
+				    "pc_profile_rows_sorted: no index array for %zu rows",
+				    max);
 	int (*cmp)(const void *, const void *);
 	switch (key) {
 	case PC_SORT_ADDRESS: cmp = NULL; break;
@@ -1232,9 +1242,9 @@ int pc_profile_rows_sorted(pc_profile *p, pc_sort_key key, size_t max,
 	case PC_SORT_CALLS: cmp = cmp_calls; break;
 	case PC_SORT_NAME: cmp = cmp_name; break;
 	default:
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "sort key %d: expected PC_SORT_ADDRESS, _SELF, _CALLS or _NAME",
-				       (int)key);
+		return pc_diag_fail(&p->diag, PC_EUSAGE,
+				    "sort key %d: expected PC_SORT_ADDRESS, _SELF, _CALLS or _NAME",
+				    (int)key);
 	}
 	int r = ensure(p);
 	if (r)
@@ -1253,7 +1263,7 @@ int pc_profile_rows_sorted(pc_profile *p, pc_sort_key key, size_t max,
 	}
 	skey *k = malloc((nt + 1) * sizeof *k);
 	if (!k)
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
 	for (size_t i = 0; i < nt; i++) {
 		const pc_target *t = &p->targets[i];
 		k[i] = (skey){t->count, t->calls, t->segment, t->address,

@@ -542,14 +542,14 @@ int pc_profile_callgraph(pc_callgraph **out, pc_profile *p,
 	for (size_t i = 0; i < n; i++) {
 		pc_row r;
 		pc_symbol sym;
-		pc_profile_row_at(p, i, &r);
+		pc_profile_row_at(&r, p, i);
 		g->s[i].name = r.name;
 		g->s[i].key = r.name;
 		g->s[i].hist_time = r.count;
 		g->s[i].children = g->s[i].parents = NONE;
 		g->s[i].cyc_head = i;
 		g->s[i].cyc_next = NONE;
-		if (pc_profile_symbol_at(p, r.symbol, &sym) == PC_OK) {
+		if (pc_profile_symbol_at(&sym, p, r.symbol) == PC_OK) {
 			g->s[i].key = sym.name;
 			if (sym.flags & PC_SYMF_EXCLUDED)
 				g->s[i].excluded = 1;
@@ -563,7 +563,7 @@ int pc_profile_callgraph(pc_callgraph **out, pc_profile *p,
 	else if (opts->time == PC_CALLGRAPH_TIME_FLAT)
 		flat = 1;
 
-	if ((rc = pc_symspecs_resolve(p, &ss)))
+	if ((rc = pc_symspecs_resolve(p, &ss, pc_profile_row_find)))
 		goto fail;
 	size_t narcs = pc_profile_arc_count(p);
 	for (g->hcap = 16; g->hcap < narcs && g->hcap < SIZE_MAX / 4;)
@@ -577,7 +577,7 @@ int pc_profile_callgraph(pc_callgraph **out, pc_profile *p,
 	memset(g->hash, 0xff, g->hcap * sizeof *g->hash); /* NONE */
 	for (size_t i = 0; i < narcs; i++) {
 		pc_arc a;
-		pc_profile_arc_at(p, i, &a);
+		pc_profile_arc_at(&a, p, i);
 		int64_t par = pc_profile_row_find(p, a.from_segment, a.from);
 		int64_t chi = pc_profile_row_find(p, a.to_segment, a.to);
 		if (par < 0 || chi < 0) {
@@ -670,7 +670,7 @@ size_t pc_callgraph_cycle_index(const pc_callgraph *g, unsigned n)
 	return g->nrows + (size_t)n - 1;
 }
 
-int pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n, size_t *node)
+int pc_callgraph_cycle_node(size_t *node, const pc_callgraph *g, unsigned n)
 {
 	if (node)
 		*node = 0;
@@ -682,8 +682,8 @@ int pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n, size_t *node)
 	return PC_OK;
 }
 
-int pc_callgraph_node_at_sized(const pc_callgraph *g, size_t i,
-			       pc_cg_node *out, size_t out_size)
+int pc_callgraph_node_at_sized(pc_cg_node *out, size_t out_size,
+			       const pc_callgraph *g, size_t i)
 {
 	if (!g || !out || !out_size)
 		return PC_EUSAGE;
@@ -736,8 +736,8 @@ size_t pc_callgraph_edge_count(const pc_callgraph *g)
 	return g ? g->na : 0;
 }
 
-int pc_callgraph_edge_at_sized(const pc_callgraph *g, size_t i,
-			       pc_cg_edge *out, size_t out_size)
+int pc_callgraph_edge_at_sized(pc_cg_edge *out, size_t out_size,
+			       const pc_callgraph *g, size_t i)
 {
 	if (!g || !out || !out_size)
 		return PC_EUSAGE;

@@ -13,6 +13,7 @@
  * map) are tried without it when they do not demangle as they are.
  */
 #include "model.h"
+#include "internal.h"
 #include "pc_config.h"
 
 #include <stdlib.h>
@@ -297,23 +298,23 @@ int pc_profile_symbol_display_name(const char **out, pc_profile *p, size_t i,
 	if (!p)
 		return PC_EUSAGE;
 	if (!out)
-		return pc_profile_fail(p, PC_EUSAGE, "no place for the name");
+		return pc_diag_fail(&p->diag, PC_EUSAGE, "no place for the name");
 	*out = NULL;
 	if (demangle != PC_DEMANGLE_AUTO && demangle != PC_DEMANGLE_NONE)
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "demangle %d: expected PC_DEMANGLE_AUTO or PC_DEMANGLE_NONE",
-				       (int)demangle);
+		return pc_diag_fail(&p->diag, PC_EUSAGE,
+				    "demangle %d: expected PC_DEMANGLE_AUTO or PC_DEMANGLE_NONE",
+				    (int)demangle);
 	int on = demangle == PC_DEMANGLE_AUTO && pc_demangler_available();
 	if (i >= p->nsyms)
-		return pc_profile_fail(p, PC_ENOTFOUND, "no symbol %zu: the profile has %zu",
-				       i, p->nsyms);
+		return pc_diag_fail(&p->diag, PC_ENOTFOUND, "no symbol %zu: the profile has %zu",
+				    i, p->nsyms);
 	if (!on) {
 		*out = p->syms[i].name;
 		return PC_OK;
 	}
 	const char *shown;
 	if (symbol_display(p, i, &shown))
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory demangling a name");
+		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory demangling a name");
 	*out = shown;
 	return PC_OK;
 }

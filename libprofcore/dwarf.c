@@ -1569,7 +1569,7 @@ static int table_lookup(pc_dwarf *d, uint64_t a, const pc_srcframe **frames,
 	return PC_OK;
 }
 
-int pc_dwarf_lookup(pc_dwarf *d, uint64_t address, size_t *n)
+int pc_dwarf_lookup(size_t *n, pc_dwarf *d, uint64_t address)
 {
 	if (n)
 		*n = 0;
@@ -1581,8 +1581,8 @@ int pc_dwarf_lookup(pc_dwarf *d, uint64_t address, size_t *n)
 	return st;
 }
 
-int pc_dwarf_frame_at_sized(const pc_dwarf *d, size_t i, pc_srcframe *out,
-			    size_t out_size)
+int pc_dwarf_frame_at_sized(pc_srcframe *out, size_t out_size,
+			    const pc_dwarf *d, size_t i)
 {
 	if (!d || !out || !out_size)
 		return PC_EUSAGE;
@@ -1966,7 +1966,7 @@ int pc_dwarf_open_source(const pc_dwarf *d, const char *file, char **path,
 	return st;
 }
 
-int pc_dwarf_find_source(const pc_dwarf *d, const char *file, char **out)
+int pc_dwarf_find_source(char **out, const pc_dwarf *d, const char *file)
 {
 	pc_stream *s;
 	const char *why;

@@ -3,7 +3,8 @@
 #ifndef PC_DWARF_INTERNAL_H
 #define PC_DWARF_INTERNAL_H
 
-#include "internal.h"
+#include "pc_base.h"
+#include "report.h"
 #include "pc_config.h"
 
 /** A compressed program (gzip) is read up to this many bytes inflated
@@ -64,6 +65,14 @@ PC_INTERNAL int pc_dwarf_line_syms_in(pc_dwarf *d, const uint64_t *ranges,
  *  "source-path".  Errors are recorded on p. */
 PC_INTERNAL int pc_profile_dwarf(pc_profile *p, const pc_options *opts,
 				 pc_dwarf **out);
+/** Records the DWARF reader's error e, with its file and offset, on p
+ *  (e NULL: "cannot read DWARF" with st); returns its code (else st). */
+PC_INTERNAL int pc_profile_dwarf_fail(pc_profile *p, const pc_error *e, int st);
+/** pc_profile_dwarf with find, the row lookup that gives the line rows of
+ *  a map (no ELF) their functions (profdwarf.c; pc_profile_dwarf, in
+ *  lines.c, passes pc_profile_row_find). */
+PC_INTERNAL int pc_profile_dwarf_by(pc_profile *p, const pc_options *opts,
+				    pc_rowfind_fn find, pc_dwarf **out);
 
 /** p seen at granularity "line" or "file" (opts "granularity"): a new
  *  profile whose symbols are gprof's line symbols (file: one per source

@@ -21,6 +21,7 @@
  * sample rates, used by loading (profcat FILE...) and pc_profile_merge.
  */
 #include "model.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -150,7 +151,7 @@ int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n)
 		uint64_t first = g->low < org && g->high > org ? org : g->low;
 		for (size_t t = 0; t < nt; t++) {
 			pc_row r;
-			if (pc_profile_row_at(p, t, &r) != PC_OK || r.segment != PC_NOSEG ||
+			if (pc_profile_row_at(&r, p, t) != PC_OK || r.segment != PC_NOSEG ||
 			    r.address < g->low || r.address >= g->high)
 				continue;
 			const pc_symbol *y = &p->syms[r.symbol];
@@ -203,7 +204,7 @@ static uint64_t code_end(fitctx *c, uint64_t hi)
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			pc_row r;
-			if (pc_profile_row_at(c->p, i, &r) == PC_OK &&
+			if (pc_profile_row_at(&r, c->p, i) == PC_OK &&
 			    r.segment == c->code[k].seg && r.address >= c->code[k].low &&
 			    r.address < c->code[k].high) {
 				end = c->code[k].high;
@@ -288,7 +289,7 @@ static int profile_fit(pc_profile *p, const pc_fit_options *opts, pc_fit *out)
 	int segs = 0; /* several segments: no shift search */
 	for (size_t i = 0; i < nr; i++) {
 		pc_region r;
-		pc_profile_region_at(p, i, &r);
+		pc_profile_region_at(&r, p, i);
 		span s = {r.segment, r.low, r.high, r.cls};
 		if (r.cls == PC_REGION_APPLICATION) {
 			c.code[c.ncode++] = s;
@@ -327,7 +328,7 @@ static int profile_fit(pc_profile *p, const pc_fit_options *opts, pc_fit *out)
 		size_t n = pc_profile_rows(p);
 		for (size_t i = 0; i < n; i++) {
 			pc_row r;
-			pc_profile_row_at(p, i, &r);
+			pc_profile_row_at(&r, p, i);
 			if (i && r.segment != seg)
 				segs = 1;
 			seg = r.segment;
@@ -350,7 +351,7 @@ static int profile_fit(pc_profile *p, const pc_fit_options *opts, pc_fit *out)
 	size_t nws = 0, capws = 0;
 	for (size_t i = 0; i < pc_profile_histogram_count(p); i++) {
 		pc_histogram h;
-		pc_profile_histogram_at(p, i, &h);
+		pc_profile_histogram_at(&h, p, i);
 		double width = h.nbins ? (double)(h.high - h.low) / (double)h.nbins : 0;
 		uint64_t sum = 0;
 		/* runs of buckets inside one code span are all in the
@@ -439,7 +440,7 @@ static int profile_fit(pc_profile *p, const pc_fit_options *opts, pc_fit *out)
 	for (size_t i = 0; i < ns; i++) {
 		uint32_t sg;
 		uint64_t a, n;
-		pc_profile_sample_at(p, i, &sg, &a, &n);
+		pc_profile_sample_at(&sg, &a, &n, p, i);
 		int k = where(&c, sg, a);
 		out->samples += (double)n;
 		if (k > 0)
@@ -464,7 +465,7 @@ static int profile_fit(pc_profile *p, const pc_fit_options *opts, pc_fit *out)
 	}
 	for (size_t i = 0; i < pc_profile_arc_count(p); i++) {
 		pc_arc a;
-		pc_profile_arc_at(p, i, &a);
+		pc_profile_arc_at(&a, p, i);
 		out->arcs++;
 		if (where(&c, a.from_segment, a.from) > 0 && where(&c, a.to_segment, a.to) > 0)
 			out->arcs_in_program++;

@@ -14,6 +14,7 @@
  * call *mcount@GOT(%ebx)); x86-64, i386, AArch64, ARM and Thumb.
  */
 #include "model.h"
+#include "internal.h"
 #include "pc_config.h"
 #include "platform.h"
 

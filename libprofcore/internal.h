@@ -7,6 +7,8 @@
 #define PC_INTERNAL_H
 
 #include "pc_base.h"
+#include "diag.h"
+#include "stream.h"
 #include "cgpaths.h"
 #include "sink.h"
 #include "report.h"

@@ -17,135 +17,14 @@
  */
 #include "dwarf_internal.h"
 #include "model.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d)
-{
-	if (!p)
-		return PC_EUSAGE;
-	p->dwarf = d;
-	/* display names cached by the address of the old DWARF's names */
-	free(p->nmap);
-	p->nmap = NULL;
-	p->nmapn = p->nmapcap = 0;
-	return PC_OK;
-}
-
-/* The DWARF reader's error, with its file and offset, on p. */
-static int fail_from(pc_profile *p, const pc_error *e, int st)
-{
-	if (!e)
-		return pc_profile_fail(p, st, "cannot read DWARF");
-	return pc_profile_fail_at(p, e->code ? e->code : st, e->file, e->offset, "%s",
-		       e->message);
-}
-
-static int cmp_lineinfo(const void *a, const void *b)
-{
-	const pc_lineinfo *x = a, *y = b;
-	return x->address < y->address ? -1 : x->address > y->address;
-}
-
-/* A reader over the profile's line rows (pc_profile_add_line, e.g. MS
- * LINK /LINENUMBERS): each row's code runs to the next row's address or
- * the end of its function (the row of the profile holding it), whichever
- * comes first.  Rows that no function holds take their segment (region)
- * as the function. */
-static int table_dwarf(pc_profile *p, const pc_options *opts, pc_dwarf **out)
-{
-	const char *origin = NULL;
-	for (size_t i = 0; i < p->nsrc && !origin; i++)
-		if (!strcmp(p->src_format[i], "map"))
-			origin = p->src_file[i];
-	for (size_t i = 0; i < p->nlines; i++)
-		if (p->lines[i].segment != PC_NOSEG)
-			return pc_profile_fail(p, PC_EUNSUPPORTED,
-					       "source lines: line numbers of segmented (protected-mode) programs are not supported; only real-mode and flat addresses");
-	pc_lineinfo *v = malloc((p->nlines ? p->nlines : 1) * sizeof *v);
-	pc_linerow *r = malloc((p->nlines ? p->nlines : 1) * sizeof *r);
-	pc_dwarf *d;
-	pc_dwarf_new(&d, pc_options_dwarf(opts));
-	int st = PC_OK;
-	if (!v || !r || !d) {
-		st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
-		goto out;
-	}
-	memcpy(v, p->lines, p->nlines * sizeof *v);
-	qsort(v, p->nlines, sizeof *v, cmp_lineinfo);
-	for (size_t i = 0; i < p->nlines; i++) {
-		uint64_t end = UINT64_MAX;
-		for (size_t j = i + 1; j < p->nlines; j++)
-			if (v[j].address > v[i].address) {
-				end = v[j].address;
-				break;
-			}
-		int64_t t = pc_profile_row_find(p, PC_NOSEG, v[i].address);
-		const char *fn = NULL;
-		if (t >= 0) {
-			fn = p->syms[p->targets[t].symbol].name;
-			if (p->targets[t].end < end)
-				end = p->targets[t].end;
-		} else {
-			/* no public holds it (an assembler module without
-			 * PUBLICs): its segment stands for the function */
-			for (size_t g = 0; g < p->nregions; g++) {
-				const pc_region *rg = &p->regions[g];
-				if (rg->segment == PC_NOSEG && rg->label &&
-				    rg->low <= v[i].address && v[i].address < rg->high) {
-					fn = rg->label;
-					if (rg->high < end)
-						end = rg->high;
-					break;
-				}
-			}
-		}
-		r[i] = (pc_linerow){v[i].address, end, fn, v[i].file, v[i].line};
-	}
-	if (pc_dwarf_set_lines(d, origin ? origin : "line numbers", r, p->nlines)) {
-		st = fail_from(p, pc_dwarf_error(d), PC_ENOMEM);
-		goto out;
-	}
-	p->own_dwarf = d;
-	*out = d;
-	d = NULL;
-out:
-	pc_dwarf_free(d);
-	free(v);
-	free(r);
-	return st;
-}
-
 int pc_profile_dwarf(pc_profile *p, const pc_options *opts, pc_dwarf **out)
 {
-	*out = p->dwarf ? p->dwarf : p->own_dwarf;
-	if (*out)
-		return PC_OK;
-	const char *elf = NULL;
-	for (size_t i = 0; i < p->nsrc; i++)
-		if (!strcmp(p->src_format[i], "elf")) {
-			elf = p->src_file[i];
-			break;
-		}
-	if (!elf && p->nlines)
-		return table_dwarf(p, opts, out);
-	if (!elf)
-		return pc_profile_fail(p, PC_EUSAGE,
-				       "source lines need the program's DWARF or a linker map with line numbers: give the ELF executable (built with -g), or the map made with LINK /LINENUMBERS, among the files");
-	pc_dwarf *d;
-	pc_dwarf_new(&d, pc_options_dwarf(opts));
-	if (!d)
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	int st = pc_dwarf_load(d, elf);
-	if (st) {
-		st = fail_from(p, pc_dwarf_error(d), st);
-		pc_dwarf_free(d);
-		return st;
-	}
-	p->own_dwarf = d;
-	*out = d;
-	return PC_OK;
+	return pc_profile_dwarf_by(p, opts, pc_profile_row_find, out);
 }
 
 static const char *base_name(const char *f)
@@ -174,7 +53,7 @@ static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g)
 			size_t nf;
 			int st = pc_dwarf_lookup_frames(d, s->address, &f, &nf);
 			if (st)
-				return fail_from(p, pc_dwarf_error(d), st);
+				return pc_profile_dwarf_fail(p, pc_dwarf_error(d), st);
 			/* gprof get_src_info: file, function and line */
 			if (nf && f[0].file && f[0].function && f[0].line) {
 				if (g == PC_GRAN_FILE)
@@ -347,7 +226,7 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g, int a
 	int st = rg ? pc_dwarf_line_syms_in(d, rg, nrg, &ls, &n) : pc_dwarf_line_syms(d, &ls, &n);
 	free(rg);
 	if (st)
-		return fail_from(p, pc_dwarf_error(d), st);
+		return pc_profile_dwarf_fail(p, pc_dwarf_error(d), st);
 	char buf[4096];
 	pc_binding prevb = PC_BIND_GLOBAL;
 	for (size_t i = 0; i < n; i++) {

@@ -21,7 +21,7 @@
 #ifndef PC_LOOKUP_H
 #define PC_LOOKUP_H
 
-#include "internal.h"
+#include "pc_base.h"
 
 #include <string.h>
 

@@ -2,7 +2,10 @@
 #ifndef PC_MODEL_H
 #define PC_MODEL_H
 
-#include "internal.h"
+#include "pc_base.h"
+#include "diag.h"
+#include "samples.h"
+#include "report.h"
 
 typedef struct pc_hist {
 	pc_histogram h; /* h.counts points at counts */
@@ -38,7 +41,7 @@ typedef struct pc_target {
 
 struct pc_profile {
 	const pc_registry *reg;
-	pc_errslot err;
+	pc_diag diag; /* errors, warnings, notes (diag.c) */
 	pc_strpool pool;
 
 	pc_symbol *syms;
@@ -98,10 +101,6 @@ struct pc_profile {
 	const char **meta_key, **meta_val;
 	size_t nmeta, capmeta, capmeta2;
 	size_t nsrc, capsrc, capsrc2;
-	const char **warnings;
-	size_t nwarn, capwarn;
-	const char **notes;
-	size_t nnote, capnote;
 
 	/* attribution cache */
 	int valid;

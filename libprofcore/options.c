@@ -2,7 +2,9 @@
  * checked against the keys its consumer declares (pc_option_decl); the
  * typed options of the library's own functions (pc_attrib_options, ...)
  * and the string keys parsed into them. */
-#include "internal.h"
+#include "pc_base.h"
+#include "optview.h"
+#include "sink.h"
 
 #include <errno.h>
 #include <math.h>
@@ -215,14 +217,6 @@ int pc_options_check(const pc_options *o, const pc_option_decl *keys,
 	return PC_OK;
 }
 
-int pc_profile_check_options(pc_profile *p, const pc_options *o,
-			     const pc_option_decl *keys, const char *consumer)
-{
-	char msg[1024];
-	int st = pc_options_check(o, keys, consumer, msg, sizeof msg);
-	return st ? pc_profile_fail(p, st, "%s", msg) : PC_OK;
-}
-
 static int opt_fail(pc_options *o, int code, const char *fmt, ...) PC_PRINTF(3, 4);
 static int opt_fail(pc_options *o, int code, const char *fmt, ...)
 {
@@ -343,8 +337,8 @@ const char *pc_options_get(const pc_options *o, const char *key)
 	return find(o, key, &i) ? o->values[i] : NULL;
 }
 
-int pc_options_get_u64(const pc_options *o, const char *key, uint64_t *out,
-		       int *found)
+int pc_options_get_u64(uint64_t *out, int *found, const pc_options *o,
+		       const char *key)
 {
 	const char *v = pc_options_get(o, key);
 	if (found)
@@ -358,8 +352,8 @@ int pc_options_get_u64(const pc_options *o, const char *key, uint64_t *out,
 	return PC_OK;
 }
 
-int pc_options_get_double(const pc_options *o, const char *key, double *out,
-			  int *found)
+int pc_options_get_double(double *out, int *found, const pc_options *o,
+			  const char *key)
 {
 	const char *v = pc_options_get(o, key);
 	if (found)

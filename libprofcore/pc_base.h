@@ -53,6 +53,11 @@ PC_INTERNAL int pc_profile_meta_hex(const pc_profile *p, const char *key, uint64
 /* The bitwise OR of c[0..n): the widest count's bits, four at a time
  * (about 1.25 instructions a count on a 10^6-bin histogram). */
 PC_INTERNAL uint64_t pc_counts_or(const uint64_t *c, size_t n);
+/** n unsigned integers of width bytes each from p, in byte order e (bulk
+ *  pc_get_uint: histogram counters); returns their OR (pc_counts_or of
+ *  out, computed on the way). */
+PC_INTERNAL uint64_t pc_get_uints(uint64_t *out, const void *p, size_t n,
+				  unsigned width, pc_endian e);
 
 /* ---- error slots ---------------------------------------------------- */
 typedef struct pc_errslot {

@@ -1,5 +1,6 @@
 /* profile.c - the profile: what was loaded for one analysis. */
 #include "model.h"
+#include "internal.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -11,11 +12,14 @@ static pc_profile *profile_new(const pc_registry *reg)
 	if (!p)
 		return NULL;
 	p->reg = reg;
-	p->err.pub.offset = -1;
+	pc_diag_init(&p->diag);
 	p->duration = -1;
 	p->samples = pc_samples_new();
-	if (p->samples)
-		pc_samples_set_owner(p->samples, p);
+	if (p->samples) {
+		/* the store's cells are bounded by the symbols and regions */
+		pc_samplebounds b = {&p->syms, &p->nsyms, &p->regions, &p->nregions};
+		pc_samples_set_bounds(p->samples, &b, &p->diag);
+	}
 	p->dimension = pc_strpool_add(&p->pool, "seconds");
 	p->abbrev = 's';
 	p->demangle = pc_demangler_available(); /* "demangle" = "auto" */
@@ -64,13 +68,11 @@ void pc_profile_free(pc_profile *p)
 	free(p->src_file);
 	free(p->meta_key);
 	free(p->meta_val);
-	free(p->warnings);
-	free(p->notes);
 	free(p->ctx_name);
 	free(p->ctx_count);
 	pc_samples_free(p->samples);
 	pc_dwarf_free(p->own_dwarf);
-	pc_errslot_clear(&p->err);
+	pc_diag_dispose(&p->diag);
 	pc_strpool_free(&p->pool);
 	free(p);
 }
@@ -80,16 +82,29 @@ void pc_profile_invalidate(pc_profile *p)
 	p->valid = 0;
 }
 
+int pc_profile_check_options(pc_profile *p, const pc_options *o,
+			     const pc_option_decl *keys, const char *consumer)
+{
+	char msg[1024];
+	int st = pc_options_check(o, keys, consumer, msg, sizeof msg);
+	return st ? pc_profile_fail(p, st, "%s", msg) : PC_OK;
+}
+
+int pc_profile_samples_per_address(const pc_profile *p)
+{
+	return !pc_samples_binned(p->samples);
+}
+
 const pc_error *pc_profile_error(const pc_profile *p)
 {
-	return p->err.pub.code ? &p->err.pub : NULL;
+	return pc_diag_error(&p->diag);
 }
 
 int pc_profile_fail(pc_profile *p, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	pc_errslot_set(&p->err, code, NULL, -1, fmt, ap);
+	pc_diag_vfail_at(&p->diag, code, NULL, -1, fmt, ap);
 	va_end(ap);
 	return code;
 }
@@ -99,60 +114,47 @@ int pc_profile_fail_at(pc_profile *p, int code, const char *file, int64_t off,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	pc_errslot_set(&p->err, code, file, off, fmt, ap);
+	pc_diag_vfail_at(&p->diag, code, file, off, fmt, ap);
 	va_end(ap);
 	return code;
-}
-
-/* Appends a formatted line (kept in the profile's pool) to a list. */
-static int add_line(pc_profile *p, const char ***v, size_t *n, size_t *cap,
-		    const char *fmt, va_list ap)
-{
-	char buf[1024];
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	const char *w = pc_strpool_add(&p->pool, buf);
-	if (!w || pc_grow((void **)v, cap, *n + 1, sizeof **v))
-		return PC_ENOMEM;
-	(*v)[(*n)++] = w;
-	return PC_OK;
 }
 
 int pc_profile_warn(pc_profile *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int st = add_line(p, &p->warnings, &p->nwarn, &p->capwarn, fmt, ap);
+	int st = pc_diag_vwarn(&p->diag, fmt, ap);
 	va_end(ap);
 	return st;
 }
 
 size_t pc_profile_warning_count(const pc_profile *p)
 {
-	return p->nwarn;
+	return pc_diag_warning_count(&p->diag);
 }
 
 const char *pc_profile_warning_at(const pc_profile *p, size_t i)
 {
-	return i < p->nwarn ? p->warnings[i] : NULL;
+	return pc_diag_warning_at(&p->diag, i);
 }
 
 int pc_profile_note(pc_profile *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int st = add_line(p, &p->notes, &p->nnote, &p->capnote, fmt, ap);
+	int st = pc_diag_vnote(&p->diag, fmt, ap);
 	va_end(ap);
 	return st;
 }
 
 size_t pc_profile_note_count(const pc_profile *p)
 {
-	return p->nnote;
+	return pc_diag_note_count(&p->diag);
 }
 
 const char *pc_profile_note_at(const pc_profile *p, size_t i)
 {
-	return i < p->nnote ? p->notes[i] : NULL;
+	return pc_diag_note_at(&p->diag, i);
 }
 
 #define POOL(s) ((s) ? pc_strpool_add(&p->pool, (s)) : NULL)
@@ -495,9 +497,9 @@ int pc_profile_add_records(pc_profile *p, uint32_t segment,
 /* Fewer whole records than this left in a mapped file are borrowed. */
 #define MAPPED_MIN_RECORDS ((uint64_t)1 << 16)
 
-int pc_profile_add_records_stream(pc_profile *p, uint32_t segment,
-				  pc_stream *s, const pc_record_layout *l,
-				  uint64_t *records, size_t *left)
+int pc_profile_add_records_stream(uint64_t *records, size_t *left,
+				  pc_profile *p, uint32_t segment, pc_stream *s,
+				  const pc_record_layout *l)
 {
 	*records = 0;
 	*left = 0;
@@ -625,8 +627,8 @@ int pc_profile_add_context_samples(pc_profile *p, const char *context,
 
 size_t pc_profile_context_count(const pc_profile *p) { return p->nctx; }
 
-int pc_profile_context_at(const pc_profile *p, size_t i, const char **context,
-			  uint64_t *count)
+int pc_profile_context_at(const char **context, uint64_t *count,
+			  const pc_profile *p, size_t i)
 {
 	if (i >= p->nctx)
 		return PC_ENOTFOUND;
@@ -652,8 +654,8 @@ int pc_profile_add_lost(pc_profile *p, int64_t offset, uint64_t after)
 
 uint64_t pc_profile_lost_count(const pc_profile *p) { return p->nlost; }
 
-int pc_profile_lost_at(const pc_profile *p, size_t i, int64_t *offset,
-		       uint64_t *after)
+int pc_profile_lost_at(int64_t *offset, uint64_t *after, const pc_profile *p,
+		       size_t i)
 {
 	if (i >= PC_LOST_KEEP || i >= p->nlost)
 		return PC_ENOTFOUND;
@@ -830,10 +832,23 @@ const char *pc_profile_meta(const pc_profile *p, const char *key)
 	return NULL;
 }
 
+int pc_profile_meta_hex(const pc_profile *p, const char *key, uint64_t *out)
+{
+	const char *v = pc_profile_meta(p, key);
+	char *end;
+	if (!v || !*v)
+		return 0;
+	unsigned long long x = strtoull(v, &end, 16);
+	if (*end)
+		return 0;
+	*out = x;
+	return 1;
+}
+
 size_t pc_profile_meta_count(const pc_profile *p) { return p->nmeta; }
 
-int pc_profile_meta_at(const pc_profile *p, size_t i, const char **key,
-		       const char **value)
+int pc_profile_meta_at(const char **key, const char **value,
+		       const pc_profile *p, size_t i)
 {
 	if (i >= p->nmeta)
 		return PC_ENOTFOUND;
@@ -858,7 +873,7 @@ const char *pc_profile_source_file(const pc_profile *p, size_t i)
 
 size_t pc_profile_symbol_count(const pc_profile *p) { return p->nsyms; }
 
-int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out)
+int pc_profile_symbol_at(pc_symbol *out, const pc_profile *p, size_t i)
 {
 	if (i >= p->nsyms)
 		return PC_ENOTFOUND;
@@ -868,7 +883,7 @@ int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out)
 
 size_t pc_profile_region_count(const pc_profile *p) { return p->nregions; }
 
-int pc_profile_region_at(const pc_profile *p, size_t i, pc_region *out)
+int pc_profile_region_at(pc_region *out, const pc_profile *p, size_t i)
 {
 	if (i >= p->nregions)
 		return PC_ENOTFOUND;
@@ -878,7 +893,7 @@ int pc_profile_region_at(const pc_profile *p, size_t i, pc_region *out)
 
 size_t pc_profile_histogram_count(const pc_profile *p) { return p->nhists; }
 
-int pc_profile_histogram_at(const pc_profile *p, size_t i, pc_histogram *out)
+int pc_profile_histogram_at(pc_histogram *out, const pc_profile *p, size_t i)
 {
 	if (i >= p->nhists)
 		return PC_ENOTFOUND;
@@ -888,7 +903,7 @@ int pc_profile_histogram_at(const pc_profile *p, size_t i, pc_histogram *out)
 
 size_t pc_profile_arc_count(const pc_profile *p) { return p->narcs; }
 
-int pc_profile_arc_at(const pc_profile *p, size_t i, pc_arc *out)
+int pc_profile_arc_at(pc_arc *out, const pc_profile *p, size_t i)
 {
 	if (i >= p->narcs)
 		return PC_ENOTFOUND;
@@ -901,8 +916,8 @@ size_t pc_profile_sample_count(const pc_profile *p)
 	return pc_samples_distinct(p->samples);
 }
 
-int pc_profile_sample_at(const pc_profile *p, size_t i, uint32_t *segment,
-			 uint64_t *address, uint64_t *count)
+int pc_profile_sample_at(uint32_t *segment, uint64_t *address, uint64_t *count,
+			 const pc_profile *p, size_t i)
 {
 	if (i >= pc_samples_distinct(p->samples))
 		return PC_ENOTFOUND;

@@ -1,5 +1,6 @@
 /* registry.c - built-in loaders, run-time plugins, detection, loading. */
 #include "model.h"
+#include "internal.h"
 #include "platform.h"
 
 #include <dirent.h>
@@ -247,12 +248,12 @@ const pc_loader *pc_registry_find(const pc_registry *r, const char *name)
 	return NULL;
 }
 
-const pc_loader *pc_registry_detect(const pc_registry *r, pc_stream *s,
-				    int *confidence)
+const pc_loader *pc_registry_detect(int *confidence, const pc_registry *r,
+				    pc_stream *s)
 {
 	const unsigned char *head;
 	size_t len;
-	pc_stream_peek(s, &head, &len);
+	pc_stream_peek(&head, &len, s);
 	const char *name = pc_stream_name(s);
 	const pc_loader *best = NULL;
 	int bestc = 0;
@@ -359,29 +360,29 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 			   const pc_options *opts)
 {
 	const pc_loader *l;
-	pc_errslot_clear(&p->err);
+	pc_errslot_clear(&p->diag.err);
 	if (format && *format && strcmp(format, "auto") != 0) {
 		l = pc_registry_find(p->reg, format);
 		if (!l) {
 			pc_profile_fail(p, PC_ENOTFOUND, "no loader named '%s'", format);
-			pc_errslot_fill_file(&p->err, pc_stream_name(s));
+			pc_errslot_fill_file(&p->diag.err, pc_stream_name(s));
 			return PC_ENOTFOUND;
 		}
 	} else {
-		l = pc_registry_detect(p->reg, s, NULL);
+		l = pc_registry_detect(NULL, p->reg, s);
 		if (!l) {
 			const unsigned char *h;
 			size_t n;
-			pc_stream_peek(s, &h, &n);
+			pc_stream_peek(&h, &n, s);
 			if (pc_stream_error(s)) { /* corrupt gzip: that is the error */
-				set_error(&p->err, pc_stream_error(s));
-				return p->err.pub.code;
+				set_error(&p->diag.err, pc_stream_error(s));
+				return p->diag.err.pub.code;
 			}
 			pc_profile_fail(p, PC_EUNKNOWN,
 					n ? "unrecognised file format: no loader recognises its content"
 					  : "empty file");
-			p->err.pub.offset = 0;
-			pc_errslot_fill_file(&p->err, pc_stream_name(s));
+			p->diag.err.pub.offset = 0;
+			pc_errslot_fill_file(&p->diag.err, pc_stream_name(s));
 			return PC_EUNKNOWN;
 		}
 	}
@@ -402,7 +403,7 @@ int pc_profile_load_stream(pc_profile *p, pc_stream *s, const char *format,
 			pc_profile_fail(p, PC_EUSAGE,
 					"bad value '%s' for option 'rate'; expected a number of samples per second above 0",
 					rv);
-			pc_errslot_fill_file(&p->err, pc_stream_name(s));
+			pc_errslot_fill_file(&p->diag.err, pc_stream_name(s));
 			return PC_EUSAGE;
 		}
 		int st = pc_options_new(&own);
@@ -433,7 +434,7 @@ static int load_with(pc_profile *p, const pc_loader *l, pc_stream *s,
 		char consumer[128];
 		snprintf(consumer, sizeof consumer, "loader %s", l->name);
 		if (pc_profile_check_options(p, opts, l->options, consumer)) {
-			pc_errslot_fill_file(&p->err, pc_stream_name(s));
+			pc_errslot_fill_file(&p->diag.err, pc_stream_name(s));
 			return PC_EUSAGE;
 		}
 	}
@@ -452,7 +453,7 @@ static int load_with(pc_profile *p, const pc_loader *l, pc_stream *s,
 			pc_profile_fail(p, PC_EUSAGE,
 					"the counts are %s, not time samples: a sampling rate does not apply to them",
 					dim);
-			pc_errslot_fill_file(&p->err, pc_stream_name(s));
+			pc_errslot_fill_file(&p->diag.err, pc_stream_name(s));
 			return PC_EUSAGE;
 		}
 		if (got > 0 && got != forced) {
@@ -466,20 +467,20 @@ static int load_with(pc_profile *p, const pc_loader *l, pc_stream *s,
 	pc_profile_set_rate(p, got > 0 ? got : had);
 	if (st >= 0 && pc_rates_check(p, had, got)) {
 		pc_profile_set_rate(p, had);
-		pc_errslot_fill_file(&p->err, pc_stream_name(s));
+		pc_errslot_fill_file(&p->diag.err, pc_stream_name(s));
 		return PC_EUNSUPPORTED;
 	}
 	if (st < 0) {
 		const pc_error *se = pc_stream_error(s);
 		if (se && se->code) {
-			set_error(&p->err, se);
-		} else if (!p->err.pub.code) {
+			set_error(&p->diag.err, se);
+		} else if (!p->diag.err.pub.code) {
 			pc_profile_fail(p, st, "%s loader failed: %s", l->name,
 					pc_status_name(st));
 		}
-		if (!p->err.pub.code)
-			p->err.pub.code = st;
-		pc_errslot_fill_file(&p->err, pc_stream_name(s));
+		if (!p->diag.err.pub.code)
+			p->diag.err.pub.code = st;
+		pc_errslot_fill_file(&p->diag.err, pc_stream_name(s));
 		return st;
 	}
 	if (pc_profile_add_source(p, l->name, pc_stream_name(s)))
@@ -499,8 +500,8 @@ int pc_profile_load_file(pc_profile *p, const char *path, const char *format,
 			pc_profile_fail(p, PC_EIO, "cannot read file");
 		else
 			pc_profile_fail(p, st, "cannot open: %s", pc_status_name(st));
-		pc_errslot_fill_file(&p->err, path);
-		return p->err.pub.code;
+		pc_errslot_fill_file(&p->diag.err, path);
+		return p->diag.err.pub.code;
 	}
 	st = pc_profile_load_stream(p, s, format, opts);
 	pc_stream_free(s);

@@ -62,6 +62,9 @@ PC_INTERNAL int pc_profile_line_at(const pc_profile *p, size_t i, uint32_t *segm
 				   uint64_t *address, unsigned *line);
 PC_INTERNAL int64_t pc_profile_row_find(pc_profile *p, uint32_t segment,
 					uint64_t address);
+/** A row lookup as pc_profile_row_find: the row (attribution target) of
+ *  p holding an address, -1 for none. */
+typedef int64_t (*pc_rowfind_fn)(pc_profile *p, uint32_t segment, uint64_t address);
 /** pc_dwarf_lookup with the frames as an array borrowed until the next
  *  lookup on d. */
 PC_INTERNAL int pc_dwarf_lookup_frames(pc_dwarf *d, uint64_t address,

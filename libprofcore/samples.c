@@ -30,9 +30,10 @@
  * sample whose cell is cut by a new boundary cannot be placed exactly and
  * stays at its cell's start: the profile then carries a warning.
  */
-#include "model.h"
+#include "samples.h"
 #include "lookup.h"
 #include "platform.h"
+#include "stream.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -84,7 +85,11 @@ typedef struct cellgroup {
 } cellgroup;
 
 struct pc_samplestore {
-	pc_profile *owner;
+	/* the holding profile's symbols and regions (bounded: given) and
+	 * where warnings go */
+	pc_samplebounds b;
+	int bounded;
+	pc_diag *diag;
 	/* exact: one table per segment (few); used counts them all.  While
 	 * the sorted view is current the tables are dropped (xfolded): the
 	 * view holds the counts, and the next add rebuilds them from it, so
@@ -142,9 +147,12 @@ unsigned pc_samples_threads(const pc_samplestore *st)
 	return st->nthreads;
 }
 
-void pc_samples_set_owner(pc_samplestore *st, pc_profile *owner)
+void pc_samples_set_bounds(pc_samplestore *st, const pc_samplebounds *b,
+			   pc_diag *diag)
 {
-	st->owner = owner;
+	st->b = *b;
+	st->bounded = 1;
+	st->diag = diag;
 }
 
 static void groups_free(pc_samplestore *st)
@@ -361,26 +369,28 @@ static cellgroup *group_of(pc_samplestore *st, uint32_t seg)
 	return lo < st->ng && st->g[lo].seg == seg ? &st->g[lo] : NULL;
 }
 
-/* Builds groups from the owner's symbols and regions (plus the segments
+/* Builds groups from the bounds' symbols and regions (plus the segments
  * in extra_segs so every stored sample has a group).  Replaces st->g. */
 static int build_groups(pc_samplestore *st, const uint32_t *extra_segs,
 			size_t nextra)
 {
-	const pc_profile *p = st->owner;
-	size_t nb = 0, cap = p->nsyms * 2 + p->nregions * 2 + nextra;
+	const pc_symbol *syms = *st->b.syms;
+	const pc_region *regions = *st->b.regions;
+	size_t nsyms = *st->b.nsyms, nregions = *st->b.nregions;
+	size_t nb = 0, cap = nsyms * 2 + nregions * 2 + nextra;
 	bound *b = cap ? malloc(cap * sizeof *b) : NULL;
 	if (cap && !b)
 		return PC_ENOMEM;
-	for (size_t i = 0; i < p->nsyms; i++) {
-		const pc_symbol *s = &p->syms[i];
+	for (size_t i = 0; i < nsyms; i++) {
+		const pc_symbol *s = &syms[i];
 		uint64_t e;
 		b[nb++] = (bound){s->segment, s->address};
 		if (s->size && !pc_add_overflow(s->address, s->size, &e))
 			b[nb++] = (bound){s->segment, e};
 	}
-	for (size_t i = 0; i < p->nregions; i++) {
-		b[nb++] = (bound){p->regions[i].segment, p->regions[i].low};
-		b[nb++] = (bound){p->regions[i].segment, p->regions[i].high};
+	for (size_t i = 0; i < nregions; i++) {
+		b[nb++] = (bound){regions[i].segment, regions[i].low};
+		b[nb++] = (bound){regions[i].segment, regions[i].high};
 	}
 	for (size_t i = 0; i < nextra; i++)
 		b[nb++] = (bound){extra_segs[i], 0};
@@ -445,8 +455,8 @@ static int build_groups(pc_samplestore *st, const uint32_t *extra_segs,
 	groups_free(st);
 	st->g = g;
 	st->ng = ng;
-	st->seen_syms = p->nsyms;
-	st->seen_regions = p->nregions;
+	st->seen_syms = nsyms;
+	st->seen_regions = nregions;
 	return PC_OK;
 }
 
@@ -515,7 +525,7 @@ static int rebin(pc_samplestore *st)
 
 static int has_bounds(const pc_samplestore *st)
 {
-	return st->owner && (st->owner->nsyms || st->owner->nregions);
+	return st->bounded && (*st->b.nsyms || *st->b.nregions);
 }
 
 /* Switches from exact to binned. */
@@ -548,8 +558,8 @@ static int go_binned(pc_samplestore *st)
 	xtabs_free(st);
 	st->used = 0;
 	st->binned = 1;
-	pc_profile_warn(st->owner,
-			"raw samples: more than %zu distinct addresses, so from here on they are counted per interval between symbol and region boundaries (exact per symbol and region; no per-address detail)",
+	pc_diag_warn(st->diag,
+		     "raw samples: more than %zu distinct addresses, so from here on they are counted per interval between symbol and region boundaries (exact per symbol and region; no per-address detail)",
 			(size_t)PC_SAMPLES_EXACT_MAX);
 	return PC_OK;
 }
@@ -615,14 +625,14 @@ static int drain(pc_samplestore *st)
 	return r;
 }
 
-/* Keeps the cells in step with the owner's symbols and regions, and
+/* Keeps the cells in step with the bounds' symbols and regions, and
  * counts the samples that waited for that. */
 static int refresh(pc_samplestore *st)
 {
 	if (!st->binned)
 		return PC_OK;
-	if (st->owner->nsyms != st->seen_syms ||
-	    st->owner->nregions != st->seen_regions) {
+	if (*st->b.nsyms != st->seen_syms ||
+	    *st->b.nregions != st->seen_regions) {
 		int r = rebin(st);
 		if (r)
 			return r;
@@ -634,7 +644,7 @@ static int refresh(pc_samplestore *st)
  * boundaries (a rebuild costs about one step a boundary), at least 4096. */
 static size_t pend_limit(const pc_samplestore *st)
 {
-	size_t b = st->owner->nsyms + st->owner->nregions;
+	size_t b = *st->b.nsyms + *st->b.nregions;
 	return b > 4096 ? b : 4096;
 }
 
@@ -1140,8 +1150,8 @@ int pc_samples_add(pc_samplestore *st, uint32_t seg, uint64_t addr,
 		return PC_OK;
 	st->dirty = 1;
 	if (st->binned) {
-		if (st->npend || st->owner->nsyms != st->seen_syms ||
-		    st->owner->nregions != st->seen_regions) {
+		if (st->npend || *st->b.nsyms != st->seen_syms ||
+		    *st->b.nregions != st->seen_regions) {
 			/* the cells are out of date: the sample waits */
 			if (st->npend == st->cappend &&
 			    pc_grow((void **)&st->pend, &st->cappend, st->npend + 1,
@@ -1277,11 +1287,6 @@ int pc_samples_binned(const pc_samplestore *st)
 	return st->binned;
 }
 
-int pc_profile_samples_per_address(const pc_profile *p)
-{
-	return !p->samples->binned;
-}
-
 static int cmp_slot(const void *a, const void *b)
 {
 	const slot *x = a, *y = b;
@@ -1362,10 +1367,10 @@ static const pc_sample *sorted_binned(pc_samplestore *st)
 							      st->g[i].start[k],
 							      st->g[i].count[k]};
 	st->nsorted = n;
-	if (st->displaced && !st->warned && st->owner) {
+	if (st->displaced && !st->warned && st->bounded) {
 		st->warned = 1;
-		pc_profile_warn(st->owner,
-				"%llu raw samples were counted before symbols or regions inside their interval were loaded; they are credited at the interval start (load symbol files before large dumps)",
+		pc_diag_warn(st->diag,
+			     "%llu raw samples were counted before symbols or regions inside their interval were loaded; they are credited at the interval start (load symbol files before large dumps)",
 				(unsigned long long)st->displaced);
 	}
 	return st->sorted;
@@ -1373,9 +1378,9 @@ static const pc_sample *sorted_binned(pc_samplestore *st)
 
 const pc_sample *pc_samples_sorted(pc_samplestore *st)
 {
-	if (st->binned && st->owner &&
-	    (st->owner->nsyms != st->seen_syms ||
-	     st->owner->nregions != st->seen_regions))
+	if (st->binned && st->bounded &&
+	    (*st->b.nsyms != st->seen_syms ||
+	     *st->b.nregions != st->seen_regions))
 		st->dirty = 1;
 	if (!st->dirty && st->sorted)
 		return st->sorted;

@@ -1,6 +1,5 @@
 /*
- * samples.h - streams mapped by the counting threads (stream.c) and the
- * store of aggregated raw samples (samples.c).
+ * samples.h - the store of aggregated raw samples (samples.c).
  * Private to libprofcore, the built-in loaders and the report engines
  * (internal.h includes every one of these).
  */
@@ -8,28 +7,7 @@
 #define PC_SAMPLES_H
 
 #include "pc_base.h"
-
-/* ---- streams mapped by counting threads (stream.c) --------------------- */
-/** 1 when the rest of s can be mapped directly (a plain regular file of
- *  at least 1 MiB, nothing buffered, not compressed): *at is the file
- *  offset of the stream's position, *bytes what follows it; else 0.
- *  Drops the window of the last pc_stream_borrow(). */
-PC_INTERNAL int pc_stream_mappable(pc_stream *s, uint64_t *at, uint64_t *bytes);
-/** Maps len bytes of s's file at file offset off, pages populated.
- *  Thread-safe: s is not changed (its position neither).  The bytes, or
- *  NULL; release with pc_stream_unmap(*base, *maplen). */
-PC_INTERNAL const unsigned char *pc_stream_map_at(const pc_stream *s,
-						  uint64_t off, size_t len,
-						  void **base, size_t *maplen);
-PC_INTERNAL void pc_stream_unmap(void *base, size_t maplen);
-/** Makes up to n bytes from the current position readable without
- *  consuming them: *at points at them, *len is how many there are (fewer
- *  at the end of the content).  PC_OK or a negative status. */
-PC_INTERNAL int pc_stream_lookahead(pc_stream *s, size_t n, const unsigned char **at,
-				    size_t *len);
-/** Moves s past n bytes read with pc_stream_map_at() (after
- *  pc_stream_mappable() said yes). */
-PC_INTERNAL int pc_stream_seek_past(pc_stream *s, uint64_t n);
+#include "diag.h"
 
 /* ---- aggregated raw samples (samples.c) ------------------------------- */
 typedef struct pc_sample {
@@ -63,11 +41,22 @@ PC_INTERNAL size_t pc_samples_distinct(const pc_samplestore *st);
 /** The distinct samples sorted by (segment, address); valid until the
  *  next add.  NULL on allocation failure (when distinct > 0). */
 PC_INTERNAL const pc_sample *pc_samples_sorted(pc_samplestore *st);
-/** The profile whose symbols and regions bound the store's cells: above
- *  PC_SAMPLES_EXACT_MAX distinct addresses, samples are counted per
- *  interval between symbol/region boundaries (exact per symbol and region,
- *  not per address), found with lookup.c's O(1) table. */
-PC_INTERNAL void pc_samples_set_owner(pc_samplestore *st, pc_profile *owner);
+/** What bounds the store's cells: the symbols (*syms, *nsyms of them)
+ *  and regions (*regions, *nregions) of the profile holding the store,
+ *  read afresh at every use (the profile grows them as they are added).
+ *  Above PC_SAMPLES_EXACT_MAX distinct addresses, samples are counted per
+ *  interval between symbol/region boundaries (exact per symbol and
+ *  region, not per address), found with lookup.c's O(1) table. */
+typedef struct pc_samplebounds {
+	pc_symbol *const *syms;
+	const size_t *nsyms;
+	pc_region *const *regions;
+	const size_t *nregions;
+} pc_samplebounds;
+/** The store's bounds (copied) and where its warnings go (both as long
+ *  as the store). */
+PC_INTERNAL void pc_samples_set_bounds(pc_samplestore *st, const pc_samplebounds *b,
+				       pc_diag *diag);
 /** Counting threads: 0 = one per core (at most PC_MAX_THREADS). */
 PC_INTERNAL void pc_samples_set_threads(pc_samplestore *st, unsigned n);
 PC_INTERNAL unsigned pc_samples_threads(const pc_samplestore *st);

@@ -1,7 +1,8 @@
 /* sink.c - the growable output buffer every report writes into; with a
  * writer (pc_sink_init_writer) it streams: at a line's end once it holds
  * its limit (see internal.h). */
-#include "internal.h"
+#include "pc_base.h"
+#include "sink.h"
 #include "numfmt.h"
 
 #include <float.h>

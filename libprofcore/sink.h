@@ -94,10 +94,4 @@ PC_INTERNAL int pc_sink_u64(pc_sink *k, uint64_t v, int width);
 PC_INTERNAL char *pc_sink_room(pc_sink *k, size_t n);
 PC_INTERNAL int pc_sink_commit(pc_sink *k, size_t n);
 
-/** n unsigned integers of width bytes each from p, in byte order e (bulk
- *  pc_get_uint: histogram counters); returns their OR (pc_counts_or of
- *  out, computed on the way). */
-PC_INTERNAL uint64_t pc_get_uints(uint64_t *out, const void *p, size_t n,
-				  unsigned width, pc_endian e);
-
 #endif

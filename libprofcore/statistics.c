@@ -17,6 +17,7 @@
  *  - exact-count profiles (pc_profile_set_event_counts) and pc_profile_merge.
  */
 #include "model.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -71,7 +72,7 @@ double pc_stats_z(double confidence)
 	return norm_quantile(1 - (1 - confidence / 100) / 2);
 }
 
-void pc_stats_wilson(double k, double n, double z, double *lo, double *hi)
+void pc_stats_wilson(double *lo, double *hi, double k, double n, double z)
 {
 	if (!(n > 0)) { /* no samples: nothing is known */
 		*lo = 0;
@@ -92,20 +93,20 @@ void pc_stats_wilson(double k, double n, double z, double *lo, double *hi)
 	*hi = k >= n ? 1 : h > 1 ? 1 : h;
 }
 
-void pc_stats_diff_interval(double k1, double n1, double k2, double n2, double z,
-			    double *lo, double *hi)
+void pc_stats_diff_interval(double *lo, double *hi, double k1, double n1,
+			    double k2, double n2, double z)
 {
 	double l1, u1, l2, u2;
-	pc_stats_wilson(k1, n1, z, &l1, &u1);
-	pc_stats_wilson(k2, n2, z, &l2, &u2);
+	pc_stats_wilson(&l1, &u1, k1, n1, z);
+	pc_stats_wilson(&l2, &u2, k2, n2, z);
 	double p1 = n1 > 0 ? k1 / n1 : 0, p2 = n2 > 0 ? k2 / n2 : 0;
 	double d = p2 - p1;
 	*lo = d - sqrt((p2 - l2) * (p2 - l2) + (u1 - p1) * (u1 - p1));
 	*hi = d + sqrt((u2 - p2) * (u2 - p2) + (p1 - l1) * (p1 - l1));
 }
 
-double pc_stats_two_proportion(double k1, double n1, double k2, double n2,
-			       double *zstat)
+double pc_stats_two_proportion(double *zstat, double k1, double n1, double k2,
+			       double n2)
 {
 	double z = 0;
 	if (n1 > 0 && n2 > 0) {
@@ -214,7 +215,8 @@ static int cmp_pidx(const void *a, const void *b)
 	return x->i < y->i ? -1 : (x->i > y->i);
 }
 
-int pc_stats_adjust(const double *p, size_t n, pc_correction method, double *adj)
+int pc_stats_adjust(double *adj, const double *p, size_t n,
+		    pc_correction method)
 {
 	if (n == 0)
 		return PC_OK;
@@ -513,8 +515,8 @@ int pc_profile_merge(pc_profile *dst, const pc_profile *src)
 		if (!dup && pc_profile_add_source(dst, src->src_format[i], src->src_file[i]))
 			return pc_profile_fail(dst, PC_ENOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < src->nwarn; i++)
-		pc_profile_warn(dst, "%s", src->warnings[i]);
+	for (size_t i = 0; i < pc_diag_warning_count(&src->diag); i++)
+		pc_profile_warn(dst, "%s", pc_diag_warning_at(&src->diag, i));
 	pc_profile_invalidate(dst);
 	return PC_OK;
 }

@@ -7,7 +7,8 @@
  * offsets.
  */
 #include "decomp.h"
-#include "internal.h"
+#include "pc_base.h"
+#include "stream.h"
 #include "pc_config.h"
 #include "platform.h"
 
@@ -400,7 +401,7 @@ int64_t pc_stream_known_size(const pc_stream *s)
 	return s->z ? -1 : s->size;
 }
 
-int pc_stream_size(const pc_stream *s, uint64_t *size, int *known)
+int pc_stream_size(uint64_t *size, int *known, const pc_stream *s)
 {
 	if (size)
 		*size = 0;
@@ -416,7 +417,7 @@ int pc_stream_size(const pc_stream *s, uint64_t *size, int *known)
 	return PC_OK;
 }
 
-int pc_stream_read_some(pc_stream *s, void *buf, size_t n, size_t *got)
+int pc_stream_read_some(void *buf, size_t n, size_t *got, pc_stream *s)
 {
 	if (got)
 		*got = 0;
@@ -429,8 +430,8 @@ int pc_stream_read_some(pc_stream *s, void *buf, size_t n, size_t *got)
 	return PC_OK;
 }
 
-int pc_stream_borrow(pc_stream *s, size_t n, const unsigned char **data,
-		     size_t *got)
+int pc_stream_borrow(const unsigned char **data, size_t *got, pc_stream *s,
+		     size_t n)
 {
 	if (got)
 		*got = 0;
@@ -448,7 +449,7 @@ int pc_stream_is_compressed(const pc_stream *s)
 	return s->z != NULL;
 }
 
-int pc_stream_peek(pc_stream *s, const unsigned char **head, size_t *len)
+int pc_stream_peek(const unsigned char **head, size_t *len, pc_stream *s)
 {
 	*head = s->head;
 	*len = s->headlen;
@@ -664,7 +665,7 @@ int pc_stream_set_progress(pc_stream *s, uint64_t every, pc_progress_fn fn,
 	return PC_OK;
 }
 
-int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what)
+int pc_stream_read(void *buf, size_t n, pc_stream *s, const char *what)
 {
 	uint64_t start = s->offset;
 	int64_t r = pc_stream_read_part(s, buf, n);
@@ -700,7 +701,7 @@ int pc_stream_skip(pc_stream *s, uint64_t n, const char *what)
 	return PC_OK;
 }
 
-int pc_stream_eof(pc_stream *s, int *at_end)
+int pc_stream_eof(int *at_end, pc_stream *s)
 {
 	if (at_end)
 		*at_end = 0;
@@ -713,8 +714,8 @@ int pc_stream_eof(pc_stream *s, int *at_end)
 	return PC_OK;
 }
 
-int pc_stream_getline(pc_stream *s, const char **line, size_t *len,
-		      uint64_t *line_start)
+int pc_stream_getline(const char **line, size_t *len, uint64_t *line_start,
+		      pc_stream *s)
 {
 	size_t scanned = 0;
 	for (;;) {
@@ -775,7 +776,7 @@ const pc_error *pc_stream_error(const pc_stream *s)
 	return s->err.pub.code ? &s->err.pub : NULL;
 }
 
-int pc_stream_read_all(pc_stream *s, uint64_t max, void **out, size_t *outlen)
+int pc_stream_read_all(void **out, size_t *outlen, pc_stream *s, uint64_t max)
 {
 	unsigned char *buf = NULL;
 	size_t len = 0, cap = 0;

@@ -28,6 +28,7 @@
  */
 #include "dwarf_internal.h"
 #include "model.h"
+#include "symspec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ static int add(pc_profile *p, pc_symspecs *ss, int table, const char *s, size_t 
 		parse_side(s, n, &e.from);
 	}
 	if (pc_grow((void **)&ss->v, &ss->cap, ss->n + 1, sizeof e))
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
 	ss->v[ss->n++] = e;
 	if (e.from.file || e.from.line || e.to.file || e.to.line)
 		ss->need_src = 1;
@@ -96,15 +97,15 @@ int pc_symspecs_parse(pc_profile *p, const char *v, pc_symspecs *ss)
 		return PC_OK;
 	ss->text = pc_strdup(v);
 	if (!ss->text)
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
 	for (const char *s = ss->text; *s;) {
 		const char *end = strchr(s, ';');
 		size_t n = end ? (size_t)(end - s) : strlen(s);
 		int r = PC_OK;
 		if (n < 2) {
-			r = pc_profile_fail(p, PC_EUSAGE,
-					    "gprof-symspecs: expected an option letter and a symspec, found '%.*s'",
-					    (int)n, s);
+			r = pc_diag_fail(&p->diag, PC_EUSAGE,
+					 "gprof-symspecs: expected an option letter and a symspec, found '%.*s'",
+					 (int)n, s);
 		} else {
 			const char *a = s + 1;
 			size_t an = n - 1;
@@ -130,9 +131,9 @@ int pc_symspecs_parse(pc_profile *p, const char *v, pc_symspecs *ss)
 			case 'A': r = add(p, ss, PC_SS_INCL_ANNO, a, an); break;
 			case 'J': r = add(p, ss, PC_SS_EXCL_ANNO, a, an); break;
 			default:
-				r = pc_profile_fail(p, PC_EUSAGE,
-						    "gprof-symspecs: '%c' is no gprof symbol option (expected one of pPqQfeFEnNkAJ)",
-						    s[0]);
+				r = pc_diag_fail(&p->diag, PC_EUSAGE,
+						 "gprof-symspecs: '%c' is no gprof symbol option (expected one of pPqQfeFEnNkAJ)",
+						 s[0]);
 			}
 		}
 		if (r) {
@@ -176,7 +177,7 @@ static int side_match(const pc_ssside *s, const char *name, const char *file,
 	return 1;
 }
 
-int pc_symspecs_resolve(pc_profile *p, pc_symspecs *ss)
+int pc_symspecs_resolve(pc_profile *p, pc_symspecs *ss, pc_rowfind_fn find)
 {
 	if (!ss->n)
 		return PC_OK;
@@ -189,9 +190,9 @@ int pc_symspecs_resolve(pc_profile *p, pc_symspecs *ss)
 		    (!(ss->v[i].left = calloc(n ? n : 1, 1)) || !(ss->v[i].right = calloc(n ? n : 1, 1))))
 			st = PC_ENOMEM;
 	if (st)
-		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
 	pc_dwarf *d = NULL;
-	if (ss->need_src && (st = pc_profile_dwarf(p, NULL, &d)))
+	if (ss->need_src && (st = pc_profile_dwarf_by(p, NULL, find, &d)))
 		return st;
 	/* a FILE spec names one file of the program: a last component that
 	 * several files share is refused (gprof takes one of them) */
@@ -204,7 +205,7 @@ int pc_symspecs_resolve(pc_profile *p, pc_symspecs *ss)
 			size_t nf;
 			if ((st = pc_dwarf_lookup_frames(d, t->address, &f, &nf))) {
 				const pc_error *e = pc_dwarf_error(d);
-				return pc_profile_fail(p, st, "%s", e ? e->message : "DWARF");
+				return pc_diag_fail(&p->diag, st, "%s", e ? e->message : "DWARF");
 			}
 			if (nf && f[0].file && f[0].line && f[0].function) {
 				file = f[0].file;
@@ -219,8 +220,8 @@ int pc_symspecs_resolve(pc_profile *p, pc_symspecs *ss)
 					if (!e->path)
 						e->path = file; /* d's, as long-lived as p */
 					else if (strcmp(e->path, file))
-						return pc_profile_fail(
-							p, PC_EUSAGE,
+						return pc_diag_fail(
+							&p->diag, PC_EUSAGE,
 							"gprof-symspecs: '%.*s' names two files (%s, %s): gprof would pick one of them",
 							(int)e->from.flen, e->from.file, e->path, file);
 				}

@@ -7,6 +7,7 @@
 #define PC_SYMSPEC_H
 
 #include "pc_base.h"
+#include "report.h"
 
 /* ---- gprof's symbol selections (symspec.c) ------------------------------ */
 /* gprof's tables (sym_ids.h), each INCL followed by its EXCL */
@@ -43,9 +44,10 @@ PC_INTERNAL void pc_symspecs_free(pc_symspecs *ss);
 /** The selections the last attribution of p used (NULL: none). */
 PC_INTERNAL const char *pc_profile_symspecs(const pc_profile *p);
 /** Matches ss against p's attribution targets (their names, and with a
- *  FILE or LINE spec their DWARF file and line): before the queries.
- *  PC_ENOMEM, DWARF errors, PC_EUSAGE for a FILE naming two files. */
-PC_INTERNAL int pc_symspecs_resolve(pc_profile *p, pc_symspecs *ss);
+ *  FILE or LINE spec their DWARF file and line, from pc_profile_dwarf_by
+ *  with find): before the queries.  PC_ENOMEM, DWARF errors, PC_EUSAGE
+ *  for a FILE naming two files. */
+PC_INTERNAL int pc_symspecs_resolve(pc_profile *p, pc_symspecs *ss, pc_rowfind_fn find);
 /** 1 if table holds target (an attribution target's index). */
 PC_INTERNAL int pc_symspecs_has(const pc_symspecs *ss, int table, size_t target);
 /** gprof's selection by the table pair incl, incl + 1: in incl, or incl

@@ -1,5 +1,5 @@
 /* util.c - allocation, strings, error slots, string pool, byte readers. */
-#include "internal.h"
+#include "pc_base.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,17 +300,4 @@ uint64_t pc_counts_or(const uint64_t *c, size_t n)
 	for (; i < n; i++)
 		a0 |= c[i];
 	return a0 | a1 | a2 | a3;
-}
-
-int pc_profile_meta_hex(const pc_profile *p, const char *key, uint64_t *out)
-{
-	const char *v = pc_profile_meta(p, key);
-	char *end;
-	if (!v || !*v)
-		return 0;
-	unsigned long long x = strtoull(v, &end, 16);
-	if (*end)
-		return 0;
-	*out = x;
-	return 1;
 }

@@ -202,7 +202,7 @@ int pc_ytree_load(const char *path, const char *what, pc_ynode **root,
 	}
 	while (len <= PC_Y_MAX_BYTES) {
 		size_t k;
-		if ((st = pc_stream_read_some(s, buf + len, PC_Y_MAX_BYTES + 1 - len, &k))) {
+		if ((st = pc_stream_read_some(buf + len, PC_Y_MAX_BYTES + 1 - len, &k, s))) {
 			snprintf(err, errlen, "%s %s: read error", what, path);
 			break;
 		}

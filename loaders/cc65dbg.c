@@ -398,7 +398,7 @@ static int dbg_probe(const unsigned char *head, size_t len, const char *filename
 static int dbg_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 {
 	uint64_t shift = 0;
-	if (pc_options_get_u64(opts, "load-address", &shift, NULL) < 0)
+	if (pc_options_get_u64(&shift, NULL, opts, "load-address") < 0)
 		return pc_profile_fail(p, PC_EUSAGE, "load-address must be a number");
 	dctx c;
 	memset(&c, 0, sizeof c);
@@ -407,7 +407,7 @@ static int dbg_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	size_t n;
 	uint64_t off;
 	int r, first = 1;
-	while ((r = pc_stream_getline(s, &l, &n, &off)) == PC_OK && l) {
+	while ((r = pc_stream_getline(&l, &n, &off, s)) == PC_OK && l) {
 		if (n && l[n - 1] == '\r')
 			n--;
 		if (first) {

@@ -485,7 +485,7 @@ static int stripped(pc_profile *p, pc_stream *s, Elf *e, const GElf_Ehdr *eh,
 				      "%s: no symbol table (.symtab) and no function among its dynamic symbols; %s",
 				      what, fix);
 	uint64_t force = 0;
-	if (pc_options_get_u64(o, "dynamic-symbols", &force, NULL) < 0)
+	if (pc_options_get_u64(&force, NULL, o, "dynamic-symbols") < 0)
 		return pc_stream_fail(s, PC_EUSAGE, -1, "dynamic-symbols must be 0 or 1");
 	if (program && !force)
 		return pc_stream_fail(s, PC_EFORMAT, -1,

@@ -198,7 +198,7 @@ static int read_all(pc_stream *s, unsigned char **out, uint64_t *outlen)
 {
 	uint64_t size;
 	int known;
-	pc_stream_size(s, &size, &known);
+	pc_stream_size(&size, &known, s);
 	unsigned char *buf = NULL;
 	size_t cap = 0, len = 0;
 	if (known) {
@@ -211,7 +211,8 @@ static int read_all(pc_stream *s, unsigned char **out, uint64_t *outlen)
 		if (!buf)
 			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 		if (size) {
-			int st = pc_stream_read(s, buf, (size_t)size, "executable content");
+			int st = pc_stream_read(buf, (size_t)size, s,
+						"executable content");
 			if (st != PC_OK) {
 				free(buf);
 				return st;
@@ -235,7 +236,7 @@ static int read_all(pc_stream *s, unsigned char **out, uint64_t *outlen)
 				return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 			}
 		}
-		int st = pc_stream_read_some(s, buf + len, cap - len, &got);
+		int st = pc_stream_read_some(buf + len, cap - len, &got, s);
 		if (st) {
 			free(buf);
 			return st;
@@ -1278,7 +1279,7 @@ static int parse_options(gd_ctx *c)
 	const char *v;
 	uint64_t u;
 	int given = 0;
-	int st = pc_options_get_u64(c->opts, "load-address", &u, &given);
+	int st = pc_options_get_u64(&u, &given, c->opts, "load-address");
 	if (st < 0)
 		return pc_stream_fail(c->s, PC_EUSAGE, -1,
 				      "option load-address=%s is not a number",

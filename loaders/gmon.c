@@ -609,7 +609,7 @@ static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 		goto out;
 	}
 	double rate = 0;
-	if (pc_options_get_double(o, "rate", &rate, NULL) < 0 || rate < 0) {
+	if (pc_options_get_double(&rate, NULL, o, "rate") < 0 || rate < 0) {
 		r = pc_stream_fail(s, PC_EUSAGE, -1, "rate must be a number of ticks per second");
 		goto out;
 	}

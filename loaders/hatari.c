@@ -491,7 +491,7 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		return st;
 	c.add_labels = pc_profile_symbol_count(p) == 0;
 
-	r = pc_stream_getline(s, &l, &n, &off);
+	r = pc_stream_getline(&l, &n, &off, s);
 	if (r < 0)
 		return r;
 	if (!l || n < 18 || memcmp(l, "Hatari ", 7) != 0)
@@ -504,7 +504,7 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		return pc_stream_fail(s, PC_EFORMAT, 0,
 				      "expected \"Hatari CPU profile\" on the first line");
 
-	while ((r = pc_stream_getline(s, &l, &n, &off)) == PC_OK && l) {
+	while ((r = pc_stream_getline(&l, &n, &off, s)) == PC_OK && l) {
 		size_t a0, a1, f0, f1;
 		int m, nr;
 		c.lines++;
@@ -795,7 +795,7 @@ static int hatari_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				continue;
 			for (k = 0; k < nsym; k++) {
 				pc_symbol sym;
-				if (pc_profile_symbol_at(p, k, &sym) == PC_OK &&
+				if (pc_profile_symbol_at(&sym, p, k) == PC_OK &&
 				    sym.kind == PC_SYM_TEXT && sym.address >= c.areas[i].lo &&
 				    sym.address < c.areas[i].hi)
 					inside++;

@@ -1451,7 +1451,7 @@ static int engine_run(engine *e)
 		} else {
 			if (dos_eof)
 				break;
-			int g = pc_stream_getline(e->s, &l, &n, &off);
+			int g = pc_stream_getline(&l, &n, &off, e->s);
 			if (g < 0) {
 				r = g;
 				break;
@@ -1479,7 +1479,7 @@ static int engine_run(engine *e)
 		}
 		if (t) {
 			uint64_t noff;
-			int g = pc_stream_getline(e->s, &l, &plen, &noff);
+			int g = pc_stream_getline(&l, &plen, &noff, e->s);
 			if (g < 0) {
 				r = g;
 				break;
@@ -1779,7 +1779,7 @@ static size_t known_sections(const pc_profile *p, knownsec **out)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		pc_symbol s;
-		if (pc_profile_symbol_at(p, i, &s) == PC_OK && s.section &&
+		if (pc_profile_symbol_at(&s, p, i) == PC_OK && s.section &&
 		    (s.kind == PC_SYM_TEXT || s.kind == PC_SYM_DATA || s.kind == PC_SYM_BSS))
 			all[m++] = (knownsec){(char *)s.section, s.kind};
 	}
@@ -2024,11 +2024,11 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	} else {
 		const unsigned char *head;
 		size_t len;
-		if ((r = pc_stream_peek(s, &head, &len)) < 0)
+		if ((r = pc_stream_peek(&head, &len, s)) < 0)
 			return r;
 		uint64_t size;
 		int known;
-		pc_stream_size(s, &size, &known);
+		pc_stream_size(&size, &known, s);
 		const char *name;
 		int ambiguous, whole = known && size == len;
 		if (!detect_map(head, len, whole, &name, &ambiguous))
@@ -2037,7 +2037,8 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		if (ambiguous == 2) {
 			/* nm and nm -P both read the first 4 KiB: every line of
 			 * the listing decides, read into memory */
-			r = pc_stream_read_all(s, (uint64_t)1 << 40, &whole_buf, &whole_len);
+			r = pc_stream_read_all(&whole_buf, &whole_len, s,
+					       (uint64_t)1 << 40);
 			if (r)
 				return r;
 			r = pc_stream_open_memory(&ms, whole_buf, whole_len, pc_stream_name(s));
@@ -2090,7 +2091,7 @@ static int map_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		}
 	}
 	uint64_t load = 0;
-	if (pc_options_get_u64(opts, "load-address", &load, NULL) < 0) {
+	if (pc_options_get_u64(&load, NULL, opts, "load-address") < 0) {
 		dialect_free(d);
 		pc_stream_free(ms);
 		pc_free(whole_buf);

@@ -183,7 +183,7 @@ static int read_checked(pc_stream *s, const layout *all, const int *allowed,
 			return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 		}
 		size_t r;
-		int st = pc_stream_read_some(s, buf + len, chunk, &r);
+		int st = pc_stream_read_some(buf + len, chunk, &r, s);
 		if (st) {
 			free(buf);
 			return st;
@@ -283,11 +283,11 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	/* ---- what the options and the executable fix ---- */
 	uint64_t ow = 0, oslot = 0, scale_opt = 0;
 	int have_w = 0, have_slot = 0, have_scale = 0;
-	if (pc_options_get_u64(opts, "width", &ow, &have_w) < 0)
+	if (pc_options_get_u64(&ow, &have_w, opts, "width") < 0)
 		have_w = -1;
-	if (pc_options_get_u64(opts, "slot", &oslot, &have_slot) < 0)
+	if (pc_options_get_u64(&oslot, &have_slot, opts, "slot") < 0)
 		have_slot = -1;
-	if (pc_options_get_u64(opts, "scale", &scale_opt, &have_scale) < 0)
+	if (pc_options_get_u64(&scale_opt, &have_scale, opts, "scale") < 0)
 		have_scale = -1;
 	if (have_w < 0 || (have_w && ow != 2 && ow != 4))
 		return pc_profile_fail(p, PC_EUSAGE,
@@ -310,7 +310,7 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				       "option profil must be one of " PC_PROFIL_RULE_NAMES ", not '%s'",
 				       rv);
 	double rate = 0;
-	if (pc_options_get_double(opts, "rate", &rate, NULL) < 0 || rate < 0)
+	if (pc_options_get_double(&rate, NULL, opts, "rate") < 0 || rate < 0)
 		return pc_profile_fail(p, PC_EUSAGE,
 				       "option rate must be a number of ticks per second");
 	unsigned tw = pc_profile_target_width(p);
@@ -324,8 +324,8 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	size_t hl = 0;
 	uint64_t known_size;
 	int size_known;
-	pc_stream_size(s, &known_size, &size_known);
-	if (!size_known && pc_stream_peek(s, &head, &hl) == PC_OK && hl >= 8) {
+	pc_stream_size(&known_size, &size_known, s);
+	if (!size_known && pc_stream_peek(&head, &hl, s) == PC_OK && hl >= 8) {
 		int any = 0;
 		for (unsigned w = 2; w <= 4; w += 2)
 			for (int e = 0; e < 2; e++) {
@@ -358,7 +358,7 @@ static int monout_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		st = read_checked(s, all, allowed, sizeof all / sizeof *all,
 				  want_w || want_e || have_slot, &data, &size);
 	} else {
-		st = pc_stream_read_all(s, MONOUT_MAX_BYTES, &data, &size);
+		st = pc_stream_read_all(&data, &size, s, MONOUT_MAX_BYTES);
 	}
 	if (st)
 		return st;

@@ -162,7 +162,7 @@ static int sym_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	(void)o;
 	void *vbuf;
 	size_t len;
-	int rc = pc_stream_read_all(s, SYM_MAX_SIZE, &vbuf, &len);
+	int rc = pc_stream_read_all(&vbuf, &len, s, SYM_MAX_SIZE);
 	if (rc)
 		return rc;
 	symfile f;

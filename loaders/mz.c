@@ -71,12 +71,12 @@ static int mz_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 {
 	uint64_t com = 0, size = 0;
 	int known = 0, r;
-	if ((r = pc_options_get_u64(opts, "com", &com, NULL)) < 0 || com > 1)
+	if ((r = pc_options_get_u64(&com, NULL, opts, "com")) < 0 || com > 1)
 		return pc_profile_fail(p, PC_EUSAGE, "com must be 0 or 1");
-	pc_stream_size(s, &size, &known);
+	pc_stream_size(&size, &known, s);
 	unsigned char h[MZ_HDR];
 	size_t got = 0;
-	if ((r = pc_stream_read_some(s, h, sizeof h, &got)))
+	if ((r = pc_stream_read_some(h, sizeof h, &got, s)))
 		return r;
 	int mz = got >= 2 && ((h[0] == 'M' && h[1] == 'Z') || (h[0] == 'Z' && h[1] == 'M'));
 	if (!known)
@@ -128,7 +128,7 @@ static int mz_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 				return r;
 			for (unsigned i = 0; i < nrel; i++) {
 				unsigned char e[4];
-				if ((r = pc_stream_read(s, e, 4, "a relocation entry")))
+				if ((r = pc_stream_read(e, 4, s, "a relocation entry")))
 					return r;
 				uint64_t at = (uint64_t)pc_get_u16(e + 2, PC_ENDIAN_LITTLE) * 16 +
 					      pc_get_u16(e, PC_ENDIAN_LITTLE);
@@ -153,11 +153,11 @@ static int mz_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		org = 0x100;
 	}
 	int given = 0;
-	if ((r = pc_options_get_u64(opts, "origin", &org, &given)) < 0 || org > 0xFFFFF)
+	if ((r = pc_options_get_u64(&org, &given, opts, "origin")) < 0 || org > 0xFFFFF)
 		return pc_profile_fail(p, PC_EUSAGE, "origin must be an image address below 1 MiB");
 	/* --load-address: the load segment, as for the map (paragraphs) */
 	uint64_t load = 0;
-	if ((r = pc_options_get_u64(opts, "load-address", &load, NULL)) < 0 || load > 0xFFFF)
+	if ((r = pc_options_get_u64(&load, NULL, opts, "load-address")) < 0 || load > 0xFFFF)
 		return pc_profile_fail(p, PC_EUSAGE, "load-address must be a segment (paragraph) below 0x10000");
 	org += load * 16;
 	/* a .COM starts at its first byte */

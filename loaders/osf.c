@@ -212,7 +212,7 @@ static int osf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 {
 	void *data = NULL;
 	size_t len = 0;
-	int st = pc_stream_read_all(s, OSF_MAX_BYTES, &data, &len);
+	int st = pc_stream_read_all(&data, &len, s, OSF_MAX_BYTES);
 	if (st)
 		return st;
 	st = osf_parse(p, s, opts, data, len);

@@ -87,21 +87,21 @@ static int prf_probe(const unsigned char *head, size_t len, const char *filename
 static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 {
 	unsigned char hb[PRF_HEADER];
-	int r = pc_stream_read(s, hb, sizeof hb, "the 18-byte PROFIL header");
+	int r = pc_stream_read(hb, sizeof hb, s, "the 18-byte PROFIL header");
 	if (r)
 		return r;
 	prf_header h;
 	prf_decode(hb, &h);
 
 	uint64_t origin = 0, com = 0, absolute = 0;
-	if ((r = pc_options_get_u64(opts, "com", &com, NULL)) < 0 || com > 1)
+	if ((r = pc_options_get_u64(&com, NULL, opts, "com")) < 0 || com > 1)
 		return pc_profile_fail(p, PC_EUSAGE, "com must be 0 or 1");
-	if ((r = pc_options_get_u64(opts, "absolute", &absolute, NULL)) < 0 || absolute > 1)
+	if ((r = pc_options_get_u64(&absolute, NULL, opts, "absolute")) < 0 || absolute > 1)
 		return pc_profile_fail(p, PC_EUSAGE, "absolute must be 0 or 1");
 	if (com)
 		origin = 0x100;
 	int given = 0;
-	if ((r = pc_options_get_u64(opts, "origin", &origin, &given)) < 0)
+	if ((r = pc_options_get_u64(&origin, &given, opts, "origin")) < 0)
 		return pc_profile_fail(p, PC_EUSAGE, "origin must be an address");
 	if (given && absolute)
 		return pc_profile_fail(p, PC_EUSAGE, "origin and absolute exclude each other");
@@ -136,7 +136,7 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	uint64_t need = PRF_HEADER + 2 * (uint64_t)h.num;
 	uint64_t size;
 	int known;
-	pc_stream_size(s, &size, &known);
+	pc_stream_size(&size, &known, s);
 	if (known && size < need)
 		return pc_stream_fail(s, PC_ETRUNC, (int64_t)size,
 				      "file ends after %llu bytes; %u buckets need %llu",
@@ -153,11 +153,11 @@ static int prf_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		free(counts);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
-	r = pc_stream_read(s, raw, 2 * (size_t)h.num, "bucket counts");
+	r = pc_stream_read(raw, 2 * (size_t)h.num, s, "bucket counts");
 	if (!r && !known) { /* size unknown (gzip, pipe): must end here */
 		unsigned char extra;
 		size_t k;
-		r = pc_stream_read_some(s, &extra, 1, &k);
+		r = pc_stream_read_some(&extra, 1, &k, s);
 		if (!r && k > 0)
 			r = pc_stream_fail(s, PC_EFORMAT, (int64_t)need,
 					   "unexpected bytes after the %u buckets", h.num);

@@ -141,7 +141,7 @@ static int check_end(pc_profile *p, pc_stream *s, uint32_t seg, uint64_t off,
 	int found = 0;
 	for (size_t i = 0; i < n; i++) {
 		pc_region r;
-		if (pc_profile_region_at(p, i, &r) || r.segment == PC_NOSEG)
+		if (pc_profile_region_at(&r, p, i) || r.segment == PC_NOSEG)
 			continue;
 		segmented++;
 		if (r.segment != seg)
@@ -172,7 +172,7 @@ static int proff_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	(void)o;
 	void *vbuf;
 	size_t len;
-	int rc = pc_stream_read_all(s, PROFF_MAX_SIZE, &vbuf, &len);
+	int rc = pc_stream_read_all(&vbuf, &len, s, PROFF_MAX_SIZE);
 	if (rc)
 		return rc;
 	const unsigned char *b = vbuf;

@@ -780,7 +780,7 @@ static int qemu_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	c.lastcpu = -1;
 	if ((st = cpu_option(s, opts, &c.cpu)) != PC_OK)
 		return st;
-	while ((r = pc_stream_getline(s, &l, &n, &off)) == PC_OK && l) {
+	while ((r = pc_stream_getline(&l, &n, &off, s)) == PC_OK && l) {
 		uint64_t cpu, addr;
 		if (n >= 2 && l[0] == '0' && l[1] == 'x') {
 			if (c.in_block) {

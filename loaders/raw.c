@@ -413,7 +413,7 @@ static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 	const size_t stride = (size_t)L->stride;
 	uint64_t size;
 	int known;
-	pc_stream_size(s, &size, &known);
+	pc_stream_size(&size, &known, s);
 	if (known) {
 		if (size < L->skip)
 			return pc_stream_fail(s, PC_ETRUNC, (int64_t)size,
@@ -434,7 +434,7 @@ static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 		/* a header and nothing after it: no samples, as for a text dump
 		 * of comments only (a known size says so without reading on) */
 		int at_end = known && size == L->skip;
-		if (!known && (r = pc_stream_eof(s, &at_end)) != PC_OK)
+		if (!known && (r = pc_stream_eof(&at_end, s)) != PC_OK)
 			return r;
 		if (at_end)
 			return pc_stream_fail(s, PC_EFORMAT, (int64_t)L->skip,
@@ -454,7 +454,8 @@ static int load_binary(pc_profile *p, pc_stream *s, const raw_layout *L)
 	 * borrowed, decoded and counted in one pass, across threads */
 	uint64_t records;
 	size_t have;
-	int rc = pc_profile_add_records_stream(p, PC_NOSEG, s, &rl, &records, &have);
+	int rc = pc_profile_add_records_stream(&records, &have, p, PC_NOSEG,
+					       s, &rl);
 	if (rc == PC_OK && have)
 		rc = pc_stream_fail(s, PC_ETRUNC,
 				    (int64_t)(L->skip + records * stride),
@@ -537,7 +538,7 @@ static int load_text(pc_profile *p, pc_stream *s, const raw_layout *L)
 		const char *line, *t, *why = NULL;
 		size_t len, tn;
 		uint64_t start, a;
-		int r = pc_stream_getline(s, &line, &len, &start);
+		int r = pc_stream_getline(&line, &len, &start, s);
 		if (r < 0) {
 			rc = r;
 			break;
@@ -666,7 +667,7 @@ static int raw_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		goto out;
 	const unsigned char *head;
 	size_t hl;
-	pc_stream_peek(s, &head, &hl);
+	pc_stream_peek(&head, &hl, s);
 	if (L.encoding == ENC_AUTO)
 		L.encoding = looks_textual(head, hl) ? ENC_TEXT : ENC_BINARY;
 	if (L.encoding == ENC_TEXT && !L.radix) {
@@ -688,7 +689,7 @@ static int raw_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	 * report: whatever recorded it gave nothing to read (checked after
 	 * the layout, whose mistakes are usage errors) */
 	int at_end;
-	rc = pc_stream_eof(s, &at_end);
+	rc = pc_stream_eof(&at_end, s);
 	if (!rc && at_end)
 		rc = pc_stream_fail(s, PC_EFORMAT, 0,
 				    "empty file: expected raw PC records, found 0 bytes");

@@ -809,27 +809,27 @@ static int get_opts(pc_stream *s, const pc_options *o, swo_opts *so)
 	}
 	uint64_t v;
 	int found, r;
-	if ((r = pc_options_get_u64(o, "tpiu-id", &v, &found)) ||
+	if ((r = pc_options_get_u64(&v, &found, o, "tpiu-id")) ||
 	    (found && (v < 1 || v > 0x7c)))
 		return pc_stream_fail(s, PC_EUSAGE, -1,
 				      "tpiu-id must be a trace ID 1..124, not '%s'",
 				      pc_options_get(o, "tpiu-id"));
 	if (found)
 		so->id = (unsigned)v;
-	if ((r = pc_options_get_u64(o, "postpreset", &v, &found)) || (found && v > 15))
+	if ((r = pc_options_get_u64(&v, &found, o, "postpreset")) || (found && v > 15))
 		return pc_stream_fail(s, PC_EUSAGE, -1,
 				      "postpreset must be DWT_CTRL.POSTPRESET, 0..15, not '%s'",
 				      pc_options_get(o, "postpreset"));
 	if (found)
 		so->have_pp = 1, so->postpreset = (unsigned)v;
-	if ((r = pc_options_get_u64(o, "cyctap", &v, &found)) ||
+	if ((r = pc_options_get_u64(&v, &found, o, "cyctap")) ||
 	    (found && v != 6 && v != 10))
 		return pc_stream_fail(s, PC_EUSAGE, -1,
 				      "cyctap must be 6 or 10 (the CYCCNT bit DWT_CTRL.CYCTAP selects), not '%s'",
 				      pc_options_get(o, "cyctap"));
 	if (found)
 		so->have_tap = 1, so->cyctap = (unsigned)v;
-	if ((r = pc_options_get_u64(o, "ts-prescale", &v, &found)) ||
+	if ((r = pc_options_get_u64(&v, &found, o, "ts-prescale")) ||
 	    (found && v != 1 && v != 4 && v != 16 && v != 64))
 		return pc_stream_fail(s, PC_EUSAGE, -1,
 				      "ts-prescale must be 1, 4, 16 or 64 (ITM_TCR.TSPrescale), not '%s'",
@@ -837,7 +837,7 @@ static int get_opts(pc_stream *s, const pc_options *o, swo_opts *so)
 	if (found)
 		so->prescale = (unsigned)v;
 	double d;
-	if ((r = pc_options_get_double(o, "cpu-hz", &d, &found)) || (found && !(d > 0)))
+	if ((r = pc_options_get_double(&d, &found, o, "cpu-hz")) || (found && !(d > 0)))
 		return pc_stream_fail(s, PC_EUSAGE, -1,
 				      "cpu-hz must be the core clock in Hz, above 0, not '%s'",
 				      pc_options_get(o, "cpu-hz"));
@@ -962,7 +962,7 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 	const unsigned char *head;
 	size_t hl;
 	uint64_t start = 0;
-	pc_stream_peek(s, &head, &hl);
+	pc_stream_peek(&head, &hl, s);
 	if (!hl) {
 		rc = pc_stream_fail(s, PC_EFORMAT, 0,
 				    "empty file: expected an SWO capture (ITM/DWT packets), found 0 bytes");
@@ -1004,7 +1004,7 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 	for (;;) {
 		const unsigned char *d;
 		size_t got;
-		if ((rc = pc_stream_borrow(s, (size_t)1 << 20, &d, &got)))
+		if ((rc = pc_stream_borrow(&d, &got, s, (size_t)1 << 20)))
 			goto out;
 		if (!got)
 			break;

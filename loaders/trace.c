@@ -796,7 +796,7 @@ static int trace_run(tctx *t)
 	size_t n;
 	uint64_t off;
 	int g;
-	while ((g = pc_stream_getline(t->s, &l, &n, &off)) == PC_OK && l) {
+	while ((g = pc_stream_getline(&l, &n, &off, t->s)) == PC_OK && l) {
 		if (n && l[n - 1] == '\r')
 			n--;
 		size_t so, eo;
@@ -900,11 +900,11 @@ static int trace_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	} else {
 		const unsigned char *head;
 		size_t len;
-		if ((r = pc_stream_peek(s, &head, &len)) < 0)
+		if ((r = pc_stream_peek(&head, &len, s)) < 0)
 			return r;
 		uint64_t size;
 		int known;
-		pc_stream_size(s, &size, &known);
+		pc_stream_size(&size, &known, s);
 		const char *name;
 		if (!detect_trace(head, len, known && size == len, &name))
 			return pc_stream_fail(s, PC_EUNKNOWN, 0,

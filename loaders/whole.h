@@ -65,7 +65,7 @@ static int pc_whole_map(pc_stream *s, uint64_t n, uint64_t max, pc_whole *w)
 	memcpy(buf, d, (size_t)k);
 	void *rest;
 	size_t rlen;
-	int r = pc_stream_read_all(s, max - (uint64_t)k, &rest, &rlen);
+	int r = pc_stream_read_all(&rest, &rlen, s, max - (uint64_t)k);
 	if (r) {
 		free(buf);
 		return r;
@@ -91,7 +91,7 @@ static int pc_whole_get(pc_stream *s, uint64_t max, pc_whole *w)
 	uint64_t size;
 	int known;
 	uint64_t start = pc_stream_offset(s);
-	if (pc_stream_size(s, &size, &known) == PC_OK && known && size >= start) {
+	if (pc_stream_size(&size, &known, s) == PC_OK && known && size >= start) {
 		int r = pc_whole_map(s, size - start, max, w);
 		if (r < 0)
 			return r;
@@ -99,7 +99,7 @@ static int pc_whole_get(pc_stream *s, uint64_t max, pc_whole *w)
 			return PC_OK;
 	}
 	void *buf;
-	int r = pc_stream_read_all(s, max, &buf, &w->len);
+	int r = pc_stream_read_all(&buf, &w->len, s, max);
 	if (r)
 		return r;
 	w->own = buf;

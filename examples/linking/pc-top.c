@@ -32,19 +32,19 @@ static int print_top(pc_profile *p, size_t top)
 {
 	pc_totals t;
 	if (pc_profile_attribute(p, NULL) != PC_OK ||
-	    pc_profile_totals(p, &t) != PC_OK)
+	    pc_profile_totals(&t, p) != PC_OK)
 		return -1;
 
 	/* the indexes of the top rows, most samples first */
 	size_t *idx = calloc(top ? top : 1, sizeof *idx), n = 0;
-	if (!idx || pc_profile_rows_sorted(p, PC_SORT_SELF, top, idx, &n)) {
+	if (!idx || pc_profile_rows_sorted(idx, top, &n, p, PC_SORT_SELF)) {
 		free(idx);
 		return -1;
 	}
 	printf("%.2f samples, %.2f attributed\n", t.total, t.attributed);
 	for (size_t i = 0; i < n; i++) {
 		pc_row r;
-		if (pc_profile_row_at(p, idx[i], &r) != PC_OK) {
+		if (pc_profile_row_at(&r, p, idx[i]) != PC_OK) {
 			free(idx);
 			return -1;
 		}

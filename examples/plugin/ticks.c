@@ -111,14 +111,14 @@ static int ticks_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	int rc;
 	(void)opts;
 
-	rc = pc_stream_getline(s, &line, &len, &start);
+	rc = pc_stream_getline(&line, &len, &start, s);
 	if (rc < 0)
 		return rc;
 	if (!line || len != strlen(MAGIC) || memcmp(line, MAGIC, len) != 0)
 		return pc_stream_fail(s, PC_EFORMAT, 0,
 				      "expected '" MAGIC "' on the first line");
 
-	while ((rc = pc_stream_getline(s, &line, &len, &start)) == PC_OK && line) {
+	while ((rc = pc_stream_getline(&line, &len, &start, s)) == PC_OK && line) {
 		struct cursor c = { line, line + len, start, line };
 		const char *kw;
 		size_t n = word(&c, &kw);

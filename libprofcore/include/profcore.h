@@ -296,11 +296,11 @@ PC_API const char *pc_options_get(const pc_options *o, const char *key);
  *  PC_OK with *found = 1 if present and valid, PC_OK with *found = 0
  *  (and *out unchanged) if absent, PC_EUSAGE if malformed (*found = 1).
  *  found may be NULL; o may be NULL (nothing is present). */
-PC_API int pc_options_get_u64(const pc_options *o, const char *key,
-			      uint64_t *out, int *found);
+PC_API int pc_options_get_u64(uint64_t *out, int *found, const pc_options *o,
+			      const char *key);
 /** The same for a number (strtod). */
-PC_API int pc_options_get_double(const pc_options *o, const char *key,
-				 double *out, int *found);
+PC_API int pc_options_get_double(double *out, int *found, const pc_options *o,
+				 const char *key);
 PC_API size_t pc_options_count(const pc_options *o);
 /** Key of entry i (in the order first set), NULL past the end. */
 PC_API const char *pc_options_key_at(const pc_options *o, size_t i);
@@ -435,7 +435,7 @@ PC_API uint64_t pc_stream_offset(const pc_stream *s);
  *  without reading (plain files, memory); *known = 0 and *size = 0
  *  otherwise (compressed content, pipes).  Returns PC_OK (PC_EUSAGE for NULL
  *  pointers). */
-PC_API int pc_stream_size(const pc_stream *s, uint64_t *size, int *known);
+PC_API int pc_stream_size(uint64_t *size, int *known, const pc_stream *s);
 /** 1 if the content was compressed (gzip, xz or zstd). */
 PC_API int pc_stream_is_compressed(const pc_stream *s);
 
@@ -549,8 +549,8 @@ PC_API const char *pc_profile_meta(const pc_profile *p, const char *key);
 /** Number of metadata entries (pure accessor). */
 PC_API size_t pc_profile_meta_count(const pc_profile *p);
 /** Key and value of entry i (in the order first set). */
-PC_API int pc_profile_meta_at(const pc_profile *p, size_t i, const char **key,
-			      const char **value);
+PC_API int pc_profile_meta_at(const char **key, const char **value,
+			      const pc_profile *p, size_t i);
 /** Number of sources, and source i's format and file (borrowed from p;
  *  NULL past the last one). */
 PC_API size_t pc_profile_source_count(const pc_profile *p);
@@ -560,7 +560,7 @@ PC_API const char *pc_profile_source_file(const pc_profile *p, size_t i);
 /* Reading the model back. */
 PC_API size_t pc_profile_symbol_count(const pc_profile *p);
 /** Symbols in the order they were added. */
-PC_API int pc_profile_symbol_at(const pc_profile *p, size_t i, pc_symbol *out);
+PC_API int pc_profile_symbol_at(pc_symbol *out, const pc_profile *p, size_t i);
 /** *out = the name of symbol i as rows and reports show it: demangled
  *  (C++ and Rust, as gprof prints them; docs/attribution.md
  *  ("Attribution rules")) unless demangle is PC_DEMANGLE_NONE or the
@@ -581,12 +581,12 @@ PC_API int pc_demangler_available(void);
  * or PC_ENOTFOUND past the last one.  Pointers in *out (names, labels,
  * histogram counts) are borrowed from p. */
 PC_API size_t pc_profile_region_count(const pc_profile *p);
-PC_API int pc_profile_region_at(const pc_profile *p, size_t i, pc_region *out);
+PC_API int pc_profile_region_at(pc_region *out, const pc_profile *p, size_t i);
 PC_API size_t pc_profile_histogram_count(const pc_profile *p);
-PC_API int pc_profile_histogram_at(const pc_profile *p, size_t i,
-				   pc_histogram *out);
+PC_API int pc_profile_histogram_at(pc_histogram *out, const pc_profile *p,
+				   size_t i);
 PC_API size_t pc_profile_arc_count(const pc_profile *p);
-PC_API int pc_profile_arc_at(const pc_profile *p, size_t i, pc_arc *out);
+PC_API int pc_profile_arc_at(pc_arc *out, const pc_profile *p, size_t i);
 /** Distinct sampled addresses (aggregated raw samples).  When
  *  pc_profile_samples_per_address() is 0 they are intervals between
  *  symbol and region boundaries, each listed by its start address. */
@@ -599,9 +599,8 @@ PC_API int pc_profile_samples_per_address(const pc_profile *p);
  *  out-pointer may be NULL).  The first call after a change sorts the
  *  samples (a cache in p: the const does not make it thread-safe), so it
  *  can fail with PC_ENOMEM; PC_ENOTFOUND past the last one. */
-PC_API int pc_profile_sample_at(const pc_profile *p, size_t i,
-				uint32_t *segment, uint64_t *address,
-				uint64_t *count);
+PC_API int pc_profile_sample_at(uint32_t *segment, uint64_t *address,
+				uint64_t *count, const pc_profile *p, size_t i);
 /** Execution contexts (docs/swo.md): the capture's samples split by
  *  the context the core ran in ("thread mode", "handler 44 (IRQ 28)",
  *  "sleep", "unknown"), as an exception trace tells (a loader adds them:
@@ -610,8 +609,8 @@ PC_API int pc_profile_sample_at(const pc_profile *p, size_t i,
 PC_API size_t pc_profile_context_count(const pc_profile *p);
 /** Context i (in the order first added): its name (borrowed from p) and
  *  samples; PC_ENOTFOUND past the last. */
-PC_API int pc_profile_context_at(const pc_profile *p, size_t i,
-				 const char **context, uint64_t *count);
+PC_API int pc_profile_context_at(const char **context, uint64_t *count,
+				 const pc_profile *p, size_t i);
 /** Losses: places where the capture says samples were dropped (an SWO
  *  overflow packet) without saying how many (pc_profile_add_lost).  The
  *  first PC_LOST_KEEP places are kept, every loss is counted. */
@@ -620,8 +619,8 @@ PC_API int pc_profile_context_at(const pc_profile *p, size_t i,
 PC_API uint64_t pc_profile_lost_count(const pc_profile *p);
 /** Loss i (i < PC_LOST_KEEP and below the count): its offset and the
  *  samples before it (either pointer may be NULL); PC_ENOTFOUND else. */
-PC_API int pc_profile_lost_at(const pc_profile *p, size_t i, int64_t *offset,
-			      uint64_t *after);
+PC_API int pc_profile_lost_at(int64_t *offset, uint64_t *after,
+			      const pc_profile *p, size_t i);
 /** Samples added with pc_profile_add_class_samples for cls (as stored;
  *  0 for a class out of range).  The attributed split by class:
  *  pc_profile_class_total. */
@@ -674,27 +673,27 @@ PC_API int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts);
  * PC_EUSAGE. */
 
 /** *n = the number of rows. */
-PC_API int pc_profile_row_count(pc_profile *p, size_t *n);
+PC_API int pc_profile_row_count(size_t *n, pc_profile *p);
 /** Row i in symbol address order (pc_profile_rows_sorted for others);
  *  PC_ENOTFOUND past the last row.  Strings are borrowed from p. */
-PC_API int pc_profile_row_at_sized(pc_profile *p, size_t i, pc_row *out,
-				   size_t out_size);
-#define pc_profile_row_at(p, i, out) \
-	pc_profile_row_at_sized((p), (i), (out), sizeof *(out))
+PC_API int pc_profile_row_at_sized(pc_row *out, size_t out_size, pc_profile *p,
+				   size_t i);
+#define pc_profile_row_at(out, p, i) \
+	pc_profile_row_at_sized((out), sizeof *(out), (p), (i))
 /** Where the samples went (pc_totals). */
-PC_API int pc_profile_totals_sized(pc_profile *p, pc_totals *out,
-				   size_t out_size);
-#define pc_profile_totals(p, out) \
-	pc_profile_totals_sized((p), (out), sizeof *(out))
+PC_API int pc_profile_totals_sized(pc_totals *out, size_t out_size,
+				   pc_profile *p);
+#define pc_profile_totals(out, p) \
+	pc_profile_totals_sized((out), sizeof *(out), (p))
 /** *out = samples outside the program in region class cls; for
  *  PC_REGION_APPLICATION the in-program samples credited to no symbol.
  *  cls out of range is PC_EUSAGE. */
-PC_API int pc_profile_class_total(pc_profile *p, pc_region_class cls,
-				  double *out);
+PC_API int pc_profile_class_total(double *out, pc_profile *p,
+				  pc_region_class cls);
 /** *row = the index of the row whose extent holds (segment, address);
  *  PC_ENOTFOUND if no row does (*row is then 0). */
-PC_API int pc_profile_lookup(pc_profile *p, uint32_t segment,
-			     uint64_t address, size_t *row);
+PC_API int pc_profile_lookup(size_t *row, pc_profile *p, uint32_t segment,
+			     uint64_t address);
 
 /** Orders for pc_profile_rows_sorted. */
 typedef enum pc_sort_key {
@@ -709,8 +708,8 @@ typedef enum pc_sort_key {
  *  the rows.  Rows with no samples are included (they sort last by
  *  PC_SORT_SELF).  PC_EUSAGE for an unknown key or idx NULL with max >
  *  0. */
-PC_API int pc_profile_rows_sorted(pc_profile *p, pc_sort_key key, size_t max,
-				  size_t *idx, size_t *count);
+PC_API int pc_profile_rows_sorted(size_t *idx, size_t max, size_t *count,
+				  pc_profile *p, pc_sort_key key);
 
 /* ---- Does the capture fit the program? (docs/attribution.md ("Attribution rules")) */
 
@@ -821,23 +820,23 @@ PC_API void pc_callgraph_free(pc_callgraph *g);
 PC_API size_t pc_callgraph_node_count(const pc_callgraph *g);
 /** Node i; PC_ENOTFOUND past the last.  The name is borrowed from the
  *  profile. */
-PC_API int pc_callgraph_node_at_sized(const pc_callgraph *g, size_t i,
-				      pc_cg_node *out, size_t out_size);
-#define pc_callgraph_node_at(g, i, out) \
-	pc_callgraph_node_at_sized((g), (i), (out), sizeof *(out))
+PC_API int pc_callgraph_node_at_sized(pc_cg_node *out, size_t out_size,
+				      const pc_callgraph *g, size_t i);
+#define pc_callgraph_node_at(out, g, i) \
+	pc_callgraph_node_at_sized((out), sizeof *(out), (g), (i))
 /** Number of cycles (pure accessor). */
 PC_API size_t pc_callgraph_cycle_count(const pc_callgraph *g);
 /** *node = the node index of cycle n (1-based); PC_ENOTFOUND if there is
  *  no such cycle. */
-PC_API int pc_callgraph_cycle_node(const pc_callgraph *g, unsigned n,
-				   size_t *node);
+PC_API int pc_callgraph_cycle_node(size_t *node, const pc_callgraph *g,
+				   unsigned n);
 /** Number of edges (pure accessor). */
 PC_API size_t pc_callgraph_edge_count(const pc_callgraph *g);
 /** Edge i; PC_ENOTFOUND past the last. */
-PC_API int pc_callgraph_edge_at_sized(const pc_callgraph *g, size_t i,
-				      pc_cg_edge *out, size_t out_size);
-#define pc_callgraph_edge_at(g, i, out) \
-	pc_callgraph_edge_at_sized((g), (i), (out), sizeof *(out))
+PC_API int pc_callgraph_edge_at_sized(pc_cg_edge *out, size_t out_size,
+				      const pc_callgraph *g, size_t i);
+#define pc_callgraph_edge_at(out, g, i) \
+	pc_callgraph_edge_at_sized((out), sizeof *(out), (g), (i))
 /** gprof's total: the sum of every node's self time. */
 PC_API double pc_callgraph_total(const pc_callgraph *g);
 /** The run's hierarchical time: htime of the arcs leaving the roots
@@ -862,8 +861,8 @@ typedef int (*pc_write_fn)(void *ctx, const void *buf, size_t len);
  *  lists all) into a newly allocated NUL-terminated buffer *out (free
  *  with pc_free).  opts keys: "output-format" (text, csv, json),
  *  "style", ... (docs/reports.md ("Reports")). */
-PC_API int pc_profile_render(pc_profile *p, const char *report,
-			     const pc_options *opts, char **out, size_t *len);
+PC_API int pc_profile_render(char **out, size_t *len, pc_profile *p,
+			     const char *report, const pc_options *opts);
 /** Same, given to write(ctx, ...) (see pc_write_fn) as it is made: once
  *  the library's buffer holds 64 KiB, the lines in it are handed over
  *  (pieces of 64 KiB up to one line more, then the rest at the end), so
@@ -920,8 +919,8 @@ PC_API void pc_free(void *ptr);
  *  formats may hold NUL bytes; a NUL follows the last byte).  opts: the
  *  attribution keys, "granularity" = "address" (default) or "symbol", and
  *  per-format keys listed in the README. */
-PC_API int pc_profile_export(pc_profile *p, const char *format,
-			     const pc_options *opts, char **out, size_t *len);
+PC_API int pc_profile_export(char **out, size_t *len, pc_profile *p,
+			     const char *format, const pc_options *opts);
 /** Same, given to write(ctx, ...) (see pc_write_fn; not atomic) as it
  *  is made, as pc_profile_render_to does: the text exports (folded,
  *  callgrind, speedscope, svg) in pieces of 64 KiB up to one line more.
@@ -962,24 +961,24 @@ PC_API const pc_option_decl *pc_export_options(const char *format);
 PC_API double pc_stats_z(double confidence);
 /** Wilson score interval [*lo, *hi] for the proportion k/n (k may be
  *  fractional) at quantile z; n <= 0 gives [0, 1].  [any thread] */
-PC_API void pc_stats_wilson(double k, double n, double z, double *lo,
-			    double *hi);
+PC_API void pc_stats_wilson(double *lo, double *hi, double k, double n,
+			    double z);
 /** Newcombe's hybrid score interval for k2/n2 - k1/n1.  [any thread] */
-PC_API void pc_stats_diff_interval(double k1, double n1, double k2, double n2,
-				   double z, double *lo, double *hi);
+PC_API void pc_stats_diff_interval(double *lo, double *hi, double k1, double n1,
+				   double k2, double n2, double z);
 /** Pooled two-proportion z-test of k1/n1 against k2/n2: the two-sided
  *  p-value; *zstat (may be NULL) gets z, positive when k2/n2 is larger.
  *  [any thread] */
-PC_API double pc_stats_two_proportion(double k1, double n1, double k2,
-				      double n2, double *zstat);
+PC_API double pc_stats_two_proportion(double *zstat, double k1, double n1,
+				      double k2, double n2);
 typedef enum pc_correction {
 	PC_CORRECT_HOLM = 0, /* family-wise error rate (Holm 1979)     */
 	PC_CORRECT_BH = 1    /* false discovery rate (Benjamini-Hochberg) */
 } pc_correction;
 /** Adjusted p-values adj[0..n) of p[0..n) (adj may equal p).  PC_EUSAGE
  *  for an unknown method, PC_ENOMEM.  [any thread] */
-PC_API int pc_stats_adjust(const double *p, size_t n, pc_correction method,
-			   double *adj);
+PC_API int pc_stats_adjust(double *adj, const double *p, size_t n,
+			   pc_correction method);
 
 /** Marks the counts as exact event counts (Hatari's per-instruction
  *  counts), not samples: reports show no confidence interval.
@@ -1013,17 +1012,17 @@ PC_API int pc_profile_merge(pc_profile *dst, const pc_profile *src);
  *  names: only these are tested), "focus", "ignore", "hide", and the
  *  attribution keys; any other key, or a bad value, is PC_EUSAGE naming
  *  it.  *out is freed with pc_free.  Errors are recorded on next. */
-PC_API int pc_profile_diff(pc_profile *base, pc_profile *next,
-			   const pc_options *opts, char **out, size_t *len);
+PC_API int pc_profile_diff(char **out, size_t *len, pc_profile *base,
+			   pc_profile *next, const pc_options *opts);
 /** The "rates" (aliasing) report of n >= 2 captures of one program taken
  *  at different sampling periods: symbols whose shares disagree beyond
  *  their Wilson intervals.  opts: "output-format" (text, csv, json),
  *  "ci" (default 95) and the attribution keys; any other key, or a bad
  *  value, is PC_EUSAGE naming it.  *out is freed with pc_free.  Errors
  *  are recorded on caps[0]. */
-PC_API int pc_profile_compare_rates(pc_profile *const *caps, size_t n,
-				    const pc_options *opts, char **out,
-				    size_t *len);
+PC_API int pc_profile_compare_rates(char **out, size_t *len,
+				    pc_profile *const *caps, size_t n,
+				    const pc_options *opts);
 
 /* ------------------------------------------------------------------ */
 /* Source locations from DWARF (docs/source.md ("Source level"); needs libdw)    */
@@ -1067,13 +1066,13 @@ PC_API const pc_error *pc_dwarf_error(const pc_dwarf *d);
  *  pc_dwarf_frame_at until the next lookup on d.  Each distinct address
  *  is read from the DWARF once and cached.  Errors (recorded on d):
  *  PC_EUSAGE before a successful pc_dwarf_load, PC_EFORMAT, PC_ENOMEM. */
-PC_API int pc_dwarf_lookup(pc_dwarf *d, uint64_t address, size_t *n);
+PC_API int pc_dwarf_lookup(size_t *n, pc_dwarf *d, uint64_t address);
 /** Frame i of the last pc_dwarf_lookup; PC_ENOTFOUND past the last.
  *  Strings are borrowed from d. */
-PC_API int pc_dwarf_frame_at_sized(const pc_dwarf *d, size_t i,
-				   pc_srcframe *out, size_t out_size);
-#define pc_dwarf_frame_at(d, i, out) \
-	pc_dwarf_frame_at_sized((d), (i), (out), sizeof *(out))
+PC_API int pc_dwarf_frame_at_sized(pc_srcframe *out, size_t out_size,
+				   const pc_dwarf *d, size_t i);
+#define pc_dwarf_frame_at(out, d, i) \
+	pc_dwarf_frame_at_sized((out), sizeof *(out), (d), (i))
 /** Distinct addresses read from the DWARF so far (cache misses). */
 PC_API uint64_t pc_dwarf_query_count(const pc_dwarf *d);
 /** Where the source file named file (as in pc_srcframe) can be read:
@@ -1083,8 +1082,8 @@ PC_API uint64_t pc_dwarf_query_count(const pc_dwarf *d);
  *  links), never under /proc, /sys or /dev (docs/source.md, "Which
  *  source files are read").  *path is freed with pc_free.  PC_ENOTFOUND
  *  when none is readable. */
-PC_API int pc_dwarf_find_source(const pc_dwarf *d, const char *file,
-				char **path);
+PC_API int pc_dwarf_find_source(char **path, const pc_dwarf *d,
+				const char *file);
 /** Gives p the reader for source-level reports (borrowed: d must
  *  outlive p; NULL: none).  Without it they open one from p's ELF
  *  file.  Returns PC_OK (PC_EUSAGE for p NULL). */
@@ -1135,11 +1134,11 @@ PC_API const pc_loader *pc_registry_find(const pc_registry *r,
 					 const char *name);
 /** Best loader for the stream's content; NULL if none. *confidence may
  *  be NULL. The stream is not consumed. */
-PC_API const pc_loader *pc_registry_detect(const pc_registry *r, pc_stream *s,
-					   int *confidence);
+PC_API const pc_loader *pc_registry_detect(int *confidence,
+					   const pc_registry *r, pc_stream *s);
 /** The first bytes of the stream, without consuming (up to 4096). */
-PC_API int pc_stream_peek(pc_stream *s, const unsigned char **head,
-			  size_t *len);
+PC_API int pc_stream_peek(const unsigned char **head, size_t *len,
+			  pc_stream *s);
 
 #ifdef __cplusplus
 }

@@ -81,11 +81,10 @@ extern "C" {
 
 /** Reads exactly n bytes.  Short read: PC_ETRUNC with "expected <what>"
  *  recorded as the stream's error. what may be NULL. */
-PC_API int pc_stream_read(pc_stream *s, void *buf, size_t n, const char *what);
+PC_API int pc_stream_read(void *buf, size_t n, pc_stream *s, const char *what);
 /** Reads up to n bytes into buf: *got = the count (0 at the end).
  *  Returns PC_OK or the read error (recorded on s). */
-PC_API int pc_stream_read_some(pc_stream *s, void *buf, size_t n,
-			       size_t *got);
+PC_API int pc_stream_read_some(void *buf, size_t n, size_t *got, pc_stream *s);
 /** Up to n bytes at the current offset, without copying where the source
  *  allows it: bytes already buffered, a memory stream, or a memory-mapped
  *  window of a large regular file; otherwise they are read into a buffer
@@ -93,27 +92,27 @@ PC_API int pc_stream_read_some(pc_stream *s, void *buf, size_t n,
  *  from s or pc_stream_free().  *got = the count (0 at the end; fewer
  *  than n only at the end or when buffered bytes come first).  Returns
  *  PC_OK or the read error (recorded on s). */
-PC_API int pc_stream_borrow(pc_stream *s, size_t n, const unsigned char **data,
-			    size_t *got);
+PC_API int pc_stream_borrow(const unsigned char **data, size_t *got,
+			    pc_stream *s, size_t n);
 /** Skips n bytes (PC_ETRUNC if the content ends first). */
 PC_API int pc_stream_skip(pc_stream *s, uint64_t n, const char *what);
 /** Reads the rest of the content into a new buffer (*buf, free with
  *  pc_free; NUL-terminated for convenience, the NUL not counted in *len).
  *  More than max bytes is PC_ELIMIT. */
-PC_API int pc_stream_read_all(pc_stream *s, uint64_t max, void **buf,
-			      size_t *len);
+PC_API int pc_stream_read_all(void **buf, size_t *len, pc_stream *s,
+			      uint64_t max);
 /** *at_end = 1 at the end of the content, else 0 (may read ahead to
  *  know).  Returns PC_OK or the read error (recorded on s). */
-PC_API int pc_stream_eof(pc_stream *s, int *at_end);
+PC_API int pc_stream_eof(int *at_end, pc_stream *s);
 /** Reads one line (without its LF / CRLF) into the stream's line buffer:
  *  *line / *len, borrowed until the next read from s.  At the end of the
  *  content it returns PC_OK with *line = NULL and *len = 0:
- *      while ((st = pc_stream_getline(s, &l, &n, NULL)) == PC_OK && l)
+ *      while ((st = pc_stream_getline(&l, &n, NULL, s)) == PC_OK && l)
  *  Errors (recorded on s): a line longer than 1 MiB is PC_ELIMIT, a NUL
  *  byte inside a line PC_EFORMAT, read errors PC_EIO / PC_ETRUNC.
  *  *line_start is the byte offset of the line (may be NULL). */
-PC_API int pc_stream_getline(pc_stream *s, const char **line, size_t *len,
-			     uint64_t *line_start);
+PC_API int pc_stream_getline(const char **line, size_t *len,
+			     uint64_t *line_start, pc_stream *s);
 /** Line number (1-based) of the last line returned by pc_stream_getline. */
 PC_API uint64_t pc_stream_lineno(const pc_stream *s);
 
@@ -198,10 +197,10 @@ PC_API int pc_profile_add_records(pc_profile *p, uint32_t segment,
  *  a window at a time, and once samples are counted per interval the
  *  rest of such a file is split across the counting threads, each mapping
  *  its own part.  A read error is set on s, a store error on p. */
-PC_API int pc_profile_add_records_stream(pc_profile *p, uint32_t segment,
+PC_API int pc_profile_add_records_stream(uint64_t *records, size_t *left,
+					 pc_profile *p, uint32_t segment,
 					 pc_stream *s,
-					 const pc_record_layout *layout,
-					 uint64_t *records, size_t *left);
+					 const pc_record_layout *layout);
 /** Decodes one record's PC (layout as above; no checks). */
 PC_API uint64_t pc_record_decode(const pc_record_layout *layout,
 				 const unsigned char *record);

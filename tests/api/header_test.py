@@ -74,7 +74,7 @@ int main(void)
 	if (!st)
 		st = pc_profile_fit(&f, p, NULL);
 	if (!st)
-		st = pc_profile_render(p, "flat", NULL, &out, &len);
+		st = pc_profile_render(&out, &len, p, "flat", NULL);
 	if (!st)
 		st = pc_profile_render_file(p, "flat", NULL, stdout);
 	printf("%s %zu\n", pc_registry_at(r, 0) ? "loaders" : "none", pc_registry_count(r));
@@ -88,7 +88,7 @@ int main(void)
 
 # each is the loader author's: refused with profcore.h alone
 PLUGIN_ONLY = ["pc_profile_add_sample(p, PC_NOSEG, 0, 1);",
-               "pc_stream_read_some(s, buf, 4, &got);",
+               "pc_stream_read_some(buf, 4, &got, s);",
                "(void)pc_registry_at(r, 0)->name;",
                "(void)PC_LOADER_ABI_VERSION;"]
 

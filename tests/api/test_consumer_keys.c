@@ -133,7 +133,7 @@ static void attrib_strings(void **state)
 static double count_of(pc_profile *p, size_t row)
 {
 	pc_row r;
-	assert_int_equal(pc_profile_row_at(p, row, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, row), PC_OK);
 	return r.count;
 }
 
@@ -150,7 +150,7 @@ static void attribute_typed(void **state)
 	a.demangle = PC_DEMANGLE_NONE;
 	assert_int_equal(pc_profile_attribute(p, &a), PC_OK);
 	pc_row r;
-	assert_int_equal(pc_profile_row_at(p, 1, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, 1), PC_OK);
 	assert_string_equal(r.name, "_Z4worki");
 	pc_attrib_options bad = a;
 	bad.demangle = (pc_demangle_mode)7;
@@ -173,11 +173,11 @@ static void attribute_typed(void **state)
 	bad.use_sizes = 2;
 	assert_int_equal(pc_profile_attribute(p, &bad), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message, "use-sizes must be 0 or 1");
-	assert_int_equal(pc_profile_row_at(p, 1, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, 1), PC_OK);
 	assert_string_equal(r.name, "_Z4worki");
 	/* NULL: the profile's settings stay */
 	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
-	assert_int_equal(pc_profile_row_at(p, 1, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, 1), PC_OK);
 	assert_string_equal(r.name, "_Z4worki");
 	pc_profile_free(p);
 }
@@ -228,13 +228,13 @@ static void callgraph_typed(void **state)
 	assert_int_equal(pc_profile_callgraph(&g, p, &c), PC_OK);
 	assert_int_equal(pc_callgraph_edge_count(g), 1);
 	pc_cg_node n;
-	assert_int_equal(pc_callgraph_node_at(g, 0, &n), PC_OK);
+	assert_int_equal(pc_callgraph_node_at(&n, g, 0), PC_OK);
 	assert_true(n.self == 1 && n.children == 3);
 	pc_callgraph_free(g);
 	/* flat: own times from the arcs' flat times (none here) */
 	c.time = PC_CALLGRAPH_TIME_FLAT;
 	assert_int_equal(pc_profile_callgraph(&g, p, &c), PC_OK);
-	assert_int_equal(pc_callgraph_node_at(g, 0, &n), PC_OK);
+	assert_int_equal(pc_callgraph_node_at(&n, g, 0), PC_OK);
 	assert_true(n.self == 0 && n.children == 0);
 	pc_callgraph_free(g);
 	assert_int_equal(pc_profile_callgraph(&g, p, NULL), PC_OK);
@@ -276,7 +276,7 @@ static void diff_keys(void **state)
 	assert_int_equal(pc_profile_add_sample(b, PC_NOSEG, 0x112, 40), PC_OK);
 	char *out = (char *)"untouched";
 	pc_options *o = bag("granularty=symbol", NULL);
-	assert_int_equal(pc_profile_diff(a, b, o, &out, NULL), PC_EUSAGE);
+	assert_int_equal(pc_profile_diff(&out, NULL, a, b, o), PC_EUSAGE);
 	assert_string_equal(out, "untouched");
 	assert_string_equal(pc_profile_error(b)->message,
 			    "unknown option 'granularty' for pc_profile_diff; known: " ATTR_KEYS
@@ -284,10 +284,10 @@ static void diff_keys(void **state)
 	pc_options_free(o);
 	/* top is a report key, not a diff key */
 	o = bag("top=3", NULL);
-	assert_int_equal(pc_profile_diff(a, b, o, &out, NULL), PC_EUSAGE);
+	assert_int_equal(pc_profile_diff(&out, NULL, a, b, o), PC_EUSAGE);
 	pc_options_free(o);
 	o = bag("output-format=csv", "symbols=main");
-	assert_int_equal(pc_profile_diff(a, b, o, &out, NULL), PC_OK);
+	assert_int_equal(pc_profile_diff(&out, NULL, a, b, o), PC_OK);
 	assert_non_null(strstr(out, "main"));
 	assert_null(strstr(out, "work"));
 	pc_free(out);
@@ -302,20 +302,20 @@ static void rates_keys(void **state)
 	pc_profile *caps[2] = {small(10), small(20)};
 	char *out = (char *)"untouched";
 	pc_options *o = bag("granularty=symbol", NULL);
-	assert_int_equal(pc_profile_compare_rates(caps, 2, o, &out, NULL), PC_EUSAGE);
+	assert_int_equal(pc_profile_compare_rates(&out, NULL, caps, 2, o), PC_EUSAGE);
 	assert_string_equal(out, "untouched");
 	assert_string_equal(pc_profile_error(caps[0])->message,
 			    "unknown option 'granularty' for pc_profile_compare_rates; known: " ATTR_KEYS
 			    ", output-format, ci");
 	pc_options_free(o);
 	o = bag("output-format=html", NULL);
-	assert_int_equal(pc_profile_compare_rates(caps, 2, o, &out, NULL), PC_EUSAGE);
+	assert_int_equal(pc_profile_compare_rates(&out, NULL, caps, 2, o), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(caps[0])->message,
 			    "bad value 'html' for option 'output-format' of "
 			    "pc_profile_compare_rates; expected one of: text, csv, json");
 	pc_options_free(o);
 	o = bag("ci=99", "output-format=csv");
-	assert_int_equal(pc_profile_compare_rates(caps, 2, o, &out, NULL), PC_OK);
+	assert_int_equal(pc_profile_compare_rates(&out, NULL, caps, 2, o), PC_OK);
 	assert_non_null(out);
 	pc_free(out);
 	pc_options_free(o);

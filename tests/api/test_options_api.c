@@ -104,13 +104,14 @@ static void unknown_report_key(void **state)
 	assert_int_equal(pc_options_set(o, "cutof", "50"), PC_OK);
 	char *out = (char *)"untouched";
 	size_t len = 7;
-	assert_int_equal(pc_profile_render(p, "flat", o, &out, &len), PC_EUSAGE);
+	assert_int_equal(pc_profile_render(&out, &len, p, "flat", o),
+			 PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "unknown option 'cutof' for report flat; known: " REPORT_KEYS);
 	/* a bad value */
 	assert_int_equal(pc_options_set(o, "cutof", NULL), PC_OK);
 	assert_int_equal(pc_options_set(o, "zero", "maybe"), PC_OK);
-	assert_int_equal(pc_profile_render(p, NULL, o, &out, &len), PC_EUSAGE);
+	assert_int_equal(pc_profile_render(&out, &len, p, NULL, o), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "bad value 'maybe' for option 'zero' of report flat; "
 			    "expected 0 or 1 (no/yes, off/on, false/true)");
@@ -130,7 +131,7 @@ static void unknown_report_key(void **state)
 			    "unknown option 'cutof' for report regions; known: " REPORT_KEYS);
 	assert_int_equal(pc_options_set(b, "zero", "yes"), PC_OK);
 	assert_int_equal(pc_options_set(b, "output-format", "csv"), PC_OK);
-	assert_int_equal(pc_profile_render(p, "flat", b, &out, &len), PC_OK);
+	assert_int_equal(pc_profile_render(&out, &len, p, "flat", b), PC_OK);
 	assert_string_equal(out, "rank,symbol,count,percent,cum_percent,self_seconds,calls,"
 				 "self_calls,address\n"
 				 "1,work,3,75.0000,75.0000,,0,0,0x110\n"
@@ -154,26 +155,29 @@ static void unknown_export_key(void **state)
 	assert_int_equal(pc_options_set(o, "granularty", "symbol"), PC_OK);
 	char *out = NULL;
 	size_t len = 0;
-	assert_int_equal(pc_profile_export(p, "pprof", o, &out, &len), PC_EUSAGE);
+	assert_int_equal(pc_profile_export(&out, &len, p, "pprof", o),
+			 PC_EUSAGE);
 	assert_null(out);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "unknown option 'granularty' for export pprof; known: " PPROF_KEYS);
 	/* compress is pprof's own: the folded export does not know it */
 	assert_int_equal(pc_options_set(o, "granularty", NULL), PC_OK);
 	assert_int_equal(pc_options_set(o, "compress", "0"), PC_OK);
-	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
+	assert_int_equal(pc_profile_export(&out, &len, p, "folded", o),
+			 PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "unknown option 'compress' for export folded; known: "
 			    "attribution, use-sizes, demangle, granularity, stacks, focus, "
 			    "ignore, hide, top, sort");
 	assert_int_equal(pc_options_set(o, "compress", NULL), PC_OK);
 	assert_int_equal(pc_options_set(o, "granularity", "symbl"), PC_OK);
-	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
+	assert_int_equal(pc_profile_export(&out, &len, p, "folded", o),
+			 PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "bad value 'symbl' for option 'granularity' of export folded; "
 			    "expected one of: function, symbol, line, address");
 	assert_int_equal(pc_options_set(o, "granularity", "symbol"), PC_OK);
-	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_OK);
+	assert_int_equal(pc_profile_export(&out, &len, p, "folded", o), PC_OK);
 	assert_string_equal(out, "main 1\nwork 3\n");
 	pc_free(out);
 	assert_null(pc_export_options("nonesuch"));

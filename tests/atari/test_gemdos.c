@@ -48,7 +48,7 @@ static pc_profile *load(const char *name, const char *opt1, const char *opt2)
 static const pc_symbol *find(pc_profile *p, const char *name, pc_symbol *out)
 {
 	for (size_t i = 0; i < pc_profile_symbol_count(p); i++) {
-		assert_int_equal(pc_profile_symbol_at(p, i, out), PC_OK);
+		assert_int_equal(pc_profile_symbol_at(out, p, i), PC_OK);
 		if (strcmp(out->name, name) == 0)
 			return out;
 	}
@@ -97,11 +97,11 @@ static void test_alcyon_flags(void **state)
 	/* without a load address: TEXT and DATA+BSS of the program only */
 	assert_int_equal(pc_profile_region_count(p), 2);
 	pc_region r;
-	assert_int_equal(pc_profile_region_at(p, 0, &r), PC_OK);
+	assert_int_equal(pc_profile_region_at(&r, p, 0), PC_OK);
 	assert_int_equal(r.low, 0);
 	assert_int_equal(r.high, 0x160);
 	assert_int_equal(r.cls, PC_REGION_APPLICATION);
-	assert_int_equal(pc_profile_region_at(p, 1, &r), PC_OK);
+	assert_int_equal(pc_profile_region_at(&r, p, 1), PC_OK);
 	assert_int_equal(r.low, 0x160);
 	assert_int_equal(r.high, 0x270);
 	assert_int_equal(r.cls, PC_REGION_APPLICATION);
@@ -151,7 +151,7 @@ static void targets(pc_profile *p, char *out, size_t n)
 	out[0] = '\0';
 	for (size_t i = 0; i < pc_profile_symbol_count(p); i++) {
 		pc_symbol s;
-		assert_int_equal(pc_profile_symbol_at(p, i, &s), PC_OK);
+		assert_int_equal(pc_profile_symbol_at(&s, p, i), PC_OK);
 		if (s.kind != PC_SYM_TEXT || (s.flags & PC_SYMF_NOATTR))
 			continue;
 		snprintf(out + strlen(out), n - strlen(out), "%s%s@%llx",
@@ -203,7 +203,7 @@ static void test_regions_with_load_address(void **state)
 	assert_int_equal(pc_profile_region_count(p), sizeof want / sizeof want[0]);
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		pc_region r;
-		assert_int_equal(pc_profile_region_at(p, i, &r), PC_OK);
+		assert_int_equal(pc_profile_region_at(&r, p, i), PC_OK);
 		assert_int_equal(r.low, want[i].lo);
 		assert_int_equal(r.high, want[i].hi);
 		assert_int_equal(r.cls, want[i].cls);
@@ -232,7 +232,7 @@ static void test_appl_sys_split(void **state)
 		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, run[i].pc, run[i].n), PC_OK);
 	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
 	pc_totals t;
-	assert_int_equal(pc_profile_totals(p, &t), PC_OK);
+	assert_int_equal(pc_profile_totals(&t, p), PC_OK);
 	assert_true(t.total == 105);
 	assert_true(t.in_program == 95);
 	assert_true(t.attributed == 95);
@@ -250,7 +250,7 @@ static void test_appl_sys_split(void **state)
 	assert_int_equal(test_rows(p), sizeof rows / sizeof rows[0]);
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		pc_row r;
-		assert_int_equal(pc_profile_row_at(p, i, &r), PC_OK);
+		assert_int_equal(pc_profile_row_at(&r, p, i), PC_OK);
 		assert_string_equal(r.name, rows[i].name);
 		assert_true(r.count == rows[i].count);
 	}

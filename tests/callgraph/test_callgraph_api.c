@@ -76,15 +76,15 @@ static void test_nodes(void **state)
 	assert_int_equal(rows, 6);
 	assert_int_equal(pc_callgraph_node_count(g), rows + 1);
 	size_t cyc = 99;
-	assert_int_equal(pc_callgraph_cycle_node(g, 1, &cyc), PC_OK);
+	assert_int_equal(pc_callgraph_cycle_node(&cyc, g, 1), PC_OK);
 	assert_int_equal(cyc, rows);
 	size_t none = 99;
-	assert_int_equal(pc_callgraph_cycle_node(g, 2, &none), PC_ENOTFOUND);
+	assert_int_equal(pc_callgraph_cycle_node(&none, g, 2), PC_ENOTFOUND);
 	assert_int_equal(none, 0);
 
 	pc_cg_node n;
 	/* main: entered once from R; inclusive 1000, flat 100 */
-	assert_int_equal(pc_callgraph_node_at(g, MAIN, &n), PC_OK);
+	assert_int_equal(pc_callgraph_node_at(&n, g, MAIN), PC_OK);
 	assert_string_equal(n.name, "main");
 	assert_int_equal(n.is_cycle, 0);
 	assert_int_equal(n.row, MAIN);
@@ -98,20 +98,20 @@ static void test_nodes(void **state)
 	assert_true(n.time == 100 && n.self == 100 && n.children == 840);
 	/* a: called 2 + 1 times (main, b); only main's calls enter the
 	 * cycle from outside: H 600; flat 200 + 50 */
-	assert_int_equal(pc_callgraph_node_at(g, A, &n), PC_OK);
+	assert_int_equal(pc_callgraph_node_at(&n, g, A), PC_OK);
 	assert_int_equal(n.calls, 3);
 	assert_int_equal(n.self_calls, 0);
 	assert_int_equal(n.cycle, 1);
 	assert_true(n.htime == 600 && n.ftime == 250);
 	/* b: 3 calls from a, 4 from itself; entered only from inside */
-	assert_int_equal(pc_callgraph_node_at(g, B, &n), PC_OK);
+	assert_int_equal(pc_callgraph_node_at(&n, g, B), PC_OK);
 	assert_int_equal(n.calls, 3);
 	assert_int_equal(n.self_calls, 4);
 	assert_int_equal(n.cycle, 1);
 	assert_true(n.htime == 0 && n.ftime == 290);
 	/* the cycle: 2 calls from outside, 3 + 1 inside (self-calls of a
 	 * member are not counted), H 600, F 540; members a then b */
-	assert_int_equal(pc_callgraph_node_at(g, cyc, &n), PC_OK);
+	assert_int_equal(pc_callgraph_node_at(&n, g, cyc), PC_OK);
 	assert_null(n.name);
 	assert_int_equal(n.is_cycle, 1);
 	assert_int_equal(n.row, 0);
@@ -121,10 +121,10 @@ static void test_nodes(void **state)
 	assert_true(n.time == 540 && n.self == 540 && n.children == 0);
 	assert_int_equal(n.has_next, 1);
 	assert_int_equal(n.next_member, A);
-	assert_int_equal(pc_callgraph_node_at(g, A, &n), PC_OK);
+	assert_int_equal(pc_callgraph_node_at(&n, g, A), PC_OK);
 	assert_int_equal(n.has_next, 1);
 	assert_int_equal(n.next_member, B);
-	assert_int_equal(pc_callgraph_node_at(g, B, &n), PC_OK);
+	assert_int_equal(pc_callgraph_node_at(&n, g, B), PC_OK);
 	assert_int_equal(n.has_next, 0); /* the last member */
 	assert_int_equal(n.next_member, 0);
 
@@ -132,14 +132,14 @@ static void test_nodes(void **state)
 	 * more calls; then the cycle 540, c 300, b 290, a 250, end 0 */
 	static const size_t want[] = {2, 1, 6, 5, 4, 7};
 	for (size_t i = 0; i < rows; i++) {
-		assert_int_equal(pc_callgraph_node_at(g, i, &n), PC_OK);
+		assert_int_equal(pc_callgraph_node_at(&n, g, i), PC_OK);
 		assert_int_equal(n.index, want[i]);
 	}
-	assert_int_equal(pc_callgraph_node_at(g, cyc, &n), PC_OK);
+	assert_int_equal(pc_callgraph_node_at(&n, g, cyc), PC_OK);
 	assert_int_equal(n.index, 3);
 	assert_true(pc_callgraph_total(g) == 940);
 	assert_true(pc_callgraph_run_htime(g) == 1000);
-	assert_int_equal(pc_callgraph_node_at(g, cyc + 1, &n), PC_ENOTFOUND);
+	assert_int_equal(pc_callgraph_node_at(&n, g, cyc + 1), PC_ENOTFOUND);
 	pc_callgraph_free(g);
 	pc_profile_free(p);
 }
@@ -165,7 +165,7 @@ static void test_edges(void **state)
 	};
 	for (size_t i = 0; i < 6; i++) {
 		pc_cg_edge e;
-		assert_int_equal(pc_callgraph_edge_at(g, i, &e), PC_OK);
+		assert_int_equal(pc_callgraph_edge_at(&e, g, i), PC_OK);
 		assert_int_equal(e.parent, want[i].parent);
 		assert_int_equal(e.child, want[i].child);
 		assert_int_equal(e.count, want[i].count);
@@ -174,7 +174,7 @@ static void test_edges(void **state)
 		assert_true(e.htime == want[i].h && e.ftime == want[i].f);
 	}
 	pc_cg_edge e;
-	assert_int_equal(pc_callgraph_edge_at(g, 6, &e), PC_ENOTFOUND);
+	assert_int_equal(pc_callgraph_edge_at(&e, g, 6), PC_ENOTFOUND);
 	pc_callgraph_free(g);
 	pc_profile_free(p);
 }

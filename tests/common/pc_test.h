@@ -14,7 +14,7 @@
 static inline size_t test_rows(pc_profile *p)
 {
 	size_t n = 0;
-	assert_int_equal(pc_profile_row_count(p, &n), PC_OK);
+	assert_int_equal(pc_profile_row_count(&n, p), PC_OK);
 	return n;
 }
 
@@ -22,7 +22,7 @@ static inline size_t test_rows(pc_profile *p)
 static inline double test_class(pc_profile *p, pc_region_class c)
 {
 	double v = -1;
-	assert_int_equal(pc_profile_class_total(p, c, &v), PC_OK);
+	assert_int_equal(pc_profile_class_total(&v, p, c), PC_OK);
 	return v;
 }
 

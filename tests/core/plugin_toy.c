@@ -44,15 +44,15 @@ static int toy_probe(const unsigned char *h, size_t n, const char *name)
 static int toy_load(pc_profile *p, pc_stream *s, const pc_options *o)
 {
 	uint64_t mul = 1;
-	if (pc_options_get_u64(o, "multiplier", &mul, NULL))
+	if (pc_options_get_u64(&mul, NULL, o, "multiplier"))
 		return pc_stream_fail(s, PC_EUSAGE, -1, "multiplier must be a number");
 	const char *line;
 	size_t len;
 	uint64_t off;
-	int r = pc_stream_getline(s, &line, &len, &off);
+	int r = pc_stream_getline(&line, &len, &off, s);
 	if (r || !line || len != 4 || memcmp(line, "TOY1", 4) != 0)
 		return pc_stream_fail(s, PC_EFORMAT, 0, "expected TOY1 header");
-	while ((r = pc_stream_getline(s, &line, &len, &off)) == PC_OK && line) {
+	while ((r = pc_stream_getline(&line, &len, &off, s)) == PC_OK && line) {
 		char buf[64];
 		if (len >= sizeof buf)
 			return pc_stream_fail(s, PC_EFORMAT, (int64_t)off, "line too long");

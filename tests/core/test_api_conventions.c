@@ -118,11 +118,11 @@ static void constructors(void **state)
 	assert_string_equal(pc_last_error()->file, "m");
 	assert_int_equal(pc_stream_open_memory(&s, "", 0, "empty"), PC_OK);
 	int at_end = 0;
-	assert_int_equal(pc_stream_eof(s, &at_end), PC_OK);
+	assert_int_equal(pc_stream_eof(&at_end, s), PC_OK);
 	assert_int_equal(at_end, 1);
 	const char *line = "x";
 	size_t len = 9;
-	assert_int_equal(pc_stream_getline(s, &line, &len, NULL), PC_OK);
+	assert_int_equal(pc_stream_getline(&line, &len, NULL, s), PC_OK);
 	assert_null(line);
 	assert_int_equal(len, 0);
 	pc_stream_free(s);
@@ -190,30 +190,31 @@ static void getters_return_status(void **state)
 	(void)state;
 	pc_profile *p = five();
 	size_t n = 99;
-	assert_int_equal(pc_profile_row_count(p, &n), PC_OK);
+	assert_int_equal(pc_profile_row_count(&n, p), PC_OK);
 	assert_int_equal(n, 5);
-	assert_int_equal(pc_profile_row_count(p, NULL), PC_EUSAGE);
+	assert_int_equal(pc_profile_row_count(NULL, p), PC_EUSAGE);
 	/* no sentinel indexes: a miss is a status, the index stays 0 */
 	size_t i = 99;
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x2f0, &i), PC_OK);
+	assert_int_equal(pc_profile_lookup(&i, p, PC_NOSEG, 0x2f0), PC_OK);
 	assert_int_equal(i, 1);
 	i = 99;
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x9000, &i), PC_ENOTFOUND);
+	assert_int_equal(pc_profile_lookup(&i, p, PC_NOSEG, 0x9000),
+			 PC_ENOTFOUND);
 	assert_int_equal(i, 0);
 	pc_row r;
-	assert_int_equal(pc_profile_row_at(p, 5, &r), PC_ENOTFOUND);
+	assert_int_equal(pc_profile_row_at(&r, p, 5), PC_ENOTFOUND);
 #if PC_TEST_WRAP_ALLOC
 	/* a change makes the next getter attribute again; when that fails
 	 * the getter says so instead of answering "no rows" */
 	assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x110, 1), PC_OK);
 	fail_alloc = 1;
-	int st = pc_profile_row_count(p, &n);
+	int st = pc_profile_row_count(&n, p);
 	fail_alloc = 0;
 	assert_int_equal(st, PC_ENOMEM);
 	assert_int_equal(n, 0);
-	assert_int_equal(pc_profile_row_count(p, &n), PC_OK);
+	assert_int_equal(pc_profile_row_count(&n, p), PC_OK);
 	assert_int_equal(n, 5);
-	assert_int_equal(pc_profile_row_at(p, 0, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, 0), PC_OK);
 	assert_true(r.count == 6);
 #endif
 	pc_profile_free(p);
@@ -224,7 +225,7 @@ static void class_totals(void **state)
 	(void)state;
 	pc_profile *p = five();
 	pc_totals t;
-	assert_int_equal(pc_profile_totals(p, &t), PC_OK);
+	assert_int_equal(pc_profile_totals(&t, p), PC_OK);
 	assert_true(t.total == 40);
 	assert_true(t.in_program == 26);
 	assert_true(t.attributed == 25);
@@ -237,12 +238,13 @@ static void class_totals(void **state)
 	};
 	for (int c = 0; c < PC_REGION_COUNT; c++) {
 		double v = -1;
-		assert_int_equal(pc_profile_class_total(p, (pc_region_class)c, &v),
+		assert_int_equal(pc_profile_class_total(&v, p, (pc_region_class)c),
 				 PC_OK);
 		assert_true(v == want[c]);
 	}
 	double v = -1;
-	assert_int_equal(pc_profile_class_total(p, PC_REGION_COUNT, &v), PC_EUSAGE);
+	assert_int_equal(pc_profile_class_total(&v, p, PC_REGION_COUNT),
+			 PC_EUSAGE);
 	assert_true(v == 0);
 	assert_string_equal(msg(p), "region class 10: expected 0 to 9");
 	pc_profile_free(p);
@@ -283,23 +285,21 @@ static void sized_structs(void **state)
 	(void)state;
 	pc_profile *p = five();
 	pc_row full;
-	assert_int_equal(pc_profile_row_at(p, 1, &full), PC_OK);
+	assert_int_equal(pc_profile_row_at(&full, p, 1), PC_OK);
 	assert_string_equal(full.name, "b");
 	old_row o[2];
 	memset(o, CANARY, sizeof o);
-	assert_int_equal(pc_profile_row_at_sized(p, 1, (pc_row *)(void *)&o[0],
-						 sizeof o[0]),
+	assert_int_equal(pc_profile_row_at_sized((pc_row *)(void *)&o[0], sizeof o[0], p, 1),
 			 PC_OK);
 	assert_int_equal(o[0].symbol, full.symbol);
 	assert_string_equal(o[0].name, "b");
 	assert_int_equal(o[0].address, 0x200);
 	untouched((const unsigned char *)o, sizeof o[0], sizeof o);
-	assert_int_equal(pc_profile_row_at_sized(p, 1, &full, 0), PC_EUSAGE);
+	assert_int_equal(pc_profile_row_at_sized(&full, 0, p, 1), PC_EUSAGE);
 
 	old_totals ot[2];
 	memset(ot, CANARY, sizeof ot);
-	assert_int_equal(pc_profile_totals_sized(p, (pc_totals *)(void *)&ot[0],
-						 sizeof ot[0]),
+	assert_int_equal(pc_profile_totals_sized((pc_totals *)(void *)&ot[0], sizeof ot[0], p),
 			 PC_OK);
 	assert_true(ot[0].total == 40 && ot[0].in_program == 26);
 	untouched((const unsigned char *)ot, sizeof ot[0], sizeof ot);
@@ -308,8 +308,7 @@ static void sized_structs(void **state)
 	assert_int_equal(pc_profile_callgraph(&g, p, NULL), PC_OK);
 	old_node on[2];
 	memset(on, CANARY, sizeof on);
-	assert_int_equal(pc_callgraph_node_at_sized(g, 0, (pc_cg_node *)(void *)&on[0],
-						    sizeof on[0]),
+	assert_int_equal(pc_callgraph_node_at_sized((pc_cg_node *)(void *)&on[0], sizeof on[0], g, 0),
 			 PC_OK);
 	assert_int_equal(on[0].row, 0);
 	assert_int_equal(on[0].is_cycle, 0);
@@ -318,8 +317,7 @@ static void sized_structs(void **state)
 	/* one edge, a -> c, read into exactly its parent field */
 	unsigned char eb[sizeof(size_t) + 8];
 	memset(eb, CANARY, sizeof eb);
-	assert_int_equal(pc_callgraph_edge_at_sized(g, 0, (pc_cg_edge *)(void *)eb,
-						    sizeof(size_t)),
+	assert_int_equal(pc_callgraph_edge_at_sized((pc_cg_edge *)(void *)eb, sizeof(size_t), g, 0),
 			 PC_OK);
 	size_t parent;
 	memcpy(&parent, eb, sizeof parent);
@@ -341,7 +339,7 @@ static void sized_structs(void **state)
 static const char *row_name(pc_profile *p, size_t i)
 {
 	pc_row r;
-	assert_int_equal(pc_profile_row_at(p, i, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, i), PC_OK);
 	return r.name;
 }
 
@@ -350,31 +348,37 @@ static void sorted_rows(void **state)
 	(void)state;
 	pc_profile *p = five();
 	size_t idx[8], n = 99;
-	assert_int_equal(pc_profile_rows_sorted(p, PC_SORT_SELF, 0, NULL, &n), PC_OK);
+	assert_int_equal(pc_profile_rows_sorted(NULL, 0, &n, p, PC_SORT_SELF),
+			 PC_OK);
 	assert_int_equal(n, 5); /* max 0: only counts */
 	/* most first: c and b tie at 9, c has 4 calls */
-	assert_int_equal(pc_profile_rows_sorted(p, PC_SORT_SELF, 3, idx, &n), PC_OK);
+	assert_int_equal(pc_profile_rows_sorted(idx, 3, &n, p, PC_SORT_SELF),
+			 PC_OK);
 	assert_int_equal(n, 3);
 	assert_string_equal(row_name(p, idx[0]), "c");
 	assert_string_equal(row_name(p, idx[1]), "b");
 	assert_string_equal(row_name(p, idx[2]), "a");
-	assert_int_equal(pc_profile_rows_sorted(p, PC_SORT_SELF, 8, idx, &n), PC_OK);
+	assert_int_equal(pc_profile_rows_sorted(idx, 8, &n, p, PC_SORT_SELF),
+			 PC_OK);
 	assert_int_equal(n, 5);
 	assert_string_equal(row_name(p, idx[3]), "e");
 	assert_string_equal(row_name(p, idx[4]), "d"); /* no samples: last */
-	assert_int_equal(pc_profile_rows_sorted(p, PC_SORT_CALLS, 1, idx, &n), PC_OK);
+	assert_int_equal(pc_profile_rows_sorted(idx, 1, &n, p, PC_SORT_CALLS),
+			 PC_OK);
 	assert_int_equal(n, 1);
 	assert_string_equal(row_name(p, idx[0]), "c");
-	assert_int_equal(pc_profile_rows_sorted(p, PC_SORT_ADDRESS, 8, idx, &n), PC_OK);
+	assert_int_equal(pc_profile_rows_sorted(idx, 8, &n, p, PC_SORT_ADDRESS),
+			 PC_OK);
 	for (size_t k = 0; k < 5; k++)
 		assert_int_equal(idx[k], k);
-	assert_int_equal(pc_profile_rows_sorted(p, PC_SORT_NAME, 8, idx, &n), PC_OK);
+	assert_int_equal(pc_profile_rows_sorted(idx, 8, &n, p, PC_SORT_NAME),
+			 PC_OK);
 	assert_string_equal(row_name(p, idx[0]), "a");
 	assert_string_equal(row_name(p, idx[4]), "e");
-	assert_int_equal(pc_profile_rows_sorted(p, (pc_sort_key)42, 8, idx, &n),
+	assert_int_equal(pc_profile_rows_sorted(idx, 8, &n, p, (pc_sort_key)42),
 			 PC_EUSAGE);
 	assert_string_equal(msg(p), "sort key 42: expected PC_SORT_ADDRESS, _SELF, _CALLS or _NAME");
-	assert_int_equal(pc_profile_rows_sorted(p, PC_SORT_SELF, 2, NULL, &n),
+	assert_int_equal(pc_profile_rows_sorted(NULL, 2, &n, p, PC_SORT_SELF),
 			 PC_EUSAGE);
 	assert_int_equal(n, 0);
 	pc_profile_free(p);
@@ -436,11 +440,13 @@ static void writer_callbacks(void **state)
 		size_t len;
 		collect c = {NULL, 0, 0, 0, 0, {0}};
 		if (w == 0) {
-			assert_int_equal(pc_profile_render(p, NULL, NULL, &buf, &len), PC_OK);
+			assert_int_equal(pc_profile_render(&buf, &len, p, NULL, NULL),
+					 PC_OK);
 			assert_int_equal(pc_profile_render_to(p, NULL, NULL, collect_write, &c),
 					 PC_OK);
 		} else {
-			assert_int_equal(pc_profile_export(p, what[w], NULL, &buf, &len), PC_OK);
+			assert_int_equal(pc_profile_export(&buf, &len, p, what[w], NULL),
+					 PC_OK);
 			assert_int_equal(pc_profile_export_to(p, what[w], NULL, collect_write, &c),
 					 PC_OK);
 		}
@@ -522,10 +528,10 @@ static void same_through_writer(pc_profile *p, const char *what, const char *of,
 	int st, st_to;
 	if (of) {
 		assert_int_equal(pc_options_set(o, "output-format", of), PC_OK);
-		st = pc_profile_render(p, what, o, &buf, &len);
+		st = pc_profile_render(&buf, &len, p, what, o);
 		st_to = pc_profile_render_to(p, what, o, collect_write, &c);
 	} else {
-		st = pc_profile_export(p, what, o, &buf, &len);
+		st = pc_profile_export(&buf, &len, p, what, o);
 		st_to = pc_profile_export_to(p, what, o, collect_write, &c);
 	}
 	assert_int_equal(st_to, st);
@@ -605,21 +611,21 @@ static void thread_setting(void **state)
 	}
 	pc_profile *one = counted(1, rec, n), *four = counted(4, rec, n);
 	size_t n1, n4;
-	assert_int_equal(pc_profile_row_count(one, &n1), PC_OK);
-	assert_int_equal(pc_profile_row_count(four, &n4), PC_OK);
+	assert_int_equal(pc_profile_row_count(&n1, one), PC_OK);
+	assert_int_equal(pc_profile_row_count(&n4, four), PC_OK);
 	assert_int_equal(n1, 512);
 	assert_int_equal(n4, 512);
 	double sum = 0;
 	for (size_t k = 0; k < n1; k++) {
 		pc_row a, b;
-		assert_int_equal(pc_profile_row_at(one, k, &a), PC_OK);
-		assert_int_equal(pc_profile_row_at(four, k, &b), PC_OK);
+		assert_int_equal(pc_profile_row_at(&a, one, k), PC_OK);
+		assert_int_equal(pc_profile_row_at(&b, four, k), PC_OK);
 		assert_true(a.count == b.count);
 		sum += a.count;
 	}
 	pc_totals t1, t4;
-	assert_int_equal(pc_profile_totals(one, &t1), PC_OK);
-	assert_int_equal(pc_profile_totals(four, &t4), PC_OK);
+	assert_int_equal(pc_profile_totals(&t1, one), PC_OK);
+	assert_int_equal(pc_profile_totals(&t4, four), PC_OK);
 	assert_true(t1.total == (double)n && t4.total == (double)n);
 	assert_true(t1.outside == t4.outside);
 	assert_true(sum + t1.outside == (double)n);

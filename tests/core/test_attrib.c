@@ -71,7 +71,7 @@ static void row(pc_profile *p, size_t i, const char *name, double count,
 		uint64_t calls, uint64_t self, uint64_t end)
 {
 	pc_row r;
-	assert_int_equal(pc_profile_row_at(p, i, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, i), PC_OK);
 	assert_string_equal(r.name, name);
 	assert_true(r.count == count);
 	assert_int_equal(r.calls, calls);
@@ -90,7 +90,7 @@ static void proportional(void **state)
 	row(p, 2, "c", 0, 0, 0, 0x13c); /* c.cold is not a target */
 	row(p, 3, "mcount", 0, 0, 0, 0x140); /* ends with the region */
 	pc_totals t;
-	pc_profile_totals(p, &t);
+	pc_profile_totals(&t, p);
 	/* 14 histogram + 6 raw + 7 class - 4 excluded */
 	assert_true(t.total == 23);
 	assert_true(t.excluded == 4);
@@ -101,13 +101,13 @@ static void proportional(void **state)
 	assert_true(test_class(p, PC_REGION_UNKNOWN) == 2);
 	assert_true(test_class(p, PC_REGION_DOS) == 7);
 	size_t ri = 99;
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x10a, &ri), PC_OK);
+	assert_int_equal(pc_profile_lookup(&ri, p, PC_NOSEG, 0x10a), PC_OK);
 	assert_int_equal(ri, 1);
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x11f, &ri), PC_OK);
+	assert_int_equal(pc_profile_lookup(&ri, p, PC_NOSEG, 0x11f), PC_OK);
 	assert_int_equal(ri, 1);
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0xff, &ri), PC_ENOTFOUND);
+	assert_int_equal(pc_profile_lookup(&ri, p, PC_NOSEG, 0xff), PC_ENOTFOUND);
 	assert_int_equal(ri, 0);
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x140, &ri), PC_ENOTFOUND);
+	assert_int_equal(pc_profile_lookup(&ri, p, PC_NOSEG, 0x140), PC_ENOTFOUND);
 	pc_profile_free(p);
 }
 
@@ -174,10 +174,10 @@ static void fractional_width(void **state)
 	pc_histogram h = {PC_NOSEG, 0x1000, 0x1000 + 5272, 1320, c, 2};
 	pc_profile_add_histogram(p, &h);
 	pc_row r;
-	pc_profile_row_at(p, 0, &r);
+	pc_profile_row_at(&r, p, 0);
 	double scale = 2636.0 / 1320.0;
 	assert_true(r.count == 2 * 1000 / scale);
-	pc_profile_row_at(p, 1, &r);
+	pc_profile_row_at(&r, p, 1);
 	assert_true(r.count == 0);
 	pc_profile_free(p);
 }

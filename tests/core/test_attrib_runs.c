@@ -144,8 +144,8 @@ static void compare(uint64_t seed, int big, int huge_counts, size_t *nrows)
 	assert_int_equal(na, nb);
 	for (size_t i = 0; i < na; i++) {
 		pc_row ra, rb;
-		assert_int_equal(pc_profile_row_at(a, i, &ra), PC_OK);
-		assert_int_equal(pc_profile_row_at(b, i, &rb), PC_OK);
+		assert_int_equal(pc_profile_row_at(&ra, a, i), PC_OK);
+		assert_int_equal(pc_profile_row_at(&rb, b, i), PC_OK);
 		if (memcmp(&ra.count, &rb.count, sizeof ra.count) != 0)
 			fail_msg("seed %llu big %d huge %d: row %zu (%s at 0x%llx): %.17g by "
 				 "bucket, %.17g by runs",

@@ -53,10 +53,10 @@ static void big_endian_32(void **state)
 	assert_int_equal(pc_profile_load_memory(p, b, n, "be.gmon", NULL, NULL), PC_OK);
 	assert_true(pc_profile_rate(p) == 60);
 	pc_row r;
-	pc_profile_row_at(p, 0, &r);
+	pc_profile_row_at(&r, p, 0);
 	assert_string_equal(r.name, "f");
 	assert_true(r.count == 3);
-	pc_profile_row_at(p, 1, &r);
+	pc_profile_row_at(&r, p, 1);
 	assert_true(r.count == 7);
 	assert_int_equal(r.calls, 3);
 	assert_int_equal(pc_profile_warning_count(p), 0);
@@ -150,7 +150,7 @@ static void elf_fixture(void **state)
 	int found = 0;
 	for (size_t i = 0; i < pc_profile_symbol_count(p); i++) {
 		pc_symbol s;
-		pc_profile_symbol_at(p, i, &s);
+		pc_profile_symbol_at(&s, p, i);
 		if (!strcmp(s.name, "hot")) {
 			found = 1;
 			assert_int_equal(s.kind, PC_SYM_TEXT);
@@ -160,7 +160,7 @@ static void elf_fixture(void **state)
 	assert_true(found);
 	assert_int_equal(pc_profile_load_file(p, fixture("i386-nopie/gmon.out"), NULL, NULL), PC_OK);
 	pc_totals t;
-	pc_profile_totals(p, &t);
+	pc_profile_totals(&t, p);
 	assert_true(t.total > 0);
 	assert_true(t.outside == 0);
 	pc_profile_free(p);

@@ -20,27 +20,29 @@ static void set_get_parse(void **state)
 	assert_int_equal(pc_options_set(o, "width", "0x10"), PC_OK);
 	uint64_t v = 0;
 	int found = -1;
-	assert_int_equal(pc_options_get_u64(o, "width", &v, &found), PC_OK);
+	assert_int_equal(pc_options_get_u64(&v, &found, o, "width"), PC_OK);
 	assert_int_equal(found, 1);
 	assert_int_equal(v, 16);
 	v = 7;
-	assert_int_equal(pc_options_get_u64(o, "absent", &v, &found), PC_OK);
+	assert_int_equal(pc_options_get_u64(&v, &found, o, "absent"), PC_OK);
 	assert_int_equal(found, 0);
 	assert_int_equal(v, 7); /* untouched */
-	assert_int_equal(pc_options_get_u64(o, "absent", &v, NULL), PC_OK);
+	assert_int_equal(pc_options_get_u64(&v, NULL, o, "absent"), PC_OK);
 	pc_options_set(o, "bad", "12x");
-	assert_int_equal(pc_options_get_u64(o, "bad", &v, &found), PC_EUSAGE);
+	assert_int_equal(pc_options_get_u64(&v, &found, o, "bad"), PC_EUSAGE);
 	assert_int_equal(found, 1);
 	pc_options_set(o, "neg", "-1");
-	assert_int_equal(pc_options_get_u64(o, "neg", &v, NULL), PC_EUSAGE);
+	assert_int_equal(pc_options_get_u64(&v, NULL, o, "neg"), PC_EUSAGE);
 	double d;
 	pc_options_set(o, "rate", "99.5");
-	assert_int_equal(pc_options_get_double(o, "rate", &d, &found), PC_OK);
+	assert_int_equal(pc_options_get_double(&d, &found, o, "rate"), PC_OK);
 	assert_int_equal(found, 1);
 	assert_true(d == 99.5);
-	assert_int_equal(pc_options_get_double(o, "absent", &d, &found), PC_OK);
+	assert_int_equal(pc_options_get_double(&d, &found, o, "absent"),
+			 PC_OK);
 	assert_int_equal(found, 0);
-	assert_int_equal(pc_options_get_double(NULL, "rate", &d, &found), PC_OK);
+	assert_int_equal(pc_options_get_double(&d, &found, NULL, "rate"),
+			 PC_OK);
 	assert_int_equal(found, 0);
 	assert_int_equal(pc_options_count(o), 5);
 	pc_options_set(o, "bad", NULL);

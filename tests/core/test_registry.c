@@ -38,14 +38,14 @@ static void detect_by_content(void **state)
 	pc_stream *s;
 	assert_int_equal(pc_stream_open_memory(&s, gmon, sizeof gmon, "x.bin"), PC_OK);
 	int conf = 0;
-	const pc_loader *l = pc_registry_detect(NULL, s, &conf);
+	const pc_loader *l = pc_registry_detect(&conf, NULL, s);
 	assert_non_null(l);
 	assert_string_equal(l->name, "gmon");
 	assert_int_equal(conf, 64);
 	pc_stream_free(s);
 	static const char text[] = "hello world\n";
 	assert_int_equal(pc_stream_open_memory(&s, text, sizeof text - 1, "x.txt"), PC_OK);
-	assert_null(pc_registry_detect(NULL, s, &conf));
+	assert_null(pc_registry_detect(&conf, NULL, s));
 	assert_int_equal(conf, 0);
 	pc_stream_free(s);
 }
@@ -64,10 +64,10 @@ static void plugin_loads_and_reads(void **state)
 			 PC_OK);
 	assert_int_equal(pc_profile_sample_count(p), 2);
 	uint64_t a, c;
-	assert_int_equal(pc_profile_sample_at(p, 0, NULL, &a, &c), PC_OK);
+	assert_int_equal(pc_profile_sample_at(NULL, &a, &c, p, 0), PC_OK);
 	assert_int_equal(a, 0x100);
 	assert_int_equal(c, 6);
-	assert_int_equal(pc_profile_sample_at(p, 1, NULL, &a, &c), PC_OK);
+	assert_int_equal(pc_profile_sample_at(NULL, &a, &c, p, 1), PC_OK);
 	assert_int_equal(a, 0x1f0);
 	assert_int_equal(c, 7);
 	assert_string_equal(pc_profile_source_format(p, 0), "toy");
@@ -133,10 +133,10 @@ static void expect_toy(pc_profile *p, uint64_t mul)
 {
 	uint64_t a, c;
 	assert_int_equal(pc_profile_sample_count(p), 2);
-	assert_int_equal(pc_profile_sample_at(p, 0, NULL, &a, &c), PC_OK);
+	assert_int_equal(pc_profile_sample_at(NULL, &a, &c, p, 0), PC_OK);
 	assert_int_equal(a, 0x100);
 	assert_int_equal(c, 6 * mul);
-	assert_int_equal(pc_profile_sample_at(p, 1, NULL, &a, &c), PC_OK);
+	assert_int_equal(pc_profile_sample_at(NULL, &a, &c, p, 1), PC_OK);
 	assert_int_equal(a, 0x1f0);
 	assert_int_equal(c, 7 * mul);
 }

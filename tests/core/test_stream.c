@@ -36,15 +36,15 @@ static void memory_read_and_truncation(void **state)
 	assert_non_null(s);
 	uint64_t size = 99;
 	int known = -1;
-	assert_int_equal(pc_stream_size(s, &size, &known), PC_OK);
+	assert_int_equal(pc_stream_size(&size, &known, s), PC_OK);
 	assert_int_equal(known, 1);
 	assert_int_equal(size, 10);
 	unsigned char b[8];
-	assert_int_equal(pc_stream_read(s, b, 4, "header"), PC_OK);
+	assert_int_equal(pc_stream_read(b, 4, s, "header"), PC_OK);
 	assert_int_equal(pc_get_u32(b, PC_ENDIAN_LITTLE), 0x04030201u);
 	assert_int_equal(pc_get_u32(b, PC_ENDIAN_BIG), 0x01020304u);
 	assert_int_equal(pc_stream_offset(s), 4);
-	assert_int_equal(pc_stream_read(s, b, 8, "counter table"), PC_ETRUNC);
+	assert_int_equal(pc_stream_read(b, 8, s, "counter table"), PC_ETRUNC);
 	const pc_error *e = pc_stream_error(s);
 	assert_non_null(e);
 	assert_string_equal(e->file, "m.bin");
@@ -65,39 +65,39 @@ static void gzip_detected_by_magic(void **state)
 	assert_int_equal(pc_stream_is_compressed(s), 1);
 	uint64_t size = 99;
 	int known = -1;
-	assert_int_equal(pc_stream_size(s, &size, &known), PC_OK);
+	assert_int_equal(pc_stream_size(&size, &known, s), PC_OK);
 	assert_int_equal(known, 0); /* gzip: not known without reading */
 	assert_int_equal(size, 0);
 	const unsigned char *h;
 	size_t hl;
-	pc_stream_peek(s, &h, &hl);
+	pc_stream_peek(&h, &hl, s);
 	assert_int_equal(hl, sizeof text - 1);
 	assert_memory_equal(h, "first line", 10);
 	const char *line;
 	size_t len;
 	uint64_t off;
-	assert_int_equal(pc_stream_getline(s, &line, &len, &off), PC_OK);
+	assert_int_equal(pc_stream_getline(&line, &len, &off, s), PC_OK);
 	assert_non_null(line);
 	assert_int_equal(len, 10);
 	assert_int_equal(off, 0);
-	assert_int_equal(pc_stream_getline(s, &line, &len, &off), PC_OK);
+	assert_int_equal(pc_stream_getline(&line, &len, &off, s), PC_OK);
 	assert_non_null(line);
 	assert_int_equal(len, 6); /* CR stripped */
 	assert_memory_equal(line, "second", 6);
 	assert_int_equal(off, 11);
-	assert_int_equal(pc_stream_getline(s, &line, &len, &off), PC_OK);
+	assert_int_equal(pc_stream_getline(&line, &len, &off, s), PC_OK);
 	assert_non_null(line);
 	assert_int_equal(len, 0);
-	assert_int_equal(pc_stream_getline(s, &line, &len, &off), PC_OK);
+	assert_int_equal(pc_stream_getline(&line, &len, &off, s), PC_OK);
 	assert_non_null(line);
 	assert_int_equal(len, 20);
 	assert_int_equal(pc_stream_lineno(s), 4);
 	/* the end: PC_OK with no line */
-	assert_int_equal(pc_stream_getline(s, &line, &len, &off), PC_OK);
+	assert_int_equal(pc_stream_getline(&line, &len, &off, s), PC_OK);
 	assert_null(line);
 	assert_int_equal(len, 0);
 	int at_end = 0;
-	assert_int_equal(pc_stream_eof(s, &at_end), PC_OK);
+	assert_int_equal(pc_stream_eof(&at_end, s), PC_OK);
 	assert_int_equal(at_end, 1);
 	pc_stream_free(s);
 }
@@ -114,7 +114,7 @@ static void corrupt_gzip_is_an_error(void **state)
 	assert_non_null(s);
 	void *all;
 	size_t len;
-	int st = pc_stream_read_all(s, 1000, &all, &len);
+	int st = pc_stream_read_all(&all, &len, s, 1000);
 	assert_int_equal(st, PC_ETRUNC);
 	char want[100];
 	snprintf(want, sizeof want,
@@ -132,12 +132,12 @@ static void read_all_respects_limit(void **state)
 	assert_int_equal(pc_stream_open_memory(&s, data, sizeof data, "big"), PC_OK);
 	void *all;
 	size_t len;
-	assert_int_equal(pc_stream_read_all(s, 50, &all, &len), PC_ELIMIT);
+	assert_int_equal(pc_stream_read_all(&all, &len, s, 50), PC_ELIMIT);
 	assert_string_equal(pc_stream_error(s)->message,
 			    "file is larger than the limit of 50 bytes");
 	pc_stream_free(s);
 	assert_int_equal(pc_stream_open_memory(&s, data, sizeof data, "big"), PC_OK);
-	assert_int_equal(pc_stream_read_all(s, 100, &all, &len), PC_OK);
+	assert_int_equal(pc_stream_read_all(&all, &len, s, 100), PC_OK);
 	assert_int_equal(len, 100);
 	pc_free(all);
 	pc_stream_free(s);
@@ -151,9 +151,9 @@ static void nul_in_text_line(void **state)
 	assert_int_equal(pc_stream_open_memory(&s, data, sizeof data - 1, "n.txt"), PC_OK);
 	const char *line;
 	size_t len;
-	assert_int_equal(pc_stream_getline(s, &line, &len, NULL), PC_OK);
+	assert_int_equal(pc_stream_getline(&line, &len, NULL, s), PC_OK);
 	assert_non_null(line);
-	assert_int_equal(pc_stream_getline(s, &line, &len, NULL), PC_EFORMAT);
+	assert_int_equal(pc_stream_getline(&line, &len, NULL, s), PC_EFORMAT);
 	assert_int_equal(pc_stream_error(s)->offset, 6);
 	pc_stream_free(s);
 }
@@ -172,19 +172,19 @@ static void file_stream(void **state)
 	assert_int_equal(pc_stream_open_file(&s, path), PC_OK);
 	uint64_t size = 99;
 	int known = -1;
-	assert_int_equal(pc_stream_size(s, &size, &known), PC_OK);
+	assert_int_equal(pc_stream_size(&size, &known, s), PC_OK);
 	assert_int_equal(known, 1);
 	assert_int_equal(size, 100000);
 	unsigned char *b = malloc(100000);
-	assert_int_equal(pc_stream_read(s, b, 70000, NULL), PC_OK); /* > buffer */
+	assert_int_equal(pc_stream_read(b, 70000, s, NULL), PC_OK); /* > buffer */
 	assert_int_equal(b[69999], 69999 & 0xff);
 	assert_int_equal(pc_stream_skip(s, 29999, "padding"), PC_OK);
 	int at_end = 0;
-	assert_int_equal(pc_stream_eof(s, &at_end), PC_OK);
+	assert_int_equal(pc_stream_eof(&at_end, s), PC_OK);
 	assert_int_equal(at_end, 0);
-	assert_int_equal(pc_stream_read(s, b, 1, NULL), PC_OK);
+	assert_int_equal(pc_stream_read(b, 1, s, NULL), PC_OK);
 	assert_int_equal(b[0], 99999 & 0xff);
-	assert_int_equal(pc_stream_eof(s, &at_end), PC_OK);
+	assert_int_equal(pc_stream_eof(&at_end, s), PC_OK);
 	assert_int_equal(at_end, 1);
 	free(b);
 	pc_stream_free(s);

@@ -58,7 +58,7 @@ static pc_profile *load(const char *rel, const char *format, ...)
 static int find(const pc_profile *p, const char *name, pc_symbol *out)
 {
 	for (size_t i = 0; i < pc_profile_symbol_count(p); i++) {
-		pc_profile_symbol_at(p, i, out);
+		pc_profile_symbol_at(out, p, i);
 		if (strcmp(out->name, name) == 0)
 			return 1;
 	}
@@ -70,7 +70,7 @@ static size_t count_kind(const pc_profile *p, pc_symkind k)
 	size_t n = 0;
 	pc_symbol s;
 	for (size_t i = 0; i < pc_profile_symbol_count(p); i++) {
-		pc_profile_symbol_at(p, i, &s);
+		pc_profile_symbol_at(&s, p, i);
 		n += s.kind == k;
 	}
 	return n;
@@ -81,7 +81,7 @@ static void assert_seg_region(const pc_profile *p, size_t i, const char *label,
 			      uint32_t seg, uint64_t low, uint64_t high)
 {
 	pc_region r;
-	assert_int_equal(pc_profile_region_at(p, i, &r), PC_OK);
+	assert_int_equal(pc_profile_region_at(&r, p, i), PC_OK);
 	assert_string_equal(r.label, label);
 	assert_int_equal(r.segment, seg);
 	assert_int_equal(r.low, low);
@@ -109,12 +109,12 @@ static void assert_sym(const pc_profile *p, const char *name, uint64_t addr,
 static const char *row_name(pc_profile *p, uint64_t addr)
 {
 	size_t i;
-	int st = pc_profile_lookup(p, PC_NOSEG, addr, &i);
+	int st = pc_profile_lookup(&i, p, PC_NOSEG, addr);
 	if (st == PC_ENOTFOUND)
 		return NULL;
 	assert_int_equal(st, PC_OK);
 	pc_row r;
-	assert_int_equal(pc_profile_row_at(p, i, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, i), PC_OK);
 	return r.name;
 }
 
@@ -291,7 +291,7 @@ static void wlink_dos4g(void **state)
 			 PC_OK);
 	assert_int_equal(pc_profile_region_count(p), 3);
 	pc_region r;
-	pc_profile_region_at(p, 2, &r);
+	pc_profile_region_at(&r, p, 2);
 	assert_int_equal(r.segment, 4);
 	assert_int_equal(r.low, 0);
 	assert_int_equal(r.high, 0x50000);
@@ -308,8 +308,9 @@ static void wlink_dos4g(void **state)
 	assert_int_equal(s.kind, PC_SYM_DATA);
 	/* lookups are per object */
 	size_t i;
-	assert_int_equal(pc_profile_lookup(p, 1, 0x20, &i), PC_OK);
-	assert_int_equal(pc_profile_lookup(p, PC_NOSEG, 0x20, &i), PC_ENOTFOUND);
+	assert_int_equal(pc_profile_lookup(&i, p, 1, 0x20), PC_OK);
+	assert_int_equal(pc_profile_lookup(&i, p, PC_NOSEG, 0x20),
+			 PC_ENOTFOUND);
 	pc_profile_free(p);
 }
 
@@ -527,7 +528,7 @@ static void wlink_empty_class(void **state)
 			 PC_OK);
 	assert_int_equal(pc_profile_region_count(p), 9);
 	pc_region r;
-	pc_profile_region_at(p, 8, &r);
+	pc_profile_region_at(&r, p, 8);
 	assert_string_equal(r.label, "STACK");
 	assert_int_equal(r.segment, 4);
 	assert_int_equal(r.low, 0x836c0);
@@ -592,7 +593,7 @@ static void gnu_three_way(void **state)
 	 * address there */
 	size_t agree_map = 0, agree_nm = 0;
 	for (size_t i = 0; i < pc_profile_symbol_count(elf); i++) {
-		pc_profile_symbol_at(elf, i, &a);
+		pc_profile_symbol_at(&a, elf, i);
 		if (a.kind != PC_SYM_TEXT)
 			continue;
 		if (find(map, a.name, &b)) {
@@ -621,7 +622,7 @@ static void gnu_three_way(void **state)
 	assert_int_equal(b.kind, PC_SYM_DATA);
 	assert_int_equal(pc_profile_region_count(map), 5);
 	pc_region r;
-	pc_profile_region_at(map, 3, &r);
+	pc_profile_region_at(&r, map, 3);
 	assert_string_equal(r.label, ".text");
 	assert_int_equal(r.low, 0x1070);
 	assert_int_equal(r.high, 0x1070 + 0x4ee);
@@ -966,7 +967,7 @@ static void mslink_imports(void **state)
 	assert_sym(p, "ONLYHERE", 0x20, PC_SYM_TEXT);
 	assert_sym(p, "MESSAGEBOX           (USER.1)", 0, PC_SYM_OTHER);
 	pc_symbol s;
-	pc_profile_symbol_at(p, 1, &s);
+	pc_profile_symbol_at(&s, p, 1);
 	assert_string_equal(s.name, "WINMAIN");
 	assert_null(row_name(p, 0));
 	assert_string_equal(row_name(p, 0x10), "WINMAIN");

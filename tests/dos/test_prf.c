@@ -41,7 +41,7 @@ static double count_of(pc_profile *p, const char *name)
 {
 	pc_row r;
 	for (size_t i = 0; i < test_rows(p); i++) {
-		assert_int_equal(pc_profile_row_at(p, i, &r), PC_OK);
+		assert_int_equal(pc_profile_row_at(&r, p, i), PC_OK);
 		if (strcmp(r.name, name) == 0)
 			return r.count;
 	}
@@ -58,7 +58,7 @@ static void demo_exe(void **state)
 	assert_string_equal(pc_profile_source_format(p, 0), "prf");
 	assert_int_equal(pc_profile_histogram_count(p), 1);
 	pc_histogram h;
-	pc_profile_histogram_at(p, 0, &h);
+	pc_profile_histogram_at(&h, p, 0);
 	assert_int_equal(h.segment, PC_NOSEG);
 	assert_int_equal(h.low, 0);
 	assert_int_equal(h.high, 25 * 64);
@@ -75,7 +75,7 @@ static void demo_exe(void **state)
 	/* the program area: 0x60 paragraphs from image address 0 */
 	assert_int_equal(pc_profile_region_count(p), 1);
 	pc_region r;
-	pc_profile_region_at(p, 0, &r);
+	pc_profile_region_at(&r, p, 0);
 	assert_int_equal(r.low, 0);
 	assert_int_equal(r.high, 0x600);
 	assert_int_equal(r.cls, PC_REGION_APPLICATION);
@@ -83,7 +83,7 @@ static void demo_exe(void **state)
 
 	/* without symbols every bucket is program time credited to nobody */
 	pc_totals t;
-	assert_int_equal(pc_profile_totals(p, &t), PC_OK);
+	assert_int_equal(pc_profile_totals(&t, p), PC_OK);
 	assert_true(t.total == 128);
 	assert_true(t.in_program == 117);
 	assert_true(test_class(p, PC_REGION_APPLICATION) == 117);
@@ -95,7 +95,7 @@ static void demo_exe(void **state)
 	assert_true(count_of(p, "_main") == 26);
 	assert_true(count_of(p, "_work") == 50 + 30 + 2);
 	assert_true(count_of(p, "_idle") == 6 + 2);
-	assert_int_equal(pc_profile_totals(p, &t), PC_OK);
+	assert_int_equal(pc_profile_totals(&t, p), PC_OK);
 	assert_true(t.total == 128);
 	assert_true(t.attributed == 116);
 	assert_true(t.in_program == 117);
@@ -122,7 +122,7 @@ static void primes_com(void **state)
 	assert_int_equal(load_into(p, "dosmap/mslink_basicdos_PRIMES.MAP", NULL, NULL), PC_OK);
 	assert_int_equal(load_into(p, "prf/PRIMES.PRF", NULL, "com"), PC_OK);
 	pc_histogram h;
-	pc_profile_histogram_at(p, 0, &h);
+	pc_profile_histogram_at(&h, p, 0);
 	assert_int_equal(h.low, 0x100);
 	assert_int_equal(h.high, 0x100 + 12 * 16);
 	assert_true(pc_profile_rate(p) == 2000.0);
@@ -130,7 +130,7 @@ static void primes_com(void **state)
 	assert_true(count_of(p, "MAIN") == 10 + 25 + 40 + 5 + 7);
 	assert_true(count_of(p, "CTRLC") == 9 + 3);
 	pc_totals t;
-	pc_profile_totals(p, &t);
+	pc_profile_totals(&t, p);
 	assert_true(t.total == 117);
 	assert_true(t.outside == 18);
 	pc_profile_free(p);
@@ -139,7 +139,7 @@ static void primes_com(void **state)
 	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, "dosmap/mslink_basicdos_PRIMES.MAP", NULL, NULL), PC_OK);
 	assert_int_equal(load_into(p, "prf/PRIMES.PRF", NULL, NULL), PC_OK);
-	pc_profile_histogram_at(p, 0, &h);
+	pc_profile_histogram_at(&h, p, 0);
 	assert_int_equal(h.low, 0);
 	assert_true(count_of(p, "CTRLC") == 0);
 	pc_profile_free(p);
@@ -147,7 +147,7 @@ static void primes_com(void **state)
 	/* origin=ADDR places bucket 0 anywhere */
 	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, "prf/PRIMES.PRF", NULL, "origin=0x12340"), PC_OK);
-	pc_profile_histogram_at(p, 0, &h);
+	pc_profile_histogram_at(&h, p, 0);
 	assert_int_equal(h.low, 0x12340);
 	pc_profile_free(p);
 }
@@ -159,7 +159,7 @@ static void wrapped_counters(void **state)
 	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, "prf/WRAP.PRF", NULL, NULL), PC_OK);
 	pc_histogram h;
-	pc_profile_histogram_at(p, 0, &h);
+	pc_profile_histogram_at(&h, p, 0);
 	/* 70000 samples in bucket 4 and 65539 in DOS were kept mod 65536 */
 	assert_int_equal(h.counts[4], 4464);
 	assert_int_equal(pc_profile_class_samples(p, PC_REGION_DOS), 3);
@@ -173,7 +173,7 @@ static void gzip_same(void **state)
 	pc_profile_new(&p, NULL);
 	assert_int_equal(load_into(p, "prf/DEMO.PRF.gz", NULL, NULL), PC_OK);
 	pc_histogram h;
-	pc_profile_histogram_at(p, 0, &h);
+	pc_profile_histogram_at(&h, p, 0);
 	assert_int_equal(h.nbins, 25);
 	assert_int_equal(h.counts[4], 50);
 	pc_profile_free(p);

@@ -33,7 +33,7 @@ static int write_all(pc_profile *p, const char *dir, const char *name)
 	char *buf;
 	size_t len;
 	snprintf(path, sizeof path, "%s/%s.csv", dir, name);
-	if (pc_profile_render(p, "flat", o, &buf, &len))
+	if (pc_profile_render(&buf, &len, p, "flat", o))
 		return die(p, "flat report");
 	FILE *f = fopen(path, "wb");
 	if (!f || fwrite(buf, 1, len, f) != len || fclose(f))

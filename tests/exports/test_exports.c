@@ -46,7 +46,7 @@ static char *export(pc_profile *p, const char *format, const char *key,
 	if (key)
 		assert_int_equal(pc_options_set(o, key, value), PC_OK);
 	char *out = NULL;
-	int rc = pc_profile_export(p, format, o, &out, len);
+	int rc = pc_profile_export(&out, len, p, format, o);
 	if (rc != PC_OK)
 		fail_msg("export %s: %s", format, pc_profile_error(p)->message);
 	pc_options_free(o);
@@ -149,7 +149,7 @@ static void test_pprof_known_answer(void **state)
 	pc_options_set(o, "granularity", "address");
 	pc_options_set(o, "compress", "0");
 	char *got = NULL;
-	assert_int_equal(pc_profile_export(p, "pprof", o, &got, &len), PC_OK);
+	assert_int_equal(pc_profile_export(&got, &len, p, "pprof", o), PC_OK);
 	assert_int_equal(len, w.n);
 	assert_memory_equal(got, w.b, w.n);
 
@@ -157,7 +157,7 @@ static void test_pprof_known_answer(void **state)
 	size_t zlen;
 	char *gz = NULL;
 	pc_options_set(o, "compress", NULL);
-	assert_int_equal(pc_profile_export(p, "pprof", o, &gz, &zlen), PC_OK);
+	assert_int_equal(pc_profile_export(&gz, &zlen, p, "pprof", o), PC_OK);
 	pc_options_free(o);
 	assert_true(zlen > 10);
 	assert_int_equal((unsigned char)gz[0], 0x1f);
@@ -227,7 +227,7 @@ static void test_pprof_rate_and_symbol_granularity(void **state)
 	pc_options_set(o, "granularity", "symbol");
 	char *got;
 	size_t len;
-	assert_int_equal(pc_profile_export(p, "pprof", o, &got, &len), PC_OK);
+	assert_int_equal(pc_profile_export(&got, &len, p, "pprof", o), PC_OK);
 	assert_int_equal(len, w.n);
 	assert_memory_equal(got, w.b, w.n);
 	pc_free(got);
@@ -253,7 +253,7 @@ static void test_names_and_errors(void **state)
 	pc_profile *p = tiny();
 	char *out = (char *)1;
 	size_t len = 7;
-	assert_int_equal(pc_profile_export(p, "nope", NULL, &out, &len),
+	assert_int_equal(pc_profile_export(&out, &len, p, "nope", NULL),
 			 PC_ENOTFOUND);
 	assert_null(out);
 	assert_int_equal(len, 0);
@@ -262,18 +262,21 @@ static void test_names_and_errors(void **state)
 	pc_options *o;
 	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "granularity", "file");
-	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
+	assert_int_equal(pc_profile_export(&out, &len, p, "folded", o),
+			 PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "bad value 'file' for option 'granularity' of export folded; "
 			    "expected one of: function, symbol, line, address");
 	/* line needs the program's DWARF */
 	pc_options_set(o, "granularity", "line");
-	assert_int_equal(pc_profile_export(p, "folded", o, &out, &len), PC_EUSAGE);
+	assert_int_equal(pc_profile_export(&out, &len, p, "folded", o),
+			 PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "source lines need the program's DWARF or a linker map with line numbers: give the ELF executable (built with -g), or the map made with LINK /LINENUMBERS, among the files");
 	pc_options_set(o, "granularity", NULL);
 	pc_options_set(o, "compress", "maybe");
-	assert_int_equal(pc_profile_export(p, "pprof", o, &out, &len), PC_EUSAGE);
+	assert_int_equal(pc_profile_export(&out, &len, p, "pprof", o),
+			 PC_EUSAGE);
 	assert_string_equal(pc_profile_error(p)->message,
 			    "bad value 'maybe' for option 'compress' of export pprof; "
 			    "expected one of: 0, 1, no, yes");
@@ -606,7 +609,7 @@ static void test_segmented(void **state)
 		    "\nfl=(1) ???\nfn=(1) A\n0x123400000014 2\n");
 	char *out = (char *)1;
 	size_t len;
-	assert_int_equal(pc_profile_export(p, "gmon", NULL, &out, &len),
+	assert_int_equal(pc_profile_export(&out, &len, p, "gmon", NULL),
 			 PC_EUNSUPPORTED);
 	assert_null(out);
 	assert_string_equal(pc_profile_error(p)->message,

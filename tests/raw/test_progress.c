@@ -71,7 +71,8 @@ static void memory_read_in_odd_pieces(void **state)
 	unsigned char tmp[333];
 	size_t got, sum = 0;
 	do {
-		assert_int_equal(pc_stream_read_some(s, tmp, sizeof tmp, &got), PC_OK);
+		assert_int_equal(pc_stream_read_some(tmp, sizeof tmp, &got, s),
+				 PC_OK);
 		assert_memory_equal(tmp, buf + sum, got);
 		sum += got;
 	} while (got);

@@ -147,20 +147,22 @@ static void same_attribution(pc_profile *a, pc_profile *b, int use_sizes)
 	assert_int_equal(n, test_rows(b));
 	for (size_t i = 0; i < n; i++) {
 		pc_row x, y;
-		pc_profile_row_at(a, i, &x);
-		pc_profile_row_at(b, i, &y);
+		pc_profile_row_at(&x, a, i);
+		pc_profile_row_at(&y, b, i);
 		assert_string_equal(x.name, y.name);
 		assert_true(x.count == y.count);
 	}
 	pc_totals ta, tb;
-	pc_profile_totals(a, &ta);
-	pc_profile_totals(b, &tb);
+	pc_profile_totals(&ta, a);
+	pc_profile_totals(&tb, b);
 	assert_true(ta.total == tb.total);
 	assert_true(ta.attributed == tb.attributed);
 	for (int c = 0; c < PC_REGION_COUNT; c++) {
 		double ca = -1, cb = -2;
-		assert_int_equal(pc_profile_class_total(a, (pc_region_class)c, &ca), PC_OK);
-		assert_int_equal(pc_profile_class_total(b, (pc_region_class)c, &cb), PC_OK);
+		assert_int_equal(pc_profile_class_total(&ca, a, (pc_region_class)c),
+				 PC_OK);
+		assert_int_equal(pc_profile_class_total(&cb, b, (pc_region_class)c),
+				 PC_OK);
 		assert_true(ca == cb);
 	}
 }
@@ -379,7 +381,7 @@ static void late_symbol_is_reported(void **state)
 	pc_profile_add_symbol(p, &late);
 	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
 	pc_row r;
-	pc_profile_row_at(p, 0, &r);
+	pc_profile_row_at(&r, p, 0);
 	assert_string_equal(r.name, "big");
 	assert_true(r.count == 400000);
 	assert_int_equal(pc_samples_displaced(p->samples), 400000);
@@ -390,10 +392,10 @@ static void late_symbol_is_reported(void **state)
 	uint64_t a[2] = {0x80010, 0x7fff0};
 	assert_int_equal(pc_profile_add_samples(p, PC_NOSEG, a, 2), PC_OK);
 	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
-	pc_profile_row_at(p, 1, &r);
+	pc_profile_row_at(&r, p, 1);
 	assert_string_equal(r.name, "late");
 	assert_true(r.count == 1);
-	pc_profile_row_at(p, 0, &r);
+	pc_profile_row_at(&r, p, 0);
 	assert_true(r.count == 400001);
 	free(v);
 	pc_profile_free(p);
@@ -434,14 +436,14 @@ static void symbols_and_samples_in_turn(void **state)
 		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, 0x200008, 1), PC_OK);
 	assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
 	size_t rows;
-	assert_int_equal(pc_profile_row_count(p, &rows), PC_OK);
+	assert_int_equal(pc_profile_row_count(&rows, p), PC_OK);
 	assert_int_equal(rows, M + 1);
 	pc_row r;
-	assert_int_equal(pc_profile_row_at(p, 0, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, 0), PC_OK);
 	assert_string_equal(r.name, "big");
 	assert_true(r.count == 400000);
 	for (size_t i = 0; i < M; i++) {
-		assert_int_equal(pc_profile_row_at(p, i + 1, &r), PC_OK);
+		assert_int_equal(pc_profile_row_at(&r, p, i + 1), PC_OK);
 		snprintf(name, sizeof name, "f%zu", i);
 		assert_string_equal(r.name, name);
 		assert_true(r.count == (double)(1 + i % 3) + (i == 0 ? 25000 : 0));
@@ -462,7 +464,7 @@ static void small_dumps_stay_exact(void **state)
 	assert_int_equal(pc_profile_sample_count(p), 3);
 	uint32_t seg;
 	uint64_t addr, count;
-	pc_profile_sample_at(p, 1, &seg, &addr, &count);
+	pc_profile_sample_at(&seg, &addr, &count, p, 1);
 	assert_int_equal(addr, 0x10005);
 	assert_int_equal(count, 3);
 	pc_profile_free(p);
@@ -492,7 +494,7 @@ static void samples_after_the_sorted_view(void **state)
 	uint32_t seg;
 	uint64_t addr, count;
 	for (size_t i = 0; i < 6; i++) {
-		pc_profile_sample_at(p, i, &seg, &addr, &count);
+		pc_profile_sample_at(&seg, &addr, &count, p, i);
 		assert_int_equal(seg, want[i].seg);
 		assert_int_equal(addr, want[i].addr);
 		assert_int_equal(count, want[i].count);
@@ -597,7 +599,7 @@ static void exact_counts_with_repeats(void **state)
 	for (size_t i = 0; i < nd; i++) {
 		uint32_t seg;
 		uint64_t addr, count;
-		pc_profile_sample_at(p, i, &seg, &addr, &count);
+		pc_profile_sample_at(&seg, &addr, &count, p, i);
 		size_t d = addr >= 0x10000000 ? (size_t)((addr - 0x10000000) / 4096)
 					      : (size_t)((addr - 0x100000) / 4);
 		assert_true(d < D);

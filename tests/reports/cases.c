@@ -253,7 +253,7 @@ int main(int argc, char **argv)
 	char *out = NULL;
 	size_t len = 0;
 	const char *report = strcmp(argv[2], "-") ? argv[2] : NULL;
-	int r = pc_profile_render(P, report, o, &out, &len);
+	int r = pc_profile_render(&out, &len, P, report, o);
 	if (r) {
 		const pc_error *e = pc_profile_error(P);
 		printf("error: %s: %s\n", pc_status_name(r),

@@ -510,7 +510,7 @@ static void flat_ranks(void **state)
 	assert_int_equal(pc_profile_add_region(p, &r), PC_OK);
 	char *buf;
 	size_t len;
-	assert_int_equal(pc_profile_render(p, NULL, NULL, &buf, &len), PC_OK);
+	assert_int_equal(pc_profile_render(&buf, &len, p, NULL, NULL), PC_OK);
 	const char *at = strstr(buf, "\nrank  symbol");
 	assert_non_null(at);
 	at = strchr(at + 1, '\n') + 1;
@@ -571,7 +571,7 @@ static void flat_same_counts(void **state)
 	qsort(ref, N, sizeof *ref, cmp_same_row);
 	char *buf;
 	size_t len;
-	assert_int_equal(pc_profile_render(p, NULL, NULL, &buf, &len), PC_OK);
+	assert_int_equal(pc_profile_render(&buf, &len, p, NULL, NULL), PC_OK);
 	const char *at = strstr(buf, "\nrank  symbol");
 	assert_non_null(at);
 	at = strchr(at + 1, '\n') + 1;
@@ -598,7 +598,8 @@ static void flat_same_counts(void **state)
 		assert_int_equal(pc_options_new(&o), PC_OK);
 		assert_int_equal(pc_options_parse(o, json ? "output-format=json"
 							  : "output-format=csv"), PC_OK);
-		assert_int_equal(pc_profile_render(p, NULL, o, &buf, &len), PC_OK);
+		assert_int_equal(pc_profile_render(&buf, &len, p, NULL, o),
+				 PC_OK);
 		at = json ? strstr(buf, "\"rows\": [") + 9 : strchr(buf, '\n') + 1;
 		cum = 0;
 		for (size_t i = 0; i < N; i++) {

@@ -25,7 +25,13 @@ Fixtures (fixtures/dos, hand-written):
    lines + no line information + no function = the flat report's total,
    each line's count and percent that of the flat line rows, a focus
    counting them as filtered out;
-4. a damaged line-number row is one exact error line.
+4. a damaged line-number row is one exact error line;
+5. gprof's FILE and FILE:LINE selections (-O gprof-symspecs) take a
+   function's file and line from the map's line rows (main.c holds
+   _main, sum.c _sum and _put, whose first row is sum.c:12): the rows
+   find their functions among the targets the attribution is building
+   (through pc_profile_row_find it started the attribution again, without
+   end: a crash).
 """
 import collections
 import csv
@@ -184,6 +190,26 @@ def damaged():
             print("ok damaged line-number row: one exact error line")
 
 
+def symspecs():
+    files = [os.path.join(DOS, "LINES.MAP"), "-f", "raw", os.path.join(DOS, "lines.pcs")]
+    for spec, want in (("pmain.c;", ["1,_main,17,94.4444,94.4444,,0,0,0x10",
+                                     ",[total],18,100.0000,,,,,"]),
+                       ("psum.c;", ["1,_sum,47,82.4561,82.4561,,0,0,0x80",
+                                    "2,_put,9,15.7895,98.2456,,0,0,0x100",
+                                    ",[total],57,100.0000,,,,,"]),
+                       ("Pmain.c;", ["1,_sum,47,82.4561,82.4561,,0,0,0x80",
+                                     "2,_put,9,15.7895,98.2456,,0,0,0x100",
+                                     ",[total],57,100.0000,,,,,"]),
+                       ("psum.c:12;", ["1,_put,9,90.0000,90.0000,,0,0,0x100",
+                                       ",[total],10,100.0000,,,,,"])):
+        out, _ = profcat("-F", "csv", "-O", "gprof-symspecs=" + spec, *files)
+        got = out.splitlines()[1:len(want) + 1]
+        if got != want:
+            L.fail("symspecs " + spec, "rows %s, expected %s" % (got, want))
+        else:
+            print("ok gprof-symspecs=%s on the map's line rows" % spec)
+
+
 def main():
     golden("lines-flat.txt", ["--granularity", "line", os.path.join(DOS, "LINES.MAP"),
                               "-f", "raw", os.path.join(DOS, "lines.pcs")])
@@ -198,6 +224,7 @@ def main():
     no_function("TLINES.MAP", "tlines.pcs", "[in no function],,1,8.3333,")
     no_function_filters()
     damaged()
+    symspecs()
     sys.exit(1 if L.failures else 0)
 
 

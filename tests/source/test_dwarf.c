@@ -20,13 +20,13 @@ static char exe[4096], programs[4096];
 /* pc_dwarf_lookup and up to 8 of its frames (pc_dwarf_frame_at) */
 static int lookup(pc_dwarf *d, uint64_t a, pc_srcframe *f, size_t *n)
 {
-	int st = pc_dwarf_lookup(d, a, n);
+	int st = pc_dwarf_lookup(n, d, a);
 	if (st)
 		return st;
 	for (size_t i = 0; i < *n && i < 8; i++)
-		assert_int_equal(pc_dwarf_frame_at(d, i, &f[i]), PC_OK);
+		assert_int_equal(pc_dwarf_frame_at(&f[i], d, i), PC_OK);
 	pc_srcframe past;
-	assert_int_equal(pc_dwarf_frame_at(d, *n, &past), PC_ENOTFOUND);
+	assert_int_equal(pc_dwarf_frame_at(&past, d, *n), PC_ENOTFOUND);
 	return PC_OK;
 }
 
@@ -82,7 +82,8 @@ static void test_once_per_address(void **state)
 	pc_profile_set_dwarf(p, d);
 	char *out = NULL;
 	size_t len;
-	assert_int_equal(pc_profile_render(p, "locations", NULL, &out, &len), PC_OK);
+	assert_int_equal(pc_profile_render(&out, &len, p, "locations", NULL),
+			 PC_OK);
 	assert_int_equal(pc_dwarf_query_count(d), 3);
 	assert_string_equal(out,
 		"address           count  function at file:line:column (inline chain, innermost first)\n"
@@ -121,7 +122,7 @@ static size_t line_report(int zero, char **out)
 	if (zero)
 		assert_int_equal(pc_options_set(o, "zero", "1"), PC_OK);
 	size_t len;
-	assert_int_equal(pc_profile_render(p, "flat", o, out, &len), PC_OK);
+	assert_int_equal(pc_profile_render(out, &len, p, "flat", o), PC_OK);
 	size_t q = (size_t)pc_dwarf_query_count(d);
 	pc_options_free(o);
 	pc_profile_free(p);
@@ -165,12 +166,13 @@ static void test_find_source(void **state)
 	pc_dwarf *d;
 	pc_dwarf_new(&d, &o);
 	char *path = NULL;
-	assert_int_equal(pc_dwarf_find_source(d, "/profcore-src/lines_util.h", &path), PC_OK);
+	assert_int_equal(pc_dwarf_find_source(&path, d, "/profcore-src/lines_util.h"),
+			 PC_OK);
 	char want[8192];
 	snprintf(want, sizeof want, "%s/lines_util.h", programs);
 	assert_string_equal(path, want);
 	pc_free(path);
-	assert_int_equal(pc_dwarf_find_source(d, "/profcore-src/nothere.c", &path),
+	assert_int_equal(pc_dwarf_find_source(&path, d, "/profcore-src/nothere.c"),
 			 PC_ENOTFOUND);
 	assert_null(path);
 	pc_dwarf_free(d);

@@ -43,22 +43,22 @@ static void test_wilson(void **state)
 	(void)state;
 	double lo, hi;
 	/* R binom::binom.wilson(10, 100): 0.05522914 0.1743657 */
-	pc_stats_wilson(10, 100, Z95, &lo, &hi);
+	pc_stats_wilson(&lo, &hi, 10, 100, Z95);
 	near(lo, 0.05522914, 1e-8);
 	near(hi, 0.17436566, 1e-8);
 	/* Newcombe (1998) table I: 81/263 -> 0.2553, 0.3662 */
-	pc_stats_wilson(81, 263, Z95, &lo, &hi);
+	pc_stats_wilson(&lo, &hi, 81, 263, Z95);
 	near(lo, 0.2553, 1e-4);
 	near(hi, 0.3662, 1e-4);
 	/* the ends are exact at 0 and n */
-	pc_stats_wilson(0, 50, Z95, &lo, &hi);
+	pc_stats_wilson(&lo, &hi, 0, 50, Z95);
 	assert_true(lo == 0);
 	near(hi, 0.07134759, 1e-8);
-	pc_stats_wilson(50, 50, Z95, &lo, &hi);
+	pc_stats_wilson(&lo, &hi, 50, 50, Z95);
 	assert_true(hi == 1);
 	near(lo, 1 - 0.07134759, 1e-8);
 	/* no samples: nothing known */
-	pc_stats_wilson(0, 0, Z95, &lo, &hi);
+	pc_stats_wilson(&lo, &hi, 0, 0, Z95);
 	assert_true(lo == 0 && hi == 1);
 }
 
@@ -68,11 +68,11 @@ static void test_newcombe(void **state)
 	double lo, hi;
 	/* Newcombe (1998) example (a): 56/70 - 48/80 = 0.2, method 10
 	 * (hybrid score): 0.0524 to 0.3339 */
-	pc_stats_diff_interval(48, 80, 56, 70, Z95, &lo, &hi);
+	pc_stats_diff_interval(&lo, &hi, 48, 80, 56, 70, Z95);
 	near(lo, 0.0524, 1e-4);
 	near(hi, 0.3339, 1e-4);
 	/* example (b): 9/10 - 3/10: 0.1705 to 0.8090 */
-	pc_stats_diff_interval(3, 10, 9, 10, Z95, &lo, &hi);
+	pc_stats_diff_interval(&lo, &hi, 3, 10, 9, 10, Z95);
 	near(lo, 0.1705, 1e-4);
 	near(hi, 0.8090, 1e-4);
 }
@@ -83,16 +83,16 @@ static void test_two_proportion(void **state)
 	double z;
 	/* 50/1000 against 80/1000: pooled p 0.065, z = 0.03 / sqrt(0.065 *
 	 * 0.935 * 0.002) = 2.72112, two-sided p = 0.0065065 */
-	double p = pc_stats_two_proportion(50, 1000, 80, 1000, &z);
+	double p = pc_stats_two_proportion(&z, 50, 1000, 80, 1000);
 	near(z, 0.03 / sqrt(0.065 * 0.935 * 0.002), 1e-12);
 	near(p, 0.00650650, 1e-7);
-	p = pc_stats_two_proportion(80, 1000, 50, 1000, &z);
+	p = pc_stats_two_proportion(&z, 80, 1000, 50, 1000);
 	assert_true(z < 0);
 	near(p, 0.00650650, 1e-7);
 	/* equal shares: p = 1 */
-	near(pc_stats_two_proportion(10, 100, 20, 200, &z), 1, 1e-15);
+	near(pc_stats_two_proportion(&z, 10, 100, 20, 200), 1, 1e-15);
 	/* no variance at all: z = 0, p = 1 */
-	near(pc_stats_two_proportion(0, 100, 0, 100, NULL), 1, 0);
+	near(pc_stats_two_proportion(NULL, 0, 100, 0, 100), 1, 0);
 }
 
 static void test_adjust(void **state)
@@ -102,25 +102,26 @@ static void test_adjust(void **state)
 	double a[4];
 	/* Holm: 0.005*4 = 0.02, 0.01*3 = 0.03, 0.03*2 = 0.06,
 	 * max(0.04*1, 0.06) = 0.06 */
-	assert_int_equal(pc_stats_adjust(p, 4, PC_CORRECT_HOLM, a), PC_OK);
+	assert_int_equal(pc_stats_adjust(a, p, 4, PC_CORRECT_HOLM), PC_OK);
 	near(a[0], 0.03, 1e-15);
 	near(a[1], 0.06, 1e-15);
 	near(a[2], 0.06, 1e-15);
 	near(a[3], 0.02, 1e-15);
 	/* BH: 0.04*4/4 = 0.04, 0.03*4/3 = 0.04, 0.01*4/2 = 0.02,
 	 * 0.005*4/1 = 0.02 */
-	assert_int_equal(pc_stats_adjust(p, 4, PC_CORRECT_BH, a), PC_OK);
+	assert_int_equal(pc_stats_adjust(a, p, 4, PC_CORRECT_BH), PC_OK);
 	near(a[0], 0.02, 1e-15);
 	near(a[1], 0.04, 1e-15);
 	near(a[2], 0.04, 1e-15);
 	near(a[3], 0.02, 1e-15);
 	/* capped at 1, in place */
 	double q[] = {0.5, 0.9};
-	assert_int_equal(pc_stats_adjust(q, 2, PC_CORRECT_HOLM, q), PC_OK);
+	assert_int_equal(pc_stats_adjust(q, q, 2, PC_CORRECT_HOLM), PC_OK);
 	near(q[0], 1, 0);
 	near(q[1], 1, 0);
-	assert_int_equal(pc_stats_adjust(q, 2, (pc_correction)7, q), PC_EUSAGE);
-	assert_int_equal(pc_stats_adjust(NULL, 0, PC_CORRECT_BH, NULL), PC_OK);
+	assert_int_equal(pc_stats_adjust(q, q, 2, (pc_correction)7),
+			 PC_EUSAGE);
+	assert_int_equal(pc_stats_adjust(NULL, NULL, 0, PC_CORRECT_BH), PC_OK);
 }
 
 /* ---- seeded simulations ---------------------------------------------- */
@@ -180,7 +181,7 @@ static void test_wilson_coverage(void **state)
 		multinomial(shares, K, SAMPLES, counts);
 		for (int i = 0; i < K - 1; i++) {
 			double lo, hi;
-			pc_stats_wilson(counts[i], SAMPLES, Z95, &lo, &hi);
+			pc_stats_wilson(&lo, &hi, counts[i], SAMPLES, Z95);
 			tried[cls[i]]++;
 			covered[cls[i]] += lo <= shares[i] && shares[i] <= hi;
 		}
@@ -219,8 +220,10 @@ static unsigned diff_runs(double changed, unsigned *found, unsigned *any_runs)
 		multinomial(next, K, 19500, b);
 		double p[K];
 		for (int i = 0; i < K; i++)
-			p[i] = pc_stats_two_proportion(a[i], 20000, b[i], 19500, NULL);
-		assert_int_equal(pc_stats_adjust(p, K, PC_CORRECT_HOLM, p), PC_OK);
+			p[i] = pc_stats_two_proportion(NULL, a[i], 20000,
+						       b[i], 19500);
+		assert_int_equal(pc_stats_adjust(p, p, K, PC_CORRECT_HOLM),
+				 PC_OK);
 		*found += p[3] < 0.05;
 		int any = 0;
 		for (int i = 0; i < K; i++)
@@ -276,7 +279,7 @@ static void test_merge_rebin(void **state)
 	assert_int_equal(pc_profile_merge(a, b), PC_OK);
 	assert_int_equal(pc_profile_histogram_count(a), 1);
 	pc_histogram h;
-	assert_int_equal(pc_profile_histogram_at(a, 0, &h), PC_OK);
+	assert_int_equal(pc_profile_histogram_at(&h, a, 0), PC_OK);
 	assert_true(h.low == 0x1000 && h.high == 0x1180);
 	assert_int_equal(h.nbins, 48);
 	uint64_t sum = 0;
@@ -292,7 +295,7 @@ static void test_merge_rebin(void **state)
 	assert_int_equal(sum, 64 * 65 / 2 + 32 * 100 + 31 * 32 / 2);
 	uint64_t addr, cnt;
 	assert_int_equal(pc_profile_sample_count(a), 1);
-	assert_int_equal(pc_profile_sample_at(a, 0, NULL, &addr, &cnt), PC_OK);
+	assert_int_equal(pc_profile_sample_at(NULL, &addr, &cnt, a, 0), PC_OK);
 	assert_true(addr == 0x2000 && cnt == 7);
 	pc_profile_free(a);
 	pc_profile_free(b);
@@ -303,7 +306,8 @@ static void test_merge_rebin(void **state)
 static uint64_t or_of(const pc_profile *p, size_t i)
 {
 	pc_histogram h;
-	assert_int_equal(pc_profile_histogram_at((pc_profile *)p, i, &h), PC_OK);
+	assert_int_equal(pc_profile_histogram_at(&h, (pc_profile *)p, i),
+			 PC_OK);
 	uint64_t v = 0;
 	for (size_t b = 0; b < h.nbins; b++)
 		v |= h.counts[b];
@@ -327,7 +331,7 @@ static void test_hist_or(void **state)
 	assert_int_equal(pc_profile_histogram_count(a), 2);
 	pc_histogram got;
 	for (size_t i = 0; i < 2; i++) {
-		assert_int_equal(pc_profile_histogram_at(a, i, &got), PC_OK);
+		assert_int_equal(pc_profile_histogram_at(&got, a, i), PC_OK);
 		assert_int_equal(pc_profile_hist_or(a, i), got.low == 0x2000 ? 0 : 0x1000f);
 	}
 	pc_profile_free(a);
@@ -360,7 +364,7 @@ static void test_hist_or(void **state)
 	assert_int_equal(pc_profile_load_memory(a, gm, sizeof gm, "or.gmon", "gmon", NULL),
 			 PC_OK);
 	assert_int_equal(pc_profile_histogram_count(a), 1);
-	assert_int_equal(pc_profile_histogram_at(a, 0, &got), PC_OK);
+	assert_int_equal(pc_profile_histogram_at(&got, a, 0), PC_OK);
 	assert_int_equal(got.nbins, 4);
 	assert_int_equal(got.counts[0], 0x100);
 	assert_int_equal(got.counts[2], 0x8000);
@@ -410,7 +414,7 @@ static void test_merge_straddle(void **state)
 	pc_profile *b = hist_profile(0x1000, 0x1018, c8, 3, 50);
 	assert_int_equal(pc_profile_merge(a, b), PC_OK);
 	pc_histogram h;
-	assert_int_equal(pc_profile_histogram_at(a, 0, &h), PC_OK);
+	assert_int_equal(pc_profile_histogram_at(&h, a, 0), PC_OK);
 	assert_int_equal(h.nbins, 3);
 	/* [0,6) -> 5 | [6,12): 2/6 and 4/6 of 5 = 1 r4, 3 r2 -> 2, 3 |
 	 * [12,18): 4/6 and 2/6 = 3 r2, 1 r4 -> 3, 2 | [18,24) -> 5; plus 0,1,0 */
@@ -426,7 +430,7 @@ static void test_merge_straddle(void **state)
 	a = hist_profile(0x1000, 0x1018, big, 4, 50);
 	b = hist_profile(0x1000, 0x1018, zero, 3, 50);
 	assert_int_equal(pc_profile_merge(a, b), PC_OK);
-	assert_int_equal(pc_profile_histogram_at(a, 0, &h), PC_OK);
+	assert_int_equal(pc_profile_histogram_at(&h, a, 0), PC_OK);
 	assert_true(h.counts[0] == (uint64_t)1 << 40);
 	assert_true(h.counts[1] == (uint64_t)1 << 41);
 	assert_true(h.counts[2] == 0);
@@ -453,7 +457,7 @@ static void test_merge_refusals(void **state)
 	/* identical ranges are summed */
 	assert_int_equal(pc_profile_merge(a, b), PC_OK);
 	pc_histogram h;
-	pc_profile_histogram_at(a, 0, &h);
+	pc_profile_histogram_at(&h, a, 0);
 	assert_true(h.nbins == 2 && h.counts[0] == 2 && h.counts[1] == 4);
 	pc_profile_free(a);
 	pc_profile_free(b);
@@ -488,7 +492,7 @@ static char *render(pc_profile *p, const char *report, const char *fmt, const ch
 		pc_options_set(o, "ci", ci);
 	pc_options_set(o, "barchart", "0");
 	char *out = NULL;
-	int st = pc_profile_render(p, report, o, &out, NULL);
+	int st = pc_profile_render(&out, NULL, p, report, o);
 	pc_options_free(o);
 	if (st)
 		fail_msg("render failed: %s", pc_profile_error(p)->message);
@@ -565,7 +569,8 @@ static void test_bad_ci(void **state)
 	const char *bad[] = {"0", "100", "x", "-3", "95%"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		pc_options_set(o, "ci", bad[i]);
-		assert_int_equal(pc_profile_render(p, "flat", o, &out, NULL), PC_EUSAGE);
+		assert_int_equal(pc_profile_render(&out, NULL, p, "flat", o),
+				 PC_EUSAGE);
 		assert_null(out);
 	}
 	assert_string_equal(pc_profile_error(p)->message,
@@ -585,7 +590,7 @@ static void test_score_interval(void **state)
 	pc_stats_score_interval(10, 100, 50, 140, pc_stats_z(97.5), &lo, &hi);
 	assert_true(fabs(lo - 0.13858047) < 2e-8 && fabs(hi - 0.36718728) < 2e-8);
 	/* the test's own p-value as the level: one end is 0 */
-	pc_stats_two_proportion(929, 20000, 1033, 19500, &zs);
+	pc_stats_two_proportion(&zs, 929, 20000, 1033, 19500);
 	pc_stats_score_interval(929, 20000, 1033, 19500, zs, &lo, &hi);
 	assert_true(fabs(lo) < 1e-12 && hi > 0);
 	/* none before: the lower end stays above -1, the upper below 1 */
@@ -606,7 +611,7 @@ static void test_diff_api(void **state)
 	assert_int_equal(pc_options_new(&o), PC_OK);
 	pc_options_set(o, "output-format", "csv");
 	char *out = NULL;
-	assert_int_equal(pc_profile_diff(a, b, o, &out, NULL), PC_OK);
+	assert_int_equal(pc_profile_diff(&out, NULL, a, b, o), PC_OK);
 	/* cold: 10/100 -> 50/140; hot: 90/100 -> 90/140.  The numbers are
 	 * tests/stats/diff_reference.py's (the definitions, computed
 	 * independently): Mee score intervals at 97.5% (Bonferroni over 2),
@@ -618,7 +623,7 @@ static void test_diff_api(void **state)
 	assert_string_equal(out, want);
 	pc_free(out);
 	pc_options_set(o, "correction", "sidak");
-	assert_int_equal(pc_profile_diff(a, b, o, &out, NULL), PC_EUSAGE);
+	assert_int_equal(pc_profile_diff(&out, NULL, a, b, o), PC_EUSAGE);
 	assert_string_equal(pc_profile_error(b)->message,
 			    "bad value 'sidak' for option 'correction' of pc_profile_diff; "
 			    "expected one of: holm, bh");
@@ -633,28 +638,32 @@ static void test_null_options_and_misuse(void **state)
 	pc_profile *a = two_symbols(0), *b = two_symbols(0);
 	char *out = NULL;
 	size_t len = 0;
-	assert_int_equal(pc_profile_diff(a, b, NULL, &out, &len), PC_OK);
+	assert_int_equal(pc_profile_diff(&out, &len, a, b, NULL), PC_OK);
 	assert_int_equal(strlen(out), len);
 	assert_non_null(strstr(out, "Holm correction over 2 symbols, 95% level; 0 significant"));
 	pc_free(out);
 	pc_profile *caps[2] = {a, b};
-	assert_int_equal(pc_profile_compare_rates(caps, 2, NULL, &out, NULL), PC_OK);
+	assert_int_equal(pc_profile_compare_rates(&out, NULL, caps, 2, NULL),
+			 PC_OK);
 	assert_non_null(strstr(out, "No symbol's share disagrees beyond its intervals"));
 	pc_free(out);
 	out = NULL;
-	assert_int_equal(pc_profile_compare_rates(caps, 1, NULL, &out, NULL), PC_EUSAGE);
+	assert_int_equal(pc_profile_compare_rates(&out, NULL, caps, 1, NULL),
+			 PC_EUSAGE);
 	assert_string_equal(pc_profile_error(a)->message,
 			    "the aliasing check needs at least two captures");
 	assert_null(out);
-	assert_int_equal(pc_profile_diff(NULL, b, NULL, &out, NULL), PC_EUSAGE);
+	assert_int_equal(pc_profile_diff(&out, NULL, NULL, b, NULL),
+			 PC_EUSAGE);
 	assert_int_equal(pc_profile_merge(NULL, b), PC_EUSAGE);
 	/* an empty capture: shares of nothing, no crash */
 	pc_profile *e;
 	pc_profile_new(&e, NULL);
-	assert_int_equal(pc_profile_diff(e, b, NULL, &out, NULL), PC_OK);
+	assert_int_equal(pc_profile_diff(&out, NULL, e, b, NULL), PC_OK);
 	assert_non_null(strstr(out, "Samples: 0 before, 100 after"));
 	pc_free(out);
-	assert_int_equal(pc_profile_render(e, "check", NULL, &out, NULL), PC_OK);
+	assert_int_equal(pc_profile_render(&out, NULL, e, "check", NULL),
+			 PC_OK);
 	assert_string_equal(out, "Sampling check\nSamples: 0, 0 symbols with samples\n\n"
 				 "warning: rate-unknown: sampling rate unknown: shares hold, but no times, and periods cannot be compared for aliasing\n");
 	pc_free(out);

@@ -27,25 +27,6 @@ DIRS = ["libprofcore", "libprofcore/include", "loaders", "formats", "cli"]
 INCLUDE_PATH = ["libprofcore/include", "libprofcore", "formats", "cli",
                 "loaders"]
 
-# KNOWN-PENDING, to be emptied (issue #36, library side): the circle
-# among these libprofcore modules (lower modules report errors through
-# the profile object, the sample store keeps a back-pointer to it, the
-# options are read where they are used) is removed by the library part of
-# the same issue.  Only a circle made of these modules alone is tolerated
-# (and printed as known-pending); a circle that reaches any other module
-# (formats/, cli/, loaders/, or a new libprofcore module) fails.  A module
-# named here that is in no circle any more is printed as a note: remove
-# it, so that the set only shrinks.
-KNOWN_PENDING = set([
-    "libprofcore/attrib", "libprofcore/demangle", "libprofcore/dwarf",
-    "libprofcore/dwarf_internal", "libprofcore/fit", "libprofcore/fit_mcount",
-    "libprofcore/internal", "libprofcore/lines", "libprofcore/lookup",
-    "libprofcore/model", "libprofcore/options", "libprofcore/profile",
-    "libprofcore/report", "libprofcore/samples", "libprofcore/sink",
-    "libprofcore/statistics", "libprofcore/stream", "libprofcore/symspec",
-    "libprofcore/util",
-])
-
 COMMENT_OR_STRING = re.compile(
     r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
     re.S)
@@ -143,7 +124,7 @@ def self_test():
                     f.write(text)
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
-                got = main(['', d], pending=set())
+                got = main(['', d])
             if got != want:
                 print('self-test %s: exit %d, expected %d\n%s' % (
                     name, got, want, out.getvalue()))
@@ -153,9 +134,7 @@ def self_test():
     return 1 if bad else 0
 
 
-def main(argv, pending=None):
-    if pending is None:
-        pending = KNOWN_PENDING
+def main(argv):
     args = [a for a in argv[1:] if not a.startswith('--')]
     show = '--graph' in argv
     root = args[0] if args else os.environ.get(
@@ -248,27 +227,16 @@ def main(argv, pending=None):
                 u = work[-1][0]
                 low[u] = min(low[u], low[v])
 
-    known = pending
-    failed = 0
-    pending_seen = set()
     for comp in sorted(sccs):
         inside = set(comp)
-        pending = inside <= known
-        pending_seen |= inside
-        print('%s: circle between %d modules: %s' % (
-            'known-pending' if pending else 'FAIL', len(comp), ' '.join(comp)))
+        print('FAIL: circle between %d modules: %s' % (len(comp), ' '.join(comp)))
         for (a, b), why in sorted(edges.items()):
             if a in inside and b in inside:
                 print('    %s -> %s: %s%s' % (a, b, why[0],
                       ' (and %d more)' % (len(why) - 1) if len(why) > 1 else ''))
-        if not pending:
-            failed += 1
-    for m in sorted(known - pending_seen):
-        print('note: %s is in no circle any more: remove it from '
-              'KNOWN_PENDING in %s' % (m, os.path.basename(__file__)))
-    print('%d modules, %d edges, %d circle%s outside the known-pending set'
-          % (len(nodes), len(edges), failed, '' if failed == 1 else 's'))
-    return 1 if failed else 0
+    print('%d modules, %d edges, %d circle%s'
+          % (len(nodes), len(edges), len(sccs), '' if len(sccs) == 1 else 's'))
+    return 1 if sccs else 0
 
 
 if __name__ == '__main__':

@@ -103,13 +103,13 @@ int main(int argc, char **argv)
 	int rc = swo_run(p, s, o, samples ? NULL : line, stdout);
 	if (!rc && samples) {
 		uint64_t a, n;
-		for (size_t i = 0; pc_profile_sample_at(p, i, NULL, &a, &n) == PC_OK; i++)
+		for (size_t i = 0; pc_profile_sample_at(NULL, &a, &n, p, i) == PC_OK; i++)
 			printf("SAMPLE 0x%08llx %llu\n", (unsigned long long)a, (unsigned long long)n);
 		const char *name;
-		for (size_t i = 0; pc_profile_context_at(p, i, &name, &n) == PC_OK; i++)
+		for (size_t i = 0; pc_profile_context_at(&name, &n, p, i) == PC_OK; i++)
 			printf("CONTEXT %s %llu\n", name, (unsigned long long)n);
 		int64_t off;
-		for (size_t i = 0; pc_profile_lost_at(p, i, &off, &n) == PC_OK; i++)
+		for (size_t i = 0; pc_profile_lost_at(&off, &n, p, i) == PC_OK; i++)
 			printf("LOST %lld %llu\n", (long long)off, (unsigned long long)n);
 		printf("SLEEP %llu\n", (unsigned long long)pc_profile_class_samples(p, PC_REGION_SLEEP));
 	}

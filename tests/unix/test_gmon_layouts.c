@@ -57,7 +57,7 @@ static double count_of(pc_profile *p, const char *name, uint64_t *calls)
 {
 	for (size_t i = 0; i < test_rows(p); i++) {
 		pc_row r;
-		pc_profile_row_at(p, i, &r);
+		pc_profile_row_at(&r, p, i);
 		if (strcmp(r.name, name) == 0) {
 			if (calls)
 				*calls = r.calls;
@@ -126,7 +126,7 @@ static void bsd_layouts(void **state)
 				assert_true(count_of(p, "g", &calls) == 30);
 				assert_int_equal(calls, 7);
 				pc_row r;
-				pc_profile_row_at(p, 1, &r);
+				pc_profile_row_at(&r, p, 1);
 				assert_int_equal(r.self_calls, 4);
 				assert_true(pc_profile_rate(p) == (new ? 1000 : 0));
 				assert_int_equal(pc_profile_warning_count(p), 0);
@@ -176,7 +176,7 @@ static void width_undecidable(void **state)
 	assert_int_equal(pc_profile_load_memory(p, b.b, b.n, "gmon.out", NULL, o), PC_OK);
 	assert_true(pc_profile_rate(p) == 100);
 	pc_histogram h;
-	pc_profile_histogram_at(p, 0, &h);
+	pc_profile_histogram_at(&h, p, 0);
 	assert_int_equal(h.low, 0x100);
 	assert_int_equal(h.high, 0x200);
 	assert_int_equal(h.nbins, 4);
@@ -274,7 +274,7 @@ static void mingw64_arc_padding(void **state)
 	assert_true(count_of(p, "g", &calls) == 30);
 	assert_int_equal(calls, 7);
 	pc_row r;
-	pc_profile_row_at(p, 1, &r);
+	pc_profile_row_at(&r, p, 1);
 	assert_int_equal(r.self_calls, 4);
 	assert_int_equal(pc_profile_warning_count(p), 1);
 	assert_string_equal(pc_profile_warning_at(p, 0),
@@ -518,13 +518,13 @@ static void osf_ranges(void **state)
 	assert_true(count_of(p, "f", NULL) == 2);
 	assert_true(count_of(p, "g", NULL) == 8);
 	pc_totals t;
-	pc_profile_totals(p, &t);
+	pc_profile_totals(&t, p);
 	assert_true(t.total == 21);
 	assert_true(t.outside == 11);
 	assert_true(test_class(p, PC_REGION_LIBRARY) == 11);
 	assert_int_equal(pc_profile_region_count(p), 2);
 	pc_region r;
-	pc_profile_region_at(p, 1, &r);
+	pc_profile_region_at(&r, p, 1);
 	assert_string_equal(r.label, "libc.so");
 	assert_int_equal(r.low, 0x70000000);
 	assert_int_equal(r.high, 0x70000004);

@@ -117,7 +117,7 @@ static double count_of(pc_profile *p, const char *name, uint64_t *calls)
 {
 	for (size_t i = 0; i < test_rows(p); i++) {
 		pc_row r;
-		pc_profile_row_at(p, i, &r);
+		pc_profile_row_at(&r, p, i);
 		if (strcmp(r.name, name) == 0) {
 			if (calls)
 				*calls = r.calls;
@@ -255,7 +255,7 @@ static void ambiguous_layout(void **state)
 	assert_int_equal(pc_profile_load_memory(p, b, sizeof b, "mon.out", NULL, o), PC_OK);
 	pc_histogram h;
 	assert_int_equal(pc_profile_histogram_count(p), 1);
-	pc_profile_histogram_at(p, 0, &h);
+	pc_profile_histogram_at(&h, p, 0);
 	assert_int_equal(h.low, 0x10);
 	assert_int_equal(h.high, 0x20);
 	assert_int_equal(h.nbins, 4);

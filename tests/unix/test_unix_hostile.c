@@ -54,7 +54,8 @@ static void try_load(const unsigned char *b, size_t len, const char *format,
 		char *out = NULL;
 		size_t n = 0;
 		assert_int_equal(pc_profile_attribute(p, NULL), PC_OK);
-		assert_int_equal(pc_profile_render(p, NULL, NULL, &out, &n), PC_OK);
+		assert_int_equal(pc_profile_render(&out, &n, p, NULL, NULL),
+				 PC_OK);
 		pc_free(out);
 	} else {
 		failures++;

@@ -91,22 +91,22 @@ static void check_counts(pc_profile *p, size_t nbins)
 	for (size_t i = 0; i < nbins; i++)
 		*(i < nbins / 2 ? &first : &second) += count_of(i);
 	pc_totals t;
-	assert_int_equal(pc_profile_totals(p, &t), PC_OK);
+	assert_int_equal(pc_profile_totals(&t, p), PC_OK);
 	assert_true(t.total == (double)(first + second));
 	assert_true(t.attributed == (double)(first + second));
 	size_t n = 0;
-	assert_int_equal(pc_profile_row_count(p, &n), PC_OK);
+	assert_int_equal(pc_profile_row_count(&n, p), PC_OK);
 	assert_int_equal(n, 2);
 	pc_row r;
-	assert_int_equal(pc_profile_row_at(p, 0, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, 0), PC_OK);
 	assert_string_equal(r.name, "first");
 	assert_true(r.count == (double)first);
-	assert_int_equal(pc_profile_row_at(p, 1, &r), PC_OK);
+	assert_int_equal(pc_profile_row_at(&r, p, 1), PC_OK);
 	assert_string_equal(r.name, "second");
 	assert_true(r.count == (double)second);
 	pc_histogram h;
 	assert_int_equal(pc_profile_histogram_count(p), 1);
-	assert_int_equal(pc_profile_histogram_at(p, 0, &h), PC_OK);
+	assert_int_equal(pc_profile_histogram_at(&h, p, 0), PC_OK);
 	assert_int_equal(h.nbins, nbins);
 	assert_int_equal(h.counts[nbins - 1], count_of(nbins - 1));
 }

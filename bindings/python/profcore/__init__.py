@@ -741,7 +741,7 @@ class Profile:
             s = _c.PcSymbol()
             shown = ctypes.c_char_p()
             for i in range(L.pc_profile_symbol_count(h)):
-                self._check(L.pc_profile_symbol_at(h, i, ctypes.byref(s)))
+                self._check(L.pc_profile_symbol_at(ctypes.byref(s), h, i))
                 self._check(L.pc_profile_symbol_display_name(
                     ctypes.byref(shown), h, i, 0))
                 out.append(Symbol(_s(s.name) or "", s.address, s.size,
@@ -759,7 +759,7 @@ class Profile:
             h = self._handle()
             r = _c.PcRegion()
             for i in range(L.pc_profile_region_count(h)):
-                self._check(L.pc_profile_region_at(h, i, ctypes.byref(r)))
+                self._check(L.pc_profile_region_at(ctypes.byref(r), h, i))
                 out.append(Region(_seg(r.segment), r.low, r.high,
                                   RegionClass(r.cls), _s(r.label)))
         return out
@@ -772,7 +772,7 @@ class Profile:
             h = self._handle()
             g = _c.PcHistogram()
             for i in range(L.pc_profile_histogram_count(h)):
-                self._check(L.pc_profile_histogram_at(h, i, ctypes.byref(g)))
+                self._check(L.pc_profile_histogram_at(ctypes.byref(g), h, i))
                 counts = tuple(g.counts[:g.nbins]) if g.nbins else ()
                 out.append(Histogram(_seg(g.segment), g.low, g.high, g.unit,
                                      counts))
@@ -786,7 +786,7 @@ class Profile:
             h = self._handle()
             a = _c.PcArc()
             for i in range(L.pc_profile_arc_count(h)):
-                self._check(L.pc_profile_arc_at(h, i, ctypes.byref(a)))
+                self._check(L.pc_profile_arc_at(ctypes.byref(a), h, i))
                 out.append(Arc(_seg(a.from_segment), a.from_,
                                _seg(a.to_segment), a.to, a.count, a.htime,
                                a.ftime))
@@ -801,8 +801,8 @@ class Profile:
             h = self._handle()
             for i in range(L.pc_profile_sample_count(h)):
                 self._check(L.pc_profile_sample_at(
-                    h, i, ctypes.byref(seg), ctypes.byref(addr),
-                    ctypes.byref(cnt)))
+                    ctypes.byref(seg), ctypes.byref(addr),
+                    ctypes.byref(cnt), h, i))
                 out.append((_seg(seg.value), addr.value, cnt.value))
         return out
 
@@ -835,10 +835,10 @@ class Profile:
         with self._lock:
             self._attribute()
             h = self._handle()
-            self._check(L.pc_profile_totals_sized(h, ctypes.byref(t),
-                                                  ctypes.sizeof(t)))
+            self._check(L.pc_profile_totals_sized(ctypes.byref(t),
+                                                  ctypes.sizeof(t), h))
             for i in range(_c.PC_REGION_COUNT):
-                self._check(L.pc_profile_class_total(h, i, ctypes.byref(v)))
+                self._check(L.pc_profile_class_total(ctypes.byref(v), h, i))
                 by_class[RegionClass(i)] = v.value
         return Totals(t.total, t.in_program, t.attributed, t.outside,
                       t.excluded, by_class)
@@ -852,10 +852,10 @@ class Profile:
             total = self.totals().total
             h = self._handle()
             n = ctypes.c_size_t()
-            self._check(L.pc_profile_row_count(h, ctypes.byref(n)))
+            self._check(L.pc_profile_row_count(ctypes.byref(n), h))
             for i in range(n.value):
-                self._check(L.pc_profile_row_at_sized(h, i, ctypes.byref(r),
-                                                      ctypes.sizeof(r)))
+                self._check(L.pc_profile_row_at_sized(ctypes.byref(r),
+                                                      ctypes.sizeof(r), h, i))
                 out.append(self._row(h, r, total))
         return out
 
@@ -863,7 +863,7 @@ class Profile:
     def _row(h: int, r: _c.PcRow, total: float) -> Row:
         s = _c.PcSymbol()
         raw = r.name
-        if _c.lib().pc_profile_symbol_at(h, r.symbol, ctypes.byref(s)) == 0:
+        if _c.lib().pc_profile_symbol_at(ctypes.byref(s), h, r.symbol) == 0:
             raw = s.name
         return Row(r.symbol, _s(r.name) or "", _seg(r.segment), r.address,
                    r.end, r.count, r.calls, r.self_calls,
@@ -889,13 +889,14 @@ class Profile:
             self._attribute()
             h = self._handle()
             i = ctypes.c_size_t()
-            rc = L.pc_profile_lookup(h, _c.PC_NOSEG if segment is None
-                                     else segment, address, ctypes.byref(i))
+            rc = L.pc_profile_lookup(ctypes.byref(i), h,
+                                     _c.PC_NOSEG if segment is None
+                                     else segment, address)
             if rc == STATUS["PC_ENOTFOUND"]:
                 return None
             self._check(rc)
-            self._check(L.pc_profile_row_at_sized(h, i.value, ctypes.byref(r),
-                                                  ctypes.sizeof(r)))
+            self._check(L.pc_profile_row_at_sized(ctypes.byref(r),
+                                                  ctypes.sizeof(r), h, i.value))
             return self._row(h, r, self.totals().total)
 
     def callgraph(self, options: Options = None) -> CallGraph:
@@ -925,7 +926,7 @@ class Profile:
                 n = _c.PcCgNode()
                 for i in range(L.pc_callgraph_node_count(g)):
                     if L.pc_callgraph_node_at_sized(
-                            g, i, ctypes.byref(n), ctypes.sizeof(n)) < 0:
+                            ctypes.byref(n), ctypes.sizeof(n), g, i) < 0:
                         raise ProfcoreError(STATUS["PC_ENOTFOUND"],
                                             "call-graph node %d" % i)
                     nodes.append(CallNode(
@@ -936,7 +937,7 @@ class Profile:
                 e = _c.PcCgEdge()
                 for i in range(L.pc_callgraph_edge_count(g)):
                     if L.pc_callgraph_edge_at_sized(
-                            g, i, ctypes.byref(e), ctypes.sizeof(e)) < 0:
+                            ctypes.byref(e), ctypes.sizeof(e), g, i) < 0:
                         raise ProfcoreError(STATUS["PC_ENOTFOUND"],
                                             "call-graph edge %d" % i)
                     edges.append(CallEdge(e.parent, e.child, e.count, e.self,
@@ -962,8 +963,8 @@ class Profile:
         n = ctypes.c_size_t()
         with self._lock, _COptions(merged) as o:
             self._check(L.pc_profile_render(
-                self._handle(), report.encode() if report else None, o.ptr,
-                ctypes.byref(out), ctypes.byref(n)))
+                ctypes.byref(out), ctypes.byref(n), self._handle(),
+                report.encode() if report else None, o.ptr))
             try:
                 data = ctypes.string_at(out, n.value) if out.value else b""
             finally:
@@ -981,8 +982,8 @@ class Profile:
         n = ctypes.c_size_t()
         with self._lock, _COptions(merged) as o:
             self._check(L.pc_profile_export(
-                self._handle(), format.encode(), o.ptr, ctypes.byref(out),
-                ctypes.byref(n)))
+                ctypes.byref(out), ctypes.byref(n), self._handle(),
+                format.encode(), o.ptr))
             try:
                 return ctypes.string_at(out, n.value) if out.value else b""
             finally:
