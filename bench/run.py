@@ -564,6 +564,73 @@ def trace_figures(profcat, data, rounds):
                                               wc(runs["profcat"]), mb / cpu if cpu else 0))
 
 
+# ---- (k) compressed traces ------------------------------------------------
+
+COMPRESSORS = (("gzip", "gz", ["-6", "-n"]), ("xz", "xz", ["-6", "-T1"]),
+               ("zstd", "zst", ["-3", "-q"]))
+
+
+def gen_varied_trace(path, size):
+    """(j)'s gdb x/i $pc trace with a random operand on every line (as a
+    trace that logs registers or memory has): (j)'s loops repeated
+    verbatim compress 1000:1 and more, which no real log does."""
+    import random
+    rnd = random.Random(2)
+    done = 0
+    with open(path, "w") as f:
+        while done < size:
+            base = rnd.randrange(0x8000, 0xff00)
+            n = rnd.randrange(3, 40)
+            lines = []
+            for _ in range(rnd.randrange(1, 200)):
+                for i in range(n):
+                    lines.append("=> 0x%x <f+4>:\tlda #$%02x\n" % (base + 2 * i, rnd.randrange(256)))
+            chunk = "".join(lines)
+            f.write(chunk)
+            done += len(chunk)
+
+
+def compressed_figures(profcat, data, rounds, size=10 * 10**6):
+    """(k) a gdb x/i $pc trace like (j)'s, 10 MB, read by profcat plain and
+    compressed with Debian's gzip, xz and zstd at their default levels
+    (libprofcore/decomp.c), beside each tool's own `-dc` of the same file
+    (its output thrown away), with a random operand on every line
+    (gen_varied_trace): CPU time and MB/s of trace text, runs
+    interleaved (plain, gzip, xz, zstd in turn); the reports must be the
+    same."""
+    t = ensure(os.path.join(data, "trace-pc-varied-%dm.log" % (size // 10**6)),
+               lambda p: gen_varied_trace(p, size))
+    mb = os.path.getsize(t) / 1e6
+    files = [("plain", None, t)]
+    for tool, ext, opts in COMPRESSORS:
+        def make(p, tool=tool, opts=opts):
+            with open(p, "wb") as f:
+                subprocess.run([tool, "-c", *opts, t], stdout=f, check=True)
+        files.append((tool, tool, ensure(t + "." + ext, make)))
+    runs = {name: [] for name, _, _ in files}
+    tools = {name: [] for name, tool, _ in files if tool}
+    outs = {}
+    for _ in range(max(rounds, 3)):
+        for name, tool, f in files:
+            w, cpu, out = timed([profcat, "-F", "csv", "--trace-dialect", "pc", f],
+                                stdout=subprocess.PIPE)
+            runs[name].append((w, cpu))
+            outs.setdefault(out, []).append(name)
+            if tool:
+                tools[name].append(timed([tool, "-dc", f])[:2])
+    print("(k) a %.0f MB gdb x/i $pc trace, plain and compressed, medians of %d runs"
+          % (mb, max(rounds, 3)))
+    for name, tool, f in files:
+        cpu = median([x[1] for x in runs[name]])
+        label = "profcat, %s (%.1f MB)" % (name, os.path.getsize(f) / 1e6)
+        print("  %-52s %s  %.0f MB/s of trace text" % (label, wc(runs[name]),
+                                                       mb / cpu if cpu else 0))
+        if tool:
+            print("  %-52s %s" % ("  %s -dc alone" % tool, wc(tools[name])))
+    if len(outs) != 1:
+        sys.exit("bench: the compressed traces gave other reports than the plain one")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -576,6 +643,8 @@ def main():
                     help="only (h): the 1 GB SWO capture")
     ap.add_argument("--traces-only", action="store_true",
                     help="only (j): instruction traces against wc -l")
+    ap.add_argument("--compressed-only", action="store_true",
+                    help="only (k): a trace plain and through gzip, xz and zstd")
     ap.add_argument("--rounds", type=int, default=3,
                     help="interleaved rounds of (a)/(b); the best of each is kept")
     a = ap.parse_args()
@@ -595,6 +664,9 @@ def main():
         return
     if a.traces_only:
         trace_figures(profcat, data, a.rounds)
+        return
+    if a.compressed_only:
+        compressed_figures(profcat, data, a.rounds)
         return
 
     elf = ensure(os.path.join(data, "routines-1e5.elf"),

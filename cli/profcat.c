@@ -89,8 +89,8 @@ static void usage(FILE *f)
 		"       profcat diff|merge|rates [OPTION]... FILE...  (see profcat diff --help)\n"
 		"Print a report from program-counter sample captures and symbol files.\n"
 		"FILEs may be any mix of captures (gmon.out, ...) and symbol sources\n"
-		"(ELF, maps, ...); formats are detected from content, gzip is read\n"
-		"transparently, '-' is standard input.  Without FILEs, as gprof:\n"
+		"(ELF, maps, ...); formats are detected from content, gzip, xz and zstd\n"
+		"are read transparently, '-' is standard input.  Without FILEs, as gprof:\n"
 		"a.out and gmon.out of the current directory when both exist.\n\n"
 		"Options:\n");
 	pc_cli_option_help(f, PC_CMD_MAIN);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Meson exe_wrapper for the cross legs (scripts/cross.sh): runs one target
-# executable with the leg's sysroot libraries (libelf, libyaml, zlib,
+# executable with the leg's sysroot libraries (libelf, libyaml, zlib, liblzma, libzstd,
 # cmocka unpacked from Debian packages) on its library path.
 #   run-target.sh LEG SYSROOT PROGRAM [ARG]...
 # mingw: runs a Windows program under wine (wine64 or wine), with the wine

@@ -1,8 +1,10 @@
-/* libFuzzer harness for the input streams (stream.c): the input is a
- * capture as a loader would see it, plain or gzip (detected by magic, so
- * inflation, the concatenated-member logic and corrupt-data errors are
- * reached), read through one of the access patterns loaders use, chosen
- * by the input's last byte: lines, borrowed windows, small reads and
+/* libFuzzer harness for the input streams (stream.c, decomp.c): the input
+ * is a capture as a loader would see it, plain or gzip, xz or zstd
+ * compressed (detected by magic, so the decoders, concatenated members,
+ * streams and frames and corrupt-data errors are reached; seeds:
+ * fuzz/gen_seeds.py's z-*, dictionary fuzz/dict/stream.dict), read
+ * through one of the access patterns loaders use, chosen by the input's
+ * last byte: lines, borrowed windows, small reads and
  * skips, or everything at once. */
 #include "profcore.h"
 #include "profcore_plugin.h"

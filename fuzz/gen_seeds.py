@@ -18,11 +18,20 @@ writes is committed):
                        to 256 KB
   gnu-ld-1m.map        the GNU ld map of tests/dos/fixtures/gnumap grown
                        to ~1 MB (its dialect's expressions on every line)
+  z-NAME.{gz,xz,zst}   a gmon.out, a text PC dump and a QEMU log compressed
+                       (the stream's decoders, libprofcore/decomp.c): gzip
+                       and xz from Python's modules, zstd from the zstd
+                       tool where installed; also as two concatenated
+                       streams (xz: 1 KiB blocks) and cut short
 
 Deterministic (no randomness): the seeds are the same on every run.
 """
+import gzip
+import lzma
 import os
+import shutil
 import struct
+import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -122,6 +131,27 @@ def long_line(data, length):
     return b"\n".join(lines)
 
 
+def compressed(put, tests):
+    """gzip, xz and zstd forms of three fixtures: whole, two streams one
+    after the other, and cut short."""
+    for rel in (("unix", "fixtures", "x86_64-nopie", "gmon.out"),
+                ("raw", "hex.txt"), ("qemu", "fixtures", "order.log")):
+        with open(os.path.join(tests, *rel), "rb") as fh:
+            data = fh.read()
+        half = len(data) // 2
+        forms = {"gz": lambda d: gzip.compress(d, 6, mtime=0),
+                 "xz": lambda d: lzma.compress(d, lzma.FORMAT_XZ, lzma.CHECK_CRC32, filters=[
+                     {"id": lzma.FILTER_LZMA2, "preset": 6, "dict_size": 1 << 16}])}
+        if shutil.which("zstd"):
+            forms["zst"] = lambda d: subprocess.run(["zstd", "-c", "-q"], input=d,
+                                                    capture_output=True, check=True).stdout
+        for ext, z in forms.items():
+            whole = z(data)
+            put("z-%s.%s" % (rel[-1], ext), whole)
+            put("z-%s-two.%s" % (rel[-1], ext), z(data[:half]) + z(data[half:]))
+            put("z-%s-cut.%s" % (rel[-1], ext), whole[:len(whole) * 2 // 3])
+
+
 def main(outdir):
     os.makedirs(outdir, exist_ok=True)
 
@@ -139,6 +169,7 @@ def main(outdir):
     tests = os.path.join(ROOT, "tests")
     with open(os.path.join(tests, "dos", "fixtures", "gnumap", "prog.map"), "rb") as fh:
         put("gnu-ld-1m.map", grow(fh.read(), MB))
+    compressed(put, tests)
     per_kind = {}  # at most two fixtures of each file name extension
     for top, _, files in sorted(os.walk(tests)):
         t = top.replace(os.sep, "/")

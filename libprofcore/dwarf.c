@@ -15,6 +15,7 @@
  * symbols come from looking up only the addresses where a line-table row
  * or a function / inlined-subroutine range starts or ends.
  */
+#include "decomp.h"
 #include "dwarf_internal.h"
 #include "lookup.h"
 #include "platform.h"
@@ -1406,8 +1407,9 @@ out:
 /* A compressed program (libdwfl inflates gzip, bzip2 and xz files whole
  * into memory): gzip is inflated here first without keeping the bytes,
  * to check its size against PC_PROGRAM_GZ_LIMIT (loaders/elf.c reads
- * such a file up to that limit too); bzip2 and xz are refused (the ELF
- * loader does not read them). */
+ * such a file up to that limit too); bzip2, xz and zstd are refused
+ * (the ELF loader reads xz and zstd programs, as gzip, up to that limit,
+ * but libdw would not, or whole). */
 static int whole_file_inflate_ok(pc_dwarf *d, int fd)
 {
 	unsigned char m[6];
@@ -1415,8 +1417,11 @@ static int whole_file_inflate_ok(pc_dwarf *d, int fd)
 	if (got >= 3 && !memcmp(m, "BZh", 3))
 		return dfail(d, PC_EUNSUPPORTED, 0,
 			     "compressed with bzip2: decompress it first (bunzip2)");
-	if (got == 6 && !memcmp(m, "\xfd" "7zXZ\0", 6))
+	int kind = pc_zdec_sniff(m, got > 0 ? (size_t)got : 0);
+	if (kind == PC_Z_XZ) /* (libdw reads it whole, with no limit) */
 		return dfail(d, PC_EUNSUPPORTED, 0, "compressed with xz: decompress it first (unxz)");
+	if (kind == PC_Z_ZSTD) /* (libdw does not read it) */
+		return dfail(d, PC_EUNSUPPORTED, 0, "compressed with zstd: decompress it first (unzstd)");
 	if (got < 2 || m[0] != 0x1f || m[1] != 0x8b)
 		return PC_OK;
 	int dfd = dup(fd);

@@ -1,9 +1,12 @@
-/* stream.c - bounded input streams: plain files, memory, gzip (zlib).
+/* stream.c - bounded input streams: plain files, memory, and their gzip,
+ * xz or zstd compressed forms.
  *
- * Content is read through one buffer; gzip is recognised by its magic
- * bytes (1f 8b), never by the file name, and inflated on the fly with a
- * limit on the decompressed size.  Offsets are content offsets.
+ * Content is read through one buffer; compressed content is recognised by
+ * its magic bytes, never by the file name, and decoded on the fly
+ * (decomp.c) with a limit on the decompressed size.  Offsets are content
+ * offsets.
  */
+#include "decomp.h"
 #include "pc_base.h"
 #include "stream.h"
 #include "pc_config.h"
@@ -15,7 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #if PC_HAVE_MMAP
 #include <sys/mman.h>
 /* Fault the window in at once (one call, not one fault per page taken by
@@ -42,11 +44,8 @@ struct pc_stream {
 	const unsigned char *mem;
 	size_t memlen, mempos;
 	int raw_eof;
-	/* gzip */
-	int gz;
-	z_stream z;
-	int z_init;
-	unsigned char *zin;
+	/* compressed content (NULL: plain), and the most it may inflate to */
+	pc_zdec *z;
 	uint64_t gz_limit;
 	/* content buffer: bytes [bpos, blen) are unread */
 	unsigned char *buf;
@@ -77,7 +76,7 @@ static void progress(pc_stream *s)
 	if (!s->pfn || s->pdone)
 		return;
 	uint64_t at = s->offset + (s->blen - s->bpos);
-	int64_t total = s->gz ? -1 : s->size;
+	int64_t total = s->z ? -1 : s->size;
 	while (at >= s->pnext) {
 		s->pfn(s->puser, s->pnext, total, 0);
 		if (s->pnext > UINT64_MAX - s->pevery) {
@@ -122,56 +121,25 @@ static int64_t raw_read(pc_stream *s, unsigned char *dst, size_t n)
 /* Produces up to n content bytes into dst. Returns count, 0 at end. */
 static int64_t content_read(pc_stream *s, unsigned char *dst, size_t n)
 {
-	if (!s->gz)
+	if (!s->z)
 		return raw_read(s, dst, n);
-	s->z.next_out = dst;
-	s->z.avail_out = (uInt)(n > (1u << 30) ? (1u << 30) : n);
-	uInt want = s->z.avail_out;
-	while (s->z.avail_out == want) {
-		if (s->z.avail_in == 0 && !s->raw_eof) {
-			int64_t r = raw_read(s, s->zin, PC_STREAM_BUF);
-			if (r < 0)
-				return r;
-			s->z.next_in = s->zin;
-			s->z.avail_in = (uInt)r;
-		}
-		if (s->z.avail_in == 0 && s->raw_eof) {
-			if (s->z_init == 2) /* clean end of the last member */
-				return 0;
-			return pc_stream_fail(s, PC_ETRUNC, (int64_t)s->offset,
-					      "gzip data ends before the end of the compressed stream");
-		}
-		int zr = inflate(&s->z, Z_NO_FLUSH);
-		if (zr == Z_STREAM_END) {
-			s->z_init = 2;
-			/* concatenated members: continue if more input follows */
-			if (s->z.avail_in == 0) {
-				int64_t r = raw_read(s, s->zin, PC_STREAM_BUF);
-				if (r < 0)
-					return r;
-				s->z.next_in = s->zin;
-				s->z.avail_in = (uInt)r;
-			}
-			if (s->z.avail_in == 0)
-				break;
-			inflateReset(&s->z);
-			s->z_init = 1;
-		} else if (zr == Z_BUF_ERROR && s->z.avail_in == 0) {
-			continue;
-		} else if (zr != Z_OK) {
-			return pc_stream_fail(s, PC_EFORMAT, (int64_t)s->offset,
-					      "corrupt gzip data: %s",
-					      s->z.msg ? s->z.msg : "inflate failed");
-		} else {
-			s->z_init = 1;
-		}
-	}
-	size_t got = want - s->z.avail_out;
-	if (s->offset + (s->blen - s->bpos) + got > s->gz_limit)
+	uint64_t at = s->offset + (s->blen - s->bpos);
+	int64_t got = pc_zdec_read(s->z, at, dst, n);
+	int64_t eat;
+	const char *why = got < 0 ? pc_zdec_error(s->z, &eat) : NULL;
+	if (why)
+		return pc_stream_fail(s, (int)got, eat, "%s", why);
+	if (got > 0 && at + (uint64_t)got > s->gz_limit)
 		return pc_stream_fail(s, PC_ELIMIT, (int64_t)s->gz_limit,
 				      "decompressed data exceeds the limit of %llu bytes",
 				      (unsigned long long)s->gz_limit);
-	return (int64_t)got;
+	return got;
+}
+
+/* The compressed bytes of s, for its decoder. */
+static int64_t zsrc(void *arg, unsigned char *dst, size_t n)
+{
+	return raw_read(arg, dst, n);
 }
 
 /* Makes at least want unread bytes available if possible.
@@ -225,15 +193,14 @@ static pc_stream *stream_new(const char *name)
 	return s;
 }
 
-/* Detects gzip, sets up inflation and the head buffer. */
+/* Detects compressed content, sets up its decoder and the head buffer. */
 static int stream_start(pc_stream *s)
 {
-	unsigned char magic[2];
 	size_t got = 0;
-	/* Peek the raw magic without losing bytes: read into zin/buf. */
+	/* Peek the raw magic without losing bytes: read into buf. */
 	if (pc_grow((void **)&s->buf, &s->bcap, PC_STREAM_BUF, 1))
 		return PC_ENOMEM;
-	while (got < 2) {
+	while (got < PC_Z_MAGIC) {
 		int64_t r = raw_read(s, s->buf + got, PC_STREAM_BUF - got);
 		if (r < 0)
 			return (int)r;
@@ -241,18 +208,11 @@ static int stream_start(pc_stream *s)
 			break;
 		got += (size_t)r;
 	}
-	memcpy(magic, s->buf, got < 2 ? got : 2);
-	if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-		s->gz = 1;
-		s->zin = malloc(PC_STREAM_BUF);
-		if (!s->zin)
-			return PC_ENOMEM;
-		memcpy(s->zin, s->buf, got);
-		if (inflateInit2(&s->z, 15 + 16) != Z_OK)
-			return PC_ENOMEM;
-		s->z_init = 1;
-		s->z.next_in = s->zin;
-		s->z.avail_in = (uInt)got;
+	int kind = pc_zdec_sniff(s->buf, got);
+	if (kind != PC_Z_NONE) {
+		int st = pc_zdec_new(&s->z, kind, zsrc, s, s->buf, got);
+		if (st != PC_OK)
+			return st;
 		s->blen = 0;
 		s->size = -1;
 	} else {
@@ -260,7 +220,7 @@ static int stream_start(pc_stream *s)
 		if (got == 0)
 			s->eof = s->raw_eof;
 	}
-	/* A content error (corrupt gzip) is kept on the stream and reported
+	/* A content error (corrupt data) is kept on the stream and reported
 	 * again by the first read that reaches it; the head holds what came
 	 * before it. */
 	int64_t r = fill(s, PC_HEAD);
@@ -419,9 +379,7 @@ void pc_stream_free(pc_stream *s)
 	free(s->win);
 	if (s->own_fd && s->fd >= 0)
 		close(s->fd);
-	if (s->gz && s->z_init)
-		inflateEnd(&s->z);
-	free(s->zin);
+	pc_zdec_free(s->z);
 	free(s->buf);
 	free(s->name);
 	pc_errslot_clear(&s->err);
@@ -440,7 +398,7 @@ uint64_t pc_stream_offset(const pc_stream *s)
 
 int64_t pc_stream_known_size(const pc_stream *s)
 {
-	return s->gz ? -1 : s->size;
+	return s->z ? -1 : s->size;
 }
 
 int pc_stream_size(uint64_t *size, int *known, const pc_stream *s)
@@ -488,7 +446,7 @@ int pc_stream_borrow(const unsigned char **data, size_t *got, pc_stream *s,
 
 int pc_stream_is_compressed(const pc_stream *s)
 {
-	return s->gz;
+	return s->z != NULL;
 }
 
 int pc_stream_peek(const unsigned char **head, size_t *len, pc_stream *s)
@@ -545,7 +503,7 @@ int64_t pc_stream_read_part(pc_stream *s, void *dst, size_t n)
 static int64_t map_window(pc_stream *s, size_t n, const unsigned char **data)
 {
 	struct stat sb;
-	if (s->gz || s->fd < 0 || s->size < PC_MAP_MIN ||
+	if (s->z || s->fd < 0 || s->size < PC_MAP_MIN ||
 	    fstat(s->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return 0;
 	off_t pos = lseek(s->fd, 0, SEEK_CUR); /* stdin may not start at 0 */
@@ -597,7 +555,7 @@ int64_t pc_stream_borrow_part(pc_stream *s, size_t n,
 	}
 	if (s->eof)
 		return 0;
-	if (!s->gz && s->fd < 0) { /* memory: the caller's own bytes */
+	if (!s->z && s->fd < 0) { /* memory: the caller's own bytes */
 		size_t k = s->memlen - s->mempos < n ? s->memlen - s->mempos : n;
 		*data = s->mem + s->mempos;
 		s->mempos += k;
@@ -625,7 +583,7 @@ int pc_stream_mappable(pc_stream *s, uint64_t *at, uint64_t *bytes)
 #if PC_HAVE_MMAP
 	unmap_window(s);
 	struct stat sb;
-	if (s->gz || s->fd < 0 || s->eof || s->blen != s->bpos ||
+	if (s->z || s->fd < 0 || s->eof || s->blen != s->bpos ||
 	    s->size < PC_MAP_MIN || fstat(s->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return 0;
 	off_t pos = lseek(s->fd, 0, SEEK_CUR); /* stdin may not start at 0 */

@@ -14,7 +14,9 @@ set -e
 
 # building libprofcore and profcat, with every optional feature on
 BUILD="build-essential meson ninja-build pkg-config python3
-zlib1g-dev libelf-dev libdw-dev libyaml-dev libiberty-dev libcapstone-dev"
+zlib1g-dev libelf-dev libdw-dev libyaml-dev libiberty-dev libcapstone-dev
+liblzma-dev libzstd-dev"
+# (liblzma-dev, libzstd-dev: xz and zstd input, libprofcore/decomp.c)
 
 # the test suite (scripts/test.sh): unit tests, reference tools, live
 # programs, the install test, the Python package (python3-pip: pip
@@ -35,7 +37,8 @@ dwz
 cc65
 mame
 qemu-system-arm qemu-user
-libglib2.0-dev"
+libglib2.0-dev
+xz-utils zstd"
 # (cc65 and mame: tests/traces/check_mame.py builds a 6502 NES program
 # and traces it in MAME; qemu-system-arm, qemu-user and libglib2.0-dev
 # (QEMU's plugins built from its Debian source): tests/qemu; dwz: see
@@ -46,6 +49,8 @@ libglib2.0-dev"
 # and a RISC-V program in qemu-riscv64 (qemu-user),
 # and builds QEMU's execlog plugin, which Debian does not ship, from the
 # qemu source package: it needs the glib headers)
+# (xz-utils, zstd: tests/hostile/test_compressed.py compresses its inputs
+# with Debian's xz and zstd tools)
 # (dwz: tests/source/check_dwz.py shares two programs' DWARF through a
 # .gnu_debugaltlink file)
 

@@ -404,16 +404,17 @@ typedef struct pc_dwarf_options {
 PC_API int pc_dwarf_options_init(pc_dwarf_options *opts, unsigned version);
 
 /* ------------------------------------------------------------------ */
-/* Input streams: plain file, memory, gzip (detected by magic bytes).  */
+/* Input streams: plain file, memory; gzip, xz, zstd (by magic bytes). */
 
 typedef struct pc_stream pc_stream;
 
-/** Decompressed gzip input larger than this is an error (PC_ELIMIT),
- *  unless the "gzip-limit" option says otherwise. */
+/** Decompressed input (gzip, xz, zstd) larger than this is an error
+ *  (PC_ELIMIT). */
 #define PC_GZIP_DEFAULT_LIMIT ((uint64_t)16 << 30)
 
 /** Opens path ("-" = standard input) into *out (free with
- *  pc_stream_free).  gzip content is inflated on the fly.  Errors:
+ *  pc_stream_free).  gzip, xz and zstd content (recognised by its
+ *  magic bytes) is decompressed on the fly.  Errors:
  *  PC_ENOTFOUND (no such file), PC_EIO (cannot open or read, a
  *  directory), PC_ENOMEM, PC_EUSAGE (out or path NULL); *out is then NULL
  *  and pc_last_error() names the file and the reason. */
@@ -432,16 +433,16 @@ PC_API const char *pc_stream_name(const pc_stream *s);
 PC_API uint64_t pc_stream_offset(const pc_stream *s);
 /** *known = 1 and *size = the total content size when it is known
  *  without reading (plain files, memory); *known = 0 and *size = 0
- *  otherwise (gzip, pipes).  Returns PC_OK (PC_EUSAGE for NULL
+ *  otherwise (compressed content, pipes).  Returns PC_OK (PC_EUSAGE for NULL
  *  pointers). */
 PC_API int pc_stream_size(uint64_t *size, int *known, const pc_stream *s);
-/** 1 if the content was gzip-compressed. */
+/** 1 if the content was compressed (gzip, xz or zstd). */
 PC_API int pc_stream_is_compressed(const pc_stream *s);
 
 /** Progress of a read (pc_stream_set_progress): bytes is a multiple of
  *  the interval (done = 0), or at the end of the input the whole count
  *  (done = 1); total is the content size when known (a plain file,
- *  memory), else -1 (a pipe, gzip). */
+ *  memory), else -1 (a pipe, compressed content). */
 typedef void (*pc_progress_fn)(void *user, uint64_t bytes, int64_t total,
 			       int done);
 /** Calls fn each time the content read from s (decompressed; read into

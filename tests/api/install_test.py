@@ -178,7 +178,8 @@ class Installed(unittest.TestCase):
                             run([readelf, "-d", so]).stdout)
         sonames = {"zlib": "libz.so.", "libelf": "libelf.so.",
                    "libdw": "libdw.so.", "yaml-0.1": "libyaml-0.so.",
-                   "capstone": "libcapstone.so."}
+                   "capstone": "libcapstone.so.", "liblzma": "liblzma.so.",
+                   "libzstd": "libzstd.so."}
         linked = sorted(name for name, prefix in sonames.items()
                         if any(n.startswith(prefix) for n in needed))
         self.assertEqual(required, linked, needed)

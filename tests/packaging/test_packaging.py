@@ -43,7 +43,8 @@ class Deps(unittest.TestCase):
         self.assertEqual(r.stdout.split(), [
             "build-essential", "meson", "ninja-build", "pkg-config",
             "python3", "zlib1g-dev", "libelf-dev", "libdw-dev",
-            "libyaml-dev", "libiberty-dev", "libcapstone-dev"])
+            "libyaml-dev", "libiberty-dev", "libcapstone-dev",
+            "liblzma-dev", "libzstd-dev"])
 
     def test_sets_do_not_overlap_and_all_is_their_union(self):
         deps = os.path.join(SOURCE, "scripts", "deps.sh")
