@@ -1379,7 +1379,7 @@ static int find_debug_local(Dwfl_Module *mod, void **userdata, const char *modna
 	 * program, in .debug/ there, and under DEBUG_DIR/<its directory> */
 	if (fd < 0 && link && *link && !strchr(link, '/') && file_name) {
 		char *dir = pc_plat_realpath(file_name);
-		char *slash = dir ? strrchr(dir, '/') : NULL;
+		char *slash = dir ? pc_plat_last_sep(dir) : NULL;
 		if (slash)
 			*slash = 0;
 		static const char *const form[] = {"%s/%s", "%s/.debug/%s",

@@ -579,3 +579,14 @@ void pc_plat_advise_bulk(void *p, size_t n)
 	(void)n;
 #endif
 }
+
+char *pc_plat_last_sep(char *path)
+{
+	char *slash = strrchr(path, '/');
+#if defined(_WIN32)
+	char *back = strrchr(path, '\\');
+	if (back && (!slash || back > slash))
+		slash = back;
+#endif
+	return slash;
+}

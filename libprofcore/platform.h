@@ -37,6 +37,9 @@ PC_PLAT_INTERNAL int pc_plat_open_regular(const char *path);
  *  (Windows: _fullpath); malloc'd; NULL (errno set) when it does not
  *  exist. */
 PC_PLAT_INTERNAL char *pc_plat_realpath(const char *path);
+/** The last directory separator in path ('/', and on Windows '\\' too,
+ *  which _fullpath writes), or NULL. */
+PC_PLAT_INTERNAL char *pc_plat_last_sep(char *path);
 
 /* ---- run-time plugins -------------------------------------------------- */
 /** Loads a shared library; NULL on failure with a reason written to why. */

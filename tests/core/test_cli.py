@@ -16,6 +16,8 @@ ROOT = os.environ["PC_SOURCE_ROOT"]
 FIX = os.path.join(ROOT, "tests", "unix", "fixtures", "x86_64-nopie")
 ELF = os.path.join(FIX, "callgraph")
 GMON = os.path.join(FIX, "gmon.out")
+# PROFCORE_PLUGIN_PATH's separator is the target's (';' on Windows)
+TARGET_PATHSEP = ";" if os.environ.get("PC_CROSS_LEG") == "mingw" else os.pathsep
 # a build without the ELF loader (-Delf=disabled: the mingw leg) cannot
 # read the fixture's symbols
 HAVE_ELF = os.environ.get("PC_HAVE_ELF", "1") == "1"
@@ -303,7 +305,7 @@ class Cli(unittest.TestCase):
         directory profcat runs in: skipped with one line each."""
         plug_dir = os.path.dirname(os.environ["TOY_PLUGIN"])
         rc, out, err = run("--list-formats", cwd=plug_dir,
-                           env={"PROFCORE_PLUGIN_PATH": os.pathsep.join(
+                           env={"PROFCORE_PLUGIN_PATH": TARGET_PATHSEP.join(
                                [".", "", "tests/core"])})
         self.assertEqual(rc, 0)
         self.assertNotIn("toy", out)

@@ -219,8 +219,12 @@ class Generated(unittest.TestCase):
             files += [os.path.join(d, n) for n in names
                       if not n.endswith((".py", ".c", ".md", ".build"))]
         self.assertGreater(len(files), 300)
-        rc, out, err = events("--probe", *files)
-        self.assertEqual((rc, out, err), (0, [], ""))
+        # 100 files a run: all of them at once are more than a Windows
+        # command line holds (32,767 characters; the mingw leg's run
+        # failed to start)
+        for i in range(0, len(files), 100):
+            rc, out, err = events("--probe", *files[i:i + 100])
+            self.assertEqual((rc, out, err), (0, [], ""), files[i])
         rc, out, err = events("--probe", self.f("clean.itm"), self.f("clean.tpiu"), ITM)
         self.assertEqual(len(out), 3 if os.path.exists(ITM) else 2)
 
