@@ -1140,15 +1140,9 @@ int pc_rowset_json(pc_profile *p, const pc_rowset *rs, const char *report,
 		pc_sink_json_string(k, pc_profile_program(p));
 	else
 		pc_sink_puts(k, "null");
-	pc_sink_puts(k, ",\n  \"sources\": [");
-	for (size_t i = 0; i < pc_profile_source_count(p); i++) {
-		pc_sink_puts(k, i ? ", {\"format\": " : "{\"format\": ");
-		pc_sink_json_string(k, pc_profile_source_format(p, i));
-		pc_sink_puts(k, ", \"file\": ");
-		pc_sink_json_string(k, pc_profile_source_file(p, i));
-		pc_sink_puts(k, "}");
-	}
-	pc_sink_puts(k, "],\n  \"rate_hz\": ");
+	pc_sink_puts(k, ",\n  \"sources\": ");
+	pc_rs_sources_json(k, p);
+	pc_sink_puts(k, ",\n  \"rate_hz\": ");
 	if (rs->rate > 0)
 		pc_sink_printf(k, "%.17g", rs->rate);
 	else

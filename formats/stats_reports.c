@@ -498,19 +498,6 @@ static void sources_text(pc_sink *k, pc_profile *p)
 		pc_sink_puts(k, "(no source)");
 }
 
-static void sources_json(pc_sink *k, pc_profile *p)
-{
-	pc_sink_puts(k, "[");
-	for (size_t i = 0; i < pc_profile_source_count(p); i++) {
-		pc_sink_puts(k, i ? ", {\"format\": " : "{\"format\": ");
-		pc_sink_json_string(k, pc_profile_source_format(p, i));
-		pc_sink_puts(k, ", \"file\": ");
-		pc_sink_json_string(k, pc_profile_source_file(p, i));
-		pc_sink_puts(k, "}");
-	}
-	pc_sink_puts(k, "]");
-}
-
 /* The two-sided error level of a row's adjusted interval, for m rows
  * tested of which r are significant at alpha (docs/statistics.md
  * ("Adjusted intervals")):
@@ -771,11 +758,11 @@ int pc_diff_write(pc_profile *base, pc_profile *next, const pc_options *o, pc_si
 		}
 	} else if (fmt == PC_OUT_JSON) {
 		pc_sink_puts(k, "{\n  \"report\": \"diff\",\n  \"base\": {\"sources\": ");
-		sources_json(k, base);
+		pc_rs_sources_json(k, base);
 		pc_sink_puts(k, ", \"samples\": ");
 		pc_sink_count(k, n1);
 		pc_sink_puts(k, "},\n  \"new\": {\"sources\": ");
-		sources_json(k, next);
+		pc_rs_sources_json(k, next);
 		pc_sink_puts(k, ", \"samples\": ");
 		pc_sink_count(k, n2);
 		pc_sink_printf(k, "},\n  \"exact\": %s,\n  \"confidence\": %s,\n  \"correction\": \"%s\",\n  \"tested\": %zu,\n  \"significant\": %zu,",
@@ -1022,7 +1009,7 @@ static int rates_body(pc_profile *const *caps, size_t m, const pc_options *o, pc
 		pc_sink_printf(k, "{\n  \"report\": \"rates\",\n  \"confidence\": %s,\n  \"captures\": [", lv);
 		for (size_t c = 0; c < m; c++) {
 			pc_sink_puts(k, c ? ",\n    {\"sources\": " : "\n    {\"sources\": ");
-			sources_json(k, caps[c]);
+			pc_rs_sources_json(k, caps[c]);
 			pc_sink_puts(k, ", \"samples\": ");
 			pc_sink_count(k, tot[c]);
 			pc_sink_puts(k, ", \"rate_hz\": ");

@@ -210,3 +210,16 @@ int pc_lw_name_left(pc_lw *b, const char *s, size_t width)
 	pc_sink_pad(b->k, s, width, -1);
 	return pc_lw_reopen(b);
 }
+
+void pc_rs_sources_json(pc_sink *k, pc_profile *p)
+{
+	pc_sink_puts(k, "[");
+	for (size_t i = 0; i < pc_profile_source_count(p); i++) {
+		pc_sink_puts(k, i ? ", {\"format\": " : "{\"format\": ");
+		pc_sink_json_string(k, pc_profile_source_format(p, i));
+		pc_sink_puts(k, ", \"file\": ");
+		pc_sink_json_string(k, pc_profile_source_file(p, i));
+		pc_sink_puts(k, "}");
+	}
+	pc_sink_puts(k, "]");
+}

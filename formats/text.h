@@ -26,6 +26,8 @@ PC_INTERNAL int pc_rs_bool(pc_profile *p, const pc_options *o,
  *  program, "(class)" otherwise, "(no symbol)" for program samples
  *  credited to no symbol. */
 PC_INTERNAL const char *pc_rs_region_label(int cls);
+/* The profile's inputs as a JSON array: [{"format": F, "file": NAME}...]. */
+PC_INTERNAL void pc_rs_sources_json(pc_sink *k, pc_profile *p);
 
 /* ---- text helpers --------------------------------------------------- */
 
