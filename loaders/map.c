@@ -28,8 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define D_MAX_INSTS 20000 /* compiled size of all of a dialect's expressions
-			   (the message below says so too) */
 /* The row expression of the nm dialect (dialects/nm.yaml), split by hand
  * (nm_split) in any dialect that uses it */
 #define NM_ROW "^(?P<address>[0-9a-fA-F]+) (?:(?P<size>[0-9a-fA-F]+) )?" \
@@ -215,44 +213,27 @@ static void dialect_free(dialect *d)
 /* (the YAML helpers, pc_yd_err(), pc_yd_check_map() ..., are loaders/ydialect.h's,
  * shared with the trace dialects) */
 
+/* groups: 0 none allowed, 1 a row's fields, 2 a section's context */
+static const char *field_of(const char *name, int groups, int *field)
+{
+	int f = field_lookup(name, strlen(name));
+	if (f < 0)
+		return "invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section line input)";
+	if (!groups)
+		return "named groups are only meaningful in a row's 'match' and a section's 'begin'";
+	if (groups == 2 && f != F_FILE && f != F_SECTION)
+		return "a section's 'begin' may name only the groups 'file' and 'section' (the context of its rows)";
+	*field = f;
+	return NULL;
+}
+
 static int rx_compile(pc_ydctx *c, const pc_ynode *n, const char *path, int groups,
 		      rx *out)
 {
-	const char *s = "";
-	int r = pc_yd_scalar(c, n, path, &s);
+	memset(out, 0, sizeof *out);
+	int r = pc_yd_regex(c, n, path, groups, field_of, out->group, &out->re, &out->nsub);
 	if (r)
 		return r;
-	memset(out, 0, sizeof *out);
-	char why[200];
-	r = pc_re_compile(s, strlen(s), PC_RE_NAMED, &out->re, why, sizeof why);
-	if (r)
-		return r == PC_ENOMEM ? r
-				      : pc_yd_err(c, n, path, "invalid regular expression: %s", why);
-	out->nsub = pc_re_groups(out->re) + 1;
-	const char *bad = NULL;
-	for (size_t g = 1; g < out->nsub && !bad; g++) {
-		const char *name = pc_re_group_name(out->re, g);
-		if (!name)
-			continue;
-		int f = field_lookup(name, strlen(name));
-		if (f < 0)
-			bad = "invalid regular expression: unknown group name (known: name address segment offset start stop end size length class type marker file module section line input)";
-		else if (out->group[f])
-			bad = "invalid regular expression: group name used twice";
-		else if (!groups)
-			bad = "named groups are only meaningful in a row's 'match' and a section's 'begin'";
-		else if (groups == 2 && f != F_FILE && f != F_SECTION)
-			bad = "a section's 'begin' may name only the groups 'file' and 'section' (the context of its rows)";
-		else
-			out->group[f] = (int)g;
-	}
-	c->insts += pc_re_size(out->re);
-	if (!bad && c->insts > D_MAX_INSTS)
-		bad = "the dialect's expressions are too large together (more than 20000 instructions)";
-	if (bad) {
-		rx_free(out); /* the caller may not know it was compiled */
-		return pc_yd_err(c, n, path, "%s", bad);
-	}
 	out->short_memo = malloc(257);
 	if (!out->short_memo) {
 		pc_re_free(out->re);

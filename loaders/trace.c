@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define T_MAX_INSTS 20000 /* compiled size of all of a dialect's expressions */
 #define T_MAX_WINDOW 4096 /* loop.window */
 #define T_MAX_SUCC 4      /* successors kept per address (more: "many") */
 
@@ -89,47 +88,26 @@ static void tdialect_free(tdialect *d)
 }
 
 /* groups: 0 none allowed, 1 the line's fields, 2 only 'count' */
+static const char *tfield_of(const char *name, int groups, int *field)
+{
+	int f = -1;
+	for (int k = 0; k < T_NF; k++)
+		if (strcmp(name, tfield_names[k]) == 0)
+			f = k;
+	if (f < 0 || (groups == 1 && f == T_COUNT) || (groups == 2 && f != T_COUNT))
+		return groups == 2 ? "invalid regular expression: the loop's only group is 'count'"
+				   : "invalid regular expression: unknown group name (known: pc bank cpu cycles time)";
+	if (!groups)
+		return "named groups are only meaningful in 'line' and 'loop.match'";
+	*field = f;
+	return NULL;
+}
+
 static int trx_compile(pc_ydctx *c, const pc_ynode *n, const char *path, int groups,
 		       trx *out)
 {
-	const char *s = "";
-	int r = pc_yd_scalar(c, n, path, &s);
-	if (r)
-		return r;
 	memset(out, 0, sizeof *out);
-	char why[200];
-	r = pc_re_compile(s, strlen(s), PC_RE_NAMED, &out->re, why, sizeof why);
-	if (r)
-		return r == PC_ENOMEM ? r
-				      : pc_yd_err(c, n, path, "invalid regular expression: %s", why);
-	out->nsub = pc_re_groups(out->re) + 1;
-	const char *bad = NULL;
-	for (size_t g = 1; g < out->nsub && !bad; g++) {
-		const char *name = pc_re_group_name(out->re, g);
-		if (!name)
-			continue;
-		int f = -1;
-		for (int k = 0; k < T_NF; k++)
-			if (strcmp(name, tfield_names[k]) == 0)
-				f = k;
-		if (f < 0 || (groups == 1 && f == T_COUNT) || (groups == 2 && f != T_COUNT))
-			bad = groups == 2 ? "invalid regular expression: the loop's only group is 'count'"
-					  : "invalid regular expression: unknown group name (known: pc bank cpu cycles time)";
-		else if (!groups)
-			bad = "named groups are only meaningful in 'line' and 'loop.match'";
-		else if (out->group[f])
-			bad = "invalid regular expression: group name used twice";
-		else
-			out->group[f] = (int)g;
-	}
-	c->insts += pc_re_size(out->re);
-	if (!bad && c->insts > T_MAX_INSTS)
-		bad = "the dialect's expressions are too large together (more than 20000 instructions)";
-	if (bad) {
-		trx_free(out);
-		return pc_yd_err(c, n, path, "%s", bad);
-	}
-	return PC_OK;
+	return pc_yd_regex(c, n, path, groups, tfield_of, out->group, &out->re, &out->nsub);
 }
 
 static int trx_list(pc_ydctx *c, const pc_ynode *n, const char *path, trx **out,

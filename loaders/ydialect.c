@@ -74,6 +74,41 @@ int pc_yd_scalar(pc_ydctx *c, const pc_ynode *n, const char *path, const char **
 	return PC_OK;
 }
 
+int pc_yd_regex(pc_ydctx *c, const pc_ynode *n, const char *path, int groups,
+		pc_yd_group_fn field, int *group, pc_re **re, size_t *nsub)
+{
+	const char *s = "";
+	int r = pc_yd_scalar(c, n, path, &s);
+	if (r)
+		return r;
+	char why[200];
+	r = pc_re_compile(s, strlen(s), PC_RE_NAMED, re, why, sizeof why);
+	if (r)
+		return r == PC_ENOMEM ? r
+				      : pc_yd_err(c, n, path, "invalid regular expression: %s", why);
+	*nsub = pc_re_groups(*re) + 1;
+	const char *bad = NULL;
+	for (size_t g = 1; g < *nsub && !bad; g++) {
+		const char *name = pc_re_group_name(*re, g);
+		int f = -1;
+		if (!name || (bad = field(name, groups, &f)))
+			continue;
+		if (group[f])
+			bad = "invalid regular expression: group name used twice";
+		else
+			group[f] = (int)g;
+	}
+	c->insts += pc_re_size(*re);
+	if (!bad && c->insts > PC_YD_MAX_INSTS)
+		bad = "the dialect's expressions are too large together (more than 20000 instructions)";
+	if (bad) {
+		pc_re_free(*re);
+		*re = NULL;
+		return pc_yd_err(c, n, path, "%s", bad);
+	}
+	return PC_OK;
+}
+
 int pc_yd_enum(pc_ydctx *c, const pc_ynode *n, const char *path,
 		 const char *const *names, int *out)
 {

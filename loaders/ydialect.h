@@ -8,8 +8,12 @@
 
 #include "internal.h"
 #include "ytree.h"
+#include "pc_regex.h"
 
 #include <stddef.h>
+
+/* compiled size of all of a dialect's expressions together */
+#define PC_YD_MAX_INSTS 20000
 
 /* Where a dialect is being compiled, and its error buffer. */
 typedef struct pc_ydctx {
@@ -34,6 +38,17 @@ PC_INTERNAL int pc_yd_check_map(pc_ydctx *c, const pc_ynode *m, const char *path
 				const char *const *allowed);
 PC_INTERNAL int pc_yd_scalar(pc_ydctx *c, const pc_ynode *n, const char *path,
 			     const char **out);
+/** A named group's field for a dialect engine: 0 and *field set, or a
+ *  message saying why the name is refused where it stands (groups says
+ *  which kind of expression it is, as the engine numbers them). */
+typedef const char *(*pc_yd_group_fn)(const char *name, int groups, int *field);
+/** Compiles the scalar n as a regular expression with named groups
+ *  (PC_RE_NAMED): each group's name goes through field(); group[field]
+ *  (zeroed by the caller) gets its capture index, a name used twice is
+ *  refused; *nsub = groups + 1; the compiled size counts against the
+ *  dialect's budget, PC_YD_MAX_INSTS.  On an error nothing is kept. */
+PC_INTERNAL int pc_yd_regex(pc_ydctx *c, const pc_ynode *n, const char *path, int groups,
+			    pc_yd_group_fn field, int *group, pc_re **re, size_t *nsub);
 /** One of names[] (NULL-terminated): its index. */
 PC_INTERNAL int pc_yd_enum(pc_ydctx *c, const pc_ynode *n, const char *path,
 			   const char *const *names, int *out);
