@@ -22,7 +22,8 @@ libprofcoreX, find_package(profcore X), soversion : '...', ABI_MAJOR =)
 anywhere else fails: a second hand-written copy that goes stale.  The
 project version itself as a literal (0.3.0) fails outside meson.build and
 debian/changelog.  History is not checked: debian/changelog after its
-first entry, the Breaks/Replaces/Conflicts fields of debian/control.
+first entry, the Breaks/Replaces/Conflicts fields of debian/control, the
+"Changes in X.Y" sections of docs/api.md (old and new names side by side).
 
 Usage: check_version.py [SOURCE_ROOT] (default: PC_SOURCE_ROOT, else this
 file's ../..); --self-test runs it on small trees with and without copies.
@@ -112,6 +113,13 @@ def history(path, lines):
         ends = [i for i, l in enumerate(lines) if l.startswith(" -- ")]
         if ends:
             skip.update(range(ends[0] + 1, len(lines)))
+    if path == "docs/api.md":
+        inside = False
+        for i, l in enumerate(lines):
+            if l.startswith("#"):
+                inside = l.startswith("### Changes in ")
+            if inside:
+                skip.add(i)
     if path == "debian/control":
         cont = False
         for i, l in enumerate(lines):
@@ -185,8 +193,8 @@ def main(root):
               "above from it, or list a checked copy in %s"
               % os.path.relpath(__file__, root))
         return 1
-    print("version %s: written once (meson.build), %d checked copies"
-          % (version, len(CHECKED) - 1))
+    print("version %s: written once (meson.build); checked copies in %d "
+          "listed files" % (version, len(CHECKED) - 1))
     return 0
 
 
@@ -208,6 +216,12 @@ def self_test():
           "debian/libprofcore1.install": ""}, 0),
         ({"meson.build": meson, "debian/control": "Package: libprofcore0\n",
           "debian/libprofcore0.install": ""}, 1),
+        ({"meson.build": meson, "docs/api.md":
+          "## Linking\nlibprofcore.so.1\n### Changes in 1.0\n"
+          "| libprofcore.so.0.9 | libprofcore.so.1 |\n"}, 0),
+        ({"meson.build": meson, "docs/api.md":
+          "### Changes in 1.0\n| libprofcore.so.0.9 | x |\n"
+          "## Options\nlibprofcore.so.0.9\n"}, 1),
         ({"meson.build": meson, "debian/changelog":
           "p (1.4.2) x\n -- m  date\n\np (1.3.0) x\n  * libprofcore1.3\n"}, 0),
     ]
