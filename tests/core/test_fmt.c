@@ -21,13 +21,21 @@ static uint64_t next(void)
 	return rng;
 }
 
-static void same(double v, int dec)
+/* printf's "%.*f" (g 0: pc_fmt_fixed) or "%.*g" (g 1: pc_fmt_g) of v
+ * with precision dec, byte for byte */
+static void same_as(double v, int dec, int g)
 {
 	char want[400], got[400];
-	snprintf(want, sizeof want, "%.*f", dec, v);
-	size_t n = pc_fmt_fixed(got, sizeof got, v, dec);
+	snprintf(want, sizeof want, g ? "%.*g" : "%.*f", dec, v);
+	size_t n = g ? pc_fmt_g(got, sizeof got, v, dec) : pc_fmt_fixed(got, sizeof got, v, dec);
 	if (strcmp(want, got) != 0 || n != strlen(want))
-		fail_msg("%.17g with %d decimals: printf %s, pc_fmt_fixed %s", v, dec, want, got);
+		fail_msg("%.17g with %%.%d%c: printf %s, %s %s", v, dec, g ? 'g' : 'f', want,
+			 g ? "pc_fmt_g" : "pc_fmt_fixed", got);
+}
+
+static void same(double v, int dec)
+{
+	same_as(v, dec, 0);
 }
 
 /* pc_fmt_fixed_right as "%*.*f" (the fast path and the general one:
@@ -187,11 +195,7 @@ static void u64_like_printf(void **state)
 
 static void same_g(double v, int prec)
 {
-	char want[400], got[400];
-	snprintf(want, sizeof want, "%.*g", prec, v);
-	size_t n = pc_fmt_g(got, sizeof got, v, prec);
-	if (strcmp(want, got) != 0 || n != strlen(want))
-		fail_msg("%.17g with %%.%dg: printf %s, pc_fmt_g %s", v, prec, want, got);
+	same_as(v, prec, 1);
 }
 
 /* pc_fmt_g as "%.*g" (the flame and call data of the HTML page, %.9g):
