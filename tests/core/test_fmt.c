@@ -228,7 +228,7 @@ static void g_like_printf(void **state)
 		for (int k = -3000; k <= 3000; k += 7)
 			for (int p = 1; p <= 12; p++)
 				same_g(ldexp(k, -j), p);
-	for (int i = 0; i < 200000; i++) {
+	for (int i = 0; i < 100000; i++) {
 		int p = i % 3 ? 9 : 1 + (int)(next() % 15);
 		same_g(table_value(i, (int)(next() % 7)), p);
 		uint64_t r = next(); /* fractions of sample counts */
