@@ -185,11 +185,11 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 		free(fr);
 		return PC_ENOMEM;
 	}
+	/* (the targets are in (segment, address) order, attrib.c
+	 * build_targets: these are sorted already) */
 	for (size_t i = 0; i < p->ntargets; i++)
 		if (p->targets[i].segment == PC_NOSEG)
 			ta[nt++] = p->targets[i].address;
-	if (nt)
-		qsort(ta, nt, sizeof *ta, cmp_u64);
 	/* samples (sorted) and each histogram's buckets come in address
 	 * order: one walk over the extents for each */
 	size_t pos = 0;
@@ -199,12 +199,18 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 	for (size_t h = 0; h < p->nhists; h++) {
 		const pc_histogram *H = &p->hists[h].h;
 		long double w = (long double)(H->high - H->low) / (long double)H->nbins;
+		/* a bucket's lower edge is the upper one of the bucket below
+		 * when that one was sampled (computed once) */
+		uint64_t next = H->low;
+		size_t nextb = 0;
 		for (size_t b = 0; b < H->nbins; b++) {
 			if (!H->counts[b])
 				continue;
-			uint64_t lo = H->low + (uint64_t)(w * (long double)b);
+			uint64_t lo = b == nextb ? next : H->low + (uint64_t)(w * (long double)b);
 			uint64_t hi = b + 1 == H->nbins ? H->high
 					: H->low + (uint64_t)(w * (long double)(b + 1));
+			next = hi;
+			nextb = b + 1;
 			/* a bucket's edges rounded outwards: never narrower */
 			mark_extents(ta, nt, hit, &pos, &last, lo ? lo - 1 : 0,
 				     hi + 1 > hi ? hi + 1 : hi);
