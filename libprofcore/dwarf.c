@@ -17,6 +17,7 @@
  */
 #include "decomp.h"
 #include "dwarf_internal.h"
+#include "dwline.h"
 #include "lookup.h"
 #include "platform.h"
 
@@ -47,7 +48,7 @@
  * pc_dwarf's own table, d->dw; pc_dwarf_free closes it.  Every other call
  * follows a successful dwfl_begin (d->dwfl), in a function given d. */
 #define DW_FUNCS(X) \
-	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_dieoffset) \
+	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_cu_info) X(dwarf_dieoffset) \
 	X(dwarf_errmsg) X(dwarf_filesrc) X(dwarf_formstring) X(dwarf_formudata) \
 	X(dwarf_formaddr) X(dwarf_getattrs) \
 	X(dwarf_getelf) X(dwarf_getsrcfiles) X(dwarf_getsrclines) \
@@ -92,6 +93,7 @@ int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
 #define dwarf_attr (*d->dw.dwarf_attr)
 #define dwarf_attr_integrate (*d->dw.dwarf_attr_integrate)
 #define dwarf_child (*d->dw.dwarf_child)
+#define dwarf_cu_info (*d->dw.dwarf_cu_info)
 #define dwarf_dieoffset (*d->dw.dwarf_dieoffset)
 #define dwarf_errmsg (*d->dw.dwarf_errmsg)
 #define dwarf_filesrc (*d->dw.dwarf_filesrc)
@@ -224,6 +226,12 @@ struct pc_dwarf {
 	size_t *segnode;
 	size_t nseg;
 	size_t rowhint, seghint; /* the last lookup's places in lrows, seg */
+	/* the unit being read, when dwline.c read its line table (cu_fast):
+	 * its files' names as the rows have them (pooled), for
+	 * DW_AT_call_file; else libdw's */
+	const char **cu_files;
+	size_t cu_nfiles, cu_capfiles;
+	int cu_fast;
 #endif
 };
 
@@ -311,6 +319,7 @@ void pc_dwarf_free(pc_dwarf *d)
 	free(d->nodes);
 	free(d->ranges);
 	free(d->lrows);
+	free(d->cu_files);
 	free(d->alloc);
 	free(d->seg);
 	free(d->segnode);
@@ -609,7 +618,13 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 					Dwarf_Word cf = 0, cl = 0, cc = 0;
 					Dwarf_Files *files;
 					size_t nfiles;
-					if (fa.has_call_file &&
+					if (fa.has_call_file && d->cu_fast &&
+					    dwarf_formudata(&fa.call_file, &cf) == 0) {
+						/* dwline.c's names: libdw's
+						 * dwarf_getsrcfiles would read the
+						 * whole line table again */
+						n->call_file = cf < d->cu_nfiles ? d->cu_files[cf] : NULL;
+					} else if (fa.has_call_file &&
 					    dwarf_formudata(&fa.call_file, &cf) == 0 &&
 					    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
 					    cf < nfiles) {
@@ -946,6 +961,39 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
 	return PC_OK;
 }
 
+/* add_unit_lines for the rows dwline.c read (t): the same rows, the
+ * files' names pooled once each (d->cu_files). */
+static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char *compdir)
+{
+	size_t hint = 0;
+	const char *last_in = NULL, *last_out = NULL;
+	if (pc_grow((void **)&d->cu_files, &d->cu_capfiles, t->nfiles ? t->nfiles : 1,
+		    sizeof *d->cu_files))
+		return PC_ENOMEM;
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const char *f = unit_file(d, compdir, t->files[i], &last_in, &last_out);
+		if (!f || (f == t->files[i] && !(f = pool(d, f))))
+			return PC_ENOMEM;
+		d->cu_files[i] = f;
+	}
+	d->cu_nfiles = t->nfiles;
+	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + t->nrows, sizeof *d->lrows))
+		return PC_ENOMEM;
+	for (size_t i = 0; i < t->nrows; i++) {
+		const pc_dwl_row *l = &t->rows[i];
+		uint64_t a = l->addr + cb;
+		if (!in_alloc(d, l->end ? a - 1 : a, &hint) || (l->end && !a))
+			continue;
+		struct lrow *r = &d->lrows[d->nlrows++];
+		r->addr = a;
+		r->file = l->end || l->file >= t->nfiles ? NULL : d->cu_files[l->file];
+		r->line = l->line > 0 ? (uint32_t)l->line : 0;
+		r->col = l->col;
+		r->end = l->end;
+	}
+	return PC_OK;
+}
+
 /* rows by address, an end of sequence before a row at its address, else
  * in the order read */
 static int lrow_before(const struct lrow *x, const struct lrow *y)
@@ -1065,6 +1113,9 @@ static int scan_units(pc_dwarf *d)
 		return damaged_in(d, ".debug_info", uoff, "unit header");
 	if (find_alloc(d, e, b0))
 		return PC_ENOMEM;
+	pc_dwl dl;
+	memset(&dl, 0, sizeof dl);
+	pc_dwl_sections(&dl, e);
 	Dwarf_Addr cb;
 	Dwarf_Die *cu = NULL;
 	(void)dwfl_errno(); /* clears what an earlier lookup left */
@@ -1077,23 +1128,45 @@ static int scan_units(pc_dwarf *d)
 		Dwarf_Lines *lines;
 		size_t nl;
 		d->cu_compdir = dwarf_attr(cu, DW_AT_comp_dir, &la) ? dwarf_formstring(&la) : NULL;
+		d->cu_fast = 0;
 		if (dwarf_attr(cu, DW_AT_stmt_list, &la)) {
 			Dwarf_Word lo = 0;
 			if (dwarf_formudata(&la, &lo))
 				return damaged(d, cuoff, "DW_AT_stmt_list");
-			if (dwarf_getsrclines(cu, &lines, &nl))
-				return damaged_in(d, ".debug_line", lo, "line table");
-			int st = add_unit_lines(d, lines, nl, cb, cuoff, d->cu_compdir);
-			if (st)
+			/* dwline.c first, libdw for what it does not read */
+			Dwarf_Half ver;
+			uint8_t utype, asize, osize;
+			int st = PC_EUNSUPPORTED;
+			if (dl.line && dwarf_cu_info(cu->cu, &ver, &utype, NULL, NULL, NULL, &asize,
+						     &osize) == 0 &&
+			    utype >= DW_UT_compile && utype <= DW_UT_skeleton)
+				st = pc_dwl_read(&dl, lo, asize, d->cu_compdir);
+			if (st == PC_OK) {
+				st = add_dwl_lines(d, &dl, cb, d->cu_compdir);
+				d->cu_fast = 1;
+			} else if (st == PC_EUNSUPPORTED) {
+				if (dwarf_getsrclines(cu, &lines, &nl)) {
+					pc_dwl_free(&dl);
+					return damaged_in(d, ".debug_line", lo, "line table");
+				}
+				st = add_unit_lines(d, lines, nl, cb, cuoff, d->cu_compdir);
+			}
+			if (st) {
+				pc_dwl_free(&dl);
 				return st;
+			}
 		}
 		d->cu_mangled = !non_mangled(lang);
 		int st = add_compdir(d, cu);
 		if (!st)
 			st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
-		if (st)
+		if (st) {
+			pc_dwl_free(&dl);
 			return st;
+		}
 	}
+	pc_dwl_free(&dl);
+	d->cu_fast = 0;
 	sort_compdirs(d);
 	if (dwfl_errno())
 		return dfail(d, PC_EFORMAT, section_file_offset(d, ".debug_info"),
