@@ -587,6 +587,277 @@ int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp
 	return PC_OK;
 }
 
+/* ---- a unit's DIEs ------------------------------------------------------- */
+
+struct pc_dwk_abbrev {
+	uint32_t tag;
+	unsigned char children, defined;
+	size_t first, n; /* into spec */
+};
+
+enum {
+	F_addr = 0x01, F_ref_addr = 0x10, F_ref1 = 0x11, F_ref2 = 0x12, F_ref4 = 0x13,
+	F_ref8 = 0x14, F_ref_udata = 0x15, F_indirect = 0x16, F_exprloc = 0x18,
+	F_flag_present = 0x19, F_strx = 0x1a, F_addrx = 0x1b, F_ref_sup4 = 0x1c,
+	F_strp_sup = 0x1d, F_ref_sig8 = 0x20, F_implicit_const = 0x21, F_loclistx = 0x22,
+	F_rnglistx = 0x23, F_ref_sup8 = 0x24, F_strx1 = 0x25, F_strx2 = 0x26, F_strx3 = 0x27,
+	F_strx4 = 0x28, F_addrx1 = 0x29, F_addrx2 = 0x2a, F_addrx3 = 0x2b, F_addrx4 = 0x2c,
+	F_GNU_addr_index = 0x1f01, F_GNU_str_index = 0x1f02, F_GNU_ref_alt = 0x1f20,
+	F_GNU_strp_alt = 0x1f21
+};
+
+/* p past a value of form (libdw __libdw_form_val_compute_len); NULL for
+ * a form not known here or a value past end */
+static const unsigned char *die_skip(const pc_dwk *k, uint32_t form, const unsigned char *p,
+				     const unsigned char *end)
+{
+	uint64_t n;
+	size_t w;
+	switch (form) {
+	case F_flag_present: case F_implicit_const: return p;
+	case F_addr: w = k->asize; break;
+	case F_data1: case F_flag: case F_ref1: case F_strx1: case F_addrx1: w = 1; break;
+	case F_data2: case F_ref2: case F_strx2: case F_addrx2: w = 2; break;
+	case F_strx3: case F_addrx3: w = 3; break;
+	case F_data4: case F_ref4: case F_ref_sup4: case F_strx4: case F_addrx4: w = 4; break;
+	case F_data8: case F_ref8: case F_ref_sig8: case F_ref_sup8: w = 8; break;
+	case F_data16: w = 16; break;
+	case F_strp: case F_sec_offset: case F_line_strp: case F_strp_sup:
+	case F_GNU_strp_alt: case F_GNU_ref_alt: w = k->offsz; break;
+	case F_ref_addr: w = k->version == 2 ? k->asize : k->offsz; break;
+	case F_sdata: case F_udata: case F_ref_udata: case F_strx: case F_addrx:
+	case F_loclistx: case F_rnglistx: case F_GNU_addr_index: case F_GNU_str_index:
+		return uleb(&p, end, &n) ? NULL : p;
+	case F_string: {
+		const unsigned char *z = memchr(p, 0, (size_t)(end - p));
+		return z ? z + 1 : NULL;
+	}
+	case F_block1: case F_block2: case F_block4: case F_block: case F_exprloc:
+		w = form == F_block1 ? 1 : form == F_block2 ? 2 : form == F_block4 ? 4 : 0;
+		if (w) {
+			if ((size_t)(end - p) < w)
+				return NULL;
+			n = pc_get_uint(p, (unsigned)w, k->sec->endian);
+			p += w;
+		} else if (uleb(&p, end, &n)) {
+			return NULL;
+		}
+		return n <= (uint64_t)(end - p) ? p + n : NULL;
+	default:
+		return NULL; /* (DW_FORM_indirect) */
+	}
+	return (size_t)(end - p) >= w ? p + w : NULL;
+}
+
+static int read_abbrevs(pc_dwk *k, uint64_t off)
+{
+	if (k->abbrev_off == off)
+		return PC_OK;
+	k->abbrev_off = UINT64_MAX;
+	k->nspec = 0;
+	for (size_t i = 0; i < k->nabbrev; i++)
+		k->abbrev[i].defined = 0;
+	const pc_dwl *t = k->sec;
+	if (!t->abbrev || off >= t->nabbrev)
+		return NOPE;
+	const unsigned char *p = t->abbrev + off, *end = t->abbrev + t->nabbrev;
+	for (;;) {
+		uint64_t code, tag, name, form;
+		if (uleb(&p, end, &code))
+			return NOPE;
+		if (!code)
+			break;
+		if (code >= 65536 || uleb(&p, end, &tag) || p >= end || tag > UINT32_MAX)
+			return NOPE;
+		unsigned char children = *p++;
+		if (code >= k->nabbrev) {
+			size_t was = k->nabbrev;
+			if (pc_grow((void **)&k->abbrev, &k->capabbrev, (size_t)code + 1,
+				    sizeof *k->abbrev))
+				return PC_ENOMEM;
+			memset(k->abbrev + was, 0, ((size_t)code + 1 - was) * sizeof *k->abbrev);
+			k->nabbrev = (size_t)code + 1;
+		}
+		struct pc_dwk_abbrev *a = &k->abbrev[code];
+		if (a->defined || children > 1)
+			return NOPE;
+		a->tag = (uint32_t)tag;
+		a->children = children;
+		a->first = k->nspec;
+		for (;;) {
+			if (uleb(&p, end, &name) || uleb(&p, end, &form))
+				return NOPE;
+			if (!name && !form)
+				break;
+			if (!name || name > UINT32_MAX || form > 0xffff)
+				return NOPE;
+			int64_t ic = 0;
+			if (form == F_implicit_const && sleb(&p, end, &ic))
+				return NOPE;
+			if (pc_grow((void **)&k->spec, &k->capspec, k->nspec + 1, sizeof *k->spec))
+				return PC_ENOMEM;
+			k->spec[k->nspec++] = (pc_dwk_attr){(uint32_t)name, (uint32_t)form, NULL, ic};
+		}
+		a->n = k->nspec - a->first;
+		a->defined = 1;
+	}
+	k->abbrev_off = off;
+	return PC_OK;
+}
+
+int pc_dwk_unit(pc_dwk *k, const pc_dwl *sec, uint64_t unit)
+{
+	if (!k->sec)
+		k->abbrev_off = UINT64_MAX;
+	k->sec = sec;
+	if (!sec->info || unit >= sec->ninfo)
+		return NOPE;
+	const pc_endian en = sec->endian;
+	const unsigned char *p = sec->info + unit, *end = sec->info + sec->ninfo;
+	if (end - p < 4)
+		return NOPE;
+	uint64_t len = pc_get_u32(p, en);
+	p += 4;
+	k->offsz = 4;
+	if (len == 0xffffffffu) {
+		if (end - p < 8)
+			return NOPE;
+		len = pc_get_u64(p, en);
+		p += 8;
+		k->offsz = 8;
+	} else if (len >= 0xfffffff0u) {
+		return NOPE;
+	}
+	if (len > (uint64_t)(end - p) || len < 2)
+		return NOPE;
+	end = p + len;
+	k->version = pc_get_u16(p, en);
+	p += 2;
+	uint64_t aoff;
+	if (k->version < 2 || k->version > 5)
+		return NOPE;
+	if (k->version == 5) {
+		if ((size_t)(end - p) < 2 + k->offsz || (p[0] != 1 && p[0] != 3)) /* compile, partial */
+			return NOPE;
+		k->asize = p[1];
+		p += 2;
+		aoff = k->offsz == 4 ? pc_get_u32(p, en) : pc_get_u64(p, en);
+		p += k->offsz;
+	} else {
+		if ((size_t)(end - p) < 1 + k->offsz)
+			return NOPE;
+		aoff = k->offsz == 4 ? pc_get_u32(p, en) : pc_get_u64(p, en);
+		p += k->offsz;
+		k->asize = *p++;
+	}
+	if (k->asize != 4 && k->asize != 8)
+		return NOPE;
+	k->unit = unit;
+	k->p = p;
+	k->end = end;
+	return read_abbrevs(k, aoff);
+}
+
+int pc_dwk_next(pc_dwk *k)
+{
+	const unsigned char *p = k->p, *start = p;
+	uint64_t code;
+	if (uleb(&p, k->end, &code))
+		return NOPE;
+	if (!code) {
+		if (p - start != 1)
+			return NOPE; /* (a padded zero: libdw's own reading) */
+		k->p = p;
+		return 0;
+	}
+	if (code >= k->nabbrev || !k->abbrev[code].defined)
+		return NOPE;
+	const struct pc_dwk_abbrev *a = &k->abbrev[code];
+	if (pc_grow((void **)&k->attr, &k->capattr, a->n ? a->n : 1, sizeof *k->attr))
+		return PC_ENOMEM;
+	for (size_t i = 0; i < a->n; i++) {
+		pc_dwk_attr *x = &k->attr[i];
+		*x = k->spec[a->first + i];
+		x->val = p;
+		if (!(p = die_skip(k, x->form, p, k->end)))
+			return NOPE;
+	}
+	k->nattr = a->n;
+	k->off = (uint64_t)(start - k->sec->info);
+	k->tag = a->tag;
+	k->children = a->children;
+	k->p = p;
+	return 1;
+}
+
+int pc_dwk_addr(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *v)
+{
+	if (a->form != F_addr)
+		return NOPE;
+	*v = k->asize == 4 ? pc_get_u32(a->val, k->sec->endian)
+			   : pc_get_u64(a->val, k->sec->endian);
+	return PC_OK;
+}
+
+int pc_dwk_udata(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *v)
+{
+	const unsigned char *p = a->val;
+	switch (a->form) {
+	case F_data1: *v = *p; return PC_OK;
+	case F_data2: *v = pc_get_u16(p, k->sec->endian); return PC_OK;
+	case F_data4: *v = pc_get_u32(p, k->sec->endian); return PC_OK;
+	case F_data8: *v = pc_get_u64(p, k->sec->endian); return PC_OK;
+	case F_udata: return uleb(&p, k->end, v) ? NOPE : PC_OK;
+	default: return NOPE;
+	}
+}
+
+int pc_dwk_string(const pc_dwk *k, const pc_dwk_attr *a, const char **s)
+{
+	if (a->form == F_string) {
+		*s = (const char *)a->val; /* (its NUL checked by die_skip) */
+		return PC_OK;
+	}
+	const unsigned char *sec = a->form == F_strp ? k->sec->str
+				   : a->form == F_line_strp ? k->sec->line_str : NULL;
+	size_t n = a->form == F_strp ? k->sec->nstr : k->sec->nline_str;
+	if (!sec)
+		return NOPE;
+	uint64_t off = k->offsz == 4 ? pc_get_u32(a->val, k->sec->endian)
+				     : pc_get_u64(a->val, k->sec->endian);
+	if (off >= n || !memchr(sec + off, 0, n - off))
+		return NOPE;
+	*s = (const char *)sec + off;
+	return PC_OK;
+}
+
+int pc_dwk_ref(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *off)
+{
+	uint64_t v;
+	const unsigned char *p = a->val;
+	switch (a->form) {
+	case F_ref1: v = *p; break;
+	case F_ref2: v = pc_get_u16(p, k->sec->endian); break;
+	case F_ref4: v = pc_get_u32(p, k->sec->endian); break;
+	case F_ref8: v = pc_get_u64(p, k->sec->endian); break;
+	case F_ref_udata:
+		if (uleb(&p, k->end, &v))
+			return NOPE;
+		break;
+	default: return NOPE;
+	}
+	*off = k->unit + v;
+	return PC_OK;
+}
+
+void pc_dwk_free(pc_dwk *k)
+{
+	free(k->abbrev);
+	free(k->spec);
+	free(k->attr);
+	memset(k, 0, sizeof *k);
+}
+
 #if PC_HAVE_DWARF
 /* The sections dwline.c reads, as libdw holds them (dwarf_begin_elf.c
  * check_section: the first of a name outside section groups, inflated
@@ -611,7 +882,9 @@ void pc_dwl_sections(pc_dwl *t, Elf *e)
 		const unsigned char **p = NULL;
 		size_t *len = NULL;
 		if (!strcmp(n, ".debug_info") || !strcmp(n, "zdebug_info"))
-			plain = 1;
+			plain = 1, p = &t->info, len = &t->ninfo;
+		else if (!strcmp(n, ".debug_abbrev") || !strcmp(n, "zdebug_abbrev"))
+			p = &t->abbrev, len = &t->nabbrev;
 		else if (!strcmp(n, ".debug_line") || !strcmp(n, "zdebug_line"))
 			p = &t->line, len = &t->nline;
 		else if (!strcmp(n, ".debug_line_str") || !strcmp(n, "zdebug_line_str"))
@@ -627,6 +900,6 @@ void pc_dwl_sections(pc_dwl *t, Elf *e)
 		}
 	}
 	if (!plain)
-		t->line = NULL;
+		t->line = t->info = NULL;
 }
 #endif

@@ -25,8 +25,8 @@ typedef struct pc_dwl_row {
  *  relocated; p NULL for a section the file lacks) and its byte order,
  *  and the last unit read, kept for the next (its arrays reused). */
 typedef struct pc_dwl {
-	const unsigned char *line, *line_str, *str;
-	size_t nline, nline_str, nstr;
+	const unsigned char *line, *line_str, *str, *info, *abbrev;
+	size_t nline, nline_str, nstr, ninfo, nabbrev;
 	pc_endian endian;
 	/* the last unit read: its rows by address (libdw's order), its
 	 * files' names as libdw composes them (files[i] malloc'd) */
@@ -58,5 +58,55 @@ PC_INTERNAL void pc_dwl_sections(pc_dwl *t, Elf *e);
 #endif
 /** Frees what t holds (not the sections). */
 PC_INTERNAL void pc_dwl_free(pc_dwl *t);
+
+
+/* ---- a unit's DIEs read in order (dwline.c) ------------------------------ */
+
+/** One attribute of a DIE: its name, form and value's bytes. */
+typedef struct pc_dwk_attr {
+	uint32_t name, form;
+	const unsigned char *val;
+	int64_t implicit; /* DW_FORM_implicit_const's value */
+} pc_dwk_attr;
+
+struct pc_dwk_abbrev;
+
+/** A reader of one unit's DIEs, in the order they lie: sections from
+ *  pc_dwl_sections (plus .debug_info, .debug_abbrev there). */
+typedef struct pc_dwk {
+	const pc_dwl *sec;
+	const unsigned char *p, *end; /* the next entry, the unit's end */
+	uint64_t unit; /* the unit's offset in .debug_info */
+	unsigned version, asize, offsz;
+	/* the abbreviations, by code (abbrev[code], code < nabbrev) */
+	struct pc_dwk_abbrev *abbrev;
+	size_t nabbrev, capabbrev;
+	uint64_t abbrev_off; /* of the table read, UINT64_MAX: none */
+	pc_dwk_attr *spec; /* every abbreviation's attributes */
+	size_t nspec, capspec;
+	/* the last DIE read */
+	uint64_t off;
+	uint32_t tag;
+	int children;
+	pc_dwk_attr *attr;
+	size_t nattr, capattr;
+} pc_dwk;
+
+/** Starts k at the unit at .debug_info offset unit (its first DIE next):
+ *  PC_OK, PC_ENOMEM, or PC_EUNSUPPORTED (read the unit with libdw). */
+PC_INTERNAL int pc_dwk_unit(pc_dwk *k, const pc_dwl *sec, uint64_t unit);
+/** The next entry: 1 a DIE (k->off, tag, children, attr[0, nattr)), 0 a
+ *  null entry (the end of a list of siblings), PC_ENOMEM, or
+ *  PC_EUNSUPPORTED. */
+PC_INTERNAL int pc_dwk_next(pc_dwk *k);
+/** An attribute's value as libdw's dwarf_formaddr, dwarf_formudata (the
+ *  constant forms), dwarf_formstring (strings in the unit or
+ *  .debug_str, .debug_line_str) or a reference's .debug_info offset
+ *  read it: PC_OK, or PC_EUNSUPPORTED (ask libdw). */
+PC_INTERNAL int pc_dwk_addr(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *v);
+PC_INTERNAL int pc_dwk_udata(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *v);
+PC_INTERNAL int pc_dwk_string(const pc_dwk *k, const pc_dwk_attr *a, const char **s);
+PC_INTERNAL int pc_dwk_ref(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *off);
+PC_INTERNAL void pc_dwk_free(pc_dwk *k);
 
 #endif

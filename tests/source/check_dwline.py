@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""libprofcore/dwline.c (.debug_line read without libdw) against libdw's
-dwarf_getsrclines, unit by unit (test_dwline.c compares every row: address,
-file, line, column, is_stmt, end of sequence, and the file names).
+"""libprofcore/dwline.c (.debug_line and the DIEs read without libdw)
+against libdw, the general path: dwarf_getsrclines unit by unit
+(test_dwline.c compares every row: address, file, line, column, is_stmt,
+end of sequence, and the file names), and pc_dwarf_load with dwline.c and
+with libdw alone (pc_dwarf_set_general): the same line rows, function
+scopes (names, parents, call sites), ranges and line-symbol candidates.
 
 - hand-made tables (test_dwline --synthetic): a DWARF 5 big-endian one
   (line_strp directories, MD5 entries), sequences out of order, every
@@ -10,7 +13,8 @@ file, line, column, is_stmt, end of sequence, and the file names).
   only): gcc DWARF 2 to 5, -ffunction-sections, -gz, -gdwarf64, -m32,
   objects (relocated by libdwfl); clang DWARF 4 and 5, and s390x and
   32-bit PowerPC objects (big-endian); arm-none-eabi (Thumb) and
-  riscv64-unknown-elf objects: every unit read by dwline.c;
+  riscv64-unknown-elf objects; a C++ program by g++ and clang++: every
+  unit read by dwline.c;
 - the ELF test files of Debian's Go 1.19 source package (golang-1.19-src,
   installed with golang-go; other people's compilers: gcc 4.2 to 9.3 and
   clang, i386, x86-64, AArch64, ARM, PowerPC, s390x, SPARC64, RISC-V,
@@ -86,6 +90,8 @@ BUILDS = [
     ("arm-thumb.o", ["arm-none-eabi-gcc", "-mthumb", "-mcpu=cortex-m4", "-gdwarf-4", "-O2", "-c"],
      UTIL),
     ("riscv64.o", ["riscv64-unknown-elf-gcc", "-gdwarf-5", "-O2", "-c"], UTIL),
+    ("g++-dwarf4", ["g++", "-gdwarf-4", "-O2"], [os.path.join(PROG, "dwline_cxx.cc")]),
+    ("clang++-dwarf5", ["clang++", "-gdwarf-5", "-O2"], [os.path.join(PROG, "dwline_cxx.cc")]),
 ]
 
 
@@ -93,6 +99,17 @@ def run(tool, args):
     r = subprocess.run([tool] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     return r.returncode, r.stdout
+
+
+def check_load(tool, files, what):
+    """pc_dwarf_load with and without dwline.c: the same, every unit's
+    line table and DIEs read by dwline.c"""
+    rc, out = run(tool, ["--load", "--all-fast"] + files)
+    lines = out.splitlines()
+    if rc or len(lines) != len(files) or any(": load the same, " not in l for l in lines):
+        print("FAIL: pc_dwarf_load, %s:\n%s" % (what, out))
+        return 1
+    return 0
 
 
 def main():
@@ -116,6 +133,7 @@ def main():
         if rc or out != want:
             print("FAIL: fixed files:\n" + out)
             bad = 1
+        bad |= check_load(tool, [p for p, _ in have], "fixed files")
         checked += len(have)
     # programs built now
     if mode == "native":
@@ -140,6 +158,7 @@ def main():
                     l.split(", ")[1].split(" read")[0] for l in lines):
                 print("FAIL: programs built now:\n" + out)
                 bad = 1
+            bad |= check_load(tool, built, "programs built now")
             checked += len(built)
     if bad:
         return 1

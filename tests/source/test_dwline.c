@@ -12,6 +12,7 @@
  *   test_dwline --synthetic
  * reads hand-made tables: a DWARF 5 big-endian one (exact rows), and
  * truncated and lying ones (refused: PC_EUNSUPPORTED, never a crash). */
+#include "dwarf_internal.h"
 #include "dwline.h"
 
 #include <dwarf.h>
@@ -359,11 +360,61 @@ static int synthetic(void)
 	return bad;
 }
 
+/* pc_dwarf_load with dwline.c and with libdw alone: the same rows,
+ * scopes, ranges and candidates */
+static int check_load(const char *path, int all_fast)
+{
+	char *dump[2] = {NULL, NULL};
+	size_t lines = 0, dies = 0, l1, d1;
+	int st[2];
+	for (int general = 0; general < 2; general++) {
+		pc_dwarf *d;
+		pc_dwarf_new(&d, NULL);
+		pc_dwarf_set_general(d, general);
+		st[general] = pc_dwarf_load(d, path);
+		dump[general] = pc_dwarf_dump(d, general ? &l1 : &lines, general ? &d1 : &dies);
+		if (st[general]) {
+			const pc_error *e = pc_dwarf_error(d);
+			char *m = malloc(strlen(e->message) + 2);
+			strcpy(m, e->message);
+			free(dump[general]);
+			dump[general] = m;
+		}
+		pc_dwarf_free(d);
+	}
+	int bad = st[0] != st[1] || !dump[0] || !dump[1] || strcmp(dump[0], dump[1]);
+	if (bad) {
+		printf("%s: pc_dwarf_load differs from libdw's (%d, %d)\n", path, st[0], st[1]);
+		const char *a = dump[0] ? dump[0] : "", *b = dump[1] ? dump[1] : "";
+		size_t i = 0;
+		while (a[i] && a[i] == b[i])
+			i++;
+		while (i && a[i - 1] != '\n')
+			i--;
+		printf("  dwline.c: %.200s\n  libdw:    %.200s\n", a + i, b + i);
+	} else if (all_fast && (!lines || !dies)) {
+		printf("%s: lines read here in %zu units, DIEs in %zu\n", path, lines, dies);
+		bad = 1;
+	} else {
+		printf("%s: load %s, lines read here in %zu units, DIEs in %zu\n", path,
+		       st[0] ? "refused alike" : "the same", lines, dies);
+	}
+	free(dump[0]);
+	free(dump[1]);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	int all_fast = 0, bad = 0, i = 1;
 	if (argc > 1 && !strcmp(argv[1], "--synthetic"))
 		return synthetic();
+	if (argc > 1 && !strcmp(argv[1], "--load")) {
+		int af = argc > 2 && !strcmp(argv[2], "--all-fast");
+		for (i = 2 + af; i < argc; i++)
+			bad |= check_load(argv[i], af);
+		return bad;
+	}
 	if (argc > 1 && !strcmp(argv[1], "--all-fast")) {
 		all_fast = 1;
 		i++;
