@@ -5,7 +5,7 @@
 #   run-target.sh LEG SYSROOT PROGRAM [ARG]...
 # mingw: runs a Windows program under wine (wine64 or wine), with the wine
 # prefix SYSROOT/prefix (made by scripts/cross.sh) and DLLDIR, the build
-# directory holding libprofcore-0.dll, on wine's DLL search path.
+# directory holding libprofcore's DLL, on wine's DLL search path.
 #   run-target.sh mingw SYSROOT DLLDIR PROGRAM [ARG]...
 leg=$1 sysroot=$2
 shift 2

@@ -246,24 +246,18 @@ static int rx_compile(pc_ydctx *c, const pc_ynode *n, const char *path, int grou
 }
 
 /* A regex or a list of them. */
-static int rx_list(pc_ydctx *c, const pc_ynode *n, const char *path, rx **out,
-		   size_t *count)
+static int rx_list_item(pc_ydctx *c, const pc_ynode *n, const char *path, void *elem)
 {
-	size_t k = n->type == PC_YN_SEQ ? n->n : 1;
-	*out = calloc(k ? k : 1, sizeof **out);
-	if (!*out)
-		return PC_ENOMEM;
-	*count = 0;
-	for (size_t i = 0; i < k; i++) {
-		char kp[256];
-		pc_yd_path(kp, sizeof kp, "%s[%zu]", path, i);
-		int r = rx_compile(c, n->type == PC_YN_SEQ ? n->kids[i] : n,
-				   n->type == PC_YN_SEQ ? kp : path, 0, &(*out)[i]);
-		if (r)
-			return r;
-		(*count)++;
-	}
-	return PC_OK;
+	return rx_compile(c, n, path, 0, elem);
+}
+
+static int rx_list(pc_ydctx *c, const pc_ynode *n, const char *path, rx **out,
+		    size_t *count)
+{
+	void *v;
+	int r = pc_yd_list(c, n, path, sizeof **out, rx_list_item, &v, count);
+	*out = v;
+	return r;
 }
 
 static const char *const addr_names[] = {"segoff", "objoff", "hex", "decimal", NULL};

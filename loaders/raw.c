@@ -359,10 +359,17 @@ static int add_regions(pc_profile *p, pc_stream *s, const char *spec)
 		    hi <= lo)
 			return pc_stream_fail(s, PC_EUSAGE, -1,
 					      "regions: bad address range in '%.*s'", (int)n, q);
-		if (!class_by_name(c1 + 1, cn, &cls))
+		if (!class_by_name(c1 + 1, cn, &cls)) {
+			char known[160];
+			size_t k = 0;
+			for (int c = 0; c < PC_REGION_COUNT && k < sizeof known; c++)
+				k += (size_t)snprintf(known + k, sizeof known - k, "%s%s",
+						      c ? ", " : "",
+						      pc_region_class_name((pc_region_class)c));
 			return pc_stream_fail(s, PC_EUSAGE, -1,
-					      "regions: unknown class '%.*s' (application, system, dos, io, high, low, library, kernel, unknown)",
-					      (int)cn, c1 + 1);
+					      "regions: unknown class '%.*s' (%s)",
+					      (int)cn, c1 + 1, known);
+		}
 		char label[128];
 		if (c2)
 			snprintf(label, sizeof label, "%.*s", (int)(q + n - c2 - 1), c2 + 1);

@@ -110,24 +110,18 @@ static int trx_compile(pc_ydctx *c, const pc_ynode *n, const char *path, int gro
 	return pc_yd_regex(c, n, path, groups, tfield_of, out->group, &out->re, &out->nsub);
 }
 
+static int trx_list_item(pc_ydctx *c, const pc_ynode *n, const char *path, void *elem)
+{
+	return trx_compile(c, n, path, 0, elem);
+}
+
 static int trx_list(pc_ydctx *c, const pc_ynode *n, const char *path, trx **out,
 		    size_t *count)
 {
-	size_t k = n->type == PC_YN_SEQ ? n->n : 1;
-	*out = calloc(k ? k : 1, sizeof **out);
-	if (!*out)
-		return PC_ENOMEM;
-	*count = 0;
-	for (size_t i = 0; i < k; i++) {
-		char kp[256];
-		pc_yd_path(kp, sizeof kp, "%s[%zu]", path, i);
-		int r = trx_compile(c, n->type == PC_YN_SEQ ? n->kids[i] : n,
-				    n->type == PC_YN_SEQ ? kp : path, 0, &(*out)[i]);
-		if (r)
-			return r;
-		(*count)++;
-	}
-	return PC_OK;
+	void *v;
+	int r = pc_yd_list(c, n, path, sizeof **out, trx_list_item, &v, count);
+	*out = v;
+	return r;
 }
 
 static int tdialect_build(pc_ydctx *c, const pc_ynode *root, tdialect *d)

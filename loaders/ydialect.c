@@ -74,6 +74,27 @@ int pc_yd_scalar(pc_ydctx *c, const pc_ynode *n, const char *path, const char **
 	return PC_OK;
 }
 
+int pc_yd_list(pc_ydctx *c, const pc_ynode *n, const char *path, size_t size,
+	       pc_yd_item_fn each, void **out, size_t *count)
+{
+	size_t k = n->type == PC_YN_SEQ ? n->n : 1;
+	unsigned char *v = calloc(k ? k : 1, size);
+	*out = v;
+	*count = 0;
+	if (!v)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < k; i++) {
+		char kp[256];
+		pc_yd_path(kp, sizeof kp, "%s[%zu]", path, i);
+		int r = n->type == PC_YN_SEQ ? each(c, n->kids[i], kp, v + i * size)
+					     : each(c, n, path, v);
+		if (r)
+			return r;
+		(*count)++;
+	}
+	return PC_OK;
+}
+
 int pc_yd_regex(pc_ydctx *c, const pc_ynode *n, const char *path, int groups,
 		pc_yd_group_fn field, int *group, pc_re **re, size_t *nsub)
 {

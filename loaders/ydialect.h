@@ -49,6 +49,13 @@ typedef const char *(*pc_yd_group_fn)(const char *name, int groups, int *field);
  *  dialect's budget, PC_YD_MAX_INSTS.  On an error nothing is kept. */
 PC_INTERNAL int pc_yd_regex(pc_ydctx *c, const pc_ynode *n, const char *path, int groups,
 			    pc_yd_group_fn field, int *group, pc_re **re, size_t *nsub);
+/** A scalar or a sequence of them as an array of size-byte elements:
+ *  *out (calloc'd, owned by the caller, freed on an error too) gets one
+ *  element per item, each filled by each(c, item, its path, element);
+ *  *count counts those filled, so a caller's cleanup frees only them. */
+typedef int (*pc_yd_item_fn)(pc_ydctx *c, const pc_ynode *n, const char *path, void *elem);
+PC_INTERNAL int pc_yd_list(pc_ydctx *c, const pc_ynode *n, const char *path, size_t size,
+			   pc_yd_item_fn each, void **out, size_t *count);
 /** One of names[] (NULL-terminated): its index. */
 PC_INTERNAL int pc_yd_enum(pc_ydctx *c, const pc_ynode *n, const char *path,
 			   const char *const *names, int *out);

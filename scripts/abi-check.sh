@@ -3,7 +3,8 @@
 # (abi/libprofcore.abi, written by abidw from Debian's abigail-tools) and
 # fails on any difference: a changed, removed or added public function or
 # type.  A change is then a decision (docs/development.md, "ABI"): bump
-# PC_VERSION_MAJOR (the SONAME) when it breaks callers, and record the new
+# the ABI version (meson.build's project version: the minor one before
+# 1.0; the SONAME follows) when it breaks callers, and record the new
 # baseline.
 #   scripts/abi-check.sh            build build-abi/, compare (exit 0: same)
 #   scripts/abi-check.sh --update   build build-abi/, rewrite the baseline

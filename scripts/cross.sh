@@ -203,10 +203,14 @@ wine_server_pid() {
 
 check_mingw_build() {
 	[ "$nw" -eq 0 ] || { echo "cross: mingw build must be warning-free" >&2; exit 1; }
-	for f in libprofcore-0.dll libprofcore.a cli/profcat.exe; do
+	# the DLL is named by the ABI version (libprofcore-MAJOR.MINOR.dll
+	# before 1.0: meson.build's soversion)
+	dll=$(meson introspect --targets "$dir" | python3 -c 'import json, sys
+print(" ".join(f.split("/")[-1] for t in json.load(sys.stdin) if t["name"] == "profcore" and t["type"] == "shared library" for f in t["filename"]))')
+	for f in $dll libprofcore.a cli/profcat.exe; do
 		[ -f "$dir/$f" ] || { echo "cross: mingw: $dir/$f was not built" >&2; exit 1; }
 	done
-	echo "cross: mingw: built $dir/libprofcore-0.dll, libprofcore.a, cli/profcat.exe"
+	echo "cross: mingw: built $dir/$dll, libprofcore.a, cli/profcat.exe"
 }
 
 # The mingw leg's libraries that Debian has no mingw-w64 package of,

@@ -1,6 +1,6 @@
 #!/bin/sh
-# The Debian packages (debian/): builds profcat, libprofcore0,
-# libprofcore-dev and python3-profcore with dpkg-buildpackage from a copy
+# The Debian packages (debian/): builds profcat, the library's package
+# (named by its SONAME), profcore-data, libprofcore-dev and python3-profcore with dpkg-buildpackage from a copy
 # of this tree, checks them with lintian (no errors), installs them, runs
 # /usr/bin/profcat on the bundled capture, builds examples/linking against
 # the installed libprofcore-dev with pkg-config alone and runs it, imports
@@ -33,11 +33,13 @@ lintian --fail-on error *.changes >lintian.txt 2>&1 ||
 	{ cat lintian.txt; echo "deb-test: lintian reports errors" >&2; exit 1; }
 echo "deb-test: lintian: no errors; $(grep -c '^[WIPX]: ' lintian.txt || true) warnings, notes and infos ($out/lintian.txt)" >&2
 
-pkgs="profcat libprofcore0 libprofcore-dev python3-profcore"
+# the library's package is named by its SONAME (libprofcoreMAJOR.MINOR)
+lib=$(sed -n 's/^Package: \(libprofcore[0-9][0-9.]*\)$/\1/p' "$repo/debian/control")
+pkgs="profcat $lib profcore-data libprofcore-dev python3-profcore"
 cleanup() { $SUDO env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $pkgs >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	./profcat_*.deb ./libprofcore0_*.deb ./libprofcore-dev_*.deb ./python3-profcore_*.deb >/dev/null
+	./profcat_*.deb ./"$lib"_*.deb ./profcore-data_*.deb ./libprofcore-dev_*.deb ./python3-profcore_*.deb >/dev/null
 
 # profcat from /usr/bin on the bundled capture: the quick start's report
 demo=$repo/tests/unix/fixtures/x86_64-nopie

@@ -39,9 +39,11 @@
  *    Exceptions are marked in place: "[any thread]" functions have no
  *    handle and may be called at any time; a pc_registry may be shared
  *    by profiles in several threads once it is built (see there).
- *  - ABI: the shared library's SONAME is libprofcore.so.PC_VERSION_MAJOR
- *    and only pc_ symbols are exported; loader plugins are versioned
- *    separately (PC_LOADER_ABI_VERSION, profcore_plugin.h).  Output
+ *  - ABI: the shared library's SONAME is libprofcore.so.MAJOR.MINOR
+ *    while PC_VERSION_MAJOR is 0 (a new minor version may break callers),
+ *    libprofcore.so.MAJOR from 1.0 on, and only pc_ symbols are
+ *    exported; loader plugins are versioned separately
+ *    (PC_LOADER_ABI_VERSION, profcore_plugin.h).  Output
  *    structs may grow at their end: the functions filling them take the
  *    caller's sizeof (see pc_profile_row_at).  No FILE * crosses into the
  *    library (the _file helpers are inline).  The library reads no
@@ -78,12 +80,12 @@ extern "C" {
 #define PC_PRINTF(f, a)
 #endif
 
-#define PC_VERSION_MAJOR 0
-#define PC_VERSION_MINOR 2
-#define PC_VERSION_PATCH 0
-#define PC_VERSION_STRING "0.2.0"
+/* PC_VERSION_MAJOR, _MINOR, _PATCH and _STRING, generated from the
+ * project version (meson.build) */
+#include "profcore_version.h"
 
-/** The library's version string, e.g. "0.2.0".  [any thread] */
+/** The library's version string, PC_VERSION_STRING of the library that
+ *  runs (which may be newer than the header compiled in).  [any thread] */
 PC_API const char *pc_version(void);
 
 /* ------------------------------------------------------------------ */

@@ -6,7 +6,9 @@ Usage: exports_test.py LIBRARY HEADER...
 - every defined dynamic symbol (nm -D --defined-only) starts with pc_;
 - every exported symbol is declared PC_API in a public header, and every
   PC_API function of the headers is exported (no leaks, no stubs missing);
-- the SONAME is libprofcore.so.<PC_VERSION_MAJOR> (the ABI version);
+- the SONAME is libprofcore.so.<MAJOR>.<MINOR> while PC_VERSION_MAJOR is
+  0, libprofcore.so.<MAJOR> from 1.0 on (the ABI version, from the
+  generated profcore_version.h: docs/development.md ("ABI"));
 - the library has no writable static data of its own (no global mutable
   state that two profiles could share): every object in .data, .bss and
   their thread-local and relocated forms belongs to the C runtime or to a
@@ -26,18 +28,18 @@ def run(cmd):
 
 
 def declared(headers):
-    names, major = set(), None
+    names, version = set(), {}
     for h in headers:
         text = open(h).read()
-        m = re.search(r"#define\s+PC_VERSION_MAJOR\s+(\d+)", text)
-        if m:
-            major = int(m.group(1))
+        for m in re.finditer(r"#define\s+PC_VERSION_(MAJOR|MINOR)\s+(\d+)",
+                             text):
+            version[m.group(1)] = int(m.group(2))
         text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
         # Drop preprocessor lines (with continuations): #define PC_API ...
         text = re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", " ", text, flags=re.M)
         for m in re.finditer(r"\bPC_API\b[^;{]*?\b(\w+)\s*\(", text):
             names.add(m.group(1))
-    return names, major
+    return names, version
 
 
 WRITABLE = {".data", ".bss", ".tdata", ".tbss", ".data.rel",
@@ -77,7 +79,7 @@ def main():
         exported.add(name)
         if not name.startswith(PREFIX):
             bad.append(line)
-    api, major = declared(headers)
+    api, version = declared(headers)
     ok = True
     if bad:
         ok = False
@@ -95,7 +97,9 @@ def main():
         print("\n".join("  " + n for n in missing))
     soname = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]",
                        run(["readelf", "-d", lib]))
-    want = "libprofcore.so.%d" % major
+    want = "libprofcore.so.%d" % version["MAJOR"]
+    if version["MAJOR"] == 0:
+        want += ".%d" % version["MINOR"]
     if not soname or soname.group(1) != want:
         ok = False
         print("SONAME is %s, expected %s"

@@ -5,8 +5,9 @@ Every public header must be self-contained and warning-free in C99, C11
 and C++11/17 (libgit2's headertest idea).  An application that includes
 only profcore.h (load, attribute, report, export, the typed options)
 builds, and the loader author's API (pc_profile_add_*, pc_stream_read*,
-pc_loader's fields) is not in it: it is profcore_plugin.h's.  Usage: header_test.py INCLUDEDIR
-with $CC (and $CXX, optional: the C++ half is skipped without it).
+pc_loader's fields) is not in it: it is profcore_plugin.h's.
+Usage: header_test.py INCLUDEDIR... (the sources' and the build's, where
+the generated profcore_version.h is) with $CC (and $CXX, optional: the C++ half is skipped without it).
 """
 import os
 import shlex
@@ -20,6 +21,10 @@ C_FLAGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror", "-Wshadow",
            "-Wcast-qual", "-Wconversion"]
 CXX_FLAGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror", "-Wshadow",
              "-Wundef", "-Wcast-qual", "-Wconversion", "-Wold-style-cast"]
+
+
+def incs(dirs):
+    return [a for d in dirs for a in ("-I", d)]
 
 
 def compile_one(compiler, std, flags, inc, header, suffix, tmp):
@@ -38,8 +43,8 @@ def compile_one(compiler, std, flags, inc, header, suffix, tmp):
                 "\treturn pc_version() != 0 && t.total == 0 &&\n"
                 "\t       s.version == PC_ATTRIB_OPTIONS_VERSION && keys[1].name == NULL\n"
                 "\t       ? 0 : 1;\n}\n")
-    cmd = compiler + ["-std=" + std] + flags + ["-I", inc, "-fsyntax-only",
-                                                src]
+    cmd = compiler + ["-std=" + std] + flags + incs(inc) + ["-fsyntax-only",
+                                                          src]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     if r.returncode != 0 or r.stdout.strip():
@@ -99,7 +104,7 @@ def application(cc, inc, tmp):
     src = os.path.join(tmp, "app.c")
     with open(src, "w") as f:
         f.write(APP)
-    cmd = cc + ["-std=c11"] + C_FLAGS + ["-I", inc, "-fsyntax-only", src]
+    cmd = cc + ["-std=c11"] + C_FLAGS + incs(inc) + ["-fsyntax-only", src]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     if r.returncode != 0 or r.stdout.strip():
@@ -115,7 +120,7 @@ def application(cc, inc, tmp):
                     "pc_registry *r)\n{\n\tunsigned char buf[4];\n\tsize_t got;\n"
                     "\t(void)p, (void)s, (void)r, (void)buf, (void)got;\n\t%s\n}\n"
                     % use)
-        r = subprocess.run(cc + ["-std=c11", "-Werror", "-I", inc, "-fsyntax-only", src],
+        r = subprocess.run(cc + ["-std=c11", "-Werror"] + incs(inc) + ["-fsyntax-only", src],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True)
         if r.returncode == 0:
@@ -127,7 +132,7 @@ def application(cc, inc, tmp):
 
 
 def main():
-    inc = sys.argv[1]
+    inc = sys.argv[1:]
     cc = shlex.split(os.environ.get("CC", "cc"))
     cxx = shlex.split(os.environ.get("CXX", "")) or None
     ok = True

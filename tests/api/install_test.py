@@ -57,6 +57,13 @@ class Installed(unittest.TestCase):
         opts = {o["name"]: o["value"] for o in json.loads(run(
             MESON + ["introspect", "--buildoptions", BUILD]).stdout)}
         cls.prefix = opts["prefix"]
+        # the project version (meson.build, the only place it is written)
+        # and the ABI version the SONAME carries: MAJOR.MINOR before 1.0
+        cls.version = json.loads(run(
+            MESON + ["introspect", "--projectinfo", BUILD]).stdout)["version"]
+        v = cls.version.split(".")
+        cls.abi = v[0] + "." + v[1] if v[0] == "0" else v[0]
+        cls.soname = "libprofcore.so." + cls.abi
 
         def under(d):
             return os.path.join(cls.prefix, d)
@@ -107,11 +114,12 @@ class Installed(unittest.TestCase):
         for dest in self.installed.values():
             self.assertTrue(dest.startswith(self.prefix + os.sep), dest)
         lib = os.path.join(self.libdir, "libprofcore.so")
-        self.assertEqual(os.readlink(self.d(lib)), "libprofcore.so.0")
-        self.assertEqual(os.readlink(self.d(lib + ".0")),
-                         "libprofcore.so.0.2.0")
-        for path in (lib + ".0.2.0",
+        self.assertEqual(os.readlink(self.d(lib)), self.soname)
+        self.assertEqual(os.readlink(self.d(lib + "." + self.abi)),
+                         "libprofcore.so." + self.version)
+        for path in (lib + "." + self.version,
                      os.path.join(self.includedir, "profcore.h"),
+                     os.path.join(self.includedir, "profcore_version.h"),
                      os.path.join(self.includedir, "profcore_plugin.h"),
                      os.path.join(self.libdir, "pkgconfig", "profcore.pc"),
                      os.path.join(self.bindir, "profcat"),
@@ -146,7 +154,7 @@ class Installed(unittest.TestCase):
 
     def test_pkg_config(self):
         r = run(["pkg-config", "--modversion", "profcore"], env=self.env)
-        self.assertEqual(r.stdout, "0.2.0\n")
+        self.assertEqual(r.stdout, self.version + "\n")
         r = run(["pkg-config", "--libs", "profcore"], env=self.env)
         self.assertEqual(r.stdout.split(),
                          ["-L" + self.d(self.libdir), "-lprofcore"])
@@ -173,7 +181,7 @@ class Installed(unittest.TestCase):
         r = run(["pkg-config", "--print-requires-private", "profcore"],
                 env=self.env)
         required = sorted(l.split()[0] for l in r.stdout.splitlines())
-        so = self.d(os.path.join(self.libdir, "libprofcore.so.0"))
+        so = self.d(os.path.join(self.libdir, self.soname))
         needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(\S+)\]",
                             run([readelf, "-d", so]).stdout)
         sonames = {"zlib": "libz.so.", "libelf": "libelf.so.",
@@ -194,10 +202,10 @@ class Installed(unittest.TestCase):
         env = dict(self.env)
         del env["LD_LIBRARY_PATH"]
         r = run(["ldd", profcat], env=env)
-        found = re.findall(r"libprofcore\.so\.0 => (\S+)", r.stdout)
+        found = re.findall(re.escape(self.soname) + r" => (\S+)", r.stdout)
         self.assertEqual([os.path.realpath(p) for p in found],
                          [os.path.realpath(self.d(os.path.join(
-                             self.libdir, "libprofcore.so.0")))], r.stdout)
+                             self.libdir, self.soname)))], r.stdout)
         unix = os.path.join(SOURCE, "tests", "unix", "fixtures",
                             "x86_64-nopie")
         r = run([profcat, "-n", "1", "callgraph", "gmon.out"], env=env,
@@ -208,7 +216,8 @@ class Installed(unittest.TestCase):
 
     def test_cmake_version_check(self):
         """find_package(profcore X.Y): 0.x versions are compatible within
-        one minor version only, and never older than asked."""
+        one minor version only, and never older than asked (asked
+        around the project's version)."""
         cmake = shutil.which("cmake")
         if not cmake:
             self.skipTest("cmake not installed")
@@ -220,14 +229,20 @@ class Installed(unittest.TestCase):
                     "find_package(profcore ${WANT} QUIET)\n"
                     "message(STATUS \"profcore ${WANT}: ${profcore_FOUND}\")\n")
         env = dict(self.env, CMAKE_PREFIX_PATH=self.d(self.prefix))
+        major, minor, patch = (int(x) for x in self.version.split("."))
+        self.assertEqual(major, 0, "from 1.0 on: one major version")
+        expected = {"": "1", "0.%d" % minor: "1", self.version: "1",
+                    "0.%d.%d" % (minor, patch + 1): "0",
+                    "0.%d" % (minor + 1): "0", "1.0": "0"}
+        if minor:
+            expected["0.%d" % (minor - 1)] = "0"
         got = {}
-        for want in ("", "0.1", "0.2", "0.2.0", "0.2.1", "0.3", "1.0"):
+        for want in expected:
             out = os.path.join(self.tmp, "cmake-version-b" + want)
             r = run([cmake, "-S", src, "-B", out, "-DWANT=" + want], env=env)
             got[want] = re.search(r"-- profcore %s: (\w*)\n" % re.escape(
                 want), r.stdout).group(1)
-        self.assertEqual(got, {"": "1", "0.1": "0", "0.2": "1", "0.2.0": "1",
-                               "0.2.1": "0", "0.3": "0", "1.0": "0"})
+        self.assertEqual(got, expected)
 
     def test_linking_example(self):
         src = self.copy_example("linking")
@@ -372,6 +387,13 @@ class Installed(unittest.TestCase):
         text = re.sub(".\b", "", r.stdout)  # overstrike bold/underline
         self.assertTrue(text.startswith("PROFCAT(1)"), text[:200])
         self.assertIn("\nENVIRONMENT\n       PROFCORE_PLUGIN_PATH\n", text)
+        # the footer names the version (cli/manpage.py writes it from
+        # meson.build's)
+        with open(page, encoding="utf-8") as f:
+            th = [l for l in f if l.startswith(".TH ")]
+        self.assertEqual(len(th), 1)
+        self.assertTrue(th[0].endswith(' "profcore %s" "User Commands"\n'
+                                       % self.version), th[0])
         # groff itself, every warning category on
         r = run(["groff", "-man", "-Tutf8", "-ww", "-z", page], env=self.env)
         self.assertEqual(r.stderr, "")
@@ -472,25 +494,28 @@ class Installed(unittest.TestCase):
                  "import profcore; print(profcore.version(), "
                  "profcore.library_path())"],
                 env=self.python_env(PYTHONPATH=pkgroot), cwd=self.tmp)
-        self.assertEqual(r.stdout, "0.2.0 libprofcore.so.0\n")
+        self.assertEqual(r.stdout, "%s %s\n" % (self.version, self.soname))
         # Under a prefix ld.so does not search, the recorded libdir is used.
         with open(os.path.join(pkgroot, "profcore", "_paths.py")) as f:
-            self.assertIn('\nLIBDIR = "%s"\n' % self.libdir, f.read())
+            paths = f.read()
+        self.assertIn('\nLIBDIR = "%s"\n' % self.libdir, paths)
+        self.assertIn('\nVERSION = "%s"\n' % self.version, paths)
         shutil.copytree(os.path.join(pkgroot, "profcore"),
                         os.path.join(self.tmp, "relocated", "profcore"))
         with open(os.path.join(self.tmp, "relocated", "profcore",
                                "_paths.py"), "w") as f:
-            f.write('LIBDIR = "%s"\n' % self.d(self.libdir))
+            f.write(paths.replace('\nLIBDIR = "%s"\n' % self.libdir,
+                                  '\nLIBDIR = "%s"\n' % self.d(self.libdir)))
         env = self.python_env(PYTHONPATH=os.path.join(self.tmp, "relocated"))
         env.pop("LD_LIBRARY_PATH")
-        if run([sys.executable, "-c", "import ctypes; ctypes.CDLL("
-                "'libprofcore.so.0')"], env=env, check=False).returncode == 0:
-            self.skipTest("a libprofcore.so.0 is installed system-wide")
+        if run([sys.executable, "-c", "import ctypes; ctypes.CDLL(%r)"
+                % self.soname], env=env, check=False).returncode == 0:
+            self.skipTest("a %s is installed system-wide" % self.soname)
         r = run([sys.executable, "-c",
                  "import profcore; print(profcore.library_path())"],
                 env=env, cwd=self.tmp)
         self.assertEqual(r.stdout, self.d(os.path.join(
-            self.libdir, "libprofcore.so.0")) + "\n")
+            self.libdir, self.soname)) + "\n")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ output (gen_golden.py writes them, check_filters.py compares them).
 needs: "" (ELF), "dwarf" (libdw), "disasm" (Capstone and libdw).
 """
 import os
+import re
 
 ROOT = os.environ.get("PC_SOURCE_ROOT") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -68,3 +69,23 @@ def cases():
     out.append(("disasm-dropped", SRC_DIR, ["-r", "disasm", "-O", "disasm-select=checksum",
                                            "--ignore", "checksum"] + SRC, "disasm"))
     return out
+
+
+# The exports name their creator, "profcore VERSION": a golden holds
+# "profcore @VERSION@" there, so that the version stays written in
+# meson.build only
+with open(os.path.join(ROOT, "meson.build"), encoding="utf-8") as _f:
+    VERSION = re.search(r"\bproject\([^)]*?\bversion\s*:\s*'([^']+)'",
+                        _f.read()).group(1)
+_CREATOR = b"profcore " + VERSION.encode()
+_PLACEHOLDER = b"profcore @VERSION@"
+
+
+def to_golden(output):
+    """profcat's output (bytes) as a golden holds it."""
+    return output.replace(_CREATOR, _PLACEHOLDER)
+
+
+def from_golden(golden):
+    """A golden's bytes as profcat prints them."""
+    return golden.replace(_PLACEHOLDER, _CREATOR)

@@ -77,7 +77,7 @@ for name, cwd, args, need in cases.cases():
     r = subprocess.run([PROFCAT] + args, cwd=cwd, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=600)
     with open(os.path.join(HERE, "golden", name + ".txt"), "rb") as f:
-        want = f.read()
+        want = cases.from_golden(f.read())
     got = r.stdout
     if r.returncode == 0 and got == want:
         print("ok   %s = golden/%s.txt" % (name, name))

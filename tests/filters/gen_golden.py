@@ -16,5 +16,5 @@ for name, cwd, args, _ in cases.cases():
     if r.returncode:
         sys.exit("%s: exit %d: %s" % (name, r.returncode, r.stdout.decode()))
     with open(os.path.join(HERE, "golden", name + ".txt"), "wb") as f:
-        f.write(r.stdout)
+        f.write(cases.to_golden(r.stdout))
     print("wrote golden/%s.txt" % name)

@@ -12,6 +12,7 @@ import csv
 import ctypes
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,6 +45,10 @@ GMON = os.path.join(UNIX, "gmon.out")
 TICKS = os.path.join(SOURCE, "examples", "plugin", "sample.ticks")
 DOS = os.path.join(SOURCE, "tests", "dos", "fixtures")
 INSTALLED = os.environ.get("PC_INSTALLED") == "1"
+with open(os.path.join(SOURCE, "meson.build"), encoding="utf-8") as _f:
+    # the project version, written there only
+    VERSION = re.search(r"\bproject\([^)]*?\bversion\s*:\s*'([^']+)'",
+                        _f.read()).group(1)
 
 
 def profcat(*args):
@@ -95,8 +100,13 @@ def check_against_csv(test, prof, *args):
 
 class Basics(unittest.TestCase):
     def test_version(self):
-        self.assertEqual(profcore.version(), "0.2.0")
-        self.assertEqual(profcore.__version__, "0.2.0")
+        from profcore import _lib as c
+        self.assertEqual(profcore.version(), VERSION)
+        self.assertEqual(profcore.__version__, VERSION)
+        # the bindings are for this tree's version: they load a library
+        # of its ABI (the SONAME's suffix) and refuse another one
+        self.assertEqual(c.VERSION, VERSION)
+        self.assertEqual(c.SONAME, "libprofcore.so." + c.abi_version(VERSION))
         if INSTALLED:   # the wheel's own library, inside the package
             self.assertEqual(profcore.library_path(), os.path.join(
                 os.path.dirname(profcore.__file__), "libprofcore-py.so"))
@@ -105,6 +115,24 @@ class Basics(unittest.TestCase):
             return
         self.assertEqual(os.path.realpath(profcore.library_path()),
                          os.path.realpath(os.environ["PROFCORE_LIBRARY"]))
+
+    def test_abi(self):
+        """The SONAME's suffix: MAJOR.MINOR before 1.0, then MAJOR; a
+        library of another ABI is refused in one line."""
+        from profcore import _lib as c
+        self.assertEqual([c.abi_version(v) for v in
+                          ("0.41.0", "0.41.7", "0.10.1", "1.0.0", "2.5.1")],
+                         ["0.41", "0.41", "0.10", "1", "2"])
+        if INSTALLED:
+            return
+        r = subprocess.run(
+            [sys.executable, "-c", "from profcore import _lib as c\n"
+             "c.ABI = '0.2'\ntry:\n    c.lib()\nexcept OSError as e:\n"
+             "    print(e)\n"], stdout=subprocess.PIPE,
+            universal_newlines=True, check=True)
+        self.assertEqual(r.stdout, "%s is libprofcore %s; these bindings "
+                         "need 0.2.x\n" % (os.environ["PROFCORE_LIBRARY"],
+                                          VERSION))
 
     def test_report_names(self):
         names = profcore.report_names()
@@ -193,18 +221,36 @@ class Basics(unittest.TestCase):
             pkg = os.path.join(tmp, "profcore")
             shutil.copytree(os.path.dirname(profcore.__file__), pkg,
                             ignore=shutil.ignore_patterns("__pycache__"))
-            lib = os.path.join(pkg, "libprofcore.so.0")
+            from profcore import _lib as c
+            lib = os.path.join(pkg, c.SONAME)
             shutil.copy(profcore.library_path(), lib)
             if INSTALLED:   # the wheel's copy would be found first
                 os.unlink(os.path.join(pkg, "libprofcore-py.so"))
             env = dict(os.environ, PYTHONPATH=tmp)
             env.pop("PROFCORE_LIBRARY", None)
             env.pop("LD_LIBRARY_PATH", None)
-            r = subprocess.run(
-                [sys.executable, "-c",
-                 "import profcore; print(profcore.library_path())"],
-                env=env, cwd=tmp, stdout=subprocess.PIPE,
-                universal_newlines=True, check=True)
+            run = [sys.executable, "-c",
+                   "import profcore; print(profcore.library_path())"]
+            paths = os.path.join(pkg, "_paths.py")
+            if not INSTALLED:
+                # out of the checkout, no meson.build says which version
+                # the bindings are for: meson install writes _paths.py
+                r = subprocess.run(run, env=env, cwd=tmp,
+                                   stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE,
+                                   universal_newlines=True)
+                self.assertEqual(r.returncode, 1)
+                self.assertEqual(r.stderr.splitlines()[-1],
+                                 "ImportError: profcore: no _paths.py "
+                                 "(written by meson install) and no project "
+                                 "version in %s: cannot tell which "
+                                 "libprofcore these bindings are for"
+                                 % os.path.normpath(os.path.join(
+                                     pkg, "..", "..", "..", "meson.build")))
+                with open(paths, "w") as f:
+                    f.write('LIBDIR = ""\nVERSION = "%s"\n' % VERSION)
+            r = subprocess.run(run, env=env, cwd=tmp, stdout=subprocess.PIPE,
+                               universal_newlines=True, check=True)
             self.assertEqual(r.stdout, lib + "\n")
 
     def test_bad_library_variable(self):

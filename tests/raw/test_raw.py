@@ -383,7 +383,7 @@ class Errors(unittest.TestCase):
     def test_layout_mistakes_come_before_the_empty_file(self):
         self.fails([ELF, "-f", "raw", "-O", "regions=0-1000:rom", "-"], 2,
                    "profcat: <stdin>: regions: unknown class 'rom' (application, "
-                   "system, dos, io, high, low, library, kernel, unknown)\n", stdin=b"")
+                   "system, dos, io, high, low, library, kernel, unknown, sleep)\n", stdin=b"")
 
     def test_text_of_comments_only(self):
         text = b"# ES 1800 upload\n; nothing recorded\n\n   \t\n"
@@ -475,7 +475,7 @@ class Errors(unittest.TestCase):
         p = fx("w32le.pcs")
         self.fails([ELF, "-f", "raw", "-O", "regions=0-1000:rom", p], 2,
                    "profcat: %s: regions: unknown class 'rom' (application, system, dos, "
-                   "io, high, low, library, kernel, unknown)\n" % p)
+                   "io, high, low, library, kernel, unknown, sleep)\n" % p)
 
 
 class RowOrder(unittest.TestCase):

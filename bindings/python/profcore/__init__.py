@@ -1079,7 +1079,7 @@ def demangler_available() -> bool:
 
 
 def version() -> str:
-    """Version of the loaded libprofcore, e.g. "0.2.0"."""
+    """Version of the loaded libprofcore, "MAJOR.MINOR.PATCH"."""
     return _c.lib().pc_version().decode()
 
 

@@ -11,14 +11,51 @@ import ctypes
 import ctypes.util
 import glob
 import os
+import re
 from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int,
                     c_int64, c_size_t, c_uint, c_uint32, c_uint64, c_void_p)
 from typing import Any, List, Optional
 
-#: Major version of the C library these bindings were written for.  The
-#: shared object's SONAME carries the same number (libprofcore.so.0).
-ABI_MAJOR = 0
-SONAME = "libprofcore.so.%d" % ABI_MAJOR
+
+def _tree_version() -> str:
+    """The version of the tree these bindings come from: installed, the
+    project version meson wrote into ``_paths.py``; run from the source
+    tree, the one in its ``meson.build`` (the only place it is written)."""
+    try:
+        from ._paths import VERSION  # written by meson install
+        return VERSION
+    except ImportError:
+        pass
+    here = os.path.dirname(os.path.abspath(__file__))
+    build = os.path.join(here, os.pardir, os.pardir, os.pardir, "meson.build")
+    try:
+        with open(build, encoding="utf-8") as f:
+            m = re.search(r"\bproject\([^)]*?\bversion\s*:\s*'([^']+)'",
+                          f.read())
+    except OSError:
+        m = None
+    if not m:
+        raise ImportError("profcore: no _paths.py (written by meson install) "
+                          "and no project version in %s: cannot tell which "
+                          "libprofcore these bindings are for"
+                          % os.path.normpath(build))
+    return m.group(1)
+
+
+def abi_version(version: str) -> str:
+    """The ABI part of a version, the SONAME's suffix: MAJOR.MINOR while
+    MAJOR is 0 (before 1.0 a new minor version may break callers), then
+    MAJOR (docs/development.md ("ABI"))."""
+    v = version.split(".")
+    return "%s.%s" % (v[0], v[1]) if v[0] == "0" else v[0]
+
+
+#: The version of the C library these bindings were written for (their
+#: structures mirror its profcore.h) and its ABI; the shared object's
+#: SONAME carries the ABI (libprofcore.so.ABI).
+VERSION = _tree_version()
+ABI = abi_version(VERSION)
+SONAME = "libprofcore.so." + ABI
 
 PC_REGION_COUNT = 10
 PC_NOSEG = 0xFFFFFFFF
@@ -300,8 +337,8 @@ def lib() -> Library:
                       + ". Set PROFCORE_LIBRARY to the shared object.")
     L = Library(handle)
     version = L.pc_version().decode()
-    if int(version.split(".")[0]) != ABI_MAJOR:
-        raise OSError("%s is libprofcore %s; these bindings need %d.x"
-                      % (L.path, version, ABI_MAJOR))
+    if abi_version(version) != ABI:
+        raise OSError("%s is libprofcore %s; these bindings need %s.x"
+                      % (L.path, version, ABI))
     _lib = L
     return L
