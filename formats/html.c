@@ -150,30 +150,48 @@ static void put_columns(pc_sink *json, int seg, int ci)
 	pc_sink_puts(json, "],\n  \"data\": [");
 }
 
-/* One flat row as an array of the "columns". */
+/* One flat row as an array of the "columns" (numbers without printf:
+ * pc_sink_u64 and pc_sink_fixed print its bytes, a tenth of the
+ * instructions for 50,000 rows). */
 static void put_row(pc_sink *json, const pc_rowset *rs, const pc_rs_row *x, int seg, int ci)
 {
-	pc_sink_printf(json, "\n[%zu,", x->rank);
+	pc_sink_puts(json, "\n[");
+	pc_sink_u64(json, x->rank, 0);
+	pc_sink_putc(json, ',');
 	pc_sink_json_string(json, x->label);
 	if (seg) {
-		if (x->segment != PC_NOSEG)
-			pc_sink_printf(json, ",%u", (unsigned)x->segment);
-		else
+		if (x->segment != PC_NOSEG) {
+			pc_sink_putc(json, ',');
+			pc_sink_u64(json, x->segment, 0);
+		} else {
 			pc_sink_puts(json, ",null");
+		}
 	}
-	if (x->region < 0)
-		pc_sink_printf(json, ",%llu,", (unsigned long long)x->address);
-	else
+	if (x->region < 0) {
+		pc_sink_putc(json, ',');
+		pc_sink_u64(json, x->address, 0);
+		pc_sink_putc(json, ',');
+	} else {
 		pc_sink_puts(json, ",null,");
+	}
 	pc_sink_count(json, x->count);
-	pc_sink_printf(json, ",%.4f,%.4f", x->percent, x->cum_percent);
+	pc_sink_putc(json, ',');
+	pc_sink_fixed(json, x->percent, 0, 4);
+	pc_sink_putc(json, ',');
+	pc_sink_fixed(json, x->cum_percent, 0, 4);
 	if (ci) {
 		double lo, hi;
 		pc_rowset_ci(rs, x->count, &lo, &hi);
-		pc_sink_printf(json, ",%.4f,%.4f", lo, hi);
+		pc_sink_putc(json, ',');
+		pc_sink_fixed(json, lo, 0, 4);
+		pc_sink_putc(json, ',');
+		pc_sink_fixed(json, hi, 0, 4);
 	}
-	pc_sink_printf(json, ",%llu,%llu]", (unsigned long long)x->calls,
-		       (unsigned long long)x->self_calls);
+	pc_sink_putc(json, ',');
+	pc_sink_u64(json, x->calls, 0);
+	pc_sink_putc(json, ',');
+	pc_sink_u64(json, x->self_calls, 0);
+	pc_sink_putc(json, ']');
 }
 
 /* The flat table: the header of the flat report's JSON (same sources,
@@ -310,8 +328,12 @@ static int flame_json(pc_sink *k, pc_profile *p, const pc_options *o)
 		pc_sink_puts(&json, m.nframes ? ",\"[estimated]\"" : "\"[estimated]\"");
 	pc_sink_puts(&json, "],\n \"nodes\": [");
 	for (size_t i = 0; i < t.n; i++) {
-		pc_sink_printf(&json, "%s%zu,%zu,", i ? "," : "", t.v[i].depth,
-			       t.v[i].frame);
+		if (i)
+			pc_sink_putc(&json, ',');
+		pc_sink_u64(&json, t.v[i].depth, 0);
+		pc_sink_putc(&json, ',');
+		pc_sink_u64(&json, t.v[i].frame, 0);
+		pc_sink_putc(&json, ',');
 		pc_sink_xnumber(&json, t.v[i].value);
 	}
 	pc_sink_puts(&json, "]}");
@@ -387,17 +409,29 @@ static int calls_json(pc_sink *k, pc_profile *p, const pc_options *o)
 			pc_sink_json_string(&json, n.name);
 		else
 			pc_sink_puts(&json, "null");
-		pc_sink_printf(&json, ",%u,%zu,%llu,%llu,", n.cycle, n.index,
-			       (unsigned long long)n.calls, (unsigned long long)n.self_calls);
+		pc_sink_putc(&json, ',');
+		pc_sink_u64(&json, n.cycle, 0);
+		pc_sink_putc(&json, ',');
+		pc_sink_u64(&json, n.index, 0);
+		pc_sink_putc(&json, ',');
+		pc_sink_u64(&json, n.calls, 0);
+		pc_sink_putc(&json, ',');
+		pc_sink_u64(&json, n.self_calls, 0);
+		pc_sink_putc(&json, ',');
 		pc_sink_xnumber(&json, n.self);
 		pc_sink_putc(&json, ',');
 		pc_sink_xnumber(&json, n.children);
-		pc_sink_printf(&json, ",%d]", n.listed ? 1 : 0);
+		pc_sink_puts(&json, n.listed ? ",1]" : ",0]");
 	}
 	pc_sink_puts(&json, "],\n \"edges\": [");
 	for (size_t i = 0; i < ne; i++) {
-		pc_sink_printf(&json, "%s[%zu,%zu,%llu,", i ? "," : "", ev[i].parent, ev[i].child,
-			       (unsigned long long)ev[i].count);
+		pc_sink_puts(&json, i ? ",[" : "[");
+		pc_sink_u64(&json, ev[i].parent, 0);
+		pc_sink_putc(&json, ',');
+		pc_sink_u64(&json, ev[i].child, 0);
+		pc_sink_putc(&json, ',');
+		pc_sink_u64(&json, ev[i].count, 0);
+		pc_sink_putc(&json, ',');
 		pc_sink_xnumber(&json, ev[i].self);
 		pc_sink_putc(&json, ',');
 		pc_sink_xnumber(&json, ev[i].children);

@@ -259,14 +259,24 @@ static int src_each(void *ctx, uint32_t seg, uint64_t a, double c, int keep)
 	if (pc_grow((void **)&w->own, &w->co, w->no + 1, sizeof *w->own) ||
 	    pc_grow((void **)&w->marks, &w->cm, w->nm + nfr, sizeof *w->marks))
 		return PC_ENOMEM;
-	w->own[w->no++] = (hmark){f[0].file, f[0].line,
-				  pc_name_display(w->p, f[nfr - 1].function ? f[nfr - 1].function
-									  : f[0].function),
-				  c};
-	for (size_t j = 1; j < nfr; j++)
-		if (f[j].file && f[j].line && f[j - 1].function)
-			w->marks[w->nm++] = (hmark){f[j].file, f[j].line,
-						    pc_name_display(w->p, f[j - 1].function), c};
+	hmark m = {f[0].file, f[0].line,
+		   pc_name_display(w->p, f[nfr - 1].function ? f[nfr - 1].function : f[0].function), c};
+	/* the addresses come in order: the neighbours of one line and
+	 * function are one entry before the sort (600,000 sampled buckets
+	 * of 50,000 one-line functions are 50,000 entries) */
+	if (w->no && !cmp_mark(&w->own[w->no - 1], &m))
+		w->own[w->no - 1].count += c;
+	else
+		w->own[w->no++] = m;
+	for (size_t j = 1; j < nfr; j++) {
+		if (!f[j].file || !f[j].line || !f[j - 1].function)
+			continue;
+		m = (hmark){f[j].file, f[j].line, pc_name_display(w->p, f[j - 1].function), c};
+		if (w->nm && !cmp_mark(&w->marks[w->nm - 1], &m))
+			w->marks[w->nm - 1].count += c;
+		else
+			w->marks[w->nm++] = m;
+	}
 	return PC_OK;
 }
 
@@ -356,8 +366,11 @@ static int put_sources(pc_sink *k, pc_profile *p, const pc_options *o)
 		qsort(marks, nm, sizeof *marks, cmp_mark);
 	nm = merge(marks, nm, cmp_mark);
 	for (size_t i = 0; i < nm; i++) {
-		pc_sink_printf(k, "%s[%zu,%u,", i ? "," : "", file_index(files, nf, marks[i].file),
-			       marks[i].line);
+		pc_sink_puts(k, i ? ",[" : "[");
+		pc_sink_u64(k, file_index(files, nf, marks[i].file), 0);
+		pc_sink_putc(k, ',');
+		pc_sink_u64(k, marks[i].line, 0);
+		pc_sink_putc(k, ',');
 		pc_sink_json_string(k, marks[i].fn);
 		pc_sink_putc(k, ',');
 		pc_sink_count(k, marks[i].count);
@@ -375,7 +388,11 @@ static int put_sources(pc_sink *k, pc_profile *p, const pc_options *o)
 				best = j;
 		pc_sink_puts(k, first ? "\n[" : ",\n[");
 		pc_sink_json_string(k, own[best].fn);
-		pc_sink_printf(k, ",%zu,%u]", file_index(files, nf, own[best].file), own[best].line);
+		pc_sink_putc(k, ',');
+		pc_sink_u64(k, file_index(files, nf, own[best].file), 0);
+		pc_sink_putc(k, ',');
+		pc_sink_u64(k, own[best].line, 0);
+		pc_sink_putc(k, ']');
 		first = 0;
 		i = j;
 	}

@@ -301,7 +301,8 @@ static void tie_runs(const pc_rs_row *all, size_t n, pc_rkey *o,
 }
 
 /* all[0, n) in cmp_name order without a comparison sort: stable radix
- * sorts by the name's first 8 bytes, symbols before regions, calls (most
+ * sorts by the name's first 8 bytes (of its name part at granularity
+ * line), symbols before regions, calls (most
  * first) and count (most first), then each run that those keys leave
  * tied by cmp_name itself (names alike in 8 bytes: rare); the order
  * into o (pc_rkey idx: the rows' old places), k and tmp the arrays.
@@ -318,7 +319,11 @@ static pc_rkey *sort_by_name(const pc_rs_row *all, size_t n, uint64_t *cnt,
 	uint64_t *pre = (uint64_t *)(void *)ptr;
 	for (size_t i = 0; i < n; i++) {
 		const pc_rs_row *x = &all[i];
+		/* (granularity line: the prefix of the name part, which
+		 * cmp_name compares) */
 		pre[i] = name_prefix(x->key ? x->key : x->label);
+		if (x->namelen < 8)
+			pre[i] &= x->namelen ? ~(~UINT64_C(0) >> (8 * x->namelen)) : ~UINT64_C(0);
 		regions |= x->region >= 0;
 		calls |= x->calls;
 	}
@@ -443,7 +448,6 @@ static int sort_rows(pc_rs_row *all, size_t n,
 		}
 		k[i] = (pc_rkey){~key, i}; /* most first */
 		ckey[i] = ~key;
-		by_name &= !all[i].namelen;
 	}
 	pc_rkey *o;
 	/* the keys and the prefixes in rooms of their own (ptr's holds a

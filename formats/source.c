@@ -304,9 +304,13 @@ static void data_row(pc_sink *k, pc_outfmt fmt, const char *file, unsigned line,
 	double pct = total > 0 ? c * 100.0 / total : 0;
 	if (fmt == PC_OUT_CSV) {
 		pc_sink_csv_field(k, file);
-		pc_sink_printf(k, ",%u,", line);
+		pc_sink_putc(k, ',');
+		pc_sink_u64(k, line, 0);
+		pc_sink_putc(k, ',');
 		pc_sink_count(k, c);
-		pc_sink_printf(k, ",%.4f,", pct);
+		pc_sink_putc(k, ',');
+		pc_sink_fixed(k, pct, 0, 4);
+		pc_sink_putc(k, ',');
 		if (inlined)
 			pc_sink_csv_field(k, inlined);
 		pc_sink_putc(k, '\n');
@@ -314,9 +318,12 @@ static void data_row(pc_sink *k, pc_outfmt fmt, const char *file, unsigned line,
 	}
 	pc_sink_puts(k, *first ? "\n  {\"file\": " : ",\n  {\"file\": ");
 	pc_sink_json_string(k, file);
-	pc_sink_printf(k, ", \"line\": %u, \"count\": ", line);
+	pc_sink_puts(k, ", \"line\": ");
+	pc_sink_u64(k, line, 0);
+	pc_sink_puts(k, ", \"count\": ");
 	pc_sink_count(k, c);
-	pc_sink_printf(k, ", \"percent\": %.4f", pct);
+	pc_sink_puts(k, ", \"percent\": ");
+	pc_sink_fixed(k, pct, 0, 4);
 	if (inlined) {
 		pc_sink_puts(k, ", \"inlined\": ");
 		pc_sink_json_string(k, inlined);

@@ -23,6 +23,7 @@
  * columns are seconds).
  */
 #include "styles.h"
+#include "text.h"
 
 #include <string.h>
 
@@ -34,21 +35,36 @@ static const struct {
 	  {'p', 1e+12}, {'f', 1e+15}, {'a', 1e+18}};
 #define NSI (sizeof si / sizeof si[0])
 
+/* Does a symbol of the profile have calls?  Only then can the call
+ * graph's children time reach the report (the unit and the per-call
+ * columns): a histogram alone (gprof -b -p -l) builds none. */
+static int any_calls(pc_profile *p)
+{
+	size_t n = pc_profile_rows(p);
+	for (size_t i = 0; i < n; i++) {
+		pc_row row;
+		if (pc_profile_row_at(&row, p, i) == PC_OK && row.calls)
+			return 1;
+	}
+	return 0;
+}
+
 /* The SI unit index gprof picks, over every symbol of the profile (not
- * only the listed ones). */
+ * only the listed ones); g NULL: no symbol has calls. */
 static int pick_unit(pc_profile *p, const pc_callgraph *g, double hz, size_t *out)
 {
 	double top = 0;
-	size_t n = pc_profile_rows(p);
+	size_t n = g ? pc_profile_rows(p) : 0;
 	for (size_t i = 0; i < n; i++) {
 		pc_row row;
 		pc_icg_node nd;
 		int r;
-		if ((r = pc_profile_row_at(&row, p, i)) ||
-		    (r = pc_callgraph_inode_at(g, i, &nd)))
+		if ((r = pc_profile_row_at(&row, p, i)))
 			return r;
 		if (!row.calls)
 			continue;
+		if ((r = pc_callgraph_inode_at(g, i, &nd)))
+			return r;
 		double t = (row.count + nd.children) / (double)row.calls;
 		if (t > top)
 			top = t;
@@ -86,38 +102,45 @@ static void text(pc_sink *k, pc_profile *p, const pc_rowset *rs,
 	pc_sink_printf(k, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "time", dim, dim,
 		       "calls", u, u, "name");
 	double accum = 0, scale = si[unit].scale;
+	/* "%6.2f %9.2f %8.2f" and " %8llu %8.2f %8.2f  ", the same bytes
+	 * without printf, with the line writer (text.h: a line report has a
+	 * row a line of code) */
+	pc_lw b;
+	pc_lw_init(&b, k);
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *r = &rs->rows[i];
 		if (!rs->zero && r->calls == 0 && r->count == 0)
 			continue;
+		if (pc_lw_row(&b))
+			return; /* (failed: recorded on k) */
 		accum += r->count;
-		/* "%6.2f %9.2f %8.2f" and " %8llu %8.2f %8.2f  ", the same
-		 * bytes without printf (numfmt.h: a line report has a row a
-		 * line of code) */
-		pc_sink_fixed(k, 100 * r->count / total, 6, 2);
-		pc_sink_putc(k, ' ');
-		pc_sink_fixed(k, accum / hz, 9, 2);
-		pc_sink_putc(k, ' ');
-		pc_sink_fixed(k, r->count / hz, 8, 2);
+		pc_lw_fixed_right(&b, 100 * r->count / total, 6, 2);
+		PC_LW_LIT(&b, " ");
+		pc_lw_fixed_right(&b, accum / hz, 9, 2);
+		PC_LW_LIT(&b, " ");
+		pc_lw_fixed_right(&b, r->count / hz, 8, 2);
 		if (r->calls) {
 			double children = 0;
 			pc_icg_node nd;
 			if (r->region < 0 && pc_callgraph_inode_at(g, r->row, &nd) == PC_OK)
 				children = nd.children;
 			double c = (double)r->calls;
-			pc_sink_putc(k, ' ');
-			pc_sink_u64(k, r->calls, 8);
-			pc_sink_putc(k, ' ');
-			pc_sink_fixed(k, scale * r->count / hz / c, 8, 2);
-			pc_sink_putc(k, ' ');
-			pc_sink_fixed(k, scale * (r->count + children) / hz / c, 8, 2);
-			pc_sink_puts(k, "  ");
+			PC_LW_LIT(&b, " ");
+			pc_lw_u64_right(&b, r->calls, 8);
+			PC_LW_LIT(&b, " ");
+			pc_lw_fixed_right(&b, scale * r->count / hz / c, 8, 2);
+			PC_LW_LIT(&b, " ");
+			pc_lw_fixed_right(&b, scale * (r->count + children) / hz / c, 8, 2);
+			PC_LW_LIT(&b, "  ");
 		} else {
-			pc_sink_puts(k, "                             ");
+			PC_LW_LIT(&b, "                             ");
 		}
-		pc_sink_name(k, r->label);
-		pc_sink_putc(k, '\n');
+		if (pc_lw_name_left(&b, r->label, 0))
+			return;
+		PC_LW_LIT(&b, "\n");
+		pc_lw_line_end(&b);
 	}
+	pc_lw_done(&b);
 }
 
 static int gprof_text(pc_profile *p, const pc_options *o, const pc_rowset *rs,
@@ -128,7 +151,8 @@ static int gprof_text(pc_profile *p, const pc_options *o, const pc_rowset *rs,
 	if (rs->rate <= 0) {
 		r = pc_profile_fail(p, PC_EUSAGE,
 				    "the gprof style prints seconds and the capture has no sampling rate: give it with the option rate=HZ");
-	} else if (!(r = pc_profile_callgraph(&g, p, pc_options_callgraph(o)))) {
+	} else if (!any_calls(p) ||
+		   !(r = pc_profile_callgraph(&g, p, pc_options_callgraph(o)))) {
 		size_t unit = 0;
 		if (!(r = pick_unit(p, g, rs->rate, &unit))) {
 			text(k, p, rs, g, unit);

@@ -29,8 +29,9 @@ int pc_sink_xnumber(pc_sink *k, double v)
 	if (!isfinite(v))
 		v = 0;
 	if (v == floor(v) && fabs(v) < 1e15)
-		return pc_sink_printf(k, "%.0f", v);
-	return pc_sink_printf(k, "%.9g", v);
+		return pc_sink_fixed(k, v, 0, 0);
+	char buf[32];
+	return pc_sink_write(k, buf, pc_fmt_g(buf, sizeof buf, v, 9));
 }
 
 int pc_sink_folded_name(pc_sink *k, const char *s)

@@ -78,27 +78,52 @@ static int add_named(pc_profile *q, const pc_symbol *proto, const char *name)
 }
 
 
-/* Function symbols (p's attribution targets), renamed for g. */
-static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g)
+/* The line symbol at address a in ls[0, n) (address order), or NULL. */
+static const pc_linesym *linesym_at(const pc_linesym *ls, size_t n, uint64_t a)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (ls[m].addr < a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < n && ls[lo].addr == a ? &ls[lo] : NULL;
+}
+
+/* Function symbols (p's attribution targets), renamed for g.  A line
+ * symbol at a function's address (ls[0, nls)) holds the innermost frame
+ * there, the one pc_dwarf_lookup_frames gives first (dwarf.c: frame0,
+ * or the given line table's row that starts there): its file and line
+ * name the function, without a lookup of its own. */
+static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g,
+			 const pc_linesym *ls, size_t nls)
 {
 	char buf[4096];
 	for (size_t i = 0; i < p->ntargets; i++) {
 		const pc_symbol *s = &p->syms[p->targets[i].symbol];
 		const char *name = s->name;
 		if (g != PC_GRAN_ADDRESS) {
-			const pc_srcframe *f;
-			size_t nf;
-			int st = pc_dwarf_lookup_frames(d, s->address, &f, &nf);
-			if (st)
-				return pc_profile_dwarf_fail(p, pc_dwarf_error(d), st);
-			/* gprof get_src_info: file, function and line */
-			if (nf && f[0].file && f[0].function && f[0].line) {
+			const pc_linesym *l = linesym_at(ls, nls, s->address);
+			const char *file = l ? l->file : NULL;
+			unsigned line = l ? l->line : 0;
+			if (!l) {
+				const pc_srcframe *f;
+				size_t nf;
+				int st = pc_dwarf_lookup_frames(d, s->address, &f, &nf);
+				if (st)
+					return pc_profile_dwarf_fail(p, pc_dwarf_error(d), st);
+				/* gprof get_src_info: file, function and line */
+				if (nf && f[0].file && f[0].function && f[0].line)
+					file = f[0].file, line = f[0].line;
+			}
+			if (file) {
 				if (g == PC_GRAN_FILE)
-					name = f[0].file;
-				else {
-					name = line_name(buf, sizeof buf, s->name, f[0].file,
-							 f[0].line, s->address);
-				}
+					name = file;
+				else
+					name = line_name(buf, sizeof buf, s->name, file, line,
+							 s->address);
 			}
 		}
 		if (add_named(q, s, name))
@@ -185,11 +210,11 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 		free(fr);
 		return PC_ENOMEM;
 	}
+	/* (the targets are in (segment, address) order, attrib.c
+	 * build_targets: these are sorted already) */
 	for (size_t i = 0; i < p->ntargets; i++)
 		if (p->targets[i].segment == PC_NOSEG)
 			ta[nt++] = p->targets[i].address;
-	if (nt)
-		qsort(ta, nt, sizeof *ta, cmp_u64);
 	/* samples (sorted) and each histogram's buckets come in address
 	 * order: one walk over the extents for each */
 	size_t pos = 0;
@@ -199,12 +224,18 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 	for (size_t h = 0; h < p->nhists; h++) {
 		const pc_histogram *H = &p->hists[h].h;
 		long double w = (long double)(H->high - H->low) / (long double)H->nbins;
+		/* a bucket's lower edge is the upper one of the bucket below
+		 * when that one was sampled (computed once) */
+		uint64_t next = H->low;
+		size_t nextb = 0;
 		for (size_t b = 0; b < H->nbins; b++) {
 			if (!H->counts[b])
 				continue;
-			uint64_t lo = H->low + (uint64_t)(w * (long double)b);
+			uint64_t lo = b == nextb ? next : H->low + (uint64_t)(w * (long double)b);
 			uint64_t hi = b + 1 == H->nbins ? H->high
 					: H->low + (uint64_t)(w * (long double)(b + 1));
+			next = hi;
+			nextb = b + 1;
 			/* a bucket's edges rounded outwards: never narrower */
 			mark_extents(ta, nt, hit, &pos, &last, lo ? lo - 1 : 0,
 				     hi + 1 > hi ? hi + 1 : hi);
@@ -250,18 +281,26 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 	return PC_OK;
 }
 
-static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g, int all)
+/* gprof's line symbols of p's sampled ranges (all: every one), *ls
+ * malloc'ed (caller frees). */
+static int line_syms(pc_profile *p, pc_dwarf *d, int all, pc_linesym **ls, size_t *n)
 {
-	pc_linesym *ls;
-	size_t n;
 	uint64_t *rg = NULL;
 	size_t nrg = 0;
+	*ls = NULL;
+	*n = 0;
 	if (!all && sampled_ranges(p, &rg, &nrg))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	int st = rg ? pc_dwarf_line_syms_in(d, rg, nrg, &ls, &n) : pc_dwarf_line_syms(d, &ls, &n);
+	int st = rg ? pc_dwarf_line_syms_in(d, rg, nrg, ls, n) : pc_dwarf_line_syms(d, ls, n);
 	free(rg);
 	if (st)
 		return pc_profile_dwarf_fail(p, pc_dwarf_error(d), st);
+	return PC_OK;
+}
+
+static int add_lines(pc_profile *p, pc_profile *q, pc_gran g, const pc_linesym *ls,
+		     size_t n)
+{
 	char buf[4096];
 	pc_binding prevb = PC_BIND_GLOBAL;
 	for (size_t i = 0; i < n; i++) {
@@ -288,12 +327,9 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g, int a
 			s.name = line_name(buf, sizeof buf, ls[i].function, ls[i].file,
 					   ls[i].line, ls[i].addr);
 		}
-		if (pc_profile_add_symbol(q, &s)) {
-			free(ls);
+		if (pc_profile_add_symbol(q, &s))
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-		}
 	}
-	free(ls);
 	return PC_OK;
 }
 
@@ -391,9 +427,17 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 		pc_profile_free(q);
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
-	st = add_functions(p, q, d, g);
+	/* the line symbols first: those at the functions' addresses name
+	 * them too; the function symbols are added first (at the same
+	 * address a function symbol is kept) */
+	pc_linesym *ls = NULL;
+	size_t nls = 0;
+	st = g != PC_GRAN_ADDRESS ? line_syms(p, d, wants_zero(opts), &ls, &nls) : PC_OK;
+	if (!st)
+		st = add_functions(p, q, d, g, ls, nls);
 	if (!st && g != PC_GRAN_ADDRESS)
-		st = add_lines(p, q, d, g, wants_zero(opts));
+		st = add_lines(p, q, g, ls, nls);
+	free(ls);
 	if (!st && g == PC_GRAN_ADDRESS)
 		st = add_addresses(p, q);
 	if (!st && pc_profile_merge(q, p)) {

@@ -589,6 +589,63 @@ static size_t fixed_rest(char *buf, size_t size, double v, int dec)
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
+size_t pc_fmt_g(char *buf, size_t size, double v, int prec)
+{
+	/* The usual number: 1e-4 <= |v| < 10^prec, where %g is %f with
+	 * prec - 1 - X decimals, X the exponent of v rounded to prec
+	 * digits: u = round(|v| * 10^dec) has prec digits exactly when dec
+	 * is that count (10^dec exact, dec <= 18; the product below 10^15
+	 * < 2^50, so as in pc_fixed_scaled only a tie needs the exact
+	 * product: printf then).  Trailing zeros of the fraction and a
+	 * bare '.' are dropped, as %g drops them. */
+#if FLT_EVAL_METHOD == 0
+	static const double p10[] = {1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1e3, 1e4, 1e5,
+				     1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				     1e16, 1e17, 1e18};
+	double a = fabs(v);
+	if (size >= 32 && prec >= 1 && prec <= 15 && a >= 1e-4 && a < p10[prec + 4]) {
+		int x = -4;
+		while (x + 1 < prec && a >= p10[x + 5])
+			x++;
+		for (int tries = 0; tries < 3; tries++) {
+			int dec = prec - 1 - x;
+			double hi = a * p10[dec + 4];
+			uint64_t t = (uint64_t)(int64_t)hi;
+			double f = hi - (double)(int64_t)t;
+			if (f == 0.5)
+				break;
+			uint64_t u = t + (f > 0.5);
+			if (u >= pc_p10u[prec]) {
+				if (x + 1 >= prec)
+					break;
+				x++;
+				continue;
+			}
+			if (u < pc_p10u[prec - 1]) {
+				if (x - 1 < -4)
+					break;
+				x--;
+				continue;
+			}
+			size_t n = 0;
+			if (signbit(v))
+				buf[n++] = '-';
+			n += fixed_digits(buf + n, u, dec);
+			if (dec) {
+				while (buf[n - 1] == '0')
+					n--;
+				if (buf[n - 1] == '.')
+					n--;
+				buf[n] = '\0';
+			}
+			return n;
+		}
+	}
+#endif
+	int n = snprintf(buf, size, "%.*g", prec, v);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
 /* buf[0, n) right-aligned in width columns, in one append (buf holds
  * at least 16 bytes: the short case copies 16 of spaces and of buf,
  * fixed sizes the compiler writes inline, and keeps pad + n of them). */

@@ -77,6 +77,9 @@ PC_INTERNAL int pc_sink_count(pc_sink *k, double v);
 /** v as printf("%.*f", dec, v) prints it, byte for byte, without printf
  *  (dec 0..6 take the fast exact path); returns the length. */
 PC_INTERNAL size_t pc_fmt_fixed(char *buf, size_t size, double v, int dec);
+/** v as printf("%.*g", prec, v) prints it, byte for byte (1e-4 <= |v| <
+ *  10^prec, prec <= 15, without printf); returns the length. */
+PC_INTERNAL size_t pc_fmt_g(char *buf, size_t size, double v, int prec);
 /** pc_fmt_fixed right-aligned in width columns ("%*.*f"), at d (room for
  *  352 bytes, no NUL written); returns the bytes written. */
 PC_INTERNAL size_t pc_fmt_fixed_right(char *d, double v, int width, int dec);

@@ -21,13 +21,21 @@ static uint64_t next(void)
 	return rng;
 }
 
-static void same(double v, int dec)
+/* printf's "%.*f" (g 0: pc_fmt_fixed) or "%.*g" (g 1: pc_fmt_g) of v
+ * with precision dec, byte for byte */
+static void same_as(double v, int dec, int g)
 {
 	char want[400], got[400];
-	snprintf(want, sizeof want, "%.*f", dec, v);
-	size_t n = pc_fmt_fixed(got, sizeof got, v, dec);
+	snprintf(want, sizeof want, g ? "%.*g" : "%.*f", dec, v);
+	size_t n = g ? pc_fmt_g(got, sizeof got, v, dec) : pc_fmt_fixed(got, sizeof got, v, dec);
 	if (strcmp(want, got) != 0 || n != strlen(want))
-		fail_msg("%.17g with %d decimals: printf %s, pc_fmt_fixed %s", v, dec, want, got);
+		fail_msg("%.17g with %%.%d%c: printf %s, %s %s", v, dec, g ? 'g' : 'f', want,
+			 g ? "pc_fmt_g" : "pc_fmt_fixed", got);
+}
+
+static void same(double v, int dec)
+{
+	same_as(v, dec, 0);
 }
 
 /* pc_fmt_fixed_right as "%*.*f" (the fast path and the general one:
@@ -185,6 +193,49 @@ static void u64_like_printf(void **state)
 	}
 }
 
+static void same_g(double v, int prec)
+{
+	same_as(v, prec, 1);
+}
+
+/* pc_fmt_g as "%.*g" (the flame and call data of the HTML page, %.9g):
+ * both sides of every power of ten and of its rounding to prec digits,
+ * ties, the ends of the fast path (1e-4, 10^prec), signs, any double */
+static void g_like_printf(void **state)
+{
+	(void)state;
+	static const double special[] = {
+		0.0, -0.0, 0.5, 1.5, 2.5, 0.125, 1.005, 2.675, 1e-4, 9.99999e-5, 1e-5,
+		0.1, 0.3, 2.0 / 3, 123456789.5, 999999999.5, 999999999.4, 9999999995.0,
+		1e9, 1e15, 1e16, 1e300, 1e-300, INFINITY, -INFINITY, NAN,
+	};
+	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+		for (int p = 1; p <= 17; p++) {
+			same_g(special[i], p);
+			same_g(-special[i], p);
+		}
+	for (int e = -6; e <= 16; e++)
+		for (int p = 1; p <= 15; p++) {
+			double t = pow(10, e);
+			double r = t * (1 - 0.5 * pow(10, -p)); /* rounds up to t at p digits */
+			const double v[] = {t, nextafter(t, 0), nextafter(t, 1e300), r,
+					    nextafter(r, 0), nextafter(r, 1e300)};
+			for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+				same_g(v[i], p);
+		}
+	/* exact ties k / 2^j at every precision */
+	for (int j = 1; j <= 16; j++)
+		for (int k = -3000; k <= 3000; k += 7)
+			for (int p = 1; p <= 12; p++)
+				same_g(ldexp(k, -j), p);
+	for (int i = 0; i < 100000; i++) {
+		int p = i % 3 ? 9 : 1 + (int)(next() % 15);
+		same_g(table_value(i, (int)(next() % 7)), p);
+		uint64_t r = next(); /* fractions of sample counts */
+		same_g((double)(r % 100000000) / (double)(1 + next() % 100000), p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +243,7 @@ int main(void)
 		cmocka_unit_test(u64_like_printf),
 		cmocka_unit_test(right_like_printf),
 		cmocka_unit_test(random_like_printf),
+		cmocka_unit_test(g_like_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
