@@ -12,7 +12,10 @@
  * for the sampled ranges) are checked against the full list: ranges made
  * from the input around the symbols' addresses, empty, touching, at 0
  * and at UINT64_MAX, must give exactly the full list's symbols inside
- * them (a difference aborts). */
+ * them (a difference aborts).  Each input is loaded twice, with
+ * dwline.c's reader of .debug_line and the DIEs and with libdw alone
+ * (pc_dwarf_set_general): a different status or different rows, scopes
+ * or candidates abort. */
 #include "dwarf_internal.h"
 
 #include <stdint.h>
@@ -151,13 +154,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	close(fd);
 	if (done == size) {
-		pc_dwarf *d;
+		pc_dwarf *d, *g;
 		pc_dwarf_new(&d, NULL);
-		if (d) {
-			if (pc_dwarf_load(d, path) == PC_OK)
+		pc_dwarf_new(&g, NULL);
+		if (d && g) {
+			/* dwline.c's reading (d) against libdw's alone (g):
+			 * the same answer, the same rows and scopes */
+			pc_dwarf_set_general(g, 1);
+			int sd = pc_dwarf_load(d, path), sg = pc_dwarf_load(g, path);
+			size_t l, w;
+			char *a = pc_dwarf_dump(d, &l, &w), *b = pc_dwarf_dump(g, &l, &w);
+			if (sd != sg || (!sd && a && b && strcmp(a, b)))
+				abort();
+			free(a);
+			free(b);
+			if (sd == PC_OK)
 				lookups(d, data, size);
-			pc_dwarf_free(d);
 		}
+		pc_dwarf_free(d);
+		pc_dwarf_free(g);
 		reports(path, data, size);
 	}
 	unlink(path);

@@ -17,6 +17,7 @@
  */
 #include "decomp.h"
 #include "dwarf_internal.h"
+#include "dwline.h"
 #include "lookup.h"
 #include "platform.h"
 
@@ -47,12 +48,12 @@
  * pc_dwarf's own table, d->dw; pc_dwarf_free closes it.  Every other call
  * follows a successful dwfl_begin (d->dwfl), in a function given d. */
 #define DW_FUNCS(X) \
-	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_dieoffset) \
+	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_cu_info) X(dwarf_dieoffset) \
 	X(dwarf_errmsg) X(dwarf_filesrc) X(dwarf_formstring) X(dwarf_formudata) \
 	X(dwarf_formaddr) X(dwarf_getattrs) \
 	X(dwarf_getelf) X(dwarf_getsrcfiles) X(dwarf_getsrclines) \
 	X(dwarf_hasattr_integrate) X(dwarf_lineaddr) X(dwarf_linecol) \
-	X(dwarf_lineendsequence) X(dwarf_lineno) X(dwarf_linesrc) X(dwarf_next_unit) \
+	X(dwarf_lineendsequence) X(dwarf_lineno) X(dwarf_linesrc) X(dwarf_next_unit) X(dwarf_offdie) \
 	X(dwarf_onesrcline) X(dwarf_ranges) X(dwarf_siblingof) X(dwarf_tag) \
 	X(dwfl_begin) X(dwfl_build_id_find_elf) X(dwfl_end) X(dwfl_errmsg) \
 	X(dwfl_errno) X(dwfl_module_addrname) \
@@ -92,6 +93,7 @@ int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
 #define dwarf_attr (*d->dw.dwarf_attr)
 #define dwarf_attr_integrate (*d->dw.dwarf_attr_integrate)
 #define dwarf_child (*d->dw.dwarf_child)
+#define dwarf_cu_info (*d->dw.dwarf_cu_info)
 #define dwarf_dieoffset (*d->dw.dwarf_dieoffset)
 #define dwarf_errmsg (*d->dw.dwarf_errmsg)
 #define dwarf_filesrc (*d->dw.dwarf_filesrc)
@@ -109,6 +111,7 @@ int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen)
 #define dwarf_lineno (*d->dw.dwarf_lineno)
 #define dwarf_linesrc (*d->dw.dwarf_linesrc)
 #define dwarf_next_unit (*d->dw.dwarf_next_unit)
+#define dwarf_offdie (*d->dw.dwarf_offdie)
 #define dwarf_onesrcline (*d->dw.dwarf_onesrcline)
 #define dwarf_ranges (*d->dw.dwarf_ranges)
 #define dwarf_siblingof (*d->dw.dwarf_siblingof)
@@ -224,6 +227,17 @@ struct pc_dwarf {
 	size_t *segnode;
 	size_t nseg;
 	size_t rowhint, seghint; /* the last lookup's places in lrows, seg */
+	/* the unit being read, when dwline.c read its line table (cu_fast):
+	 * its files' names as the rows have them (pooled), for
+	 * DW_AT_call_file; else libdw's */
+	const char **cu_files;
+	size_t cu_nfiles, cu_capfiles;
+	int cu_fast;
+	/* the units: [2k] the header's offset, [2k+1] the unit DIE's */
+	uint64_t *units;
+	size_t nunits, capunits;
+	int general; /* pc_dwarf_set_general: libdw for every unit */
+	size_t fast_lines, fast_dies; /* the units dwline.c read */
 #endif
 };
 
@@ -311,6 +325,8 @@ void pc_dwarf_free(pc_dwarf *d)
 	free(d->nodes);
 	free(d->ranges);
 	free(d->lrows);
+	free(d->cu_files);
+	free(d->units);
 	free(d->alloc);
 	free(d->seg);
 	free(d->segnode);
@@ -530,6 +546,94 @@ static int add_range(pc_dwarf *d, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Addr cb, s
 	return PC_OK;
 }
 
+/* The function DIE die (a subprogram, inlined subroutine or entry
+ * point, tag) under the scope parent: a node with its ranges when it has
+ * any (*inner, else parent). */
+static int func_die(pc_dwarf *d, Dwarf_Die *die, int tag, size_t parent, Dwarf_Die *cu,
+		    Dwarf_Addr cb, Dwarf_Off cuoff, size_t *inner)
+{
+	struct fattrs fa;
+	memset(&fa, 0, sizeof fa);
+	if (dwarf_getattrs(die, fattr_cb, &fa, 0) != 1)
+		return damaged(d, cuoff, "DIE tree");
+	size_t node = d->nnodes;
+	int any = 0;
+	Dwarf_Addr lo, hi;
+	Dwarf_Word len;
+	if (fa.has_low && fa.has_high && dwarf_formaddr(&fa.low, &lo) == 0 &&
+	    (dwarf_formaddr(&fa.high, &hi) == 0 ||
+	     (dwarf_formudata(&fa.high, &len) == 0 && (hi = lo + len, 1)))) {
+		/* dwarf_ranges' single range */
+		if (add_range(d, lo, hi, cb, node, &any))
+			return PC_ENOMEM;
+	} else if (fa.has_ranges) {
+		Dwarf_Addr base;
+		ptrdiff_t off = 0;
+		while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+			if (add_range(d, lo, hi, cb, node, &any))
+				return PC_ENOMEM;
+	}
+	if (any) {
+		if (pc_grow((void **)&d->nodes, &d->capnodes, d->nnodes + 1,
+			    sizeof *d->nodes))
+			return PC_ENOMEM;
+		struct fnode *n = &d->nodes[d->nnodes++];
+		memset(n, 0, sizeof *n);
+		n->parent = parent;
+		n->depth = parent == NONODE ? 0 : d->nodes[parent].depth + 1;
+		if (fa.has_origin) {
+			n->name = scope_name(d, die);
+		} else {
+			/* scope_name's answer from the DIE's own
+			 * attributes */
+			if (fa.has_linkage)
+				n->name = dwarf_formstring(&fa.linkage);
+			else if (fa.has_mips_linkage)
+				n->name = dwarf_formstring(&fa.mips_linkage);
+			if (!n->name && fa.has_name)
+				n->name = dwarf_formstring(&fa.name);
+		}
+		if (n->name && !(n->name = pool(d, n->name)))
+			return PC_ENOMEM;
+		n->inlined = tag == DW_TAG_inlined_subroutine;
+		n->subprogram_without_linkage =
+			tag == DW_TAG_subprogram && d->cu_mangled &&
+			!(fa.has_linkage ||
+			  (fa.has_origin &&
+			   dwarf_hasattr_integrate(die, DW_AT_linkage_name)));
+		if (n->inlined) {
+			Dwarf_Word cf = 0, cl = 0, cc = 0;
+			Dwarf_Files *files;
+			size_t nfiles;
+			if (fa.has_call_file && d->cu_fast &&
+			    dwarf_formudata(&fa.call_file, &cf) == 0) {
+				/* dwline.c's names: libdw's
+				 * dwarf_getsrcfiles would read the
+				 * whole line table again */
+				n->call_file = cf < d->cu_nfiles ? d->cu_files[cf] : NULL;
+			} else if (fa.has_call_file &&
+			    dwarf_formudata(&fa.call_file, &cf) == 0 &&
+			    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
+			    cf < nfiles) {
+				const char *cfn = dwarf_filesrc(files, cf, NULL, NULL);
+				const char *fin = NULL, *fout = NULL;
+				if (cfn && !(n->call_file = pool(
+						     d, unit_file(d, d->cu_compdir, cfn,
+								  &fin, &fout))))
+					return PC_ENOMEM;
+			}
+			if (fa.has_call_line)
+				dwarf_formudata(&fa.call_line, &cl);
+			if (fa.has_call_col)
+				dwarf_formudata(&fa.call_col, &cc);
+			n->call_line = cl <= 0xffffffffu ? (unsigned)cl : 0;
+			n->call_col = cc <= 0xffffffffu ? (unsigned)cc : 0;
+		}
+		*inner = node;
+	}
+	return PC_OK;
+}
+
 /* Walks the DIE tree under die: every function / inlined subroutine
  * becomes a node (name, call site, parent) with its ranges, and its range
  * boundaries candidates for line symbols; a DIE that cannot be read is an
@@ -556,79 +660,9 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 		size_t inner = parent;
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
 		    tag == DW_TAG_entry_point) {
-			struct fattrs fa;
-			memset(&fa, 0, sizeof fa);
-			if (dwarf_getattrs(&child, fattr_cb, &fa, 0) != 1)
-				return damaged(d, cuoff, "DIE tree");
-			size_t node = d->nnodes;
-			int any = 0;
-			Dwarf_Addr lo, hi;
-			Dwarf_Word len;
-			if (fa.has_low && fa.has_high && dwarf_formaddr(&fa.low, &lo) == 0 &&
-			    (dwarf_formaddr(&fa.high, &hi) == 0 ||
-			     (dwarf_formudata(&fa.high, &len) == 0 && (hi = lo + len, 1)))) {
-				/* dwarf_ranges' single range */
-				if (add_range(d, lo, hi, cb, node, &any))
-					return PC_ENOMEM;
-			} else if (fa.has_ranges) {
-				Dwarf_Addr base;
-				ptrdiff_t off = 0;
-				while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
-					if (add_range(d, lo, hi, cb, node, &any))
-						return PC_ENOMEM;
-			}
-			if (any) {
-				if (pc_grow((void **)&d->nodes, &d->capnodes, d->nnodes + 1,
-					    sizeof *d->nodes))
-					return PC_ENOMEM;
-				struct fnode *n = &d->nodes[d->nnodes++];
-				memset(n, 0, sizeof *n);
-				n->parent = parent;
-				n->depth = parent == NONODE ? 0 : d->nodes[parent].depth + 1;
-				if (fa.has_origin) {
-					n->name = scope_name(d, &child);
-				} else {
-					/* scope_name's answer from the DIE's own
-					 * attributes */
-					if (fa.has_linkage)
-						n->name = dwarf_formstring(&fa.linkage);
-					else if (fa.has_mips_linkage)
-						n->name = dwarf_formstring(&fa.mips_linkage);
-					if (!n->name && fa.has_name)
-						n->name = dwarf_formstring(&fa.name);
-				}
-				if (n->name && !(n->name = pool(d, n->name)))
-					return PC_ENOMEM;
-				n->inlined = tag == DW_TAG_inlined_subroutine;
-				n->subprogram_without_linkage =
-					tag == DW_TAG_subprogram && d->cu_mangled &&
-					!(fa.has_linkage ||
-					  (fa.has_origin &&
-					   dwarf_hasattr_integrate(&child, DW_AT_linkage_name)));
-				if (n->inlined) {
-					Dwarf_Word cf = 0, cl = 0, cc = 0;
-					Dwarf_Files *files;
-					size_t nfiles;
-					if (fa.has_call_file &&
-					    dwarf_formudata(&fa.call_file, &cf) == 0 &&
-					    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
-					    cf < nfiles) {
-						const char *cfn = dwarf_filesrc(files, cf, NULL, NULL);
-						const char *fin = NULL, *fout = NULL;
-						if (cfn && !(n->call_file = pool(
-								     d, unit_file(d, d->cu_compdir, cfn,
-										  &fin, &fout))))
-							return PC_ENOMEM;
-					}
-					if (fa.has_call_line)
-						dwarf_formudata(&fa.call_line, &cl);
-					if (fa.has_call_col)
-						dwarf_formudata(&fa.call_col, &cc);
-					n->call_line = cl <= 0xffffffffu ? (unsigned)cl : 0;
-					n->call_col = cc <= 0xffffffffu ? (unsigned)cc : 0;
-				}
-				inner = node;
-			}
+			int st = func_die(d, &child, tag, parent, cu, cb, cuoff, &inner);
+			if (st)
+				return st;
 		}
 		int st = walk_dies(d, &child, cuoff, depth + 1, inner, cu, cb);
 		if (st)
@@ -637,6 +671,157 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 		if (r < 0)
 			return damaged(d, cuoff, "DIE tree");
 	} while (r == 0);
+	return PC_OK;
+}
+
+/* The attributes of a function DIE read by dwline.c (pc_dwk): the
+ * first of each name, as fattr_cb takes them. */
+struct kattrs {
+	const pc_dwk_attr *low, *high, *linkage, *mips_linkage, *name, *call_file, *call_line,
+		*call_col;
+	int has_ranges, has_origin;
+};
+
+/* func_die for the DIE k read, from its bytes: PC_EUNSUPPORTED when
+ * something in it is for libdw to read (a DW_AT_abstract_origin or
+ * DW_AT_specification, DW_AT_ranges, a form read here otherwise); d is
+ * then as it was. */
+static int func_die_fast(pc_dwarf *d, const pc_dwk *k, const struct kattrs *fa, int tag,
+			 size_t parent, Dwarf_Addr cb, size_t *inner)
+{
+	uint64_t lo = 0, hi = 0, cf = 0, cl = 0, cc = 0;
+	const char *link = NULL, *mips = NULL, *name = NULL;
+	if (fa->has_origin || fa->has_ranges ||
+	    (fa->low && fa->high &&
+	     (pc_dwk_addr(k, fa->low, &lo) ||
+	      (pc_dwk_addr(k, fa->high, &hi) && (pc_dwk_udata(k, fa->high, &hi) || (hi += lo, 0))))) ||
+	    (fa->linkage && pc_dwk_string(k, fa->linkage, &link)) ||
+	    (fa->mips_linkage && pc_dwk_string(k, fa->mips_linkage, &mips)) ||
+	    (fa->name && pc_dwk_string(k, fa->name, &name)))
+		return PC_EUNSUPPORTED;
+	int inl = tag == DW_TAG_inlined_subroutine;
+	if (inl && ((fa->call_file && (!d->cu_fast || pc_dwk_udata(k, fa->call_file, &cf))) ||
+		    (fa->call_line && pc_dwk_udata(k, fa->call_line, &cl)) ||
+		    (fa->call_col && pc_dwk_udata(k, fa->call_col, &cc))))
+		return PC_EUNSUPPORTED;
+	if (!fa->low || !fa->high)
+		return PC_OK; /* no range: no node */
+	size_t node = d->nnodes;
+	int any = 0;
+	if (add_range(d, lo, hi, cb, node, &any))
+		return PC_ENOMEM;
+	if (!any)
+		return PC_OK;
+	if (pc_grow((void **)&d->nodes, &d->capnodes, d->nnodes + 1, sizeof *d->nodes))
+		return PC_ENOMEM;
+	struct fnode *n = &d->nodes[d->nnodes++];
+	memset(n, 0, sizeof *n);
+	n->parent = parent;
+	n->depth = parent == NONODE ? 0 : d->nodes[parent].depth + 1;
+	n->name = fa->linkage ? link : fa->mips_linkage ? mips : NULL;
+	if (!n->name)
+		n->name = name;
+	if (n->name && !(n->name = pool(d, n->name)))
+		return PC_ENOMEM;
+	n->inlined = inl;
+	n->subprogram_without_linkage = tag == DW_TAG_subprogram && d->cu_mangled && !fa->linkage;
+	if (inl) {
+		if (fa->call_file)
+			n->call_file = cf < d->cu_nfiles ? d->cu_files[cf] : NULL;
+		n->call_line = cl <= 0xffffffffu ? (unsigned)cl : 0;
+		n->call_col = cc <= 0xffffffffu ? (unsigned)cc : 0;
+	}
+	*inner = node;
+	return PC_OK;
+}
+
+/* walk_dies over the unit at .debug_info offset unit, its DIEs read by
+ * dwline.c in the order they lie (libdw's dwarf_child and
+ * dwarf_siblingof decode a DIE's attributes again for each: 64 M of the
+ * 20,000-function line report's instructions); a function DIE with
+ * something for libdw to read is read by func_die through
+ * dwarf_offdie.  PC_EUNSUPPORTED when the tree is not read here as
+ * libdw reads it (a form or abbreviation not known here, a DW_AT_sibling
+ * elsewhere than the next sibling, nesting past walk_dies' limit): the
+ * caller undoes what was added and walks the unit with libdw. */
+static int walk_fast(pc_dwarf *d, pc_dwk *k, const pc_dwl *sec, Dwarf *dw, uint64_t unit,
+		     Dwarf_Off cuoff, Dwarf_Die *cu, Dwarf_Addr cb)
+{
+	struct {
+		size_t parent; /* of the DIEs of this list */
+		uint64_t sib;  /* the DIE owning it: its DW_AT_sibling (0: none) */
+	} stk[258];
+	int r = pc_dwk_unit(k, sec, unit);
+	if (r)
+		return r;
+	if ((r = pc_dwk_next(k)) != 1)
+		return r < 0 ? r : PC_EUNSUPPORTED;
+	if (k->off != cuoff)
+		return PC_EUNSUPPORTED;
+	if (!k->children)
+		return PC_OK;
+	size_t depth = 1;
+	stk[0].parent = NONODE;
+	stk[0].sib = 0;
+	while (depth) {
+		r = pc_dwk_next(k);
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			depth--;
+			if (stk[depth].sib && stk[depth].sib != (uint64_t)(k->p - sec->info))
+				return PC_EUNSUPPORTED;
+			continue;
+		}
+		if (depth > 256)
+			return PC_EUNSUPPORTED;
+		uint64_t sib = 0;
+		struct kattrs fa;
+		memset(&fa, 0, sizeof fa);
+		int fn = k->tag == DW_TAG_subprogram || k->tag == DW_TAG_inlined_subroutine ||
+			 k->tag == DW_TAG_entry_point;
+		for (size_t i = 0; i < k->nattr; i++) {
+			const pc_dwk_attr *a = &k->attr[i];
+			switch (a->name) {
+			case DW_AT_sibling:
+				if (!sib && (pc_dwk_ref(k, a, &sib) || !sib))
+					return PC_EUNSUPPORTED;
+				break;
+#define KA(x) if (!fa.x) fa.x = a; break
+			case DW_AT_low_pc: KA(low);
+			case DW_AT_high_pc: KA(high);
+			case DW_AT_linkage_name: KA(linkage);
+			case DW_AT_MIPS_linkage_name: KA(mips_linkage);
+			case DW_AT_name: KA(name);
+			case DW_AT_call_file: KA(call_file);
+			case DW_AT_call_line: KA(call_line);
+			case DW_AT_call_column: KA(call_col);
+#undef KA
+			case DW_AT_ranges: fa.has_ranges = 1; break;
+			case DW_AT_abstract_origin: case DW_AT_specification: fa.has_origin = 1; break;
+			default: break;
+			}
+		}
+		size_t parent = stk[depth - 1].parent, inner = parent;
+		if (fn) {
+			int st = func_die_fast(d, k, &fa, (int)k->tag, parent, cb, &inner);
+			if (st == PC_EUNSUPPORTED) {
+				Dwarf_Die die;
+				if (!dwarf_offdie(dw, k->off, &die))
+					return PC_EUNSUPPORTED;
+				st = func_die(d, &die, (int)k->tag, parent, cu, cb, cuoff, &inner);
+			}
+			if (st)
+				return st;
+		}
+		if (k->children) {
+			stk[depth].parent = inner;
+			stk[depth].sib = sib;
+			depth++;
+		} else if (sib && sib != (uint64_t)(k->p - sec->info)) {
+			return PC_EUNSUPPORTED;
+		}
+	}
 	return PC_OK;
 }
 
@@ -946,6 +1131,39 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
 	return PC_OK;
 }
 
+/* add_unit_lines for the rows dwline.c read (t): the same rows, the
+ * files' names pooled once each (d->cu_files). */
+static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char *compdir)
+{
+	size_t hint = 0;
+	const char *last_in = NULL, *last_out = NULL;
+	if (pc_grow((void **)&d->cu_files, &d->cu_capfiles, t->nfiles ? t->nfiles : 1,
+		    sizeof *d->cu_files))
+		return PC_ENOMEM;
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const char *f = unit_file(d, compdir, t->files[i], &last_in, &last_out);
+		if (!f || (f == t->files[i] && !(f = pool(d, f))))
+			return PC_ENOMEM;
+		d->cu_files[i] = f;
+	}
+	d->cu_nfiles = t->nfiles;
+	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + t->nrows, sizeof *d->lrows))
+		return PC_ENOMEM;
+	for (size_t i = 0; i < t->nrows; i++) {
+		const pc_dwl_row *l = &t->rows[i];
+		uint64_t a = l->addr + cb;
+		if (!in_alloc(d, l->end ? a - 1 : a, &hint) || (l->end && !a))
+			continue;
+		struct lrow *r = &d->lrows[d->nlrows++];
+		r->addr = a;
+		r->file = l->end || l->file >= t->nfiles ? NULL : d->cu_files[l->file];
+		r->line = l->line > 0 ? (uint32_t)l->line : 0;
+		r->col = l->col;
+		r->end = l->end;
+	}
+	return PC_OK;
+}
+
 /* rows by address, an end of sequence before a row at its address, else
  * in the order read */
 static int lrow_before(const struct lrow *x, const struct lrow *y)
@@ -1059,12 +1277,22 @@ static int scan_units(pc_dwarf *d)
 			return dfail(d, PC_EFORMAT, ifile >= 0 ? ifile + (int64_t)uoff : -1,
 				     "damaged DWARF: the unit header at .debug_info+0x%llx gives a length past the end of the section (0x%llx bytes)",
 				     (unsigned long long)uoff, (unsigned long long)isize);
+		if (pc_grow((void **)&d->units, &d->capunits, 2 * d->nunits + 2, sizeof *d->units))
+			return PC_ENOMEM;
+		d->units[2 * d->nunits] = uoff;
+		d->units[2 * d->nunits++ + 1] = uoff + hsize;
 		uoff = next;
 	}
 	if (r < 0)
 		return damaged_in(d, ".debug_info", uoff, "unit header");
 	if (find_alloc(d, e, b0))
 		return PC_ENOMEM;
+	pc_dwl dl;
+	memset(&dl, 0, sizeof dl);
+	pc_dwl_sections(&dl, e);
+	pc_dwk dk;
+	memset(&dk, 0, sizeof dk);
+	size_t unit = 0;
 	Dwarf_Addr cb;
 	Dwarf_Die *cu = NULL;
 	(void)dwfl_errno(); /* clears what an earlier lookup left */
@@ -1077,23 +1305,67 @@ static int scan_units(pc_dwarf *d)
 		Dwarf_Lines *lines;
 		size_t nl;
 		d->cu_compdir = dwarf_attr(cu, DW_AT_comp_dir, &la) ? dwarf_formstring(&la) : NULL;
+		d->cu_fast = 0;
 		if (dwarf_attr(cu, DW_AT_stmt_list, &la)) {
 			Dwarf_Word lo = 0;
 			if (dwarf_formudata(&la, &lo))
 				return damaged(d, cuoff, "DW_AT_stmt_list");
-			if (dwarf_getsrclines(cu, &lines, &nl))
-				return damaged_in(d, ".debug_line", lo, "line table");
-			int st = add_unit_lines(d, lines, nl, cb, cuoff, d->cu_compdir);
-			if (st)
+			/* dwline.c first, libdw for what it does not read */
+			Dwarf_Half ver;
+			uint8_t utype, asize, osize;
+			int st = PC_EUNSUPPORTED;
+			if (dl.line && !d->general && dwarf_cu_info(cu->cu, &ver, &utype, NULL, NULL, NULL, &asize,
+						     &osize) == 0 &&
+			    utype >= DW_UT_compile && utype <= DW_UT_skeleton)
+				st = pc_dwl_read(&dl, lo, asize, d->cu_compdir);
+			if (st == PC_OK) {
+				st = add_dwl_lines(d, &dl, cb, d->cu_compdir);
+				d->cu_fast = 1;
+				d->fast_lines++;
+			} else if (st == PC_EUNSUPPORTED) {
+				if (dwarf_getsrclines(cu, &lines, &nl)) {
+					pc_dwl_free(&dl);
+					pc_dwk_free(&dk);
+					return damaged_in(d, ".debug_line", lo, "line table");
+				}
+				st = add_unit_lines(d, lines, nl, cb, cuoff, d->cu_compdir);
+			}
+			if (st) {
+				pc_dwl_free(&dl);
+				pc_dwk_free(&dk);
 				return st;
+			}
 		}
 		d->cu_mangled = !non_mangled(lang);
 		int st = add_compdir(d, cu);
-		if (!st)
+		/* the DIEs by dwline.c, else (or for what it does not read)
+		 * by libdw */
+		while (unit < d->nunits && d->units[2 * unit + 1] < cuoff)
+			unit++;
+		if (!st && !d->general && unit < d->nunits && d->units[2 * unit + 1] == cuoff && dl.info &&
+		    (const unsigned char *)cu->addr == dl.info + cuoff) {
+			size_t nn = d->nnodes, nr = d->nranges, nc = d->ncand;
+			st = walk_fast(d, &dk, &dl, dw, d->units[2 * unit], cuoff, cu, cb);
+			if (st == PC_EUNSUPPORTED) {
+				d->nnodes = nn;
+				d->nranges = nr;
+				d->ncand = nc;
+				st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
+			} else if (!st) {
+				d->fast_dies++;
+			}
+		} else if (!st) {
 			st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
-		if (st)
+		}
+		if (st) {
+			pc_dwl_free(&dl);
+			pc_dwk_free(&dk);
 			return st;
+		}
 	}
+	pc_dwl_free(&dl);
+	pc_dwk_free(&dk);
+	d->cu_fast = 0;
 	sort_compdirs(d);
 	if (dwfl_errno())
 		return dfail(d, PC_EFORMAT, section_file_offset(d, ".debug_info"),
@@ -1791,6 +2063,73 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 		     "this profcore was built without libdw (-Ddwarf): no DWARF");
 }
 #endif
+
+/* ---- tests: the general path beside dwline.c's ------------------------- */
+
+void pc_dwarf_set_general(pc_dwarf *d, int general)
+{
+#if PC_HAVE_DWARF
+	d->general = general;
+#else
+	(void)d;
+	(void)general;
+#endif
+}
+
+static int dump_add(char **b, size_t *n, size_t *cap, const char *fmt, ...) PC_PRINTF(4, 5);
+static int dump_add(char **b, size_t *n, size_t *cap, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return PC_ENOMEM;
+	size_t m = (size_t)k < sizeof line ? (size_t)k : sizeof line - 1;
+	if (pc_grow((void **)b, cap, *n + m + 1, 1))
+		return PC_ENOMEM;
+	memcpy(*b + *n, line, m + 1);
+	*n += m;
+	return PC_OK;
+}
+#define DS(s) ((s) ? (s) : "(none)")
+
+char *pc_dwarf_dump(const pc_dwarf *d, size_t *lines, size_t *dies)
+{
+	char *b = NULL;
+	size_t n = 0, cap = 0;
+	int st = dump_add(&b, &n, &cap, "%s\n", d->loaded ? "loaded" : "not loaded");
+#if PC_HAVE_DWARF
+	*lines = d->fast_lines;
+	*dies = d->fast_dies;
+	for (size_t i = 0; !st && i < d->nlrows; i++) {
+		const struct lrow *r = &d->lrows[i];
+		st = dump_add(&b, &n, &cap, "row 0x%llx %s:%u:%u%s\n", (unsigned long long)r->addr,
+			      DS(r->file), r->line, r->col, r->end ? " end" : "");
+	}
+	for (size_t i = 0; !st && i < d->nnodes; i++) {
+		const struct fnode *x = &d->nodes[i];
+		st = dump_add(&b, &n, &cap, "scope %zu %s parent %zu depth %u%s%s call %s:%u:%u\n", i,
+			      DS(x->name), x->parent, x->depth, x->inlined ? " inlined" : "",
+			      x->subprogram_without_linkage ? " no-linkage" : "", DS(x->call_file),
+			      x->call_line, x->call_col);
+	}
+	for (size_t i = 0; !st && i < d->nranges; i++)
+		st = dump_add(&b, &n, &cap, "range 0x%llx-0x%llx %zu\n",
+			      (unsigned long long)d->ranges[i].lo, (unsigned long long)d->ranges[i].hi,
+			      d->ranges[i].node);
+	for (size_t i = 0; !st && i < d->ncand; i++)
+		st = dump_add(&b, &n, &cap, "cand 0x%llx\n", (unsigned long long)d->cand[i]);
+#else
+	*lines = *dies = 0;
+#endif
+	if (st) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
 
 /* ---- gprof's line symbols ------------------------------------------------- */
 

@@ -89,4 +89,12 @@ PC_INTERNAL int pc_profile_granular(pc_profile *p, const pc_options *opts,
  *  in msg.  Elsewhere PC_EUNSUPPORTED, msg "".  (Tests.) */
 PC_INTERNAL int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen);
 
+/** Tests: general 1 makes pc_dwarf_load read every unit with libdw
+ *  (dwarf_getsrclines, dwarf_child/dwarf_siblingof), not dwline.c. */
+PC_INTERNAL void pc_dwarf_set_general(pc_dwarf *d, int general);
+/** Tests: what pc_dwarf_load read (line rows, scopes, their ranges, the
+ *  line symbols' candidates) as text, malloc'd (NULL: out of memory);
+ *  *lines and *dies the units whose line table and DIEs dwline.c read. */
+PC_INTERNAL char *pc_dwarf_dump(const pc_dwarf *d, size_t *lines, size_t *dies);
+
 #endif

@@ -1,0 +1,112 @@
+/* dwline.h - .debug_line read without libdw (dwline.c): the rows of one
+ * unit's line table, as libdw 0.188's dwarf_getsrclines gives them.
+ * Private to libprofcore. */
+#ifndef PC_DWLINE_H
+#define PC_DWLINE_H
+
+#include "pc_base.h"
+#include "lookup.h"
+#include "pc_config.h"
+
+#if PC_HAVE_DWARF
+#include <libelf.h>
+#endif
+
+/** One row of a line table (libdw's Dwarf_Line, what profcore uses). */
+typedef struct pc_dwl_row {
+	uint64_t addr;
+	uint32_t file;   /* index into the unit's files (may be past them) */
+	int32_t line;
+	uint16_t col;
+	uint8_t is_stmt, end;
+} pc_dwl_row;
+
+/** A reader: the sections given (bytes as libdw holds them: inflated,
+ *  relocated; p NULL for a section the file lacks) and its byte order,
+ *  and the last unit read, kept for the next (its arrays reused). */
+typedef struct pc_dwl {
+	const unsigned char *line, *line_str, *str, *info, *abbrev;
+	size_t nline, nline_str, nstr, ninfo, nabbrev;
+	pc_endian endian;
+	/* the last unit read: its rows by address (libdw's order), its
+	 * files' names as libdw composes them (files[i] malloc'd) */
+	pc_dwl_row *rows;
+	size_t nrows, caprows;
+	char **files;
+	size_t nfiles, capfiles;
+	/* scratch */
+	struct pc_dwl_dir *dirs;
+	size_t capdirs;
+	pc_rkey *keys;
+	size_t capkeys;
+} pc_dwl;
+
+/** Reads the line table at .debug_line offset off of a unit whose
+ *  addresses are address_size bytes, compilation directory comp_dir
+ *  (NULL: none), into t->rows and t->files: PC_OK; PC_ENOMEM; or
+ *  PC_EUNSUPPORTED for anything this reader does not read exactly as
+ *  libdw does (read that unit with dwarf_getsrclines). */
+PC_INTERNAL int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size,
+			    const char *comp_dir);
+#if PC_HAVE_DWARF
+/** Sets t's sections and byte order from e, the ELF file holding the
+ *  DWARF, after libdw opened it: the first section of each name outside
+ *  section groups (.zdebug_ too), as libdw's check_section takes them;
+ *  t->line stays NULL when the DWARF is not in plain sections (.dwo,
+ *  LTO).  The bytes are libdw's (inflated, relocated in place). */
+PC_INTERNAL void pc_dwl_sections(pc_dwl *t, Elf *e);
+#endif
+/** Frees what t holds (not the sections). */
+PC_INTERNAL void pc_dwl_free(pc_dwl *t);
+
+
+/* ---- a unit's DIEs read in order (dwline.c) ------------------------------ */
+
+/** One attribute of a DIE: its name, form and value's bytes. */
+typedef struct pc_dwk_attr {
+	uint32_t name, form;
+	const unsigned char *val;
+	int64_t implicit; /* DW_FORM_implicit_const's value */
+} pc_dwk_attr;
+
+struct pc_dwk_abbrev;
+
+/** A reader of one unit's DIEs, in the order they lie: sections from
+ *  pc_dwl_sections (plus .debug_info, .debug_abbrev there). */
+typedef struct pc_dwk {
+	const pc_dwl *sec;
+	const unsigned char *p, *end; /* the next entry, the unit's end */
+	uint64_t unit; /* the unit's offset in .debug_info */
+	unsigned version, asize, offsz;
+	/* the abbreviations, by code (abbrev[code], code < nabbrev) */
+	struct pc_dwk_abbrev *abbrev;
+	size_t nabbrev, capabbrev;
+	uint64_t abbrev_off; /* of the table read, UINT64_MAX: none */
+	pc_dwk_attr *spec; /* every abbreviation's attributes */
+	size_t nspec, capspec;
+	/* the last DIE read */
+	uint64_t off;
+	uint32_t tag;
+	int children;
+	pc_dwk_attr *attr;
+	size_t nattr, capattr;
+} pc_dwk;
+
+/** Starts k at the unit at .debug_info offset unit (its first DIE next):
+ *  PC_OK, PC_ENOMEM, or PC_EUNSUPPORTED (read the unit with libdw). */
+PC_INTERNAL int pc_dwk_unit(pc_dwk *k, const pc_dwl *sec, uint64_t unit);
+/** The next entry: 1 a DIE (k->off, tag, children, attr[0, nattr)), 0 a
+ *  null entry (the end of a list of siblings), PC_ENOMEM, or
+ *  PC_EUNSUPPORTED. */
+PC_INTERNAL int pc_dwk_next(pc_dwk *k);
+/** An attribute's value as libdw's dwarf_formaddr, dwarf_formudata (the
+ *  constant forms), dwarf_formstring (strings in the unit or
+ *  .debug_str, .debug_line_str) or a reference's .debug_info offset
+ *  read it: PC_OK, or PC_EUNSUPPORTED (ask libdw). */
+PC_INTERNAL int pc_dwk_addr(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *v);
+PC_INTERNAL int pc_dwk_udata(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *v);
+PC_INTERNAL int pc_dwk_string(const pc_dwk *k, const pc_dwk_attr *a, const char **s);
+PC_INTERNAL int pc_dwk_ref(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *off);
+PC_INTERNAL void pc_dwk_free(pc_dwk *k);
+
+#endif
