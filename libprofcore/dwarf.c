@@ -1386,6 +1386,11 @@ static int scan_units(pc_dwarf *d)
 		uint64_t x = j >= d->nlrows || (i < d->ncand && d->cand[i] < d->lrows[j].addr)
 				     ? d->cand[i++]
 				     : d->lrows[j++].addr;
+		/* below the bias: an address near 2^64 (a tombstone) that the
+		 * bias wrapped around, outside the text, and would break the
+		 * order of the unbiased candidates that cand_from searches */
+		if (x < d->bias)
+			continue;
 		if (!k || m[k - 1] != x)
 			m[k++] = x;
 	}
