@@ -264,14 +264,10 @@ static int cmp_ptr_address(const void *a, const void *b)
 static uint64_t name_prefix(const char *s)
 {
 	uint64_t v = 0;
-	/* (unrolled: one test a byte) */
-	for (int i = 0; i < 8; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (!c)
-			break;
-		v |= (uint64_t)c << (56 - 8 * i);
-	}
-	return v;
+	unsigned i = 0;
+	for (; i < 8 && s[i]; i++)
+		v = v << 8 | (unsigned char)s[i];
+	return i == 8 ? v : i ? v << (64 - 8 * i) : 0;
 }
 
 /* The runs of o[0, n) alike in every key sorted on (o's key, cnt, and

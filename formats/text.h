@@ -148,6 +148,11 @@ static inline void pc_lw_u64_right(pc_lw *b, uint64_t v, size_t width)
 	size_t n = pc_ndigits(v);
 	if (n < width)
 		pc_lw_blanks(b, width - n);
+	if (v <= UINT32_MAX) { /* (pc_lw_u64's, the digits counted once) */
+		pc_put_u32(b->out + b->L + n, (uint32_t)v);
+		b->L += n;
+		return;
+	}
 	pc_lw_u64(b, v);
 }
 

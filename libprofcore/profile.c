@@ -168,22 +168,25 @@ int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
 	if (p->nsyms >= p->capsyms &&
 	    pc_grow((void **)&p->syms, &p->capsyms, p->nsyms + 1, sizeof *p->syms))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	pc_symbol s = *sym;
-	s.name = POOL(sym->name);
-	s.file = sym->file && p->last_file && !strcmp(sym->file, p->last_file)
-			 ? p->last_file
-			 : POOL(sym->file);
-	s.section = sym->section && p->last_section &&
-			    !strcmp(sym->section, p->last_section)
-			    ? p->last_section
-			    : POOL(sym->section);
-	if (!s.name || (sym->file && !s.file) || (sym->section && !s.section))
+	/* (written in place: no copy of the symbol made and moved) */
+	pc_symbol *s = &p->syms[p->nsyms];
+	*s = *sym;
+	s->name = POOL(sym->name);
+	if (sym->file)
+		s->file = p->last_file && !strcmp(sym->file, p->last_file)
+				  ? p->last_file
+				  : POOL(sym->file);
+	if (sym->section)
+		s->section = p->last_section && !strcmp(sym->section, p->last_section)
+				     ? p->last_section
+				     : POOL(sym->section);
+	if (!s->name || (sym->file && !s->file) || (sym->section && !s->section))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	if (s.file)
-		p->last_file = s.file;
-	if (s.section)
-		p->last_section = s.section;
-	p->syms[p->nsyms++] = s;
+	if (s->file)
+		p->last_file = s->file;
+	if (s->section)
+		p->last_section = s->section;
+	p->nsyms++;
 	pc_profile_invalidate(p);
 	return PC_OK;
 }

@@ -659,7 +659,13 @@ static uint64_t dry_run(const unsigned char *b, size_t n, int framing,
 	L->want_id = id;
 	L->cur_id = -1;
 	L->cur = CTX_PENDING;
-	swo_feed(L, b, n, 0);
+	/* the first bad packet decides when the ID bytes are not wanted:
+	 * fed a block at a time (as the loader's stream does), it stops there */
+	for (size_t o = 0; o < n; o += 64) {
+		swo_feed(L, b + o, n - o < 64 ? n - o : 64, o);
+		if (!id_bytes && (L->kinds[SWO_BAD] || L->kinds[SWO_HW_RESERVED] || L->badid))
+			break;
+	}
 	uint64_t good = 0, strong = L->kinds[SWO_PC] + L->kinds[SWO_SLEEP] +
 				  L->kinds[SWO_EXC] + L->kinds[SWO_SYNC];
 	for (int k = 0; k < SWO_KINDS; k++)
@@ -736,7 +742,7 @@ static uint64_t tpiu_best(const unsigned char *b, size_t n, unsigned id,
 				*off = o, *frames = fr;
 		}
 		uint64_t ib[128] = {0};
-		uint64_t t = dry_run(b + o, n - o, FR_TPIU, id, ib, min);
+		uint64_t t = dry_run(b + o, n - o, FR_TPIU, id, min == 1 ? ib : NULL, min);
 		for (unsigned k = 1; k < 0x7d && !t && min == 1; k++)
 			if (k != id && ib[k])
 				t = dry_run(b + o, n - o, FR_TPIU, k, NULL, min);
