@@ -2139,14 +2139,6 @@ char *pc_dwarf_dump(const pc_dwarf *d, size_t *lines, size_t *dies)
 /* ---- gprof's line symbols ------------------------------------------------- */
 
 #if PC_HAVE_DWARF
-static int cmp_ls(const void *a, const void *b)
-{
-	const pc_linesym *x = a, *y = b;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-#endif
-
-#if PC_HAVE_DWARF
 /* The walk over the candidates: the last (function, file, line) a
  * symbol started with, and the symbols so far. */
 typedef struct lswalk {
@@ -2267,13 +2259,8 @@ int pc_dwarf_line_syms_in(pc_dwarf *d, const uint64_t *ranges, size_t nranges,
 		free(w.v);
 		return st;
 	}
-	/* the walk goes up through the candidates: sorted already, unless
-	 * a bias wrapped an address around */
-	size_t up = 1;
-	while (up < w.n && w.v[up - 1].addr <= w.v[up].addr)
-		up++;
-	if (up < w.n)
-		qsort(w.v, w.n, sizeof *w.v, cmp_ls);
+	/* in address order: the walk goes up through the candidates, which
+	 * scan_units keeps at or above the bias */
 	*out = w.v;
 	*nout = w.n;
 	return PC_OK;
