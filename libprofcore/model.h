@@ -127,6 +127,12 @@ static inline uint64_t pc_profile_hist_or(const pc_profile *p, size_t i)
 
 /* Marks the attribution cache stale. */
 void pc_profile_invalidate(pc_profile *p);
+/* Room for n more symbols, allocated now (exactly: no doubling);
+ * PC_ENOMEM. */
+PC_INTERNAL int pc_profile_reserve_symbols(pc_profile *p, size_t n);
+/* pc_profile_add_symbol for a symbol whose name is p's already (made in
+ * p->pool, e.g. by pc_strpool_alloc): the name is not copied. */
+PC_INTERNAL int pc_profile_add_symbol_kept(pc_profile *p, const pc_symbol *sym);
 /** Rebuilds the histogram index after ranges changed in place (merge
  *  re-binning); PC_OK or PC_ENOMEM. */
 int pc_profile_hist_reindex(pc_profile *p);

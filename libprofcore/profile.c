@@ -160,7 +160,22 @@ const char *pc_profile_note_at(const pc_profile *p, size_t i)
 
 #define POOL(s) ((s) ? pc_strpool_add(&p->pool, (s)) : NULL)
 
-int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
+int pc_profile_reserve_symbols(pc_profile *p, size_t n)
+{
+	if (n <= p->capsyms - p->nsyms)
+		return PC_OK;
+	if (n > SIZE_MAX / sizeof *p->syms - p->nsyms)
+		return PC_ENOMEM;
+	pc_symbol *v = realloc(p->syms, (p->nsyms + n) * sizeof *v);
+	if (!v)
+		return PC_ENOMEM;
+	p->syms = v;
+	p->capsyms = p->nsyms + n;
+	return PC_OK;
+}
+
+/* pc_profile_add_symbol; kept: sym->name is p's own already, not copied */
+static int add_symbol(pc_profile *p, const pc_symbol *sym, int kept)
 {
 	if (!sym || !sym->name)
 		return pc_profile_fail(p, PC_EUSAGE, "symbol without a name");
@@ -171,7 +186,8 @@ int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
 	/* (written in place: no copy of the symbol made and moved) */
 	pc_symbol *s = &p->syms[p->nsyms];
 	*s = *sym;
-	s->name = POOL(sym->name);
+	if (!kept)
+		s->name = POOL(sym->name);
 	if (sym->file)
 		s->file = p->last_file && !strcmp(sym->file, p->last_file)
 				  ? p->last_file
@@ -189,6 +205,16 @@ int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
 	p->nsyms++;
 	pc_profile_invalidate(p);
 	return PC_OK;
+}
+
+int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
+{
+	return add_symbol(p, sym, 0);
+}
+
+int pc_profile_add_symbol_kept(pc_profile *p, const pc_symbol *sym)
+{
+	return add_symbol(p, sym, 1);
 }
 
 int pc_profile_add_region(pc_profile *p, const pc_region *r)
