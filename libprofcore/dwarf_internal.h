@@ -77,7 +77,8 @@ PC_INTERNAL int pc_profile_dwarf_by(pc_profile *p, const pc_options *opts,
 /** p seen at granularity "line" or "file" (opts "granularity"): a new
  *  profile whose symbols are gprof's line symbols (file: one per source
  *  file) besides the function symbols without DWARF, holding p's samples,
- *  histograms, arcs and regions.  *out is NULL for granularity function
+ *  histograms, arcs and regions (the histograms' counts are p's, not
+ *  copied: *out is freed before p).  *out is NULL for granularity function
  *  (or none given).  Errors are recorded on p. */
 PC_INTERNAL int pc_profile_granular(pc_profile *p, const pc_options *opts,
 				    pc_profile **out);

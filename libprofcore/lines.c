@@ -513,7 +513,8 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	free(ls);
 	if (!st && g == PC_GRAN_ADDRESS)
 		st = add_addresses(p, q);
-	if (!st && pc_profile_merge(q, p)) {
+	/* (p's histograms shared, not copied: q goes before p) */
+	if (!st && pc_profile_merge_borrowing(q, p)) {
 		const pc_error *e = pc_profile_error(q);
 		st = pc_profile_fail(p, e ? e->code : PC_ENOMEM, "%s",
 				     e ? e->message : "out of memory");
