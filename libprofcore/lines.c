@@ -271,7 +271,14 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 	for (size_t h = 0; h < p->nhists; h++) {
 		const pc_histogram *H = &p->hists[h].h;
 		const uint64_t *c = H->counts;
-		long double w = (long double)(H->high - H->low) / (long double)H->nbins;
+		const uint64_t span = H->high - H->low, iw = span / H->nbins;
+		long double w = (long double)span / (long double)H->nbins;
+		/* a bucket's lower edge: low + (uint64_t)(w * b); when the
+		 * width is a whole number of bytes (gmon.out's usual 2 or 4)
+		 * and the span below 2^53, that is low + iw * b exactly, long
+		 * double or double */
+		const int whole = span % H->nbins == 0 && span < ((uint64_t)1 << 53);
+#define EDGE(b) (whole ? H->low + iw * (b) : H->low + (uint64_t)(w * (long double)(b)))
 		/* each run [b, b1) of non-empty buckets at once: the edges
 		 * never go down, so the buckets of a run cover [its first
 		 * one's lower edge, its last one's upper edge) */
@@ -282,13 +289,12 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 			}
 			for (b1 = b + 1; b1 < H->nbins && c[b1]; b1++)
 				;
-			uint64_t lo = H->low + (uint64_t)(w * (long double)b);
-			uint64_t hi = b1 == H->nbins ? H->high
-					: H->low + (uint64_t)(w * (long double)b1);
+			uint64_t lo = EDGE(b), hi = b1 == H->nbins ? H->high : EDGE(b1);
 			/* the edges rounded outwards: never narrower */
 			mark_extents(ta, nt, hit, &pos, &last, lo ? lo - 1 : 0,
 				     hi + 1 > hi ? hi + 1 : hi);
 		}
+#undef EDGE
 	}
 	/* an arc's caller is the line symbol holding its call site (gprof
 	 * cg_tally): a recursive call from inside a function without

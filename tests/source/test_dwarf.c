@@ -159,6 +159,85 @@ static void test_line_syms_sampled_only(void **state)
 	pc_free(all);
 }
 
+/* The same with a histogram over [0x1000, 0x1400) of nbins buckets,
+ * those holding 0x1104, 0x1113 and the last bytes of main (0x11ce) and
+ * of checksum (0x136e) sampled: the rows of the sampled functions' lines
+ * alone (sampled_ranges takes the buckets' edges as the attribution
+ * does) equal those of every line. */
+static void hist_report(int zero, size_t nbins, char **out)
+{
+	pc_profile *p;
+	pc_dwarf *d;
+	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
+	assert_int_equal(pc_dwarf_new(&d, NULL), PC_OK);
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
+	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
+	assert_int_equal(pc_profile_load_file(p, exe, "elf", NULL), PC_OK);
+	uint64_t *c = calloc(nbins, sizeof *c);
+	assert_non_null(c);
+	static const uint64_t at[4] = {0x1104, 0x1113, 0x11ce, 0x136e};
+	for (size_t k = 0; k < 4; k++)
+		c[(at[k] - 0x1000) * nbins / 0x400] = 2 * k + 1;
+	pc_histogram h = {PC_NOSEG, 0x1000, 0x1400, nbins, c, 1};
+	assert_int_equal(pc_profile_add_histogram(p, &h), PC_OK);
+	free(c);
+	pc_profile_set_dwarf(p, d);
+	assert_int_equal(pc_options_set(o, "granularity", "line"), PC_OK);
+	assert_int_equal(pc_options_set(o, "output-format", "csv"), PC_OK);
+	if (zero)
+		assert_int_equal(pc_options_set(o, "zero", "1"), PC_OK);
+	size_t len;
+	assert_int_equal(pc_profile_render(out, &len, p, "flat", o), PC_OK);
+	pc_options_free(o);
+	pc_profile_free(p);
+	pc_dwarf_free(d);
+}
+
+/* text without its ranked rows (not the totals, whose first field is
+ * empty) whose third field (the count) is 0 */
+static void drop_zero_rows(char *text)
+{
+	char *w = text;
+	for (char *r = text; *r;) {
+		char *e = strchr(r, '\n');
+		size_t n = e ? (size_t)(e - r) + 1 : strlen(r);
+		const char *f = r;
+		for (int k = 0; k < 2 && f; k++) {
+			f = memchr(f, ',', (size_t)(r + n - f));
+			f = f ? f + 1 : NULL;
+		}
+		if (r[0] == ',' || !(f && f[0] == '0' && f[1] == ','))
+			memmove(w, r, n), w += n;
+		r += n;
+	}
+	*w = 0;
+}
+
+static void test_line_syms_hist_sampled_only(void **state)
+{
+	(void)state;
+	/* buckets of 2 bytes (a whole width) and of 1024/410 bytes */
+	static const size_t nb[2] = {512, 410};
+	for (int i = 0; i < 2; i++) {
+		char *part = NULL, *all = NULL;
+		hist_report(0, nb[i], &part);
+		hist_report(1, nb[i], &all);
+		drop_zero_rows(all);
+		assert_string_equal(part, all);
+		static const char *const top[2] = {
+			"rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address\n"
+			"1,checksum (lines_util.c:18 @ 1365),7,43.7500,43.7500,,0,0,0x1365\n"
+			"2,main (lines_main.c:36 @ 11c3),5,31.2500,75.0000,,0,0,0x11c3\n",
+			"rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address\n"
+			"1,checksum (lines_util.c:18 @ 1365),8.408203,52.5513,52.5513,,0,0,0x1365\n"
+			"2,main (lines_main.c:36 @ 11c3),6.005859,37.5366,90.0879,,0,0,0x11c3\n"};
+		assert_memory_equal(part, top[i], strlen(top[i]));
+		pc_free(part);
+		pc_free(all);
+	}
+}
+
 static void test_find_source(void **state)
 {
 	(void)state;
@@ -211,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_once_per_address),
 		cmocka_unit_test(test_line_syms_sampled_only),
+		cmocka_unit_test(test_line_syms_hist_sampled_only),
 		cmocka_unit_test(test_find_source),
 		cmocka_unit_test(test_errors),
 	};
