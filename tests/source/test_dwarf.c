@@ -99,23 +99,21 @@ static void test_once_per_address(void **state)
 	pc_dwarf_free(d);
 }
 
-/* The line report makes line symbols only for the sampled functions:
- * samples in checksum alone look up the addresses of checksum's lines
- * (and the one line before them), not every line of the program as with
- * zero rows wanted; the rows with samples are the same. */
-static size_t line_report(int zero, char **out)
+/* The golden program's profile and DWARF reader */
+static void open_fixture(pc_profile **p, pc_dwarf **d)
 {
-	pc_profile *p;
-	pc_dwarf *d;
-	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
-	assert_int_equal(pc_dwarf_new(&d, NULL), PC_OK);
+	assert_int_equal(pc_profile_new(p, NULL), PC_OK);
+	assert_int_equal(pc_dwarf_new(d, NULL), PC_OK);
+	assert_int_equal(pc_dwarf_load(*d, exe), PC_OK);
+	assert_int_equal(pc_profile_load_file(*p, exe, "elf", NULL), PC_OK);
+}
+
+/* p's line report as CSV (zero: with the rows without samples); d's
+ * query count; both freed */
+static size_t render_lines(pc_profile *p, pc_dwarf *d, int zero, char **out)
+{
 	pc_options *o;
 	assert_int_equal(pc_options_new(&o), PC_OK);
-	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
-	assert_int_equal(pc_profile_load_file(p, exe, "elf", NULL), PC_OK);
-	static const uint64_t at[3] = {0x1320, 0x1324, 0x1330};
-	for (int i = 0; i < 30; i++)
-		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, at[i % 3], 1), PC_OK);
 	pc_profile_set_dwarf(p, d);
 	assert_int_equal(pc_options_set(o, "granularity", "line"), PC_OK);
 	assert_int_equal(pc_options_set(o, "output-format", "csv"), PC_OK);
@@ -128,6 +126,21 @@ static size_t line_report(int zero, char **out)
 	pc_profile_free(p);
 	pc_dwarf_free(d);
 	return q;
+}
+
+/* The line report makes line symbols only for the sampled functions:
+ * samples in checksum alone look up the addresses of checksum's lines
+ * (and the one line before them), not every line of the program as with
+ * zero rows wanted; the rows with samples are the same. */
+static size_t line_report(int zero, char **out)
+{
+	pc_profile *p;
+	pc_dwarf *d;
+	open_fixture(&p, &d);
+	static const uint64_t at[3] = {0x1320, 0x1324, 0x1330};
+	for (int i = 0; i < 30; i++)
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, at[i % 3], 1), PC_OK);
+	return render_lines(p, d, zero, out);
 }
 
 static void test_line_syms_sampled_only(void **state)
@@ -168,12 +181,7 @@ static void hist_report(int zero, size_t nbins, char **out)
 {
 	pc_profile *p;
 	pc_dwarf *d;
-	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
-	assert_int_equal(pc_dwarf_new(&d, NULL), PC_OK);
-	pc_options *o;
-	assert_int_equal(pc_options_new(&o), PC_OK);
-	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
-	assert_int_equal(pc_profile_load_file(p, exe, "elf", NULL), PC_OK);
+	open_fixture(&p, &d);
 	uint64_t *c = calloc(nbins, sizeof *c);
 	assert_non_null(c);
 	static const uint64_t at[4] = {0x1104, 0x1113, 0x11ce, 0x136e};
@@ -182,16 +190,7 @@ static void hist_report(int zero, size_t nbins, char **out)
 	pc_histogram h = {PC_NOSEG, 0x1000, 0x1400, nbins, c, 1};
 	assert_int_equal(pc_profile_add_histogram(p, &h), PC_OK);
 	free(c);
-	pc_profile_set_dwarf(p, d);
-	assert_int_equal(pc_options_set(o, "granularity", "line"), PC_OK);
-	assert_int_equal(pc_options_set(o, "output-format", "csv"), PC_OK);
-	if (zero)
-		assert_int_equal(pc_options_set(o, "zero", "1"), PC_OK);
-	size_t len;
-	assert_int_equal(pc_profile_render(out, &len, p, "flat", o), PC_OK);
-	pc_options_free(o);
-	pc_profile_free(p);
-	pc_dwarf_free(d);
+	render_lines(p, d, zero, out);
 }
 
 /* text without its ranked rows (not the totals, whose first field is

@@ -264,6 +264,15 @@ static pc_profile *hist_profile(uint64_t low, uint64_t high, const uint64_t *c, 
 	return p;
 }
 
+/* test_merge_rebin's counts: 1 to 64, 100 to 131 */
+static void rebin_counts(uint64_t c4[64], uint64_t c8[32])
+{
+	for (int i = 0; i < 64; i++)
+		c4[i] = (uint64_t)i + 1;
+	for (int i = 0; i < 32; i++)
+		c8[i] = 100 + (uint64_t)i;
+}
+
 /* pc_profile_merge_borrowing (the line profile of pc_profile_granular):
  * the histograms' counts are the source's, not a copy; adding to them
  * or re-binning them makes counts of the destination's own, leaving the
@@ -273,10 +282,7 @@ static void test_merge_borrowing(void **state)
 {
 	(void)state;
 	uint64_t c4[64], c8[32];
-	for (int i = 0; i < 64; i++)
-		c4[i] = (uint64_t)i + 1;
-	for (int i = 0; i < 32; i++)
-		c8[i] = 100 + (uint64_t)i;
+	rebin_counts(c4, c8);
 	pc_profile *p = hist_profile(0x1000, 0x1100, c4, 64, 100);
 	pc_histogram hp, hq;
 	assert_int_equal(pc_profile_histogram_at(&hp, p, 0), PC_OK);
@@ -320,10 +326,7 @@ static void test_merge_rebin(void **state)
 {
 	(void)state;
 	uint64_t c4[64], c8[32];
-	for (int i = 0; i < 64; i++)
-		c4[i] = (uint64_t)i + 1;
-	for (int i = 0; i < 32; i++)
-		c8[i] = 100 + (uint64_t)i;
+	rebin_counts(c4, c8);
 	/* 4-byte buckets over [0x1000, 0x1100), 8-byte over [0x1080, 0x1180) */
 	pc_profile *a = hist_profile(0x1000, 0x1100, c4, 64, 100);
 	pc_profile *b = hist_profile(0x1080, 0x1180, c8, 32, 100);
