@@ -2203,16 +2203,35 @@ static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
 	const uint64_t *seg = d->seg;
 	const size_t nrows = d->nlrows, nseg = d->nseg;
 	size_t row = w->row, sg = w->seg;
+	/* the last candidate's file, line and segment when its function was
+	 * its scope's name (not looked up by address: frame_name): a
+	 * candidate with the same ones has the same frame, and starts no
+	 * symbol (the candidates of one line of one function, most of
+	 * them) */
+	const char *lfile = NULL;
+	unsigned lline = 0;
+	size_t lk = SIZE_MAX;
 	for (; i < end; i++) {
 		const uint64_t m = d->cand[i];
 		while (row < nrows && rows[row].addr <= m)
 			row++;
 		while (sg < nseg && seg[sg] <= m)
 			sg++;
+		const struct lrow *lr = row && !rows[row - 1].end ? &rows[row - 1] : NULL;
+		const size_t k = sg ? sg - 1 : nseg;
+		if (lr && k == lk && lr->file == lfile && lr->line == lline) {
+			d->queries++; /* (read as the one before) */
+			continue;
+		}
 		pc_srcframe f;
 		size_t node;
-		const struct lrow *lr = row && !rows[row - 1].end ? &rows[row - 1] : NULL;
-		if (frame_at(d, m, lr, sg ? sg - 1 : nseg, &f, &node) && ls_new(w, &f))
+		int got = frame_at(d, m, lr, k, &f, &node);
+		const struct fnode *x = node != NONODE ? &d->nodes[node] : NULL;
+		lk = got && lr && x && x->name && !x->subprogram_without_linkage && !d->general
+			     ? k : SIZE_MAX;
+		lfile = lr ? lr->file : NULL;
+		lline = lr ? lr->line : 0;
+		if (got && ls_new(w, &f))
 			w->v[w->n++] = (pc_linesym){m - d->bias, f.function, f.file, f.line};
 	}
 	w->row = row;
