@@ -14,27 +14,6 @@
 
 /* ---- target table ------------------------------------------------------ */
 
-typedef struct cand {
-	size_t sym;
-	uint32_t seg;
-	uint64_t addr;
-	int func, global;
-} cand;
-
-static int cmp_cand(const void *a, const void *b)
-{
-	const cand *x = a, *y = b;
-	if (x->seg != y->seg)
-		return x->seg < y->seg ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->func != y->func)
-		return x->func ? -1 : 1; /* FUNC first */
-	if (x->global != y->global)
-		return x->global ? -1 : 1; /* global first */
-	return x->sym < y->sym ? -1 : (x->sym > y->sym); /* stable */
-}
-
 static int is_target(const pc_symbol *s)
 {
 	if (s->flags & PC_SYMF_NOATTR)
@@ -42,18 +21,21 @@ static int is_target(const pc_symbol *s)
 	return s->kind == PC_SYM_TEXT || (s->flags & PC_SYMF_TARGET);
 }
 
-/* gprof symtab_finalize: does candidate c replace the kept one k? */
-static int prefer(const pc_profile *p, const cand *c, const cand *k)
+/* gprof symtab_finalize: does symbol c replace the kept one k? */
+static int prefer(const pc_profile *p, size_t c, size_t k)
 {
-	if (c->global && !k->global)
+	const pc_symbol *cs = &p->syms[c], *ks = &p->syms[k];
+	const int cg = cs->binding != PC_BIND_LOCAL, kg = ks->binding != PC_BIND_LOCAL;
+	const int cf = (cs->flags & PC_SYMF_FUNC) != 0, kf = (ks->flags & PC_SYMF_FUNC) != 0;
+	if (cg && !kg)
 		return 1;
-	if (c->global != k->global)
+	if (cg != kg)
 		return 0;
-	if (c->func && !k->func)
+	if (cf && !kf)
 		return 1;
-	if (c->func != k->func)
+	if (cf != kf)
 		return 0;
-	const char *cn = p->syms[c->sym].name, *kn = p->syms[k->sym].name;
+	const char *cn = cs->name, *kn = ks->name;
 	if (cn[0] != '_' && kn[0] == '_')
 		return 1;
 	if (cn[0] == '_' && kn[0] == '_' && strncmp(kn, "__", 2) == 0 &&
@@ -252,10 +234,9 @@ static int build_targets(pc_profile *p, int use_sizes)
 	size_t nc = 0;
 	for (size_t i = 0; i < p->nsyms; i++)
 		nc += is_target(&p->syms[i]);
-	/* the candidates in cmp_cand order: stably by (segment, address)
-	 * with a radix sort of their symbol indexes (cmp_cand's last key),
-	 * then each run at one address by cmp_cand's other keys.  16 bytes a
-	 * candidate while sorting (two arrays), 8 once sorted. */
+	/* the candidates stably by (segment, address) with a radix sort of
+	 * their symbol indexes: each run at one address in index order.  16
+	 * bytes a candidate while sorting (two arrays), 8 once sorted. */
 	pc_rkey *rk = nc ? malloc(nc * sizeof *rk) : NULL;
 	pc_rkey *rt = nc ? malloc(nc * sizeof *rt) : NULL;
 	if (nc && (!rk || !rt)) {
@@ -291,8 +272,6 @@ static int build_targets(pc_profile *p, int use_sizes)
 		nt += i == 0 || SEG_AT(i) != SEG_AT(i - 1) || ADDR_AT(i) != ADDR_AT(i - 1);
 	pc_target *t = nt ? calloc(nt, sizeof *t) : NULL;
 	pc_plat_advise_bulk(t, nt * sizeof *t);
-	cand *grp = NULL; /* a run at one address, in cmp_cand order */
-	size_t capgrp = 0;
 	if (nt && !t) {
 		free(o);
 		return PC_ENOMEM;
@@ -307,26 +286,17 @@ static int build_targets(pc_profile *p, int use_sizes)
 		while (j < nc && SEG_AT(j) == SEG_AT(i) && ADDR_AT(j) == ADDR_AT(i))
 			j++;
 		size_t keep = (size_t)o[i].idx;
-		if (j - i > 1) {
-			if (pc_grow((void **)&grp, &capgrp, j - i, sizeof *grp)) {
-				free(grp);
-				free(t);
-				free(o);
-				return PC_ENOMEM;
-			}
-			for (size_t m = i; m < j; m++) {
-				const pc_symbol *s = &sy[o[m].idx];
-				grp[m - i] = (cand){(size_t)o[m].idx, s->segment, s->address,
-						    (s->flags & PC_SYMF_FUNC) != 0,
-						    s->binding != PC_BIND_LOCAL};
-			}
-			qsort(grp, j - i, sizeof *grp, cmp_cand);
-			size_t kg = 0;
-			for (size_t m = 1; m < j - i; m++)
-				if (prefer(p, &grp[m], &grp[kg]))
-					kg = m;
-			keep = grp[kg].sym;
-		}
+		/* gprof sorts a run by FUNC first, then global, then walks it
+		 * keeping the preferred one.  prefer() itself ranks global
+		 * over local, then FUNC over not (it replaces the kept one by
+		 * a higher rank, never by a lower one), so the walk ends in the
+		 * run's highest rank, with the name rules applied among that
+		 * rank's symbols in their sorted order: the index order, which
+		 * o keeps in a run (the radix sorts are stable).  The same walk
+		 * in index order gives that, without the sort. */
+		for (size_t m = i + 1; m < j; m++)
+			if (prefer(p, (size_t)o[m].idx, keep))
+				keep = (size_t)o[m].idx;
 		const pc_symbol *s = &sy[keep];
 		t[nt].symbol = keep;
 		t[nt].segment = s->segment;
@@ -353,7 +323,6 @@ static int build_targets(pc_profile *p, int use_sizes)
 	}
 #undef SEG_AT
 #undef ADDR_AT
-	free(grp);
 	free(o);
 	p->targets = t;
 	p->ntargets = nt;

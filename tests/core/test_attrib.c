@@ -182,6 +182,44 @@ static void fractional_width(void **state)
 	pc_profile_free(p);
 }
 
+/* Symbols at one address: gprof sorts them FUNC first, then global,
+ * then walks them keeping the preferred one (global, then FUNC, then the
+ * name rules); the kept one for runs given in other orders. */
+static void aliases(void **state)
+{
+	(void)state;
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
+	/* 0x100: the global FUNCs __x then _y: _y (one underscore beats two) */
+	sym(p, "__x", 0x100, PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC);
+	sym(p, "z", 0x100, PC_SYM_TEXT, PC_BIND_LOCAL, PC_SYMF_FUNC);
+	sym(p, "_y", 0x100, PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC);
+	sym(p, "w", 0x100, PC_SYM_TEXT, PC_BIND_GLOBAL, 0);
+	/* 0x110: a global object first, a local FUNC, then the global FUNCs
+	 * _v and u: u (no underscore) */
+	sym(p, "g", 0x110, PC_SYM_TEXT, PC_BIND_GLOBAL, 0);
+	sym(p, "f", 0x110, PC_SYM_TEXT, PC_BIND_LOCAL, PC_SYMF_FUNC);
+	sym(p, "_v", 0x110, PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC);
+	sym(p, "u", 0x110, PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC);
+	/* 0x120: local FUNC then global object: the global one, t */
+	sym(p, "s", 0x120, PC_SYM_TEXT, PC_BIND_LOCAL, PC_SYMF_FUNC);
+	sym(p, "t", 0x120, PC_SYM_TEXT, PC_BIND_WEAK, 0);
+	/* 0x130: locals only, a non-FUNC then FUNCs _r and __q: _r */
+	sym(p, "o", 0x130, PC_SYM_TEXT, PC_BIND_LOCAL, 0);
+	sym(p, "_r", 0x130, PC_SYM_TEXT, PC_BIND_LOCAL, PC_SYMF_FUNC);
+	sym(p, "__q", 0x130, PC_SYM_TEXT, PC_BIND_LOCAL, PC_SYMF_FUNC);
+	static const char *const want[] = {"_y", "u", "t", "_r"};
+	size_t n = 0;
+	assert_int_equal(pc_profile_row_count(&n, p), PC_OK);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < 4; i++) {
+		pc_row r;
+		assert_int_equal(pc_profile_row_at(&r, p, i), PC_OK);
+		assert_string_equal(r.name, want[i]);
+	}
+	pc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +227,7 @@ int main(void)
 		cmocka_unit_test(bucket_start),
 		cmocka_unit_test(histograms_sum_or_conflict),
 		cmocka_unit_test(fractional_width),
+		cmocka_unit_test(aliases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
