@@ -194,12 +194,9 @@ int pc_lw_name(pc_lw *b, const char *s, const char *special,
 int pc_lw_name_left(pc_lw *b, const char *s, size_t width)
 {
 	if (width <= PC_LW_NAME) {
-		char *d = b->out + b->L;
-		size_t n = 0;
-		unsigned char c;
-		while (n < PC_LW_NAME && (c = (unsigned char)s[n]) >= 0x20 && c < 0x7f)
-			d[n++] = (char)c;
-		if (!s[n]) {
+		const size_t n = strlen(s);
+		if (n <= PC_LW_NAME && pc_name_plain(s, n)) {
+			memcpy(b->out + b->L, s, n);
 			b->L += n;
 			pc_lw_blanks(b, n < width ? width - n : 0);
 			return 0;
