@@ -221,6 +221,11 @@ static int64_t building_find(pc_profile *p, uint32_t seg, uint64_t addr)
 
 void pc_attrib_free(pc_profile *p)
 {
+	if (p->attr_ss) {
+		pc_symspecs_free(p->attr_ss);
+		free(p->attr_ss);
+		p->attr_ss = NULL;
+	}
 	free(p->targets);
 	p->targets = NULL;
 	p->ntargets = 0;
@@ -881,20 +886,21 @@ static void hist_bucket_start(pc_profile *p, const pc_hist *hh)
 	}
 }
 
-static int attribute_with(pc_profile *p, int bucket_start, int use_sizes);
+static int attribute_with(pc_profile *p, int bucket_start, int use_sizes, int credit);
 
 const char *pc_profile_symspecs(const pc_profile *p)
 {
 	return p->cache_specs;
 }
 
-int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts)
+/* pc_profile_attribute (credit 1) or pc_attrib_targets (0) */
+static int attribute_opts(pc_profile *p, const pc_attrib_options *opts, int credit)
 {
 	if (!p)
 		return PC_EUSAGE;
 	/* no options: the profile's own settings (the last ones given) */
 	if (!opts)
-		return attribute_with(p, p->attr_bucket_start, p->attr_use_sizes);
+		return attribute_with(p, p->attr_bucket_start, p->attr_use_sizes, credit);
 	if (opts->version != PC_ATTRIB_OPTIONS_VERSION)
 		return pc_diag_fail(&p->diag, PC_EUSAGE,
 				    "pc_attrib_options.version %u: expected %u "
@@ -926,42 +932,23 @@ int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts)
 		free(p->attr_specs);
 		p->attr_specs = c;
 	}
-	return attribute_with(p, opts->rule == PC_ATTRIBUTION_BUCKET_START, opts->use_sizes);
+	return attribute_with(p, opts->rule == PC_ATTRIBUTION_BUCKET_START, opts->use_sizes, credit);
 }
 
-static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
+int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts)
 {
-	p->attr_bucket_start = bucket_start;
-	p->attr_use_sizes = use_sizes;
-	int same_specs = p->attr_specs ? p->cache_specs && !strcmp(p->attr_specs, p->cache_specs)
-				       : !p->cache_specs;
-	if (p->valid && p->cache_bucket_start == bucket_start &&
-	    p->cache_use_sizes == use_sizes && same_specs)
-		return PC_OK;
-	pc_symspecs ss;
-	int rc = pc_symspecs_parse(p, p->attr_specs, &ss);
-	if (rc)
-		return rc;
-	pc_attrib_free(p);
-	free(p->cache_specs);
-	p->cache_specs = p->attr_specs ? pc_strdup(p->attr_specs) : NULL;
-	p->cache_bucket_start = bucket_start;
-	p->cache_use_sizes = use_sizes;
-	memset(&p->totals, 0, sizeof p->totals);
-	if ((p->attr_specs && !p->cache_specs) || build_targets(p, use_sizes != 0)) {
-		pc_symspecs_free(&ss);
-		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
-	}
-	/* gprof: excluded by default (mcount & co) or left out of the
-	 * flat selection (-p/-P SYM) */
-	if ((rc = pc_symspecs_resolve(p, &ss, building_find))) {
-		pc_symspecs_free(&ss);
-		pc_attrib_free(p); /* not valid: the next call tries again */
-		return rc;
-	}
-	for (size_t i = 0; ss.text && i < p->ntargets; i++)
-		p->targets[i].excluded = !pc_symspecs_selected(&ss, PC_SS_INCL_FLAT, i,
-								p->targets[i].excluded);
+	return attribute_opts(p, opts, 1);
+}
+
+int pc_attrib_targets(pc_profile *p, const pc_attrib_options *opts)
+{
+	return attribute_opts(p, opts, 0);
+}
+
+/* The credit of the targets (p->valid 1): samples, class samples and
+ * calls, and the totals (zero before). */
+static int credit_targets(pc_profile *p, int bucket_start)
+{
 
 	for (size_t i = 0; i < p->nhists; i++) {
 		if (bucket_start)
@@ -972,10 +959,8 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 
 	size_t ns = pc_samples_distinct(p->samples);
 	const pc_sample *s = pc_samples_sorted(p->samples);
-	if (ns && !s) {
-		pc_symspecs_free(&ss);
+	if (ns && !s)
 		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
-	}
 	for (size_t i = 0; i < ns; i++) {
 		double c = (double)s[i].count;
 		p->totals.total += c;
@@ -1011,7 +996,7 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 		if (from < 0 || to < 0)
 			continue;
 		/* gprof -k FROM/TO: the arc and its calls are dropped */
-		if (!pc_symspecs_arc_kept(&ss, (size_t)from, (size_t)to))
+		if (!pc_symspecs_arc_kept(p->attr_ss, (size_t)from, (size_t)to))
 			continue;
 		if (from == to)
 			p->targets[to].self_calls += a->count;
@@ -1024,8 +1009,68 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 		if (to >= 0)
 			p->targets[to].calls += c->count;
 	}
-	pc_symspecs_free(&ss);
-	p->valid = 1;
+	return PC_OK;
+}
+
+/* The targets (p->valid 1), then with credit their counts and calls and
+ * the totals (2); each step once for the settings given. */
+static int attribute_with(pc_profile *p, int bucket_start, int use_sizes, int credit)
+{
+	p->attr_bucket_start = bucket_start;
+	p->attr_use_sizes = use_sizes;
+	int same_specs = p->attr_specs ? p->cache_specs && !strcmp(p->attr_specs, p->cache_specs)
+				       : !p->cache_specs;
+	int same = p->cache_bucket_start == bucket_start && p->cache_use_sizes == use_sizes &&
+		   same_specs;
+	if (same && (p->valid == 2 || (p->valid == 1 && !credit)))
+		return PC_OK;
+	int rc;
+	if (!same || !p->valid) {
+		pc_symspecs *ss = calloc(1, sizeof *ss);
+		if (!ss)
+			return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
+		if ((rc = pc_symspecs_parse(p, p->attr_specs, ss))) {
+			free(ss);
+			return rc;
+		}
+		pc_attrib_free(p);
+		free(p->cache_specs);
+		p->cache_specs = p->attr_specs ? pc_strdup(p->attr_specs) : NULL;
+		p->cache_bucket_start = bucket_start;
+		p->cache_use_sizes = use_sizes;
+		memset(&p->totals, 0, sizeof p->totals);
+		if ((p->attr_specs && !p->cache_specs) || build_targets(p, use_sizes != 0)) {
+			pc_symspecs_free(ss);
+			free(ss);
+			pc_attrib_free(p);
+			return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
+		}
+		/* gprof: excluded by default (mcount & co) or left out of
+		 * the flat selection (-p/-P SYM) */
+		if ((rc = pc_symspecs_resolve(p, ss, building_find))) {
+			pc_symspecs_free(ss);
+			free(ss);
+			pc_attrib_free(p); /* not valid: the next call tries again */
+			return rc;
+		}
+		for (size_t i = 0; ss->text && i < p->ntargets; i++)
+			p->targets[i].excluded = !pc_symspecs_selected(ss, PC_SS_INCL_FLAT, i,
+									p->targets[i].excluded);
+		p->attr_ss = ss;
+		p->valid = 1;
+	}
+	if (!credit)
+		return PC_OK;
+	if ((rc = credit_targets(p, bucket_start))) {
+		/* (the credit so far is undone with the targets: the next
+		 * call starts again) */
+		pc_attrib_free(p);
+		return rc;
+	}
+	pc_symspecs_free(p->attr_ss);
+	free(p->attr_ss);
+	p->attr_ss = NULL;
+	p->valid = 2;
 	return PC_OK;
 }
 
@@ -1033,7 +1078,14 @@ static int ensure(pc_profile *p)
 {
 	/* recomputed after a change with the settings last given, never
 	 * with defaults */
-	return p->valid ? PC_OK : pc_profile_attribute(p, NULL);
+	return p->valid == 2 ? PC_OK : pc_profile_attribute(p, NULL);
+}
+
+/* The targets alone (pc_profile_row_find: an index, no count), with the
+ * settings last given. */
+static int ensure_targets(pc_profile *p)
+{
+	return p->valid ? PC_OK : pc_attrib_targets(p, NULL);
 }
 
 int pc_profile_row_count(size_t *n, pc_profile *p)
@@ -1123,7 +1175,7 @@ int pc_profile_class_total(double *out, pc_profile *p, pc_region_class cls)
 
 int64_t pc_profile_row_find(pc_profile *p, uint32_t segment, uint64_t address)
 {
-	if (ensure(p))
+	if (ensure_targets(p))
 		return -1;
 	return lookup_find(p, segment, address);
 }
