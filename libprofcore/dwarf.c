@@ -1089,6 +1089,18 @@ static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
 	return r;
 }
 
+/* The last row kept of the unit whose rows start at d->lrows[first] is
+ * a view of a row at a that is not an end of sequence: of a run of such
+ * rows at one address in a unit, only the last is kept (line_at takes
+ * the last row at an address, the others are never the answer; the
+ * candidates, the rows' distinct addresses, stay the same).  dwline.c
+ * drops them as it reads (pc_dwl.drop_views), libdw's rows here. */
+static int is_view(const pc_dwarf *d, size_t first, uint64_t a)
+{
+	return d->nlrows > first && !d->lrows[d->nlrows - 1].end &&
+	       d->lrows[d->nlrows - 1].addr == a;
+}
+
 /* One unit's line table into d->lrows.  A row is kept where it lies in
  * an allocated section (an end of sequence: where the byte before it
  * does): the rows of code the linker discarded lie where their
@@ -1100,7 +1112,7 @@ static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
 static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr cb,
 			  Dwarf_Off cuoff, const char *compdir)
 {
-	size_t hint = 0;
+	size_t hint = 0, first = d->nlrows;
 	const char *last_in = NULL, *last_out = NULL;
 	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + nl, sizeof *d->lrows))
 		return PC_ENOMEM;
@@ -1117,6 +1129,8 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
 			continue;
 		if (dwarf_linecol(l, &col))
 			col = 0;
+		if (!end && is_view(d, first, a))
+			d->nlrows--;
 		struct lrow *r = &d->lrows[d->nlrows++];
 		r->addr = a;
 		r->file = end ? NULL
@@ -1135,7 +1149,7 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
  * files' names pooled once each (d->cu_files). */
 static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char *compdir)
 {
-	size_t hint = 0;
+	size_t hint = 0, first = d->nlrows;
 	const char *last_in = NULL, *last_out = NULL;
 	if (pc_grow((void **)&d->cu_files, &d->cu_capfiles, t->nfiles ? t->nfiles : 1,
 		    sizeof *d->cu_files))
@@ -1154,6 +1168,8 @@ static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char
 		uint64_t a = l->addr + cb;
 		if (!in_alloc(d, l->end ? a - 1 : a, &hint) || (l->end && !a))
 			continue;
+		if (!l->end && is_view(d, first, a))
+			d->nlrows--;
 		struct lrow *r = &d->lrows[d->nlrows++];
 		r->addr = a;
 		r->file = l->end || l->file >= t->nfiles ? NULL : d->cu_files[l->file];
@@ -1290,6 +1306,7 @@ static int scan_units(pc_dwarf *d)
 	pc_dwl dl;
 	memset(&dl, 0, sizeof dl);
 	pc_dwl_sections(&dl, e);
+	dl.drop_views = 1;
 	pc_dwk dk;
 	memset(&dk, 0, sizeof dk);
 	size_t unit = 0;

@@ -263,16 +263,19 @@ static int entry_format(const unsigned char **pp, const unsigned char *end,
 }
 
 /* The rows in libdw's order: by address, an end of sequence before
- * another row at its address, else in the order read. */
-static int order_rows(pc_dwl *t)
+ * another row at its address, else in the order read (*sorted: they
+ * were not). */
+static int order_rows(pc_dwl *t, int *sorted)
 {
 	pc_dwl_row *r = t->rows;
 	size_t n = t->nrows, i = 1;
 	while (i < n && (r[i - 1].addr < r[i].addr ||
 			 (r[i - 1].addr == r[i].addr && r[i - 1].end >= r[i].end)))
 		i++;
+	*sorted = 0;
 	if (i >= n)
 		return PC_OK;
+	*sorted = 1;
 	if (pc_grow((void **)&t->keys, &t->capkeys, 2 * n, sizeof *t->keys))
 		return PC_ENOMEM;
 	pc_rkey *k = t->keys;
@@ -293,7 +296,33 @@ static int order_rows(pc_dwl *t)
 	return PC_OK;
 }
 
+/* t->drop_views over the rows in libdw's order: of each run of rows at
+ * one address, none an end of sequence, the last */
+static void drop_views(pc_dwl *t)
+{
+	pc_dwl_row *r = t->rows;
+	size_t k = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
+		if (k && !r[i].end && !r[k - 1].end && r[k - 1].addr == r[i].addr)
+			k--;
+		r[k++] = r[i];
+	}
+	t->nrows = k;
+}
+
+static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp_dir,
+		      int views);
+
 int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp_dir)
+{
+	return read_table(t, off, address_size, comp_dir, t->drop_views);
+}
+
+/* pc_dwl_read; views: drop the views while reading (a row that is not
+ * an end of sequence in place of the one before it at its address, not
+ * one either), and after, as drop_views */
+static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp_dir,
+		      int views)
 {
 	clear(t);
 	if (!t->line || off >= t->nline || (address_size != 4 && address_size != 8))
@@ -457,6 +486,7 @@ int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp
 		return NOPE; /* (4 bytes short: a CUBIN's, not read here) */
 
 	/* the program */
+	int dropped = 0;
 	uint64_t addr = 0;
 	uint32_t file = 1, col = 0, disc = 0, isa = 0;
 	int64_t line = 1;
@@ -467,9 +497,14 @@ int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp
 		if (line < INT32_MIN || line > INT32_MAX || col > 0xffff || \
 		    disc >= (1u << 24) || isa > 0xff) \
 			return NOPE; \
-		if (t->nrows == t->caprows && \
-		    pc_grow((void **)&t->rows, &t->caprows, t->nrows + 1, sizeof *t->rows)) \
+		if (views && !(e) && t->nrows && !t->rows[t->nrows - 1].end && \
+		    t->rows[t->nrows - 1].addr == addr) { \
+			t->nrows--; \
+			dropped = 1; \
+		} else if (t->nrows == t->caprows && \
+		    pc_grow((void **)&t->rows, &t->caprows, t->nrows + 1, sizeof *t->rows)) { \
 			return PC_ENOMEM; \
+		} \
 		t->rows[t->nrows++] = (pc_dwl_row){addr, file, (int32_t)line, (uint16_t)col, \
 						   (uint8_t)is_stmt, (e)}; \
 	} while (0)
@@ -580,10 +615,19 @@ int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp
 	}
 #undef ROW
 #undef ADVANCE
-	if ((st = order_rows(t)))
+	int sorted;
+	if ((st = order_rows(t, &sorted)))
 		return st;
-	if (t->nrows)
+	if (t->nrows && !t->rows[t->nrows - 1].end) {
+		/* libdw's last row ends a sequence: the views dropped before
+		 * it may have been the last row at its address that is not
+		 * an end; read again, all rows */
+		if (views && dropped)
+			return read_table(t, off, address_size, comp_dir, 0);
 		t->rows[t->nrows - 1].end = 1;
+	}
+	if (t->drop_views && (sorted || !views))
+		drop_views(t);
 	return PC_OK;
 }
 

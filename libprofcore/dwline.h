@@ -28,6 +28,9 @@ typedef struct pc_dwl {
 	const unsigned char *line, *line_str, *str, *info, *abbrev;
 	size_t nline, nline_str, nstr, ninfo, nabbrev;
 	pc_endian endian;
+	/* set by the caller: of a run of rows at one address, none ending a
+	 * sequence, only the last is kept (pc_dwl_read) */
+	int drop_views;
 	/* the last unit read: its rows by address (libdw's order), its
 	 * files' names as libdw composes them (files[i] malloc'd) */
 	pc_dwl_row *rows;
@@ -45,7 +48,11 @@ typedef struct pc_dwl {
  *  addresses are address_size bytes, compilation directory comp_dir
  *  (NULL: none), into t->rows and t->files: PC_OK; PC_ENOMEM; or
  *  PC_EUNSUPPORTED for anything this reader does not read exactly as
- *  libdw does (read that unit with dwarf_getsrclines). */
+ *  libdw does (read that unit with dwarf_getsrclines).  With
+ *  t->drop_views, the rows are libdw's less every row that is not an end
+ *  of sequence and is followed (in libdw's order) by one at its address
+ *  that is not either: a lookup takes the last row at an
+ *  address, such a row is never the answer. */
 PC_INTERNAL int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size,
 			    const char *comp_dir);
 #if PC_HAVE_DWARF
