@@ -777,9 +777,14 @@ static int walk_fast(pc_dwarf *d, pc_dwk *k, const pc_dwl *sec, Dwarf *dw, uint6
 			return PC_EUNSUPPORTED;
 		uint64_t sib = 0;
 		struct kattrs fa;
-		memset(&fa, 0, sizeof fa);
 		int fn = k->tag == DW_TAG_subprogram || k->tag == DW_TAG_inlined_subroutine ||
 			 k->tag == DW_TAG_entry_point;
+		if (fn || k->sibling) {
+			/* (the other DIEs are only skipped) */
+			if ((r = pc_dwk_attrs(k)))
+				return r;
+			memset(&fa, 0, sizeof fa);
+		}
 		for (size_t i = 0; i < k->nattr; i++) {
 			const pc_dwk_attr *a = &k->attr[i];
 			switch (a->name) {

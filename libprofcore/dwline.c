@@ -635,8 +635,16 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 
 struct pc_dwk_abbrev {
 	uint32_t tag;
-	unsigned char children, defined;
+	unsigned char children, defined, sibling;
 	size_t first, n; /* into spec */
+	size_t lead;     /* the fixed-size values before the first other */
+	size_t sfirst, ns; /* into skip */
+};
+
+/* a value of a form of variable size, and the fixed-size ones after it */
+struct pc_dwk_skip {
+	uint32_t form;
+	uint32_t after;
 };
 
 enum {
@@ -649,6 +657,7 @@ enum {
 	F_GNU_addr_index = 0x1f01, F_GNU_str_index = 0x1f02, F_GNU_ref_alt = 0x1f20,
 	F_GNU_strp_alt = 0x1f21
 };
+enum { DW_AT_sibling_ = 0x01 };
 
 /* p past a value of form (libdw __libdw_form_val_compute_len); NULL for
  * a form not known here or a value past end */
@@ -693,11 +702,70 @@ static const unsigned char *die_skip(const pc_dwk *k, uint32_t form, const unsig
 	return (size_t)(end - p) >= w ? p + w : NULL;
 }
 
+/* The size of a value of form in the unit k reads, -1 when it varies
+ * (die_skip's sizes) */
+static int form_width(const pc_dwk *k, uint32_t form)
+{
+	switch (form) {
+	case F_flag_present: case F_implicit_const: return 0;
+	case F_addr: return (int)k->asize;
+	case F_data1: case F_flag: case F_ref1: case F_strx1: case F_addrx1: return 1;
+	case F_data2: case F_ref2: case F_strx2: case F_addrx2: return 2;
+	case F_strx3: case F_addrx3: return 3;
+	case F_data4: case F_ref4: case F_ref_sup4: case F_strx4: case F_addrx4: return 4;
+	case F_data8: case F_ref8: case F_ref_sig8: case F_ref_sup8: return 8;
+	case F_data16: return 16;
+	case F_strp: case F_sec_offset: case F_line_strp: case F_strp_sup:
+	case F_GNU_strp_alt: case F_GNU_ref_alt: return (int)k->offsz;
+	case F_ref_addr: return (int)(k->version == 2 ? k->asize : k->offsz);
+	default: return -1;
+	}
+}
+
+/* Every abbreviation's skip for the unit's sizes. */
+static int plan_skips(pc_dwk *k)
+{
+	uint32_t key = k->asize | k->offsz << 8 | k->version << 16;
+	if (k->skipkey == key)
+		return PC_OK;
+	k->skipkey = 0;
+	k->nskip = 0;
+	if (pc_grow((void **)&k->width, &k->capwidth, k->nspec ? k->nspec : 1, 1))
+		return PC_ENOMEM;
+	for (size_t i = 0; i < k->nspec; i++)
+		k->width[i] = (signed char)form_width(k, k->spec[i].form);
+	for (size_t c = 0; c < k->nabbrev; c++) {
+		struct pc_dwk_abbrev *a = &k->abbrev[c];
+		if (!a->defined)
+			continue;
+		a->lead = 0;
+		a->sfirst = k->nskip;
+		uint32_t *run = NULL;
+		for (size_t i = 0; i < a->n; i++) {
+			int w = k->width[a->first + i];
+			if (w >= 0 && run) {
+				*run += (uint32_t)w;
+			} else if (w >= 0) {
+				a->lead += (size_t)w;
+			} else {
+				if (pc_grow((void **)&k->skip, &k->capskip, k->nskip + 1, sizeof *k->skip))
+					return PC_ENOMEM;
+				k->skip[k->nskip] = (struct pc_dwk_skip){k->spec[a->first + i].form, 0};
+				run = &k->skip[k->nskip++].after;
+			}
+		}
+		a->ns = k->nskip - a->sfirst;
+	}
+	k->skipkey = key;
+	return PC_OK;
+}
+
 static int read_abbrevs(pc_dwk *k, uint64_t off)
 {
 	if (k->abbrev_off == off)
 		return PC_OK;
 	k->abbrev_off = UINT64_MAX;
+	k->skipkey = 0;
 	k->nspec = 0;
 	for (size_t i = 0; i < k->nabbrev; i++)
 		k->abbrev[i].defined = 0;
@@ -727,6 +795,7 @@ static int read_abbrevs(pc_dwk *k, uint64_t off)
 			return NOPE;
 		a->tag = (uint32_t)tag;
 		a->children = children;
+		a->sibling = 0;
 		a->first = k->nspec;
 		for (;;) {
 			if (uleb(&p, end, &name) || uleb(&p, end, &form))
@@ -740,6 +809,8 @@ static int read_abbrevs(pc_dwk *k, uint64_t off)
 				return NOPE;
 			if (pc_grow((void **)&k->spec, &k->capspec, k->nspec + 1, sizeof *k->spec))
 				return PC_ENOMEM;
+			if (name == DW_AT_sibling_)
+				a->sibling = 1;
 			k->spec[k->nspec++] = (pc_dwk_attr){(uint32_t)name, (uint32_t)form, NULL, ic};
 		}
 		a->n = k->nspec - a->first;
@@ -799,7 +870,8 @@ int pc_dwk_unit(pc_dwk *k, const pc_dwl *sec, uint64_t unit)
 	k->unit = unit;
 	k->p = p;
 	k->end = end;
-	return read_abbrevs(k, aoff);
+	int st = read_abbrevs(k, aoff);
+	return st ? st : plan_skips(k);
 }
 
 int pc_dwk_next(pc_dwk *k)
@@ -817,21 +889,45 @@ int pc_dwk_next(pc_dwk *k)
 	if (code >= k->nabbrev || !k->abbrev[code].defined)
 		return NOPE;
 	const struct pc_dwk_abbrev *a = &k->abbrev[code];
+	const unsigned char *q = p;
+	if (a->lead > (size_t)(k->end - q))
+		return NOPE;
+	q += a->lead;
+	for (size_t i = 0; i < a->ns; i++) {
+		const struct pc_dwk_skip *x = &k->skip[a->sfirst + i];
+		if (!(q = die_skip(k, x->form, q, k->end)) || x->after > (size_t)(k->end - q))
+			return NOPE;
+		q += x->after;
+	}
+	k->cur = a;
+	k->vals = p;
+	k->nattr = 0;
+	k->off = (uint64_t)(start - k->sec->info);
+	k->tag = a->tag;
+	k->children = a->children;
+	k->sibling = a->sibling;
+	k->p = q;
+	return 1;
+}
+
+int pc_dwk_attrs(pc_dwk *k)
+{
+	const struct pc_dwk_abbrev *a = k->cur;
+	const unsigned char *p = k->vals;
 	if (pc_grow((void **)&k->attr, &k->capattr, a->n ? a->n : 1, sizeof *k->attr))
 		return PC_ENOMEM;
+	const signed char *w = k->width + a->first;
 	for (size_t i = 0; i < a->n; i++) {
 		pc_dwk_attr *x = &k->attr[i];
 		*x = k->spec[a->first + i];
 		x->val = p;
-		if (!(p = die_skip(k, x->form, p, k->end)))
-			return NOPE;
+		if (w[i] >= 0)
+			p += w[i];
+		else if (!(p = die_skip(k, x->form, p, k->end)))
+			return NOPE; /* (read by pc_dwk_next already) */
 	}
 	k->nattr = a->n;
-	k->off = (uint64_t)(start - k->sec->info);
-	k->tag = a->tag;
-	k->children = a->children;
-	k->p = p;
-	return 1;
+	return PC_OK;
 }
 
 int pc_dwk_addr(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *v)
@@ -896,6 +992,8 @@ int pc_dwk_ref(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *off)
 
 void pc_dwk_free(pc_dwk *k)
 {
+	free(k->skip);
+	free(k->width);
 	free(k->abbrev);
 	free(k->spec);
 	free(k->attr);

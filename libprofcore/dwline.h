@@ -91,10 +91,21 @@ typedef struct pc_dwk {
 	uint64_t abbrev_off; /* of the table read, UINT64_MAX: none */
 	pc_dwk_attr *spec; /* every abbreviation's attributes */
 	size_t nspec, capspec;
-	/* the last DIE read */
+	/* how each abbreviation's DIEs are skipped: a run of fixed-size
+	 * values, then each value of a form of variable size and the run
+	 * after it (skip[]), for the sizes of the unit key */
+	struct pc_dwk_skip *skip;
+	size_t nskip, capskip;
+	signed char *width; /* of each of spec's values, -1: it varies */
+	size_t capwidth;
+	uint32_t skipkey; /* 0: none computed */
+	/* the last DIE read: its values start at vals (pc_dwk_attrs) */
 	uint64_t off;
 	uint32_t tag;
 	int children;
+	int sibling; /* its abbreviation has a DW_AT_sibling */
+	const struct pc_dwk_abbrev *cur;
+	const unsigned char *vals;
 	pc_dwk_attr *attr;
 	size_t nattr, capattr;
 } pc_dwk;
@@ -102,10 +113,13 @@ typedef struct pc_dwk {
 /** Starts k at the unit at .debug_info offset unit (its first DIE next):
  *  PC_OK, PC_ENOMEM, or PC_EUNSUPPORTED (read the unit with libdw). */
 PC_INTERNAL int pc_dwk_unit(pc_dwk *k, const pc_dwl *sec, uint64_t unit);
-/** The next entry: 1 a DIE (k->off, tag, children, attr[0, nattr)), 0 a
- *  null entry (the end of a list of siblings), PC_ENOMEM, or
- *  PC_EUNSUPPORTED. */
+/** The next entry: 1 a DIE (k->off, tag, children, sibling; its
+ *  attributes by pc_dwk_attrs), 0 a null entry (the end of a list of
+ *  siblings), PC_ENOMEM, or PC_EUNSUPPORTED. */
 PC_INTERNAL int pc_dwk_next(pc_dwk *k);
+/** The attributes of the DIE pc_dwk_next read: k->attr[0, nattr),
+ *  PC_OK or PC_ENOMEM. */
+PC_INTERNAL int pc_dwk_attrs(pc_dwk *k);
 /** An attribute's value as libdw's dwarf_formaddr, dwarf_formudata (the
  *  constant forms), dwarf_formstring (strings in the unit or
  *  .debug_str, .debug_line_str) or a reference's .debug_info offset
