@@ -485,40 +485,75 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 	if ((uint64_t)(p - hstart) != hlen)
 		return NOPE; /* (4 bytes short: a CUBIN's, not read here) */
 
-	/* the program */
+	/* the program: the rows in locals (a store of a row's address
+	 * could be t->nrows for the compiler) */
 	int dropped = 0;
 	uint64_t addr = 0;
 	uint32_t file = 1, col = 0, disc = 0, isa = 0;
 	int64_t line = 1;
 	unsigned is_stmt = default_is_stmt;
+	int bad = 0; /* disc or isa past what libdw's row holds */
+	pc_dwl_row *rows = t->rows;
+	size_t nr = 0, cap = t->caprows;
+	/* the special opcodes' advances, for a long program */
+	int32_t sline[256];
+	uint32_t saddr[256];
+	const int table = line_range && end - p >= 1024;
+	/* the standard opcodes whose operand counts are libdw's */
+	static const unsigned char nargs[13] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
+	uint32_t std_ok = 0;
+	for (unsigned o = 1; o < 13 && o < opcode_base; o++)
+		if (oplen[o] == nargs[o])
+			std_ok |= 1u << o;
+	for (unsigned o = opcode_base; table && o < 256; o++) {
+		sline[o] = line_base + (int)((o - opcode_base) % line_range);
+		saddr[o] = (uint32_t)(min_inst * (uint32_t)((o - opcode_base) / line_range));
+	}
 #define ADVANCE(adv) (addr += (uint32_t)(min_inst * (uint32_t)(adv)))
+#define BAD() (bad = disc >= (1u << 24) || isa > 0xff)
 #define ROW(e) \
 	do { \
-		if (line < INT32_MIN || line > INT32_MAX || col > 0xffff || \
-		    disc >= (1u << 24) || isa > 0xff) \
+		if (bad || col > 0xffff || (uint64_t)line + 0x80000000u > 0xffffffffu) \
 			return NOPE; \
-		if (views && !(e) && t->nrows && !t->rows[t->nrows - 1].end && \
-		    t->rows[t->nrows - 1].addr == addr) { \
-			t->nrows--; \
+		if (views && !(e) && nr && !rows[nr - 1].end && rows[nr - 1].addr == addr) { \
+			nr--; \
 			dropped = 1; \
-		} else if (t->nrows == t->caprows && \
-		    pc_grow((void **)&t->rows, &t->caprows, t->nrows + 1, sizeof *t->rows)) { \
-			return PC_ENOMEM; \
+		} else if (nr == cap) { \
+			if (pc_grow((void **)&t->rows, &t->caprows, nr + 1, sizeof *t->rows)) \
+				return PC_ENOMEM; \
+			rows = t->rows; \
+			cap = t->caprows; \
 		} \
-		t->rows[t->nrows++] = (pc_dwl_row){addr, file, (int32_t)line, (uint16_t)col, \
-						   (uint8_t)is_stmt, (e)}; \
+		rows[nr++] = (pc_dwl_row){addr, file, (int32_t)line, (uint16_t)col, \
+					  (uint8_t)is_stmt, (e)}; \
+		if (disc) { \
+			disc = 0; \
+			BAD(); \
+		} \
+	} while (0)
+/* an unsigned LEB128 operand (one byte mostly) */
+#define ULEB(u) \
+	do { \
+		if (p < end && *p < 0x80) \
+			u = *p++; \
+		else if (uleb(&p, end, &u)) \
+			return NOPE; \
 	} while (0)
 	while (p < end) {
 		unsigned op = *p++;
 		uint64_t u;
 		int64_t s;
 		if (op >= opcode_base) {
-			if (!line_range)
-				return NOPE;
-			line += line_base + (int)((op - opcode_base) % line_range);
-			ADVANCE((op - opcode_base) / line_range);
+			if (table) {
+				line += sline[op];
+				addr += saddr[op];
+			} else {
+				if (!line_range)
+					return NOPE;
+				line += line_base + (int)((op - opcode_base) % line_range);
+				ADVANCE((op - opcode_base) / line_range);
+			}
 			ROW(0);
-			disc = 0;
 		} else if (op == 0) {
 			if (end - p < 2)
 				return NOPE;
@@ -533,6 +568,7 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 				file = 1;
 				line = 1;
 				col = disc = isa = 0;
+				bad = 0;
 				is_stmt = default_is_stmt;
 				break;
 			case 2: /* DW_LNE_set_address */
@@ -546,6 +582,7 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 				if (opcode_base <= 4 || oplen[4] != 1 || uleb(&p, end, &u))
 					return NOPE;
 				disc = (uint32_t)u;
+				BAD();
 				break;
 			case 3: /* DW_LNE_define_file */
 			case 0x90: case 0x91: /* NVIDIA's */
@@ -557,32 +594,33 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 				break;
 			}
 		} else if (op <= 12) {
-			static const unsigned char nargs[13] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
-			if (oplen[op] != nargs[op])
+			if (!(std_ok >> op & 1))
 				return NOPE;
 			switch (op) {
 			case 1: /* DW_LNS_copy */
 				ROW(0);
-				disc = 0;
 				break;
 			case 2: /* DW_LNS_advance_pc */
-				if (uleb(&p, end, &u))
-					return NOPE;
+				ULEB(u);
 				ADVANCE(u);
 				break;
 			case 3: /* DW_LNS_advance_line */
-				if (sleb(&p, end, &s))
+				if (p < end && *p < 0x80) {
+					/* (one byte: bit 6 the sign) */
+					line += (int)(*p & 0x3f) - (int)(*p & 0x40);
+					p++;
+				} else if (sleb(&p, end, &s)) {
 					return NOPE;
-				line += to_int32(s);
+				} else {
+					line += to_int32(s);
+				}
 				break;
 			case 4: /* DW_LNS_set_file */
-				if (uleb(&p, end, &u))
-					return NOPE;
+				ULEB(u);
 				file = (uint32_t)u;
 				break;
 			case 5: /* DW_LNS_set_column */
-				if (uleb(&p, end, &u))
-					return NOPE;
+				ULEB(u);
 				col = (uint32_t)u;
 				break;
 			case 6: /* DW_LNS_negate_stmt */
@@ -600,9 +638,9 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 				p += 2;
 				break;
 			case 12: /* DW_LNS_set_isa */
-				if (uleb(&p, end, &u))
-					return NOPE;
+				ULEB(u);
 				isa = (uint32_t)u;
+				BAD();
 				break;
 			default: /* basic_block, prologue_end, epilogue_begin */
 				break;
@@ -613,7 +651,10 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 					return NOPE;
 		}
 	}
+	t->nrows = nr;
+#undef ULEB
 #undef ROW
+#undef BAD
 #undef ADVANCE
 	int sorted;
 	if ((st = order_rows(t, &sorted)))
