@@ -476,14 +476,6 @@ static int damaged(pc_dwarf *d, Dwarf_Off off, const char *what)
 		     what, (unsigned long long)off, msg ? msg : "unreadable");
 }
 
-static int add_cand(pc_dwarf *d, uint64_t a)
-{
-	if (pc_grow((void **)&d->cand, &d->capcand, d->ncand + 1, sizeof *d->cand))
-		return PC_ENOMEM;
-	d->cand[d->ncand++] = a;
-	return PC_OK;
-}
-
 static const char *scope_name(pc_dwarf *d, Dwarf_Die *die);
 static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
 			     const char **last_in, const char **last_out);
@@ -527,8 +519,8 @@ static int fattr_cb(Dwarf_Attribute *a, void *arg)
 }
 #undef FATTR
 
-/* One range of a function DIE into d->ranges (module addresses), and its
- * bounds into the candidates. */
+/* One range of a function DIE into d->ranges (module addresses); its
+ * bounds are candidates (build_segments sorts them). */
 static int add_range(pc_dwarf *d, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Addr cb, size_t node,
 		     int *any)
 {
@@ -538,8 +530,7 @@ static int add_range(pc_dwarf *d, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Addr cb, s
 	}
 	if (hi <= lo)
 		return PC_OK;
-	if (add_cand(d, lo + cb) || add_cand(d, hi + cb) ||
-	    pc_grow((void **)&d->ranges, &d->capranges, d->nranges + 1, sizeof *d->ranges))
+	if (pc_grow((void **)&d->ranges, &d->capranges, d->nranges + 1, sizeof *d->ranges))
 		return PC_ENOMEM;
 	d->ranges[d->nranges++] = (struct frange){lo + cb, hi + cb, node};
 	*any = 1;
@@ -1366,12 +1357,11 @@ static int scan_units(pc_dwarf *d)
 			unit++;
 		if (!st && !d->general && unit < d->nunits && d->units[2 * unit + 1] == cuoff && dl.info &&
 		    (const unsigned char *)cu->addr == dl.info + cuoff) {
-			size_t nn = d->nnodes, nr = d->nranges, nc = d->ncand;
+			size_t nn = d->nnodes, nr = d->nranges;
 			st = walk_fast(d, &dk, &dl, dw, d->units[2 * unit], cuoff, cu, cb);
 			if (st == PC_EUNSUPPORTED) {
 				d->nnodes = nn;
 				d->nranges = nr;
-				d->ncand = nc;
 				st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
 			} else if (!st) {
 				d->fast_dies++;
@@ -1396,17 +1386,17 @@ static int scan_units(pc_dwarf *d)
 	int st = sort_lines(d);
 	if (st)
 		return st;
-	/* the candidates: the scopes' bounds, sorted, merged with the
-	 * rows' addresses (in order already) */
-	if (sort_u64(d->cand, d->ncand))
-		return PC_ENOMEM;
-	uint64_t *m = malloc((d->ncand + d->nlrows + 1) * sizeof *m);
+	if ((st = build_segments(d)))
+		return st;
+	/* the candidates: the scopes' bounds (the segments' starts, sorted),
+	 * merged with the rows' addresses (in order already) */
+	uint64_t *m = malloc((d->nseg + d->nlrows + 1) * sizeof *m);
 	if (!m)
 		return PC_ENOMEM;
 	size_t k = 0;
-	for (size_t i = 0, j = 0; i < d->ncand || j < d->nlrows;) {
-		uint64_t x = j >= d->nlrows || (i < d->ncand && d->cand[i] < d->lrows[j].addr)
-				     ? d->cand[i++]
+	for (size_t i = 0, j = 0; i < d->nseg || j < d->nlrows;) {
+		uint64_t x = j >= d->nlrows || (i < d->nseg && d->seg[i] < d->lrows[j].addr)
+				     ? d->seg[i++]
 				     : d->lrows[j++].addr;
 		/* below the bias: an address near 2^64 (a tombstone) that the
 		 * bias wrapped around, outside the text, and would break the
@@ -1420,7 +1410,7 @@ static int scan_units(pc_dwarf *d)
 	d->cand = m;
 	d->ncand = k;
 	d->capcand = d->ncand;
-	return build_segments(d);
+	return PC_OK;
 }
 
 static void find_text(pc_dwarf *d)
