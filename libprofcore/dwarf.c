@@ -667,6 +667,17 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 
 /* The attributes of a function DIE read by dwline.c (pc_dwk): the
  * first of each name, as fattr_cb takes them. */
+/* the attributes walk_fast asks pc_dwk_get for */
+enum {
+	K_low, K_high, K_linkage, K_mips_linkage, K_name, K_call_file, K_call_line, K_call_col,
+	K_N, K_sibling = K_N, K_ranges, K_origin, K_specification
+};
+static const uint32_t kwant[] = {
+	DW_AT_low_pc, DW_AT_high_pc, DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name,
+	DW_AT_call_file, DW_AT_call_line, DW_AT_call_column, DW_AT_sibling, DW_AT_ranges,
+	DW_AT_abstract_origin, DW_AT_specification
+};
+
 struct kattrs {
 	const pc_dwk_attr *low, *high, *linkage, *mips_linkage, *name, *call_file, *call_line,
 		*call_col;
@@ -767,36 +778,28 @@ static int walk_fast(pc_dwarf *d, pc_dwk *k, const pc_dwl *sec, Dwarf *dw, uint6
 		if (depth > 256)
 			return PC_EUNSUPPORTED;
 		uint64_t sib = 0;
+		pc_dwk_attr av[K_N], other;
 		struct kattrs fa;
 		int fn = k->tag == DW_TAG_subprogram || k->tag == DW_TAG_inlined_subroutine ||
 			 k->tag == DW_TAG_entry_point;
-		if (fn || k->sibling) {
-			/* (the other DIEs are only skipped) */
-			if ((r = pc_dwk_attrs(k)))
-				return r;
-			memset(&fa, 0, sizeof fa);
-		}
-		for (size_t i = 0; i < k->nattr; i++) {
-			const pc_dwk_attr *a = &k->attr[i];
-			switch (a->name) {
-			case DW_AT_sibling:
-				if (!sib && (pc_dwk_ref(k, a, &sib) || !sib))
-					return PC_EUNSUPPORTED;
-				break;
-#define KA(x) if (!fa.x) fa.x = a; break
-			case DW_AT_low_pc: KA(low);
-			case DW_AT_high_pc: KA(high);
-			case DW_AT_linkage_name: KA(linkage);
-			case DW_AT_MIPS_linkage_name: KA(mips_linkage);
-			case DW_AT_name: KA(name);
-			case DW_AT_call_file: KA(call_file);
-			case DW_AT_call_line: KA(call_line);
-			case DW_AT_call_column: KA(call_col);
+		/* (the other DIEs are only skipped) */
+		if (k->sibling && pc_dwk_get(k, K_sibling, &other) &&
+		    (pc_dwk_ref(k, &other, &sib) || !sib))
+			return PC_EUNSUPPORTED;
+		if (fn) {
+#define KA(x, j) fa.x = pc_dwk_get(k, j, &av[j]) ? &av[j] : NULL
+			KA(low, K_low);
+			KA(high, K_high);
+			KA(linkage, K_linkage);
+			KA(mips_linkage, K_mips_linkage);
+			KA(name, K_name);
+			KA(call_file, K_call_file);
+			KA(call_line, K_call_line);
+			KA(call_col, K_call_col);
 #undef KA
-			case DW_AT_ranges: fa.has_ranges = 1; break;
-			case DW_AT_abstract_origin: case DW_AT_specification: fa.has_origin = 1; break;
-			default: break;
-			}
+			fa.has_ranges = pc_dwk_get(k, K_ranges, &other);
+			fa.has_origin = pc_dwk_get(k, K_origin, &other) ||
+					pc_dwk_get(k, K_specification, &other);
 		}
 		size_t parent = stk[depth - 1].parent, inner = parent;
 		if (fn) {
@@ -1305,6 +1308,8 @@ static int scan_units(pc_dwarf *d)
 	dl.drop_views = 1;
 	pc_dwk dk;
 	memset(&dk, 0, sizeof dk);
+	dk.want = kwant;
+	dk.nwant = sizeof kwant / sizeof *kwant;
 	size_t unit = 0;
 	Dwarf_Addr cb;
 	Dwarf_Die *cu = NULL;

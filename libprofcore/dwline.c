@@ -680,6 +680,7 @@ struct pc_dwk_abbrev {
 	size_t first, n; /* into spec */
 	size_t lead;     /* the fixed-size values before the first other */
 	size_t sfirst, ns; /* into skip */
+	size_t wfirst;   /* into wantidx */
 };
 
 /* a value of a form of variable size, and the fixed-size ones after it */
@@ -771,7 +772,9 @@ static int plan_skips(pc_dwk *k)
 		return PC_OK;
 	k->skipkey = 0;
 	k->nskip = 0;
-	if (pc_grow((void **)&k->width, &k->capwidth, k->nspec ? k->nspec : 1, 1))
+	size_t ns = k->nspec ? k->nspec : 1, maxseg = 1, nw = 0;
+	if (pc_grow((void **)&k->width, &k->capwidth, ns, 1) ||
+	    pc_grow((void **)&k->vpos, &k->capvpos, ns, 2 * sizeof *k->vpos))
 		return PC_ENOMEM;
 	for (size_t i = 0; i < k->nspec; i++)
 		k->width[i] = (signed char)form_width(k, k->spec[i].form);
@@ -781,22 +784,46 @@ static int plan_skips(pc_dwk *k)
 			continue;
 		a->lead = 0;
 		a->sfirst = k->nskip;
-		uint32_t *run = NULL;
+		uint32_t *run = NULL, seg = 0, off = 0;
 		for (size_t i = 0; i < a->n; i++) {
 			int w = k->width[a->first + i];
+			k->vpos[2 * (a->first + i)] = seg;
+			k->vpos[2 * (a->first + i) + 1] = off;
 			if (w >= 0 && run) {
 				*run += (uint32_t)w;
+				off += (uint32_t)w;
 			} else if (w >= 0) {
 				a->lead += (size_t)w;
+				off += (uint32_t)w;
 			} else {
 				if (pc_grow((void **)&k->skip, &k->capskip, k->nskip + 1, sizeof *k->skip))
 					return PC_ENOMEM;
 				k->skip[k->nskip] = (struct pc_dwk_skip){k->spec[a->first + i].form, 0};
 				run = &k->skip[k->nskip++].after;
+				seg++;
+				off = 0;
 			}
 		}
 		a->ns = k->nskip - a->sfirst;
+		if (a->ns + 1 > maxseg)
+			maxseg = a->ns + 1;
+		/* the attributes asked for */
+		a->wfirst = nw;
+		if (k->nwant) {
+			if (pc_grow((void **)&k->wantidx, &k->capwantidx, nw + k->nwant,
+				    sizeof *k->wantidx))
+				return PC_ENOMEM;
+			for (size_t j = 0; j < k->nwant; j++) {
+				k->wantidx[nw + j] = -1;
+				for (size_t i = a->n; i-- > 0;)
+					if (k->spec[a->first + i].name == k->want[j])
+						k->wantidx[nw + j] = (int32_t)i;
+			}
+			nw += k->nwant;
+		}
 	}
+	if (pc_grow((void **)&k->segpos, &k->capsegpos, maxseg, sizeof *k->segpos))
+		return PC_ENOMEM;
 	k->skipkey = key;
 	return PC_OK;
 }
@@ -934,10 +961,12 @@ int pc_dwk_next(pc_dwk *k)
 	if (a->lead > (size_t)(k->end - q))
 		return NOPE;
 	q += a->lead;
+	k->segpos[0] = p;
 	for (size_t i = 0; i < a->ns; i++) {
 		const struct pc_dwk_skip *x = &k->skip[a->sfirst + i];
 		if (!(q = die_skip(k, x->form, q, k->end)) || x->after > (size_t)(k->end - q))
 			return NOPE;
+		k->segpos[i + 1] = q;
 		q += x->after;
 	}
 	k->cur = a;
@@ -948,6 +977,17 @@ int pc_dwk_next(pc_dwk *k)
 	k->children = a->children;
 	k->sibling = a->sibling;
 	k->p = q;
+	return 1;
+}
+
+int pc_dwk_get(const pc_dwk *k, size_t j, pc_dwk_attr *a)
+{
+	int32_t i = k->wantidx[k->cur->wfirst + j];
+	if (i < 0)
+		return 0;
+	size_t s = k->cur->first + (size_t)i;
+	*a = k->spec[s];
+	a->val = k->segpos[k->vpos[2 * s]] + k->vpos[2 * s + 1];
 	return 1;
 }
 
@@ -1035,6 +1075,9 @@ void pc_dwk_free(pc_dwk *k)
 {
 	free(k->skip);
 	free(k->width);
+	free(k->vpos);
+	free(k->wantidx);
+	free(k->segpos);
 	free(k->abbrev);
 	free(k->spec);
 	free(k->attr);

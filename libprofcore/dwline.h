@@ -98,6 +98,20 @@ typedef struct pc_dwk {
 	size_t nskip, capskip;
 	signed char *width; /* of each of spec's values, -1: it varies */
 	size_t capwidth;
+	/* where each of spec's values lies: after which value of variable
+	 * size (vpos[2i]: 0 none, j the j-th) and how far after it
+	 * (vpos[2i + 1]) */
+	uint32_t *vpos;
+	size_t capvpos;
+	/* the attributes the caller asks for (pc_dwk_get), set before the
+	 * first pc_dwk_unit; each abbreviation's index of each (-1: none) */
+	const uint32_t *want;
+	size_t nwant;
+	int32_t *wantidx;
+	size_t capwantidx;
+	/* the last DIE's values of variable size: where each ends */
+	const unsigned char **segpos;
+	size_t capsegpos;
 	uint32_t skipkey; /* 0: none computed */
 	/* the last DIE read: its values start at vals (pc_dwk_attrs) */
 	uint64_t off;
@@ -120,6 +134,9 @@ PC_INTERNAL int pc_dwk_next(pc_dwk *k);
 /** The attributes of the DIE pc_dwk_next read: k->attr[0, nattr),
  *  PC_OK or PC_ENOMEM. */
 PC_INTERNAL int pc_dwk_attrs(pc_dwk *k);
+/** The first attribute of the DIE pc_dwk_next read named k->want[j]:
+ *  1 and *a, or 0 when it has none. */
+PC_INTERNAL int pc_dwk_get(const pc_dwk *k, size_t j, pc_dwk_attr *a);
 /** An attribute's value as libdw's dwarf_formaddr, dwarf_formudata (the
  *  constant forms), dwarf_formstring (strings in the unit or
  *  .debug_str, .debug_line_str) or a reference's .debug_info offset
