@@ -937,8 +937,13 @@ static void heap_pop(size_t *h, size_t *n)
  * gets its rank in that order; one sweep over the segments keeps the
  * ranges open there in a heap and takes the highest rank: n log n in the
  * number of ranges, however they overlap. */
+static int disjoint_segments(pc_dwarf *d);
+
 static int build_segments(pc_dwarf *d)
 {
+	int st = d->general ? 0 : disjoint_segments(d);
+	if (st)
+		return st < 0 ? st : PC_OK;
 	size_t nb = 2 * d->nranges, nr = d->nranges;
 	d->seg = malloc((nb ? nb : 1) * sizeof *d->seg);
 	d->segnode = malloc((nb ? nb : 1) * sizeof *d->segnode);
@@ -1009,6 +1014,47 @@ static int build_segments(pc_dwarf *d)
 	free(bylo);
 	free(heap);
 	return PC_OK;
+}
+
+/* build_segments when no two ranges overlap (a range a function, no
+ * inlined subroutines: a C program at -O0 or -O1): by low address, each
+ * range's segment, and a segment of none at its end unless the next
+ * range starts there.  1: done; 0: they overlap (build_segments sweeps
+ * them, as pc_dwarf_set_general always does: pc_dwarf_dump shows the
+ * segments); PC_ENOMEM. */
+static int disjoint_segments(pc_dwarf *d)
+{
+	size_t nr = d->nranges;
+	const struct frange *r = d->ranges;
+	pc_rkey *kv = malloc((nr ? nr : 1) * 2 * sizeof *kv);
+	if (!kv)
+		return PC_ENOMEM;
+	for (size_t i = 0; i < nr; i++)
+		kv[i] = (pc_rkey){r[i].lo, i};
+	const pc_rkey *o = pc_radix_sort(kv, kv + nr, nr);
+	for (size_t i = 1; i < nr; i++)
+		if (r[o[i].idx].lo < r[o[i - 1].idx].hi) {
+			free(kv);
+			return 0;
+		}
+	d->seg = malloc((nr ? nr : 1) * 2 * sizeof *d->seg);
+	d->segnode = malloc((nr ? nr : 1) * 2 * sizeof *d->segnode);
+	if (!d->seg || !d->segnode) {
+		free(kv);
+		return PC_ENOMEM;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < nr; i++) {
+		const struct frange *x = &r[o[i].idx];
+		if (!k || d->seg[k - 1] != x->lo)
+			d->seg[k++] = x->lo;
+		d->segnode[k - 1] = x->node;
+		d->seg[k] = x->hi;
+		d->segnode[k++] = NONODE;
+	}
+	d->nseg = k;
+	free(kv);
+	return 1;
 }
 
 /* The allocated sections of the ELF file holding the DWARF (a separate
@@ -2143,6 +2189,9 @@ char *pc_dwarf_dump(const pc_dwarf *d, size_t *lines, size_t *dies)
 			      d->ranges[i].node);
 	for (size_t i = 0; !st && i < d->ncand; i++)
 		st = dump_add(&b, &n, &cap, "cand 0x%llx\n", (unsigned long long)d->cand[i]);
+	for (size_t i = 0; !st && i < d->nseg; i++)
+		st = dump_add(&b, &n, &cap, "seg 0x%llx %zu\n", (unsigned long long)d->seg[i],
+			      d->segnode[i]);
 #else
 	*lines = *dies = 0;
 #endif
