@@ -1307,6 +1307,18 @@ static void sort_compdirs(pc_dwarf *d)
 	d->ncompdirs = k;
 }
 
+/* *p (n of elem bytes, *cap of them allocated) shrunk to n; as it was
+ * when realloc refuses */
+static void fit(void **p, size_t n, size_t elem, size_t *cap)
+{
+	void *q = n ? realloc(*p, n * elem) : NULL;
+	if (q) {
+		*p = q;
+		if (cap)
+			*cap = n;
+	}
+}
+
 /* Reads every unit's line table and DIE tree once (errors with offsets),
  * collecting the candidate addresses for line symbols. */
 static int scan_units(pc_dwarf *d)
@@ -1461,6 +1473,13 @@ static int scan_units(pc_dwarf *d)
 	d->cand = m;
 	d->ncand = k;
 	d->capcand = d->ncand;
+	/* what d keeps, at its size (the arrays grew by doubling) */
+	fit((void **)&d->cand, d->ncand, sizeof *d->cand, &d->capcand);
+	fit((void **)&d->lrows, d->nlrows, sizeof *d->lrows, &d->caplrows);
+	fit((void **)&d->nodes, d->nnodes, sizeof *d->nodes, &d->capnodes);
+	fit((void **)&d->ranges, d->nranges, sizeof *d->ranges, &d->capranges);
+	fit((void **)&d->seg, d->nseg, sizeof *d->seg, NULL);
+	fit((void **)&d->segnode, d->nseg, sizeof *d->segnode, NULL);
 	return PC_OK;
 }
 
