@@ -499,12 +499,17 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 	int32_t sline[256];
 	uint32_t saddr[256];
 	const int table = line_range && end - p >= 1024;
-	/* the standard opcodes whose operand counts are libdw's */
+	/* what each opcode is: a special one, an extended one (0), a
+	 * standard one (1 to 12, when its operand count is libdw's), one
+	 * past them below opcode_base (operands skipped), or refused */
+	enum { OP_SPECIAL = 13, OP_SKIP, OP_BAD };
 	static const unsigned char nargs[13] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
-	uint32_t std_ok = 0;
+	unsigned char kind[256];
+	memset(kind, OP_SPECIAL, sizeof kind);
+	memset(kind, OP_SKIP, opcode_base);
+	kind[0] = 0;
 	for (unsigned o = 1; o < 13 && o < opcode_base; o++)
-		if (oplen[o] == nargs[o])
-			std_ok |= 1u << o;
+		kind[o] = oplen[o] == nargs[o] ? (unsigned char)o : OP_BAD;
 	for (unsigned o = opcode_base; table && o < 256; o++) {
 		sline[o] = line_base + (int)((o - opcode_base) % line_range);
 		saddr[o] = (uint32_t)(min_inst * (uint32_t)((o - opcode_base) / line_range));
@@ -543,7 +548,8 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 		unsigned op = *p++;
 		uint64_t u;
 		int64_t s;
-		if (op >= opcode_base) {
+		switch (kind[op]) {
+		case OP_SPECIAL:
 			if (table) {
 				line += sline[op];
 				addr += saddr[op];
@@ -554,7 +560,8 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 				ADVANCE((op - opcode_base) / line_range);
 			}
 			ROW(0);
-		} else if (op == 0) {
+			break;
+		case 0: {
 			if (end - p < 2)
 				return NOPE;
 			unsigned len = *p++;
@@ -593,62 +600,62 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 				p = p - 1 + len;
 				break;
 			}
-		} else if (op <= 12) {
-			if (!(std_ok >> op & 1))
+			break;
+		}
+		case 1: /* DW_LNS_copy */
+			ROW(0);
+			break;
+		case 2: /* DW_LNS_advance_pc */
+			ULEB(u);
+			ADVANCE(u);
+			break;
+		case 3: /* DW_LNS_advance_line */
+			if (p < end && *p < 0x80) {
+				/* (one byte: bit 6 the sign) */
+				line += (int)(*p & 0x3f) - (int)(*p & 0x40);
+				p++;
+			} else if (sleb(&p, end, &s)) {
 				return NOPE;
-			switch (op) {
-			case 1: /* DW_LNS_copy */
-				ROW(0);
-				break;
-			case 2: /* DW_LNS_advance_pc */
-				ULEB(u);
-				ADVANCE(u);
-				break;
-			case 3: /* DW_LNS_advance_line */
-				if (p < end && *p < 0x80) {
-					/* (one byte: bit 6 the sign) */
-					line += (int)(*p & 0x3f) - (int)(*p & 0x40);
-					p++;
-				} else if (sleb(&p, end, &s)) {
-					return NOPE;
-				} else {
-					line += to_int32(s);
-				}
-				break;
-			case 4: /* DW_LNS_set_file */
-				ULEB(u);
-				file = (uint32_t)u;
-				break;
-			case 5: /* DW_LNS_set_column */
-				ULEB(u);
-				col = (uint32_t)u;
-				break;
-			case 6: /* DW_LNS_negate_stmt */
-				is_stmt = 1 - is_stmt;
-				break;
-			case 8: /* DW_LNS_const_add_pc */
-				if (!line_range)
-					return NOPE;
-				ADVANCE((255 - opcode_base) / line_range);
-				break;
-			case 9: /* DW_LNS_fixed_advance_pc */
-				if (end - p < 2)
-					return NOPE;
-				addr += pc_get_u16(p, en);
-				p += 2;
-				break;
-			case 12: /* DW_LNS_set_isa */
-				ULEB(u);
-				isa = (uint32_t)u;
-				BAD();
-				break;
-			default: /* basic_block, prologue_end, epilogue_begin */
-				break;
+			} else {
+				line += to_int32(s);
 			}
-		} else {
+			break;
+		case 4: /* DW_LNS_set_file */
+			ULEB(u);
+			file = (uint32_t)u;
+			break;
+		case 5: /* DW_LNS_set_column */
+			ULEB(u);
+			col = (uint32_t)u;
+			break;
+		case 6: /* DW_LNS_negate_stmt */
+			is_stmt = 1 - is_stmt;
+			break;
+		case 8: /* DW_LNS_const_add_pc */
+			if (!line_range)
+				return NOPE;
+			ADVANCE((255 - opcode_base) / line_range);
+			break;
+		case 9: /* DW_LNS_fixed_advance_pc */
+			if (end - p < 2)
+				return NOPE;
+			addr += pc_get_u16(p, en);
+			p += 2;
+			break;
+		case 12: /* DW_LNS_set_isa */
+			ULEB(u);
+			isa = (uint32_t)u;
+			BAD();
+			break;
+		case 7: case 10: case 11: /* basic_block, prologue_end, epilogue_begin */
+			break;
+		case OP_SKIP:
 			for (unsigned n = oplen[op]; n > 0; n--)
 				if (uleb(&p, end, &u))
 					return NOPE;
+			break;
+		default:
+			return NOPE;
 		}
 	}
 	t->nrows = nr;
