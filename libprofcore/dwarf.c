@@ -1190,11 +1190,11 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
 	return PC_OK;
 }
 
-/* add_unit_lines for the rows dwline.c read (t): the same rows, the
- * files' names pooled once each (d->cu_files). */
+/* add_unit_lines for the rows dwline.c read (t, its views dropped): the
+ * same rows, the files' names pooled once each (d->cu_files). */
 static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char *compdir)
 {
-	size_t hint = 0, first = d->nlrows;
+	size_t hint = 0;
 	const char *last_in = NULL, *last_out = NULL;
 	if (pc_grow((void **)&d->cu_files, &d->cu_capfiles, t->nfiles ? t->nfiles : 1,
 		    sizeof *d->cu_files))
@@ -1208,20 +1208,26 @@ static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char
 	d->cu_nfiles = t->nfiles;
 	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + t->nrows, sizeof *d->lrows))
 		return PC_ENOMEM;
-	for (size_t i = 0; i < t->nrows; i++) {
-		const pc_dwl_row *l = &t->rows[i];
+	/* (the rows through locals: a row's address could be d->nlrows for
+	 * the compiler) */
+	struct lrow *r = d->lrows + d->nlrows;
+	const char *const *files = d->cu_files;
+	const size_t nfiles = t->nfiles;
+	for (const pc_dwl_row *l = t->rows, *le = l + t->nrows; l < le; l++) {
 		uint64_t a = l->addr + cb;
 		if (!in_alloc(d, l->end ? a - 1 : a, &hint) || (l->end && !a))
 			continue;
-		if (!l->end && is_view(d, first, a))
-			d->nlrows--;
-		struct lrow *r = &d->lrows[d->nlrows++];
+		/* (no views: dwline.c dropped them, and the rows dropped here
+		 * leave none: rows between two at one address that are not
+		 * ends are at that address, and the ends there come first) */
 		r->addr = a;
-		r->file = l->end || l->file >= t->nfiles ? NULL : d->cu_files[l->file];
+		r->file = l->end || l->file >= nfiles ? NULL : files[l->file];
 		r->line = l->line > 0 ? (uint32_t)l->line : 0;
 		r->col = l->col;
 		r->end = l->end;
+		r++;
 	}
+	d->nlrows = (size_t)(r - d->lrows);
 	return PC_OK;
 }
 
@@ -1456,19 +1462,29 @@ static int scan_units(pc_dwarf *d)
 	uint64_t *m = malloc((d->nseg + d->nlrows + 1) * sizeof *m);
 	if (!m)
 		return PC_ENOMEM;
-	size_t k = 0;
-	for (size_t i = 0, j = 0; i < d->nseg || j < d->nlrows;) {
-		uint64_t x = j >= d->nlrows || (i < d->nseg && d->seg[i] < d->lrows[j].addr)
-				     ? d->seg[i++]
-				     : d->lrows[j++].addr;
-		/* below the bias: an address near 2^64 (a tombstone) that the
-		 * bias wrapped around, outside the text, and would break the
-		 * order of the unbiased candidates that cand_from searches */
-		if (x < d->bias)
-			continue;
-		if (!k || m[k - 1] != x)
-			m[k++] = x;
+	/* (below the bias: an address near 2^64 (a tombstone) that the bias
+	 * wrapped around, outside the text, and would break the order of
+	 * the unbiased candidates that cand_from searches) */
+	size_t k = 0, i = 0, j = 0;
+	const uint64_t *sg = d->seg, bias = d->bias;
+	const struct lrow *lr = d->lrows;
+#define PUT(v) \
+	do { \
+		uint64_t x = (v); \
+		if (x >= bias && (!k || m[k - 1] != x)) \
+			m[k++] = x; \
+	} while (0)
+	while (i < d->nseg && j < d->nlrows) {
+		if (sg[i] < lr[j].addr)
+			PUT(sg[i++]);
+		else
+			PUT(lr[j++].addr);
 	}
+	for (; i < d->nseg; i++)
+		PUT(sg[i]);
+	for (; j < d->nlrows; j++)
+		PUT(lr[j].addr);
+#undef PUT
 	free(d->cand);
 	d->cand = m;
 	d->ncand = k;
