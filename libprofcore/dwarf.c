@@ -670,7 +670,7 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 /* the attributes walk_fast asks pc_dwk_get for */
 enum {
 	K_low, K_high, K_linkage, K_mips_linkage, K_name, K_call_file, K_call_line, K_call_col,
-	K_N, K_sibling = K_N, K_ranges, K_origin, K_specification
+	K_sibling, K_ranges, K_origin, K_specification, K_NWANT
 };
 static const uint32_t kwant[] = {
 	DW_AT_low_pc, DW_AT_high_pc, DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name,
@@ -778,16 +778,16 @@ static int walk_fast(pc_dwarf *d, pc_dwk *k, const pc_dwl *sec, Dwarf *dw, uint6
 		if (depth > 256)
 			return PC_EUNSUPPORTED;
 		uint64_t sib = 0;
-		pc_dwk_attr av[K_N], other;
+		pc_dwk_attr av[K_NWANT];
 		struct kattrs fa;
 		int fn = k->tag == DW_TAG_subprogram || k->tag == DW_TAG_inlined_subroutine ||
 			 k->tag == DW_TAG_entry_point;
 		/* (the other DIEs are only skipped) */
-		if (k->sibling && pc_dwk_get(k, K_sibling, &other) &&
-		    (pc_dwk_ref(k, &other, &sib) || !sib))
+		uint32_t have = fn || k->sibling ? pc_dwk_get(k, av) : 0;
+		if ((have >> K_sibling & 1) && (pc_dwk_ref(k, &av[K_sibling], &sib) || !sib))
 			return PC_EUNSUPPORTED;
 		if (fn) {
-#define KA(x, j) fa.x = pc_dwk_get(k, j, &av[j]) ? &av[j] : NULL
+#define KA(x, j) fa.x = have >> (j) & 1 ? &av[j] : NULL
 			KA(low, K_low);
 			KA(high, K_high);
 			KA(linkage, K_linkage);
@@ -797,9 +797,8 @@ static int walk_fast(pc_dwarf *d, pc_dwk *k, const pc_dwl *sec, Dwarf *dw, uint6
 			KA(call_line, K_call_line);
 			KA(call_col, K_call_col);
 #undef KA
-			fa.has_ranges = pc_dwk_get(k, K_ranges, &other);
-			fa.has_origin = pc_dwk_get(k, K_origin, &other) ||
-					pc_dwk_get(k, K_specification, &other);
+			fa.has_ranges = have >> K_ranges & 1;
+			fa.has_origin = (have >> K_origin & 1) || (have >> K_specification & 1);
 		}
 		size_t parent = stk[depth - 1].parent, inner = parent;
 		if (fn) {

@@ -987,15 +987,20 @@ int pc_dwk_next(pc_dwk *k)
 	return 1;
 }
 
-int pc_dwk_get(const pc_dwk *k, size_t j, pc_dwk_attr *a)
+uint32_t pc_dwk_get(const pc_dwk *k, pc_dwk_attr *v)
 {
-	int32_t i = k->wantidx[k->cur->wfirst + j];
-	if (i < 0)
-		return 0;
-	size_t s = k->cur->first + (size_t)i;
-	*a = k->spec[s];
-	a->val = k->segpos[k->vpos[2 * s]] + k->vpos[2 * s + 1];
-	return 1;
+	const struct pc_dwk_abbrev *c = k->cur;
+	const int32_t *w = k->wantidx + c->wfirst;
+	uint32_t have = 0;
+	for (size_t j = 0; j < k->nwant; j++) {
+		if (w[j] < 0)
+			continue;
+		size_t s = c->first + (size_t)w[j];
+		v[j] = k->spec[s];
+		v[j].val = k->segpos[k->vpos[2 * s]] + k->vpos[2 * s + 1];
+		have |= (uint32_t)1 << j;
+	}
+	return have;
 }
 
 int pc_dwk_attrs(pc_dwk *k)

@@ -103,8 +103,9 @@ typedef struct pc_dwk {
 	 * (vpos[2i + 1]) */
 	uint32_t *vpos;
 	size_t capvpos;
-	/* the attributes the caller asks for (pc_dwk_get), set before the
-	 * first pc_dwk_unit; each abbreviation's index of each (-1: none) */
+	/* the attributes the caller asks for (pc_dwk_get, at most 32), set
+	 * before the first pc_dwk_unit; each abbreviation's index of each
+	 * (-1: none) */
 	const uint32_t *want;
 	size_t nwant;
 	int32_t *wantidx;
@@ -134,9 +135,10 @@ PC_INTERNAL int pc_dwk_next(pc_dwk *k);
 /** The attributes of the DIE pc_dwk_next read: k->attr[0, nattr),
  *  PC_OK or PC_ENOMEM. */
 PC_INTERNAL int pc_dwk_attrs(pc_dwk *k);
-/** The first attribute of the DIE pc_dwk_next read named k->want[j]:
- *  1 and *a, or 0 when it has none. */
-PC_INTERNAL int pc_dwk_get(const pc_dwk *k, size_t j, pc_dwk_attr *a);
+/** The attributes asked for of the DIE pc_dwk_next read: bit j set and
+ *  v[j] its first attribute named k->want[j], for each it has (at most
+ *  32 asked for). */
+PC_INTERNAL uint32_t pc_dwk_get(const pc_dwk *k, pc_dwk_attr *v);
 /** An attribute's value as libdw's dwarf_formaddr, dwarf_formudata (the
  *  constant forms), dwarf_formstring (strings in the unit or
  *  .debug_str, .debug_line_str) or a reference's .debug_info offset
