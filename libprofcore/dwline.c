@@ -489,10 +489,12 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 	 * could be t->nrows for the compiler) */
 	int dropped = 0;
 	uint64_t addr = 0;
-	uint32_t file = 1, col = 0, disc = 0, isa = 0;
+	uint32_t file = 1, col = 0;
 	int64_t line = 1;
 	unsigned is_stmt = default_is_stmt;
-	int bad = 0; /* disc or isa past what libdw's row holds */
+	/* a discriminator (bit 1, until the next row) or ISA (bit 0) past
+	 * what libdw's row holds */
+	unsigned bad = 0;
 	pc_dwl_row *rows = t->rows;
 	size_t nr = 0, cap = t->caprows;
 	/* the special opcodes' advances, for a long program */
@@ -515,7 +517,6 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 		saddr[o] = (uint32_t)(min_inst * (uint32_t)((o - opcode_base) / line_range));
 	}
 #define ADVANCE(adv) (addr += (uint32_t)(min_inst * (uint32_t)(adv)))
-#define BAD() (bad = disc >= (1u << 24) || isa > 0xff)
 #define ROW(e) \
 	do { \
 		if (bad || col > 0xffff || (uint64_t)line + 0x80000000u > 0xffffffffu) \
@@ -531,18 +532,19 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 		} \
 		rows[nr++] = (pc_dwl_row){addr, file, (int32_t)line, (uint16_t)col, \
 					  (uint8_t)is_stmt, (e)}; \
-		if (disc) { \
-			disc = 0; \
-			BAD(); \
-		} \
+		bad &= 1; \
 	} while (0)
-/* an unsigned LEB128 operand (one byte mostly) */
+/* an unsigned LEB128 operand (one byte mostly; p's address not taken:
+ * it stays in a register) */
 #define ULEB(u) \
 	do { \
+		const unsigned char *q_ = p; \
 		if (p < end && *p < 0x80) \
 			u = *p++; \
-		else if (uleb(&p, end, &u)) \
+		else if (uleb(&q_, end, &u)) \
 			return NOPE; \
+		else \
+			p = q_; \
 	} while (0)
 	while (p < end) {
 		unsigned op = *p++;
@@ -574,7 +576,7 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 				addr = 0;
 				file = 1;
 				line = 1;
-				col = disc = isa = 0;
+				col = 0;
 				bad = 0;
 				is_stmt = default_is_stmt;
 				break;
@@ -586,10 +588,10 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 				break;
 			case 4: /* DW_LNE_set_discriminator (libdw checks
 				 * DW_LNS_set_file's operand count) */
-				if (opcode_base <= 4 || oplen[4] != 1 || uleb(&p, end, &u))
+				if (opcode_base <= 4 || oplen[4] != 1)
 					return NOPE;
-				disc = (uint32_t)u;
-				BAD();
+				ULEB(u);
+				bad = (bad & 1) | ((uint32_t)u >= (1u << 24)) << 1;
 				break;
 			case 3: /* DW_LNE_define_file */
 			case 0x90: case 0x91: /* NVIDIA's */
@@ -614,9 +616,11 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 				/* (one byte: bit 6 the sign) */
 				line += (int)(*p & 0x3f) - (int)(*p & 0x40);
 				p++;
-			} else if (sleb(&p, end, &s)) {
-				return NOPE;
 			} else {
+				const unsigned char *q = p;
+				if (sleb(&q, end, &s))
+					return NOPE;
+				p = q;
 				line += to_int32(s);
 			}
 			break;
@@ -644,15 +648,13 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 			break;
 		case 12: /* DW_LNS_set_isa */
 			ULEB(u);
-			isa = (uint32_t)u;
-			BAD();
+			bad = (bad & 2) | ((uint32_t)u > 0xff);
 			break;
 		case 7: case 10: case 11: /* basic_block, prologue_end, epilogue_begin */
 			break;
 		case OP_SKIP:
 			for (unsigned n = oplen[op]; n > 0; n--)
-				if (uleb(&p, end, &u))
-					return NOPE;
+				ULEB(u);
 			break;
 		default:
 			return NOPE;
