@@ -492,9 +492,12 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 	uint32_t file = 1, col = 0;
 	int64_t line = 1;
 	unsigned is_stmt = default_is_stmt;
-	/* a discriminator (bit 1, until the next row) or ISA (bit 0) past
-	 * what libdw's row holds */
+	/* an ISA (bit 0), discriminator (bit 1, until the next row) or
+	 * column (bit 2) past what libdw's row holds */
 	unsigned bad = 0;
+	/* the last row is not an end and views are dropped; its address */
+	int open = 0;
+	uint64_t vaddr = 0;
 	pc_dwl_row *rows = t->rows;
 	size_t nr = 0, cap = t->caprows;
 	/* the special opcodes' advances, for a long program */
@@ -519,9 +522,9 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 #define ADVANCE(adv) (addr += (uint32_t)(min_inst * (uint32_t)(adv)))
 #define ROW(e) \
 	do { \
-		if (bad || col > 0xffff || (uint64_t)line + 0x80000000u > 0xffffffffu) \
+		if (bad || (uint64_t)line + 0x80000000u > 0xffffffffu) \
 			return NOPE; \
-		if (views && !(e) && nr && !rows[nr - 1].end && rows[nr - 1].addr == addr) { \
+		if (!(e) && open && vaddr == addr) { \
 			nr--; \
 			dropped = 1; \
 		} else if (nr == cap) { \
@@ -532,7 +535,9 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 		} \
 		rows[nr++] = (pc_dwl_row){addr, file, (int32_t)line, (uint16_t)col, \
 					  (uint8_t)is_stmt, (e)}; \
-		bad &= 1; \
+		open = views && !(e); \
+		vaddr = addr; \
+		bad &= 5; \
 	} while (0)
 /* an unsigned LEB128 operand (one byte mostly; p's address not taken:
  * it stays in a register) */
@@ -591,7 +596,7 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 				if (opcode_base <= 4 || oplen[4] != 1)
 					return NOPE;
 				ULEB(u);
-				bad = (bad & 1) | ((uint32_t)u >= (1u << 24)) << 1;
+				bad = (bad & 5) | ((uint32_t)u >= (1u << 24)) << 1;
 				break;
 			case 3: /* DW_LNE_define_file */
 			case 0x90: case 0x91: /* NVIDIA's */
@@ -631,6 +636,7 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 		case 5: /* DW_LNS_set_column */
 			ULEB(u);
 			col = (uint32_t)u;
+			bad = (bad & 3) | (col > 0xffff) << 2;
 			break;
 		case 6: /* DW_LNS_negate_stmt */
 			is_stmt = 1 - is_stmt;
@@ -648,7 +654,7 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 			break;
 		case 12: /* DW_LNS_set_isa */
 			ULEB(u);
-			bad = (bad & 2) | ((uint32_t)u > 0xff);
+			bad = (bad & 6) | ((uint32_t)u > 0xff);
 			break;
 		case 7: case 10: case 11: /* basic_block, prologue_end, epilogue_begin */
 			break;
