@@ -695,7 +695,7 @@ struct pc_dwk_abbrev {
 	size_t first, n; /* into spec */
 	size_t lead;     /* the fixed-size values before the first other */
 	size_t sfirst, ns; /* into skip */
-	size_t wfirst;   /* into wantidx */
+	size_t wfirst, nw; /* into want: those it has */
 };
 
 /* a value of a form of variable size, and the fixed-size ones after it */
@@ -822,20 +822,20 @@ static int plan_skips(pc_dwk *k)
 		a->ns = k->nskip - a->sfirst;
 		if (a->ns + 1 > maxseg)
 			maxseg = a->ns + 1;
-		/* the attributes asked for */
+		/* the attributes asked for that it has: (j, its index) */
 		a->wfirst = nw;
-		if (k->nwant) {
-			if (pc_grow((void **)&k->wantidx, &k->capwantidx, nw + k->nwant,
-				    sizeof *k->wantidx))
-				return PC_ENOMEM;
-			for (size_t j = 0; j < k->nwant; j++) {
-				k->wantidx[nw + j] = -1;
-				for (size_t i = a->n; i-- > 0;)
-					if (k->spec[a->first + i].name == k->want[j])
-						k->wantidx[nw + j] = (int32_t)i;
-			}
-			nw += k->nwant;
+		for (size_t j = 0; j < k->nwant; j++) {
+			for (size_t f = 0; f < a->n; f++)
+				if (k->spec[a->first + f].name == k->want[j]) {
+					if (pc_grow((void **)&k->wantidx, &k->capwantidx, 2 * nw + 2,
+						    sizeof *k->wantidx))
+						return PC_ENOMEM;
+					k->wantidx[2 * nw] = (int32_t)j;
+					k->wantidx[2 * nw++ + 1] = (int32_t)f;
+					break;
+				}
 		}
+		a->nw = nw - a->wfirst;
 	}
 	if (pc_grow((void **)&k->segpos, &k->capsegpos, maxseg, sizeof *k->segpos))
 		return PC_ENOMEM;
@@ -986,7 +986,6 @@ int pc_dwk_next(pc_dwk *k)
 	}
 	k->cur = a;
 	k->vals = p;
-	k->nattr = 0;
 	k->off = (uint64_t)(start - k->sec->info);
 	k->tag = a->tag;
 	k->children = a->children;
@@ -998,37 +997,16 @@ int pc_dwk_next(pc_dwk *k)
 uint32_t pc_dwk_get(const pc_dwk *k, pc_dwk_attr *v)
 {
 	const struct pc_dwk_abbrev *c = k->cur;
-	const int32_t *w = k->wantidx + c->wfirst;
+	const int32_t *w = k->wantidx + 2 * c->wfirst;
 	uint32_t have = 0;
-	for (size_t j = 0; j < k->nwant; j++) {
-		if (w[j] < 0)
-			continue;
-		size_t s = c->first + (size_t)w[j];
-		v[j] = k->spec[s];
-		v[j].val = k->segpos[k->vpos[2 * s]] + k->vpos[2 * s + 1];
-		have |= (uint32_t)1 << j;
+	for (size_t n = 0; n < c->nw; n++, w += 2) {
+		size_t s = c->first + (size_t)w[1];
+		pc_dwk_attr *x = &v[w[0]];
+		*x = k->spec[s];
+		x->val = k->segpos[k->vpos[2 * s]] + k->vpos[2 * s + 1];
+		have |= (uint32_t)1 << w[0];
 	}
 	return have;
-}
-
-int pc_dwk_attrs(pc_dwk *k)
-{
-	const struct pc_dwk_abbrev *a = k->cur;
-	const unsigned char *p = k->vals;
-	if (pc_grow((void **)&k->attr, &k->capattr, a->n ? a->n : 1, sizeof *k->attr))
-		return PC_ENOMEM;
-	const signed char *w = k->width + a->first;
-	for (size_t i = 0; i < a->n; i++) {
-		pc_dwk_attr *x = &k->attr[i];
-		*x = k->spec[a->first + i];
-		x->val = p;
-		if (w[i] >= 0)
-			p += w[i];
-		else if (!(p = die_skip(k, x->form, p, k->end)))
-			return NOPE; /* (read by pc_dwk_next already) */
-	}
-	k->nattr = a->n;
-	return PC_OK;
 }
 
 int pc_dwk_addr(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *v)
@@ -1100,7 +1078,6 @@ void pc_dwk_free(pc_dwk *k)
 	free(k->segpos);
 	free(k->abbrev);
 	free(k->spec);
-	free(k->attr);
 	memset(k, 0, sizeof *k);
 }
 

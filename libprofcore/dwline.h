@@ -104,8 +104,8 @@ typedef struct pc_dwk {
 	uint32_t *vpos;
 	size_t capvpos;
 	/* the attributes the caller asks for (pc_dwk_get, at most 32), set
-	 * before the first pc_dwk_unit; each abbreviation's index of each
-	 * (-1: none) */
+	 * before the first pc_dwk_unit; of each abbreviation, those it has:
+	 * pairs (j in want, the attribute's index) */
 	const uint32_t *want;
 	size_t nwant;
 	int32_t *wantidx;
@@ -114,27 +114,22 @@ typedef struct pc_dwk {
 	const unsigned char **segpos;
 	size_t capsegpos;
 	uint32_t skipkey; /* 0: none computed */
-	/* the last DIE read: its values start at vals (pc_dwk_attrs) */
+	/* the last DIE read */
 	uint64_t off;
 	uint32_t tag;
 	int children;
 	int sibling; /* its abbreviation has a DW_AT_sibling */
 	const struct pc_dwk_abbrev *cur;
 	const unsigned char *vals;
-	pc_dwk_attr *attr;
-	size_t nattr, capattr;
 } pc_dwk;
 
 /** Starts k at the unit at .debug_info offset unit (its first DIE next):
  *  PC_OK, PC_ENOMEM, or PC_EUNSUPPORTED (read the unit with libdw). */
 PC_INTERNAL int pc_dwk_unit(pc_dwk *k, const pc_dwl *sec, uint64_t unit);
 /** The next entry: 1 a DIE (k->off, tag, children, sibling; its
- *  attributes by pc_dwk_attrs), 0 a null entry (the end of a list of
+ *  attributes by pc_dwk_get), 0 a null entry (the end of a list of
  *  siblings), PC_ENOMEM, or PC_EUNSUPPORTED. */
 PC_INTERNAL int pc_dwk_next(pc_dwk *k);
-/** The attributes of the DIE pc_dwk_next read: k->attr[0, nattr),
- *  PC_OK or PC_ENOMEM. */
-PC_INTERNAL int pc_dwk_attrs(pc_dwk *k);
 /** The attributes asked for of the DIE pc_dwk_next read: bit j set and
  *  v[j] its first attribute named k->want[j], for each it has (at most
  *  32 asked for). */
