@@ -959,10 +959,16 @@ int pc_dwk_unit(pc_dwk *k, const pc_dwl *sec, uint64_t unit)
 
 int pc_dwk_next(pc_dwk *k)
 {
-	const unsigned char *p = k->p, *start = p;
+	const unsigned char *p = k->p, *start = p, *end = k->end;
 	uint64_t code;
-	if (uleb(&p, k->end, &code))
-		return NOPE;
+	if (p < end && *p < 0x80) {
+		code = *p++;
+	} else {
+		const unsigned char *q = p;
+		if (uleb(&q, end, &code))
+			return NOPE;
+		p = q;
+	}
 	if (!code) {
 		if (p - start != 1)
 			return NOPE; /* (a padded zero: libdw's own reading) */
@@ -973,19 +979,19 @@ int pc_dwk_next(pc_dwk *k)
 		return NOPE;
 	const struct pc_dwk_abbrev *a = &k->abbrev[code];
 	const unsigned char *q = p;
-	if (a->lead > (size_t)(k->end - q))
+	if (a->lead > (size_t)(end - q))
 		return NOPE;
 	q += a->lead;
-	k->segpos[0] = p;
+	const unsigned char **seg = k->segpos;
+	seg[0] = p;
 	for (size_t i = 0; i < a->ns; i++) {
 		const struct pc_dwk_skip *x = &k->skip[a->sfirst + i];
-		if (!(q = die_skip(k, x->form, q, k->end)) || x->after > (size_t)(k->end - q))
+		if (!(q = die_skip(k, x->form, q, end)) || x->after > (size_t)(end - q))
 			return NOPE;
-		k->segpos[i + 1] = q;
+		seg[i + 1] = q;
 		q += x->after;
 	}
 	k->cur = a;
-	k->vals = p;
 	k->off = (uint64_t)(start - k->sec->info);
 	k->tag = a->tag;
 	k->children = a->children;

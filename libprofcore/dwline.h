@@ -120,7 +120,6 @@ typedef struct pc_dwk {
 	int children;
 	int sibling; /* its abbreviation has a DW_AT_sibling */
 	const struct pc_dwk_abbrev *cur;
-	const unsigned char *vals;
 } pc_dwk;
 
 /** Starts k at the unit at .debug_info offset unit (its first DIE next):
