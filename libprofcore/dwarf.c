@@ -530,7 +530,8 @@ static int add_range(pc_dwarf *d, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Addr cb, s
 	}
 	if (hi <= lo)
 		return PC_OK;
-	if (pc_grow((void **)&d->ranges, &d->capranges, d->nranges + 1, sizeof *d->ranges))
+	if (d->nranges == d->capranges &&
+	    pc_grow((void **)&d->ranges, &d->capranges, d->nranges + 1, sizeof *d->ranges))
 		return PC_ENOMEM;
 	d->ranges[d->nranges++] = (struct frange){lo + cb, hi + cb, node};
 	*any = 1;
@@ -714,7 +715,8 @@ static int func_die_fast(pc_dwarf *d, const pc_dwk *k, const struct kattrs *fa, 
 		return PC_ENOMEM;
 	if (!any)
 		return PC_OK;
-	if (pc_grow((void **)&d->nodes, &d->capnodes, d->nnodes + 1, sizeof *d->nodes))
+	if (d->nnodes == d->capnodes &&
+	    pc_grow((void **)&d->nodes, &d->capnodes, d->nnodes + 1, sizeof *d->nodes))
 		return PC_ENOMEM;
 	struct fnode *n = &d->nodes[d->nnodes++];
 	memset(n, 0, sizeof *n);
