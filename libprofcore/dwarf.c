@@ -1030,9 +1030,14 @@ static int disjoint_segments(pc_dwarf *d)
 	pc_rkey *kv = malloc((nr ? nr : 1) * 2 * sizeof *kv);
 	if (!kv)
 		return PC_ENOMEM;
+	/* (in the order read, or its reverse: gcc writes a unit's
+	 * functions last first, with no sort) */
+	size_t down = 1;
+	while (down < nr && r[down].lo < r[down - 1].lo)
+		down++;
 	for (size_t i = 0; i < nr; i++)
-		kv[i] = (pc_rkey){r[i].lo, i};
-	const pc_rkey *o = pc_radix_sort(kv, kv + nr, nr);
+		kv[i] = (pc_rkey){r[down >= nr ? nr - 1 - i : i].lo, down >= nr ? nr - 1 - i : i};
+	const pc_rkey *o = down >= nr ? kv : pc_radix_sort(kv, kv + nr, nr);
 	for (size_t i = 1; i < nr; i++)
 		if (r[o[i].idx].lo < r[o[i - 1].idx].hi) {
 			free(kv);

@@ -114,7 +114,8 @@ static int entry_string(const pc_dwl *t, unsigned form, const unsigned char **pp
 	if ((size_t)(end - p) < offsz || !sec)
 		return NOPE;
 	uint64_t off = offsz == 4 ? pc_get_u32(p, t->endian) : pc_get_u64(p, t->endian);
-	if (off >= n || !memchr(sec + off, 0, n - off))
+	/* (a section ending in a NUL has one after off) */
+	if (off >= n || (sec[n - 1] && !memchr(sec + off, 0, n - off)))
 		return NOPE;
 	*s = (const char *)sec + off;
 	*pp = p + offsz;
@@ -1050,7 +1051,8 @@ int pc_dwk_string(const pc_dwk *k, const pc_dwk_attr *a, const char **s)
 		return NOPE;
 	uint64_t off = k->offsz == 4 ? pc_get_u32(a->val, k->sec->endian)
 				     : pc_get_u64(a->val, k->sec->endian);
-	if (off >= n || !memchr(sec + off, 0, n - off))
+	/* (a section ending in a NUL has one after off) */
+	if (off >= n || (sec[n - 1] && !memchr(sec + off, 0, n - off)))
 		return NOPE;
 	*s = (const char *)sec + off;
 	return PC_OK;
