@@ -10,7 +10,9 @@
  * gprof -l": the figures before and after this reader).  Here the rows
  * go into one array in the order the program gives them (addresses go
  * up within a sequence), sorted (a stable radix sort) only when the
- * sequences come out of order.
+ * sequences come out of order.  For the load (pc_dwl.drop_views) a row
+ * is dropped as it is read when the next at its address, in its
+ * sequence, replaces it (dwarf.c's line_at never returns it).
  *
  * libdw stays the general path: the rows must be libdw's own (same
  * addresses, files, lines, columns, is_stmt, end of sequence, in the
