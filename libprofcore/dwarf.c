@@ -1212,6 +1212,8 @@ static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char
 		d->cu_files[i] = f;
 	}
 	d->cu_nfiles = t->nfiles;
+	if (!t->nrows)
+		return PC_OK; /* (t->rows may be NULL) */
 	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + t->nrows, sizeof *d->lrows))
 		return PC_ENOMEM;
 	/* (the rows through locals: a row's address could be d->nlrows for

@@ -1006,6 +1006,8 @@ int pc_dwk_next(pc_dwk *k)
 uint32_t pc_dwk_get(const pc_dwk *k, pc_dwk_attr *v)
 {
 	const struct pc_dwk_abbrev *c = k->cur;
+	if (!c->nw)
+		return 0; /* (k->wantidx may be NULL) */
 	const int32_t *w = k->wantidx + 2 * c->wfirst;
 	uint32_t have = 0;
 	for (size_t n = 0; n < c->nw; n++, w += 2) {
