@@ -45,7 +45,9 @@ static size_t line_namelen(const char *label)
 	size_t l = strlen(label);
 	if (!l || label[l - 1] != ')')
 		return 0;
-	for (size_t i = l; i-- > 1;)
+	/* (from the last '(': none after it can start the part) */
+	const char *q = strrchr(label, '(');
+	for (size_t i = q ? (size_t)(q - label) + 1 : 0; i-- > 1;)
 		if (label[i] == '(' && label[i - 1] == ' ')
 			return i - 1 ? i - 1 : 0;
 	return 0;

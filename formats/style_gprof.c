@@ -24,6 +24,7 @@
  */
 #include "styles.h"
 #include "text.h"
+#include "model.h"
 
 #include <string.h>
 
@@ -40,12 +41,12 @@ static const struct {
  * columns): a histogram alone (gprof -b -p -l) builds none. */
 static int any_calls(pc_profile *p)
 {
+	/* (the attribution's targets, as pc_profile_row_at copies them
+	 * out: the rows were built from it) */
 	size_t n = pc_profile_rows(p);
-	for (size_t i = 0; i < n; i++) {
-		pc_row row;
-		if (pc_profile_row_at(&row, p, i) == PC_OK && row.calls)
+	for (size_t i = 0; i < n; i++)
+		if (p->targets[i].calls)
 			return 1;
-	}
 	return 0;
 }
 

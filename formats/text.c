@@ -194,11 +194,22 @@ int pc_lw_name(pc_lw *b, const char *s, const char *special,
 int pc_lw_name_left(pc_lw *b, const char *s, size_t width)
 {
 	if (width <= PC_LW_NAME) {
+		/* the first bytes one by one (a short name costs no call),
+		 * the rest of a long one checked 8 bytes at a time and
+		 * copied whole */
+		enum { HEAD = 8 };
 		char *d = b->out + b->L;
 		size_t n = 0;
 		unsigned char c;
-		while (n < PC_LW_NAME && (c = (unsigned char)s[n]) >= 0x20 && c < 0x7f)
+		while (n < HEAD && (c = (unsigned char)s[n]) >= 0x20 && c < 0x7f)
 			d[n++] = (char)c;
+		if (n == HEAD && s[n]) {
+			const size_t m = strlen(s + n);
+			if (m <= PC_LW_NAME - HEAD && pc_name_plain(s + n, m)) {
+				memcpy(d + n, s + n, m);
+				n += m;
+			}
+		}
 		if (!s[n]) {
 			b->L += n;
 			pc_lw_blanks(b, n < width ? width - n : 0);

@@ -14,27 +14,6 @@
 
 /* ---- target table ------------------------------------------------------ */
 
-typedef struct cand {
-	size_t sym;
-	uint32_t seg;
-	uint64_t addr;
-	int func, global;
-} cand;
-
-static int cmp_cand(const void *a, const void *b)
-{
-	const cand *x = a, *y = b;
-	if (x->seg != y->seg)
-		return x->seg < y->seg ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->func != y->func)
-		return x->func ? -1 : 1; /* FUNC first */
-	if (x->global != y->global)
-		return x->global ? -1 : 1; /* global first */
-	return x->sym < y->sym ? -1 : (x->sym > y->sym); /* stable */
-}
-
 static int is_target(const pc_symbol *s)
 {
 	if (s->flags & PC_SYMF_NOATTR)
@@ -42,18 +21,21 @@ static int is_target(const pc_symbol *s)
 	return s->kind == PC_SYM_TEXT || (s->flags & PC_SYMF_TARGET);
 }
 
-/* gprof symtab_finalize: does candidate c replace the kept one k? */
-static int prefer(const pc_profile *p, const cand *c, const cand *k)
+/* gprof symtab_finalize: does symbol c replace the kept one k? */
+static int prefer(const pc_profile *p, size_t c, size_t k)
 {
-	if (c->global && !k->global)
+	const pc_symbol *cs = &p->syms[c], *ks = &p->syms[k];
+	const int cg = cs->binding != PC_BIND_LOCAL, kg = ks->binding != PC_BIND_LOCAL;
+	const int cf = (cs->flags & PC_SYMF_FUNC) != 0, kf = (ks->flags & PC_SYMF_FUNC) != 0;
+	if (cg && !kg)
 		return 1;
-	if (c->global != k->global)
+	if (cg != kg)
 		return 0;
-	if (c->func && !k->func)
+	if (cf && !kf)
 		return 1;
-	if (c->func != k->func)
+	if (cf != kf)
 		return 0;
-	const char *cn = p->syms[c->sym].name, *kn = p->syms[k->sym].name;
+	const char *cn = cs->name, *kn = ks->name;
 	if (cn[0] != '_' && kn[0] == '_')
 		return 1;
 	if (cn[0] == '_' && kn[0] == '_' && strncmp(kn, "__", 2) == 0 &&
@@ -239,6 +221,11 @@ static int64_t building_find(pc_profile *p, uint32_t seg, uint64_t addr)
 
 void pc_attrib_free(pc_profile *p)
 {
+	if (p->attr_ss) {
+		pc_symspecs_free(p->attr_ss);
+		free(p->attr_ss);
+		p->attr_ss = NULL;
+	}
 	free(p->targets);
 	p->targets = NULL;
 	p->ntargets = 0;
@@ -252,10 +239,9 @@ static int build_targets(pc_profile *p, int use_sizes)
 	size_t nc = 0;
 	for (size_t i = 0; i < p->nsyms; i++)
 		nc += is_target(&p->syms[i]);
-	/* the candidates in cmp_cand order: stably by (segment, address)
-	 * with a radix sort of their symbol indexes (cmp_cand's last key),
-	 * then each run at one address by cmp_cand's other keys.  16 bytes a
-	 * candidate while sorting (two arrays), 8 once sorted. */
+	/* the candidates stably by (segment, address) with a radix sort of
+	 * their symbol indexes: each run at one address in index order.  16
+	 * bytes a candidate while sorting (two arrays), 8 once sorted. */
 	pc_rkey *rk = nc ? malloc(nc * sizeof *rk) : NULL;
 	pc_rkey *rt = nc ? malloc(nc * sizeof *rt) : NULL;
 	if (nc && (!rk || !rt)) {
@@ -291,8 +277,6 @@ static int build_targets(pc_profile *p, int use_sizes)
 		nt += i == 0 || SEG_AT(i) != SEG_AT(i - 1) || ADDR_AT(i) != ADDR_AT(i - 1);
 	pc_target *t = nt ? calloc(nt, sizeof *t) : NULL;
 	pc_plat_advise_bulk(t, nt * sizeof *t);
-	cand *grp = NULL; /* a run at one address, in cmp_cand order */
-	size_t capgrp = 0;
 	if (nt && !t) {
 		free(o);
 		return PC_ENOMEM;
@@ -307,26 +291,17 @@ static int build_targets(pc_profile *p, int use_sizes)
 		while (j < nc && SEG_AT(j) == SEG_AT(i) && ADDR_AT(j) == ADDR_AT(i))
 			j++;
 		size_t keep = (size_t)o[i].idx;
-		if (j - i > 1) {
-			if (pc_grow((void **)&grp, &capgrp, j - i, sizeof *grp)) {
-				free(grp);
-				free(t);
-				free(o);
-				return PC_ENOMEM;
-			}
-			for (size_t m = i; m < j; m++) {
-				const pc_symbol *s = &sy[o[m].idx];
-				grp[m - i] = (cand){(size_t)o[m].idx, s->segment, s->address,
-						    (s->flags & PC_SYMF_FUNC) != 0,
-						    s->binding != PC_BIND_LOCAL};
-			}
-			qsort(grp, j - i, sizeof *grp, cmp_cand);
-			size_t kg = 0;
-			for (size_t m = 1; m < j - i; m++)
-				if (prefer(p, &grp[m], &grp[kg]))
-					kg = m;
-			keep = grp[kg].sym;
-		}
+		/* gprof sorts a run by FUNC first, then global, then walks it
+		 * keeping the preferred one.  prefer() itself ranks global
+		 * over local, then FUNC over not (it replaces the kept one by
+		 * a higher rank, never by a lower one), so the walk ends in the
+		 * run's highest rank, with the name rules applied among that
+		 * rank's symbols in their sorted order: the index order, which
+		 * o keeps in a run (the radix sorts are stable).  The same walk
+		 * in index order gives that, without the sort. */
+		for (size_t m = i + 1; m < j; m++)
+			if (prefer(p, (size_t)o[m].idx, keep))
+				keep = (size_t)o[m].idx;
 		const pc_symbol *s = &sy[keep];
 		t[nt].symbol = keep;
 		t[nt].segment = s->segment;
@@ -353,7 +328,6 @@ static int build_targets(pc_profile *p, int use_sizes)
 	}
 #undef SEG_AT
 #undef ADDR_AT
-	free(grp);
 	free(o);
 	p->targets = t;
 	p->ntargets = nt;
@@ -912,20 +886,21 @@ static void hist_bucket_start(pc_profile *p, const pc_hist *hh)
 	}
 }
 
-static int attribute_with(pc_profile *p, int bucket_start, int use_sizes);
+static int attribute_with(pc_profile *p, int bucket_start, int use_sizes, int credit);
 
 const char *pc_profile_symspecs(const pc_profile *p)
 {
 	return p->cache_specs;
 }
 
-int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts)
+/* pc_profile_attribute (credit 1) or pc_attrib_targets (0) */
+static int attribute_opts(pc_profile *p, const pc_attrib_options *opts, int credit)
 {
 	if (!p)
 		return PC_EUSAGE;
 	/* no options: the profile's own settings (the last ones given) */
 	if (!opts)
-		return attribute_with(p, p->attr_bucket_start, p->attr_use_sizes);
+		return attribute_with(p, p->attr_bucket_start, p->attr_use_sizes, credit);
 	if (opts->version != PC_ATTRIB_OPTIONS_VERSION)
 		return pc_diag_fail(&p->diag, PC_EUSAGE,
 				    "pc_attrib_options.version %u: expected %u "
@@ -957,42 +932,23 @@ int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts)
 		free(p->attr_specs);
 		p->attr_specs = c;
 	}
-	return attribute_with(p, opts->rule == PC_ATTRIBUTION_BUCKET_START, opts->use_sizes);
+	return attribute_with(p, opts->rule == PC_ATTRIBUTION_BUCKET_START, opts->use_sizes, credit);
 }
 
-static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
+int pc_profile_attribute(pc_profile *p, const pc_attrib_options *opts)
 {
-	p->attr_bucket_start = bucket_start;
-	p->attr_use_sizes = use_sizes;
-	int same_specs = p->attr_specs ? p->cache_specs && !strcmp(p->attr_specs, p->cache_specs)
-				       : !p->cache_specs;
-	if (p->valid && p->cache_bucket_start == bucket_start &&
-	    p->cache_use_sizes == use_sizes && same_specs)
-		return PC_OK;
-	pc_symspecs ss;
-	int rc = pc_symspecs_parse(p, p->attr_specs, &ss);
-	if (rc)
-		return rc;
-	pc_attrib_free(p);
-	free(p->cache_specs);
-	p->cache_specs = p->attr_specs ? pc_strdup(p->attr_specs) : NULL;
-	p->cache_bucket_start = bucket_start;
-	p->cache_use_sizes = use_sizes;
-	memset(&p->totals, 0, sizeof p->totals);
-	if ((p->attr_specs && !p->cache_specs) || build_targets(p, use_sizes != 0)) {
-		pc_symspecs_free(&ss);
-		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
-	}
-	/* gprof: excluded by default (mcount & co) or left out of the
-	 * flat selection (-p/-P SYM) */
-	if ((rc = pc_symspecs_resolve(p, &ss, building_find))) {
-		pc_symspecs_free(&ss);
-		pc_attrib_free(p); /* not valid: the next call tries again */
-		return rc;
-	}
-	for (size_t i = 0; ss.text && i < p->ntargets; i++)
-		p->targets[i].excluded = !pc_symspecs_selected(&ss, PC_SS_INCL_FLAT, i,
-								p->targets[i].excluded);
+	return attribute_opts(p, opts, 1);
+}
+
+int pc_attrib_targets(pc_profile *p, const pc_attrib_options *opts)
+{
+	return attribute_opts(p, opts, 0);
+}
+
+/* The credit of the targets (p->valid 1): samples, class samples and
+ * calls, and the totals (zero before). */
+static int credit_targets(pc_profile *p, int bucket_start)
+{
 
 	for (size_t i = 0; i < p->nhists; i++) {
 		if (bucket_start)
@@ -1003,10 +959,8 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 
 	size_t ns = pc_samples_distinct(p->samples);
 	const pc_sample *s = pc_samples_sorted(p->samples);
-	if (ns && !s) {
-		pc_symspecs_free(&ss);
+	if (ns && !s)
 		return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
-	}
 	for (size_t i = 0; i < ns; i++) {
 		double c = (double)s[i].count;
 		p->totals.total += c;
@@ -1042,7 +996,7 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 		if (from < 0 || to < 0)
 			continue;
 		/* gprof -k FROM/TO: the arc and its calls are dropped */
-		if (!pc_symspecs_arc_kept(&ss, (size_t)from, (size_t)to))
+		if (!pc_symspecs_arc_kept(p->attr_ss, (size_t)from, (size_t)to))
 			continue;
 		if (from == to)
 			p->targets[to].self_calls += a->count;
@@ -1055,8 +1009,68 @@ static int attribute_with(pc_profile *p, int bucket_start, int use_sizes)
 		if (to >= 0)
 			p->targets[to].calls += c->count;
 	}
-	pc_symspecs_free(&ss);
-	p->valid = 1;
+	return PC_OK;
+}
+
+/* The targets (p->valid 1), then with credit their counts and calls and
+ * the totals (2); each step once for the settings given. */
+static int attribute_with(pc_profile *p, int bucket_start, int use_sizes, int credit)
+{
+	p->attr_bucket_start = bucket_start;
+	p->attr_use_sizes = use_sizes;
+	int same_specs = p->attr_specs ? p->cache_specs && !strcmp(p->attr_specs, p->cache_specs)
+				       : !p->cache_specs;
+	int same = p->cache_bucket_start == bucket_start && p->cache_use_sizes == use_sizes &&
+		   same_specs;
+	if (same && (p->valid == 2 || (p->valid == 1 && !credit)))
+		return PC_OK;
+	int rc;
+	if (!same || !p->valid) {
+		pc_symspecs *ss = calloc(1, sizeof *ss);
+		if (!ss)
+			return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
+		if ((rc = pc_symspecs_parse(p, p->attr_specs, ss))) {
+			free(ss);
+			return rc;
+		}
+		pc_attrib_free(p);
+		free(p->cache_specs);
+		p->cache_specs = p->attr_specs ? pc_strdup(p->attr_specs) : NULL;
+		p->cache_bucket_start = bucket_start;
+		p->cache_use_sizes = use_sizes;
+		memset(&p->totals, 0, sizeof p->totals);
+		if ((p->attr_specs && !p->cache_specs) || build_targets(p, use_sizes != 0)) {
+			pc_symspecs_free(ss);
+			free(ss);
+			pc_attrib_free(p);
+			return pc_diag_fail(&p->diag, PC_ENOMEM, "out of memory");
+		}
+		/* gprof: excluded by default (mcount & co) or left out of
+		 * the flat selection (-p/-P SYM) */
+		if ((rc = pc_symspecs_resolve(p, ss, building_find))) {
+			pc_symspecs_free(ss);
+			free(ss);
+			pc_attrib_free(p); /* not valid: the next call tries again */
+			return rc;
+		}
+		for (size_t i = 0; ss->text && i < p->ntargets; i++)
+			p->targets[i].excluded = !pc_symspecs_selected(ss, PC_SS_INCL_FLAT, i,
+									p->targets[i].excluded);
+		p->attr_ss = ss;
+		p->valid = 1;
+	}
+	if (!credit)
+		return PC_OK;
+	if ((rc = credit_targets(p, bucket_start))) {
+		/* (the credit so far is undone with the targets: the next
+		 * call starts again) */
+		pc_attrib_free(p);
+		return rc;
+	}
+	pc_symspecs_free(p->attr_ss);
+	free(p->attr_ss);
+	p->attr_ss = NULL;
+	p->valid = 2;
 	return PC_OK;
 }
 
@@ -1064,7 +1078,14 @@ static int ensure(pc_profile *p)
 {
 	/* recomputed after a change with the settings last given, never
 	 * with defaults */
-	return p->valid ? PC_OK : pc_profile_attribute(p, NULL);
+	return p->valid == 2 ? PC_OK : pc_profile_attribute(p, NULL);
+}
+
+/* The targets alone (pc_profile_row_find: an index, no count), with the
+ * settings last given. */
+static int ensure_targets(pc_profile *p)
+{
+	return p->valid ? PC_OK : pc_attrib_targets(p, NULL);
 }
 
 int pc_profile_row_count(size_t *n, pc_profile *p)
@@ -1154,7 +1175,7 @@ int pc_profile_class_total(double *out, pc_profile *p, pc_region_class cls)
 
 int64_t pc_profile_row_find(pc_profile *p, uint32_t segment, uint64_t address)
 {
-	if (ensure(p))
+	if (ensure_targets(p))
 		return -1;
 	return lookup_find(p, segment, address);
 }

@@ -137,7 +137,10 @@ int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n)
 			 (unsigned long long)entry, (unsigned long long)mentry);
 		return 1;
 	}
-	size_t nt = pc_profile_rows(p);
+	/* (the targets: addresses and symbols, no count) */
+	if (pc_attrib_targets(p, NULL))
+		return 0;
+	size_t nt = p->ntargets;
 	int entry_in = 0, any = 0;
 	for (size_t i = 0; i < p->nregions; i++) {
 		const pc_region *g = &p->regions[i];
@@ -150,19 +153,18 @@ int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n)
 		int code = 0;
 		uint64_t first = g->low < org && g->high > org ? org : g->low;
 		for (size_t t = 0; t < nt; t++) {
-			pc_row r;
-			if (pc_profile_row_at(&r, p, t) != PC_OK || r.segment != PC_NOSEG ||
-			    r.address < g->low || r.address >= g->high)
+			const pc_target *r = &p->targets[t];
+			if (r->segment != PC_NOSEG || r->address < g->low || r->address >= g->high)
 				continue;
-			const pc_symbol *y = &p->syms[r.symbol];
+			const pc_symbol *y = &p->syms[r->symbol];
 			if (!y->section || strcmp(y->section, g->label))
 				continue;
 			code = 1;
 			/* (a segment-only map: the segment's own symbol, which
 			 * starts where it does, PSP included) */
-			if (r.address < first &&
-			    !(r.address == g->low && y->name && !strcmp(y->name, g->label)))
-				first = r.address;
+			if (r->address < first &&
+			    !(r->address == g->low && y->name && !strcmp(y->name, g->label)))
+				first = r->address;
 		}
 		if (!code)
 			continue;
@@ -198,15 +200,14 @@ int pc_profile_mz_mismatch(pc_profile *p, char *msg, size_t n)
 static uint64_t code_end(fitctx *c, uint64_t hi)
 {
 	uint64_t end = 0;
-	size_t n = pc_profile_rows(c->p);
+	const pc_profile *p = c->p; /* (its targets: profile_fit made them) */
 	for (size_t k = 0; k < c->ncode; k++) {
 		if (c->code[k].high <= end)
 			continue;
-		for (size_t i = 0; i < n; i++) {
-			pc_row r;
-			if (pc_profile_row_at(&r, c->p, i) == PC_OK &&
-			    r.segment == c->code[k].seg && r.address >= c->code[k].low &&
-			    r.address < c->code[k].high) {
+		for (size_t i = 0; i < p->ntargets; i++) {
+			const pc_target *r = &p->targets[i];
+			if (r->segment == c->code[k].seg && r->address >= c->code[k].low &&
+			    r->address < c->code[k].high) {
 				end = c->code[k].high;
 				break;
 			}
@@ -273,7 +274,9 @@ static int profile_fit(pc_profile *p, const pc_fit_options *opts, pc_fit *out)
 	if (!p)
 		return PC_EUSAGE;
 	fitctx c = {p, NULL, 0, NULL, 0};
-	int st = pc_profile_attribute(p, opts->attrib);
+	/* where the program's code is: the attribution's targets, not
+	 * their counts (the report's attribution credits these targets) */
+	int st = pc_attrib_targets(p, opts->attrib);
 	if (st)
 		return st;
 	size_t nr = pc_profile_region_count(p);
@@ -325,16 +328,14 @@ static int profile_fit(pc_profile *p, const pc_fit_options *opts, pc_fit *out)
 	}
 	if (c.ncode == 0) {
 		/* no region: the program is the hull of its attribution targets */
-		size_t n = pc_profile_rows(p);
-		for (size_t i = 0; i < n; i++) {
-			pc_row r;
-			pc_profile_row_at(&r, p, i);
-			if (i && r.segment != seg)
+		for (size_t i = 0; i < p->ntargets; i++) {
+			const pc_target *r = &p->targets[i];
+			if (i && r->segment != seg)
 				segs = 1;
-			seg = r.segment;
-			if (r.address < lo)
-				lo = r.address;
-			uint64_t e = r.end > r.address ? r.end : r.address + 1;
+			seg = r->segment;
+			if (r->address < lo)
+				lo = r->address;
+			uint64_t e = r->end > r->address ? r->end : r->address + 1;
 			if (e > hi)
 				hi = e;
 		}

@@ -99,8 +99,11 @@ struct pc_profile {
 	size_t nmeta, capmeta, capmeta2;
 	size_t nsrc, capsrc, capsrc2;
 
-	/* attribution cache */
+	/* attribution cache: 0 stale, 1 the targets only (pc_attrib_targets:
+	 * their counts and calls not yet credited, attr_ss their symbol
+	 * selections, resolved), 2 complete */
 	int valid;
+	struct pc_symspecs *attr_ss;
 	/* the attribution settings (pc_profile_attribute): kept until the
 	 * caller changes them, never reset by adding data */
 	int attr_bucket_start, attr_use_sizes;
@@ -131,6 +134,13 @@ void pc_profile_invalidate(pc_profile *p);
  *  re-binning); PC_OK or PC_ENOMEM. */
 int pc_profile_hist_reindex(pc_profile *p);
 void pc_attrib_free(pc_profile *p);
+/* The attribution's targets (p->targets, p->lookup, each one's symbol,
+ * address, end and exclusion) with the settings opts (NULL: the last
+ * ones given), as pc_profile_attribute makes them, without the credit of
+ * samples and calls, which pc_profile_attribute then adds to the same
+ * targets: for what reads no count (the fit check, the source levels'
+ * functions).  PC_OK or an error recorded on p. */
+PC_INTERNAL int pc_attrib_targets(pc_profile *p, const pc_attrib_options *opts);
 /* Tests only: 1 makes p's histogram attribution take every bucket on its
  * own (attrib.c's reference for its run path), 0 the default; marks the
  * attribution stale. */

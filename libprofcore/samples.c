@@ -886,7 +886,7 @@ static void run_job(job *j)
 			void *base;
 			size_t maplen;
 			const unsigned char *m = pc_stream_map_at(
-				j->s, off, k * j->l->stride, &base, &maplen);
+				j->s, off, k * j->l->stride, 1, &base, &maplen);
 			if (!m) {
 				j->status = PC_EIO;
 				j->fail_at = off;

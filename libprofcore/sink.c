@@ -286,6 +286,38 @@ static size_t plain_run(const unsigned char *p)
 	return n;
 }
 
+/* Does the 8-byte word w (any byte order) hold a byte below 0x20 or
+ * above 0x7e?  (x - 0x20 borrows into the top bit of a byte below 0x20
+ * and x + 1 carries into it from 0x7f; a byte from 0x80 has it already;
+ * a borrow or carry reaching the next byte starts at a byte that has
+ * one of its own.) */
+static int word_unplain(uint64_t w)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), tops = UINT64_C(0x8080808080808080);
+	return (((w - 0x20 * ones) & ~w) | ((w + ones) | w)) & tops ? 1 : 0;
+}
+
+int pc_name_plain(const char *s, size_t n)
+{
+	size_t i = 0;
+	uint64_t w;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (word_unplain(w))
+			return 0;
+	}
+	if (i == n)
+		return 1;
+	if (n >= 8) { /* the last 8 bytes (some seen already) */
+		memcpy(&w, s + n - 8, 8);
+		return !word_unplain(w);
+	}
+	for (; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			return 0;
+	return 1;
+}
+
 size_t pc_name_width(const char *name)
 {
 	size_t w = 0, bn;

@@ -64,6 +64,9 @@ PC_INTERNAL int pc_sink_repeat(pc_sink *k, char c, size_t n);
 PC_INTERNAL int pc_sink_name(pc_sink *k, const char *s);
 /** Display columns of the shown form (a UTF-8 character counts 1). */
 PC_INTERNAL size_t pc_name_width(const char *name);
+/** 1 when s[0, n) is printable ASCII (0x20 to 0x7e: its own shown
+ *  form), else 0. */
+PC_INTERNAL int pc_name_plain(const char *s, size_t n);
 /** A JSON string literal (with quotes) of the shown form: always valid
  *  UTF-8. */
 PC_INTERNAL int pc_sink_json_string(pc_sink *k, const char *s);

@@ -601,7 +601,7 @@ int pc_stream_mappable(pc_stream *s, uint64_t *at, uint64_t *bytes)
 }
 
 const unsigned char *pc_stream_map_at(const pc_stream *s, uint64_t off,
-				      size_t len, void **base, size_t *maplen)
+				      size_t len, int populate, void **base, size_t *maplen)
 {
 #if PC_HAVE_MMAP
 	long page = sysconf(_SC_PAGESIZE);
@@ -611,7 +611,8 @@ const unsigned char *pc_stream_map_at(const pc_stream *s, uint64_t off,
 	if (lead > SIZE_MAX - len || off - lead > (uint64_t)INT64_MAX)
 		return NULL;
 	void *m = mmap(NULL, (size_t)lead + len, PROT_READ,
-		       MAP_PRIVATE | PC_MAP_FLAGS, s->fd, (off_t)(off - lead));
+		       MAP_PRIVATE | (populate ? PC_MAP_FLAGS : 0), s->fd,
+		       (off_t)(off - lead));
 	if (m == MAP_FAILED)
 		return NULL;
 	*base = m;
@@ -621,6 +622,7 @@ const unsigned char *pc_stream_map_at(const pc_stream *s, uint64_t off,
 	(void)s;
 	(void)off;
 	(void)len;
+	(void)populate;
 	(void)base;
 	(void)maplen;
 	return NULL;

@@ -15,11 +15,13 @@
  *  offset of the stream's position, *bytes what follows it; else 0.
  *  Drops the window of the last pc_stream_borrow(). */
 PC_INTERNAL int pc_stream_mappable(pc_stream *s, uint64_t *at, uint64_t *bytes);
-/** Maps len bytes of s's file at file offset off, pages populated.
+/** Maps len bytes of s's file at file offset off, its pages populated
+ *  when populate is non-zero (a caller that reads them all), else
+ *  faulted in as they are read (a caller that reads parts).
  *  Thread-safe: s is not changed (its position neither).  The bytes, or
  *  NULL; release with pc_stream_unmap(*base, *maplen). */
 PC_INTERNAL const unsigned char *pc_stream_map_at(const pc_stream *s,
-						  uint64_t off, size_t len,
+						  uint64_t off, size_t len, int populate,
 						  void **base, size_t *maplen);
 PC_INTERNAL void pc_stream_unmap(void *base, size_t maplen);
 /** Makes up to n bytes from the current position readable without

@@ -463,7 +463,7 @@ static int elf_load(pc_profile *p, pc_stream *s, const pc_options *o)
 	/* a compressed program: up to PC_PROGRAM_GZ_LIMIT inflated (a bomb
 	 * of zeros after an ELF header took 1 GiB) */
 	int gz = pc_stream_is_compressed(s);
-	int r = pc_whole_get(s, gz ? PC_PROGRAM_GZ_LIMIT : ELF_MAX_SIZE, &w);
+	int r = pc_whole_get(s, gz ? PC_PROGRAM_GZ_LIMIT : ELF_MAX_SIZE, 0, &w);
 	if (r == PC_ELIMIT && gz)
 		return pc_stream_fail(s, PC_ELIMIT, (int64_t)PC_PROGRAM_GZ_LIMIT,
 				      "compressed program inflates past the limit of %llu bytes: decompress it first (gunzip) if it is genuine",

@@ -574,7 +574,7 @@ static void describe(const gctx *t, int bsd, char *out, size_t n)
 static int gmon_load(pc_profile *p, pc_stream *s, const pc_options *o)
 {
 	pc_whole w;
-	int r = pc_whole_get(s, GMON_MAX_SIZE, &w);
+	int r = pc_whole_get(s, GMON_MAX_SIZE, 1, &w);
 	if (r)
 		return r;
 	const unsigned char *buf = w.b;

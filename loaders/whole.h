@@ -1,9 +1,12 @@
 /*
  * whole.h - the rest of a stream in one piece, for the loaders that parse
  * a whole file at once (gmon.c, elf.c).  A regular file of 1 MiB or more
- * is mapped, its pages populated: no page fault per 4 KiB page and no
- * copy (a 10^6-bin gmon.out, a 4 MB executable); anything else is read
- * with pc_stream_read_all.  The bytes stay valid until pc_whole_done, if
+ * is mapped, no copy (a 10^6-bin gmon.out, a 4 MB executable): its pages
+ * populated for a loader that reads every byte (gmon.c: no page fault per
+ * 4 KiB page), not for one that reads parts (elf.c reads the headers and
+ * the symbol tables; most of a -g program is DWARF, read only by the
+ * source-level reports, through libdw's own mapping); anything else is
+ * read with pc_stream_read_all.  The bytes stay valid until pc_whole_done, if
  * the loader borrows nothing more from the stream.  Private to loaders/.
  */
 #ifndef PC_LOADERS_WHOLE_H
@@ -24,7 +27,7 @@ typedef struct pc_whole {
 
 /* The map of the rest of s (n bytes) when s is a plain regular file; 0
  * when it is not (nothing consumed then). */
-static int pc_whole_map(pc_stream *s, uint64_t n, uint64_t max, pc_whole *w)
+static int pc_whole_map(pc_stream *s, uint64_t n, uint64_t max, int populate, pc_whole *w)
 {
 	if (n < ((uint64_t)1 << 20) || n > max || n > SIZE_MAX || pc_stream_is_compressed(s))
 		return 0;
@@ -46,7 +49,8 @@ static int pc_whole_map(pc_stream *s, uint64_t n, uint64_t max, pc_whole *w)
 	const unsigned char *m = NULL;
 	if (pc_stream_mappable(s, &at, &bytes) && at >= (uint64_t)k &&
 	    bytes == n - (uint64_t)k)
-		m = pc_stream_map_at(s, at - (uint64_t)k, (size_t)n, &w->mbase, &w->mlen);
+		m = pc_stream_map_at(s, at - (uint64_t)k, (size_t)n, populate, &w->mbase,
+				     &w->mlen);
 	if (m) {
 		int r = pc_stream_seek_past(s, bytes);
 		if (r) {
@@ -84,15 +88,15 @@ static int pc_whole_map(pc_stream *s, uint64_t n, uint64_t max, pc_whole *w)
 }
 
 /* The rest of s, at most max bytes (more: PC_ELIMIT, as
- * pc_stream_read_all says it). */
-static int pc_whole_get(pc_stream *s, uint64_t max, pc_whole *w)
+ * pc_stream_read_all says it); populate: the loader reads every byte. */
+static int pc_whole_get(pc_stream *s, uint64_t max, int populate, pc_whole *w)
 {
 	memset(w, 0, sizeof *w);
 	uint64_t size;
 	int known;
 	uint64_t start = pc_stream_offset(s);
 	if (pc_stream_size(&size, &known, s) == PC_OK && known && size >= start) {
-		int r = pc_whole_map(s, size - start, max, w);
+		int r = pc_whole_map(s, size - start, max, populate, w);
 		if (r < 0)
 			return r;
 		if (r)

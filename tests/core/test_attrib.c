@@ -9,6 +9,8 @@
 #include "profcore.h"
 #include "profcore_plugin.h"
 
+#include "model.h"
+
 #include "../common/pc_test.h"
 
 static void sym(pc_profile *p, const char *name, uint64_t addr, pc_symkind k,
@@ -182,6 +184,91 @@ static void fractional_width(void **state)
 	pc_profile_free(p);
 }
 
+/* Symbols at one address: gprof sorts them FUNC first, then global,
+ * then walks them keeping the preferred one (global, then FUNC, then the
+ * name rules); the kept one for runs given in other orders. */
+static void aliases(void **state)
+{
+	(void)state;
+	pc_profile *p;
+	pc_profile_new(&p, NULL);
+	/* 0x100: the global FUNCs __x then _y: _y (one underscore beats two) */
+	sym(p, "__x", 0x100, PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC);
+	sym(p, "z", 0x100, PC_SYM_TEXT, PC_BIND_LOCAL, PC_SYMF_FUNC);
+	sym(p, "_y", 0x100, PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC);
+	sym(p, "w", 0x100, PC_SYM_TEXT, PC_BIND_GLOBAL, 0);
+	/* 0x110: a global object first, a local FUNC, then the global FUNCs
+	 * _v and u: u (no underscore) */
+	sym(p, "g", 0x110, PC_SYM_TEXT, PC_BIND_GLOBAL, 0);
+	sym(p, "f", 0x110, PC_SYM_TEXT, PC_BIND_LOCAL, PC_SYMF_FUNC);
+	sym(p, "_v", 0x110, PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC);
+	sym(p, "u", 0x110, PC_SYM_TEXT, PC_BIND_GLOBAL, PC_SYMF_FUNC);
+	/* 0x120: local FUNC then global object: the global one, t */
+	sym(p, "s", 0x120, PC_SYM_TEXT, PC_BIND_LOCAL, PC_SYMF_FUNC);
+	sym(p, "t", 0x120, PC_SYM_TEXT, PC_BIND_WEAK, 0);
+	/* 0x130: locals only, a non-FUNC then FUNCs _r and __q: _r */
+	sym(p, "o", 0x130, PC_SYM_TEXT, PC_BIND_LOCAL, 0);
+	sym(p, "_r", 0x130, PC_SYM_TEXT, PC_BIND_LOCAL, PC_SYMF_FUNC);
+	sym(p, "__q", 0x130, PC_SYM_TEXT, PC_BIND_LOCAL, PC_SYMF_FUNC);
+	static const char *const want[] = {"_y", "u", "t", "_r"};
+	size_t n = 0;
+	assert_int_equal(pc_profile_row_count(&n, p), PC_OK);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < 4; i++) {
+		pc_row r;
+		assert_int_equal(pc_profile_row_at(&r, p, i), PC_OK);
+		assert_string_equal(r.name, want[i]);
+	}
+	pc_profile_free(p);
+}
+
+/* The targets alone first (pc_attrib_targets: the fit check), a row
+ * found in them, then the credit: the rows and totals of the attribution
+ * made at once, with symbol selections (an arc dropped: "ka/b", a symbol
+ * out of the flat profile: "Pc") and without. */
+static void targets_then_credit(void **state)
+{
+	(void)state;
+	static const char *const specs[] = {NULL, "ka/b", "Pc;ka/b"};
+	for (size_t k = 0; k < 3; k++) {
+		pc_attrib_options o = PC_ATTRIB_OPTIONS_INIT;
+		o.gprof_symspecs = specs[k];
+		pc_profile *p = make(), *q = make();
+		assert_int_equal(pc_profile_attribute(p, &o), PC_OK);
+		assert_int_equal(pc_attrib_targets(q, &o), PC_OK);
+		assert_int_equal(q->valid, 1);
+		assert_int_equal(pc_profile_row_find(q, PC_NOSEG, 0x10b), 1);
+		assert_int_equal(q->valid, 1); /* (found in the targets alone) */
+		assert_int_equal(pc_profile_attribute(q, &o), PC_OK);
+		assert_int_equal(q->valid, 2);
+		size_t n = 0, m = 0;
+		assert_int_equal(pc_profile_row_count(&n, p), PC_OK);
+		assert_int_equal(pc_profile_row_count(&m, q), PC_OK);
+		assert_int_equal(n, 4);
+		assert_int_equal(m, n);
+		for (size_t i = 0; i < n; i++) {
+			pc_row a, b;
+			assert_int_equal(pc_profile_row_at(&a, p, i), PC_OK);
+			assert_int_equal(pc_profile_row_at(&b, q, i), PC_OK);
+			assert_string_equal(a.name, b.name);
+			assert_true(a.count == b.count);
+			assert_int_equal(a.calls, b.calls);
+			assert_int_equal(a.self_calls, b.self_calls);
+			assert_int_equal(a.end, b.end);
+		}
+		pc_itotals ta, tb;
+		assert_int_equal(pc_profile_itotals(p, &ta), PC_OK);
+		assert_int_equal(pc_profile_itotals(q, &tb), PC_OK);
+		assert_memory_equal(&ta, &tb, sizeof ta);
+		/* the arc a->b: 5 calls, dropped by "ka/b" */
+		pc_row b;
+		assert_int_equal(pc_profile_row_at(&b, q, 1), PC_OK);
+		assert_int_equal(b.calls, specs[k] ? 0 : 5);
+		pc_profile_free(p);
+		pc_profile_free(q);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +276,8 @@ int main(void)
 		cmocka_unit_test(bucket_start),
 		cmocka_unit_test(histograms_sum_or_conflict),
 		cmocka_unit_test(fractional_width),
+		cmocka_unit_test(aliases),
+		cmocka_unit_test(targets_then_credit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

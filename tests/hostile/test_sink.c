@@ -62,11 +62,31 @@ static void test_sinks(void **state)
 		       "\xe2\x82\xac&quot;&lt;&amp;&gt;&#39;,\\z");
 }
 
+/* pc_name_plain, 8 bytes at a time, against the bytes one by one: each
+ * byte value at each place of names of 0 to 20 bytes */
+static void test_plain(void **state)
+{
+	(void)state;
+	char s[24];
+	for (size_t n = 0; n <= 20; n++)
+		for (size_t at = 0; at < (n ? n : 1); at++)
+			for (unsigned v = 0; v < 256; v++) {
+				memset(s, 'a', sizeof s);
+				if (n)
+					s[at] = (char)v;
+				int want = !n || (v >= 0x20 && v < 0x7f);
+				assert_int_equal(pc_name_plain(s, n), want);
+			}
+	assert_int_equal(pc_name_plain("f (a.c:12 @ 401136)", 19), 1);
+	assert_int_equal(pc_name_plain("f (a.c:12 @ 401136)\x7f", 20), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_sinks),
+		cmocka_unit_test(test_plain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
