@@ -259,6 +259,24 @@ static size_t make_v5(int prog)
 	return nbuf;
 }
 
+/* t's rows (read with status st) are want[0, n) by address, line and end
+ * of sequence: 0, else 1 and a line that says how not */
+static int same_rows(const char *what, int st, const pc_dwl *t, const pc_dwl_row *want, size_t n)
+{
+	if (st || t->nrows != n) {
+		printf("%s: status %d, %zu rows\n", what, st, t->nrows);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (t->rows[i].addr != want[i].addr || t->rows[i].line != want[i].line ||
+		    t->rows[i].end != want[i].end) {
+			printf("%s: row %zu: 0x%llx line %d end %u\n", what, i,
+			       (unsigned long long)t->rows[i].addr, t->rows[i].line, t->rows[i].end);
+			return 1;
+		}
+	return 0;
+}
+
 static int synthetic(void)
 {
 	int bad = 0;
@@ -302,17 +320,7 @@ static int synthetic(void)
 			{0x1000, 1, 5, 0, 1, 1}, {0x1000, 1, 5, 0, 1, 0}, {0x2000, 1, 1, 0, 1, 0},
 			{0x2002, 1, 1, 0, 1, 1}, {0x3000, 1, 1, 0, 1, 1},
 		};
-		if (st || t.nrows != 5) {
-			printf("sequences out of order: status %d, %zu rows\n", st, t.nrows);
-			bad = 1;
-		}
-		for (size_t i = 0; !bad && i < 5; i++)
-			if (t.rows[i].addr != w1[i].addr || t.rows[i].line != w1[i].line ||
-			    t.rows[i].end != w1[i].end) {
-				printf("sequences out of order: row %zu: 0x%llx line %d end %u\n", i,
-				       (unsigned long long)t.rows[i].addr, t.rows[i].line, t.rows[i].end);
-				bad = 1;
-			}
+		bad |= same_rows("sequences out of order", st, &t, w1, 5);
 		/* with a view before the last row, which libdw makes an
 		 * end: drop_views keeps it (the last row at 0x3000 that is
 		 * not an end) */
@@ -325,17 +333,7 @@ static int synthetic(void)
 			{0x1000, 1, 5, 0, 1, 1}, {0x1000, 1, 5, 0, 1, 0}, {0x2000, 1, 1, 0, 1, 0},
 			{0x2002, 1, 1, 0, 1, 1}, {0x3000, 1, 1, 0, 1, 0}, {0x3000, 1, 1, 0, 1, 1},
 		};
-		if (st || t.nrows != 6) {
-			printf("views before libdw's last row: status %d, %zu rows\n", st, t.nrows);
-			bad = 1;
-		}
-		for (size_t i = 0; !bad && i < 6; i++)
-			if (t.rows[i].addr != w2[i].addr || t.rows[i].line != w2[i].line ||
-			    t.rows[i].end != w2[i].end) {
-				printf("views before libdw's last row: row %zu: 0x%llx line %d end %u\n", i,
-				       (unsigned long long)t.rows[i].addr, t.rows[i].line, t.rows[i].end);
-				bad = 1;
-			}
+		bad |= same_rows("views before libdw's last row", st, &t, w2, 6);
 		make_v5(0);
 	}
 	/* every truncation of it, the unit length too: refused inside the
