@@ -476,14 +476,6 @@ static int damaged(pc_dwarf *d, Dwarf_Off off, const char *what)
 		     what, (unsigned long long)off, msg ? msg : "unreadable");
 }
 
-static int add_cand(pc_dwarf *d, uint64_t a)
-{
-	if (pc_grow((void **)&d->cand, &d->capcand, d->ncand + 1, sizeof *d->cand))
-		return PC_ENOMEM;
-	d->cand[d->ncand++] = a;
-	return PC_OK;
-}
-
 static const char *scope_name(pc_dwarf *d, Dwarf_Die *die);
 static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
 			     const char **last_in, const char **last_out);
@@ -527,8 +519,8 @@ static int fattr_cb(Dwarf_Attribute *a, void *arg)
 }
 #undef FATTR
 
-/* One range of a function DIE into d->ranges (module addresses), and its
- * bounds into the candidates. */
+/* One range of a function DIE into d->ranges (module addresses); its
+ * bounds are candidates (build_segments sorts them). */
 static int add_range(pc_dwarf *d, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Addr cb, size_t node,
 		     int *any)
 {
@@ -538,7 +530,7 @@ static int add_range(pc_dwarf *d, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Addr cb, s
 	}
 	if (hi <= lo)
 		return PC_OK;
-	if (add_cand(d, lo + cb) || add_cand(d, hi + cb) ||
+	if (d->nranges == d->capranges &&
 	    pc_grow((void **)&d->ranges, &d->capranges, d->nranges + 1, sizeof *d->ranges))
 		return PC_ENOMEM;
 	d->ranges[d->nranges++] = (struct frange){lo + cb, hi + cb, node};
@@ -676,6 +668,17 @@ static int walk_dies(pc_dwarf *d, Dwarf_Die *die, Dwarf_Off cuoff, unsigned dept
 
 /* The attributes of a function DIE read by dwline.c (pc_dwk): the
  * first of each name, as fattr_cb takes them. */
+/* the attributes walk_fast asks pc_dwk_get for */
+enum {
+	K_low, K_high, K_linkage, K_mips_linkage, K_name, K_call_file, K_call_line, K_call_col,
+	K_sibling, K_ranges, K_origin, K_specification, K_NWANT
+};
+static const uint32_t kwant[] = {
+	DW_AT_low_pc, DW_AT_high_pc, DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name,
+	DW_AT_call_file, DW_AT_call_line, DW_AT_call_column, DW_AT_sibling, DW_AT_ranges,
+	DW_AT_abstract_origin, DW_AT_specification
+};
+
 struct kattrs {
 	const pc_dwk_attr *low, *high, *linkage, *mips_linkage, *name, *call_file, *call_line,
 		*call_col;
@@ -712,7 +715,8 @@ static int func_die_fast(pc_dwarf *d, const pc_dwk *k, const struct kattrs *fa, 
 		return PC_ENOMEM;
 	if (!any)
 		return PC_OK;
-	if (pc_grow((void **)&d->nodes, &d->capnodes, d->nnodes + 1, sizeof *d->nodes))
+	if (d->nnodes == d->capnodes &&
+	    pc_grow((void **)&d->nodes, &d->capnodes, d->nnodes + 1, sizeof *d->nodes))
 		return PC_ENOMEM;
 	struct fnode *n = &d->nodes[d->nnodes++];
 	memset(n, 0, sizeof *n);
@@ -776,31 +780,27 @@ static int walk_fast(pc_dwarf *d, pc_dwk *k, const pc_dwl *sec, Dwarf *dw, uint6
 		if (depth > 256)
 			return PC_EUNSUPPORTED;
 		uint64_t sib = 0;
+		pc_dwk_attr av[K_NWANT];
 		struct kattrs fa;
-		memset(&fa, 0, sizeof fa);
 		int fn = k->tag == DW_TAG_subprogram || k->tag == DW_TAG_inlined_subroutine ||
 			 k->tag == DW_TAG_entry_point;
-		for (size_t i = 0; i < k->nattr; i++) {
-			const pc_dwk_attr *a = &k->attr[i];
-			switch (a->name) {
-			case DW_AT_sibling:
-				if (!sib && (pc_dwk_ref(k, a, &sib) || !sib))
-					return PC_EUNSUPPORTED;
-				break;
-#define KA(x) if (!fa.x) fa.x = a; break
-			case DW_AT_low_pc: KA(low);
-			case DW_AT_high_pc: KA(high);
-			case DW_AT_linkage_name: KA(linkage);
-			case DW_AT_MIPS_linkage_name: KA(mips_linkage);
-			case DW_AT_name: KA(name);
-			case DW_AT_call_file: KA(call_file);
-			case DW_AT_call_line: KA(call_line);
-			case DW_AT_call_column: KA(call_col);
+		/* (the other DIEs are only skipped) */
+		uint32_t have = fn || k->sibling ? pc_dwk_get(k, av) : 0;
+		if ((have >> K_sibling & 1) && (pc_dwk_ref(k, &av[K_sibling], &sib) || !sib))
+			return PC_EUNSUPPORTED;
+		if (fn) {
+#define KA(x, j) fa.x = have >> (j) & 1 ? &av[j] : NULL
+			KA(low, K_low);
+			KA(high, K_high);
+			KA(linkage, K_linkage);
+			KA(mips_linkage, K_mips_linkage);
+			KA(name, K_name);
+			KA(call_file, K_call_file);
+			KA(call_line, K_call_line);
+			KA(call_col, K_call_col);
 #undef KA
-			case DW_AT_ranges: fa.has_ranges = 1; break;
-			case DW_AT_abstract_origin: case DW_AT_specification: fa.has_origin = 1; break;
-			default: break;
-			}
+			fa.has_ranges = have >> K_ranges & 1;
+			fa.has_origin = (have >> K_origin & 1) || (have >> K_specification & 1);
 		}
 		size_t parent = stk[depth - 1].parent, inner = parent;
 		if (fn) {
@@ -938,8 +938,13 @@ static void heap_pop(size_t *h, size_t *n)
  * gets its rank in that order; one sweep over the segments keeps the
  * ranges open there in a heap and takes the highest rank: n log n in the
  * number of ranges, however they overlap. */
+static int disjoint_segments(pc_dwarf *d);
+
 static int build_segments(pc_dwarf *d)
 {
+	int st = d->general ? 0 : disjoint_segments(d);
+	if (st)
+		return st < 0 ? st : PC_OK;
 	size_t nb = 2 * d->nranges, nr = d->nranges;
 	d->seg = malloc((nb ? nb : 1) * sizeof *d->seg);
 	d->segnode = malloc((nb ? nb : 1) * sizeof *d->segnode);
@@ -1010,6 +1015,52 @@ static int build_segments(pc_dwarf *d)
 	free(bylo);
 	free(heap);
 	return PC_OK;
+}
+
+/* build_segments when no two ranges overlap (a range a function, no
+ * inlined subroutines: a C program at -O0 or -O1): by low address, each
+ * range's segment, and a segment of none at its end unless the next
+ * range starts there.  1: done; 0: they overlap (build_segments sweeps
+ * them, as pc_dwarf_set_general always does: pc_dwarf_dump shows the
+ * segments); PC_ENOMEM. */
+static int disjoint_segments(pc_dwarf *d)
+{
+	size_t nr = d->nranges;
+	const struct frange *r = d->ranges;
+	pc_rkey *kv = malloc((nr ? nr : 1) * 2 * sizeof *kv);
+	if (!kv)
+		return PC_ENOMEM;
+	/* (in the order read, or its reverse: gcc writes a unit's
+	 * functions last first, with no sort) */
+	size_t down = 1;
+	while (down < nr && r[down].lo < r[down - 1].lo)
+		down++;
+	for (size_t i = 0; i < nr; i++)
+		kv[i] = (pc_rkey){r[down >= nr ? nr - 1 - i : i].lo, down >= nr ? nr - 1 - i : i};
+	const pc_rkey *o = down >= nr ? kv : pc_radix_sort(kv, kv + nr, nr);
+	for (size_t i = 1; i < nr; i++)
+		if (r[o[i].idx].lo < r[o[i - 1].idx].hi) {
+			free(kv);
+			return 0;
+		}
+	d->seg = malloc((nr ? nr : 1) * 2 * sizeof *d->seg);
+	d->segnode = malloc((nr ? nr : 1) * 2 * sizeof *d->segnode);
+	if (!d->seg || !d->segnode) {
+		free(kv);
+		return PC_ENOMEM;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < nr; i++) {
+		const struct frange *x = &r[o[i].idx];
+		if (!k || d->seg[k - 1] != x->lo)
+			d->seg[k++] = x->lo;
+		d->segnode[k - 1] = x->node;
+		d->seg[k] = x->hi;
+		d->segnode[k++] = NONODE;
+	}
+	d->nseg = k;
+	free(kv);
+	return 1;
 }
 
 /* The allocated sections of the ELF file holding the DWARF (a separate
@@ -1089,6 +1140,18 @@ static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
 	return r;
 }
 
+/* The last row kept of the unit whose rows start at d->lrows[first] is
+ * a view of a row at a that is not an end of sequence: of a run of such
+ * rows at one address in a unit, only the last is kept (line_at takes
+ * the last row at an address, the others are never the answer; the
+ * candidates, the rows' distinct addresses, stay the same).  dwline.c
+ * drops them as it reads (pc_dwl.drop_views), libdw's rows here. */
+static int is_view(const pc_dwarf *d, size_t first, uint64_t a)
+{
+	return d->nlrows > first && !d->lrows[d->nlrows - 1].end &&
+	       d->lrows[d->nlrows - 1].addr == a;
+}
+
 /* One unit's line table into d->lrows.  A row is kept where it lies in
  * an allocated section (an end of sequence: where the byte before it
  * does): the rows of code the linker discarded lie where their
@@ -1100,7 +1163,7 @@ static const char *unit_file(pc_dwarf *d, const char *compdir, const char *name,
 static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr cb,
 			  Dwarf_Off cuoff, const char *compdir)
 {
-	size_t hint = 0;
+	size_t hint = 0, first = d->nlrows;
 	const char *last_in = NULL, *last_out = NULL;
 	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + nl, sizeof *d->lrows))
 		return PC_ENOMEM;
@@ -1117,6 +1180,8 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
 			continue;
 		if (dwarf_linecol(l, &col))
 			col = 0;
+		if (!end && is_view(d, first, a))
+			d->nlrows--;
 		struct lrow *r = &d->lrows[d->nlrows++];
 		r->addr = a;
 		r->file = end ? NULL
@@ -1131,8 +1196,8 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
 	return PC_OK;
 }
 
-/* add_unit_lines for the rows dwline.c read (t): the same rows, the
- * files' names pooled once each (d->cu_files). */
+/* add_unit_lines for the rows dwline.c read (t, its views dropped): the
+ * same rows, the files' names pooled once each (d->cu_files). */
 static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char *compdir)
 {
 	size_t hint = 0;
@@ -1147,20 +1212,30 @@ static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char
 		d->cu_files[i] = f;
 	}
 	d->cu_nfiles = t->nfiles;
+	if (!t->nrows)
+		return PC_OK; /* (t->rows may be NULL) */
 	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + t->nrows, sizeof *d->lrows))
 		return PC_ENOMEM;
-	for (size_t i = 0; i < t->nrows; i++) {
-		const pc_dwl_row *l = &t->rows[i];
+	/* (the rows through locals: a row's address could be d->nlrows for
+	 * the compiler) */
+	struct lrow *r = d->lrows + d->nlrows;
+	const char *const *files = d->cu_files;
+	const size_t nfiles = t->nfiles;
+	for (const pc_dwl_row *l = t->rows, *le = l + t->nrows; l < le; l++) {
 		uint64_t a = l->addr + cb;
 		if (!in_alloc(d, l->end ? a - 1 : a, &hint) || (l->end && !a))
 			continue;
-		struct lrow *r = &d->lrows[d->nlrows++];
+		/* (no views: dwline.c dropped them, and the rows dropped here
+		 * leave none: rows between two at one address that are not
+		 * ends are at that address, and the ends there come first) */
 		r->addr = a;
-		r->file = l->end || l->file >= t->nfiles ? NULL : d->cu_files[l->file];
+		r->file = l->end || l->file >= nfiles ? NULL : files[l->file];
 		r->line = l->line > 0 ? (uint32_t)l->line : 0;
 		r->col = l->col;
 		r->end = l->end;
+		r++;
 	}
+	d->nlrows = (size_t)(r - d->lrows);
 	return PC_OK;
 }
 
@@ -1246,6 +1321,18 @@ static void sort_compdirs(pc_dwarf *d)
 	d->ncompdirs = k;
 }
 
+/* *p (n of elem bytes, *cap of them allocated) shrunk to n; as it was
+ * when realloc refuses */
+static void fit(void **p, size_t n, size_t elem, size_t *cap)
+{
+	void *q = n ? realloc(*p, n * elem) : NULL;
+	if (q) {
+		*p = q;
+		if (cap)
+			*cap = n;
+	}
+}
+
 /* Reads every unit's line table and DIE tree once (errors with offsets),
  * collecting the candidate addresses for line symbols. */
 static int scan_units(pc_dwarf *d)
@@ -1290,8 +1377,11 @@ static int scan_units(pc_dwarf *d)
 	pc_dwl dl;
 	memset(&dl, 0, sizeof dl);
 	pc_dwl_sections(&dl, e);
+	dl.drop_views = 1;
 	pc_dwk dk;
 	memset(&dk, 0, sizeof dk);
+	dk.want = kwant;
+	dk.nwant = sizeof kwant / sizeof *kwant;
 	size_t unit = 0;
 	Dwarf_Addr cb;
 	Dwarf_Die *cu = NULL;
@@ -1344,12 +1434,11 @@ static int scan_units(pc_dwarf *d)
 			unit++;
 		if (!st && !d->general && unit < d->nunits && d->units[2 * unit + 1] == cuoff && dl.info &&
 		    (const unsigned char *)cu->addr == dl.info + cuoff) {
-			size_t nn = d->nnodes, nr = d->nranges, nc = d->ncand;
+			size_t nn = d->nnodes, nr = d->nranges;
 			st = walk_fast(d, &dk, &dl, dw, d->units[2 * unit], cuoff, cu, cb);
 			if (st == PC_EUNSUPPORTED) {
 				d->nnodes = nn;
 				d->nranges = nr;
-				d->ncand = nc;
 				st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
 			} else if (!st) {
 				d->fast_dies++;
@@ -1374,31 +1463,48 @@ static int scan_units(pc_dwarf *d)
 	int st = sort_lines(d);
 	if (st)
 		return st;
-	/* the candidates: the scopes' bounds, sorted, merged with the
-	 * rows' addresses (in order already) */
-	if (sort_u64(d->cand, d->ncand))
-		return PC_ENOMEM;
-	uint64_t *m = malloc((d->ncand + d->nlrows + 1) * sizeof *m);
+	if ((st = build_segments(d)))
+		return st;
+	/* the candidates: the scopes' bounds (the segments' starts, sorted),
+	 * merged with the rows' addresses (in order already) */
+	uint64_t *m = malloc((d->nseg + d->nlrows + 1) * sizeof *m);
 	if (!m)
 		return PC_ENOMEM;
-	size_t k = 0;
-	for (size_t i = 0, j = 0; i < d->ncand || j < d->nlrows;) {
-		uint64_t x = j >= d->nlrows || (i < d->ncand && d->cand[i] < d->lrows[j].addr)
-				     ? d->cand[i++]
-				     : d->lrows[j++].addr;
-		/* below the bias: an address near 2^64 (a tombstone) that the
-		 * bias wrapped around, outside the text, and would break the
-		 * order of the unbiased candidates that cand_from searches */
-		if (x < d->bias)
-			continue;
-		if (!k || m[k - 1] != x)
-			m[k++] = x;
+	/* (below the bias: an address near 2^64 (a tombstone) that the bias
+	 * wrapped around, outside the text, and would break the order of
+	 * the unbiased candidates that cand_from searches) */
+	size_t k = 0, i = 0, j = 0;
+	const uint64_t *sg = d->seg, bias = d->bias;
+	const struct lrow *lr = d->lrows;
+#define PUT(v) \
+	do { \
+		uint64_t x = (v); \
+		if (x >= bias && (!k || m[k - 1] != x)) \
+			m[k++] = x; \
+	} while (0)
+	while (i < d->nseg && j < d->nlrows) {
+		if (sg[i] < lr[j].addr)
+			PUT(sg[i++]);
+		else
+			PUT(lr[j++].addr);
 	}
+	for (; i < d->nseg; i++)
+		PUT(sg[i]);
+	for (; j < d->nlrows; j++)
+		PUT(lr[j].addr);
+#undef PUT
 	free(d->cand);
 	d->cand = m;
 	d->ncand = k;
 	d->capcand = d->ncand;
-	return build_segments(d);
+	/* what d keeps, at its size (the arrays grew by doubling) */
+	fit((void **)&d->cand, d->ncand, sizeof *d->cand, &d->capcand);
+	fit((void **)&d->lrows, d->nlrows, sizeof *d->lrows, &d->caplrows);
+	fit((void **)&d->nodes, d->nnodes, sizeof *d->nodes, &d->capnodes);
+	fit((void **)&d->ranges, d->nranges, sizeof *d->ranges, &d->capranges);
+	fit((void **)&d->seg, d->nseg, sizeof *d->seg, NULL);
+	fit((void **)&d->segnode, d->nseg, sizeof *d->segnode, NULL);
+	return PC_OK;
 }
 
 static void find_text(pc_dwarf *d)
@@ -2145,6 +2251,9 @@ char *pc_dwarf_dump(const pc_dwarf *d, size_t *lines, size_t *dies)
 			      d->ranges[i].node);
 	for (size_t i = 0; !st && i < d->ncand; i++)
 		st = dump_add(&b, &n, &cap, "cand 0x%llx\n", (unsigned long long)d->cand[i]);
+	for (size_t i = 0; !st && i < d->nseg; i++)
+		st = dump_add(&b, &n, &cap, "seg 0x%llx %zu\n", (unsigned long long)d->seg[i],
+			      d->segnode[i]);
 #else
 	*lines = *dies = 0;
 #endif

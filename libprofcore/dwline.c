@@ -10,7 +10,9 @@
  * gprof -l": the figures before and after this reader).  Here the rows
  * go into one array in the order the program gives them (addresses go
  * up within a sequence), sorted (a stable radix sort) only when the
- * sequences come out of order.
+ * sequences come out of order.  For the load (pc_dwl.drop_views) a row
+ * is dropped as it is read when the next at its address, in its
+ * sequence, replaces it (dwarf.c's line_at never returns it).
  *
  * libdw stays the general path: the rows must be libdw's own (same
  * addresses, files, lines, columns, is_stmt, end of sequence, in the
@@ -114,7 +116,8 @@ static int entry_string(const pc_dwl *t, unsigned form, const unsigned char **pp
 	if ((size_t)(end - p) < offsz || !sec)
 		return NOPE;
 	uint64_t off = offsz == 4 ? pc_get_u32(p, t->endian) : pc_get_u64(p, t->endian);
-	if (off >= n || !memchr(sec + off, 0, n - off))
+	/* (a section ending in a NUL has one after off) */
+	if (off >= n || (sec[n - 1] && !memchr(sec + off, 0, n - off)))
 		return NOPE;
 	*s = (const char *)sec + off;
 	*pp = p + offsz;
@@ -263,16 +266,19 @@ static int entry_format(const unsigned char **pp, const unsigned char *end,
 }
 
 /* The rows in libdw's order: by address, an end of sequence before
- * another row at its address, else in the order read. */
-static int order_rows(pc_dwl *t)
+ * another row at its address, else in the order read (*sorted: they
+ * were not). */
+static int order_rows(pc_dwl *t, int *sorted)
 {
 	pc_dwl_row *r = t->rows;
 	size_t n = t->nrows, i = 1;
 	while (i < n && (r[i - 1].addr < r[i].addr ||
 			 (r[i - 1].addr == r[i].addr && r[i - 1].end >= r[i].end)))
 		i++;
+	*sorted = 0;
 	if (i >= n)
 		return PC_OK;
+	*sorted = 1;
 	if (pc_grow((void **)&t->keys, &t->capkeys, 2 * n, sizeof *t->keys))
 		return PC_ENOMEM;
 	pc_rkey *k = t->keys;
@@ -293,7 +299,33 @@ static int order_rows(pc_dwl *t)
 	return PC_OK;
 }
 
+/* t->drop_views over the rows in libdw's order: of each run of rows at
+ * one address, none an end of sequence, the last */
+static void drop_views(pc_dwl *t)
+{
+	pc_dwl_row *r = t->rows;
+	size_t k = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
+		if (k && !r[i].end && !r[k - 1].end && r[k - 1].addr == r[i].addr)
+			k--;
+		r[k++] = r[i];
+	}
+	t->nrows = k;
+}
+
+static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp_dir,
+		      int views);
+
 int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp_dir)
+{
+	return read_table(t, off, address_size, comp_dir, t->drop_views);
+}
+
+/* pc_dwl_read; views: drop the views while reading (a row that is not
+ * an end of sequence in place of the one before it at its address, not
+ * one either), and after, as drop_views */
+static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp_dir,
+		      int views)
 {
 	clear(t);
 	if (!t->line || off >= t->nline || (address_size != 4 && address_size != 8))
@@ -456,35 +488,90 @@ int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp
 	if ((uint64_t)(p - hstart) != hlen)
 		return NOPE; /* (4 bytes short: a CUBIN's, not read here) */
 
-	/* the program */
+	/* the program: the rows in locals (a store of a row's address
+	 * could be t->nrows for the compiler) */
+	int dropped = 0;
 	uint64_t addr = 0;
-	uint32_t file = 1, col = 0, disc = 0, isa = 0;
+	uint32_t file = 1, col = 0;
 	int64_t line = 1;
 	unsigned is_stmt = default_is_stmt;
+	/* an ISA (bit 0), discriminator (bit 1, until the next row) or
+	 * column (bit 2) past what libdw's row holds */
+	unsigned bad = 0;
+	/* the last row is not an end and views are dropped; its address */
+	int open = 0;
+	uint64_t vaddr = 0;
+	pc_dwl_row *rows = t->rows;
+	size_t nr = 0, cap = t->caprows;
+	/* the special opcodes' advances, for a long program */
+	int32_t sline[256];
+	uint32_t saddr[256];
+	const int table = line_range && end - p >= 1024;
+	/* what each opcode is: a special one, an extended one (0), a
+	 * standard one (1 to 12, when its operand count is libdw's), one
+	 * past them below opcode_base (operands skipped), or refused */
+	enum { OP_SPECIAL = 13, OP_SKIP, OP_BAD };
+	static const unsigned char nargs[13] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
+	unsigned char kind[256];
+	memset(kind, OP_SPECIAL, sizeof kind);
+	memset(kind, OP_SKIP, opcode_base);
+	kind[0] = 0;
+	for (unsigned o = 1; o < 13 && o < opcode_base; o++)
+		kind[o] = oplen[o] == nargs[o] ? (unsigned char)o : OP_BAD;
+	for (unsigned o = opcode_base; table && o < 256; o++) {
+		sline[o] = line_base + (int)((o - opcode_base) % line_range);
+		saddr[o] = (uint32_t)(min_inst * (uint32_t)((o - opcode_base) / line_range));
+	}
 #define ADVANCE(adv) (addr += (uint32_t)(min_inst * (uint32_t)(adv)))
 #define ROW(e) \
 	do { \
-		if (line < INT32_MIN || line > INT32_MAX || col > 0xffff || \
-		    disc >= (1u << 24) || isa > 0xff) \
+		if (bad || (uint64_t)line + 0x80000000u > 0xffffffffu) \
 			return NOPE; \
-		if (t->nrows == t->caprows && \
-		    pc_grow((void **)&t->rows, &t->caprows, t->nrows + 1, sizeof *t->rows)) \
-			return PC_ENOMEM; \
-		t->rows[t->nrows++] = (pc_dwl_row){addr, file, (int32_t)line, (uint16_t)col, \
-						   (uint8_t)is_stmt, (e)}; \
+		if (!(e) && open && vaddr == addr) { \
+			nr--; \
+			dropped = 1; \
+		} else if (nr == cap) { \
+			if (pc_grow((void **)&t->rows, &t->caprows, nr + 1, sizeof *t->rows)) \
+				return PC_ENOMEM; \
+			rows = t->rows; \
+			cap = t->caprows; \
+		} \
+		rows[nr++] = (pc_dwl_row){addr, file, (int32_t)line, (uint16_t)col, \
+					  (uint8_t)is_stmt, (e)}; \
+		open = views && !(e); \
+		vaddr = addr; \
+		bad &= 5; \
+	} while (0)
+/* an unsigned LEB128 operand (one byte mostly; p's address not taken:
+ * it stays in a register) */
+#define ULEB(u) \
+	do { \
+		const unsigned char *q_ = p; \
+		if (p < end && *p < 0x80) \
+			u = *p++; \
+		else if (uleb(&q_, end, &u)) \
+			return NOPE; \
+		else \
+			p = q_; \
 	} while (0)
 	while (p < end) {
 		unsigned op = *p++;
 		uint64_t u;
 		int64_t s;
-		if (op >= opcode_base) {
-			if (!line_range)
-				return NOPE;
-			line += line_base + (int)((op - opcode_base) % line_range);
-			ADVANCE((op - opcode_base) / line_range);
+		switch (kind[op]) {
+		case OP_SPECIAL:
+			if (table) {
+				line += sline[op];
+				addr += saddr[op];
+			} else {
+				if (!line_range)
+					return NOPE;
+				line += line_base + (int)((op - opcode_base) % line_range);
+				ADVANCE((op - opcode_base) / line_range);
+			}
 			ROW(0);
-			disc = 0;
-		} else if (op == 0) {
+			break;
+		case 0: {
 			if (end - p < 2)
 				return NOPE;
 			unsigned len = *p++;
@@ -497,7 +584,8 @@ int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp
 				addr = 0;
 				file = 1;
 				line = 1;
-				col = disc = isa = 0;
+				col = 0;
+				bad = 0;
 				is_stmt = default_is_stmt;
 				break;
 			case 2: /* DW_LNE_set_address */
@@ -508,9 +596,10 @@ int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp
 				break;
 			case 4: /* DW_LNE_set_discriminator (libdw checks
 				 * DW_LNS_set_file's operand count) */
-				if (opcode_base <= 4 || oplen[4] != 1 || uleb(&p, end, &u))
+				if (opcode_base <= 4 || oplen[4] != 1)
 					return NOPE;
-				disc = (uint32_t)u;
+				ULEB(u);
+				bad = (bad & 5) | ((uint32_t)u >= (1u << 24)) << 1;
 				break;
 			case 3: /* DW_LNE_define_file */
 			case 0x90: case 0x91: /* NVIDIA's */
@@ -521,69 +610,83 @@ int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp
 				p = p - 1 + len;
 				break;
 			}
-		} else if (op <= 12) {
-			static const unsigned char nargs[13] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
-			if (oplen[op] != nargs[op])
-				return NOPE;
-			switch (op) {
-			case 1: /* DW_LNS_copy */
-				ROW(0);
-				disc = 0;
-				break;
-			case 2: /* DW_LNS_advance_pc */
-				if (uleb(&p, end, &u))
+			break;
+		}
+		case 1: /* DW_LNS_copy */
+			ROW(0);
+			break;
+		case 2: /* DW_LNS_advance_pc */
+			ULEB(u);
+			ADVANCE(u);
+			break;
+		case 3: /* DW_LNS_advance_line */
+			if (p < end && *p < 0x80) {
+				/* (one byte: bit 6 the sign) */
+				line += (int)(*p & 0x3f) - (int)(*p & 0x40);
+				p++;
+			} else {
+				const unsigned char *q = p;
+				if (sleb(&q, end, &s))
 					return NOPE;
-				ADVANCE(u);
-				break;
-			case 3: /* DW_LNS_advance_line */
-				if (sleb(&p, end, &s))
-					return NOPE;
+				p = q;
 				line += to_int32(s);
-				break;
-			case 4: /* DW_LNS_set_file */
-				if (uleb(&p, end, &u))
-					return NOPE;
-				file = (uint32_t)u;
-				break;
-			case 5: /* DW_LNS_set_column */
-				if (uleb(&p, end, &u))
-					return NOPE;
-				col = (uint32_t)u;
-				break;
-			case 6: /* DW_LNS_negate_stmt */
-				is_stmt = 1 - is_stmt;
-				break;
-			case 8: /* DW_LNS_const_add_pc */
-				if (!line_range)
-					return NOPE;
-				ADVANCE((255 - opcode_base) / line_range);
-				break;
-			case 9: /* DW_LNS_fixed_advance_pc */
-				if (end - p < 2)
-					return NOPE;
-				addr += pc_get_u16(p, en);
-				p += 2;
-				break;
-			case 12: /* DW_LNS_set_isa */
-				if (uleb(&p, end, &u))
-					return NOPE;
-				isa = (uint32_t)u;
-				break;
-			default: /* basic_block, prologue_end, epilogue_begin */
-				break;
 			}
-		} else {
+			break;
+		case 4: /* DW_LNS_set_file */
+			ULEB(u);
+			file = (uint32_t)u;
+			break;
+		case 5: /* DW_LNS_set_column */
+			ULEB(u);
+			col = (uint32_t)u;
+			bad = (bad & 3) | (col > 0xffff) << 2;
+			break;
+		case 6: /* DW_LNS_negate_stmt */
+			is_stmt = 1 - is_stmt;
+			break;
+		case 8: /* DW_LNS_const_add_pc */
+			if (!line_range)
+				return NOPE;
+			ADVANCE((255 - opcode_base) / line_range);
+			break;
+		case 9: /* DW_LNS_fixed_advance_pc */
+			if (end - p < 2)
+				return NOPE;
+			addr += pc_get_u16(p, en);
+			p += 2;
+			break;
+		case 12: /* DW_LNS_set_isa */
+			ULEB(u);
+			bad = (bad & 6) | ((uint32_t)u > 0xff);
+			break;
+		case 7: case 10: case 11: /* basic_block, prologue_end, epilogue_begin */
+			break;
+		case OP_SKIP:
 			for (unsigned n = oplen[op]; n > 0; n--)
-				if (uleb(&p, end, &u))
-					return NOPE;
+				ULEB(u);
+			break;
+		default:
+			return NOPE;
 		}
 	}
+	t->nrows = nr;
+#undef ULEB
 #undef ROW
+#undef BAD
 #undef ADVANCE
-	if ((st = order_rows(t)))
+	int sorted;
+	if ((st = order_rows(t, &sorted)))
 		return st;
-	if (t->nrows)
+	if (t->nrows && !t->rows[t->nrows - 1].end) {
+		/* libdw's last row ends a sequence: the views dropped before
+		 * it may have been the last row at its address that is not
+		 * an end; read again, all rows */
+		if (views && dropped)
+			return read_table(t, off, address_size, comp_dir, 0);
 		t->rows[t->nrows - 1].end = 1;
+	}
+	if (t->drop_views && (sorted || !views))
+		drop_views(t);
 	return PC_OK;
 }
 
@@ -591,8 +694,17 @@ int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp
 
 struct pc_dwk_abbrev {
 	uint32_t tag;
-	unsigned char children, defined;
+	unsigned char children, defined, sibling;
 	size_t first, n; /* into spec */
+	size_t lead;     /* the fixed-size values before the first other */
+	size_t sfirst, ns; /* into skip */
+	size_t wfirst, nw; /* into want: those it has */
+};
+
+/* a value of a form of variable size, and the fixed-size ones after it */
+struct pc_dwk_skip {
+	uint32_t form;
+	uint32_t after;
 };
 
 enum {
@@ -605,6 +717,7 @@ enum {
 	F_GNU_addr_index = 0x1f01, F_GNU_str_index = 0x1f02, F_GNU_ref_alt = 0x1f20,
 	F_GNU_strp_alt = 0x1f21
 };
+enum { DW_AT_sibling_ = 0x01 };
 
 /* p past a value of form (libdw __libdw_form_val_compute_len); NULL for
  * a form not known here or a value past end */
@@ -649,11 +762,96 @@ static const unsigned char *die_skip(const pc_dwk *k, uint32_t form, const unsig
 	return (size_t)(end - p) >= w ? p + w : NULL;
 }
 
+/* The size of a value of form in the unit k reads, -1 when it varies
+ * (die_skip's sizes) */
+static int form_width(const pc_dwk *k, uint32_t form)
+{
+	switch (form) {
+	case F_flag_present: case F_implicit_const: return 0;
+	case F_addr: return (int)k->asize;
+	case F_data1: case F_flag: case F_ref1: case F_strx1: case F_addrx1: return 1;
+	case F_data2: case F_ref2: case F_strx2: case F_addrx2: return 2;
+	case F_strx3: case F_addrx3: return 3;
+	case F_data4: case F_ref4: case F_ref_sup4: case F_strx4: case F_addrx4: return 4;
+	case F_data8: case F_ref8: case F_ref_sig8: case F_ref_sup8: return 8;
+	case F_data16: return 16;
+	case F_strp: case F_sec_offset: case F_line_strp: case F_strp_sup:
+	case F_GNU_strp_alt: case F_GNU_ref_alt: return (int)k->offsz;
+	case F_ref_addr: return (int)(k->version == 2 ? k->asize : k->offsz);
+	default: return -1;
+	}
+}
+
+/* Every abbreviation's skip for the unit's sizes. */
+static int plan_skips(pc_dwk *k)
+{
+	uint32_t key = k->asize | k->offsz << 8 | k->version << 16;
+	if (k->skipkey == key)
+		return PC_OK;
+	k->skipkey = 0;
+	k->nskip = 0;
+	size_t ns = k->nspec ? k->nspec : 1, maxseg = 1, nw = 0;
+	if (pc_grow((void **)&k->width, &k->capwidth, ns, 1) ||
+	    pc_grow((void **)&k->vpos, &k->capvpos, ns, 2 * sizeof *k->vpos))
+		return PC_ENOMEM;
+	for (size_t i = 0; i < k->nspec; i++)
+		k->width[i] = (signed char)form_width(k, k->spec[i].form);
+	for (size_t c = 0; c < k->nabbrev; c++) {
+		struct pc_dwk_abbrev *a = &k->abbrev[c];
+		if (!a->defined)
+			continue;
+		a->lead = 0;
+		a->sfirst = k->nskip;
+		uint32_t *run = NULL, seg = 0, off = 0;
+		for (size_t i = 0; i < a->n; i++) {
+			int w = k->width[a->first + i];
+			k->vpos[2 * (a->first + i)] = seg;
+			k->vpos[2 * (a->first + i) + 1] = off;
+			if (w >= 0 && run) {
+				*run += (uint32_t)w;
+				off += (uint32_t)w;
+			} else if (w >= 0) {
+				a->lead += (size_t)w;
+				off += (uint32_t)w;
+			} else {
+				if (pc_grow((void **)&k->skip, &k->capskip, k->nskip + 1, sizeof *k->skip))
+					return PC_ENOMEM;
+				k->skip[k->nskip] = (struct pc_dwk_skip){k->spec[a->first + i].form, 0};
+				run = &k->skip[k->nskip++].after;
+				seg++;
+				off = 0;
+			}
+		}
+		a->ns = k->nskip - a->sfirst;
+		if (a->ns + 1 > maxseg)
+			maxseg = a->ns + 1;
+		/* the attributes asked for that it has: (j, its index) */
+		a->wfirst = nw;
+		for (size_t j = 0; j < k->nwant; j++) {
+			for (size_t f = 0; f < a->n; f++)
+				if (k->spec[a->first + f].name == k->want[j]) {
+					if (pc_grow((void **)&k->wantidx, &k->capwantidx, 2 * nw + 2,
+						    sizeof *k->wantidx))
+						return PC_ENOMEM;
+					k->wantidx[2 * nw] = (int32_t)j;
+					k->wantidx[2 * nw++ + 1] = (int32_t)f;
+					break;
+				}
+		}
+		a->nw = nw - a->wfirst;
+	}
+	if (pc_grow((void **)&k->segpos, &k->capsegpos, maxseg, sizeof *k->segpos))
+		return PC_ENOMEM;
+	k->skipkey = key;
+	return PC_OK;
+}
+
 static int read_abbrevs(pc_dwk *k, uint64_t off)
 {
 	if (k->abbrev_off == off)
 		return PC_OK;
 	k->abbrev_off = UINT64_MAX;
+	k->skipkey = 0;
 	k->nspec = 0;
 	for (size_t i = 0; i < k->nabbrev; i++)
 		k->abbrev[i].defined = 0;
@@ -683,6 +881,7 @@ static int read_abbrevs(pc_dwk *k, uint64_t off)
 			return NOPE;
 		a->tag = (uint32_t)tag;
 		a->children = children;
+		a->sibling = 0;
 		a->first = k->nspec;
 		for (;;) {
 			if (uleb(&p, end, &name) || uleb(&p, end, &form))
@@ -696,6 +895,8 @@ static int read_abbrevs(pc_dwk *k, uint64_t off)
 				return NOPE;
 			if (pc_grow((void **)&k->spec, &k->capspec, k->nspec + 1, sizeof *k->spec))
 				return PC_ENOMEM;
+			if (name == DW_AT_sibling_)
+				a->sibling = 1;
 			k->spec[k->nspec++] = (pc_dwk_attr){(uint32_t)name, (uint32_t)form, NULL, ic};
 		}
 		a->n = k->nspec - a->first;
@@ -755,15 +956,22 @@ int pc_dwk_unit(pc_dwk *k, const pc_dwl *sec, uint64_t unit)
 	k->unit = unit;
 	k->p = p;
 	k->end = end;
-	return read_abbrevs(k, aoff);
+	int st = read_abbrevs(k, aoff);
+	return st ? st : plan_skips(k);
 }
 
 int pc_dwk_next(pc_dwk *k)
 {
-	const unsigned char *p = k->p, *start = p;
+	const unsigned char *p = k->p, *start = p, *end = k->end;
 	uint64_t code;
-	if (uleb(&p, k->end, &code))
-		return NOPE;
+	if (p < end && *p < 0x80) {
+		code = *p++;
+	} else {
+		const unsigned char *q = p;
+		if (uleb(&q, end, &code))
+			return NOPE;
+		p = q;
+	}
 	if (!code) {
 		if (p - start != 1)
 			return NOPE; /* (a padded zero: libdw's own reading) */
@@ -773,21 +981,43 @@ int pc_dwk_next(pc_dwk *k)
 	if (code >= k->nabbrev || !k->abbrev[code].defined)
 		return NOPE;
 	const struct pc_dwk_abbrev *a = &k->abbrev[code];
-	if (pc_grow((void **)&k->attr, &k->capattr, a->n ? a->n : 1, sizeof *k->attr))
-		return PC_ENOMEM;
-	for (size_t i = 0; i < a->n; i++) {
-		pc_dwk_attr *x = &k->attr[i];
-		*x = k->spec[a->first + i];
-		x->val = p;
-		if (!(p = die_skip(k, x->form, p, k->end)))
+	const unsigned char *q = p;
+	if (a->lead > (size_t)(end - q))
+		return NOPE;
+	q += a->lead;
+	const unsigned char **seg = k->segpos;
+	seg[0] = p;
+	for (size_t i = 0; i < a->ns; i++) {
+		const struct pc_dwk_skip *x = &k->skip[a->sfirst + i];
+		if (!(q = die_skip(k, x->form, q, end)) || x->after > (size_t)(end - q))
 			return NOPE;
+		seg[i + 1] = q;
+		q += x->after;
 	}
-	k->nattr = a->n;
+	k->cur = a;
 	k->off = (uint64_t)(start - k->sec->info);
 	k->tag = a->tag;
 	k->children = a->children;
-	k->p = p;
+	k->sibling = a->sibling;
+	k->p = q;
 	return 1;
+}
+
+uint32_t pc_dwk_get(const pc_dwk *k, pc_dwk_attr *v)
+{
+	const struct pc_dwk_abbrev *c = k->cur;
+	if (!c->nw)
+		return 0; /* (k->wantidx may be NULL) */
+	const int32_t *w = k->wantidx + 2 * c->wfirst;
+	uint32_t have = 0;
+	for (size_t n = 0; n < c->nw; n++, w += 2) {
+		size_t s = c->first + (size_t)w[1];
+		pc_dwk_attr *x = &v[w[0]];
+		*x = k->spec[s];
+		x->val = k->segpos[k->vpos[2 * s]] + k->vpos[2 * s + 1];
+		have |= (uint32_t)1 << w[0];
+	}
+	return have;
 }
 
 int pc_dwk_addr(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *v)
@@ -825,7 +1055,8 @@ int pc_dwk_string(const pc_dwk *k, const pc_dwk_attr *a, const char **s)
 		return NOPE;
 	uint64_t off = k->offsz == 4 ? pc_get_u32(a->val, k->sec->endian)
 				     : pc_get_u64(a->val, k->sec->endian);
-	if (off >= n || !memchr(sec + off, 0, n - off))
+	/* (a section ending in a NUL has one after off) */
+	if (off >= n || (sec[n - 1] && !memchr(sec + off, 0, n - off)))
 		return NOPE;
 	*s = (const char *)sec + off;
 	return PC_OK;
@@ -852,9 +1083,13 @@ int pc_dwk_ref(const pc_dwk *k, const pc_dwk_attr *a, uint64_t *off)
 
 void pc_dwk_free(pc_dwk *k)
 {
+	free(k->skip);
+	free(k->width);
+	free(k->vpos);
+	free(k->wantidx);
+	free(k->segpos);
 	free(k->abbrev);
 	free(k->spec);
-	free(k->attr);
 	memset(k, 0, sizeof *k);
 }
 

@@ -28,6 +28,9 @@ typedef struct pc_dwl {
 	const unsigned char *line, *line_str, *str, *info, *abbrev;
 	size_t nline, nline_str, nstr, ninfo, nabbrev;
 	pc_endian endian;
+	/* set by the caller: of a run of rows at one address, none ending a
+	 * sequence, only the last is kept (pc_dwl_read) */
+	int drop_views;
 	/* the last unit read: its rows by address (libdw's order), its
 	 * files' names as libdw composes them (files[i] malloc'd) */
 	pc_dwl_row *rows;
@@ -45,7 +48,11 @@ typedef struct pc_dwl {
  *  addresses are address_size bytes, compilation directory comp_dir
  *  (NULL: none), into t->rows and t->files: PC_OK; PC_ENOMEM; or
  *  PC_EUNSUPPORTED for anything this reader does not read exactly as
- *  libdw does (read that unit with dwarf_getsrclines). */
+ *  libdw does (read that unit with dwarf_getsrclines).  With
+ *  t->drop_views, the rows are libdw's less every row that is not an end
+ *  of sequence and is followed (in libdw's order) by one at its address
+ *  that is not either: a lookup takes the last row at an
+ *  address, such a row is never the answer. */
 PC_INTERNAL int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size,
 			    const char *comp_dir);
 #if PC_HAVE_DWARF
@@ -84,21 +91,48 @@ typedef struct pc_dwk {
 	uint64_t abbrev_off; /* of the table read, UINT64_MAX: none */
 	pc_dwk_attr *spec; /* every abbreviation's attributes */
 	size_t nspec, capspec;
+	/* how each abbreviation's DIEs are skipped: a run of fixed-size
+	 * values, then each value of a form of variable size and the run
+	 * after it (skip[]), for the sizes of the unit key */
+	struct pc_dwk_skip *skip;
+	size_t nskip, capskip;
+	signed char *width; /* of each of spec's values, -1: it varies */
+	size_t capwidth;
+	/* where each of spec's values lies: after which value of variable
+	 * size (vpos[2i]: 0 none, j the j-th) and how far after it
+	 * (vpos[2i + 1]) */
+	uint32_t *vpos;
+	size_t capvpos;
+	/* the attributes the caller asks for (pc_dwk_get, at most 32), set
+	 * before the first pc_dwk_unit; of each abbreviation, those it has:
+	 * pairs (j in want, the attribute's index) */
+	const uint32_t *want;
+	size_t nwant;
+	int32_t *wantidx;
+	size_t capwantidx;
+	/* the last DIE's values of variable size: where each ends */
+	const unsigned char **segpos;
+	size_t capsegpos;
+	uint32_t skipkey; /* 0: none computed */
 	/* the last DIE read */
 	uint64_t off;
 	uint32_t tag;
 	int children;
-	pc_dwk_attr *attr;
-	size_t nattr, capattr;
+	int sibling; /* its abbreviation has a DW_AT_sibling */
+	const struct pc_dwk_abbrev *cur;
 } pc_dwk;
 
 /** Starts k at the unit at .debug_info offset unit (its first DIE next):
  *  PC_OK, PC_ENOMEM, or PC_EUNSUPPORTED (read the unit with libdw). */
 PC_INTERNAL int pc_dwk_unit(pc_dwk *k, const pc_dwl *sec, uint64_t unit);
-/** The next entry: 1 a DIE (k->off, tag, children, attr[0, nattr)), 0 a
- *  null entry (the end of a list of siblings), PC_ENOMEM, or
- *  PC_EUNSUPPORTED. */
+/** The next entry: 1 a DIE (k->off, tag, children, sibling; its
+ *  attributes by pc_dwk_get), 0 a null entry (the end of a list of
+ *  siblings), PC_ENOMEM, or PC_EUNSUPPORTED. */
 PC_INTERNAL int pc_dwk_next(pc_dwk *k);
+/** The attributes asked for of the DIE pc_dwk_next read: bit j set and
+ *  v[j] its first attribute named k->want[j], for each it has (at most
+ *  32 asked for). */
+PC_INTERNAL uint32_t pc_dwk_get(const pc_dwk *k, pc_dwk_attr *v);
 /** An attribute's value as libdw's dwarf_formaddr, dwarf_formudata (the
  *  constant forms), dwarf_formstring (strings in the unit or
  *  .debug_str, .debug_line_str) or a reference's .debug_info offset

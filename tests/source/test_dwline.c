@@ -52,7 +52,7 @@ static int check_file(const char *path, int all_fast)
 	pc_dwl t;
 	memset(&t, 0, sizeof t);
 	pc_dwl_sections(&t, dwarf_getelf(dw));
-	size_t units = 0, fast = 0, rows = 0;
+	size_t units = 0, fast = 0, rows = 0, views = 0;
 	int bad = 0;
 	Dwarf_Die *cu = NULL;
 	while (!bad && (cu = dwfl_module_nextcu(mod, cu, &bias))) {
@@ -132,9 +132,44 @@ static int check_file(const char *path, int all_fast)
 			}
 		}
 		rows += nl;
+		/* with drop_views: libdw's rows less each one that is not an
+		 * end of sequence and is followed by one at its address that
+		 * is not either */
+		t.drop_views = 1;
+		st = bad ? PC_OK : pc_dwl_read(&t, off, as, compdir);
+		t.drop_views = 0;
+		size_t k = 0;
+		for (size_t i = 0; !bad && i < nl; i++) {
+			Dwarf_Addr addr = 0, na = 0;
+			bool end = false, nend = true;
+			int line = 0;
+			dwarf_lineaddr(dwarf_onesrcline(lines, i), &addr);
+			dwarf_lineendsequence(dwarf_onesrcline(lines, i), &end);
+			dwarf_lineno(dwarf_onesrcline(lines, i), &line);
+			if (i + 1 < nl) {
+				dwarf_lineaddr(dwarf_onesrcline(lines, i + 1), &na);
+				dwarf_lineendsequence(dwarf_onesrcline(lines, i + 1), &nend);
+			}
+			if (!end && !nend && na == addr)
+				continue;
+			if (st || k >= t.nrows || t.rows[k].addr != addr || t.rows[k].end != end ||
+			    t.rows[k].line != line) {
+				printf("%s: .debug_line+0x%llx row %zu without views: status %d, %zu rows\n",
+				       path, (unsigned long long)off, k, st, t.nrows);
+				bad = 1;
+			}
+			k++;
+		}
+		if (!bad && k != t.nrows) {
+			printf("%s: .debug_line+0x%llx: %zu rows without views, %zu wanted\n", path,
+			       (unsigned long long)off, t.nrows, k);
+			bad = 1;
+		}
+		views += nl - k;
 	}
 	if (!bad)
-		printf("%s: %zu units, %zu read here, %zu rows\n", path, units, fast, rows);
+		printf("%s: %zu units, %zu read here, %zu rows, %zu views\n", path, units, fast, rows,
+		       views);
 	pc_dwl_free(&t);
 	dwfl_end(dwfl);
 	return bad;
@@ -188,7 +223,7 @@ static size_t make_v5(int prog)
 	uint32_t h = (uint32_t)(nbuf - hs) + 12 + 6;
 	buf[hl] = h >> 24; buf[hl + 1] = (h >> 16) & 0xff; buf[hl + 2] = (h >> 8) & 0xff;
 	buf[hl + 3] = h & 0xff;
-	if (prog == 1) {
+	if (prog >= 1) {
 		/* two sequences, the second at lower addresses, ending with
 		 * an empty row at its end's address; then one without an end */
 		b1(0); b1(5); b1(DW_LNE_set_address); b4be(0x2000);
@@ -201,6 +236,8 @@ static size_t make_v5(int prog)
 		b1(0); b1(1); b1(DW_LNE_end_sequence);
 		b1(0); b1(5); b1(DW_LNE_set_address); b4be(0x3000);
 		b1(DW_LNS_copy);
+		if (prog == 2)
+			b1(DW_LNS_copy); /* a view, then libdw's end */
 	} else {
 		/* set_address 0x1000, line 10 column 3 (copy), special +2
 		 * lines +4 bytes, file 1, negate_stmt, fixed_advance 6, copy,
@@ -220,6 +257,24 @@ static size_t make_v5(int prog)
 	uint32_t ul = (uint32_t)nbuf - 4;
 	buf[0] = ul >> 24; buf[1] = (ul >> 16) & 0xff; buf[2] = (ul >> 8) & 0xff; buf[3] = ul & 0xff;
 	return nbuf;
+}
+
+/* t's rows (read with status st) are want[0, n) by address, line and end
+ * of sequence: 0, else 1 and a line that says how not */
+static int same_rows(const char *what, int st, const pc_dwl *t, const pc_dwl_row *want, size_t n)
+{
+	if (st || t->nrows != n) {
+		printf("%s: status %d, %zu rows\n", what, st, t->nrows);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (t->rows[i].addr != want[i].addr || t->rows[i].line != want[i].line ||
+		    t->rows[i].end != want[i].end) {
+			printf("%s: row %zu: 0x%llx line %d end %u\n", what, i,
+			       (unsigned long long)t->rows[i].addr, t->rows[i].line, t->rows[i].end);
+			return 1;
+		}
+	return 0;
 }
 
 static int synthetic(void)
@@ -265,17 +320,20 @@ static int synthetic(void)
 			{0x1000, 1, 5, 0, 1, 1}, {0x1000, 1, 5, 0, 1, 0}, {0x2000, 1, 1, 0, 1, 0},
 			{0x2002, 1, 1, 0, 1, 1}, {0x3000, 1, 1, 0, 1, 1},
 		};
-		if (st || t.nrows != 5) {
-			printf("sequences out of order: status %d, %zu rows\n", st, t.nrows);
-			bad = 1;
-		}
-		for (size_t i = 0; !bad && i < 5; i++)
-			if (t.rows[i].addr != w1[i].addr || t.rows[i].line != w1[i].line ||
-			    t.rows[i].end != w1[i].end) {
-				printf("sequences out of order: row %zu: 0x%llx line %d end %u\n", i,
-				       (unsigned long long)t.rows[i].addr, t.rows[i].line, t.rows[i].end);
-				bad = 1;
-			}
+		bad |= same_rows("sequences out of order", st, &t, w1, 5);
+		/* with a view before the last row, which libdw makes an
+		 * end: drop_views keeps it (the last row at 0x3000 that is
+		 * not an end) */
+		n1 = make_v5(2);
+		t.nline = n1;
+		t.drop_views = 1;
+		st = pc_dwl_read(&t, 0, 4, "/cu");
+		t.drop_views = 0;
+		static const pc_dwl_row w2[] = {
+			{0x1000, 1, 5, 0, 1, 1}, {0x1000, 1, 5, 0, 1, 0}, {0x2000, 1, 1, 0, 1, 0},
+			{0x2002, 1, 1, 0, 1, 1}, {0x3000, 1, 1, 0, 1, 0}, {0x3000, 1, 1, 0, 1, 1},
+		};
+		bad |= same_rows("views before libdw's last row", st, &t, w2, 6);
 		make_v5(0);
 	}
 	/* every truncation of it, the unit length too: refused inside the
