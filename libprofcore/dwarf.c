@@ -1948,25 +1948,18 @@ static const char *scope_name(pc_dwarf *d, Dwarf_Die *die)
 	return n;
 }
 
-/* The innermost frame of module address a: the line from the line
- * table, the function scope from the table built at load (*nodep, NONODE
- * for none); 0 when no DWARF covers a. */
-static int frame0(pc_dwarf *d, Dwarf_Addr a, pc_srcframe *f, size_t *nodep)
+/* The function of frame_at where the scope does not name it (fname,
+ * of node x, NULL or a name that is not the symbol's): rare, kept out
+ * of the line symbols' walk. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static const char *frame_name(pc_dwarf *d, Dwarf_Addr a, size_t k, const struct fnode *x,
+			      const char *fname, const char *file)
 {
-	d->queries++;
-	const struct lrow *lr = line_at(d, a);
-	const char *file = lr ? lr->file : NULL;
-	unsigned line = lr ? lr->line : 0, col = lr ? lr->col : 0;
-	size_t k = seg_index(d, a);
-	size_t node = k < d->nseg ? d->segnode[k] : NONODE;
-	*nodep = node;
-	if (!file && node == NONODE)
-		return 0; /* no DWARF here: no frame */
-	const char *fname = node != NONODE ? d->nodes[node].name : NULL;
 	/* (an inlined subroutine without a name, whose name is in a dwz
 	 * file that is missing, is not the symbol around it: "??") */
-	if ((!fname && (node == NONODE || !d->nodes[node].inlined)) ||
-	    (node != NONODE && d->nodes[node].subprogram_without_linkage)) {
+	if ((!fname && (!x || !x->inlined)) || (x && x->subprogram_without_linkage)) {
 		/* no DWARF function (assembly), or a mangled language without a
 		 * linkage name: the ELF symbol, as bfd falls back to (with bit 0
 		 * set where it marks Thumb code: an even address below a Thumb
@@ -1991,11 +1984,37 @@ static int frame0(pc_dwarf *d, Dwarf_Addr a, pc_srcframe *f, size_t *nodep)
 				break;
 			}
 	}
+	return fname;
+}
+
+/* The innermost frame of module address a, given its line row lr
+ * (line_at) and its segment k (seg_index): the line from the line
+ * table, the function scope from the table built at load (*nodep, NONODE
+ * for none); 0 when no DWARF covers a. */
+static inline int frame_at(pc_dwarf *d, Dwarf_Addr a, const struct lrow *lr, size_t k,
+			   pc_srcframe *f, size_t *nodep)
+{
+	d->queries++;
+	const char *file = lr ? lr->file : NULL;
+	size_t node = k < d->nseg ? d->segnode[k] : NONODE;
+	*nodep = node;
+	if (!file && node == NONODE)
+		return 0; /* no DWARF here: no frame */
+	const struct fnode *x = node != NONODE ? &d->nodes[node] : NULL;
+	const char *fname = x ? x->name : NULL;
+	if (!fname || x->subprogram_without_linkage)
+		fname = frame_name(d, a, k, x, fname, file);
 	f->function = fname;
 	f->file = file;
-	f->line = line;
-	f->column = col;
+	f->line = lr ? lr->line : 0;
+	f->column = lr ? lr->col : 0;
 	return 1;
+}
+
+/* frame_at for module address a, looked up. */
+static int frame0(pc_dwarf *d, Dwarf_Addr a, pc_srcframe *f, size_t *nodep)
+{
+	return frame_at(d, a, line_at(d, a), seg_index(d, a), f, nodep);
 }
 
 /* Fills frames for address addr (unbiased): frame0, then the inline
@@ -2249,43 +2268,83 @@ char *pc_dwarf_dump(const pc_dwarf *d, size_t *lines, size_t *dies)
 
 #if PC_HAVE_DWARF
 /* The walk over the candidates: the last (function, file, line) a
- * symbol started with, and the symbols so far. */
+ * symbol started with, the symbols so far (room for every candidate
+ * walked: no growth), and the places of the last candidate walked in
+ * the line rows and the segments. */
 typedef struct lswalk {
 	pc_linesym *v;
-	size_t n, cap;
+	size_t n;
 	const char *pf, *pfile;
 	unsigned pline;
 	int have_prev;
+	size_t row, seg; /* the rows, the segments at or below it */
 } lswalk;
 
-/* Candidate i (gprof get_src_info: a file, a function and a line; a new
- * symbol where they change).  With emit 0 it only sets the previous
- * triple, as the walk over every earlier candidate would have left it. */
-static int ls_step(pc_dwarf *d, lswalk *w, size_t i, int emit)
+/* Names from one pool or one line table are compared by pointer first. */
+static inline int same_name(const char *x, const char *y)
 {
-	uint64_t a = d->cand[i] - d->bias;
-	if (a < d->text_lo || a >= d->text_hi)
-		return PC_OK;
-	/* the innermost frame alone, not kept in the cache: each
-	 * candidate is read once */
-	pc_srcframe f[1];
-	size_t node;
-	if (!frame0(d, d->cand[i], f, &node) || !f[0].file || !f[0].function ||
-	    !f[0].line)
-		return PC_OK;
-	if (w->have_prev && w->pline == f[0].line && !strcmp(w->pf, f[0].function) &&
-	    !strcmp(w->pfile, f[0].file))
-		return PC_OK;
-	if (emit) {
-		if (pc_grow((void **)&w->v, &w->cap, w->n + 1, sizeof *w->v))
-			return dfail(d, PC_ENOMEM, -1, "out of memory");
-		w->v[w->n++] = (pc_linesym){a, f[0].function, f[0].file, f[0].line};
-	}
-	w->pf = f[0].function;
-	w->pfile = f[0].file;
-	w->pline = f[0].line;
+	return x == y || !strcmp(x, y);
+}
+
+/* Candidate frame f (gprof get_src_info: a file, a function and a line;
+ * a new symbol where they change) at unbiased address a: 1 when it
+ * starts a symbol (then the previous triple). */
+static inline int ls_new(lswalk *w, const pc_srcframe *f)
+{
+	if (!f->file || !f->function || !f->line)
+		return 0;
+	if (w->have_prev && w->pline == f->line && same_name(w->pf, f->function) &&
+	    same_name(w->pfile, f->file))
+		return 0;
+	w->pf = f->function;
+	w->pfile = f->file;
+	w->pline = f->line;
 	w->have_prev = 1;
-	return PC_OK;
+	return 1;
+}
+
+/* The candidates [i, end), above the last one walked, in .text: the
+ * symbols they start.  They come in address order: each one's places in
+ * the rows and segments are a few entries on from the last one's. */
+static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
+{
+	const struct lrow *rows = d->lrows;
+	const uint64_t *seg = d->seg;
+	const size_t nrows = d->nlrows, nseg = d->nseg;
+	size_t row = w->row, sg = w->seg;
+	/* the last candidate's file, line and segment when its function was
+	 * its scope's name (not looked up by address: frame_name): a
+	 * candidate with the same ones has the same frame, and starts no
+	 * symbol (the candidates of one line of one function, most of
+	 * them) */
+	const char *lfile = NULL;
+	unsigned lline = 0;
+	size_t lk = SIZE_MAX;
+	for (; i < end; i++) {
+		const uint64_t m = d->cand[i];
+		while (row < nrows && rows[row].addr <= m)
+			row++;
+		while (sg < nseg && seg[sg] <= m)
+			sg++;
+		const struct lrow *lr = row && !rows[row - 1].end ? &rows[row - 1] : NULL;
+		const size_t k = sg ? sg - 1 : nseg;
+		if (lr && k == lk && lr->file == lfile && lr->line == lline) {
+			d->queries++; /* (read as the one before) */
+			continue;
+		}
+		pc_srcframe f;
+		size_t node;
+		int got = frame_at(d, m, lr, k, &f, &node);
+		const struct fnode *x = node != NONODE ? &d->nodes[node] : NULL;
+		lk = got && lr && x && x->name && !x->subprogram_without_linkage && !d->general
+			     ? k : SIZE_MAX;
+		lfile = lr ? lr->file : NULL;
+		lline = lr ? lr->line : 0;
+		if (got && ls_new(w, &f))
+			w->v[w->n++] = (pc_linesym){m - d->bias, f.function, f.file, f.line};
+	}
+	w->row = row;
+	w->seg = sg;
 }
 
 /* The first candidate whose (unbiased) address is >= a. */
@@ -2340,33 +2399,46 @@ int pc_dwarf_line_syms_in(pc_dwarf *d, const uint64_t *ranges, size_t nranges,
 		return PC_OK;
 	lswalk w;
 	memset(&w, 0, sizeof w);
-	int st = PC_OK;
+	/* the candidates in .text: [c0, c1) */
+	const size_t c0 = cand_from(d, d->text_lo), c1 = cand_from(d, d->text_hi);
+	/* the ranges' candidates there: room for a symbol each */
+	size_t room = ranges ? 0 : c1 - c0;
+	for (size_t r = 0; r < nranges; r++)
+		room += cand_from(d, ranges[2 * r + 1]) - cand_from(d, ranges[2 * r]);
+	w.v = malloc((room ? room : 1) * sizeof *w.v);
+	if (!w.v)
+		return dfail(d, PC_ENOMEM, -1, "out of memory");
 	if (!ranges) {
-		for (size_t i = 0; !st && i < d->ncand; i++)
-			st = ls_step(d, &w, i, 1);
+		ls_run(d, &w, c0, c1);
 	} else {
 		/* only the candidates inside the ranges, each range's walk
 		 * started from the triple the full walk has there: the nearest
 		 * earlier candidate with a line (the symbols are those of the
 		 * full walk that lie in the ranges) */
-		size_t done = 0; /* candidates below this were walked */
-		for (size_t r = 0; !st && r < nranges; r++) {
-			size_t i = cand_from(d, ranges[2 * r]);
+		size_t done = c0; /* candidates below this were walked */
+		for (size_t r = 0; r < nranges && done < c1; r++) {
+			size_t i = cand_from(d, ranges[2 * r]), end = cand_from(d, ranges[2 * r + 1]);
 			if (i < done)
 				i = done;
-			if (i > done) {
+			if (end > c1)
+				end = c1;
+			if (i >= end)
+				continue;
+			if (i > done || i == c0) {
+				/* the triple before candidate i, looked up; the
+				 * places of candidate i */
+				pc_srcframe f;
+				size_t node;
 				w.have_prev = 0;
-				for (size_t j = i; j-- > 0 && !w.have_prev && !st;)
-					st = ls_step(d, &w, j, 0);
+				for (size_t j = i; j-- > c0 && !w.have_prev;)
+					if (frame0(d, d->cand[j], &f, &node))
+						(void)ls_new(&w, &f);
+				w.row = rows_upto(d->lrows, d->nlrows, d->cand[i], &d->rowhint);
+				w.seg = segs_upto(d->seg, d->nseg, d->cand[i], &d->seghint);
 			}
-			for (; !st && i < d->ncand && d->cand[i] - d->bias < ranges[2 * r + 1]; i++)
-				st = ls_step(d, &w, i, 1);
-			done = i;
+			ls_run(d, &w, i, end);
+			done = end;
 		}
-	}
-	if (st) {
-		free(w.v);
-		return st;
 	}
 	/* in address order: the walk goes up through the candidates, which
 	 * scan_units keeps at or above the bias */

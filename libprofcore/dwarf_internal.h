@@ -77,7 +77,8 @@ PC_INTERNAL int pc_profile_dwarf_by(pc_profile *p, const pc_options *opts,
 /** p seen at granularity "line" or "file" (opts "granularity"): a new
  *  profile whose symbols are gprof's line symbols (file: one per source
  *  file) besides the function symbols without DWARF, holding p's samples,
- *  histograms, arcs and regions.  *out is NULL for granularity function
+ *  histograms, arcs and regions (the histograms' counts are p's, not
+ *  copied: *out is freed before p).  *out is NULL for granularity function
  *  (or none given).  Errors are recorded on p. */
 PC_INTERNAL int pc_profile_granular(pc_profile *p, const pc_options *opts,
 				    pc_profile **out);
@@ -90,7 +91,9 @@ PC_INTERNAL int pc_profile_granular(pc_profile *p, const pc_options *opts,
 PC_INTERNAL int pc_dwarf_load_libdw(const char *soname, char *msg, size_t msglen);
 
 /** Tests: general 1 makes pc_dwarf_load read every unit with libdw
- *  (dwarf_getsrclines, dwarf_child/dwarf_siblingof), not dwline.c. */
+ *  (dwarf_getsrclines, dwarf_child/dwarf_siblingof), not dwline.c, and
+ *  the line symbols' walk read every candidate's frame (not taken as the
+ *  one before's where its file, line and scope are). */
 PC_INTERNAL void pc_dwarf_set_general(pc_dwarf *d, int general);
 /** Tests: what pc_dwarf_load read (line rows, scopes, their ranges, the
  *  line symbols' candidates) as text, malloc'd (NULL: out of memory);

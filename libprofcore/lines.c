@@ -28,14 +28,43 @@ int pc_profile_dwarf(pc_profile *p, const pc_options *opts, pc_dwarf **out)
 	return pc_profile_dwarf_by(p, opts, pc_profile_row_find, out);
 }
 
-static const char *base_name(const char *f)
+/* The names of a granular profile's symbols, made in its pool once: the
+ * last file named, its base name (FILE without its directories, as
+ * gprof prints it) and its copy in the pool, for the next symbols of the
+ * same file. */
+typedef struct namer {
+	pc_profile *q;
+	const char *file, *base, *pooled;
+	size_t lbase;
+} namer;
+
+static void namer_file(namer *nm, const char *file)
 {
-	const char *s = strrchr(f, '/');
-	return s ? s + 1 : f;
+	if (file == nm->file)
+		return;
+	nm->file = file;
+	nm->base = pc_basename(file);
+	nm->lbase = strlen(nm->base);
+	nm->pooled = NULL;
 }
 
-/* snprintf(buf, cap, "%s (%s:%u @ %llx)", fn, base_name(file), line,
- * addr) (cap > 0): a line symbol's name, tens of thousands a report */
+/* file in q's pool (granularity file: every symbol of the file shares
+ * one copy); NULL when out of memory */
+static const char *file_name(namer *nm, const char *file)
+{
+	namer_file(nm, file);
+	if (!nm->pooled)
+		nm->pooled = pc_strpool_add(&nm->q->pool, file);
+	return nm->pooled;
+}
+
+/* Two names equal (the same string first) */
+static inline int same(const char *x, const char *y)
+{
+	return x == y || !strcmp(x, y);
+}
+
+/* snprintf(buf, cap, ...) of the parts below (cap > 0) */
 static void put_cut(char *buf, size_t cap, size_t *n, const char *s, size_t len)
 {
 	if (len > cap - 1 - *n)
@@ -44,42 +73,49 @@ static void put_cut(char *buf, size_t cap, size_t *n, const char *s, size_t len)
 	*n += len;
 }
 
-static const char *line_name(char *buf, size_t cap, const char *fn, const char *file,
-			     unsigned line, uint64_t addr)
+/* A line symbol's name, "%s (%s:%u @ %llx)" of fn, file's base name,
+ * line and addr, made in q's pool (cut at NAME_CAP - 1 bytes, as a
+ * 4096-byte buffer did); NULL when out of memory. */
+enum { NAME_CAP = 4096 };
+static const char *line_name(namer *nm, const char *fn, const char *file, unsigned line,
+			     uint64_t addr)
 {
-	char num[40], *e = num + sizeof num, *q;
-	size_t n = 0;
-	const char *b = base_name(file);
-	put_cut(buf, cap, &n, fn, strlen(fn));
-	put_cut(buf, cap, &n, " (", 2);
-	put_cut(buf, cap, &n, b, strlen(b));
-	q = pc_put_u32(e, line);
-	*--q = ':';
-	put_cut(buf, cap, &n, q, (size_t)(e - q));
-	q = e;
-	*--q = ')';
+	char tail[48], *e = tail + sizeof tail, *t = e;
+	*--t = ')';
 	do {
-		*--q = "0123456789abcdef"[addr & 15];
+		*--t = "0123456789abcdef"[addr & 15];
 		addr >>= 4;
 	} while (addr);
-	*--q = ' ';
-	*--q = '@';
-	*--q = ' ';
-	put_cut(buf, cap, &n, q, (size_t)(e - q));
-	buf[n] = 0;
-	return buf;
+	*--t = ' ';
+	*--t = '@';
+	*--t = ' ';
+	t = pc_put_u32(t, line);
+	*--t = ':';
+	namer_file(nm, file);
+	size_t lf = strlen(fn), lt = (size_t)(e - t), n = lf + 2 + nm->lbase + lt, k = 0;
+	if (n > NAME_CAP - 1)
+		n = NAME_CAP - 1;
+	char *s = pc_strpool_alloc(&nm->q->pool, n);
+	if (!s)
+		return NULL;
+	if (n == lf + 2 + nm->lbase + lt) { /* (not cut: every name but a
+					     * few C++ ones) */
+		memcpy(s, fn, lf);
+		s[lf] = ' ';
+		s[lf + 1] = '(';
+		memcpy(s + lf + 2, nm->base, nm->lbase);
+		memcpy(s + lf + 2 + nm->lbase, t, lt);
+		return s;
+	}
+	put_cut(s, n + 1, &k, fn, lf);
+	put_cut(s, n + 1, &k, " (", 2);
+	put_cut(s, n + 1, &k, nm->base, nm->lbase);
+	put_cut(s, n + 1, &k, t, lt);
+	return s;
 }
 
-static int add_named(pc_profile *q, const pc_symbol *proto, const char *name)
-{
-	pc_symbol s = *proto;
-	s.name = name;
-	return pc_profile_add_symbol(q, &s);
-}
-
-
-/* The line symbol at address a in ls[0, n) (address order), or NULL. */
-static const pc_linesym *linesym_at(const pc_linesym *ls, size_t n, uint64_t a)
+/* The first of ls[0, n) (address order) at or above a. */
+static size_t linesym_from(const pc_linesym *ls, size_t n, uint64_t a)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -89,23 +125,33 @@ static const pc_linesym *linesym_at(const pc_linesym *ls, size_t n, uint64_t a)
 		else
 			hi = m;
 	}
-	return lo < n && ls[lo].addr == a ? &ls[lo] : NULL;
+	return lo;
 }
 
-/* Function symbols (p's attribution targets), renamed for g.  A line
- * symbol at a function's address (ls[0, nls)) holds the innermost frame
- * there, the one pc_dwarf_lookup_frames gives first (dwarf.c: frame0,
- * or the given line table's row that starts there): its file and line
- * name the function, without a lookup of its own. */
+/* Function symbols (p's attribution targets), renamed for g, as q's
+ * symbols 0 to p->ntargets - 1 (q has none before).  A line symbol at a
+ * function's address (ls[0, nls)) holds the innermost frame there, the
+ * one pc_dwarf_lookup_frames gives first (dwarf.c: frame0, or the given
+ * line table's row that starts there): its file and line name the
+ * function, without a lookup of its own.  The targets come in (segment,
+ * address) order: the line symbol at each one's address is found from
+ * the last one's place (sought again where the addresses go down, in
+ * another segment). */
 static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g,
-			 const pc_linesym *ls, size_t nls)
+			 const pc_linesym *ls, size_t nls, namer *nm)
 {
-	char buf[4096];
+	size_t j = 0;
+	uint64_t last = 0;
 	for (size_t i = 0; i < p->ntargets; i++) {
 		const pc_symbol *s = &p->syms[p->targets[i].symbol];
 		const char *name = s->name;
 		if (g != PC_GRAN_ADDRESS) {
-			const pc_linesym *l = linesym_at(ls, nls, s->address);
+			if (s->address < last)
+				j = linesym_from(ls, nls, s->address);
+			last = s->address;
+			while (j < nls && ls[j].addr < s->address)
+				j++;
+			const pc_linesym *l = j < nls && ls[j].addr == s->address ? &ls[j] : NULL;
 			const char *file = l ? l->file : NULL;
 			unsigned line = l ? l->line : 0;
 			if (!l) {
@@ -119,14 +165,15 @@ static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g,
 					file = f[0].file, line = f[0].line;
 			}
 			if (file) {
-				if (g == PC_GRAN_FILE)
-					name = file;
-				else
-					name = line_name(buf, sizeof buf, s->name, file, line,
-							 s->address);
+				name = g == PC_GRAN_FILE ? file_name(nm, file)
+							 : line_name(nm, s->name, file, line, s->address);
+				if (!name)
+					return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 			}
 		}
-		if (add_named(q, s, name))
+		pc_symbol x = *s;
+		x.name = name;
+		if (name != s->name ? pc_profile_add_symbol_kept(q, &x) : pc_profile_add_symbol(q, &x))
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
 	return PC_OK;
@@ -223,23 +270,31 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 		mark_extents(ta, nt, hit, &pos, &last, sm[i].address, sm[i].address + 1);
 	for (size_t h = 0; h < p->nhists; h++) {
 		const pc_histogram *H = &p->hists[h].h;
-		long double w = (long double)(H->high - H->low) / (long double)H->nbins;
-		/* a bucket's lower edge is the upper one of the bucket below
-		 * when that one was sampled (computed once) */
-		uint64_t next = H->low;
-		size_t nextb = 0;
-		for (size_t b = 0; b < H->nbins; b++) {
-			if (!H->counts[b])
+		const uint64_t *c = H->counts;
+		const uint64_t span = H->high - H->low, iw = span / H->nbins;
+		long double w = (long double)span / (long double)H->nbins;
+		/* a bucket's lower edge: low + (uint64_t)(w * b); when the
+		 * width is a whole number of bytes (gmon.out's usual 2 or 4)
+		 * and the span below 2^53, that is low + iw * b exactly, long
+		 * double or double */
+		const int whole = span % H->nbins == 0 && span < ((uint64_t)1 << 53);
+#define EDGE(b) (whole ? H->low + iw * (b) : H->low + (uint64_t)(w * (long double)(b)))
+		/* each run [b, b1) of non-empty buckets at once: the edges
+		 * never go down, so the buckets of a run cover [its first
+		 * one's lower edge, its last one's upper edge) */
+		for (size_t b = 0, b1; b < H->nbins; b = b1) {
+			if (!c[b]) {
+				b1 = b + 1;
 				continue;
-			uint64_t lo = b == nextb ? next : H->low + (uint64_t)(w * (long double)b);
-			uint64_t hi = b + 1 == H->nbins ? H->high
-					: H->low + (uint64_t)(w * (long double)(b + 1));
-			next = hi;
-			nextb = b + 1;
-			/* a bucket's edges rounded outwards: never narrower */
+			}
+			for (b1 = b + 1; b1 < H->nbins && c[b1]; b1++)
+				;
+			uint64_t lo = EDGE(b), hi = b1 == H->nbins ? H->high : EDGE(b1);
+			/* the edges rounded outwards: never narrower */
 			mark_extents(ta, nt, hit, &pos, &last, lo ? lo - 1 : 0,
 				     hi + 1 > hi ? hi + 1 : hi);
 		}
+#undef EDGE
 	}
 	/* an arc's caller is the line symbol holding its call site (gprof
 	 * cg_tally): a recursive call from inside a function without
@@ -298,36 +353,57 @@ static int line_syms(pc_profile *p, pc_dwarf *d, int all, pc_linesym **ls, size_
 	return PC_OK;
 }
 
+/* The line symbols ls[0, n), after add_functions.  Each one's binding
+ * (gprof: the previous line symbol's when it is of the same function and
+ * file, else the enclosing function's) comes from the function target
+ * holding its address, as pc_profile_row_find finds it: the last one of
+ * the flat addresses at or below it, if it ends above it; the line
+ * symbols come in address order, so that target is found from the last
+ * one's.  A line symbol at a function's address with the function's
+ * name has the name add_functions made for it (q's symbol of the same
+ * index as the target). */
 static int add_lines(pc_profile *p, pc_profile *q, pc_gran g, const pc_linesym *ls,
-		     size_t n)
+		     size_t n, namer *nm)
 {
-	char buf[4096];
 	pc_binding prevb = PC_BIND_GLOBAL;
+	const pc_target *tg = p->targets;
+	const size_t nt = p->ntargets;
+	/* the first flat target, then the last one at or below ls[i] */
+	size_t t = 0, lo = 0, hi = nt;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (tg[m].segment < PC_NOSEG)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	t = lo;
 	for (size_t i = 0; i < n; i++) {
+		const uint64_t a = ls[i].addr;
+		while (t + 1 < nt && tg[t + 1].segment == PC_NOSEG && tg[t + 1].address <= a)
+			t++;
+		const int in = t < nt && tg[t].segment == PC_NOSEG && tg[t].address <= a &&
+			       a < tg[t].end;
 		pc_symbol s = {0};
 		s.segment = PC_NOSEG;
-		s.address = ls[i].addr;
+		s.address = a;
 		s.kind = PC_SYM_TEXT;
-		/* gprof: the previous line symbol's binding when it is of the
-		 * same function and file, else the enclosing function's */
-		if (i && !strcmp(ls[i - 1].file, ls[i].file) &&
-		    !strcmp(ls[i - 1].function, ls[i].function)) {
+		if (i && same(ls[i - 1].file, ls[i].file) && same(ls[i - 1].function, ls[i].function)) {
 			s.binding = prevb;
 		} else {
-			int64_t t = pc_profile_row_find(p, PC_NOSEG, ls[i].addr);
-			s.binding = t >= 0 ? p->syms[p->targets[t].symbol].binding
-					   : PC_BIND_GLOBAL;
+			s.binding = in ? p->syms[tg[t].symbol].binding : PC_BIND_GLOBAL;
 			if (s.binding == PC_BIND_WEAK)
 				s.binding = PC_BIND_GLOBAL;
 		}
 		prevb = s.binding;
-		if (g == PC_GRAN_FILE) {
-			s.name = ls[i].file;
-		} else {
-			s.name = line_name(buf, sizeof buf, ls[i].function, ls[i].file,
-					   ls[i].line, ls[i].addr);
-		}
-		if (pc_profile_add_symbol(q, &s))
+		const pc_symbol *f = in ? &p->syms[tg[t].symbol] : NULL;
+		if (g == PC_GRAN_FILE)
+			s.name = file_name(nm, ls[i].file);
+		else if (f && f->address == a && tg[t].address == a && same(f->name, ls[i].function))
+			s.name = q->syms[t].name;
+		else
+			s.name = line_name(nm, ls[i].function, ls[i].file, ls[i].line, a);
+		if (!s.name || pc_profile_add_symbol_kept(q, &s))
 			return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	}
 	return PC_OK;
@@ -432,15 +508,19 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 	 * address a function symbol is kept) */
 	pc_linesym *ls = NULL;
 	size_t nls = 0;
+	namer nm = {q, NULL, NULL, NULL, 0};
 	st = g != PC_GRAN_ADDRESS ? line_syms(p, d, wants_zero(opts), &ls, &nls) : PC_OK;
+	if (!st && pc_profile_reserve_symbols(q, p->ntargets + nls))
+		st = pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	if (!st)
-		st = add_functions(p, q, d, g, ls, nls);
+		st = add_functions(p, q, d, g, ls, nls, &nm);
 	if (!st && g != PC_GRAN_ADDRESS)
-		st = add_lines(p, q, g, ls, nls);
+		st = add_lines(p, q, g, ls, nls, &nm);
 	free(ls);
 	if (!st && g == PC_GRAN_ADDRESS)
 		st = add_addresses(p, q);
-	if (!st && pc_profile_merge(q, p)) {
+	/* (p's histograms shared, not copied: q goes before p) */
+	if (!st && pc_profile_merge_borrowing(q, p)) {
 		const pc_error *e = pc_profile_error(q);
 		st = pc_profile_fail(p, e ? e->code : PC_ENOMEM, "%s",
 				     e ? e->message : "out of memory");

@@ -12,6 +12,9 @@ typedef struct pc_hist {
 	uint64_t *counts;
 	uint64_t any;   /* the OR of the counts (pc_counts_or), kept with
 			   them: set where they are made or changed */
+	int borrowed;   /* counts are another profile's (pc_profile_merge_
+			   borrowing): never freed here, copied before a
+			   change */
 } pc_hist;
 
 /* A treap over histogram indices (profile.c): left and right children
@@ -130,6 +133,19 @@ static inline uint64_t pc_profile_hist_or(const pc_profile *p, size_t i)
 
 /* Marks the attribution cache stale. */
 void pc_profile_invalidate(pc_profile *p);
+/* pc_profile_merge, but dst's histograms are src's (their counts not
+ * copied: dst must be freed before src, and src's histograms must not
+ * change meanwhile); dst holds no histogram overlapping src's. */
+PC_INTERNAL int pc_profile_merge_borrowing(pc_profile *dst, const pc_profile *src);
+/* Histogram h of another profile added to p without a copy of its counts
+ * (pc_profile_merge_borrowing); as pc_profile_add_histogram otherwise. */
+PC_INTERNAL int pc_profile_borrow_histogram(pc_profile *p, const pc_hist *h);
+/* Room for n more symbols, allocated now (exactly: no doubling);
+ * PC_ENOMEM. */
+PC_INTERNAL int pc_profile_reserve_symbols(pc_profile *p, size_t n);
+/* pc_profile_add_symbol for a symbol whose name is p's already (made in
+ * p->pool, e.g. by pc_strpool_alloc): the name is not copied. */
+PC_INTERNAL int pc_profile_add_symbol_kept(pc_profile *p, const pc_symbol *sym);
 /** Rebuilds the histogram index after ranges changed in place (merge
  *  re-binning); PC_OK or PC_ENOMEM. */
 int pc_profile_hist_reindex(pc_profile *p);

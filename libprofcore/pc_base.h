@@ -106,6 +106,9 @@ PC_INTERNAL const char *pc_strpool_add(pc_strpool *sp, const char *s);
 PC_INTERNAL const char *pc_strpool_addn(pc_strpool *sp, const char *s,
 					size_t n);
 PC_INTERNAL void pc_strpool_free(pc_strpool *sp);
+/* Room for a string of n bytes in the pool, its terminating NUL written
+ * (the caller writes the n bytes); NULL when out of memory. */
+PC_INTERNAL char *pc_strpool_alloc(pc_strpool *sp, size_t n);
 
 /* A hint to fetch the memory at p into the cache ahead of its use (loops
  * reading big arrays in an order of their own); nothing elsewhere. */

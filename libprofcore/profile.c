@@ -51,7 +51,8 @@ void pc_profile_free(pc_profile *p)
 	free(p->attr_specs);
 	free(p->cache_specs);
 	for (size_t i = 0; i < p->nhists; i++)
-		free(p->hists[i].counts);
+		if (!p->hists[i].borrowed)
+			free(p->hists[i].counts);
 	free(p->hists);
 	free(p->hspan.l);
 	free(p->hspan.r);
@@ -160,7 +161,22 @@ const char *pc_profile_note_at(const pc_profile *p, size_t i)
 
 #define POOL(s) ((s) ? pc_strpool_add(&p->pool, (s)) : NULL)
 
-int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
+int pc_profile_reserve_symbols(pc_profile *p, size_t n)
+{
+	if (n <= p->capsyms - p->nsyms)
+		return PC_OK;
+	if (n > SIZE_MAX / sizeof *p->syms - p->nsyms)
+		return PC_ENOMEM;
+	pc_symbol *v = realloc(p->syms, (p->nsyms + n) * sizeof *v);
+	if (!v)
+		return PC_ENOMEM;
+	p->syms = v;
+	p->capsyms = p->nsyms + n;
+	return PC_OK;
+}
+
+/* pc_profile_add_symbol; kept: sym->name is p's own already, not copied */
+static int add_symbol(pc_profile *p, const pc_symbol *sym, int kept)
 {
 	if (!sym || !sym->name)
 		return pc_profile_fail(p, PC_EUSAGE, "symbol without a name");
@@ -171,7 +187,8 @@ int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
 	/* (written in place: no copy of the symbol made and moved) */
 	pc_symbol *s = &p->syms[p->nsyms];
 	*s = *sym;
-	s->name = POOL(sym->name);
+	if (!kept)
+		s->name = POOL(sym->name);
 	if (sym->file)
 		s->file = p->last_file && !strcmp(sym->file, p->last_file)
 				  ? p->last_file
@@ -189,6 +206,16 @@ int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
 	p->nsyms++;
 	pc_profile_invalidate(p);
 	return PC_OK;
+}
+
+int pc_profile_add_symbol(pc_profile *p, const pc_symbol *sym)
+{
+	return add_symbol(p, sym, 0);
+}
+
+int pc_profile_add_symbol_kept(pc_profile *p, const pc_symbol *sym)
+{
+	return add_symbol(p, sym, 1);
 }
 
 int pc_profile_add_region(pc_profile *p, const pc_region *r)
@@ -347,9 +374,10 @@ static size_t hfind(const pc_profile *p, const pc_histogram *h, size_t *clash)
 /* pc_profile_add_histogram, or with own != NULL (h->counts, from malloc)
  * the counts themselves kept as the histogram's store, not a copy: *own
  * is cleared once they are (the caller frees them otherwise); any: their
- * OR when known. */
+ * OR when known.  borrow: h->counts are another profile's, kept as
+ * they are (any given). */
 static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own,
-			 const uint64_t *any)
+			 const uint64_t *any, int borrow)
 {
 	if (!h || h->high < h->low || h->nbins == 0 || !h->counts)
 		return pc_profile_fail(p, PC_EUSAGE,
@@ -359,6 +387,15 @@ static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own,
 	size_t clash, same = hfind(p, &key, &clash);
 	if (same != HNONE) {
 		pc_hist *o = &p->hists[same];
+		if (o->borrowed) { /* (the sums below: counts of p's own) */
+			uint64_t *c = malloc(o->h.nbins * sizeof *c);
+			if (!c)
+				return pc_profile_fail(p, PC_ENOMEM, "out of memory");
+			memcpy(c, o->counts, o->h.nbins * sizeof *c);
+			o->counts = c;
+			o->h.counts = c;
+			o->borrowed = 0;
+		}
 		for (size_t b = 0; b < h->nbins; b++)
 			if (o->counts[b] + h->counts[b] < o->counts[b])
 				return pc_profile_fail(p, PC_ELIMIT, "histogram count overflow");
@@ -381,11 +418,14 @@ static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own,
 	if (pc_grow((void **)&p->hists, &p->caphists, p->nhists + 1, sizeof *p->hists) ||
 	    htree_reserve(p, p->nhists + 1))
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
-	uint64_t *c = own ? *own : malloc(h->nbins * sizeof *c);
+	uint64_t *c = own ? *own : borrow ? (uint64_t *)(uintptr_t)h->counts
+					  : malloc(h->nbins * sizeof *c);
 	if (!c)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	uint64_t ors = 0;
-	if (own) {
+	if (borrow) {
+		ors = *any;
+	} else if (own) {
 		*own = NULL;
 		ors = any ? *any : pc_counts_or(c, h->nbins);
 	} else { /* (copied and ORed in one pass) */
@@ -397,6 +437,7 @@ static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own,
 	n->counts = c;
 	n->h.counts = c;
 	n->any = ors;
+	n->borrowed = borrow;
 	if (p->nhists == 1)
 		p->hspan.root = p->hzero.root = HNONE;
 	htree_add(p, p->nhists - 1);
@@ -406,13 +447,18 @@ static int add_histogram(pc_profile *p, const pc_histogram *h, uint64_t **own,
 
 int pc_profile_add_histogram(pc_profile *p, const pc_histogram *h)
 {
-	return add_histogram(p, h, NULL, NULL);
+	return add_histogram(p, h, NULL, NULL, 0);
+}
+
+int pc_profile_borrow_histogram(pc_profile *p, const pc_hist *h)
+{
+	return add_histogram(p, &h->h, NULL, &h->any, 1);
 }
 
 int pc_profile_adopt_histogram(pc_profile *p, const pc_histogram *h,
 			       uint64_t *counts, const uint64_t *any)
 {
-	int r = h && h->counts == counts ? add_histogram(p, h, &counts, any)
+	int r = h && h->counts == counts ? add_histogram(p, h, &counts, any, 0)
 					  : pc_profile_fail(p, PC_EUSAGE,
 							    "adopted counts are not the histogram's");
 	free(counts);

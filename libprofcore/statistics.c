@@ -419,7 +419,9 @@ static int merge_histogram(pc_profile *dst, const pc_histogram *s)
 		free(g);
 		return pc_profile_fail(dst, st, "cannot re-bin histogram");
 	}
-	free(o->counts);
+	if (!o->borrowed)
+		free(o->counts);
+	o->borrowed = 0;
 	o->counts = g;
 	o->h.counts = g;
 	o->any = pc_counts_or(g, gn);
@@ -436,7 +438,19 @@ static int merge_histogram(pc_profile *dst, const pc_histogram *s)
 	return PC_OK;
 }
 
+static int merge(pc_profile *dst, const pc_profile *src, int borrow);
+
 int pc_profile_merge(pc_profile *dst, const pc_profile *src)
+{
+	return merge(dst, src, 0);
+}
+
+int pc_profile_merge_borrowing(pc_profile *dst, const pc_profile *src)
+{
+	return merge(dst, src, 1);
+}
+
+static int merge(pc_profile *dst, const pc_profile *src, int borrow)
 {
 	if (!dst || !src || dst == src)
 		return dst ? pc_profile_fail(dst, PC_EUSAGE, "merge needs two distinct profiles")
@@ -470,7 +484,8 @@ int pc_profile_merge(pc_profile *dst, const pc_profile *src)
 			if ((st = pc_profile_add_region(dst, &src->regions[i])))
 				return st;
 	for (size_t i = 0; i < src->nhists; i++)
-		if ((st = merge_histogram(dst, &src->hists[i].h)))
+		if ((st = borrow ? pc_profile_borrow_histogram(dst, &src->hists[i])
+				 : merge_histogram(dst, &src->hists[i].h)))
 			return st;
 	size_t ns = pc_samples_distinct(src->samples);
 	if (ns) {

@@ -130,7 +130,7 @@ struct pc_strchunk {
 	char data[];
 };
 
-const char *pc_strpool_addn(pc_strpool *sp, const char *s, size_t n)
+char *pc_strpool_alloc(pc_strpool *sp, size_t n)
 {
 	struct pc_strchunk *c = sp->head;
 	if (n >= SIZE_MAX / 2)
@@ -147,9 +147,16 @@ const char *pc_strpool_addn(pc_strpool *sp, const char *s, size_t n)
 		c = nc;
 	}
 	char *r = c->data + c->used;
-	memcpy(r, s, n);
 	r[n] = '\0';
 	c->used += n + 1;
+	return r;
+}
+
+const char *pc_strpool_addn(pc_strpool *sp, const char *s, size_t n)
+{
+	char *r = pc_strpool_alloc(sp, n);
+	if (r)
+		memcpy(r, s, n);
 	return r;
 }
 

@@ -99,23 +99,21 @@ static void test_once_per_address(void **state)
 	pc_dwarf_free(d);
 }
 
-/* The line report makes line symbols only for the sampled functions:
- * samples in checksum alone look up the addresses of checksum's lines
- * (and the one line before them), not every line of the program as with
- * zero rows wanted; the rows with samples are the same. */
-static size_t line_report(int zero, char **out)
+/* The golden program's profile and DWARF reader */
+static void open_fixture(pc_profile **p, pc_dwarf **d)
 {
-	pc_profile *p;
-	pc_dwarf *d;
-	assert_int_equal(pc_profile_new(&p, NULL), PC_OK);
-	assert_int_equal(pc_dwarf_new(&d, NULL), PC_OK);
+	assert_int_equal(pc_profile_new(p, NULL), PC_OK);
+	assert_int_equal(pc_dwarf_new(d, NULL), PC_OK);
+	assert_int_equal(pc_dwarf_load(*d, exe), PC_OK);
+	assert_int_equal(pc_profile_load_file(*p, exe, "elf", NULL), PC_OK);
+}
+
+/* p's line report as CSV (zero: with the rows without samples); d's
+ * query count; both freed */
+static size_t render_lines(pc_profile *p, pc_dwarf *d, int zero, char **out)
+{
 	pc_options *o;
 	assert_int_equal(pc_options_new(&o), PC_OK);
-	assert_int_equal(pc_dwarf_load(d, exe), PC_OK);
-	assert_int_equal(pc_profile_load_file(p, exe, "elf", NULL), PC_OK);
-	static const uint64_t at[3] = {0x1320, 0x1324, 0x1330};
-	for (int i = 0; i < 30; i++)
-		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, at[i % 3], 1), PC_OK);
 	pc_profile_set_dwarf(p, d);
 	assert_int_equal(pc_options_set(o, "granularity", "line"), PC_OK);
 	assert_int_equal(pc_options_set(o, "output-format", "csv"), PC_OK);
@@ -128,6 +126,21 @@ static size_t line_report(int zero, char **out)
 	pc_profile_free(p);
 	pc_dwarf_free(d);
 	return q;
+}
+
+/* The line report makes line symbols only for the sampled functions:
+ * samples in checksum alone look up the addresses of checksum's lines
+ * (and the one line before them), not every line of the program as with
+ * zero rows wanted; the rows with samples are the same. */
+static size_t line_report(int zero, char **out)
+{
+	pc_profile *p;
+	pc_dwarf *d;
+	open_fixture(&p, &d);
+	static const uint64_t at[3] = {0x1320, 0x1324, 0x1330};
+	for (int i = 0; i < 30; i++)
+		assert_int_equal(pc_profile_add_sample(p, PC_NOSEG, at[i % 3], 1), PC_OK);
+	return render_lines(p, d, zero, out);
 }
 
 static void test_line_syms_sampled_only(void **state)
@@ -157,6 +170,71 @@ static void test_line_syms_sampled_only(void **state)
 	assert_non_null(strstr(all, "\n44,main (lines_main.c:36 @ 10bd),0,"));
 	pc_free(part);
 	pc_free(all);
+}
+
+/* The same with a histogram over [0x1000, 0x1400) of nbins buckets,
+ * those holding 0x1104, 0x1113 and the last bytes of main (0x11ce) and
+ * of checksum (0x136e) sampled: the rows of the sampled functions' lines
+ * alone (sampled_ranges takes the buckets' edges as the attribution
+ * does) equal those of every line. */
+static void hist_report(int zero, size_t nbins, char **out)
+{
+	pc_profile *p;
+	pc_dwarf *d;
+	open_fixture(&p, &d);
+	uint64_t *c = calloc(nbins, sizeof *c);
+	assert_non_null(c);
+	static const uint64_t at[4] = {0x1104, 0x1113, 0x11ce, 0x136e};
+	for (size_t k = 0; k < 4; k++)
+		c[(at[k] - 0x1000) * nbins / 0x400] = 2 * k + 1;
+	pc_histogram h = {PC_NOSEG, 0x1000, 0x1400, nbins, c, 1};
+	assert_int_equal(pc_profile_add_histogram(p, &h), PC_OK);
+	free(c);
+	render_lines(p, d, zero, out);
+}
+
+/* text without its ranked rows (not the totals, whose first field is
+ * empty) whose third field (the count) is 0 */
+static void drop_zero_rows(char *text)
+{
+	char *w = text;
+	for (char *r = text; *r;) {
+		char *e = strchr(r, '\n');
+		size_t n = e ? (size_t)(e - r) + 1 : strlen(r);
+		const char *f = r;
+		for (int k = 0; k < 2 && f; k++) {
+			f = memchr(f, ',', (size_t)(r + n - f));
+			f = f ? f + 1 : NULL;
+		}
+		if (r[0] == ',' || !(f && f[0] == '0' && f[1] == ','))
+			memmove(w, r, n), w += n;
+		r += n;
+	}
+	*w = 0;
+}
+
+static void test_line_syms_hist_sampled_only(void **state)
+{
+	(void)state;
+	/* buckets of 2 bytes (a whole width) and of 1024/410 bytes */
+	static const size_t nb[2] = {512, 410};
+	for (int i = 0; i < 2; i++) {
+		char *part = NULL, *all = NULL;
+		hist_report(0, nb[i], &part);
+		hist_report(1, nb[i], &all);
+		drop_zero_rows(all);
+		assert_string_equal(part, all);
+		static const char *const top[2] = {
+			"rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address\n"
+			"1,checksum (lines_util.c:18 @ 1365),7,43.7500,43.7500,,0,0,0x1365\n"
+			"2,main (lines_main.c:36 @ 11c3),5,31.2500,75.0000,,0,0,0x11c3\n",
+			"rank,symbol,count,percent,cum_percent,self_seconds,calls,self_calls,address\n"
+			"1,checksum (lines_util.c:18 @ 1365),8.408203,52.5513,52.5513,,0,0,0x1365\n"
+			"2,main (lines_main.c:36 @ 11c3),6.005859,37.5366,90.0879,,0,0,0x11c3\n"};
+		assert_memory_equal(part, top[i], strlen(top[i]));
+		pc_free(part);
+		pc_free(all);
+	}
 }
 
 static void test_find_source(void **state)
@@ -211,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_once_per_address),
 		cmocka_unit_test(test_line_syms_sampled_only),
+		cmocka_unit_test(test_line_syms_hist_sampled_only),
 		cmocka_unit_test(test_find_source),
 		cmocka_unit_test(test_errors),
 	};

@@ -418,8 +418,30 @@ static int synthetic(void)
 	return bad;
 }
 
+/* d's line symbols (pc_dwarf_line_syms: with general, each candidate's
+ * frame read on its own) appended to *dump */
+static void append_line_syms(char **dump, pc_dwarf *d)
+{
+	pc_linesym *ls;
+	size_t n;
+	if (!*dump || pc_dwarf_line_syms(d, &ls, &n))
+		return;
+	size_t len = strlen(*dump), cap = len + 1;
+	for (size_t i = 0; i < n; i++)
+		cap += strlen(ls[i].function) + strlen(ls[i].file) + 48;
+	char *b = realloc(*dump, cap);
+	if (b) {
+		for (size_t i = 0; i < n; i++)
+			len += (size_t)snprintf(b + len, cap - len, "lsym 0x%llx %s %s:%u\n",
+						(unsigned long long)ls[i].addr, ls[i].function,
+						ls[i].file, ls[i].line);
+		*dump = b;
+	}
+	free(ls);
+}
+
 /* pc_dwarf_load with dwline.c and with libdw alone: the same rows,
- * scopes, ranges and candidates */
+ * scopes, ranges and candidates, and the same line symbols */
 static int check_load(const char *path, int all_fast)
 {
 	char *dump[2] = {NULL, NULL};
@@ -431,6 +453,8 @@ static int check_load(const char *path, int all_fast)
 		pc_dwarf_set_general(d, general);
 		st[general] = pc_dwarf_load(d, path);
 		dump[general] = pc_dwarf_dump(d, general ? &l1 : &lines, general ? &d1 : &dies);
+		if (!st[general])
+			append_line_syms(&dump[general], d);
 		if (st[general]) {
 			const pc_error *e = pc_dwarf_error(d);
 			char *m = malloc(strlen(e->message) + 2);
