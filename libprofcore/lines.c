@@ -479,7 +479,9 @@ int pc_profile_granular(pc_profile *p, const pc_options *opts, pc_profile **out)
 				       "granularity must be function, line, file or address, not '%s'",
 				       gs);
 	int st;
-	if ((st = pc_profile_attribute(p, pc_options_attrib(opts))))
+	/* the function profile's targets (its functions, their extents):
+	 * the line profile credits the counts itself */
+	if ((st = pc_attrib_targets(p, pc_options_attrib(opts))))
 		return st;
 	if (pc_samples_binned(p->samples))
 		return pc_profile_fail(p, PC_EUNSUPPORTED,
