@@ -376,7 +376,8 @@ static int code_elf(pc_profile *p, const dis_prog *g, dis_code *c, const char *p
 	 * (the mode in force there) */
 	size_t m0 = mark_at(g->marks, g->nmarks, code_idx, 0);
 	size_t m1 = mark_at(g->marks, g->nmarks, code_idx + 1, 0);
-	size_t at = mark_at(g->marks + m0, m1 - m0, code_idx, lo);
+	/* (no marks: none to search, and no NULL + 0 to compute) */
+	size_t at = m1 > m0 ? mark_at(g->marks + m0, m1 - m0, code_idx, lo) : 0;
 	/* (the last of the symbols at lo) */
 	while (m0 + at < m1 && g->marks[m0 + at].addr == lo)
 		at++;
