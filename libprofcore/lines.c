@@ -271,14 +271,9 @@ static int sampled_ranges(pc_profile *p, uint64_t **out, size_t *nout)
 	for (size_t h = 0; h < p->nhists; h++) {
 		const pc_histogram *H = &p->hists[h].h;
 		const uint64_t *c = H->counts;
-		const uint64_t span = H->high - H->low, iw = span / H->nbins;
-		long double w = (long double)span / (long double)H->nbins;
-		/* a bucket's lower edge: low + (uint64_t)(w * b); when the
-		 * width is a whole number of bytes (gmon.out's usual 2 or 4)
-		 * and the span below 2^53, that is low + iw * b exactly, long
-		 * double or double */
-		const int whole = span % H->nbins == 0 && span < ((uint64_t)1 << 53);
-#define EDGE(b) (whole ? H->low + iw * (b) : H->low + (uint64_t)(w * (long double)(b)))
+		long double w = (long double)(H->high - H->low) / (long double)H->nbins;
+		/* a bucket's lower edge (computed twice a run, not per bucket) */
+#define EDGE(b) (H->low + (uint64_t)(w * (long double)(b)))
 		/* each run [b, b1) of non-empty buckets at once: the edges
 		 * never go down, so the buckets of a run cover [its first
 		 * one's lower edge, its last one's upper edge) */
