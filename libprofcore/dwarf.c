@@ -147,15 +147,11 @@ struct frange {
 	uint64_t lo, hi; /* module addresses */
 	size_t node;
 };
-/* A row of a unit's line table: from addr on, file:line:col (end: the
- * end of a sequence, no line from addr on). */
-struct lrow {
-	uint64_t addr; /* module address */
-	const char *file; /* libdw's */
-	uint32_t line;
-	uint16_t col;
-	uint8_t end;
-};
+/* A row of a unit's line table (d->lrows): from addr (a module address)
+ * on, file:line:col, file an index into d->files (0: none), line >= 0;
+ * end: the end of a sequence, no line from addr on.  dwline.c's rows,
+ * read into d->lrows and made these in place. */
+typedef pc_dwl_row lrow;
 #endif
 
 typedef struct centry {
@@ -218,8 +214,12 @@ struct pc_dwarf {
 	size_t nranges, capranges;
 	/* every unit's line table, merged by address: addresses are looked
 	 * up here, not through the units' .debug_aranges (docs/source.md) */
-	struct lrow *lrows;
+	lrow *lrows;
 	size_t nlrows, caplrows;
+	/* the rows' file names (files[0] NULL: none), each unit's in turn
+	 * (pooled, or libdw's) */
+	const char **files;
+	size_t nfiles, capfiles;
 	uint64_t *alloc; /* the allocated sections: [alloc[2k], alloc[2k+1]) */
 	size_t nalloc;
 	/* elementary segments [seg[k], seg[k+1]) and their innermost node */
@@ -229,9 +229,9 @@ struct pc_dwarf {
 	size_t rowhint, seghint; /* the last lookup's places in lrows, seg */
 	/* the unit being read, when dwline.c read its line table (cu_fast):
 	 * its files' names as the rows have them (pooled), for
-	 * DW_AT_call_file; else libdw's */
-	const char **cu_files;
-	size_t cu_nfiles, cu_capfiles;
+	 * DW_AT_call_file: d->files[cu_file0 + i], i < cu_nfiles; else
+	 * libdw's */
+	size_t cu_file0, cu_nfiles;
 	int cu_fast;
 	/* the units: [2k] the header's offset, [2k+1] the unit DIE's */
 	uint64_t *units;
@@ -325,7 +325,7 @@ void pc_dwarf_free(pc_dwarf *d)
 	free(d->nodes);
 	free(d->ranges);
 	free(d->lrows);
-	free(d->cu_files);
+	free(d->files);
 	free(d->units);
 	free(d->alloc);
 	free(d->seg);
@@ -602,7 +602,7 @@ static int func_die(pc_dwarf *d, Dwarf_Die *die, int tag, size_t parent, Dwarf_D
 				/* dwline.c's names: libdw's
 				 * dwarf_getsrcfiles would read the
 				 * whole line table again */
-				n->call_file = cf < d->cu_nfiles ? d->cu_files[cf] : NULL;
+				n->call_file = cf < d->cu_nfiles ? d->files[d->cu_file0 + cf] : NULL;
 			} else if (fa.has_call_file &&
 			    dwarf_formudata(&fa.call_file, &cf) == 0 &&
 			    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
@@ -731,7 +731,7 @@ static int func_die_fast(pc_dwarf *d, const pc_dwk *k, const struct kattrs *fa, 
 	n->subprogram_without_linkage = tag == DW_TAG_subprogram && d->cu_mangled && !fa->linkage;
 	if (inl) {
 		if (fa->call_file)
-			n->call_file = cf < d->cu_nfiles ? d->cu_files[cf] : NULL;
+			n->call_file = cf < d->cu_nfiles ? d->files[d->cu_file0 + cf] : NULL;
 		n->call_line = cl <= 0xffffffffu ? (unsigned)cl : 0;
 		n->call_col = cc <= 0xffffffffu ? (unsigned)cc : 0;
 	}
@@ -1152,6 +1152,18 @@ static int is_view(const pc_dwarf *d, size_t first, uint64_t a)
 	       d->lrows[d->nlrows - 1].addr == a;
 }
 
+/* File name f into d->files: its index there */
+static int add_file(pc_dwarf *d, const char *f, uint32_t *idx)
+{
+	if (d->nfiles >= UINT32_MAX ||
+	    (d->nfiles == d->capfiles &&
+	     pc_grow((void **)&d->files, &d->capfiles, d->nfiles + 1, sizeof *d->files)))
+		return PC_ENOMEM;
+	*idx = (uint32_t)d->nfiles;
+	d->files[d->nfiles++] = f;
+	return PC_OK;
+}
+
 /* One unit's line table into d->lrows.  A row is kept where it lies in
  * an allocated section (an end of sequence: where the byte before it
  * does): the rows of code the linker discarded lie where their
@@ -1159,12 +1171,15 @@ static int is_view(const pc_dwarf *d, size_t first, uint64_t a)
  * The addresses are not looked up through .debug_aranges: GNU ld leaves
  * a (0, 0) pair in a unit's set for each discarded function on
  * targets that relax (RISC-V, Xtensa: the length is a difference of two
- * relocations), which ends the set for libdw, while binutils reads on. */
+ * relocations), which ends the set for libdw, while binutils reads on.
+ * A file name into d->files each time it changes from one row to the
+ * next. */
 static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr cb,
 			  Dwarf_Off cuoff, const char *compdir)
 {
 	size_t hint = 0, first = d->nlrows;
-	const char *last_in = NULL, *last_out = NULL;
+	const char *last_in = NULL, *last_out = NULL, *last_src = NULL;
+	uint32_t last_file = 0;
 	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + nl, sizeof *d->lrows))
 		return PC_ENOMEM;
 	for (size_t i = 0; i < nl; i++) {
@@ -1180,59 +1195,56 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
 			continue;
 		if (dwarf_linecol(l, &col))
 			col = 0;
+		const char *src = end ? NULL : dwarf_linesrc(l, NULL, NULL);
+		if (!src) {
+			last_file = 0;
+		} else if (src != last_src) {
+			const char *f = unit_file(d, compdir, src, &last_in, &last_out);
+			if (!f || add_file(d, f, &last_file))
+				return PC_ENOMEM;
+		}
+		last_src = src;
 		if (!end && is_view(d, first, a))
 			d->nlrows--;
-		struct lrow *r = &d->lrows[d->nlrows++];
-		r->addr = a;
-		r->file = end ? NULL
-			      : unit_file(d, compdir, dwarf_linesrc(l, NULL, NULL), &last_in,
-					  &last_out);
-		if (!end && !r->file && dwarf_linesrc(l, NULL, NULL))
-			return PC_ENOMEM;
-		r->line = line > 0 ? (uint32_t)line : 0;
-		r->col = col > 0 && col <= 0xffff ? (uint16_t)col : 0;
-		r->end = end;
+		d->lrows[d->nlrows++] = (lrow){a, end ? 0 : last_file, line > 0 ? line : 0,
+					       (uint16_t)(col > 0 && col <= 0xffff ? col : 0), 0,
+					       end};
 	}
 	return PC_OK;
 }
 
-/* add_unit_lines for the rows dwline.c read (t, its views dropped): the
- * same rows, the files' names pooled once each (d->cu_files). */
-static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char *compdir)
+/* add_unit_lines for the rows dwline.c appended to d->lrows from
+ * d->lrows[d->nlrows] (t, its views dropped), in place: the same rows,
+ * the files' names pooled once each (from d->files[d->cu_file0]). */
+static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, size_t nrows, Dwarf_Addr cb,
+			 const char *compdir)
 {
 	size_t hint = 0;
 	const char *last_in = NULL, *last_out = NULL;
-	if (pc_grow((void **)&d->cu_files, &d->cu_capfiles, t->nfiles ? t->nfiles : 1,
-		    sizeof *d->cu_files))
-		return PC_ENOMEM;
+	d->cu_file0 = d->nfiles;
+	d->cu_nfiles = t->nfiles;
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const char *f = unit_file(d, compdir, t->files[i], &last_in, &last_out);
-		if (!f || (f == t->files[i] && !(f = pool(d, f))))
+		uint32_t x;
+		if (!f || (f == t->files[i] && !(f = pool(d, f))) || add_file(d, f, &x))
 			return PC_ENOMEM;
-		d->cu_files[i] = f;
 	}
-	d->cu_nfiles = t->nfiles;
-	if (!t->nrows)
-		return PC_OK; /* (t->rows may be NULL) */
-	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + t->nrows, sizeof *d->lrows))
-		return PC_ENOMEM;
-	/* (the rows through locals: a row's address could be d->nlrows for
-	 * the compiler) */
-	struct lrow *r = d->lrows + d->nlrows;
-	const char *const *files = d->cu_files;
-	const size_t nfiles = t->nfiles;
-	for (const pc_dwl_row *l = t->rows, *le = l + t->nrows; l < le; l++) {
+	/* (through locals: a row's address could be d->nlrows for the
+	 * compiler) */
+	lrow *r = d->lrows + d->nlrows;
+	const uint32_t nfiles = (uint32_t)t->nfiles, file0 = (uint32_t)d->cu_file0;
+	for (const lrow *l = r, *le = d->lrows + nrows; l < le; l++) {
 		uint64_t a = l->addr + cb;
 		if (!in_alloc(d, l->end ? a - 1 : a, &hint) || (l->end && !a))
 			continue;
 		/* (no views: dwline.c dropped them, and the rows dropped here
 		 * leave none: rows between two at one address that are not
 		 * ends are at that address, and the ends there come first) */
+		*r = *l;
 		r->addr = a;
-		r->file = l->end || l->file >= nfiles ? NULL : files[l->file];
-		r->line = l->line > 0 ? (uint32_t)l->line : 0;
-		r->col = l->col;
-		r->end = l->end;
+		r->file = l->end || l->file >= nfiles ? 0 : file0 + l->file;
+		if (r->line < 0)
+			r->line = 0;
 		r++;
 	}
 	d->nlrows = (size_t)(r - d->lrows);
@@ -1241,13 +1253,13 @@ static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char
 
 /* rows by address, an end of sequence before a row at its address, else
  * in the order read */
-static int lrow_before(const struct lrow *x, const struct lrow *y)
+static int lrow_before(const lrow *x, const lrow *y)
 {
 	return x->addr < y->addr || (x->addr == y->addr && x->end > y->end);
 }
 
 struct lrow_ord {
-	struct lrow r;
+	lrow r;
 	size_t ord;
 };
 
@@ -1284,9 +1296,9 @@ static int sort_lines(pc_dwarf *d)
 /* The row for module address a: the last one at or below it, unless
  * that ends a sequence (binutils lookup_address_in_line_info_table,
  * libdw dwarf_getsrc_die: of several rows at one address the last). */
-UPTO(rows_upto, struct lrow, KEY_ADDR)
+UPTO(rows_upto, lrow, KEY_ADDR)
 
-static const struct lrow *line_at(pc_dwarf *d, uint64_t a)
+static const lrow *line_at(pc_dwarf *d, uint64_t a)
 {
 	size_t lo = rows_upto(d->lrows, d->nlrows, a, &d->rowhint);
 	if (!lo || d->lrows[lo - 1].end)
@@ -1372,7 +1384,8 @@ static int scan_units(pc_dwarf *d)
 	}
 	if (r < 0)
 		return damaged_in(d, ".debug_info", uoff, "unit header");
-	if (find_alloc(d, e, b0))
+	uint32_t none;
+	if (find_alloc(d, e, b0) || add_file(d, NULL, &none))
 		return PC_ENOMEM;
 	pc_dwl dl;
 	memset(&dl, 0, sizeof dl);
@@ -1406,10 +1419,19 @@ static int scan_units(pc_dwarf *d)
 			int st = PC_EUNSUPPORTED;
 			if (dl.line && !d->general && dwarf_cu_info(cu->cu, &ver, &utype, NULL, NULL, NULL, &asize,
 						     &osize) == 0 &&
-			    utype >= DW_UT_compile && utype <= DW_UT_skeleton)
+			    utype >= DW_UT_compile && utype <= DW_UT_skeleton) {
+				/* the rows appended to d->lrows */
+				dl.rows = d->lrows;
+				dl.nrows = d->nlrows;
+				dl.caprows = d->caplrows;
 				st = pc_dwl_read(&dl, lo, asize, d->cu_compdir);
+				d->lrows = dl.rows;
+				d->caplrows = dl.caprows;
+				dl.rows = NULL;
+				dl.caprows = 0;
+			}
 			if (st == PC_OK) {
-				st = add_dwl_lines(d, &dl, cb, d->cu_compdir);
+				st = add_dwl_lines(d, &dl, dl.nrows, cb, d->cu_compdir);
 				d->cu_fast = 1;
 				d->fast_lines++;
 			} else if (st == PC_EUNSUPPORTED) {
@@ -1475,7 +1497,7 @@ static int scan_units(pc_dwarf *d)
 	 * the unbiased candidates that cand_from searches) */
 	size_t k = 0, i = 0, j = 0;
 	const uint64_t *sg = d->seg, bias = d->bias;
-	const struct lrow *lr = d->lrows;
+	const lrow *lr = d->lrows;
 #define PUT(v) \
 	do { \
 		uint64_t x = (v); \
@@ -1991,11 +2013,11 @@ static const char *frame_name(pc_dwarf *d, Dwarf_Addr a, size_t k, const struct 
  * (line_at) and its segment k (seg_index): the line from the line
  * table, the function scope from the table built at load (*nodep, NONODE
  * for none); 0 when no DWARF covers a. */
-static inline int frame_at(pc_dwarf *d, Dwarf_Addr a, const struct lrow *lr, size_t k,
+static inline int frame_at(pc_dwarf *d, Dwarf_Addr a, const lrow *lr, size_t k,
 			   pc_srcframe *f, size_t *nodep)
 {
 	d->queries++;
-	const char *file = lr ? lr->file : NULL;
+	const char *file = lr ? d->files[lr->file] : NULL;
 	size_t node = k < d->nseg ? d->segnode[k] : NONODE;
 	*nodep = node;
 	if (!file && node == NONODE)
@@ -2006,7 +2028,7 @@ static inline int frame_at(pc_dwarf *d, Dwarf_Addr a, const struct lrow *lr, siz
 		fname = frame_name(d, a, k, x, fname, file);
 	f->function = fname;
 	f->file = file;
-	f->line = lr ? lr->line : 0;
+	f->line = lr ? (unsigned)lr->line : 0;
 	f->column = lr ? lr->col : 0;
 	return 1;
 }
@@ -2234,9 +2256,9 @@ char *pc_dwarf_dump(const pc_dwarf *d, size_t *lines, size_t *dies)
 	*lines = d->fast_lines;
 	*dies = d->fast_dies;
 	for (size_t i = 0; !st && i < d->nlrows; i++) {
-		const struct lrow *r = &d->lrows[i];
+		const lrow *r = &d->lrows[i];
 		st = dump_add(&b, &n, &cap, "row 0x%llx %s:%u:%u%s\n", (unsigned long long)r->addr,
-			      DS(r->file), r->line, r->col, r->end ? " end" : "");
+			      DS(d->files[r->file]), (unsigned)r->line, (unsigned)r->col, r->end ? " end" : "");
 	}
 	for (size_t i = 0; !st && i < d->nnodes; i++) {
 		const struct fnode *x = &d->nodes[i];
@@ -2308,7 +2330,7 @@ static inline int ls_new(lswalk *w, const pc_srcframe *f)
  * the rows and segments are a few entries on from the last one's. */
 static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
 {
-	const struct lrow *rows = d->lrows;
+	const lrow *rows = d->lrows;
 	const uint64_t *seg = d->seg;
 	const size_t nrows = d->nlrows, nseg = d->nseg;
 	size_t row = w->row, sg = w->seg;
@@ -2317,8 +2339,8 @@ static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
 	 * candidate with the same ones has the same frame, and starts no
 	 * symbol (the candidates of one line of one function, most of
 	 * them) */
-	const char *lfile = NULL;
-	unsigned lline = 0;
+	uint32_t lfile = 0;
+	int32_t lline = 0;
 	size_t lk = SIZE_MAX;
 	for (; i < end; i++) {
 		const uint64_t m = d->cand[i];
@@ -2326,7 +2348,7 @@ static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
 			row++;
 		while (sg < nseg && seg[sg] <= m)
 			sg++;
-		const struct lrow *lr = row && !rows[row - 1].end ? &rows[row - 1] : NULL;
+		const lrow *lr = row && !rows[row - 1].end ? &rows[row - 1] : NULL;
 		const size_t k = sg ? sg - 1 : nseg;
 		if (lr && k == lk && lr->file == lfile && lr->line == lline) {
 			d->queries++; /* (read as the one before) */
@@ -2338,7 +2360,7 @@ static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
 		const struct fnode *x = node != NONODE ? &d->nodes[node] : NULL;
 		lk = got && lr && x && x->name && !x->subprogram_without_linkage && !d->general
 			     ? k : SIZE_MAX;
-		lfile = lr ? lr->file : NULL;
+		lfile = lr ? lr->file : 0;
 		lline = lr ? lr->line : 0;
 		if (got && ls_new(w, &f))
 			w->v[w->n++] = (pc_linesym){m - d->bias, f.function, f.file, f.line};
