@@ -201,8 +201,6 @@ struct pc_dwarf {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	uint64_t *cand; /* line_syms candidates */
-	size_t ncand, capcand;
 	/* ARM and MIPS: bit 0 of a code address selects Thumb / MIPS16 /
 	 * microMIPS code (gas writes it into DW_AT_low_pc of an assembly
 	 * function); the instruction is at the even address */
@@ -321,7 +319,6 @@ void pc_dwarf_free(pc_dwarf *d)
 	if (d->dwlib)
 		pc_plat_lib_close(d->dwlib);
 #endif
-	free(d->cand);
 	free(d->nodes);
 	free(d->ranges);
 	free(d->lrows);
@@ -1306,6 +1303,108 @@ static const lrow *line_at(pc_dwarf *d, uint64_t a)
 	return &d->lrows[lo - 1];
 }
 
+/* The line symbols' candidates (pc_dwarf_line_syms): the module
+ * addresses where a row or a segment (a scope's bound) starts, distinct,
+ * in order, at or above the bias (below it: an address near 2^64, a
+ * tombstone, that the bias wrapped around, outside the text, would
+ * break the order of the unbiased addresses).  They are not stored (a
+ * merged copy took 0.8 MB and 200 page faults at 20,000 functions): a
+ * cursor walks the rows and the segments, the next candidate the lower
+ * of their next entries. */
+typedef struct ccur {
+	const lrow *rows;
+	const uint64_t *seg;
+	size_t nrows, nseg;
+	uint64_t bias;
+	size_t row, sg; /* the rows, the segments below the next candidate */
+} ccur;
+
+/* BELOW(name, type, key): the number of v[0, n) (sorted by key) whose key
+ * is below the bias or, unbiased, below a */
+#define BELOW(name, type, key) \
+	static size_t name(const type *v, size_t n, uint64_t bias, uint64_t a) \
+	{ \
+		size_t lo = 0, hi = n; \
+		while (lo < hi) { \
+			size_t m = lo + (hi - lo) / 2; \
+			if (key(v[m]) < bias || key(v[m]) - bias < a) \
+				lo = m + 1; \
+			else \
+				hi = m; \
+		} \
+		return lo; \
+	}
+BELOW(rows_below, lrow, KEY_ADDR)
+BELOW(segs_below, uint64_t, KEY_SELF)
+
+/* A cursor at row and segment sg (below the bias: at the first
+ * candidate) */
+static ccur cand_cur(const pc_dwarf *d, size_t row, size_t sg)
+{
+	return (ccur){d->lrows, d->seg, d->nlrows, d->nseg, d->bias, row, sg};
+}
+
+/* A cursor at the first candidate whose unbiased address is a or above */
+static ccur cand_at(const pc_dwarf *d, uint64_t a)
+{
+	return cand_cur(d, rows_below(d->lrows, d->nlrows, d->bias, a),
+			segs_below(d->seg, d->nseg, d->bias, a));
+}
+
+/* The candidates between unbiased addresses lo and hi, at most (room for
+ * a symbol each: a row and a segment at one address, or two rows, count
+ * twice) */
+static size_t cand_room(const pc_dwarf *d, uint64_t lo, uint64_t hi)
+{
+	ccur a = cand_at(d, lo), b = cand_at(d, hi);
+	return hi <= lo ? 0 : (b.row - a.row) + (b.sg - a.sg);
+}
+
+/* The candidate at c: 1 and *m (a module address), 0 past the last. */
+static inline int cand_get(const ccur *c, uint64_t *m)
+{
+	if (c->row < c->nrows && (c->sg >= c->nseg || c->rows[c->row].addr <= c->seg[c->sg]))
+		*m = c->rows[c->row].addr;
+	else if (c->sg < c->nseg)
+		*m = c->seg[c->sg];
+	else
+		return 0;
+	return 1;
+}
+
+/* c past the candidate m it is at */
+static inline void cand_next(ccur *c, uint64_t m)
+{
+	while (c->row < c->nrows && c->rows[c->row].addr <= m)
+		c->row++;
+	while (c->sg < c->nseg && c->seg[c->sg] <= m)
+		c->sg++;
+}
+
+/* c at the candidate before it when that one's unbiased address is lo
+ * or above: 1 and *m, else 0 */
+static int cand_prev(ccur *c, uint64_t lo, uint64_t *m)
+{
+	uint64_t x = 0;
+	int any = 0;
+	if (c->row) {
+		x = c->rows[c->row - 1].addr;
+		any = 1;
+	}
+	if (c->sg && (!any || c->seg[c->sg - 1] > x)) {
+		x = c->seg[c->sg - 1];
+		any = 1;
+	}
+	if (!any || x < c->bias || x - c->bias < lo)
+		return 0;
+	while (c->row && c->rows[c->row - 1].addr == x)
+		c->row--;
+	if (c->sg && c->seg[c->sg - 1] == x)
+		c->sg--;
+	*m = x;
+	return 1;
+}
+
 /* The unit's compilation directory into d->compdirs: the source files
  * under it may be read (pc_dwarf_open_source). */
 static int add_compdir(pc_dwarf *d, Dwarf_Die *cu)
@@ -1487,40 +1586,7 @@ static int scan_units(pc_dwarf *d)
 		return st;
 	if ((st = build_segments(d)))
 		return st;
-	/* the candidates: the scopes' bounds (the segments' starts, sorted),
-	 * merged with the rows' addresses (in order already) */
-	uint64_t *m = malloc((d->nseg + d->nlrows + 1) * sizeof *m);
-	if (!m)
-		return PC_ENOMEM;
-	/* (below the bias: an address near 2^64 (a tombstone) that the bias
-	 * wrapped around, outside the text, and would break the order of
-	 * the unbiased candidates that cand_from searches) */
-	size_t k = 0, i = 0, j = 0;
-	const uint64_t *sg = d->seg, bias = d->bias;
-	const lrow *lr = d->lrows;
-#define PUT(v) \
-	do { \
-		uint64_t x = (v); \
-		if (x >= bias && (!k || m[k - 1] != x)) \
-			m[k++] = x; \
-	} while (0)
-	while (i < d->nseg && j < d->nlrows) {
-		if (sg[i] < lr[j].addr)
-			PUT(sg[i++]);
-		else
-			PUT(lr[j++].addr);
-	}
-	for (; i < d->nseg; i++)
-		PUT(sg[i]);
-	for (; j < d->nlrows; j++)
-		PUT(lr[j].addr);
-#undef PUT
-	free(d->cand);
-	d->cand = m;
-	d->ncand = k;
-	d->capcand = d->ncand;
 	/* what d keeps, at its size (the arrays grew by doubling) */
-	fit((void **)&d->cand, d->ncand, sizeof *d->cand, &d->capcand);
 	fit((void **)&d->lrows, d->nlrows, sizeof *d->lrows, &d->caplrows);
 	fit((void **)&d->nodes, d->nnodes, sizeof *d->nodes, &d->capnodes);
 	fit((void **)&d->ranges, d->nranges, sizeof *d->ranges, &d->capranges);
@@ -2271,8 +2337,9 @@ char *pc_dwarf_dump(const pc_dwarf *d, size_t *lines, size_t *dies)
 		st = dump_add(&b, &n, &cap, "range 0x%llx-0x%llx %zu\n",
 			      (unsigned long long)d->ranges[i].lo, (unsigned long long)d->ranges[i].hi,
 			      d->ranges[i].node);
-	for (size_t i = 0; !st && i < d->ncand; i++)
-		st = dump_add(&b, &n, &cap, "cand 0x%llx\n", (unsigned long long)d->cand[i]);
+	uint64_t m;
+	for (ccur c = cand_at(d, 0); !st && cand_get(&c, &m); cand_next(&c, m))
+		st = dump_add(&b, &n, &cap, "cand 0x%llx\n", (unsigned long long)m);
 	for (size_t i = 0; !st && i < d->nseg; i++)
 		st = dump_add(&b, &n, &cap, "seg 0x%llx %zu\n", (unsigned long long)d->seg[i],
 			      d->segnode[i]);
@@ -2325,15 +2392,15 @@ static inline int ls_new(lswalk *w, const pc_srcframe *f)
 	return 1;
 }
 
-/* The candidates [i, end), above the last one walked, in .text: the
- * symbols they start.  They come in address order: each one's places in
- * the rows and segments are a few entries on from the last one's. */
-static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
+/* The candidates from w's places on (above the last one walked, in
+ * .text) whose unbiased addresses are below hi: the symbols they start.
+ * They come in address order: each one's places in the rows and
+ * segments are a few entries on from the last one's. */
+static void ls_run(pc_dwarf *d, lswalk *w, uint64_t hi)
 {
-	const lrow *rows = d->lrows;
-	const uint64_t *seg = d->seg;
-	const size_t nrows = d->nlrows, nseg = d->nseg;
-	size_t row = w->row, sg = w->seg;
+	ccur c = cand_cur(d, w->row, w->seg);
+	const lrow *rows = c.rows;
+	const size_t nseg = c.nseg;
 	/* the last candidate's file, line and segment when its function was
 	 * its scope's name (not looked up by address: frame_name): a
 	 * candidate with the same ones has the same frame, and starts no
@@ -2342,12 +2409,10 @@ static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
 	uint32_t lfile = 0;
 	int32_t lline = 0;
 	size_t lk = SIZE_MAX;
-	for (; i < end; i++) {
-		const uint64_t m = d->cand[i];
-		while (row < nrows && rows[row].addr <= m)
-			row++;
-		while (sg < nseg && seg[sg] <= m)
-			sg++;
+	uint64_t m;
+	while (cand_get(&c, &m) && m - c.bias < hi) {
+		cand_next(&c, m);
+		const size_t row = c.row, sg = c.sg;
 		const lrow *lr = row && !rows[row - 1].end ? &rows[row - 1] : NULL;
 		const size_t k = sg ? sg - 1 : nseg;
 		if (lr && k == lk && lr->file == lfile && lr->line == lline) {
@@ -2363,24 +2428,10 @@ static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
 		lfile = lr ? lr->file : 0;
 		lline = lr ? lr->line : 0;
 		if (got && ls_new(w, &f))
-			w->v[w->n++] = (pc_linesym){m - d->bias, f.function, f.file, f.line};
+			w->v[w->n++] = (pc_linesym){m - c.bias, f.function, f.file, f.line};
 	}
-	w->row = row;
-	w->seg = sg;
-}
-
-/* The first candidate whose (unbiased) address is >= a. */
-static size_t cand_from(const pc_dwarf *d, uint64_t a)
-{
-	size_t lo = 0, hi = d->ncand;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		if (d->cand[m] - d->bias < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo;
+	w->row = c.row;
+	w->seg = c.sg;
 }
 #endif
 
@@ -2421,45 +2472,49 @@ int pc_dwarf_line_syms_in(pc_dwarf *d, const uint64_t *ranges, size_t nranges,
 		return PC_OK;
 	lswalk w;
 	memset(&w, 0, sizeof w);
-	/* the candidates in .text: [c0, c1) */
-	const size_t c0 = cand_from(d, d->text_lo), c1 = cand_from(d, d->text_hi);
-	/* the ranges' candidates there: room for a symbol each */
-	size_t room = ranges ? 0 : c1 - c0;
+	/* the candidates in .text: [text_lo, text_hi); the ranges'
+	 * candidates there: room for a symbol each */
+	size_t room = ranges ? 0 : cand_room(d, d->text_lo, d->text_hi);
 	for (size_t r = 0; r < nranges; r++)
-		room += cand_from(d, ranges[2 * r + 1]) - cand_from(d, ranges[2 * r]);
+		room += cand_room(d, ranges[2 * r], ranges[2 * r + 1]);
 	w.v = malloc((room ? room : 1) * sizeof *w.v);
 	if (!w.v)
 		return dfail(d, PC_ENOMEM, -1, "out of memory");
 	if (!ranges) {
-		ls_run(d, &w, c0, c1);
+		ccur c = cand_at(d, d->text_lo);
+		w.row = c.row;
+		w.seg = c.sg;
+		ls_run(d, &w, d->text_hi);
 	} else {
 		/* only the candidates inside the ranges, each range's walk
 		 * started from the triple the full walk has there: the nearest
 		 * earlier candidate with a line (the symbols are those of the
 		 * full walk that lie in the ranges) */
-		size_t done = c0; /* candidates below this were walked */
-		for (size_t r = 0; r < nranges && done < c1; r++) {
-			size_t i = cand_from(d, ranges[2 * r]), end = cand_from(d, ranges[2 * r + 1]);
-			if (i < done)
-				i = done;
-			if (end > c1)
-				end = c1;
-			if (i >= end)
-				continue;
-			if (i > done || i == c0) {
-				/* the triple before candidate i, looked up; the
-				 * places of candidate i */
+		uint64_t done = d->text_lo; /* candidates below this were walked */
+		int walked = 0;
+		for (size_t r = 0; r < nranges && done < d->text_hi; r++) {
+			uint64_t lo = ranges[2 * r] > done ? ranges[2 * r] : done,
+				 hi = ranges[2 * r + 1] < d->text_hi ? ranges[2 * r + 1] : d->text_hi, m;
+			ccur c = cand_at(d, lo), cd = cand_at(d, done);
+			if (!cand_get(&c, &m) || m - c.bias >= hi)
+				continue; /* none in the range */
+			if (!walked || c.row != cd.row || c.sg != cd.sg) {
+				/* (the first walked, or candidates between the
+				 * last walked and it) the triple before its first
+				 * candidate, looked up; the places of that one */
 				pc_srcframe f;
 				size_t node;
+				ccur p = c;
 				w.have_prev = 0;
-				for (size_t j = i; j-- > c0 && !w.have_prev;)
-					if (frame0(d, d->cand[j], &f, &node))
+				while (!w.have_prev && cand_prev(&p, d->text_lo, &m))
+					if (frame0(d, m, &f, &node))
 						(void)ls_new(&w, &f);
-				w.row = rows_upto(d->lrows, d->nlrows, d->cand[i], &d->rowhint);
-				w.seg = segs_upto(d->seg, d->nseg, d->cand[i], &d->seghint);
+				w.row = c.row;
+				w.seg = c.sg;
 			}
-			ls_run(d, &w, i, end);
-			done = end;
+			ls_run(d, &w, hi);
+			done = hi;
+			walked = 1;
 		}
 	}
 	/* in address order: the walk goes up through the candidates, which
