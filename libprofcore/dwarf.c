@@ -1230,9 +1230,16 @@ static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, size_t nrows, Dwarf_Addr 
 	 * compiler) */
 	lrow *r = d->lrows + d->nlrows;
 	const uint32_t nfiles = (uint32_t)t->nfiles, file0 = (uint32_t)d->cu_file0;
+	uint64_t alo = 1, ahi = 0; /* the allocated section of the last row kept */
 	for (const lrow *l = r, *le = d->lrows + nrows; l < le; l++) {
-		uint64_t a = l->addr + cb;
-		if (!in_alloc(d, l->end ? a - 1 : a, &hint) || (l->end && !a))
+		uint64_t a = l->addr + cb, at = l->end ? a - 1 : a;
+		if (at < alo || at >= ahi) {
+			if (!in_alloc(d, at, &hint))
+				continue;
+			alo = d->alloc[2 * hint];
+			ahi = d->alloc[2 * hint + 1];
+		}
+		if (l->end && !a)
 			continue;
 		/* (no views: dwline.c dropped them, and the rows dropped here
 		 * leave none: rows between two at one address that are not
@@ -1270,13 +1277,13 @@ static int cmp_lrow_ord(const void *a, const void *b)
 	return x->ord < y->ord ? -1 : x->ord > y->ord;
 }
 
-/* The units' rows merged: usually they come in address order already. */
-static int sort_lines(pc_dwarf *d)
+/* The units' rows merged when a unit's first row comes before the last
+ * one of the unit before it (*unordered): usually they come in address
+ * order already.  (A unit's own rows come in this order: libdw's, and
+ * dwline.c's as libdw's.) */
+static int sort_lines(pc_dwarf *d, int unordered)
 {
-	size_t i = 1;
-	while (i < d->nlrows && !lrow_before(&d->lrows[i], &d->lrows[i - 1]))
-		i++;
-	if (i >= d->nlrows)
+	if (!unordered)
 		return PC_OK;
 	struct lrow_ord *v = malloc(d->nlrows * sizeof *v);
 	if (!v)
@@ -1495,6 +1502,7 @@ static int scan_units(pc_dwarf *d)
 	dk.want = kwant;
 	dk.nwant = sizeof kwant / sizeof *kwant;
 	size_t unit = 0;
+	int unordered = 0; /* a unit's rows before the last of those before */
 	Dwarf_Addr cb;
 	Dwarf_Die *cu = NULL;
 	(void)dwfl_errno(); /* clears what an earlier lookup left */
@@ -1508,6 +1516,7 @@ static int scan_units(pc_dwarf *d)
 		size_t nl;
 		d->cu_compdir = dwarf_attr(cu, DW_AT_comp_dir, &la) ? dwarf_formstring(&la) : NULL;
 		d->cu_fast = 0;
+		const size_t before = d->nlrows; /* the rows of the units before */
 		if (dwarf_attr(cu, DW_AT_stmt_list, &la)) {
 			Dwarf_Word lo = 0;
 			if (dwarf_formudata(&la, &lo))
@@ -1547,6 +1556,9 @@ static int scan_units(pc_dwarf *d)
 				return st;
 			}
 		}
+		if (before && d->nlrows > before &&
+		    lrow_before(&d->lrows[before], &d->lrows[before - 1]))
+			unordered = 1;
 		d->cu_mangled = !non_mangled(lang);
 		int st = add_compdir(d, cu);
 		/* the DIEs by dwline.c, else (or for what it does not read)
@@ -1581,7 +1593,7 @@ static int scan_units(pc_dwarf *d)
 		return dfail(d, PC_EFORMAT, section_file_offset(d, ".debug_info"),
 			     "damaged DWARF: cannot read the compilation units: %s",
 			     dwfl_errmsg(-1));
-	int st = sort_lines(d);
+	int st = sort_lines(d, unordered);
 	if (st)
 		return st;
 	if ((st = build_segments(d)))
