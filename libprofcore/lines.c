@@ -142,8 +142,17 @@ static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g,
 {
 	size_t j = 0;
 	uint64_t last = 0;
-	for (size_t i = 0; i < p->ntargets; i++) {
-		const pc_symbol *s = &p->syms[p->targets[i].symbol];
+	const pc_target *tg = p->targets;
+	const size_t nt = p->ntargets;
+	for (size_t i = 0; i < nt; i++) {
+		/* the symbols come in address order, not their own, and so do
+		 * their names: each read missed the cache unless asked for
+		 * ahead (a third of the granular profile's time went there) */
+		if (i + 16 < nt)
+			PC_PREFETCH(&p->syms[tg[i + 16].symbol]);
+		if (i + 8 < nt)
+			PC_PREFETCH(p->syms[tg[i + 8].symbol].name);
+		const pc_symbol *s = &p->syms[tg[i].symbol];
 		const char *name = s->name;
 		if (g != PC_GRAN_ADDRESS) {
 			if (s->address < last)
@@ -377,6 +386,9 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_gran g, const pc_linesym *
 		const uint64_t a = ls[i].addr;
 		while (t + 1 < nt && tg[t + 1].segment == PC_NOSEG && tg[t + 1].address <= a)
 			t++;
+		/* (the function symbols ahead asked for: add_functions) */
+		if (t + 8 < nt)
+			PC_PREFETCH(&p->syms[tg[t + 8].symbol]);
 		const int in = t < nt && tg[t].segment == PC_NOSEG && tg[t].address <= a &&
 			       a < tg[t].end;
 		pc_symbol s = {0};
