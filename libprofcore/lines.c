@@ -148,8 +148,10 @@ static int add_functions(pc_profile *p, pc_profile *q, pc_dwarf *d, pc_gran g,
 		/* the symbols come in address order, not their own, and so do
 		 * their names: each read missed the cache unless asked for
 		 * ahead (a third of the granular profile's time went there) */
-		if (i + 16 < nt)
+		if (i + 16 < nt) { /* (both cache lines a symbol may span) */
 			PC_PREFETCH(&p->syms[tg[i + 16].symbol]);
+			PC_PREFETCH(&p->syms[tg[i + 16].symbol].flags);
+		}
 		if (i + 8 < nt)
 			PC_PREFETCH(p->syms[tg[i + 8].symbol].name);
 		const pc_symbol *s = &p->syms[tg[i].symbol];
