@@ -398,7 +398,8 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_gran g, const pc_linesym *
 		const uint64_t a = ls[i].addr;
 		while (t + 1 < nt && tg[t + 1].segment == PC_NOSEG && tg[t + 1].address <= a)
 			t++;
-		/* (the function symbols ahead asked for: add_functions) */
+		/* (the function symbols ahead asked for: at a function's
+		 * address its name is read) */
 		if (t + 8 < nt)
 			PC_PREFETCH(&p->syms[tg[t + 8].symbol]);
 		const int in = t < nt && tg[t].segment == PC_NOSEG && tg[t].address <= a &&
@@ -410,15 +411,16 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_gran g, const pc_linesym *
 		if (i && same(ls[i - 1].file, ls[i].file) && same(ls[i - 1].function, ls[i].function)) {
 			s.binding = prevb;
 		} else {
-			s.binding = in ? p->syms[tg[t].symbol].binding : PC_BIND_GLOBAL;
+			/* (q's copy of the function symbol, in target order:
+			 * p's are read at random) */
+			s.binding = in ? q->syms[t].binding : PC_BIND_GLOBAL;
 			if (s.binding == PC_BIND_WEAK)
 				s.binding = PC_BIND_GLOBAL;
 		}
 		prevb = s.binding;
-		const pc_symbol *f = in ? &p->syms[tg[t].symbol] : NULL;
 		if (g == PC_GRAN_FILE)
 			s.name = file_name(nm, ls[i].file);
-		else if (f && f->address == a && tg[t].address == a && same(f->name, ls[i].function))
+		else if (in && tg[t].address == a && same(p->syms[tg[t].symbol].name, ls[i].function))
 			s.name = q->syms[t].name;
 		else
 			s.name = line_name(nm, ls[i].function, ls[i].file, ls[i].line, a);
