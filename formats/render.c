@@ -12,9 +12,16 @@ int pc_report_run(const pc_report *r, pc_profile *p, const pc_options *opts,
 	 * of the profile seen per line / file / address (lines.c) */
 	pc_profile *g = NULL;
 	if (!strcmp(r->name, "flat") || !strcmp(r->name, "barchart")) {
+		/* (the DWARF read to make g, which holds all it needs of it,
+		 * is closed before the rendering: what the rendering allocates
+		 * takes its place, not pages more; one the profile had before
+		 * this run stays open) */
+		const int had = pc_profile_has_dwarf(p);
 		int gs = pc_profile_granular(p, opts, &g);
 		if (gs)
 			return gs;
+		if (!had)
+			pc_profile_dwarf_close(p);
 	}
 	int st = r->render(g ? g : p, opts, k);
 	if (!k->write_failed && st && g) {

@@ -110,6 +110,11 @@ static void text(pc_sink *k, pc_profile *p, const pc_rowset *rs,
 	pc_lw_init(&b, k);
 	for (size_t i = 0; i < rs->n; i++) {
 		const pc_rs_row *r = &rs->rows[i];
+		/* the names come in the rows' order, not the pool's: asked
+		 * for ahead (their first byte missed the cache: 4% of the
+		 * line report's time) */
+		if (i + 8 < rs->n)
+			PC_PREFETCH(rs->rows[i + 8].label);
 		if (!rs->zero && r->calls == 0 && r->count == 0)
 			continue;
 		if (pc_lw_row(&b))

@@ -236,27 +236,33 @@ void pc_attrib_free(pc_profile *p)
 
 static int build_targets(pc_profile *p, int use_sizes)
 {
-	size_t nc = 0;
-	for (size_t i = 0; i < p->nsyms; i++)
-		nc += is_target(&p->syms[i]);
 	/* the candidates stably by (segment, address) with a radix sort of
 	 * their symbol indexes: each run at one address in index order.  16
-	 * bytes a candidate while sorting (two arrays), 8 once sorted. */
-	pc_rkey *rk = nc ? malloc(nc * sizeof *rk) : NULL;
-	pc_rkey *rt = nc ? malloc(nc * sizeof *rt) : NULL;
-	if (nc && (!rk || !rt)) {
+	 * bytes a candidate while sorting (two arrays), 8 once sorted.
+	 * (Room for every symbol, the candidates found in one pass over
+	 * them: a symbol table is mostly candidates, and the room past
+	 * them is never written.) */
+	const size_t ns = p->nsyms;
+	pc_rkey *rk = ns ? malloc(ns * sizeof *rk) : NULL;
+	pc_rkey *rt = ns ? malloc(ns * sizeof *rt) : NULL;
+	if (ns && (!rk || !rt)) {
 		free(rk);
 		free(rt);
 		return PC_ENOMEM;
 	}
 	int segs = 0;
-	size_t k = 0;
-	for (size_t i = 0; i < p->nsyms; i++) {
+	size_t nc = 0;
+	for (size_t i = 0; i < ns; i++) {
 		const pc_symbol *s = &p->syms[i];
 		if (!is_target(s))
 			continue;
-		rk[k++] = (pc_rkey){s->address, i};
+		rk[nc++] = (pc_rkey){s->address, i};
 		segs |= s->segment != p->syms[rk[0].idx].segment;
+	}
+	if (!nc) {
+		free(rk);
+		free(rt);
+		rk = rt = NULL;
 	}
 	pc_rkey *o = nc ? pc_radix_sort(rk, rt, nc) : NULL;
 	if (segs) {

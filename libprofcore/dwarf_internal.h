@@ -68,6 +68,11 @@ PC_INTERNAL int pc_profile_dwarf(pc_profile *p, const pc_options *opts,
 /** Records the DWARF reader's error e, with its file and offset, on p
  *  (e NULL: "cannot read DWARF" with st); returns its code (else st). */
 PC_INTERNAL int pc_profile_dwarf_fail(pc_profile *p, const pc_error *e, int st);
+/** Whether p holds a pc_dwarf (given, or opened by pc_profile_dwarf). */
+PC_INTERNAL int pc_profile_has_dwarf(const pc_profile *p);
+/** Closes the pc_dwarf p opened (not one given with pc_profile_set_dwarf):
+ *  the next pc_profile_dwarf opens it again. */
+PC_INTERNAL void pc_profile_dwarf_close(pc_profile *p);
 /** pc_profile_dwarf with find, the row lookup that gives the line rows of
  *  a map (no ELF) their functions (profdwarf.c; pc_profile_dwarf, in
  *  lines.c, passes pc_profile_row_find). */

@@ -136,3 +136,14 @@ int pc_profile_dwarf_by(pc_profile *p, const pc_options *opts, pc_rowfind_fn fin
 	*out = d;
 	return PC_OK;
 }
+
+int pc_profile_has_dwarf(const pc_profile *p)
+{
+	return p->dwarf || p->own_dwarf;
+}
+
+void pc_profile_dwarf_close(pc_profile *p)
+{
+	pc_dwarf_free(p->own_dwarf);
+	p->own_dwarf = NULL;
+}
