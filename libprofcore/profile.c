@@ -2,6 +2,7 @@
 #include "model.h"
 #include "internal.h"
 #include "timeline.h"
+#include "platform.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -172,6 +173,8 @@ int pc_profile_reserve_symbols(pc_profile *p, size_t n)
 		return PC_ENOMEM;
 	p->syms = v;
 	p->capsyms = p->nsyms + n;
+	/* (the room is written next, all of it: mapped in one call) */
+	pc_plat_advise_bulk(p->syms + p->nsyms, n * sizeof *v);
 	return PC_OK;
 }
 

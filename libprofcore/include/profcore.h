@@ -1111,7 +1111,11 @@ PC_API int pc_dwarf_find_source(char **path, const pc_dwarf *d,
 				const char *file);
 /** Gives p the reader for source-level reports (borrowed: d must
  *  outlive p; NULL: none).  Without it they open one from p's ELF
- *  file.  Returns PC_OK (PC_EUSAGE for p NULL). */
+ *  file, kept for the next report; but a flat or bar chart report at
+ *  granularity line or file closes the one it opened once its line
+ *  profile is made (the rendering then reuses that memory): give the
+ *  reader here to keep one across such reports.  Returns PC_OK
+ *  (PC_EUSAGE for p NULL). */
 PC_API int pc_profile_set_dwarf(pc_profile *p, pc_dwarf *d);
 
 /* ------------------------------------------------------------------ */

@@ -237,6 +237,59 @@ static void test_line_syms_hist_sampled_only(void **state)
 	}
 }
 
+/* A profile that reads its own DWARF (the program loaded as its symbols):
+ * the line report closes the DWARF it opened once the granular profile
+ * is made (render.c), and a report after it opens it again and reads the
+ * same as on a profile that never made a line report. */
+static void own_profile(pc_profile **p)
+{
+	assert_int_equal(pc_profile_new(p, NULL), PC_OK);
+	assert_int_equal(pc_profile_load_file(*p, exe, "elf", NULL), PC_OK);
+	static const uint64_t at[3] = {0x10ed, 0x1135, 0x1145};
+	for (int i = 0; i < 30; i++)
+		assert_int_equal(pc_profile_add_sample(*p, PC_NOSEG, at[i % 3], 1), PC_OK);
+}
+
+static void test_line_report_then_locations(void **state)
+{
+	(void)state;
+	pc_profile *p, *fresh;
+	own_profile(&p);
+	own_profile(&fresh);
+	pc_options *o;
+	assert_int_equal(pc_options_new(&o), PC_OK);
+	assert_int_equal(pc_options_set(o, "granularity", "line"), PC_OK);
+	char *lines = NULL, *again = NULL, *loc = NULL, *want = NULL;
+	size_t len;
+	for (int r = 0; r < 2; r++) /* (twice: opened again for the second) */
+		assert_int_equal(pc_profile_render(r ? &again : &lines, &len, p, "flat", o),
+				 PC_OK);
+	assert_string_equal(lines, again);
+	assert_non_null(strstr(lines,
+		"   1  fill (lines_main.c:14 @ 10e8)        10    33.33    33.33  ####################\n"
+		"   2  mix (lines_util.h:9 @ 1132)          10    33.33    66.67  ####################\n"
+		"   3  scan (lines_main.c:22 @ 1144)        10    33.33   100.00  ####################\n"));
+	assert_int_equal(pc_profile_render(&loc, &len, p, "locations", NULL), PC_OK);
+	assert_int_equal(pc_profile_render(&want, &len, fresh, "locations", NULL), PC_OK);
+	assert_string_equal(loc, want);
+	assert_string_equal(loc,
+		"address           count  function at file:line:column (inline chain, innermost first)\n"
+		"0x10ed               10  fill at /profcore-src/lines_main.c:14:15\n"
+		"                         inlined in main at /profcore-src/lines_main.c:38:3\n"
+		"0x1135               10  mix at /profcore-src/lines_util.h:9:4\n"
+		"                         inlined in scan at /profcore-src/lines_main.c:23:7\n"
+		"                         inlined in main at /profcore-src/lines_main.c:40:12\n"
+		"0x1145               10  scan at /profcore-src/lines_main.c:22:36\n"
+		"                         inlined in main at /profcore-src/lines_main.c:40:12\n");
+	pc_free(lines);
+	pc_free(again);
+	pc_free(loc);
+	pc_free(want);
+	pc_options_free(o);
+	pc_profile_free(p);
+	pc_profile_free(fresh);
+}
+
 static void test_find_source(void **state)
 {
 	(void)state;
@@ -290,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_once_per_address),
 		cmocka_unit_test(test_line_syms_sampled_only),
 		cmocka_unit_test(test_line_syms_hist_sampled_only),
+		cmocka_unit_test(test_line_report_then_locations),
 		cmocka_unit_test(test_find_source),
 		cmocka_unit_test(test_errors),
 	};
