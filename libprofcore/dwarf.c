@@ -147,15 +147,11 @@ struct frange {
 	uint64_t lo, hi; /* module addresses */
 	size_t node;
 };
-/* A row of a unit's line table: from addr on, file:line:col (end: the
- * end of a sequence, no line from addr on). */
-struct lrow {
-	uint64_t addr; /* module address */
-	const char *file; /* libdw's */
-	uint32_t line;
-	uint16_t col;
-	uint8_t end;
-};
+/* A row of a unit's line table (d->lrows): from addr (a module address)
+ * on, file:line:col, file an index into d->files (0: none), line >= 0;
+ * end: the end of a sequence, no line from addr on.  dwline.c's rows,
+ * read into d->lrows and made these in place. */
+typedef pc_dwl_row lrow;
 #endif
 
 typedef struct centry {
@@ -205,8 +201,6 @@ struct pc_dwarf {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	uint64_t *cand; /* line_syms candidates */
-	size_t ncand, capcand;
 	/* ARM and MIPS: bit 0 of a code address selects Thumb / MIPS16 /
 	 * microMIPS code (gas writes it into DW_AT_low_pc of an assembly
 	 * function); the instruction is at the even address */
@@ -218,8 +212,12 @@ struct pc_dwarf {
 	size_t nranges, capranges;
 	/* every unit's line table, merged by address: addresses are looked
 	 * up here, not through the units' .debug_aranges (docs/source.md) */
-	struct lrow *lrows;
+	lrow *lrows;
 	size_t nlrows, caplrows;
+	/* the rows' file names (files[0] NULL: none), each unit's in turn
+	 * (pooled, or libdw's) */
+	const char **files;
+	size_t nfiles, capfiles;
 	uint64_t *alloc; /* the allocated sections: [alloc[2k], alloc[2k+1]) */
 	size_t nalloc;
 	/* elementary segments [seg[k], seg[k+1]) and their innermost node */
@@ -229,9 +227,9 @@ struct pc_dwarf {
 	size_t rowhint, seghint; /* the last lookup's places in lrows, seg */
 	/* the unit being read, when dwline.c read its line table (cu_fast):
 	 * its files' names as the rows have them (pooled), for
-	 * DW_AT_call_file; else libdw's */
-	const char **cu_files;
-	size_t cu_nfiles, cu_capfiles;
+	 * DW_AT_call_file: d->files[cu_file0 + i], i < cu_nfiles; else
+	 * libdw's */
+	size_t cu_file0, cu_nfiles;
 	int cu_fast;
 	/* the units: [2k] the header's offset, [2k+1] the unit DIE's */
 	uint64_t *units;
@@ -321,11 +319,10 @@ void pc_dwarf_free(pc_dwarf *d)
 	if (d->dwlib)
 		pc_plat_lib_close(d->dwlib);
 #endif
-	free(d->cand);
 	free(d->nodes);
 	free(d->ranges);
 	free(d->lrows);
-	free(d->cu_files);
+	free(d->files);
 	free(d->units);
 	free(d->alloc);
 	free(d->seg);
@@ -602,7 +599,7 @@ static int func_die(pc_dwarf *d, Dwarf_Die *die, int tag, size_t parent, Dwarf_D
 				/* dwline.c's names: libdw's
 				 * dwarf_getsrcfiles would read the
 				 * whole line table again */
-				n->call_file = cf < d->cu_nfiles ? d->cu_files[cf] : NULL;
+				n->call_file = cf < d->cu_nfiles ? d->files[d->cu_file0 + cf] : NULL;
 			} else if (fa.has_call_file &&
 			    dwarf_formudata(&fa.call_file, &cf) == 0 &&
 			    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
@@ -731,7 +728,7 @@ static int func_die_fast(pc_dwarf *d, const pc_dwk *k, const struct kattrs *fa, 
 	n->subprogram_without_linkage = tag == DW_TAG_subprogram && d->cu_mangled && !fa->linkage;
 	if (inl) {
 		if (fa->call_file)
-			n->call_file = cf < d->cu_nfiles ? d->cu_files[cf] : NULL;
+			n->call_file = cf < d->cu_nfiles ? d->files[d->cu_file0 + cf] : NULL;
 		n->call_line = cl <= 0xffffffffu ? (unsigned)cl : 0;
 		n->call_col = cc <= 0xffffffffu ? (unsigned)cc : 0;
 	}
@@ -1152,6 +1149,18 @@ static int is_view(const pc_dwarf *d, size_t first, uint64_t a)
 	       d->lrows[d->nlrows - 1].addr == a;
 }
 
+/* File name f into d->files: its index there */
+static int add_file(pc_dwarf *d, const char *f, uint32_t *idx)
+{
+	if (d->nfiles >= UINT32_MAX ||
+	    (d->nfiles == d->capfiles &&
+	     pc_grow((void **)&d->files, &d->capfiles, d->nfiles + 1, sizeof *d->files)))
+		return PC_ENOMEM;
+	*idx = (uint32_t)d->nfiles;
+	d->files[d->nfiles++] = f;
+	return PC_OK;
+}
+
 /* One unit's line table into d->lrows.  A row is kept where it lies in
  * an allocated section (an end of sequence: where the byte before it
  * does): the rows of code the linker discarded lie where their
@@ -1159,12 +1168,15 @@ static int is_view(const pc_dwarf *d, size_t first, uint64_t a)
  * The addresses are not looked up through .debug_aranges: GNU ld leaves
  * a (0, 0) pair in a unit's set for each discarded function on
  * targets that relax (RISC-V, Xtensa: the length is a difference of two
- * relocations), which ends the set for libdw, while binutils reads on. */
+ * relocations), which ends the set for libdw, while binutils reads on.
+ * A file name into d->files each time it changes from one row to the
+ * next. */
 static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr cb,
 			  Dwarf_Off cuoff, const char *compdir)
 {
 	size_t hint = 0, first = d->nlrows;
-	const char *last_in = NULL, *last_out = NULL;
+	const char *last_in = NULL, *last_out = NULL, *last_src = NULL;
+	uint32_t last_file = 0;
 	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + nl, sizeof *d->lrows))
 		return PC_ENOMEM;
 	for (size_t i = 0; i < nl; i++) {
@@ -1180,59 +1192,63 @@ static int add_unit_lines(pc_dwarf *d, Dwarf_Lines *lines, size_t nl, Dwarf_Addr
 			continue;
 		if (dwarf_linecol(l, &col))
 			col = 0;
+		const char *src = end ? NULL : dwarf_linesrc(l, NULL, NULL);
+		if (!src) {
+			last_file = 0;
+		} else if (src != last_src) {
+			const char *f = unit_file(d, compdir, src, &last_in, &last_out);
+			if (!f || add_file(d, f, &last_file))
+				return PC_ENOMEM;
+		}
+		last_src = src;
 		if (!end && is_view(d, first, a))
 			d->nlrows--;
-		struct lrow *r = &d->lrows[d->nlrows++];
-		r->addr = a;
-		r->file = end ? NULL
-			      : unit_file(d, compdir, dwarf_linesrc(l, NULL, NULL), &last_in,
-					  &last_out);
-		if (!end && !r->file && dwarf_linesrc(l, NULL, NULL))
-			return PC_ENOMEM;
-		r->line = line > 0 ? (uint32_t)line : 0;
-		r->col = col > 0 && col <= 0xffff ? (uint16_t)col : 0;
-		r->end = end;
+		d->lrows[d->nlrows++] = (lrow){a, end ? 0 : last_file, line > 0 ? line : 0,
+					       (uint16_t)(col > 0 && col <= 0xffff ? col : 0), 0,
+					       end};
 	}
 	return PC_OK;
 }
 
-/* add_unit_lines for the rows dwline.c read (t, its views dropped): the
- * same rows, the files' names pooled once each (d->cu_files). */
-static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char *compdir)
+/* add_unit_lines for the rows dwline.c appended to d->lrows from
+ * d->lrows[d->nlrows] (t, its views dropped), in place: the same rows,
+ * the files' names pooled once each (from d->files[d->cu_file0]). */
+static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, size_t nrows, Dwarf_Addr cb,
+			 const char *compdir)
 {
 	size_t hint = 0;
 	const char *last_in = NULL, *last_out = NULL;
-	if (pc_grow((void **)&d->cu_files, &d->cu_capfiles, t->nfiles ? t->nfiles : 1,
-		    sizeof *d->cu_files))
-		return PC_ENOMEM;
+	d->cu_file0 = d->nfiles;
+	d->cu_nfiles = t->nfiles;
 	for (size_t i = 0; i < t->nfiles; i++) {
 		const char *f = unit_file(d, compdir, t->files[i], &last_in, &last_out);
-		if (!f || (f == t->files[i] && !(f = pool(d, f))))
+		uint32_t x;
+		if (!f || (f == t->files[i] && !(f = pool(d, f))) || add_file(d, f, &x))
 			return PC_ENOMEM;
-		d->cu_files[i] = f;
 	}
-	d->cu_nfiles = t->nfiles;
-	if (!t->nrows)
-		return PC_OK; /* (t->rows may be NULL) */
-	if (pc_grow((void **)&d->lrows, &d->caplrows, d->nlrows + t->nrows, sizeof *d->lrows))
-		return PC_ENOMEM;
-	/* (the rows through locals: a row's address could be d->nlrows for
-	 * the compiler) */
-	struct lrow *r = d->lrows + d->nlrows;
-	const char *const *files = d->cu_files;
-	const size_t nfiles = t->nfiles;
-	for (const pc_dwl_row *l = t->rows, *le = l + t->nrows; l < le; l++) {
-		uint64_t a = l->addr + cb;
-		if (!in_alloc(d, l->end ? a - 1 : a, &hint) || (l->end && !a))
+	/* (through locals: a row's address could be d->nlrows for the
+	 * compiler) */
+	lrow *r = d->lrows + d->nlrows;
+	const uint32_t nfiles = (uint32_t)t->nfiles, file0 = (uint32_t)d->cu_file0;
+	uint64_t alo = 1, ahi = 0; /* the allocated section of the last row kept */
+	for (const lrow *l = r, *le = d->lrows + nrows; l < le; l++) {
+		uint64_t a = l->addr + cb, at = l->end ? a - 1 : a;
+		if (at < alo || at >= ahi) {
+			if (!in_alloc(d, at, &hint))
+				continue;
+			alo = d->alloc[2 * hint];
+			ahi = d->alloc[2 * hint + 1];
+		}
+		if (l->end && !a)
 			continue;
 		/* (no views: dwline.c dropped them, and the rows dropped here
 		 * leave none: rows between two at one address that are not
 		 * ends are at that address, and the ends there come first) */
+		*r = *l;
 		r->addr = a;
-		r->file = l->end || l->file >= nfiles ? NULL : files[l->file];
-		r->line = l->line > 0 ? (uint32_t)l->line : 0;
-		r->col = l->col;
-		r->end = l->end;
+		r->file = l->end || l->file >= nfiles ? 0 : file0 + l->file;
+		if (r->line < 0)
+			r->line = 0;
 		r++;
 	}
 	d->nlrows = (size_t)(r - d->lrows);
@@ -1241,13 +1257,13 @@ static int add_dwl_lines(pc_dwarf *d, const pc_dwl *t, Dwarf_Addr cb, const char
 
 /* rows by address, an end of sequence before a row at its address, else
  * in the order read */
-static int lrow_before(const struct lrow *x, const struct lrow *y)
+static int lrow_before(const lrow *x, const lrow *y)
 {
 	return x->addr < y->addr || (x->addr == y->addr && x->end > y->end);
 }
 
 struct lrow_ord {
-	struct lrow r;
+	lrow r;
 	size_t ord;
 };
 
@@ -1261,13 +1277,13 @@ static int cmp_lrow_ord(const void *a, const void *b)
 	return x->ord < y->ord ? -1 : x->ord > y->ord;
 }
 
-/* The units' rows merged: usually they come in address order already. */
-static int sort_lines(pc_dwarf *d)
+/* The units' rows merged when a unit's first row comes before the last
+ * one of the unit before it (*unordered): usually they come in address
+ * order already.  (A unit's own rows come in this order: libdw's, and
+ * dwline.c's as libdw's.) */
+static int sort_lines(pc_dwarf *d, int unordered)
 {
-	size_t i = 1;
-	while (i < d->nlrows && !lrow_before(&d->lrows[i], &d->lrows[i - 1]))
-		i++;
-	if (i >= d->nlrows)
+	if (!unordered)
 		return PC_OK;
 	struct lrow_ord *v = malloc(d->nlrows * sizeof *v);
 	if (!v)
@@ -1284,14 +1300,116 @@ static int sort_lines(pc_dwarf *d)
 /* The row for module address a: the last one at or below it, unless
  * that ends a sequence (binutils lookup_address_in_line_info_table,
  * libdw dwarf_getsrc_die: of several rows at one address the last). */
-UPTO(rows_upto, struct lrow, KEY_ADDR)
+UPTO(rows_upto, lrow, KEY_ADDR)
 
-static const struct lrow *line_at(pc_dwarf *d, uint64_t a)
+static const lrow *line_at(pc_dwarf *d, uint64_t a)
 {
 	size_t lo = rows_upto(d->lrows, d->nlrows, a, &d->rowhint);
 	if (!lo || d->lrows[lo - 1].end)
 		return NULL;
 	return &d->lrows[lo - 1];
+}
+
+/* The line symbols' candidates (pc_dwarf_line_syms): the module
+ * addresses where a row or a segment (a scope's bound) starts, distinct,
+ * in order, at or above the bias (below it: an address near 2^64, a
+ * tombstone, that the bias wrapped around, outside the text, would
+ * break the order of the unbiased addresses).  They are not stored (a
+ * merged copy took 0.8 MB and 200 page faults at 20,000 functions): a
+ * cursor walks the rows and the segments, the next candidate the lower
+ * of their next entries. */
+typedef struct ccur {
+	const lrow *rows;
+	const uint64_t *seg;
+	size_t nrows, nseg;
+	uint64_t bias;
+	size_t row, sg; /* the rows, the segments below the next candidate */
+} ccur;
+
+/* BELOW(name, type, key): the number of v[0, n) (sorted by key) whose key
+ * is below the bias or, unbiased, below a */
+#define BELOW(name, type, key) \
+	static size_t name(const type *v, size_t n, uint64_t bias, uint64_t a) \
+	{ \
+		size_t lo = 0, hi = n; \
+		while (lo < hi) { \
+			size_t m = lo + (hi - lo) / 2; \
+			if (key(v[m]) < bias || key(v[m]) - bias < a) \
+				lo = m + 1; \
+			else \
+				hi = m; \
+		} \
+		return lo; \
+	}
+BELOW(rows_below, lrow, KEY_ADDR)
+BELOW(segs_below, uint64_t, KEY_SELF)
+
+/* A cursor at row and segment sg (below the bias: at the first
+ * candidate) */
+static ccur cand_cur(const pc_dwarf *d, size_t row, size_t sg)
+{
+	return (ccur){d->lrows, d->seg, d->nlrows, d->nseg, d->bias, row, sg};
+}
+
+/* A cursor at the first candidate whose unbiased address is a or above */
+static ccur cand_at(const pc_dwarf *d, uint64_t a)
+{
+	return cand_cur(d, rows_below(d->lrows, d->nlrows, d->bias, a),
+			segs_below(d->seg, d->nseg, d->bias, a));
+}
+
+/* The candidates between unbiased addresses lo and hi, at most (room for
+ * a symbol each: a row and a segment at one address, or two rows, count
+ * twice) */
+static size_t cand_room(const pc_dwarf *d, uint64_t lo, uint64_t hi)
+{
+	ccur a = cand_at(d, lo), b = cand_at(d, hi);
+	return hi <= lo ? 0 : (b.row - a.row) + (b.sg - a.sg);
+}
+
+/* The candidate at c: 1 and *m (a module address), 0 past the last. */
+static inline int cand_get(const ccur *c, uint64_t *m)
+{
+	if (c->row < c->nrows && (c->sg >= c->nseg || c->rows[c->row].addr <= c->seg[c->sg]))
+		*m = c->rows[c->row].addr;
+	else if (c->sg < c->nseg)
+		*m = c->seg[c->sg];
+	else
+		return 0;
+	return 1;
+}
+
+/* c past the candidate m it is at */
+static inline void cand_next(ccur *c, uint64_t m)
+{
+	while (c->row < c->nrows && c->rows[c->row].addr <= m)
+		c->row++;
+	while (c->sg < c->nseg && c->seg[c->sg] <= m)
+		c->sg++;
+}
+
+/* c at the candidate before it when that one's unbiased address is lo
+ * or above: 1 and *m, else 0 */
+static int cand_prev(ccur *c, uint64_t lo, uint64_t *m)
+{
+	uint64_t x = 0;
+	int any = 0;
+	if (c->row) {
+		x = c->rows[c->row - 1].addr;
+		any = 1;
+	}
+	if (c->sg && (!any || c->seg[c->sg - 1] > x)) {
+		x = c->seg[c->sg - 1];
+		any = 1;
+	}
+	if (!any || x < c->bias || x - c->bias < lo)
+		return 0;
+	while (c->row && c->rows[c->row - 1].addr == x)
+		c->row--;
+	if (c->sg && c->seg[c->sg - 1] == x)
+		c->sg--;
+	*m = x;
+	return 1;
 }
 
 /* The unit's compilation directory into d->compdirs: the source files
@@ -1372,7 +1490,8 @@ static int scan_units(pc_dwarf *d)
 	}
 	if (r < 0)
 		return damaged_in(d, ".debug_info", uoff, "unit header");
-	if (find_alloc(d, e, b0))
+	uint32_t none;
+	if (find_alloc(d, e, b0) || add_file(d, NULL, &none))
 		return PC_ENOMEM;
 	pc_dwl dl;
 	memset(&dl, 0, sizeof dl);
@@ -1383,6 +1502,7 @@ static int scan_units(pc_dwarf *d)
 	dk.want = kwant;
 	dk.nwant = sizeof kwant / sizeof *kwant;
 	size_t unit = 0;
+	int unordered = 0; /* a unit's rows before the last of those before */
 	Dwarf_Addr cb;
 	Dwarf_Die *cu = NULL;
 	(void)dwfl_errno(); /* clears what an earlier lookup left */
@@ -1396,6 +1516,7 @@ static int scan_units(pc_dwarf *d)
 		size_t nl;
 		d->cu_compdir = dwarf_attr(cu, DW_AT_comp_dir, &la) ? dwarf_formstring(&la) : NULL;
 		d->cu_fast = 0;
+		const size_t before = d->nlrows; /* the rows of the units before */
 		if (dwarf_attr(cu, DW_AT_stmt_list, &la)) {
 			Dwarf_Word lo = 0;
 			if (dwarf_formudata(&la, &lo))
@@ -1406,10 +1527,19 @@ static int scan_units(pc_dwarf *d)
 			int st = PC_EUNSUPPORTED;
 			if (dl.line && !d->general && dwarf_cu_info(cu->cu, &ver, &utype, NULL, NULL, NULL, &asize,
 						     &osize) == 0 &&
-			    utype >= DW_UT_compile && utype <= DW_UT_skeleton)
+			    utype >= DW_UT_compile && utype <= DW_UT_skeleton) {
+				/* the rows appended to d->lrows */
+				dl.rows = d->lrows;
+				dl.nrows = d->nlrows;
+				dl.caprows = d->caplrows;
 				st = pc_dwl_read(&dl, lo, asize, d->cu_compdir);
+				d->lrows = dl.rows;
+				d->caplrows = dl.caprows;
+				dl.rows = NULL;
+				dl.caprows = 0;
+			}
 			if (st == PC_OK) {
-				st = add_dwl_lines(d, &dl, cb, d->cu_compdir);
+				st = add_dwl_lines(d, &dl, dl.nrows, cb, d->cu_compdir);
 				d->cu_fast = 1;
 				d->fast_lines++;
 			} else if (st == PC_EUNSUPPORTED) {
@@ -1426,6 +1556,9 @@ static int scan_units(pc_dwarf *d)
 				return st;
 			}
 		}
+		if (before && d->nlrows > before &&
+		    lrow_before(&d->lrows[before], &d->lrows[before - 1]))
+			unordered = 1;
 		d->cu_mangled = !non_mangled(lang);
 		int st = add_compdir(d, cu);
 		/* the DIEs by dwline.c, else (or for what it does not read)
@@ -1460,45 +1593,12 @@ static int scan_units(pc_dwarf *d)
 		return dfail(d, PC_EFORMAT, section_file_offset(d, ".debug_info"),
 			     "damaged DWARF: cannot read the compilation units: %s",
 			     dwfl_errmsg(-1));
-	int st = sort_lines(d);
+	int st = sort_lines(d, unordered);
 	if (st)
 		return st;
 	if ((st = build_segments(d)))
 		return st;
-	/* the candidates: the scopes' bounds (the segments' starts, sorted),
-	 * merged with the rows' addresses (in order already) */
-	uint64_t *m = malloc((d->nseg + d->nlrows + 1) * sizeof *m);
-	if (!m)
-		return PC_ENOMEM;
-	/* (below the bias: an address near 2^64 (a tombstone) that the bias
-	 * wrapped around, outside the text, and would break the order of
-	 * the unbiased candidates that cand_from searches) */
-	size_t k = 0, i = 0, j = 0;
-	const uint64_t *sg = d->seg, bias = d->bias;
-	const struct lrow *lr = d->lrows;
-#define PUT(v) \
-	do { \
-		uint64_t x = (v); \
-		if (x >= bias && (!k || m[k - 1] != x)) \
-			m[k++] = x; \
-	} while (0)
-	while (i < d->nseg && j < d->nlrows) {
-		if (sg[i] < lr[j].addr)
-			PUT(sg[i++]);
-		else
-			PUT(lr[j++].addr);
-	}
-	for (; i < d->nseg; i++)
-		PUT(sg[i]);
-	for (; j < d->nlrows; j++)
-		PUT(lr[j].addr);
-#undef PUT
-	free(d->cand);
-	d->cand = m;
-	d->ncand = k;
-	d->capcand = d->ncand;
 	/* what d keeps, at its size (the arrays grew by doubling) */
-	fit((void **)&d->cand, d->ncand, sizeof *d->cand, &d->capcand);
 	fit((void **)&d->lrows, d->nlrows, sizeof *d->lrows, &d->caplrows);
 	fit((void **)&d->nodes, d->nnodes, sizeof *d->nodes, &d->capnodes);
 	fit((void **)&d->ranges, d->nranges, sizeof *d->ranges, &d->capranges);
@@ -1991,11 +2091,11 @@ static const char *frame_name(pc_dwarf *d, Dwarf_Addr a, size_t k, const struct 
  * (line_at) and its segment k (seg_index): the line from the line
  * table, the function scope from the table built at load (*nodep, NONODE
  * for none); 0 when no DWARF covers a. */
-static inline int frame_at(pc_dwarf *d, Dwarf_Addr a, const struct lrow *lr, size_t k,
+static inline int frame_at(pc_dwarf *d, Dwarf_Addr a, const lrow *lr, size_t k,
 			   pc_srcframe *f, size_t *nodep)
 {
 	d->queries++;
-	const char *file = lr ? lr->file : NULL;
+	const char *file = lr ? d->files[lr->file] : NULL;
 	size_t node = k < d->nseg ? d->segnode[k] : NONODE;
 	*nodep = node;
 	if (!file && node == NONODE)
@@ -2006,7 +2106,7 @@ static inline int frame_at(pc_dwarf *d, Dwarf_Addr a, const struct lrow *lr, siz
 		fname = frame_name(d, a, k, x, fname, file);
 	f->function = fname;
 	f->file = file;
-	f->line = lr ? lr->line : 0;
+	f->line = lr ? (unsigned)lr->line : 0;
 	f->column = lr ? lr->col : 0;
 	return 1;
 }
@@ -2234,9 +2334,9 @@ char *pc_dwarf_dump(const pc_dwarf *d, size_t *lines, size_t *dies)
 	*lines = d->fast_lines;
 	*dies = d->fast_dies;
 	for (size_t i = 0; !st && i < d->nlrows; i++) {
-		const struct lrow *r = &d->lrows[i];
+		const lrow *r = &d->lrows[i];
 		st = dump_add(&b, &n, &cap, "row 0x%llx %s:%u:%u%s\n", (unsigned long long)r->addr,
-			      DS(r->file), r->line, r->col, r->end ? " end" : "");
+			      DS(d->files[r->file]), (unsigned)r->line, (unsigned)r->col, r->end ? " end" : "");
 	}
 	for (size_t i = 0; !st && i < d->nnodes; i++) {
 		const struct fnode *x = &d->nodes[i];
@@ -2249,8 +2349,9 @@ char *pc_dwarf_dump(const pc_dwarf *d, size_t *lines, size_t *dies)
 		st = dump_add(&b, &n, &cap, "range 0x%llx-0x%llx %zu\n",
 			      (unsigned long long)d->ranges[i].lo, (unsigned long long)d->ranges[i].hi,
 			      d->ranges[i].node);
-	for (size_t i = 0; !st && i < d->ncand; i++)
-		st = dump_add(&b, &n, &cap, "cand 0x%llx\n", (unsigned long long)d->cand[i]);
+	uint64_t m;
+	for (ccur c = cand_at(d, 0); !st && cand_get(&c, &m); cand_next(&c, m))
+		st = dump_add(&b, &n, &cap, "cand 0x%llx\n", (unsigned long long)m);
 	for (size_t i = 0; !st && i < d->nseg; i++)
 		st = dump_add(&b, &n, &cap, "seg 0x%llx %zu\n", (unsigned long long)d->seg[i],
 			      d->segnode[i]);
@@ -2303,30 +2404,28 @@ static inline int ls_new(lswalk *w, const pc_srcframe *f)
 	return 1;
 }
 
-/* The candidates [i, end), above the last one walked, in .text: the
- * symbols they start.  They come in address order: each one's places in
- * the rows and segments are a few entries on from the last one's. */
-static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
+/* The candidates from w's places on (above the last one walked, in
+ * .text) whose unbiased addresses are below hi: the symbols they start.
+ * They come in address order: each one's places in the rows and
+ * segments are a few entries on from the last one's. */
+static void ls_run(pc_dwarf *d, lswalk *w, uint64_t hi)
 {
-	const struct lrow *rows = d->lrows;
-	const uint64_t *seg = d->seg;
-	const size_t nrows = d->nlrows, nseg = d->nseg;
-	size_t row = w->row, sg = w->seg;
+	ccur c = cand_cur(d, w->row, w->seg);
+	const lrow *rows = c.rows;
+	const size_t nseg = c.nseg;
 	/* the last candidate's file, line and segment when its function was
 	 * its scope's name (not looked up by address: frame_name): a
 	 * candidate with the same ones has the same frame, and starts no
 	 * symbol (the candidates of one line of one function, most of
 	 * them) */
-	const char *lfile = NULL;
-	unsigned lline = 0;
+	uint32_t lfile = 0;
+	int32_t lline = 0;
 	size_t lk = SIZE_MAX;
-	for (; i < end; i++) {
-		const uint64_t m = d->cand[i];
-		while (row < nrows && rows[row].addr <= m)
-			row++;
-		while (sg < nseg && seg[sg] <= m)
-			sg++;
-		const struct lrow *lr = row && !rows[row - 1].end ? &rows[row - 1] : NULL;
+	uint64_t m;
+	while (cand_get(&c, &m) && m - c.bias < hi) {
+		cand_next(&c, m);
+		const size_t row = c.row, sg = c.sg;
+		const lrow *lr = row && !rows[row - 1].end ? &rows[row - 1] : NULL;
 		const size_t k = sg ? sg - 1 : nseg;
 		if (lr && k == lk && lr->file == lfile && lr->line == lline) {
 			d->queries++; /* (read as the one before) */
@@ -2338,27 +2437,13 @@ static void ls_run(pc_dwarf *d, lswalk *w, size_t i, size_t end)
 		const struct fnode *x = node != NONODE ? &d->nodes[node] : NULL;
 		lk = got && lr && x && x->name && !x->subprogram_without_linkage && !d->general
 			     ? k : SIZE_MAX;
-		lfile = lr ? lr->file : NULL;
+		lfile = lr ? lr->file : 0;
 		lline = lr ? lr->line : 0;
 		if (got && ls_new(w, &f))
-			w->v[w->n++] = (pc_linesym){m - d->bias, f.function, f.file, f.line};
+			w->v[w->n++] = (pc_linesym){m - c.bias, f.function, f.file, f.line};
 	}
-	w->row = row;
-	w->seg = sg;
-}
-
-/* The first candidate whose (unbiased) address is >= a. */
-static size_t cand_from(const pc_dwarf *d, uint64_t a)
-{
-	size_t lo = 0, hi = d->ncand;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		if (d->cand[m] - d->bias < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo;
+	w->row = c.row;
+	w->seg = c.sg;
 }
 #endif
 
@@ -2399,45 +2484,49 @@ int pc_dwarf_line_syms_in(pc_dwarf *d, const uint64_t *ranges, size_t nranges,
 		return PC_OK;
 	lswalk w;
 	memset(&w, 0, sizeof w);
-	/* the candidates in .text: [c0, c1) */
-	const size_t c0 = cand_from(d, d->text_lo), c1 = cand_from(d, d->text_hi);
-	/* the ranges' candidates there: room for a symbol each */
-	size_t room = ranges ? 0 : c1 - c0;
+	/* the candidates in .text: [text_lo, text_hi); the ranges'
+	 * candidates there: room for a symbol each */
+	size_t room = ranges ? 0 : cand_room(d, d->text_lo, d->text_hi);
 	for (size_t r = 0; r < nranges; r++)
-		room += cand_from(d, ranges[2 * r + 1]) - cand_from(d, ranges[2 * r]);
+		room += cand_room(d, ranges[2 * r], ranges[2 * r + 1]);
 	w.v = malloc((room ? room : 1) * sizeof *w.v);
 	if (!w.v)
 		return dfail(d, PC_ENOMEM, -1, "out of memory");
 	if (!ranges) {
-		ls_run(d, &w, c0, c1);
+		ccur c = cand_at(d, d->text_lo);
+		w.row = c.row;
+		w.seg = c.sg;
+		ls_run(d, &w, d->text_hi);
 	} else {
 		/* only the candidates inside the ranges, each range's walk
 		 * started from the triple the full walk has there: the nearest
 		 * earlier candidate with a line (the symbols are those of the
 		 * full walk that lie in the ranges) */
-		size_t done = c0; /* candidates below this were walked */
-		for (size_t r = 0; r < nranges && done < c1; r++) {
-			size_t i = cand_from(d, ranges[2 * r]), end = cand_from(d, ranges[2 * r + 1]);
-			if (i < done)
-				i = done;
-			if (end > c1)
-				end = c1;
-			if (i >= end)
-				continue;
-			if (i > done || i == c0) {
-				/* the triple before candidate i, looked up; the
-				 * places of candidate i */
+		uint64_t done = d->text_lo; /* candidates below this were walked */
+		int walked = 0;
+		for (size_t r = 0; r < nranges && done < d->text_hi; r++) {
+			uint64_t lo = ranges[2 * r] > done ? ranges[2 * r] : done,
+				 hi = ranges[2 * r + 1] < d->text_hi ? ranges[2 * r + 1] : d->text_hi, m;
+			ccur c = cand_at(d, lo), cd = cand_at(d, done);
+			if (!cand_get(&c, &m) || m - c.bias >= hi)
+				continue; /* none in the range */
+			if (!walked || c.row != cd.row || c.sg != cd.sg) {
+				/* (the first walked, or candidates between the
+				 * last walked and it) the triple before its first
+				 * candidate, looked up; the places of that one */
 				pc_srcframe f;
 				size_t node;
+				ccur p = c;
 				w.have_prev = 0;
-				for (size_t j = i; j-- > c0 && !w.have_prev;)
-					if (frame0(d, d->cand[j], &f, &node))
+				while (!w.have_prev && cand_prev(&p, d->text_lo, &m))
+					if (frame0(d, m, &f, &node))
 						(void)ls_new(&w, &f);
-				w.row = rows_upto(d->lrows, d->nlrows, d->cand[i], &d->rowhint);
-				w.seg = segs_upto(d->seg, d->nseg, d->cand[i], &d->seghint);
+				w.row = c.row;
+				w.seg = c.sg;
 			}
-			ls_run(d, &w, i, end);
-			done = end;
+			ls_run(d, &w, hi);
+			done = hi;
+			walked = 1;
 		}
 	}
 	/* in address order: the walk goes up through the candidates, which

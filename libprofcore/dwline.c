@@ -215,12 +215,12 @@ static void clear(pc_dwl *t)
 	for (size_t i = 0; i < t->nfiles; i++)
 		free(t->files[i]);
 	t->nfiles = 0;
-	t->nrows = 0;
 }
 
 void pc_dwl_free(pc_dwl *t)
 {
 	clear(t);
+	t->nrows = 0;
 	free(t->files);
 	free(t->rows);
 	free(t->dirs);
@@ -265,13 +265,13 @@ static int entry_format(const unsigned char **pp, const unsigned char *end,
 	return PC_OK;
 }
 
-/* The rows in libdw's order: by address, an end of sequence before
- * another row at its address, else in the order read (*sorted: they
- * were not). */
-static int order_rows(pc_dwl *t, int *sorted)
+/* The unit's rows (from t->rows[first]) in libdw's order: by address,
+ * an end of sequence before another row at its address, else in the
+ * order read (*sorted: they were not). */
+static int order_rows(pc_dwl *t, size_t first, int *sorted)
 {
-	pc_dwl_row *r = t->rows;
-	size_t n = t->nrows, i = 1;
+	pc_dwl_row *r = t->rows + first;
+	size_t n = t->nrows - first, i = 1;
 	while (i < n && (r[i - 1].addr < r[i].addr ||
 			 (r[i - 1].addr == r[i].addr && r[i - 1].end >= r[i].end)))
 		i++;
@@ -299,14 +299,15 @@ static int order_rows(pc_dwl *t, int *sorted)
 	return PC_OK;
 }
 
-/* t->drop_views over the rows in libdw's order: of each run of rows at
- * one address, none an end of sequence, the last */
-static void drop_views(pc_dwl *t)
+/* t->drop_views over the unit's rows (from t->rows[first]) in libdw's
+ * order: of each run of rows at one address, none an end of sequence,
+ * the last */
+static void drop_views(pc_dwl *t, size_t first)
 {
 	pc_dwl_row *r = t->rows;
-	size_t k = 0;
-	for (size_t i = 0; i < t->nrows; i++) {
-		if (k && !r[i].end && !r[k - 1].end && r[k - 1].addr == r[i].addr)
+	size_t k = first;
+	for (size_t i = first; i < t->nrows; i++) {
+		if (k > first && !r[i].end && !r[k - 1].end && r[k - 1].addr == r[i].addr)
 			k--;
 		r[k++] = r[i];
 	}
@@ -328,6 +329,7 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 		      int views)
 {
 	clear(t);
+	const size_t first = t->nrows;
 	if (!t->line || off >= t->nline || (address_size != 4 && address_size != 8))
 		return NOPE;
 	const pc_endian en = t->endian;
@@ -502,7 +504,7 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 	int open = 0;
 	uint64_t vaddr = 0;
 	pc_dwl_row *rows = t->rows;
-	size_t nr = 0, cap = t->caprows;
+	size_t nr = first, cap = t->caprows;
 	/* the special opcodes' advances, for a long program */
 	int32_t sline[256];
 	uint32_t saddr[256];
@@ -675,18 +677,22 @@ static int read_table(pc_dwl *t, uint64_t off, unsigned address_size, const char
 #undef BAD
 #undef ADVANCE
 	int sorted;
-	if ((st = order_rows(t, &sorted)))
+	if ((st = order_rows(t, first, &sorted))) {
+		t->nrows = first;
 		return st;
-	if (t->nrows && !t->rows[t->nrows - 1].end) {
+	}
+	if (t->nrows > first && !t->rows[t->nrows - 1].end) {
 		/* libdw's last row ends a sequence: the views dropped before
 		 * it may have been the last row at its address that is not
 		 * an end; read again, all rows */
-		if (views && dropped)
+		if (views && dropped) {
+			t->nrows = first;
 			return read_table(t, off, address_size, comp_dir, 0);
+		}
 		t->rows[t->nrows - 1].end = 1;
 	}
 	if (t->drop_views && (sorted || !views))
-		drop_views(t);
+		drop_views(t, first);
 	return PC_OK;
 }
 

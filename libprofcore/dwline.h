@@ -31,7 +31,9 @@ typedef struct pc_dwl {
 	/* set by the caller: of a run of rows at one address, none ending a
 	 * sequence, only the last is kept (pc_dwl_read) */
 	int drop_views;
-	/* the last unit read: its rows by address (libdw's order), its
+	/* the rows: each unit read appends its own after the nrows there
+	 * (the caller's, left as they are; the caller may take the array
+	 * and give it back), by address (libdw's order); the last unit's
 	 * files' names as libdw composes them (files[i] malloc'd) */
 	pc_dwl_row *rows;
 	size_t nrows, caprows;
@@ -46,9 +48,12 @@ typedef struct pc_dwl {
 
 /** Reads the line table at .debug_line offset off of a unit whose
  *  addresses are address_size bytes, compilation directory comp_dir
- *  (NULL: none), into t->rows and t->files: PC_OK; PC_ENOMEM; or
- *  PC_EUNSUPPORTED for anything this reader does not read exactly as
- *  libdw does (read that unit with dwarf_getsrclines).  With
+ *  (NULL: none): its rows appended to t->rows after the t->nrows there
+ *  (set t->nrows to 0 for this unit's alone), its files into t->files:
+ *  PC_OK; PC_ENOMEM; or PC_EUNSUPPORTED for anything this reader does
+ *  not read exactly as libdw does (read that unit with
+ *  dwarf_getsrclines).  On an error t->nrows is as it was (t->rows and
+ *  t->caprows may have moved).  With
  *  t->drop_views, the rows are libdw's less every row that is not an end
  *  of sequence and is followed (in libdw's order) by one at its address
  *  that is not either: a lookup takes the last row at an
@@ -63,7 +68,8 @@ PC_INTERNAL int pc_dwl_read(pc_dwl *t, uint64_t off, unsigned address_size,
  *  LTO).  The bytes are libdw's (inflated, relocated in place). */
 PC_INTERNAL void pc_dwl_sections(pc_dwl *t, Elf *e);
 #endif
-/** Frees what t holds (not the sections). */
+/** Frees what t holds (not the sections; the rows unless the caller
+ *  took them: t->rows NULL). */
 PC_INTERNAL void pc_dwl_free(pc_dwl *t);
 
 

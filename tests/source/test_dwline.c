@@ -33,6 +33,13 @@ static int same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+/* pc_dwl_read of the unit alone: its rows from t->rows[0] */
+static int read_one(pc_dwl *t, uint64_t off, unsigned address_size, const char *comp_dir)
+{
+	t->nrows = 0;
+	return pc_dwl_read(t, off, address_size, comp_dir);
+}
+
 static int check_file(const char *path, int all_fast)
 {
 	Dwfl *dwfl = dwfl_begin(&cbs);
@@ -67,7 +74,7 @@ static int check_file(const char *path, int all_fast)
 		int st = PC_EUNSUPPORTED;
 		if (dwarf_cu_info(cu->cu, &ver, &ut, NULL, NULL, NULL, &as, &os) == 0 &&
 		    ut >= DW_UT_compile && ut <= DW_UT_skeleton)
-			st = pc_dwl_read(&t, off, as, compdir);
+			st = read_one(&t, off, as, compdir);
 		if (st == PC_EUNSUPPORTED) {
 			if (all_fast) {
 				printf("%s: the unit at .debug_line+0x%llx not read here\n", path,
@@ -136,7 +143,7 @@ static int check_file(const char *path, int all_fast)
 		 * end of sequence and is followed by one at its address that
 		 * is not either */
 		t.drop_views = 1;
-		st = bad ? PC_OK : pc_dwl_read(&t, off, as, compdir);
+		st = bad ? PC_OK : read_one(&t, off, as, compdir);
 		t.drop_views = 0;
 		size_t k = 0;
 		for (size_t i = 0; !bad && i < nl; i++) {
@@ -288,7 +295,7 @@ static int synthetic(void)
 	size_t n = make_v5(0);
 	t.line = buf;
 	t.nline = n;
-	int st = pc_dwl_read(&t, 0, 4, "/cu");
+	int st = read_one(&t, 0, 4, "/cu");
 	static const pc_dwl_row want[] = {
 		{0x1000, 1, 10, 3, 1, 0},
 		{0x1004, 1, 12, 3, 1, 0},
@@ -315,7 +322,7 @@ static int synthetic(void)
 		size_t n1 = make_v5(1);
 		t.line = buf;
 		t.nline = n1;
-		st = pc_dwl_read(&t, 0, 4, "/cu");
+		st = read_one(&t, 0, 4, "/cu");
 		static const pc_dwl_row w1[] = {
 			{0x1000, 1, 5, 0, 1, 1}, {0x1000, 1, 5, 0, 1, 0}, {0x2000, 1, 1, 0, 1, 0},
 			{0x2002, 1, 1, 0, 1, 1}, {0x3000, 1, 1, 0, 1, 1},
@@ -327,13 +334,34 @@ static int synthetic(void)
 		n1 = make_v5(2);
 		t.nline = n1;
 		t.drop_views = 1;
-		st = pc_dwl_read(&t, 0, 4, "/cu");
+		st = read_one(&t, 0, 4, "/cu");
 		t.drop_views = 0;
 		static const pc_dwl_row w2[] = {
 			{0x1000, 1, 5, 0, 1, 1}, {0x1000, 1, 5, 0, 1, 0}, {0x2000, 1, 1, 0, 1, 0},
 			{0x2002, 1, 1, 0, 1, 1}, {0x3000, 1, 1, 0, 1, 0}, {0x3000, 1, 1, 0, 1, 1},
 		};
 		bad |= same_rows("views before libdw's last row", st, &t, w2, 6);
+		/* appended to the rows there (left as they are): the
+		 * second table sorted, its views dropped and read again
+		 * after them; then a table refused leaves them all */
+		make_v5(1);
+		st = read_one(&t, 0, 4, "/cu");
+		n1 = make_v5(2);
+		t.nline = n1;
+		t.drop_views = 1;
+		int st2 = st ? st : pc_dwl_read(&t, 0, 4, "/cu");
+		t.drop_views = 0;
+		pc_dwl_row w12[11];
+		memcpy(w12, w1, sizeof w1);
+		memcpy(w12 + 5, w2, sizeof w2);
+		bad |= same_rows("appended", st2, &t, w12, 11);
+		t.nline = 20;
+		st = pc_dwl_read(&t, 0, 4, "/cu");
+		if (st != PC_EUNSUPPORTED || t.nrows != 11) {
+			printf("refused after appended rows: status %d, %zu rows\n", st, t.nrows);
+			bad = 1;
+		}
+		t.nline = n1;
 		make_v5(0);
 	}
 	/* every truncation of it, the unit length too: refused inside the
@@ -350,7 +378,7 @@ static int synthetic(void)
 			}
 			t.line = cut;
 			t.nline = k;
-			st = pc_dwl_read(&t, 0, 4, "/cu");
+			st = read_one(&t, 0, 4, "/cu");
 			free(cut);
 			if (st == PC_ENOMEM || ((!fix || k < hend) && st != PC_EUNSUPPORTED)) {
 				printf("truncated to %zu bytes%s: status %d\n", k,
@@ -389,7 +417,7 @@ static int synthetic(void)
 		buf[lies[i].at] = lies[i].v;
 		t.line = buf;
 		t.nline = n;
-		st = pc_dwl_read(&t, 0, 4, "/cu");
+		st = read_one(&t, 0, 4, "/cu");
 		if (st != PC_EUNSUPPORTED) {
 			printf("%s: status %d\n", lies[i].what, st);
 			bad = 1;
@@ -402,13 +430,13 @@ static int synthetic(void)
 			buf[i + 1] = 7;
 	t.line = buf;
 	t.nline = n;
-	st = pc_dwl_read(&t, 0, 4, "/cu");
+	st = read_one(&t, 0, 4, "/cu");
 	if (st || t.nrows != 4 || t.rows[2].file != 7) {
 		printf("file index 7 of 2: status %d\n", st);
 		bad = 1;
 	}
 	/* an offset past the section */
-	if (pc_dwl_read(&t, n, 4, NULL) != PC_EUNSUPPORTED) {
+	if (read_one(&t, n, 4, NULL) != PC_EUNSUPPORTED) {
 		printf("offset past the section: read\n");
 		bad = 1;
 	}
