@@ -381,7 +381,7 @@ static void credit(pc_profile *p, size_t j, double c)
 }
 
 /* First target of segment seg (index), or ntargets. */
-static size_t seg_first(const pc_profile *p, uint32_t seg)
+size_t pc_attrib_seg_first(const pc_profile *p, uint32_t seg)
 {
 	size_t lo = 0, hi = p->ntargets;
 	while (lo < hi) {
@@ -596,7 +596,7 @@ static void hist_proportional(pc_profile *p, const pc_hist *hh)
 	pc_target *const tg = p->targets;
 	const uint32_t seg = h->segment;
 	const uint64_t *const counts = hh->counts;
-	size_t cur = seg_first(p, seg);
+	size_t cur = pc_attrib_seg_first(p, seg);
 	const size_t n = p->ntargets;
 	/* targets[cur] in units: its address, its end (as the advance below
 	 * compares it) and its end for the overlap */

@@ -385,15 +385,7 @@ static int add_lines(pc_profile *p, pc_profile *q, pc_gran g, const pc_linesym *
 	const pc_target *tg = p->targets;
 	const size_t nt = p->ntargets;
 	/* the first flat target, then the last one at or below ls[i] */
-	size_t t = 0, lo = 0, hi = nt;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		if (tg[m].segment < PC_NOSEG)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	t = lo;
+	size_t t = pc_attrib_seg_first(p, PC_NOSEG);
 	for (size_t i = 0; i < n; i++) {
 		const uint64_t a = ls[i].addr;
 		while (t + 1 < nt && tg[t + 1].segment == PC_NOSEG && tg[t + 1].address <= a)

@@ -157,6 +157,9 @@ void pc_attrib_free(pc_profile *p);
  * targets: for what reads no count (the fit check, the source levels'
  * functions).  PC_OK or an error recorded on p. */
 PC_INTERNAL int pc_attrib_targets(pc_profile *p, const pc_attrib_options *opts);
+/** The first of p's targets (built) in segment seg or above: targets come
+ *  in (segment, address) order (p->ntargets: none). */
+PC_INTERNAL size_t pc_attrib_seg_first(const pc_profile *p, uint32_t seg);
 /* Tests only: 1 makes p's histogram attribution take every bucket on its
  * own (attrib.c's reference for its run path), 0 the default; marks the
  * attribution stale. */
