@@ -1451,6 +1451,89 @@ static void fit(void **p, size_t n, size_t elem, size_t *cap)
 	}
 }
 
+/* Each compilation unit's line table and DIE tree, in the order of
+ * .debug_info; dl and dk are the readers' state, freed by the caller
+ * whatever this returns. */
+static int scan_cus(pc_dwarf *d, Dwarf *dw, pc_dwl *dl, pc_dwk *dk, int *unordered)
+{
+	size_t unit = 0;
+	Dwarf_Addr cb;
+	Dwarf_Die *cu = NULL;
+	(void)dwfl_errno(); /* clears what an earlier lookup left */
+	while ((cu = dwfl_module_nextcu(d->mod, cu, &cb))) {
+		Dwarf_Off cuoff = dwarf_dieoffset(cu);
+		Dwarf_Attribute la;
+		Dwarf_Word lang = 0;
+		if (dwarf_attr(cu, DW_AT_language, &la))
+			dwarf_formudata(&la, &lang);
+		Dwarf_Lines *lines;
+		size_t nl;
+		d->cu_compdir = dwarf_attr(cu, DW_AT_comp_dir, &la) ? dwarf_formstring(&la) : NULL;
+		d->cu_fast = 0;
+		const size_t before = d->nlrows; /* the rows of the units before */
+		if (dwarf_attr(cu, DW_AT_stmt_list, &la)) {
+			Dwarf_Word lo = 0;
+			if (dwarf_formudata(&la, &lo))
+				return damaged(d, cuoff, "DW_AT_stmt_list");
+			/* dwline.c first, libdw for what it does not read */
+			Dwarf_Half ver;
+			uint8_t utype, asize, osize;
+			int st = PC_EUNSUPPORTED;
+			if (dl->line && !d->general && dwarf_cu_info(cu->cu, &ver, &utype, NULL, NULL, NULL, &asize,
+						     &osize) == 0 &&
+			    utype >= DW_UT_compile && utype <= DW_UT_skeleton) {
+				/* the rows appended to d->lrows */
+				dl->rows = d->lrows;
+				dl->nrows = d->nlrows;
+				dl->caprows = d->caplrows;
+				st = pc_dwl_read(dl, lo, asize, d->cu_compdir);
+				d->lrows = dl->rows;
+				d->caplrows = dl->caprows;
+				dl->rows = NULL;
+				dl->caprows = 0;
+			}
+			if (st == PC_OK) {
+				st = add_dwl_lines(d, dl, dl->nrows, cb, d->cu_compdir);
+				d->cu_fast = 1;
+				d->fast_lines++;
+			} else if (st == PC_EUNSUPPORTED) {
+				if (dwarf_getsrclines(cu, &lines, &nl)) {
+					return damaged_in(d, ".debug_line", lo, "line table");
+				}
+				st = add_unit_lines(d, lines, nl, cb, cuoff, d->cu_compdir);
+			}
+			if (st)
+				return st;
+		}
+		if (before && d->nlrows > before &&
+		    lrow_before(&d->lrows[before], &d->lrows[before - 1]))
+			*unordered = 1;
+		d->cu_mangled = !non_mangled(lang);
+		int st = add_compdir(d, cu);
+		/* the DIEs by dwline.c, else (or for what it does not read)
+		 * by libdw */
+		while (unit < d->nunits && d->units[2 * unit + 1] < cuoff)
+			unit++;
+		if (!st && !d->general && unit < d->nunits && d->units[2 * unit + 1] == cuoff && dl->info &&
+		    (const unsigned char *)cu->addr == dl->info + cuoff) {
+			size_t nn = d->nnodes, nr = d->nranges;
+			st = walk_fast(d, dk, dl, dw, d->units[2 * unit], cuoff, cu, cb);
+			if (st == PC_EUNSUPPORTED) {
+				d->nnodes = nn;
+				d->nranges = nr;
+				st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
+			} else if (!st) {
+				d->fast_dies++;
+			}
+		} else if (!st) {
+			st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
+		}
+		if (st)
+			return st;
+	}
+	return PC_OK;
+}
+
 /* Reads every unit's line table and DIE tree once (errors with offsets),
  * collecting the candidate addresses for line symbols. */
 static int scan_units(pc_dwarf *d)
@@ -1501,99 +1584,19 @@ static int scan_units(pc_dwarf *d)
 	memset(&dk, 0, sizeof dk);
 	dk.want = kwant;
 	dk.nwant = sizeof kwant / sizeof *kwant;
-	size_t unit = 0;
 	int unordered = 0; /* a unit's rows before the last of those before */
-	Dwarf_Addr cb;
-	Dwarf_Die *cu = NULL;
-	(void)dwfl_errno(); /* clears what an earlier lookup left */
-	while ((cu = dwfl_module_nextcu(d->mod, cu, &cb))) {
-		Dwarf_Off cuoff = dwarf_dieoffset(cu);
-		Dwarf_Attribute la;
-		Dwarf_Word lang = 0;
-		if (dwarf_attr(cu, DW_AT_language, &la))
-			dwarf_formudata(&la, &lang);
-		Dwarf_Lines *lines;
-		size_t nl;
-		d->cu_compdir = dwarf_attr(cu, DW_AT_comp_dir, &la) ? dwarf_formstring(&la) : NULL;
-		d->cu_fast = 0;
-		const size_t before = d->nlrows; /* the rows of the units before */
-		if (dwarf_attr(cu, DW_AT_stmt_list, &la)) {
-			Dwarf_Word lo = 0;
-			if (dwarf_formudata(&la, &lo))
-				return damaged(d, cuoff, "DW_AT_stmt_list");
-			/* dwline.c first, libdw for what it does not read */
-			Dwarf_Half ver;
-			uint8_t utype, asize, osize;
-			int st = PC_EUNSUPPORTED;
-			if (dl.line && !d->general && dwarf_cu_info(cu->cu, &ver, &utype, NULL, NULL, NULL, &asize,
-						     &osize) == 0 &&
-			    utype >= DW_UT_compile && utype <= DW_UT_skeleton) {
-				/* the rows appended to d->lrows */
-				dl.rows = d->lrows;
-				dl.nrows = d->nlrows;
-				dl.caprows = d->caplrows;
-				st = pc_dwl_read(&dl, lo, asize, d->cu_compdir);
-				d->lrows = dl.rows;
-				d->caplrows = dl.caprows;
-				dl.rows = NULL;
-				dl.caprows = 0;
-			}
-			if (st == PC_OK) {
-				st = add_dwl_lines(d, &dl, dl.nrows, cb, d->cu_compdir);
-				d->cu_fast = 1;
-				d->fast_lines++;
-			} else if (st == PC_EUNSUPPORTED) {
-				if (dwarf_getsrclines(cu, &lines, &nl)) {
-					pc_dwl_free(&dl);
-					pc_dwk_free(&dk);
-					return damaged_in(d, ".debug_line", lo, "line table");
-				}
-				st = add_unit_lines(d, lines, nl, cb, cuoff, d->cu_compdir);
-			}
-			if (st) {
-				pc_dwl_free(&dl);
-				pc_dwk_free(&dk);
-				return st;
-			}
-		}
-		if (before && d->nlrows > before &&
-		    lrow_before(&d->lrows[before], &d->lrows[before - 1]))
-			unordered = 1;
-		d->cu_mangled = !non_mangled(lang);
-		int st = add_compdir(d, cu);
-		/* the DIEs by dwline.c, else (or for what it does not read)
-		 * by libdw */
-		while (unit < d->nunits && d->units[2 * unit + 1] < cuoff)
-			unit++;
-		if (!st && !d->general && unit < d->nunits && d->units[2 * unit + 1] == cuoff && dl.info &&
-		    (const unsigned char *)cu->addr == dl.info + cuoff) {
-			size_t nn = d->nnodes, nr = d->nranges;
-			st = walk_fast(d, &dk, &dl, dw, d->units[2 * unit], cuoff, cu, cb);
-			if (st == PC_EUNSUPPORTED) {
-				d->nnodes = nn;
-				d->nranges = nr;
-				st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
-			} else if (!st) {
-				d->fast_dies++;
-			}
-		} else if (!st) {
-			st = walk_dies(d, cu, cuoff, 0, NONODE, cu, cb);
-		}
-		if (st) {
-			pc_dwl_free(&dl);
-			pc_dwk_free(&dk);
-			return st;
-		}
-	}
+	int st = scan_cus(d, dw, &dl, &dk, &unordered);
 	pc_dwl_free(&dl);
 	pc_dwk_free(&dk);
 	d->cu_fast = 0;
+	if (st)
+		return st;
 	sort_compdirs(d);
 	if (dwfl_errno())
 		return dfail(d, PC_EFORMAT, section_file_offset(d, ".debug_info"),
 			     "damaged DWARF: cannot read the compilation units: %s",
 			     dwfl_errmsg(-1));
-	int st = sort_lines(d, unordered);
+	st = sort_lines(d, unordered);
 	if (st)
 		return st;
 	if ((st = build_segments(d)))

@@ -3,8 +3,11 @@
 separate debug file, for the golden program fixtures/lines-O2:
 
   * exact one-line errors (exit 1, FILE:OFFSET of the damaged unit or
-    line table) for a .debug_info unit length past the section's end and
-    for a .debug_line version libdw does not know;
+    line table) for a .debug_info unit length past the section's end,
+    for a .debug_line version libdw does not know and for the second
+    unit's DW_AT_stmt_list in a form that is no offset (after the first
+    unit's line table was read: what it read is freed, which the
+    sanitizer build checks);
   * 3 bytes overwritten at 12 places (at least 5 bytes apart) in every
     .debug_* section, each
     copy read with --granularity line and -r locations: exit 0 or exit 1
@@ -40,6 +43,47 @@ def sections(data):
         end = data.index(b"\0", stroff + h[0])
         out[data[stroff + h[0]:end].decode()] = (h[4], h[5])
     return out
+
+
+def uleb(data, i):
+    """(value, next offset) of the unsigned LEB128 at data[i]"""
+    v = shift = 0
+    while True:
+        c = data[i]
+        i += 1
+        v |= (c & 0x7f) << shift
+        shift += 7
+        if c < 0x80:
+            return v, i
+
+
+def second_unit_stmt_list(data, secs):
+    """(.debug_info offset of the second unit's DIE, file offset of the
+    form of DW_AT_stmt_list in its DW_TAG_compile_unit abbreviation), for
+    32-bit DWARF 5 units"""
+    info_off, _ = secs[".debug_info"]
+    abbrev_off, _ = secs[".debug_abbrev"]
+    length, version = struct.unpack_from("<IH", data, info_off)
+    unit = 4 + length
+    assert version == 5
+    _, version, _, _, abbrevs = struct.unpack_from("<IHBBI", data, info_off + unit)
+    assert version == 5
+    i = abbrev_off + abbrevs
+    while True:
+        code, i = uleb(data, i)
+        assert code, "no DW_TAG_compile_unit abbreviation"
+        tag, i = uleb(data, i)
+        i += 1  # children
+        while True:
+            name, i = uleb(data, i)
+            form, i = uleb(data, i)
+            if form == 0x21:  # DW_FORM_implicit_const
+                _, i = uleb(data, i)
+            if tag == 0x11 and name == 0x10:  # DW_AT_stmt_list
+                assert data[i - 1] == form == 0x17  # DW_FORM_sec_offset
+                return unit + 12, i - 1
+            if not name and not form:
+                break
 
 
 def run(args, timeout=20):
@@ -85,6 +129,13 @@ def main():
         expect("unknown .debug_line version", ["-r", "source", bad, GMON], 1,
                "profcat: %s:%d: damaged DWARF: line table at .debug_line+0x0: "
                "invalid DWARF version\n" % (bad, line_off))
+
+        die, form = second_unit_stmt_list(data, secs)
+        write([(form, b"\x0e")])  # DW_FORM_strp: 4 bytes as before
+        expect("DW_AT_stmt_list not an offset", ["--granularity", "line", bad, GMON], 1,
+               "profcat: %s:%d: damaged DWARF: DW_AT_stmt_list of the compilation "
+               "unit at .debug_info+0x%x: no constant value\n"
+               % (bad, info_off + die, die))
 
         tried = errors = 0
         for name, (off, size) in sorted(secs.items()):
