@@ -16,5 +16,6 @@
 #include "names.h"
 #include "optview.h"
 #include "symspec.h"
+#include "order.h"
 
 #endif

@@ -1,6 +1,7 @@
 /* The input's order (libprofcore/timeline.c): windows in order, exact
  * counts through pairwise merges, the bound on windows and on cells,
- * the refusals, and what pc_profile_merge keeps. */
+ * the refusals, and what pc_profile_merge keeps; the windows a loader's
+ * events make through order.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <cmocka.h>
 #include "profcore.h"
 #include "profcore_plugin.h"
+#include "order.h"
 
 static pc_profile *fresh(void)
 {
@@ -142,12 +144,94 @@ static void refusals_and_merge(void **state)
 	pc_profile_free(r);
 }
 
+/* 10,000 events through order.c, event i at 0x1000 + i % 7, a window
+ * boundary after each and 3 skipped places after every 1000th: windows
+ * of exactly the span (4096) from 0, each address's counts in a window
+ * those of its events there, and the profile's samples their sum. */
+static void order_windows(void **state)
+{
+	(void)state;
+	pc_profile *p = fresh();
+	pc_order *o;
+	assert_int_equal(pc_order_new(&o, p), PC_OK);
+	uint64_t want[3][7] = {{0}}, pos = 0;
+	for (unsigned i = 0; i < 10000; i++) {
+		assert_int_equal(pc_order_boundary(o), PC_OK);
+		want[pos / 4096][i % 7]++;
+		assert_int_equal(pc_order_add(o, PC_NOSEG, 0x1000 + i % 7, 1), PC_OK);
+		pos++;
+		if (i % 1000 == 999) {
+			assert_int_equal(pc_order_boundary(o), PC_OK);
+			pc_order_skip(o, 3);
+			pos += 3;
+		}
+	}
+	assert_int_equal(pc_order_pos(o), 10030);
+	assert_int_equal(pc_order_flush(o), PC_OK);
+	assert_int_equal(pc_order_flush(o), PC_OK); /* nothing open: no window */
+	pc_order_free(o);
+	size_t nw, n;
+	uint64_t first, end;
+	assert_int_equal(pc_profile_window_count(&nw, p), PC_OK);
+	assert_int_equal(nw, 3);
+	const uint64_t bounds[4] = {0, 4096, 8192, 10030};
+	for (size_t w = 0; w < 3; w++) {
+		assert_int_equal(pc_profile_window_at(&first, &end, &n, p, w), PC_OK);
+		assert_int_equal(first, bounds[w]);
+		assert_int_equal(end, bounds[w + 1]);
+		assert_int_equal(n, 7);
+		for (unsigned a = 0; a < 7; a++)
+			assert_int_equal(count_at(p, w, 0x1000 + a), want[w][a]);
+	}
+	/* the events were counted once each, by the windows */
+	assert_int_equal(pc_profile_sample_count(p), 7);
+	for (size_t i = 0; i < 7; i++) {
+		uint64_t a, c;
+		assert_int_equal(pc_profile_sample_at(NULL, &a, &c, p, i), PC_OK);
+		assert_int_equal(a, 0x1000 + i);
+		assert_int_equal(c, want[0][i] + want[1][i] + want[2][i]);
+	}
+	pc_profile_free(p);
+}
+
+/* Events of one unit (a block of 3000 instructions) stay in one window:
+ * with no boundary inside it, the window spans 6000, past the span. */
+static void order_units(void **state)
+{
+	(void)state;
+	pc_profile *p = fresh();
+	pc_order *o;
+	assert_int_equal(pc_order_new(&o, p), PC_OK);
+	for (unsigned u = 0; u < 3; u++) {
+		assert_int_equal(pc_order_boundary(o), PC_OK);
+		for (unsigned i = 0; i < 3000; i++)
+			assert_int_equal(pc_order_add(o, 2, 0x40 + 4 * (i % 100), 1), PC_OK);
+	}
+	assert_int_equal(pc_order_flush(o), PC_OK);
+	pc_order_free(o);
+	size_t nw, n;
+	uint64_t first, end;
+	assert_int_equal(pc_profile_window_count(&nw, p), PC_OK);
+	assert_int_equal(nw, 2);
+	assert_int_equal(pc_profile_window_at(&first, &end, &n, p, 0), PC_OK);
+	assert_int_equal(first, 0);
+	assert_int_equal(end, 6000);
+	assert_int_equal(n, 100);
+	assert_int_equal(count_at(p, 0, 0x40), 60);
+	assert_int_equal(pc_profile_window_at(&first, &end, &n, p, 1), PC_OK);
+	assert_int_equal(first, 6000);
+	assert_int_equal(end, 9000);
+	pc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(merges_exact),
 		cmocka_unit_test(cells_bounded),
 		cmocka_unit_test(refusals_and_merge),
+		cmocka_unit_test(order_windows),
+		cmocka_unit_test(order_units),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
