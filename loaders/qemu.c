@@ -509,7 +509,7 @@ static int settle(qctx *c, uint64_t seq, uint32_t k, uint64_t off)
 		if (k == QH_ALL)
 			return PC_OK;
 		return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)off,
-				      "QEMU took back instructions of a TB run more than %zu TB runs before, which the order of the instructions went past; expected a log of one vCPU at a time (-O qemu-cpu=N counts one)",
+				      "QEMU takes back a TB run logged more than %zu TB runs before, farther back than the order of the instructions holds runs open; expected the take-back sooner, or count one vCPU (-O qemu-cpu=N)",
 				      QH_MAX);
 	}
 	h->k = k;
