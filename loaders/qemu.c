@@ -49,9 +49,18 @@
  * same instructions.  Other lines (-d int, cpu, guest_errors, other
  * plugins' output, QEMU's messages) are skipped.  Counts are exact event
  * counts (pc_profile_set_event_counts), in the dimension "instructions".
+ *
+ * The instructions reach the profile in the order they ran, through
+ * order.h (windows of the timeline, docs/qemu.md "Order"): a counted TB
+ * run is held until what follows it settles how many of its
+ * instructions ran (the vCPU's next exec line: all; "Stopped": none; a
+ * rewind: those before the I/O instruction), then its instructions go
+ * to the order, a window ending only between two runs.  Held runs leave
+ * in the log's order; at most QH_MAX are held (see there).
+ *
  * Memory: the distinct translations (identical retranslations are
- * shared), the live TB pointers and the executed addresses; the log is
- * streamed.
+ * shared), the live TB pointers, the held runs and the order's open
+ * window; the log is streamed.
  *
  * Options:
  *   qemu-cpu=all|N   count the instructions of one vCPU only
