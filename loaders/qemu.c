@@ -187,6 +187,8 @@ typedef struct qslot {
 	uint64_t pc;
 	uint64_t ptr; /* the host pointer it was bound to */
 	uint32_t cpu; /* the vCPU that ran it last */
+	uint32_t run; /* its full runs in the open window: runs[run] ... */
+	uint64_t runwin; /* ... if runwin is the window's number */
 } qslot;
 
 /* What a vCPU ran last (for "Stopped execution" lines). */
@@ -241,6 +243,16 @@ typedef struct qctx {
 	size_t hh, hn, cap_held;
 	uint64_t hbase;
 	pc_order *ord; /* the instructions in the order they ran */
+	/* the open window's full runs, counted per slot until the window
+	 * ends (pc_order_room: no boundary falls before), then added */
+	struct qrun {
+		uint32_t slot;
+		uint64_t n;
+	} *runs;
+	size_t nruns, cap_runs;
+	uint64_t win;  /* the window's number (runwin) */
+	uint64_t room; /* the instructions before the window may end */
+	uint64_t used; /* of which the runs since took */
 	qlast *last;
 	size_t nlast;
 	int64_t lastcpu; /* the vCPU of the latest exec line, -1: none */
@@ -440,26 +452,67 @@ static int new_slot(qctx *c, uint32_t tb, uint64_t pc, uint64_t ptr, uint32_t *o
 	c->slots[c->nslots].pc = pc;
 	c->slots[c->nslots].ptr = ptr;
 	c->slots[c->nslots].cpu = 0;
+	c->slots[c->nslots].runwin = 0; /* windows count from 1 */
 	*out = (uint32_t)c->nslots++;
 	return PC_OK;
 }
 
-/* The instructions of the held execution h go to the order, a window
- * ending before them if it spans enough. */
-static int release(qctx *c, const qheld *h)
+/* The first k instructions of slot si, n times, to the order. */
+static int add_run(qctx *c, uint32_t si, uint32_t k, uint64_t n)
 {
-	const qslot *sl = &c->slots[h->slot];
+	const qslot *sl = &c->slots[si];
 	const qtb *t = &c->tbs[sl->tb];
 	uint64_t shift = sl->pc - t->pc;
-	uint32_t k = h->k < t->n ? h->k : t->n;
+	int r;
+	for (uint32_t j = 0; j < k; j++)
+		if ((r = pc_order_add(c->ord, PC_NOSEG, c->ia[t->first + j] + shift, n)) != PC_OK)
+			return r;
+	return PC_OK;
+}
+
+/* The open window's full runs counted per slot go to the order. */
+static int add_runs(qctx *c)
+{
+	int r;
+	for (size_t i = 0; i < c->nruns; i++)
+		if ((r = add_run(c, c->runs[i].slot, c->tbs[c->slots[c->runs[i].slot].tb].n, c->runs[i].n)) != PC_OK)
+			return r;
+	c->nruns = 0;
+	c->win++;
+	return PC_OK;
+}
+
+/* The instructions of the held execution h go to the order, a window
+ * ending before them if it spans enough.  Within a window the order of
+ * the instructions does not change its counts: full runs are counted
+ * per slot and added when the window may end (pc_order_room tells
+ * when), which costs a TB run one step, not one per instruction. */
+static int release(qctx *c, const qheld *h)
+{
+	qslot *sl = &c->slots[h->slot];
+	uint32_t n = c->tbs[sl->tb].n, k = h->k < n ? h->k : n;
 	int r;
 	if (!k)
 		return PC_OK;
-	if ((r = pc_order_boundary(c->ord)) != PC_OK)
-		return r;
-	for (uint32_t j = 0; j < k; j++)
-		if ((r = pc_order_add(c->ord, PC_NOSEG, c->ia[t->first + j] + shift, 1)) != PC_OK)
+	if (c->used >= c->room) {
+		if ((r = add_runs(c)) != PC_OK || (r = pc_order_boundary(c->ord)) != PC_OK)
 			return r;
+		c->room = pc_order_room(c->ord);
+		c->used = 0;
+	}
+	c->used += k;
+	if (k < n) /* a part: rare */
+		return add_run(c, h->slot, k, 1);
+	if (sl->runwin == c->win) {
+		c->runs[sl->run].n++;
+		return PC_OK;
+	}
+	if (grow((void **)&c->runs, c->nruns, &c->cap_runs, sizeof *c->runs))
+		return oom(c);
+	c->runs[c->nruns].slot = h->slot;
+	c->runs[c->nruns].n = 1;
+	sl->run = (uint32_t)c->nruns++;
+	sl->runwin = c->win;
 	return PC_OK;
 }
 
@@ -779,6 +832,7 @@ static void qctx_free(qctx *c)
 	free(c->alias.e);
 	free(c->slots);
 	free(c->held);
+	free(c->runs);
 	pc_order_free(c->ord);
 	free(c->last);
 }
@@ -817,6 +871,8 @@ static int qemu_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		return st;
 	if ((st = pc_order_new(&c.ord, p)) != PC_OK)
 		return oom(&c);
+	c.win = 1;
+	c.room = pc_order_room(c.ord);
 	while ((r = pc_stream_getline(&l, &n, &off, s)) == PC_OK && l) {
 		uint64_t cpu, addr;
 		if (n >= 2 && l[0] == '0' && l[1] == 'x') {
@@ -938,7 +994,8 @@ static int qemu_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 		goto fail;
 	}
 	/* the instructions go to the profile through the order's windows */
-	if ((st = release_settled(&c, 1)) != PC_OK || (st = pc_order_flush(c.ord)) != PC_OK)
+	if ((st = release_settled(&c, 1)) != PC_OK || (st = add_runs(&c)) != PC_OK ||
+	    (st = pc_order_flush(c.ord)) != PC_OK)
 		goto fail;
 	/* QEMU ran every instruction counted: exact counts, not samples */
 	pc_profile_set_event_counts(p, 1);
