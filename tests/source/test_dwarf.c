@@ -353,9 +353,11 @@ static void test_refused_closes(void **state)
 		pc_dwarf *d;
 		assert_int_equal(pc_dwarf_new(&d, NULL), PC_OK);
 		assert_int_equal(pc_dwarf_load(d, path), PC_EFORMAT);
+		/* (libelf's reason differs by build: "invalid ELF file data"
+		 * in Debian's, "not a valid ELF file" in the mingw one) */
+		static const char want[] = "not an ELF file libdw can read: ";
 		if (i == 0)
-			assert_string_equal(pc_dwarf_error(d)->message,
-					    "not an ELF file libdw can read: invalid ELF file data");
+			assert_memory_equal(pc_dwarf_error(d)->message, want, sizeof want - 1);
 		pc_dwarf_free(d);
 	}
 	int after = open(path, O_RDONLY);
