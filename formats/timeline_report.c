@@ -98,7 +98,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		return pc_profile_fail(
 			p, PC_EUNSUPPORTED,
 			pc_profile_order_dropped(p)
-				? "no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one trace"
+				? "no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one of them"
 				: "no timeline: no input kept the order of its counts (instruction traces of the format trace do; histograms, aggregated counts, QEMU logs and raw samples do not yet)");
 	if (fmt == PC_OUT_CSV)
 		pc_sink_puts(k, "window,first,end,count,function\n");

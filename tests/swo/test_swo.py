@@ -542,6 +542,12 @@ class RealCaptures(unittest.TestCase):
                 self.assertTrue(whole)
                 self.assertEqual(timeline_csv(out), want, path)
 
+    def test_two_captures_no_timeline(self):
+        """Two captures in one profile: one flat profile of both, but their
+        orders cannot be combined, which -r timeline says."""
+        rc, out, err = run("-r", "timeline", ITM, TPIU)
+        self.assertEqual((rc, out, err), (1, "", "profcat: no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one of them\n"))
+
     def test_rtic_scope_timestamps(self):
         """RTIC Scope's bare capture: sigrok's cumulative local timestamps
         (pyOCD's are wrong, ORACLES.md 5.2), the exception trace both

@@ -166,7 +166,7 @@ class Timeline(unittest.TestCase):
         with open(t, "w") as f:
             f.write("=> 0x8000:\tnop\n=> 0x8002:\tnop\n")
         rc, out, err = profcat("-r", "timeline", self.nm, t, t)
-        self.assertEqual(err, "profcat: no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one trace\n")
+        self.assertEqual(err, "profcat: no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one of them\n")
 
 
 if __name__ == "__main__":
