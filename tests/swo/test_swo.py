@@ -287,14 +287,14 @@ def nm_listing(path, symbols):
         fh.write("".join("%08x T %s\n" % (a, n) for a, n in sorted(symbols)))
 
 
-def timeline_csv(out):
-    """-r timeline -F csv: [(first, end, {function: count})], in order."""
+def timeline_json(out):
+    """-r timeline -F json: [(first, end, {function: count})], in order,
+    the sleep samples under "(sleep)", those of no symbol "(no symbol)"."""
     wins = []
-    for l in out.splitlines()[1:]:
-        w, first, end, count, name = l.split(",", 4)
-        if int(w) == len(wins):
-            wins.append((int(first), int(end), {}))
-        wins[int(w)][2][name] = int(count)
+    for w in json.loads(out)["windows"]:
+        c = {"(sleep)": w["sleep"]} if "sleep" in w else {}
+        c.update({x["function"] or "(no symbol)": x["count"] for x in w["counts"]})
+        wins.append((w["first"], w["end"], c))
     return wins
 
 
@@ -384,11 +384,15 @@ class Order(unittest.TestCase):
             rc, out, err = run("-r", "timeline", "-F", "json", self.nm, path)
             self.assertEqual((rc, json.loads(out), err), (0, ORDER_JSON, ""), framing)
         rc, out, err = run("-r", "timeline", "-F", "csv", self.nm, self.files["itm"])
-        self.assertEqual(out.splitlines()[:3], ["window,first,end,count,function",
-                                                "0,0,4096,3000,boot", "0,0,4096,1063,main_loop"])
+        self.assertEqual(out.splitlines()[:6], ["window,first,end,count,function",
+                                                "0,0,4096,3000,boot", "0,0,4096,1063,main_loop",
+                                                "0,0,4096,33,SysTick_Handler",
+                                                "1,4096,8192,2105,main_loop",
+                                                "1,4096,8192,1928,(sleep)"])
+        rc, out, err = run("-r", "timeline", "-F", "json", self.nm, self.files["itm"])
         want, whole = order_windows(self.ev, self.func, [0, 4096, 8192, 12288, 13001])
         self.assertTrue(whole)
-        self.assertEqual(timeline_csv(out), want)
+        self.assertEqual(timeline_json(out), want)
 
     def test_flat_unchanged(self):
         """The windows' counts are the profile's samples, counted once: the
@@ -417,9 +421,9 @@ class Order(unittest.TestCase):
         path = os.path.join(self.tmp.name, "long.itm")
         with open(path, "wb") as fh:
             fh.write(bytes(g.out))
-        rc, out, err = run("-r", "timeline", "-F", "csv", self.nm, path)
+        rc, out, err = run("-r", "timeline", "-F", "json", self.nm, path)
         self.assertEqual((rc, err), (0, ""))
-        wins = timeline_csv(out)
+        wins = timeline_json(out)
         bounds = [w[0] for w in wins] + [wins[-1][1]]
         self.assertTrue(32 <= len(wins) < 64)
         self.assertEqual(bounds[:3], [0, 8192, 16384])
@@ -535,12 +539,12 @@ class RealCaptures(unittest.TestCase):
                 if n > 1:
                     with open(ITM, "rb") as fh, open(path, "wb") as out:
                         out.write(fh.read() * n)
-                rc, out, err = run("-r", "timeline", "-F", "csv", nm, "-f", "swo", path)
+                rc, out, err = run("-r", "timeline", "-F", "json", nm, "-f", "swo", path)
                 self.assertEqual((rc, err), (0, ""))
                 bounds = [0, 393] if n == 1 else [0, 4096, 8192, 11790]
                 want, whole = order_windows(ev * n, name, bounds)
                 self.assertTrue(whole)
-                self.assertEqual(timeline_csv(out), want, path)
+                self.assertEqual(timeline_json(out), want, path)
 
     def test_two_captures_no_timeline(self):
         """Two captures in one profile: one flat profile of both, but their
