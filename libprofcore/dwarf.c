@@ -1989,8 +1989,12 @@ int pc_dwarf_load(pc_dwarf *d, const char *path)
 		close(fd);
 		return dfail(d, PC_ENOMEM, -1, "libdwfl: %s", dwfl_errmsg(-1));
 	}
-	/* dwfl owns fd from here */
+	/* dwfl owns fd once it reported the module (libdwfl.h: "on
+	 * success, FD is consumed"); when it refuses the file, fd is still
+	 * ours */
 	d->mod = dwfl_report_offline(d->dwfl, path, path, fd);
+	if (!d->mod)
+		close(fd);
 	if (!d->mod || dwfl_report_end(d->dwfl, NULL, NULL))
 		return dfail(d, PC_EFORMAT, 0, "not an ELF file libdw can read: %s",
 			     dwfl_errmsg(-1));
