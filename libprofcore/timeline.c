@@ -137,7 +137,7 @@ int pc_timeline_add(pc_timeline *t, uint64_t first, uint64_t end, const uint32_t
 	w->cells = n ? malloc(n * sizeof *w->cells) : NULL;
 	/* the triples by (segment, address): a stable radix sort of their
 	 * indexes by address, then (several segments) by segment */
-	pc_rkey *rk = n ? malloc(2 * n * sizeof *rk) : NULL;
+	pc_rkey *rk = n && n <= SIZE_MAX / (2 * sizeof *rk) ? malloc(2 * n * sizeof *rk) : NULL;
 	if (n && (!w->cells || !rk)) {
 		free(w->cells);
 		w->cells = NULL;
