@@ -16,6 +16,5 @@
 #include "names.h"
 #include "optview.h"
 #include "symspec.h"
-#include "order.h"
 
 #endif
