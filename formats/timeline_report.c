@@ -99,7 +99,7 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 			p, PC_EUNSUPPORTED,
 			pc_profile_order_dropped(p)
 				? "no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one of them"
-				: "no timeline: no input kept the order of its counts (instruction traces of the format trace do; histograms, aggregated counts, QEMU logs and raw samples do not yet)");
+				: "no timeline: no input kept the order of its counts (instruction traces of the format trace, QEMU logs and SWO captures do; histograms, aggregated counts and raw samples do not yet)");
 	if (fmt == PC_OUT_CSV)
 		pc_sink_puts(k, "window,first,end,count,function\n");
 	else if (fmt == PC_OUT_JSON)

@@ -1475,13 +1475,18 @@ static int scan_cus(pc_dwarf *d, Dwarf *dw, pc_dwl *dl, pc_dwk *dk, int *unorder
 			Dwarf_Word lo = 0;
 			if (dwarf_formudata(&la, &lo))
 				return damaged(d, cuoff, "DW_AT_stmt_list");
-			/* dwline.c first, libdw for what it does not read */
+			/* dwline.c first, libdw for what it does not read: the
+			 * offset in a form libdw takes as one (DW_FORM_data4 or
+			 * data8 only before DWARF 4: a constant after, and its
+			 * dwarf_getsrclines refuses the unit) */
 			Dwarf_Half ver;
 			uint8_t utype, asize, osize;
 			int st = PC_EUNSUPPORTED;
 			if (dl->line && !d->general && dwarf_cu_info(cu->cu, &ver, &utype, NULL, NULL, NULL, &asize,
 						     &osize) == 0 &&
-			    utype >= DW_UT_compile && utype <= DW_UT_skeleton) {
+			    utype >= DW_UT_compile && utype <= DW_UT_skeleton &&
+			    (la.form == DW_FORM_sec_offset ||
+			     (ver < 4 && (la.form == DW_FORM_data4 || la.form == DW_FORM_data8)))) {
 				/* the rows appended to d->lrows */
 				dl->rows = d->lrows;
 				dl->nrows = d->nlrows;

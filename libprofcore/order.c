@@ -132,3 +132,9 @@ uint64_t pc_order_pos(const pc_order *o)
 {
 	return o->pos;
 }
+
+uint64_t pc_order_room(const pc_order *o)
+{
+	uint64_t d = o->pos - o->first;
+	return d < o->span ? o->span - d : 0;
+}

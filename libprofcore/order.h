@@ -31,5 +31,9 @@ PC_INTERNAL int pc_order_boundary(pc_order *o);
 PC_INTERNAL int pc_order_flush(pc_order *o);
 /** The events of the order so far. */
 PC_INTERNAL uint64_t pc_order_pos(const pc_order *o);
+/** The events the open window takes before pc_order_boundary ends it
+ *  (0: the next boundary does): a loader may count that many its own
+ *  way and add them, in any order, before its next boundary. */
+PC_INTERNAL uint64_t pc_order_room(const pc_order *o);
 
 #endif

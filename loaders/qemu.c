@@ -49,14 +49,24 @@
  * same instructions.  Other lines (-d int, cpu, guest_errors, other
  * plugins' output, QEMU's messages) are skipped.  Counts are exact event
  * counts (pc_profile_set_event_counts), in the dimension "instructions".
+ *
+ * The instructions reach the profile in the order they ran, through
+ * order.h (windows of the timeline, docs/qemu.md "Order"): a counted TB
+ * run is held until what follows it settles how many of its
+ * instructions ran (the vCPU's next exec line: all; "Stopped": none; a
+ * rewind: those before the I/O instruction), then its instructions go
+ * to the order, a window ending only between two runs.  Held runs leave
+ * in the log's order; at most QH_MAX are held (see there).
+ *
  * Memory: the distinct translations (identical retranslations are
- * shared), the live TB pointers and the executed addresses; the log is
- * streamed.
+ * shared), the live TB pointers, the held runs and the order's open
+ * window; the log is streamed.
  *
  * Options:
  *   qemu-cpu=all|N   count the instructions of one vCPU only
  */
 #include "internal.h"
+#include "order.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,16 +185,32 @@ typedef struct qtb {
 typedef struct qslot {
 	uint32_t tb;
 	uint64_t pc;
-	uint64_t ptr;  /* the host pointer it was bound to */
-	uint64_t full; /* executions of every instruction */
-	uint32_t cpu;  /* the vCPU that ran it last */
+	uint64_t ptr; /* the host pointer it was bound to */
+	uint32_t cpu; /* the vCPU that ran it last */
+	uint32_t run; /* its full runs in the open window: runs[run] ... */
+	uint64_t runwin; /* ... if runwin is the window's number */
 } qslot;
 
 /* What a vCPU ran last (for "Stopped execution" lines). */
 typedef struct qlast {
 	uint32_t slot; /* QM_EMPTY: none */
 	int counted;
+	uint64_t seq; /* its held execution (counted) */
 } qlast;
+
+/* A counted TB execution held until what follows it settles how many of
+ * its instructions ran (a "Stopped" line takes it back, an I/O rewind
+ * cuts it): k of them (QH_ALL: every one). */
+typedef struct qheld {
+	uint32_t slot, k;
+	int open;
+} qheld;
+
+#define QH_ALL UINT32_MAX
+/* Held executions kept at most: past it the oldest one still open (a
+ * vCPU that has logged nothing since, as an idle one) goes to the order
+ * as run in full, and a later take-back of it is refused. */
+#define QH_MAX ((size_t)1 << 16)
 
 /* Largest vCPU index read (QEMU's own limit is far below). */
 #define QEMU_MAX_CPU 65535u
@@ -211,20 +237,30 @@ typedef struct qctx {
 	qmap alias; /* (slot, pc) -> slot of an execution elsewhere */
 	qslot *slots;
 	size_t nslots, cap_slots;
-	qmap partial; /* (slot, k) -> index into pcount: runs of the first k */
-	uint64_t *pcount;
-	size_t npcount, cap_pcount;
+	/* the counted executions in the log's order, from held[hh] (the
+	 * one of sequence number hbase + hh) to held[hn - 1] */
+	qheld *held;
+	size_t hh, hn, cap_held;
+	uint64_t hbase;
+	pc_order *ord; /* the instructions in the order they ran */
+	/* the open window's full runs, counted per slot until the window
+	 * ends (pc_order_room: no boundary falls before), then added */
+	struct qrun {
+		uint32_t slot;
+		uint64_t n;
+	} *runs;
+	size_t nruns, cap_runs;
+	uint64_t win;  /* the window's number (runwin) */
+	uint64_t room; /* the instructions before the window may end */
+	uint64_t used; /* of which the runs since took */
 	qlast *last;
 	size_t nlast;
 	int64_t lastcpu; /* the vCPU of the latest exec line, -1: none */
 	/* an I/O rewind waiting for the next TB to say where it stopped */
 	int rewind;
 	uint32_t rewind_slot;
+	uint64_t rewind_seq; /* its held execution */
 	uint64_t rewind_off;
-	/* the execlog plugin: address -> index into acount */
-	qmap addr;
-	uint64_t *acount;
-	size_t nacount, cap_acount;
 	uint64_t executions, plugin_lines, translations;
 } qctx;
 
@@ -397,6 +433,7 @@ static qlast *last_of(qctx *c, uint64_t cpu)
 		for (size_t i = c->nlast; i < nn; i++) {
 			nl[i].slot = QM_EMPTY;
 			nl[i].counted = 0;
+			nl[i].seq = 0;
 		}
 		c->last = nl;
 		c->nlast = nn;
@@ -414,31 +451,131 @@ static int new_slot(qctx *c, uint32_t tb, uint64_t pc, uint64_t ptr, uint32_t *o
 	c->slots[c->nslots].tb = tb;
 	c->slots[c->nslots].pc = pc;
 	c->slots[c->nslots].ptr = ptr;
-	c->slots[c->nslots].full = 0;
 	c->slots[c->nslots].cpu = 0;
+	c->slots[c->nslots].runwin = 0; /* windows count from 1 */
 	*out = (uint32_t)c->nslots++;
 	return PC_OK;
 }
 
-/* One execution of slot si ran only its first k instructions. */
-static int cut(qctx *c, uint32_t si, uint32_t k)
+/* The first k instructions of slot si, n times, to the order. */
+static int add_run(qctx *c, uint32_t si, uint32_t k, uint64_t n)
 {
-	uint32_t *v;
-	c->slots[si].full--;
-	if (k == 0)
+	const qslot *sl = &c->slots[si];
+	const qtb *t = &c->tbs[sl->tb];
+	uint64_t shift = sl->pc - t->pc;
+	int r;
+	for (uint32_t j = 0; j < k; j++)
+		if ((r = pc_order_add(c->ord, PC_NOSEG, c->ia[t->first + j] + shift, n)) != PC_OK)
+			return r;
+	return PC_OK;
+}
+
+/* The open window's full runs counted per slot go to the order. */
+static int add_runs(qctx *c)
+{
+	int r;
+	for (size_t i = 0; i < c->nruns; i++)
+		if ((r = add_run(c, c->runs[i].slot, c->tbs[c->slots[c->runs[i].slot].tb].n, c->runs[i].n)) != PC_OK)
+			return r;
+	c->nruns = 0;
+	c->win++;
+	return PC_OK;
+}
+
+/* The instructions of the held execution h go to the order, a window
+ * ending before them if it spans enough.  Within a window the order of
+ * the instructions does not change its counts: full runs are counted
+ * per slot and added when the window may end (pc_order_room tells
+ * when), which costs a TB run one step, not one per instruction. */
+static int release(qctx *c, const qheld *h)
+{
+	qslot *sl = &c->slots[h->slot];
+	uint32_t n = c->tbs[sl->tb].n, k = h->k < n ? h->k : n;
+	int r;
+	if (!k)
 		return PC_OK;
-	v = qm_slot(&c->partial, si, k);
-	if (v) {
-		c->pcount[*v]++;
+	if (c->used >= c->room) {
+		if ((r = add_runs(c)) != PC_OK || (r = pc_order_boundary(c->ord)) != PC_OK)
+			return r;
+		c->room = pc_order_room(c->ord);
+		c->used = 0;
+	}
+	c->used += k;
+	if (k < n) /* a part: rare */
+		return add_run(c, h->slot, k, 1);
+	if (sl->runwin == c->win) {
+		c->runs[sl->run].n++;
 		return PC_OK;
 	}
-	if (c->npcount >= QM_EMPTY - 1)
-		return pc_stream_fail(c->s, PC_ELIMIT, -1, "too many partial executions");
-	if (grow((void **)&c->pcount, c->npcount, &c->cap_pcount, sizeof *c->pcount))
+	if (grow((void **)&c->runs, c->nruns, &c->cap_runs, sizeof *c->runs))
 		return oom(c);
-	c->pcount[c->npcount] = 1;
-	if (qm_put(&c->partial, si, k, (uint32_t)c->npcount++))
-		return oom(c);
+	c->runs[c->nruns].slot = h->slot;
+	c->runs[c->nruns].n = 1;
+	sl->run = (uint32_t)c->nruns++;
+	sl->runwin = c->win;
+	return PC_OK;
+}
+
+/* The held executions settled from the oldest on go to the order (all
+ * of them at the end of the log). */
+static int release_settled(qctx *c, int all)
+{
+	int r;
+	while (c->hh < c->hn && (all || !c->held[c->hh].open))
+		if ((r = release(c, &c->held[c->hh++])) != PC_OK)
+			return r;
+	return PC_OK;
+}
+
+/* The held execution of sequence number seq, or NULL if it went to the
+ * order already. */
+static qheld *held_at(qctx *c, uint64_t seq)
+{
+	if (seq < c->hbase + c->hh || seq - c->hbase >= c->hn)
+		return NULL;
+	return &c->held[seq - c->hbase];
+}
+
+/* A counted execution of slot si, held: *seq its sequence number. */
+static int hold(qctx *c, uint32_t si, uint64_t *seq)
+{
+	int r;
+	if (c->hn == c->cap_held) {
+		if (c->hh) { /* room before the oldest */
+			memmove(c->held, c->held + c->hh, (c->hn - c->hh) * sizeof *c->held);
+			c->hbase += c->hh;
+			c->hn -= c->hh;
+			c->hh = 0;
+		} else if (c->cap_held >= QH_MAX) {
+			/* the oldest goes as it stands */
+			if ((r = release(c, &c->held[c->hh++])) != PC_OK ||
+			    (r = release_settled(c, 0)) != PC_OK)
+				return r;
+			return hold(c, si, seq);
+		} else if (grow((void **)&c->held, c->hn, &c->cap_held, sizeof *c->held)) {
+			return oom(c);
+		}
+	}
+	c->held[c->hn].slot = si;
+	c->held[c->hn].k = QH_ALL;
+	c->held[c->hn].open = 1;
+	*seq = c->hbase + c->hn++;
+	return PC_OK;
+}
+
+/* The held execution seq ran its first k instructions (QH_ALL: all). */
+static int settle(qctx *c, uint64_t seq, uint32_t k, uint64_t off)
+{
+	qheld *h = held_at(c, seq);
+	if (!h) {
+		if (k == QH_ALL)
+			return PC_OK;
+		return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)off,
+				      "QEMU takes back a TB run logged more than %zu TB runs before, farther back than the order of the instructions holds runs open; expected the take-back sooner, or count one vCPU (-O qemu-cpu=N)",
+				      QH_MAX);
+	}
+	h->k = k;
+	h->open = 0;
 	return PC_OK;
 }
 
@@ -452,7 +589,7 @@ static int apply_rewind(qctx *c, uint64_t pc, uint64_t off)
 	c->rewind = 0;
 	for (uint32_t k = 0; k < t->n; k++)
 		if (c->ia[t->first + k] + shift == pc)
-			return cut(c, c->rewind_slot, k);
+			return settle(c, c->rewind_seq, k, off);
 	return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)off,
 			      "TB at 0x%llx continues at 0x%llx after the I/O rewind at byte %llu; expected one of the rewound TB's instructions",
 			      (unsigned long long)sl->pc, (unsigned long long)pc,
@@ -549,16 +686,20 @@ static int exec_line(qctx *c, const char *l, size_t n, uint64_t off)
 		int counted = c->cpu < 0 || (uint64_t)c->cpu == cpu;
 		if (!la)
 			return oom(c);
+		/* its last run can no longer be taken back */
+		if (la->slot != QM_EMPTY && la->counted && (r = settle(c, la->seq, QH_ALL, off)) != PC_OK)
+			return r;
 		la->slot = si;
 		la->counted = counted;
 		c->lastcpu = (int64_t)cpu;
 		c->slots[si].cpu = (uint32_t)cpu;
 		if (counted) {
-			c->slots[si].full++;
+			if ((r = hold(c, si, &la->seq)) != PC_OK)
+				return r;
 			c->executions++;
 		}
 	}
-	return PC_OK;
+	return release_settled(c, 0);
 bad:
 	return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)(off + (uint64_t)(q - l)),
 			      "expected an exec line \"Trace N: 0xHOST [CS_BASE/PC/FLAGS/CFLAGS]\"");
@@ -594,14 +735,14 @@ static int stopped_line(qctx *c, const char *l, size_t n, uint64_t off)
 		la = &c->last[c->slots[si].cpu];
 		if (la->slot != si)
 			goto unknown;
+		la->slot = QM_EMPTY;
 		if (la->counted) {
-			c->slots[si].full--;
+			int r = settle(c, la->seq, 0, off);
+			if (r != PC_OK)
+				return r;
 			c->executions--;
 		}
-		if (c->rewind && c->rewind_slot == si)
-			c->rewind = 0;
-		la->slot = QM_EMPTY;
-		return PC_OK;
+		return release_settled(c, 0);
 	}
 unknown:
 	return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)off,
@@ -641,9 +782,12 @@ static int rewound_line(qctx *c, const char *l, size_t n, uint64_t off)
 		return PC_OK;
 	c->rewind = 1;
 	c->rewind_slot = si;
+	c->rewind_seq = la->seq;
 	c->rewind_off = off;
-	if (pc != c->slots[si].pc)
-		return apply_rewind(c, pc, off);
+	if (pc != c->slots[si].pc) {
+		int r = apply_rewind(c, pc, off);
+		return r != PC_OK ? r : release_settled(c, 0);
+	}
 	return PC_OK;
 }
 
@@ -651,27 +795,15 @@ static int rewound_line(qctx *c, const char *l, size_t n, uint64_t off)
  * matched up to the address. */
 static int plugin_insn(qctx *c, uint64_t cpu, uint64_t addr, uint64_t off)
 {
-	uint32_t *v;
 	int r;
 	if ((r = set_mode(c, MODE_PLUGIN, off)) != PC_OK)
 		return r;
 	c->plugin_lines++;
 	if (c->cpu >= 0 && (uint64_t)c->cpu != cpu)
 		return PC_OK;
-	v = qm_slot(&c->addr, addr, 0);
-	if (v) {
-		c->acount[*v]++;
-		return PC_OK;
-	}
-	if (c->nacount >= QM_EMPTY - 1)
-		return pc_stream_fail(c->s, PC_ELIMIT, (int64_t)off, "more than %u distinct instruction addresses",
-				      QM_EMPTY - 2);
-	if (grow((void **)&c->acount, c->nacount, &c->cap_acount, sizeof *c->acount))
-		return oom(c);
-	c->acount[c->nacount] = 1;
-	if (qm_put(&c->addr, addr, 0, (uint32_t)c->nacount++))
-		return oom(c);
-	return PC_OK;
+	if ((r = pc_order_boundary(c->ord)) != PC_OK)
+		return r;
+	return pc_order_add(c->ord, PC_NOSEG, addr, 1);
 }
 
 /* "N, 0xADDR, 0x" at the start of l: an execlog line.  1 with *cpu and
@@ -690,48 +822,6 @@ static int plugin_match(const char *l, size_t n, uint64_t *cpu, uint64_t *addr)
 	return 1;
 }
 
-/* Adds the counts to the profile. */
-static int flush(qctx *c)
-{
-	int st;
-	if (c->mode == MODE_PLUGIN) {
-		for (size_t i = 0; i < c->addr.cap; i++) {
-			const qm_ent *x = &c->addr.e[i];
-			if (x->v == QM_EMPTY)
-				continue;
-			if ((st = pc_profile_add_sample(c->p, PC_NOSEG, x->k1, c->acount[x->v])) != PC_OK)
-				return st;
-		}
-		return PC_OK;
-	}
-	for (size_t i = 0; i < c->nslots; i++) {
-		const qslot *sl = &c->slots[i];
-		const qtb *t = &c->tbs[sl->tb];
-		uint64_t shift = sl->pc - t->pc;
-		if (!sl->full)
-			continue;
-		for (uint32_t k = 0; k < t->n; k++)
-			if ((st = pc_profile_add_sample(c->p, PC_NOSEG, c->ia[t->first + k] + shift,
-							sl->full)) != PC_OK)
-				return st;
-	}
-	/* partial runs: (slot, k) ran instructions 0 .. k-1 */
-	for (size_t i = 0; i < c->partial.cap; i++) {
-		const qm_ent *x = &c->partial.e[i];
-		const qslot *sl;
-		const qtb *t;
-		if (x->v == QM_EMPTY)
-			continue;
-		sl = &c->slots[x->k1];
-		t = &c->tbs[sl->tb];
-		for (uint32_t k = 0; k < (uint32_t)x->k2; k++)
-			if ((st = pc_profile_add_sample(c->p, PC_NOSEG, c->ia[t->first + k] + (sl->pc - t->pc),
-							c->pcount[x->v])) != PC_OK)
-				return st;
-	}
-	return PC_OK;
-}
-
 static void qctx_free(qctx *c)
 {
 	free(c->tbs);
@@ -741,11 +831,10 @@ static void qctx_free(qctx *c)
 	free(c->bound.e);
 	free(c->alias.e);
 	free(c->slots);
-	free(c->partial.e);
-	free(c->pcount);
+	free(c->held);
+	free(c->runs);
+	pc_order_free(c->ord);
 	free(c->last);
-	free(c->addr.e);
-	free(c->acount);
 }
 
 static int cpu_option(pc_stream *s, const pc_options *opts, int64_t *cpu)
@@ -780,6 +869,10 @@ static int qemu_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 	c.lastcpu = -1;
 	if ((st = cpu_option(s, opts, &c.cpu)) != PC_OK)
 		return st;
+	if ((st = pc_order_new(&c.ord, p)) != PC_OK)
+		return oom(&c);
+	c.win = 1;
+	c.room = pc_order_room(c.ord);
 	while ((r = pc_stream_getline(&l, &n, &off, s)) == PC_OK && l) {
 		uint64_t cpu, addr;
 		if (n >= 2 && l[0] == '0' && l[1] == 'x') {
@@ -900,7 +993,9 @@ static int qemu_load(pc_profile *p, pc_stream *s, const pc_options *opts)
 					    : "no exec or execlog lines; expected a QEMU log written with -d in_asm,exec,nochain or with the execlog plugin (-d plugin)");
 		goto fail;
 	}
-	if ((st = flush(&c)) != PC_OK)
+	/* the instructions go to the profile through the order's windows */
+	if ((st = release_settled(&c, 1)) != PC_OK || (st = add_runs(&c)) != PC_OK ||
+	    (st = pc_order_flush(c.ord)) != PC_OK)
 		goto fail;
 	/* QEMU ran every instruction counted: exact counts, not samples */
 	pc_profile_set_event_counts(p, 1);

@@ -202,11 +202,17 @@ static void order_units(void **state)
 	pc_profile *p = fresh();
 	pc_order *o;
 	assert_int_equal(pc_order_new(&o, p), PC_OK);
+	/* the room before a boundary ends the window: 4096, 1096, none,
+	 * then 4096 again in the next window */
+	const uint64_t before[3] = {4096, 1096, 0}, room[3] = {4096, 1096, 4096};
 	for (unsigned u = 0; u < 3; u++) {
+		assert_int_equal(pc_order_room(o), before[u]);
 		assert_int_equal(pc_order_boundary(o), PC_OK);
+		assert_int_equal(pc_order_room(o), room[u]);
 		for (unsigned i = 0; i < 3000; i++)
 			assert_int_equal(pc_order_add(o, 2, 0x40 + 4 * (i % 100), 1), PC_OK);
 	}
+	assert_int_equal(pc_order_room(o), 1096);
 	assert_int_equal(pc_order_flush(o), PC_OK);
 	pc_order_free(o);
 	size_t nw, n;

@@ -109,10 +109,13 @@ def split(log, exec_log, plugin_log):
 
 
 def count_exec(path):
-    """{address: executions} and facts about the log, computed here."""
+    """{address: executions}, facts about the log and the instructions in
+    the order they ran (a list of [addrs, k]: the first k of addrs of a
+    TB run), computed here."""
     counts = collections.Counter()
     by_ptr, pending = {}, {}
-    last = None  # (ptr, pc, addrs) of the last TB run
+    runs = []
+    last = None  # (ptr, pc, addrs, run) of the last TB run
     rewind = None
     block = None
     facts = collections.Counter()
@@ -135,9 +138,10 @@ def count_exec(path):
             if m:
                 ptr, pc = m.group(2), int(m.group(3), 16)
                 if rewind is not None:
-                    addrs = rewind
+                    addrs = rewind[2]
                     for a in addrs[addrs.index(pc):]:
                         counts[a] -= 1
+                    rewind[3][1] = addrs.index(pc)
                     rewind = None
                 if pc in pending:
                     by_ptr[ptr] = pending.pop(pc)
@@ -145,7 +149,8 @@ def count_exec(path):
                 assert addrs[0] == pc, line
                 for a in addrs:
                     counts[a] += 1
-                last = (ptr, pc, addrs)
+                runs.append([addrs, len(addrs)])
+                last = (ptr, pc, addrs, runs[-1])
                 facts["exec"] += 1
                 continue
             m = STOPPED.match(line)
@@ -153,18 +158,62 @@ def count_exec(path):
                 assert last and last[0] == m.group(1) and last[1] == int(m.group(2), 16), line
                 for a in last[2]:
                     counts[a] -= 1
+                last[3][1] = 0
                 last = None
                 facts["stopped"] += 1
                 continue
             m = REWOUND.match(line)
             if m:
-                rewind = last[2]
+                rewind = last
                 facts["rewound"] += 1
                 continue
             if line.startswith("Linking TBs"):
                 facts["linking"] += 1
     facts["retranslated"] = sum(1 for s in sizes.values() if len(s) > 1)
-    return {a: n for a, n in counts.items() if n}, facts
+    return {a: n for a, n in counts.items() if n}, facts, runs
+
+
+def plugin_sequence(path):
+    with open(path) as f:
+        return [int(line.split(",")[1], 16) for line in f]
+
+
+def check_order(name, log, seq, starts, tmp):
+    """profcat -r timeline on log (the symbols: one for each address run,
+    so that its rows are addresses) against seq, the instructions in the
+    order they ran: each window [first, end) of profcat's holds seq's
+    instructions first .. end - 1 exactly, the windows follow each other
+    from 0 to the end, and each ends where a TB run starts (starts: the
+    places where one does)."""
+    syms = os.path.join(tmp, name + ".nm")
+    with open(syms, "w") as f:
+        # and one past the last, where it ends
+        for a in sorted(set(seq) | {max(seq) + 16}):
+            f.write("%08x T a%x\n" % (a, a))
+    out = profcat(["-r", "timeline", "-F", "csv", syms, log]).stdout
+    got, spans = {}, []
+    for r in csv.DictReader(io.StringIO(out)):
+        w = (int(r["window"]), int(r["first"]), int(r["end"]))
+        if not spans or spans[-1] != w:
+            spans.append(w)
+        got[w + (int(r["function"][1:], 16),)] = int(r["count"])
+    want = {}
+    for w in spans:
+        for a in seq[w[1]:w[2]]:
+            want[w + (a,)] = want.get(w + (a,), 0) + 1
+    where = []
+    if [w[0] for w in spans] != list(range(len(spans))) or not spans or spans[0][1] != 0 \
+            or spans[-1][2] != len(seq) or any(x[2] != y[1] for x, y in zip(spans, spans[1:])):
+        where.append("windows %s do not cover [0, %d)" % ([w[1:] for w in spans], len(seq)))
+    if starts is not None and any(w[2] not in starts for w in spans[:-1]):
+        where.append("a window ends inside a TB run: %s" % [w[2] for w in spans[:-1] if w[2] not in starts])
+    if got != want:
+        diff = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
+        where.append("(window, first, end, address): profcat / order %s" %
+                     [(k, got.get(k), want.get(k)) for k in diff[:10]])
+    if where:
+        L.fail(name + " order", "; ".join(where))
+    return len(spans)
 
 
 def count_plugin(path):
@@ -217,7 +266,7 @@ def check_run(name, fw, log, plugin, tmp, cross="arm-none-eabi-"):
     exec_log = os.path.join(tmp, name + ".exec.log")
     plugin_log = os.path.join(tmp, name + ".execlog.log")
     split(log, exec_log, plugin_log)
-    want_addr, facts = count_exec(exec_log)
+    want_addr, facts, runs = count_exec(exec_log)
     lines = addr2line(fw, sorted(want_addr), cross)
     want = collections.Counter()
     for a, n in want_addr.items():
@@ -254,6 +303,21 @@ def check_run(name, fw, log, plugin, tmp, cross="arm-none-eabi-"):
         if insns != [total]:
             L.fail(name + " insn", "QEMU's insn plugin counted %s instructions; expected %d" % (insns, total))
         msg += " = insn plugin's total"
+        # the order: the TB runs' instructions (from the exec lines) are
+        # the execlog plugin's sequence, and profcat's windows of either
+        # log cut it exactly
+        seq = plugin_sequence(plugin_log)
+        ordered = [a for addrs, k in runs for a in addrs[:k]]
+        if ordered != seq:
+            at = next((i for i, (x, y) in enumerate(zip(ordered, seq)) if x != y), min(len(seq), len(ordered)))
+            L.fail(name + " order", "the TB runs' instructions differ from the execlog sequence at %d" % at)
+        starts, pos = set(), 0
+        for addrs, k in runs:
+            starts.add(pos)
+            pos += k
+        nw = check_order(name + "-exec", exec_log, seq, starts, tmp)
+        nwp = check_order(name + "-execlog", plugin_log, seq, None, tmp)
+        msg += ", timeline of %d/%d windows = execlog sequence" % (nw, nwp)
     print("%s %s: %s" % ("ok" if L.failures == before else "FAIL", name, msg))
     return facts
 

@@ -154,6 +154,180 @@ CASES = {
 }
 
 
+# The order (-r timeline): logs of more than a window (4096
+# instructions) with the symbols f (0x1000), g (0x1010), h (0x1020).  TB
+# A: f's 4 instructions, B: g's 3, C: h's 2; a window ends at the first
+# TB run that starts 4096 instructions or more after the window's first.
+SYMS = "00001000 T f\n00001010 T g\n00001020 T h\n00001100 T end\n"
+A, B, C = [0x1000, 0x1002, 0x1004, 0x1006], [0x1010, 0x1012, 0x1014], [0x1020, 0x1022]
+
+
+def ta(cpu=0):
+    return t72(0x7f00100, 0x1000, cpu=cpu)
+
+
+def tb(cpu=0):
+    return t72(0x7f00200, 0x1010, cpu=cpu)
+
+
+def stop(ptr, pc):
+    return "Stopped execution of TB chain before 0x%x [%08x] f\n" % (ptr, pc)
+
+
+def rewound(pc):
+    return "cpu_io_recompile: rewound execution of TB to %08x\n" % pc
+
+
+def two_cpus():
+    """1400 pairs (vCPU 0 runs A, vCPU 1 runs B); QEMU stops before vCPU
+    0's A of pair 585 after vCPU 1's B (at instruction 4095 of the log),
+    and before vCPU 1's B of pair 1365 (its instruction 4095)."""
+    t = block(A) + block(B, "g")
+    for i in range(1400):
+        t += ta(0) + tb(1)
+        if i == 585:
+            t += stop(0x7f00100, 0x1000)
+        if i == 1365:
+            t += stop(0x7f00200, 0x1010)
+    return t
+
+
+# name -> (log, extra arguments, -r timeline -F csv rows (window, first,
+# end, count, function) or the error message as in CASES)
+ORDER = {
+    # QEMU stops before B run at instruction 4096: the next window starts
+    # at the A after it
+    "ostop": (block(A) + ta() * 1024 + block(B, "g") + tb() + stop(0x7f00200, 0x1010) + ta() + tb(),
+              [], [(0, 0, 4096, 4096, "f"), (1, 4096, 4103, 4, "f"), (1, 4096, 4103, 3, "g")]),
+    # ... before an A at 4095: the window ends after the B that follows
+    "ostopnear": (block(A) + ta() * 1023 + block(B, "g") + tb() + ta() + stop(0x7f00100, 0x1000)
+                  + tb() + ta(),
+                  [], [(0, 0, 4098, 4092, "f"), (0, 0, 4098, 6, "g"), (1, 4098, 4102, 4, "f")]),
+    # A rewound at its third instruction (QEMU names it) at 4094: its two
+    # first end the window at 4096, the TB QEMU runs the I/O instruction
+    # in starts the next
+    "orewind": (block(A) + ta() * 1023 + block(C, "h") + t72(0x7f00300, 0x1020) + ta()
+                + rewound(0x1004) + block([0x1004]) + t72(0x7f00400, 0x1004)
+                + block(B, "g") + tb(),
+                [], [(0, 0, 4096, 4094, "f"), (0, 0, 4096, 2, "h"), (1, 4096, 4100, 3, "g"),
+                     (1, 4096, 4100, 1, "f")]),
+    # A rewound to its start (non-PCREL targets) at 4091: the next TB, at
+    # A's fourth instruction, says three ran; the window ends at 4099,
+    # not at 4096
+    "orewindnear": (block(A) + ta() * 1022 + block(B, "g") + tb() + ta() + rewound(0x1000)
+                    + block([0x1006]) + t72(0x7f00500, 0x1006) + ta() + tb(),
+                    [], [(0, 0, 4099, 4096, "f"), (0, 0, 4099, 3, "g"), (1, 4099, 4102, 3, "g")]),
+    # two vCPUs: the log's order; QEMU stops before vCPU 0's A after vCPU
+    # 1 ran a B
+    "ocpus": (two_cpus(), [],
+              [(0, 0, 4098, 2340, "f"), (0, 0, 4098, 1758, "g"), (1, 4098, 8197, 2344, "f"),
+               (1, 4098, 8197, 1755, "g"), (2, 8197, 9793, 912, "f"), (2, 8197, 9793, 684, "g")]),
+    "ocpus1": (two_cpus(), ["-O", "qemu-cpu=1"],
+               [(0, 0, 4098, 4098, "g"), (1, 4098, 4197, 99, "g")]),
+    "ocpus0": (two_cpus(), ["-O", "qemu-cpu=0"],
+               [(0, 0, 4096, 4096, "f"), (1, 4096, 5596, 1500, "f")]),
+    # execlog lines of two vCPUs: a window may end between any two
+    "oexeclog": ('0, 0x1000, 0x2501, "movs r5, #1"\n1, 0x1010, 0x2501, "movs r5, #1"\n' * 2500, [],
+                 [(0, 0, 4096, 2048, "f"), (0, 0, 4096, 2048, "g"), (1, 4096, 5000, 452, "f"),
+                  (1, 4096, 5000, 452, "g")]),
+    "oexeclog1": ('0, 0x1000, 0x2501, "movs r5, #1"\n1, 0x1010, 0x2501, "movs r5, #1"\n' * 2500,
+                  ["-O", "qemu-cpu=1"], [(0, 0, 2500, 2500, "g")]),
+    # vCPU 0's A held open (an idle vCPU) past 65536 TB runs of vCPU 1:
+    # it goes to the order as run in full, in its place
+    "ofarok": (block(A) + block(B, "g") + ta(0) + tb(1) * 65536 + ta(0), [],
+               lambda: windows([("f", 4)] + [("g", 3)] * 65536 + [("f", 4)])),
+    # ... and a take-back of it after that is refused
+    "ofar": (block(A) + block(B, "g") + ta(0) + tb(1) * 65536 + stop(0x7f00100, 0x1000), [],
+             "@@: QEMU takes back a TB run logged more than 65536 TB runs before, farther back than "
+             "the order of the instructions holds runs open; expected the take-back sooner, or count "
+             "one vCPU (-O qemu-cpu=N)"),
+}
+
+def windows(runs):
+    """The -r timeline rows of TB runs [(function, instructions)] in this
+    order, before windows merge (fewer than 64): a window ends at the
+    first run that starts 4096 or more after its first."""
+    rows, first, pos, cur = [], 0, 0, {}
+
+    def cut():
+        w = len(rows) and rows[-1][0] + 1
+        for f, n in sorted(cur.items(), key=lambda x: (-x[1], x[0])):
+            rows.append((w, first, pos, n, f))
+    for f, k in runs:
+        if pos - first >= 4096:
+            cut()
+            first, cur = pos, {}
+        cur[f] = cur.get(f, 0) + k
+        pos += k
+    cut()
+    assert rows[-1][0] < 63
+    return rows
+
+
+DEMO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "demo")
+# profcat -r timeline on the demo (docs/qemu.md shows the text)
+DEMO_TEXT = """\
+Timeline: 2 windows of the instructions in the input's order (exact counts)
+
+window       first         end       count  function
+     0           0        4099        3575  mix
+     0           0        4099         307  Reset_Handler
+     0           0        4099         204  pick
+     0           0        4099          13  put
+     1        4099        4332         102  run_ram
+     1        4099        4332          49  mix
+     1        4099        4332          37  Reset_Handler
+     1        4099        4332          36  (no symbol)
+     1        4099        4332           9  pick
+"""
+DEMO_JSON = ('{"report":"timeline","event":"instructions","windows":['
+             '{"window":0,"first":0,"end":4099,"counts":[{"function":"mix","count":3575},'
+             '{"function":"Reset_Handler","count":307},{"function":"pick","count":204},'
+             '{"function":"put","count":13}]},'
+             '{"window":1,"first":4099,"end":4332,"counts":[{"function":"run_ram","count":102},'
+             '{"function":"mix","count":49},{"function":"Reset_Handler","count":37},'
+             '{"function":null,"count":36},{"function":"pick","count":9}]}]}\n')
+
+
+def check_order(tmp):
+    failures = 0
+    syms = os.path.join(tmp, "order.nm")
+    with open(syms, "w") as f:
+        f.write(SYMS)
+    for name, (text, args, want) in ORDER.items():
+        want = want() if callable(want) else want
+        path = os.path.join(tmp, name + ".log")
+        with open(path, "w", newline="\n") as f:
+            f.write(text)
+        r = subprocess.run([PROFCAT] + args + ["-r", "timeline", "-F", "csv", syms, path],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if isinstance(want, list):
+            got = ([(int(x["window"]), int(x["first"]), int(x["end"]), int(x["count"]), x["function"])
+                    for x in csv.DictReader(io.StringIO(r.stdout))] if r.returncode == 0
+                   else r.stderr.strip())
+        else:
+            key = [i for i, l in enumerate(text.splitlines(keepends=True)) if l.startswith("Stopped")][-1]
+            want = "profcat: %s:%s" % (path, want.replace("@@", str(len("".join(
+                text.splitlines(keepends=True)[:key]).encode()))))
+            got = r.stderr.strip() if r.returncode else r.stdout
+        if got != want:
+            failures += 1
+            print("FAIL %s: got %r\n  expected %r" % (name, got, want))
+        else:
+            print("ok   order %s" % name)
+    fw, log = os.path.join(DEMO, "fw.elf"), os.path.join(DEMO, "qemu.log.gz")
+    for fmt, want in (("text", DEMO_TEXT), ("json", DEMO_JSON)):
+        r = subprocess.run([PROFCAT, "-r", "timeline", "-F", fmt, fw, log],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        got = r.stdout if r.returncode == 0 else r.stderr
+        if got != want:
+            failures += 1
+            print("FAIL demo timeline %s: got %r\n  expected %r" % (fmt, got, want))
+        else:
+            print("ok   demo timeline %s" % fmt)
+    return failures
+
+
 def marker_offsets(text, msg, name):
     """Fills the markers of an expected message: @@ = the offset of the
     line that fails (the last line holding the case's keyword), @T@ the
@@ -226,6 +400,7 @@ def main():
                                                               want if isinstance(want, dict) else want_s))
                 else:
                     print("ok   %s" % os.path.basename(p))
+        failures += check_order(tmp)
     sys.exit(1 if failures else 0)
 
 

@@ -7,7 +7,9 @@ separate debug file, for the golden program fixtures/lines-O2:
     for a .debug_line version libdw does not know and for the second
     unit's DW_AT_stmt_list in a form that is no offset (after the first
     unit's line table was read: what it read is freed, which the
-    sanitizer build checks);
+    sanitizer build checks) and in DW_FORM_data4, a constant since
+    DWARF 4, which libdw's dwarf_getsrclines refuses in this DWARF 5
+    unit (so does the faster reader of .debug_line: the same error);
   * 3 bytes overwritten at 12 places (at least 5 bytes apart) in every
     .debug_* section, each
     copy read with --granularity line and -r locations: exit 0 or exit 1
@@ -59,15 +61,19 @@ def uleb(data, i):
 
 def second_unit_stmt_list(data, secs):
     """(.debug_info offset of the second unit's DIE, file offset of the
-    form of DW_AT_stmt_list in its DW_TAG_compile_unit abbreviation), for
-    32-bit DWARF 5 units"""
+    form of DW_AT_stmt_list in its DW_TAG_compile_unit abbreviation, the
+    attribute's value), for 32-bit DWARF 5 units whose compile_unit DIE
+    holds attributes of fixed-size forms"""
     info_off, _ = secs[".debug_info"]
     abbrev_off, _ = secs[".debug_abbrev"]
     length, version = struct.unpack_from("<IH", data, info_off)
     unit = 4 + length
+    _, version, _, asize, abbrevs = struct.unpack_from("<IHBBI", data, info_off + unit)
     assert version == 5
-    _, version, _, _, abbrevs = struct.unpack_from("<IHBBI", data, info_off + unit)
-    assert version == 5
+    die = unit + 12
+    _, at = uleb(data, info_off + die)  # the DIE's abbreviation code
+    # the sizes of the forms a compile_unit DIE has (32-bit DWARF)
+    size = {0x01: asize, 0x05: 2, 0x06: 4, 0x07: 8, 0x0b: 1, 0x0e: 4, 0x17: 4, 0x1f: 4}
     i = abbrev_off + abbrevs
     while True:
         code, i = uleb(data, i)
@@ -81,7 +87,10 @@ def second_unit_stmt_list(data, secs):
                 _, i = uleb(data, i)
             if tag == 0x11 and name == 0x10:  # DW_AT_stmt_list
                 assert data[i - 1] == form == 0x17  # DW_FORM_sec_offset
-                return unit + 12, i - 1
+                value, = struct.unpack_from("<I", data, at)
+                return die, i - 1, value
+            if tag == 0x11 and name:
+                at += size[form]
             if not name and not form:
                 break
 
@@ -130,12 +139,17 @@ def main():
                "profcat: %s:%d: damaged DWARF: line table at .debug_line+0x0: "
                "invalid DWARF version\n" % (bad, line_off))
 
-        die, form = second_unit_stmt_list(data, secs)
+        die, form, line2 = second_unit_stmt_list(data, secs)
         write([(form, b"\x0e")])  # DW_FORM_strp: 4 bytes as before
         expect("DW_AT_stmt_list not an offset", ["--granularity", "line", bad, GMON], 1,
                "profcat: %s:%d: damaged DWARF: DW_AT_stmt_list of the compilation "
                "unit at .debug_info+0x%x: no constant value\n"
                % (bad, info_off + die, die))
+
+        write([(form, b"\x06")])  # DW_FORM_data4
+        expect("DW_AT_stmt_list in DW_FORM_data4", ["--granularity", "line", bad, GMON], 1,
+               "profcat: %s:%d: damaged DWARF: line table at .debug_line+0x%x: "
+               "invalid DWARF\n" % (bad, line_off + line2, line2))
 
         tried = errors = 0
         for name, (off, size) in sorted(secs.items()):
