@@ -1,7 +1,12 @@
 /* timeline_report.c - the timeline report: the counts of each window of the
- * input's order (pc_profile_window_at: instruction traces) by function,
- * the largest first; "(no symbol)" takes what no row holds.  A row's
- * counts over every window sum to its count in the flat profile.
+ * input's order (pc_profile_window_at: instruction traces, SWO samples) by
+ * function, the largest first; "(no symbol)" takes what no row holds.  A
+ * row's counts over every window sum to its count in the flat profile.
+ * The header says what the counts are, as the flat report's "Rate:" line
+ * does: exact counts (a trace: windows of its instructions), or samples
+ * (an SWO capture: windows of its periodic samples).  A sampled window's
+ * samples that no address holds are its sleep samples (SWO's, kept in
+ * the order with no address): the row "(sleep)", in JSON "sleep".
  *
  *   window  first  end  count  function
  *        0      0    8      5  count_down
@@ -14,9 +19,12 @@
 #include <string.h>
 
 typedef struct wcell {
-	size_t row; /* SIZE_MAX: no row */
+	size_t row; /* NO_ROW, SLEEP_ROW or a row */
 	uint64_t count;
 } wcell;
+
+#define NO_ROW SIZE_MAX
+#define SLEEP_ROW (SIZE_MAX - 1)
 
 static int cmp_row(const void *a, const void *b)
 {
@@ -32,15 +40,16 @@ static int cmp_count(const void *a, const void *b)
 	return cmp_row(a, b);
 }
 
-/* Window i's counts by row, largest first, into *cells (n of them). */
-static int window_rows(pc_profile *p, size_t i, wcell **cells, size_t *n)
+/* Window i's counts by row, largest first, into *cells (n of them);
+ * sleep: the samples of a sampled window that no address holds. */
+static int window_rows(pc_profile *p, size_t i, int sleep, wcell **cells, size_t *n)
 {
 	uint64_t first, end;
 	size_t na;
 	int r = pc_profile_window_at(&first, &end, &na, p, i);
 	if (r)
 		return r;
-	wcell *v = malloc((na ? na : 1) * sizeof *v);
+	wcell *v = malloc((na + 1) * sizeof *v);
 	if (!v)
 		return pc_profile_fail(p, PC_ENOMEM, "out of memory");
 	for (size_t j = 0; j < na; j++) {
@@ -53,8 +62,13 @@ static int window_rows(pc_profile *p, size_t i, wcell **cells, size_t *n)
 			free(v);
 			return r;
 		}
-		v[j].row = r ? SIZE_MAX : row;
+		v[j].row = r ? NO_ROW : row;
 	}
+	uint64_t held = 0;
+	for (size_t j = 0; j < na; j++)
+		held += v[j].count;
+	if (sleep && held < end - first)
+		v[na++] = (wcell){SLEEP_ROW, end - first - held};
 	qsort(v, na, sizeof *v, cmp_row);
 	size_t k = 0;
 	for (size_t j = 0; j < na; j++) {
@@ -77,22 +91,26 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		return r;
 	size_t nw;
 	pc_profile_window_count(&nw, p);
+	int exact = pc_profile_event_counts(p);
+	/* what first and end count: a sampled input's order is its samples */
+	const char *event = exact ? pc_profile_dimension(p) : "samples";
 	if (!nw)
 		return pc_profile_fail(
 			p, PC_EUNSUPPORTED,
 			pc_profile_order_dropped(p)
-				? "no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one trace"
-				: "no timeline: no input kept the order of its counts (instruction traces of the format trace and QEMU logs do; histograms, aggregated counts and raw or SWO samples do not yet)");
+				? "no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one of them"
+				: "no timeline: no input kept the order of its counts (instruction traces of the format trace, QEMU logs and SWO captures do; histograms, aggregated counts and raw samples do not yet)");
 	if (fmt == PC_OUT_CSV)
 		pc_sink_puts(k, "window,first,end,count,function\n");
 	else if (fmt == PC_OUT_JSON)
 		pc_sink_printf(k, "{\"report\":\"timeline\",\"event\":");
 	if (fmt == PC_OUT_JSON) {
-		pc_sink_json_string(k, pc_profile_dimension(p));
+		pc_sink_json_string(k, event);
 		pc_sink_puts(k, ",\"windows\":[");
 	} else if (fmt == PC_OUT_TEXT) {
-		pc_sink_printf(k, "Timeline: %zu window%s of the %s in the input's order (exact counts)\n\n",
-			       nw, nw == 1 ? "" : "s", pc_profile_dimension(p));
+		pc_sink_printf(k, "Timeline: %zu window%s of the %s in the input's order (%s)\n\n",
+			       nw, nw == 1 ? "" : "s", event,
+			       exact ? "exact counts" : "counts are samples");
 		pc_sink_puts(k, "window       first         end       count  function\n");
 	}
 	for (size_t i = 0; i < nw && !r; i++) {
@@ -100,26 +118,35 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		size_t na, n = 0;
 		wcell *v = NULL;
 		pc_profile_window_at(&first, &end, &na, p, i);
-		if ((r = window_rows(p, i, &v, &n)))
+		if ((r = window_rows(p, i, !exact, &v, &n)))
 			break;
-		if (fmt == PC_OUT_JSON)
-			pc_sink_printf(k, "%s{\"window\":%zu,\"first\":%llu,\"end\":%llu,\"counts\":[",
+		if (fmt == PC_OUT_JSON) {
+			pc_sink_printf(k, "%s{\"window\":%zu,\"first\":%llu,\"end\":%llu,",
 				       i ? "," : "", i, (unsigned long long)first,
 				       (unsigned long long)end);
+			for (size_t j = 0; j < n; j++)
+				if (v[j].row == SLEEP_ROW)
+					pc_sink_printf(k, "\"sleep\":%llu,",
+						       (unsigned long long)v[j].count);
+			pc_sink_puts(k, "\"counts\":[");
+		}
+		int comma = 0;
 		for (size_t j = 0; j < n; j++) {
 			pc_row row;
-			const char *name = "(no symbol)";
-			if (v[j].row != SIZE_MAX && !(r = pc_profile_row_at(&row, p, v[j].row)))
+			const char *name = v[j].row == SLEEP_ROW ? "(sleep)" : "(no symbol)";
+			if (v[j].row < SLEEP_ROW && !(r = pc_profile_row_at(&row, p, v[j].row)))
 				name = row.name ? row.name : "?";
 			if (r)
 				break;
+			if (fmt == PC_OUT_JSON && v[j].row == SLEEP_ROW)
+				continue;
 			switch (fmt) {
 			default:
 			case PC_OUT_TEXT:
 				pc_sink_printf(k, "%6zu  %10llu  %10llu  %10llu  ", i,
 					       (unsigned long long)first, (unsigned long long)end,
 					       (unsigned long long)v[j].count);
-				if (v[j].row == SIZE_MAX)
+				if (v[j].row >= SLEEP_ROW)
 					pc_sink_puts(k, name);
 				else
 					pc_sink_name(k, name);
@@ -132,8 +159,8 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 				pc_sink_putc(k, '\n');
 				break;
 			case PC_OUT_JSON:
-				pc_sink_puts(k, j ? ",{\"function\":" : "{\"function\":");
-				if (v[j].row == SIZE_MAX)
+				pc_sink_puts(k, comma++ ? ",{\"function\":" : "{\"function\":");
+				if (v[j].row == NO_ROW)
 					pc_sink_puts(k, "null");
 				else
 					pc_sink_json_string(k, name);
@@ -159,7 +186,7 @@ static const pc_option_decl timeline_keys[] = {
 
 const pc_report pc_report_timeline = {
 	.name = "timeline",
-	.description = "the counts of each window of the input's order (instruction traces), by function",
+	.description = "the counts of each window of the input's order (instruction traces, SWO samples), by function",
 	.options = timeline_keys,
 	.render = render,
 };

@@ -14,6 +14,8 @@
  */
 #include "timeline.h"
 
+#include "lookup.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,19 +135,39 @@ int pc_timeline_add(pc_timeline *t, uint64_t first, uint64_t end, const uint32_t
 	w->end = end;
 	w->n = 0;
 	w->cells = n ? malloc(n * sizeof *w->cells) : NULL;
-	if (n && !w->cells)
+	/* the triples by (segment, address): a stable radix sort of their
+	 * indexes by address, then (several segments) by segment */
+	pc_rkey *rk = n && n <= SIZE_MAX / (2 * sizeof *rk) ? malloc(2 * n * sizeof *rk) : NULL;
+	if (n && (!w->cells || !rk)) {
+		free(w->cells);
+		w->cells = NULL;
+		free(rk);
 		return PC_ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (counts[i])
-			w->cells[w->n++] = (pc_tlcell){segments[i], addresses[i], counts[i]};
-	qsort(w->cells, w->n, sizeof *w->cells, cmp_cell);
-	size_t k = 0; /* one cell an address */
-	for (size_t i = 0; i < w->n; i++) {
-		if (k && !cmp_cell(&w->cells[k - 1], &w->cells[i]))
-			w->cells[k - 1].count += w->cells[i].count;
-		else
-			w->cells[k++] = w->cells[i];
 	}
+	size_t m = 0;
+	int segs = 0;
+	for (size_t i = 0; i < n; i++)
+		if (counts[i]) {
+			rk[m++] = (pc_rkey){addresses[i], i};
+			segs |= segments[i] != segments[rk[0].idx];
+		}
+	pc_rkey *o = m ? pc_radix_sort(rk, rk + n, m) : rk;
+	if (segs) {
+		pc_rkey *other = o == rk ? rk + n : rk;
+		for (size_t j = 0; j < m; j++)
+			o[j].key = segments[o[j].idx];
+		o = pc_radix_sort(o, other, m);
+	}
+	size_t k = 0; /* one cell an address */
+	for (size_t j = 0; j < m; j++) {
+		size_t i = (size_t)o[j].idx;
+		if (k && w->cells[k - 1].segment == segments[i] &&
+		    w->cells[k - 1].address == addresses[i])
+			w->cells[k - 1].count += counts[i];
+		else
+			w->cells[k++] = (pc_tlcell){segments[i], addresses[i], counts[i]};
+	}
+	free(rk);
 	w->n = k;
 	t->nwin++;
 	t->cells += k;

@@ -25,11 +25,16 @@
  * sample of class "sleep"; an overflow packet is a loss event (where, and
  * after how many samples); the exception trace gives the execution context
  * (thread mode or the handler of exception N, nesting tracked), and the
- * samples are also counted per context.  Samples are counted as they are
- * decoded, 64 Ki at a time: memory does not grow with the stream (a pipe
- * or FIFO may be endless).
+ * samples are also counted per context.  The periodic samples (PC and
+ * sleep) keep their order: sample i of the capture is event i of the
+ * profile's timeline (order.h; a sleep sample takes its place, with no
+ * address), counted a window at a time as they are decoded, so memory
+ * grows with the distinct addresses, not with the stream (a pipe or FIFO
+ * may be endless).  An overflow takes no place (how many samples it
+ * dropped is not known): the order indexes the samples that arrived.
  */
 #include "internal.h"
+#include "order.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,7 +87,6 @@ typedef void (*swo_trace_fn)(void *ctx, const swo_event *e);
 #define CTX_HANDLER (SWO_NEXC + 2) /* a handler whose number was lost */
 #define CTX_N (SWO_NEXC + 3)
 #define CTX_DEPTH 64
-#define SWO_BATCH 65536
 #define SWO_KEEP_LOST 8 /* loss places listed in -v */
 
 enum { FR_AUTO = 0, FR_ITM, FR_TPIU, FR_OFLOW };
@@ -118,9 +122,8 @@ typedef struct swo {
 	uint64_t pending; /* samples whose context the next packet tells */
 	uint64_t mismatches;
 
-	/* PC batch */
-	uint64_t *pcs;
-	size_t npcs;
+	/* the periodic samples in order (NULL: a dry run) */
+	pc_order *order;
 
 	/* framing */
 	int framing;
@@ -143,12 +146,17 @@ typedef struct swo {
 
 /* ---- the model side ------------------------------------------------------ */
 
-static int flush_pcs(swo *L)
+/* The next periodic sample: at pc, or (sleep) at no address.  A window
+ * of the order may end after any sample. */
+static inline void order_sample(swo *L, int sleep, uint64_t pc)
 {
-	if (L->npcs && !L->rc && L->p)
-		L->rc = pc_profile_add_samples(L->p, PC_NOSEG, L->pcs, L->npcs);
-	L->npcs = 0;
-	return L->rc;
+	if (L->rc)
+		return;
+	if (sleep)
+		pc_order_skip(L->order, 1);
+	else if ((L->rc = pc_order_add(L->order, PC_NOSEG, pc, 1)))
+		return;
+	L->rc = pc_order_boundary(L->order);
 }
 
 /* The samples counted as "pending" belong to context c. */
@@ -230,15 +238,14 @@ static void emit(swo *L, swo_event *e)
 	switch (e->kind) {
 	case SWO_PC:
 		count_sample(L);
-		if (!L->pcs)
-			break; /* a dry run */
-		L->pcs[L->npcs++] = e->value;
-		if (L->npcs == SWO_BATCH)
-			flush_pcs(L);
+		if (L->order)
+			order_sample(L, 0, e->value);
 		break;
 	case SWO_SLEEP:
 		L->samples++;
 		L->sleeps++;
+		if (L->order)
+			order_sample(L, 1, 0);
 		break;
 	case SWO_OVERFLOW:
 		on_overflow(L, e->offset);
@@ -448,14 +455,13 @@ static void itm_feed(swo *L, const unsigned char *b, size_t n, uint64_t off,
 	size_t i = 0;
 	L->itm_bytes += n;
 	while (i < n) {
-		if (!L->have && !L->zeros && !L->trace && L->pcs) {
+		if (!L->have && !L->zeros && !L->trace && L->order) {
 			/* a run of PC samples: the bulk of a capture */
-			uint64_t *pcs = L->pcs;
-			size_t np = L->npcs, i0 = i;
-			while (i + 5 <= n && b[i] == 0x17 && np < SWO_BATCH) {
+			size_t i0 = i;
+			while (i + 5 <= n && b[i] == 0x17 && !L->rc) {
 				const unsigned char *q = b + i + 1;
-				pcs[np++] = (uint32_t)q[0] | (uint32_t)q[1] << 8 |
-					    (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+				order_sample(L, 0, (uint32_t)q[0] | (uint32_t)q[1] << 8 |
+							   (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24);
 				i += 5;
 			}
 			if (i != i0) {
@@ -466,9 +472,6 @@ static void itm_feed(swo *L, const unsigned char *b, size_t n, uint64_t off,
 					L->pending += k;
 				else
 					L->ctx[L->cur] += k;
-				L->npcs = np;
-				if (np == SWO_BATCH)
-					flush_pcs(L);
 				continue;
 			}
 		}
@@ -960,8 +963,7 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 	L->cur = CTX_PENDING;
 	L->cur_id = -1;
 	L->want_id = so.id;
-	L->pcs = malloc(SWO_BATCH * sizeof *L->pcs);
-	if (!L->pcs) {
+	if (pc_order_new(&L->order, p)) {
 		free(L);
 		return pc_stream_fail(s, PC_ENOMEM, -1, "out of memory");
 	}
@@ -1023,7 +1025,7 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 	}
 	if (L->have || L->zeros) /* a capture cut in the middle of a packet */
 		L->zero_bytes += L->zeros;
-	if ((rc = flush_pcs(L)))
+	if ((rc = pc_order_flush(L->order)))
 		goto out;
 	if (L->framing != FR_ITM && !L->itm_bytes) {
 		char ids[256];
@@ -1114,7 +1116,7 @@ static int swo_run(pc_profile *p, pc_stream *s, const pc_options *opts,
 	if (!rc)
 		rc = pc_profile_set_target(p, 4, PC_ENDIAN_LITTLE);
 out:
-	free(L->pcs);
+	pc_order_free(L->order);
 	free(L->ofr);
 	free(L->ofr_off);
 	free(L);

@@ -215,6 +215,48 @@ def clean_stream(seed, n):
     return bytes(g.out), g.ev
 
 
+ORDER_SYMBOLS = ((0x08000100, "boot"), (0x08000200, "main_loop"),
+                 (0x08000300, "SysTick_Handler"), (0x08000400, "_etext"))
+
+
+def order_stream():
+    """The order of the periodic samples (-r timeline), deterministic: a
+    boot phase, an overflow (which takes no place in the order), the main
+    loop interrupted by SysTick, sleep samples (places of the order at no
+    address) over the whole window [8192, 12288), the main loop again, a
+    sample no symbol holds; exception trace, local timestamps and stimulus
+    writes between samples take no place.  ORDER_SYMBOLS name the code
+    (an nm listing; _etext ends it)."""
+    g = Gen(7, False)
+    g.sync()
+    boot, main, tick = 0x08000100, 0x08000200, 0x08000300
+    for i in range(3000):  # [0, 3000)
+        g.pc(boot + 2 * (i % 8))
+    g.overflow()
+    for i in range(3200):  # [3000, 6264): 32 ticks of 3 samples
+        if i % 100 == 50:
+            g.exc(15, 1)
+            for j in range(3):
+                g.pc(tick + 2 * j)
+            g.exc(15, 2)
+            g.exc(0, 3)
+            g.lts2()
+        else:
+            g.pc(main + 4 * (i % 5))
+    for i in range(6100):  # [6264, 12364)
+        g.sleep()
+        if i % 1000 == 999:
+            g.swit()
+    g.exc(15, 1)
+    g.pc(tick)  # 12364
+    g.exc(15, 2)
+    g.exc(0, 3)
+    for i in range(635):  # [12365, 13000)
+        g.pc(main + 4 * (i % 5))
+    g.pc(0x08000400)  # 13000: no symbol
+    return bytes(g.out), g.ev
+
+
 # ---- framings --------------------------------------------------------------
 
 def tpiu(itm, seed, itm_id=1, other=2, fsync=True):

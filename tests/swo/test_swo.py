@@ -10,7 +10,11 @@
   IRQ 28 handler; the RTIC Scope capture's local timestamps against
   sigrok's and its exception trace;
 - profcat's reports of a capture: regions by context, the check, the JSON,
-  the rate from the DWT settings and from local timestamps, errors."""
+  the rate from the DWT settings and from local timestamps, errors;
+- the order of the periodic samples (-r timeline): windows of a generated
+  stream with sleep samples and an overflow, exact, in every framing and
+  against its event list; the STM32F105 capture's window against the
+  oracles' PC list, per address."""
 import json
 import os
 import subprocess
@@ -277,6 +281,157 @@ class Generated(unittest.TestCase):
         self.assertIn(":12: no PC samples in 3 ITM packets (2 exception trace, 0 instrumentation, 0 local timestamp)", err)
 
 
+def nm_listing(path, symbols):
+    """An nm listing of (address, name) pairs, sorted."""
+    with open(path, "w") as fh:
+        fh.write("".join("%08x T %s\n" % (a, n) for a, n in sorted(symbols)))
+
+
+def timeline_json(out):
+    """-r timeline -F json: [(first, end, {function: count})], in order,
+    the sleep samples under "(sleep)", those of no symbol "(no symbol)"."""
+    wins = []
+    for w in json.loads(out)["windows"]:
+        c = {"(sleep)": w["sleep"]} if "sleep" in w else {}
+        c.update({x["function"] or "(no symbol)": x["count"] for x in w["counts"]})
+        wins.append((w["first"], w["end"], c))
+    return wins
+
+
+def order_windows(ev, func, bounds):
+    """The periodic samples of an event list (PC and SLEEP lines, in order)
+    counted by func(pc) ("(sleep)" for a sleep) in the windows
+    [bounds[i], bounds[i + 1])."""
+    seq = [func(int(l.split()[1], 16)) if l.startswith("PC ") else "(sleep)"
+           for l in ev if l.startswith("PC ") or l == "SLEEP"]
+    whole = bounds[-1] == len(seq)
+    out = []
+    for a, b in zip(bounds, bounds[1:]):
+        c = {}
+        for name in seq[a:b]:
+            c[name] = c.get(name, 0) + 1
+        out.append((a, b, c))
+    return out, whole
+
+
+ORDER_TEXT = """\
+Timeline: 4 windows of the samples in the input's order (counts are samples)
+
+window       first         end       count  function
+     0           0        4096        3000  boot
+     0           0        4096        1063  main_loop
+     0           0        4096          33  SysTick_Handler
+     1        4096        8192        2105  main_loop
+     1        4096        8192        1928  (sleep)
+     1        4096        8192          63  SysTick_Handler
+     2        8192       12288        4096  (sleep)
+     3       12288       13001         635  main_loop
+     3       12288       13001          76  (sleep)
+     3       12288       13001           1  SysTick_Handler
+     3       12288       13001           1  (no symbol)
+"""
+
+ORDER_JSON = {"report": "timeline", "event": "samples", "windows": [
+    {"window": 0, "first": 0, "end": 4096,
+     "counts": [{"function": "boot", "count": 3000}, {"function": "main_loop", "count": 1063},
+                {"function": "SysTick_Handler", "count": 33}]},
+    {"window": 1, "first": 4096, "end": 8192, "sleep": 1928,
+     "counts": [{"function": "main_loop", "count": 2105},
+                {"function": "SysTick_Handler", "count": 63}]},
+    {"window": 2, "first": 8192, "end": 12288, "sleep": 4096, "counts": []},
+    {"window": 3, "first": 12288, "end": 13001, "sleep": 76,
+     "counts": [{"function": "main_loop", "count": 635},
+                {"function": "SysTick_Handler", "count": 1},
+                {"function": None, "count": 1}]}]}
+
+
+class Order(unittest.TestCase):
+    """The periodic samples in the order they were taken: sample i of the
+    capture (PC or sleep) is event i of the timeline; an overflow takes no
+    place (the windows index the samples that arrived)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.itm, cls.ev = gen_streams.order_stream()
+        cls.nm = os.path.join(cls.tmp.name, "order.nm")
+        nm_listing(cls.nm, gen_streams.ORDER_SYMBOLS)
+        cls.files = {}
+        for framing, data in (("itm", cls.itm), ("tpiu", gen_streams.tpiu(cls.itm, 5)),
+                              ("oflow", gen_streams.oflow(cls.itm, 6))):
+            cls.files[framing] = os.path.join(cls.tmp.name, "order." + framing)
+            with open(cls.files[framing], "wb") as fh:
+                fh.write(data)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def func(self, pc):
+        name = "(no symbol)"
+        for a, n in gen_streams.ORDER_SYMBOLS[:-1]:
+            if pc >= a:
+                name = n
+        return name if pc < gen_streams.ORDER_SYMBOLS[-1][0] else "(no symbol)"
+
+    def test_windows_exact(self):
+        """Windows of 4096 samples; sleep samples hold places (the row
+        "(sleep)", a window asleep throughout), the overflow after sample
+        3000 none; the same in every framing (fast path and general)."""
+        for framing, path in self.files.items():
+            rc, out, err = run("-r", "timeline", self.nm, path)
+            self.assertEqual((rc, out, err), (0, ORDER_TEXT, ""), framing)
+            rc, out, err = run("-r", "timeline", "-F", "json", self.nm, path)
+            self.assertEqual((rc, json.loads(out), err), (0, ORDER_JSON, ""), framing)
+        rc, out, err = run("-r", "timeline", "-F", "csv", self.nm, self.files["itm"])
+        self.assertEqual(out.splitlines()[:6], ["window,first,end,count,function",
+                                                "0,0,4096,3000,boot", "0,0,4096,1063,main_loop",
+                                                "0,0,4096,33,SysTick_Handler",
+                                                "1,4096,8192,2105,main_loop",
+                                                "1,4096,8192,1928,(sleep)"])
+        rc, out, err = run("-r", "timeline", "-F", "json", self.nm, self.files["itm"])
+        want, whole = order_windows(self.ev, self.func, [0, 4096, 8192, 12288, 13001])
+        self.assertTrue(whole)
+        self.assertEqual(timeline_json(out), want)
+
+    def test_flat_unchanged(self):
+        """The windows' counts are the profile's samples, counted once: the
+        flat profile, the sleep class and the overflow as without order."""
+        rc, out, err = run(self.nm, self.files["itm"], "-v")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Samples: 13001 total, 6900 in the program, 6101 outside (unknown 1, sleep 6100)\n", out)
+        rows = [l.split()[1:3] for l in out.splitlines() if l[:4].strip().isdigit()]
+        self.assertEqual(rows, [["main_loop", "3803"], ["boot", "3000"],
+                                ["SysTick_Handler", "97"]])
+        self.assertIn("first at byte 15008 after 3000 samples", out)
+        self.assertIn("swo: overflow 1 at byte 15008, after 3000 samples\n", err)
+
+    def test_merged_windows(self):
+        """Past 64 windows adjacent ones merge and the span doubles: a
+        stream of 300,000 samples, the address changing with the sample's
+        index; every window exact against the event list."""
+        g = gen_streams.Gen(3, False)
+        for i in range(300000):
+            if i % 7919 == 0:
+                g.sleep()
+            else:
+                g.pc(0x08000100 + 0x100 * ((i * 13 // 4096) % 3) + 2 * (i % 4))
+            if i == 100000:
+                g.overflow()
+        path = os.path.join(self.tmp.name, "long.itm")
+        with open(path, "wb") as fh:
+            fh.write(bytes(g.out))
+        rc, out, err = run("-r", "timeline", "-F", "json", self.nm, path)
+        self.assertEqual((rc, err), (0, ""))
+        wins = timeline_json(out)
+        bounds = [w[0] for w in wins] + [wins[-1][1]]
+        self.assertTrue(32 <= len(wins) < 64)
+        self.assertEqual(bounds[:3], [0, 8192, 16384])
+        want, whole = order_windows(g.ev, self.func, bounds)
+        self.assertTrue(whole)
+        self.assertEqual(wins, want)
+
+
 @real
 class RealCaptures(unittest.TestCase):
     def test_pc_list_equals_the_oracles(self):
@@ -346,6 +501,56 @@ class RealCaptures(unittest.TestCase):
             elif on and l.startswith("PC "):
                 inside.append(l)
         self.assertEqual(len(inside), 8)
+
+    @unittest.skipUnless(HAVE_ELF, "built without the ELF loader")
+    def test_timeline(self):
+        """One window of the 393 samples (the 14 overflows take no place),
+        by function as addr2line gives them, framed and bare."""
+        want = ("Timeline: 1 window of the samples in the input's order (counts are samples)\n\n"
+                "window       first         end       count  function\n"
+                "     0           0         393         381  delay\n"
+                "     0           0         393           7  bubble_sort\n"
+                "     0           0         393           3  TIM2_IRQ\n"
+                "     0           0         393           1  ITM_Print\n"
+                "     0           0         393           1  ITM_SendValue\n")
+        for path in (ITM, TPIU):
+            rc, out, err = run("-r", "timeline", ELF, path)
+            self.assertEqual((rc, out, err), (0, want, ""), path)
+        rc, out, err = run("-r", "timeline", "-F", "csv", ELF, TPIU)
+        self.assertEqual(out, "window,first,end,count,function\n0,0,393,381,delay\n"
+                              "0,0,393,7,bubble_sort\n0,0,393,3,TIM2_IRQ\n"
+                              "0,0,393,1,ITM_Print\n0,0,393,1,ITM_SendValue\n")
+
+    def test_timeline_per_address(self):
+        """Per address (a symbol for each sampled PC): the window's counts
+        are those of the oracles' PC list; the capture 30 times over
+        (11,790 samples, windows ending inside a copy) gives windows
+        [0, 4096), [4096, 8192), [8192, 11790), each the counts of its
+        slice of the list 30 times over."""
+        with open(PCS) as fh:
+            pcs = [int(l.split()[1], 16) for l in fh]
+        with tempfile.TemporaryDirectory() as tmp:
+            nm = os.path.join(tmp, "pcs.nm")
+            nm_listing(nm, [(a, "pc_%08x" % a) for a in set(pcs)] +
+                       [(max(pcs) + 2, "_end")])
+            name = lambda a: "pc_%08x" % a  # noqa: E731
+            ev = ["PC 0x%08x" % a for a in pcs]
+            for path, n in ((ITM, 1), (TPIU, 1), (os.path.join(tmp, "x30.itm"), 30)):
+                if n > 1:
+                    with open(ITM, "rb") as fh, open(path, "wb") as out:
+                        out.write(fh.read() * n)
+                rc, out, err = run("-r", "timeline", "-F", "json", nm, "-f", "swo", path)
+                self.assertEqual((rc, err), (0, ""))
+                bounds = [0, 393] if n == 1 else [0, 4096, 8192, 11790]
+                want, whole = order_windows(ev * n, name, bounds)
+                self.assertTrue(whole)
+                self.assertEqual(timeline_json(out), want, path)
+
+    def test_two_captures_no_timeline(self):
+        """Two captures in one profile: one flat profile of both, but their
+        orders cannot be combined, which -r timeline says."""
+        rc, out, err = run("-r", "timeline", ITM, TPIU)
+        self.assertEqual((rc, out, err), (1, "", "profcat: no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one of them\n"))
 
     def test_rtic_scope_timestamps(self):
         """RTIC Scope's bare capture: sigrok's cumulative local timestamps

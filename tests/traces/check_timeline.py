@@ -161,12 +161,12 @@ class Timeline(unittest.TestCase):
         gmon = os.path.join(SOURCE, "tests", "traces", "fixtures", "toyemu.nm")
         rc, out, err = profcat("-r", "timeline", gmon)
         self.assertEqual((rc, out), (1, ""))
-        self.assertEqual(err, "profcat: no timeline: no input kept the order of its counts (instruction traces of the format trace and QEMU logs do; histograms, aggregated counts and raw or SWO samples do not yet)\n")
+        self.assertEqual(err, "profcat: no timeline: no input kept the order of its counts (instruction traces of the format trace, QEMU logs and SWO captures do; histograms, aggregated counts and raw samples do not yet)\n")
         t = self.path("one.log")
         with open(t, "w") as f:
             f.write("=> 0x8000:\tnop\n=> 0x8002:\tnop\n")
         rc, out, err = profcat("-r", "timeline", self.nm, t, t)
-        self.assertEqual(err, "profcat: no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one trace\n")
+        self.assertEqual(err, "profcat: no timeline: the profile holds several ordered inputs, whose orders cannot be combined; load one of them\n")
 
 
 if __name__ == "__main__":
