@@ -92,8 +92,12 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 	size_t nw;
 	pc_profile_window_count(&nw, p);
 	int exact = pc_profile_event_counts(p);
-	/* what first and end count: a sampled input's order is its samples */
-	const char *event = exact ? pc_profile_dimension(p) : "samples";
+	/* what first and end count: an ordered capture's instructions
+	 * (pc_profile_add_window), a sampled one's samples; the counts may
+	 * be of another event (a trace's cycles); samples are counted as
+	 * samples, whatever time a sample stands for (the dimension) */
+	const char *event = exact ? "instructions" : "samples",
+		   *counts = exact ? pc_profile_dimension(p) : "samples";
 	if (!nw)
 		return pc_profile_fail(
 			p, PC_EUNSUPPORTED,
@@ -106,11 +110,18 @@ static int render(pc_profile *p, const pc_options *o, pc_sink *k)
 		pc_sink_printf(k, "{\"report\":\"timeline\",\"event\":");
 	if (fmt == PC_OUT_JSON) {
 		pc_sink_json_string(k, event);
+		pc_sink_puts(k, ",\"counts\":");
+		pc_sink_json_string(k, counts);
 		pc_sink_puts(k, ",\"windows\":[");
 	} else if (fmt == PC_OUT_TEXT) {
-		pc_sink_printf(k, "Timeline: %zu window%s of the %s in the input's order (%s)\n\n",
+		pc_sink_printf(k, "Timeline: %zu window%s of the %s in the input's order (%s",
 			       nw, nw == 1 ? "" : "s", event,
 			       exact ? "exact counts" : "counts are samples");
+		if (exact && strcmp(counts, event)) {
+			pc_sink_puts(k, " of ");
+			pc_sink_name(k, counts); /* (a trace dialect names it) */
+		}
+		pc_sink_puts(k, ")\n\n");
 		pc_sink_puts(k, "window       first         end       count  function\n");
 	}
 	for (size_t i = 0; i < nw && !r; i++) {

@@ -280,7 +280,7 @@ window       first         end       count  function
      1        4099        4332          36  (no symbol)
      1        4099        4332           9  pick
 """
-DEMO_JSON = ('{"report":"timeline","event":"instructions","windows":['
+DEMO_JSON = ('{"report":"timeline","event":"instructions","counts":"instructions","windows":['
              '{"window":0,"first":0,"end":4099,"counts":[{"function":"mix","count":3575},'
              '{"function":"Reset_Handler","count":307},{"function":"pick","count":204},'
              '{"function":"put","count":13}]},'

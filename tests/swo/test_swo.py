@@ -331,7 +331,7 @@ window       first         end       count  function
      3       12288       13001           1  (no symbol)
 """
 
-ORDER_JSON = {"report": "timeline", "event": "samples", "windows": [
+ORDER_JSON = {"report": "timeline", "event": "samples", "counts": "samples", "windows": [
     {"window": 0, "first": 0, "end": 4096,
      "counts": [{"function": "boot", "count": 3000}, {"function": "main_loop", "count": 1063},
                 {"function": "SysTick_Handler", "count": 33}]},

@@ -156,6 +156,14 @@ class Timeline(unittest.TestCase):
         # the last instruction's cycles are unknown (nothing follows it)
         self.check(timeline(out), lambda i: (func(pcs[i]), cyc[i + 1] - cyc[i] if i + 1 < len(pcs) else 0),
                    len(pcs))
+        # the windows are of instructions, their counts of cycles
+        rc, out, err = profcat("-r", "timeline", self.nm, "--trace-dialect", d,
+                               "-O", "trace-event=cycles", t)
+        self.assertEqual(out.splitlines()[0], "Timeline: 3 windows of the instructions in the "
+                         "input's order (exact counts of cycles)")
+        rc, out, err = profcat("-r", "timeline", "-F", "json", self.nm, "--trace-dialect", d,
+                               "-O", "trace-event=cycles", t)
+        self.assertTrue(out.startswith('{"report":"timeline","event":"instructions","counts":"cycles",'), out[:80])
 
     def test_no_order(self):
         gmon = os.path.join(SOURCE, "tests", "traces", "fixtures", "toyemu.nm")
