@@ -238,9 +238,10 @@ PC_API int pc_profile_add_context_samples(pc_profile *p, const char *context,
  *  capture (-1: unknown); after: samples read before it.  The first
  *  PC_LOST_KEEP places are kept, every loss is counted. */
 PC_API int pc_profile_add_lost(pc_profile *p, int64_t offset, uint64_t after);
-/** Ordered captures (instruction traces): the counts of the events
- *  [first, end) of the input's order (first < end; the instruction
- *  index), n (segment, address, count) triples.  They are added to the
+/** Ordered captures: the counts of the events [first, end) of the
+ *  input's order (first < end; the instruction index of an instruction
+ *  trace or an emulator's log, with exact counts; the sample index of
+ *  periodic samples such as SWO's), n (segment, address, count) triples.  They are added to the
  *  profile's samples (as pc_profile_add_sample) and kept as one window
  *  of its order (pc_profile_window_at).  Windows come in order, each
  *  beginning where the last ended (else PC_EUSAGE); one at 0 after others
