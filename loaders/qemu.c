@@ -150,27 +150,6 @@ static int qm_put(qmap *m, uint64_t k1, uint64_t k2, uint32_t v)
 	return PC_OK;
 }
 
-/* ---- growable arrays ---------------------------------------------- */
-
-/* Makes room for one more element of size sz in *a (count n, capacity
- * *cap). */
-static int grow(void **a, size_t n, size_t *cap, size_t sz)
-{
-	size_t nc;
-	void *na;
-	if (n < *cap)
-		return PC_OK;
-	nc = *cap ? *cap * 2 : 64;
-	if (nc > SIZE_MAX / sz)
-		return PC_ENOMEM;
-	na = realloc(*a, nc * sz);
-	if (!na)
-		return PC_ENOMEM;
-	*a = na;
-	*cap = nc;
-	return PC_OK;
-}
-
 /* ---- the model of the log ----------------------------------------- */
 
 /* One translation: n instruction addresses from ia[first]. */
@@ -359,7 +338,7 @@ static int end_block(qctx *c)
 	if (c->ntbs >= QM_EMPTY - 1)
 		return pc_stream_fail(c->s, PC_ELIMIT, (int64_t)c->block_off,
 				      "more than %u distinct translation blocks", QM_EMPTY - 2);
-	if (grow((void **)&c->tbs, c->ntbs, &c->cap_tbs, sizeof *c->tbs))
+	if (pc_grow((void **)&c->tbs, &c->cap_tbs, c->ntbs + 1, sizeof *c->tbs))
 		return oom(c);
 	idx = (uint32_t)c->ntbs++;
 	c->tbs[idx].pc = pc;
@@ -401,7 +380,7 @@ static int block_line(qctx *c, const char *l, size_t n, uint64_t off)
 		return pc_stream_fail(c->s, PC_EFORMAT, (int64_t)off,
 				      "instruction at 0x%llx after 0x%llx in one translation block; expected increasing addresses",
 				      (unsigned long long)a, (unsigned long long)c->ia[c->nia - 1]);
-	if (grow((void **)&c->ia, c->nia, &c->cap_ia, sizeof *c->ia))
+	if (pc_grow((void **)&c->ia, &c->cap_ia, c->nia + 1, sizeof *c->ia))
 		return oom(c);
 	c->ia[c->nia++] = a;
 	return PC_OK;
@@ -446,7 +425,7 @@ static int new_slot(qctx *c, uint32_t tb, uint64_t pc, uint64_t ptr, uint32_t *o
 {
 	if (c->nslots >= QM_EMPTY - 1)
 		return pc_stream_fail(c->s, PC_ELIMIT, -1, "more than %u TB bindings", QM_EMPTY - 2);
-	if (grow((void **)&c->slots, c->nslots, &c->cap_slots, sizeof *c->slots))
+	if (pc_grow((void **)&c->slots, &c->cap_slots, c->nslots + 1, sizeof *c->slots))
 		return oom(c);
 	c->slots[c->nslots].tb = tb;
 	c->slots[c->nslots].pc = pc;
@@ -507,7 +486,7 @@ static int release(qctx *c, const qheld *h)
 		c->runs[sl->run].n++;
 		return PC_OK;
 	}
-	if (grow((void **)&c->runs, c->nruns, &c->cap_runs, sizeof *c->runs))
+	if (pc_grow((void **)&c->runs, &c->cap_runs, c->nruns + 1, sizeof *c->runs))
 		return oom(c);
 	c->runs[c->nruns].slot = h->slot;
 	c->runs[c->nruns].n = 1;
@@ -552,7 +531,7 @@ static int hold(qctx *c, uint32_t si, uint64_t *seq)
 			    (r = release_settled(c, 0)) != PC_OK)
 				return r;
 			return hold(c, si, seq);
-		} else if (grow((void **)&c->held, c->hn, &c->cap_held, sizeof *c->held)) {
+		} else if (pc_grow((void **)&c->held, &c->cap_held, c->hn + 1, sizeof *c->held)) {
 			return oom(c);
 		}
 	}
