@@ -1,5 +1,5 @@
 /* timeline_report.c - the timeline report: the counts of each window of the
- * input's order (pc_profile_window_at: instruction traces, SWO samples) by
+ * input's order (pc_profile_window_at: traces, QEMU logs, SWO samples) by
  * function, the largest first; "(no symbol)" takes what no row holds.  A
  * row's counts over every window sum to its count in the flat profile.
  * The header says what the counts are, as the flat report's "Rate:" line
@@ -197,7 +197,7 @@ static const pc_option_decl timeline_keys[] = {
 
 const pc_report pc_report_timeline = {
 	.name = "timeline",
-	.description = "the counts of each window of the input's order (instruction traces, SWO samples), by function",
+	.description = "the counts of each window of the input's order (instruction traces, QEMU logs, SWO samples), by function",
 	.options = timeline_keys,
 	.render = render,
 };
